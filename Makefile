@@ -1,0 +1,197 @@
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#
+# tmacg build.  `make` builds build/tmacg, `make test` runs every test,
+# `V=1` shows the commands.  Sources are found by wildcard so a new module,
+# unit test, fuzz target or model file needs no edit here:
+#   user/*.c                -> linked into tmacg (user/main.c holds main)
+#   user/models/<id>.tma    -> compiled into the binary as built-in model <id>
+#   tests/unit/test_*.c     -> one cmocka program each, linked with all of user/
+#   tests/unit/test_X.wrap  -> optional extra link flags (e.g. -Wl,--wrap=open)
+#   tests/integration/test_*.c -> root integration tests (cmocka)
+#   tests/lib/*.c           -> helpers linked into every test program
+#   tests/fuzz/fuzz_*.c     -> libFuzzer targets (`make fuzz`)
+
+SAN ?= 0
+ifeq ($(SAN),1)
+OUT ?= build-san
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+else
+OUT ?= build
+SANFLAGS :=
+endif
+
+CLANG ?= clang
+BPFTOOL ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
+ARCH := x86
+SHARED ?= $(abspath $(CURDIR)/../shared)
+
+CFLAGS ?= -O2 -g
+XCFLAGS ?=
+WARN := -Wall -Wextra -Werror
+ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Iinclude -Iuser -I$(OUT) $(WARN) $(CFLAGS) $(SANFLAGS) $(XCFLAGS) -MMD -MP
+LIBS := -lbpf -lelf -lz -lpfm -ljson-c -lm
+LDFLAGS ?=
+ALL_LDFLAGS := $(SANFLAGS) $(XCFLAGS) $(LDFLAGS)
+
+ifeq ($(V),1)
+Q :=
+msg :=
+else
+Q := @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+USER_SRCS := $(sort $(wildcard user/*.c))
+LIB_OBJS := $(patsubst user/%.c,$(OUT)/user/%.o,$(filter-out user/main.c,$(USER_SRCS))) \
+	    $(OUT)/models_builtin.o
+MAIN_OBJ := $(OUT)/user/main.o
+MODEL_FILES := $(sort $(wildcard user/models/*.tma))
+TESTLIB_OBJS := $(patsubst tests/lib/%.c,$(OUT)/tests/lib/%.o,$(wildcard tests/lib/*.c))
+UNIT_BINS := $(patsubst tests/unit/%.c,$(OUT)/tests/unit/%,$(sort $(wildcard tests/unit/test_*.c)))
+INTEG_BINS := $(patsubst tests/integration/%.c,$(OUT)/tests/integration/%,\
+	$(sort $(wildcard tests/integration/test_*.c)))
+INTEG_HELPERS := $(patsubst tests/integration/helpers/%.c,$(OUT)/tests/integration/helpers/%,\
+	$(sort $(wildcard tests/integration/helpers/*.c)))
+FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(OUT)/tests/fuzz/%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
+BPF_OBJ := $(OUT)/tmacg.bpf.o
+SKEL := $(OUT)/tmacg.skel.h
+
+.DELETE_ON_ERROR:
+.PHONY: all clean test unit-tests integration-tests test-bins fuzz fuzz-bins hwtest bench \
+	vmlinux run install-deps format
+
+all: $(OUT)/tmacg
+
+$(OUT)/tmacg: $(MAIN_OBJ) $(LIB_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(LIBS) -o $@
+
+# The BPF object: CO-RE against the checked-in vmlinux.h, then `bpftool gen
+# object` to link it (it also strips DWARF, shrinking the skeleton).
+$(BPF_OBJ): bpf/tmacg.bpf.c include/tmacg.h vmlinux/vmlinux.h | $(OUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Iinclude -Ivmlinux \
+		$(WARN) -c $< -o $(@:.bpf.o=.tmp.bpf.o)
+	$(Q)$(BPFTOOL) gen object $@ $(@:.bpf.o=.tmp.bpf.o)
+
+$(SKEL): $(BPF_OBJ)
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name tmacg_bpf > $@
+
+# Every userspace object waits for the skeleton: the loader includes it and
+# depending on it everywhere keeps `make -j` simple and safe.
+$(OUT)/user/%.o: user/%.c $(SKEL) | $(OUT)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+# Built-in models: each user/models/<id>.tma becomes a NUL-terminated byte
+# array, so the binary needs no files at run time.
+$(OUT)/models_builtin.c: $(MODEL_FILES) | $(OUT)
+	$(call msg,GEN,$@)
+	$(Q){ echo '/* generated from user/models by the Makefile */'; \
+	  echo '#include "model_builtin.h"'; \
+	  for f in $(MODEL_FILES); do id=$$(basename $$f .tma); \
+	    echo "static const char model_$${id}_text[] = {"; \
+	    od -An -v -tx1 $$f | sed -e 's/ *\([0-9a-f][0-9a-f]\)/0x\1,/g'; \
+	    echo '0x00 };'; done; \
+	  echo 'const struct model_builtin model_builtins[] = {'; \
+	  for f in $(MODEL_FILES); do id=$$(basename $$f .tma); \
+	    echo "	{ \"$$id\", \"$$f\", model_$${id}_text, sizeof(model_$${id}_text) - 1 },"; done; \
+	  echo '	{ 0, 0, 0, 0 }'; echo '};'; } > $@
+
+$(OUT)/models_builtin.o: $(OUT)/models_builtin.c user/model_builtin.h
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(OUT)/tests/lib/%.o: tests/lib/%.c $(SKEL)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests/lib -c $< -o $@
+
+$(OUT)/tests/unit/%: tests/unit/%.c $(LIB_OBJS) $(TESTLIB_OBJS)
+	$(call msg,TEST-CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests/lib $< $(LIB_OBJS) $(TESTLIB_OBJS) $(ALL_LDFLAGS) \
+		$(shell cat tests/unit/$*.wrap 2>/dev/null) -lcmocka $(LIBS) -o $@
+
+$(OUT)/tests/integration/%: tests/integration/%.c $(LIB_OBJS) $(TESTLIB_OBJS)
+	$(call msg,TEST-CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests/lib $< $(LIB_OBJS) $(TESTLIB_OBJS) $(ALL_LDFLAGS) \
+		-lcmocka -lpthread $(LIBS) -o $@
+
+$(OUT)/tests/integration/helpers/%: tests/integration/helpers/%.c
+	$(call msg,TEST-CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) $< $(ALL_LDFLAGS) -lpthread -lm -o $@
+
+$(OUT):
+	$(Q)mkdir -p $@
+
+test-bins: $(OUT)/tmacg $(UNIT_BINS) $(INTEG_BINS) $(INTEG_HELPERS)
+
+# `make test` is the one command that runs everything CI runs: unit tests in a
+# plain and a sanitizer build, then the root integration tests.
+test:
+	$(Q)$(MAKE) --no-print-directory test-bins
+	$(Q)$(MAKE) --no-print-directory SAN=1 test-bins
+	$(Q)TMACG_SHARED=$(SHARED) tests/run build build-san
+
+unit-tests: test-bins
+	$(Q)TMACG_SHARED=$(SHARED) TMACG_ONLY=unit tests/run $(OUT)
+
+integration-tests: test-bins
+	$(Q)TMACG_SHARED=$(SHARED) TMACG_ONLY=integration tests/run $(OUT)
+
+# libFuzzer targets, built with clang in their own tree; FUZZ_SECONDS each.
+FUZZ_SECONDS ?= 60
+fuzz:
+	$(Q)$(MAKE) --no-print-directory OUT=build-fuzz CC=$(CLANG) \
+		XCFLAGS="-fsanitize=fuzzer-no-link,address,undefined" fuzz-bins
+	$(Q)for f in build-fuzz/tests/fuzz/fuzz_*; do \
+		name=$$(basename $$f); corpus=build-fuzz/corpus/$$name; mkdir -p $$corpus; \
+		seeds=tests/fuzz/corpus/$$name; [ -d $$seeds ] || seeds=; \
+		echo "fuzzing $$name for $(FUZZ_SECONDS)s"; \
+		$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $$corpus $$seeds || exit 1; \
+	done
+
+fuzz-bins: $(FUZZ_BINS)
+
+$(OUT)/tests/fuzz/%: tests/fuzz/%.c $(LIB_OBJS)
+	$(call msg,FUZZ-CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer $< $(LIB_OBJS) $(LIBS) -o $@
+
+hwtest: $(OUT)/tmacg
+	$(Q)TMACG=$(abspath $(OUT)/tmacg) tests/hw/run
+
+bench: $(OUT)/tmacg
+	$(Q)$(MAKE) --no-print-directory test-bins
+	$(Q)TMACG=$(abspath $(OUT)/tmacg) OUT=$(abspath $(OUT)) tests/bench/run
+
+# Installs what a fresh Debian machine lacks, builds, and runs tmacg here:
+# with the hardware PMU when there is one, else on software events.
+run: install-deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)if [ -e /sys/bus/event_source/devices/cpu/type ] || \
+	       [ -e /sys/bus/event_source/devices/cpu_core/type ]; then \
+		$(OUT)/tmacg --count 3; \
+	else \
+		echo "tmacg: no hardware PMU here (virtual machine?): showing the pipeline on software events"; \
+		$(OUT)/tmacg --pmu software --count 3; \
+	fi
+
+install-deps:
+	$(Q)deploy/install-deps.sh
+
+vmlinux:
+	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > vmlinux/vmlinux.h
+
+format:
+	clang-format -i bpf/*.c include/*.h user/*.c user/*.h tests/*/*.c
+
+clean:
+	rm -rf build build-san build-fuzz
+
+-include $(wildcard $(OUT)/user/*.d $(OUT)/tests/*/*.d $(OUT)/*.d)

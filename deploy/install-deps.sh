@@ -1,0 +1,29 @@
+#!/bin/sh
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+# Installs the Debian packages tmacg builds and tests with, only those missing.
+# Idempotent: a second run installs nothing and exits 0.
+set -eu
+
+PKGS="make gcc clang llvm libclang-rt-14-dev bpftool libbpf-dev libelf-dev zlib1g-dev \
+libpfm4-dev libjson-c-dev libcmocka-dev pkg-config jq linux-perf iproute2"
+
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing="$missing $p"
+done
+# Node.js and npm validate the Kubernetes manifests offline.  Some images ship
+# them outside Debian's packages (with npm bundled), so ask for the commands.
+command -v node >/dev/null 2>&1 || missing="$missing nodejs"
+command -v npm >/dev/null 2>&1 || missing="$missing npm"
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-deps: missing packages:$missing; run as root (sudo $0)" >&2
+	exit 1
+fi
+echo "install-deps: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null

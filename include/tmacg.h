@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * Layout shared by the BPF program (bpf/tmacg.bpf.c) and userspace.
+ * Fixed-width __u32/__u64 only and no includes of its own: the BPF side gets
+ * the types from vmlinux.h, userspace from <linux/types.h>.
+ */
+#ifndef TMACG_H
+#define TMACG_H
+
+/*
+ * Events read per CPU on every switch.  Bounds the BPF read loop and sizes the
+ * accumulators: ICX at level 3 needs about 40 events, the deepest levels are
+ * split over several intervals by the planner rather than raising this.
+ */
+#define TMACG_MAX_EVENTS 64
+/* Perf groups per CPU; each keeps its own enabled/running times. */
+#define TMACG_MAX_GROUPS 16
+/* Longest cgroup path sent by the mkdir/rmdir tracepoints (kubelet paths are ~200). */
+#define TMACG_PATH_MAX 512
+
+/* Per-cgroup (and per-task) accumulator: only ever grows; userspace subtracts. */
+struct tmacg_acc {
+	__u64 counter[TMACG_MAX_EVENTS];
+	__u64 enabled[TMACG_MAX_GROUPS];	/* ns the group was enabled */
+	__u64 running[TMACG_MAX_GROUPS];	/* ns the group was on the PMU */
+};
+
+/* This CPU's previous reading of every event: the baseline for the next delta. */
+struct tmacg_cpu_state {
+	__u64 counter[TMACG_MAX_EVENTS];
+	__u64 enabled[TMACG_MAX_GROUPS];
+	__u64 running[TMACG_MAX_GROUPS];
+	__u64 valid;	/* bit g set: group g has a baseline */
+	__u64 pad;
+};
+
+struct tmacg_task_acc {
+	__u64 cgroup_id;
+	__u32 tgid;
+	__u32 pad;
+	char comm[16];
+	struct tmacg_acc acc;
+};
+
+/* Per-CPU counters of what the BPF side did and, above all, what it lost. */
+struct tmacg_stats {
+	__u64 switches;		/* sched_switch runs */
+	__u64 early_returns;	/* prev and next in one cgroup: nothing read */
+	__u64 idle;		/* prev was the idle task: baseline advanced, nothing charged */
+	__u64 flushes;		/* flush program runs */
+	__u64 groups_not_running; /* group's running did not advance: members not read */
+	__u64 read_errors;	/* bpf_perf_event_read_value failed: delta dropped */
+	__u64 map_full;		/* no room for a cgroup accumulator: delta dropped */
+	__u64 task_map_full;	/* no room for a task accumulator: task delta dropped */
+	__u64 negative_deltas;	/* a reading went backwards: clamped to 0 */
+	__u64 events_lost;	/* cgroup mkdir/rmdir events lost: ring buffer full */
+};
+
+enum tmacg_cgroup_event_type {
+	TMACG_CGROUP_MKDIR = 1,
+	TMACG_CGROUP_RMDIR = 2,
+};
+
+/* Sent through the ring buffer so a cgroup that lives for a millisecond has a name. */
+struct tmacg_cgroup_event {
+	__u64 id;		/* kernfs id: the directory's inode number in cgroup2 */
+	__u64 parent_id;
+	__u32 level;		/* 0 is the root */
+	__u32 type;		/* enum tmacg_cgroup_event_type */
+	__u32 hierarchy_id;	/* the cgroup2 hierarchy's, so v1 events can be told apart */
+	__u32 pad;
+	char path[TMACG_PATH_MAX];	/* relative to the hierarchy root, "/a/b" */
+};
+
+#endif /* TMACG_H */

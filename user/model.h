@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * TMA model engine: loads a model file (docs/model-format.md), lists the
+ * events it reads, evaluates every node on one cgroup's counts.
+ * Includes no libbpf header: its tests link it alone.
+ */
+#ifndef TMACG_MODEL_H
+#define TMACG_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct tma_model;
+
+/* Facts about the host the formulas branch on. */
+enum model_flag {
+	MODEL_FLAG_TOPDOWN_FIXED = 1u << 0,	/* topdown_use_fixed: PERF_METRICS available */
+	MODEL_FLAG_SMT = 1u << 1,		/* smt_enabled */
+};
+
+struct model_node_info {
+	const char *name;	/* "DRAM_Bound" */
+	const char *number;	/* "3.1.4" as in the seed; NULL for Info metrics */
+	int level;		/* 1..6; 0 for Info metrics */
+	int parent;		/* node index, -1 at level 1 and for Info metrics */
+	const char *domain;	/* "Slots", "Clocks", ... */
+	const char *description; /* one line */
+	const char *groups;	/* "TmaL1, PGO" */
+	bool is_info;		/* an Info metric (IPC, CPI, ...), not a tree node */
+	bool core_wide;		/* reads events counting the whole core: inexact per cgroup with SMT */
+};
+
+/* Each returns NULL on error with "file:line:column: what is wrong" in err. */
+struct tma_model *model_load(const char *text, size_t len, const char *filename, char *err,
+			     size_t errlen);
+struct tma_model *model_load_file(const char *path, char *err, size_t errlen);
+struct tma_model *model_load_builtin(const char *id, char *err, size_t errlen);
+void model_free(struct tma_model *m);
+
+const char *model_id(const struct tma_model *m);		/* "icx" */
+const char *model_tma_version(const struct tma_model *m);	/* "4.5" */
+const char *model_title(const struct tma_model *m);	/* "Intel Ice Lake Server" */
+
+/*
+ * Events: counter names exactly as the formulas spell them
+ * ("INT_MISC.RECOVERY_CYCLES:c1:e1", "PERF_METRICS.RETIRING", "msr/tsc/").
+ * "interval-s" is not an event: it comes from model_input.interval_s.
+ */
+int model_event_count(const struct tma_model *m);
+const char *model_event_name(const struct tma_model *m, int i);
+int model_event_index(const struct tma_model *m, const char *name); /* -1 if not read */
+
+/*
+ * Marks in needed[model_event_count()] the events required to evaluate every
+ * node of level <= max_level (and Info metrics when with_info), following
+ * references to helpers and other nodes, with branches that depend only on
+ * flags and constants resolved.  Returns the number marked.
+ */
+int model_events_needed(const struct tma_model *m, int max_level, bool with_info, unsigned flags,
+			bool *needed);
+
+int model_node_count(const struct tma_model *m);
+const struct model_node_info *model_node(const struct tma_model *m, int i);
+int model_node_index(const struct tma_model *m, const char *name); /* -1 if none */
+
+struct model_input {
+	const double *events;	/* by event index; NAN: not measured for this cgroup */
+	double interval_s;
+	unsigned flags;		/* enum model_flag */
+};
+
+struct model_result {
+	int nnodes;
+	double *value;		/* NAN: no value (JSON null): division by zero or unmeasured input */
+	bool *flagged;		/* over its threshold */
+	int *bottleneck;	/* node indices, level 1 first */
+	int bottleneck_len;
+};
+
+struct model_result *model_result_new(const struct tma_model *m);
+void model_result_free(struct model_result *r);
+/* Evaluates every node, thresholds and the bottleneck path.  0 or -errno. */
+int model_eval(const struct tma_model *m, const struct model_input *in, struct model_result *out);
+
+#endif /* TMACG_MODEL_H */

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/* JSON lines, schema tmacg/1 (ARCHITECTURE.md), one object per cgroup per interval. */
+#ifndef TMACG_OUTPUT_JSON_H
+#define TMACG_OUTPUT_JSON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+struct tma_model;
+struct model_result;
+
+/* Kubernetes identity; any field may be NULL (omitted from "resource"). */
+struct resource {
+	const char *k8s_namespace;
+	const char *k8s_pod;
+	const char *k8s_pod_uid;
+	const char *k8s_container;
+	const char *container_id;
+	const char *host;	/* host.name */
+};
+
+struct report_task {
+	uint32_t tid;
+	uint32_t tgid;
+	const char *comm;
+};
+
+struct report_line {
+	struct timespec time;		/* end of the interval, CLOCK_REALTIME */
+	double interval_s;
+	const char *host;
+	const char *model;		/* "icx", or "software" */
+	const char *tma_version;	/* NULL: null */
+	const char *cgroup;		/* path relative to the cgroup2 root, "/a/b" */
+	uint64_t cgroup_id;		/* 0: null (replay) */
+	const struct resource *resource;	/* NULL: {} */
+	const struct report_task *task;	/* per-task line when set */
+	int ncounts;
+	const char *const *count_names;
+	const double *count_values;	/* NAN: null */
+	double running_min;		/* NAN: null */
+	bool smt_shared;
+	uint64_t dropped;
+	/* With a model: "metrics" holds nodes of level <= level (and Info metrics when info). */
+	const struct tma_model *tma;
+	const struct model_result *result;
+	int level;
+	bool info;
+};
+
+/* Writes one line; 0, or -EPIPE/-EIO when the stream failed. */
+int output_json_line(FILE *f, const struct report_line *r);
+
+/* The shortest decimal text that reads back as exactly d ("0.83", not 0.8299...). */
+void json_double_text(double d, char *buf, size_t len);
+
+#endif
