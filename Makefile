@@ -53,6 +53,8 @@ INTEG_BINS := $(patsubst tests/integration/%.c,$(OUT)/tests/integration/%,\
 INTEG_HELPERS := $(patsubst tests/integration/helpers/%.c,$(OUT)/tests/integration/helpers/%,\
 	$(sort $(wildcard tests/integration/helpers/*.c)))
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(OUT)/tests/fuzz/%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
+# Tests and tmacg link the archive, so a program pulls in only the modules it uses.
+LIB_A := $(OUT)/libtmacg.a
 BPF_OBJ := $(OUT)/tmacg.bpf.o
 SKEL := $(OUT)/tmacg.skel.h
 
@@ -62,9 +64,13 @@ SKEL := $(OUT)/tmacg.skel.h
 
 all: $(OUT)/tmacg
 
-$(OUT)/tmacg: $(MAIN_OBJ) $(LIB_OBJS)
+$(OUT)/tmacg: $(MAIN_OBJ) $(LIB_A)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(LIBS) -o $@
+
+$(LIB_A): $(LIB_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
 
 # The BPF object: CO-RE against the checked-in vmlinux.h, then `bpftool gen
 # object` to link it (it also strips DWARF, shrinking the skeleton).
@@ -109,16 +115,16 @@ $(OUT)/tests/lib/%.o: tests/lib/%.c $(SKEL)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -Itests/lib -c $< -o $@
 
-$(OUT)/tests/unit/%: tests/unit/%.c $(LIB_OBJS) $(TESTLIB_OBJS)
+$(OUT)/tests/unit/%: tests/unit/%.c $(LIB_A) $(TESTLIB_OBJS)
 	$(call msg,TEST-CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) -Itests/lib $< $(LIB_OBJS) $(TESTLIB_OBJS) $(ALL_LDFLAGS) \
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests/lib $< $(TESTLIB_OBJS) $(LIB_A) $(ALL_LDFLAGS) \
 		$(shell cat tests/unit/$*.wrap 2>/dev/null) -lcmocka $(LIBS) -o $@
 
-$(OUT)/tests/integration/%: tests/integration/%.c $(LIB_OBJS) $(TESTLIB_OBJS)
+$(OUT)/tests/integration/%: tests/integration/%.c $(LIB_A) $(TESTLIB_OBJS)
 	$(call msg,TEST-CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) -Itests/lib $< $(LIB_OBJS) $(TESTLIB_OBJS) $(ALL_LDFLAGS) \
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests/lib $< $(TESTLIB_OBJS) $(LIB_A) $(ALL_LDFLAGS) \
 		-lcmocka -lpthread $(LIBS) -o $@
 
 $(OUT)/tests/integration/helpers/%: tests/integration/helpers/%.c
@@ -158,10 +164,10 @@ fuzz:
 
 fuzz-bins: $(FUZZ_BINS)
 
-$(OUT)/tests/fuzz/%: tests/fuzz/%.c $(LIB_OBJS)
+$(OUT)/tests/fuzz/%: tests/fuzz/%.c $(LIB_A)
 	$(call msg,FUZZ-CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer $< $(LIB_OBJS) $(LIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer $< $(LIB_A) $(LIBS) -o $@
 
 hwtest: $(OUT)/tmacg
 	$(Q)TMACG=$(abspath $(OUT)/tmacg) tests/hw/run
