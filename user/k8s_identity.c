@@ -30,13 +30,15 @@ static const struct k8s_log_pod *find_pod(struct k8s_logs *logs, const char *uid
  * before the pod's containers, holding its namespaces.  It gets a container
  * scope like any other, but the kubelet writes no log for it, so it has no
  * /var/log/containers entry.  Rule: a container scope whose id has no entry
- * there, while that directory is mounted, is the pod's sandbox and is
- * reported as part of the pod (no container fields), not as a nameless
- * container.  Without the directory nothing can be told apart and every
- * scope stays a container known by its id.  A container started after the
- * last refresh is looked up again after a refresh before the rule applies.
+ * there (after a refresh, so a container started since the last one is
+ * found) is the pod's sandbox and is reported as part of the pod (no
+ * container fields) when the pod's names are known from /var/log/pods and
+ * other containers of that pod do have entries: the log directories are
+ * mounted and complete for this pod.  Otherwise (directories missing or
+ * empty, a pod whose first container has not started yet) nothing can be
+ * told apart and the scope stays a container known by its id.
  */
-static void resolve_container(struct k8s_logs *logs, struct k8s_identity *id)
+static void resolve_container(struct k8s_logs *logs, bool pod_known, struct k8s_identity *id)
 {
 	const struct k8s_log_container *c = logs ? find_container(logs, id->path.container_id) : NULL;
 
@@ -49,7 +51,8 @@ static void resolve_container(struct k8s_logs *logs, struct k8s_identity *id)
 		strcpy(id->pod, c->pod);
 		return;
 	}
-	if (logs && k8s_logs_have_containers(logs)) {
+	if (pod_known && k8s_logs_have_containers(logs) &&
+	    k8s_logs_pod_has_containers(logs, id->ns, id->pod)) {
 		id->sandbox = true;
 		id->kind = K8S_POD_OTHER;
 		return;
@@ -74,13 +77,14 @@ int k8s_identity_resolve(struct k8s_logs *logs, const char *host, const char *cg
 	if (id->kind == K8S_NONE)
 		return 0;
 	id->res.k8s_pod_uid = id->path.pod_uid;
-	if (id->kind == K8S_CONTAINER)
-		resolve_container(logs, id);
 	p = logs ? find_pod(logs, id->path.pod_uid) : NULL;
 	if (p) {
 		strcpy(id->ns, p->ns);
 		strcpy(id->pod, p->pod);
 	}
+	/* Container look-ups may refresh the logs, freeing p: only its copy is used. */
+	if (id->kind == K8S_CONTAINER)
+		resolve_container(logs, p != NULL, id);
 	if (id->ns[0])
 		id->res.k8s_namespace = id->ns;
 	if (id->pod[0])

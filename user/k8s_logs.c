@@ -32,8 +32,9 @@ struct dir_state {
 
 struct k8s_logs {
 	struct dir_state cdir, pdir;
-	struct k8s_log_container *containers;
+	struct k8s_log_container *containers;	/* by id */
 	size_t ncontainers;
+	const struct k8s_log_container **by_pod;	/* the same, by namespace and pod */
 	struct k8s_log_pod *pods;
 	size_t npods;
 	unsigned long scans;
@@ -304,16 +305,42 @@ static int refresh_dir(struct k8s_logs *l, struct dir_state *d, size_t size,
 	return 0;
 }
 
+static int cmp_by_pod(const void *a, const void *b)
+{
+	const struct k8s_log_container *x = *(const struct k8s_log_container *const *)a;
+	const struct k8s_log_container *y = *(const struct k8s_log_container *const *)b;
+	int c = strcmp(x->ns, y->ns);
+
+	return c ? c : strcmp(x->pod, y->pod);
+}
+
 static int refresh_containers(struct k8s_logs *l, char *err, size_t errlen)
 {
 	void *items = l->containers;
+	unsigned long scans = l->scans;
 	int ret;
 
 	ret = refresh_dir(l, &l->cdir, sizeof(struct k8s_log_container), parse_container_cb,
 			  cmp_container, &items, &l->ncontainers, &l->skipped_containers, err,
 			  errlen);
+	if (ret || (items == l->containers && scans == l->scans))
+		return ret;
 	l->containers = items;
-	return ret;
+	free(l->by_pod);
+	l->by_pod = NULL;
+	if (!l->ncontainers)
+		return 0;
+	l->by_pod = malloc(l->ncontainers * sizeof(*l->by_pod));
+	if (!l->by_pod) {
+		/* Lookups by id still work; pods just look container-less until the next scan. */
+		l->cdir.racy = true;
+		snprintf(err, errlen, "out of memory indexing %s", l->cdir.path);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < l->ncontainers; i++)
+		l->by_pod[i] = &l->containers[i];
+	qsort(l->by_pod, l->ncontainers, sizeof(*l->by_pod), cmp_by_pod);
+	return 0;
 }
 
 static int refresh_pods(struct k8s_logs *l, char *err, size_t errlen)
@@ -368,6 +395,7 @@ void k8s_logs_free(struct k8s_logs *l)
 	free(l->cdir.path);
 	free(l->pdir.path);
 	free(l->containers);
+	free(l->by_pod);
 	free(l->pods);
 	free(l);
 }
@@ -390,6 +418,19 @@ const struct k8s_log_pod *k8s_logs_pod(const struct k8s_logs *l, const char *uid
 		return NULL;
 	strcpy(key.uid, uid);
 	return bsearch(&key, l->pods, l->npods, sizeof(key), cmp_pod);
+}
+
+bool k8s_logs_pod_has_containers(const struct k8s_logs *l, const char *ns, const char *pod)
+{
+	struct k8s_log_container key;
+	const struct k8s_log_container *kp = &key;
+
+	if (!l || !l->by_pod || !ns || !pod || strlen(ns) > K8S_NAMESPACE_MAX ||
+	    strlen(pod) > K8S_POD_NAME_MAX)
+		return false;
+	strcpy(key.ns, ns);
+	strcpy(key.pod, pod);
+	return bsearch(&kp, l->by_pod, l->ncontainers, sizeof(kp), cmp_by_pod) != NULL;
 }
 
 bool k8s_logs_have_containers(const struct k8s_logs *l)

@@ -59,8 +59,11 @@ int k8s_logs_refresh(struct k8s_logs *l, char *err, size_t errlen);
 const struct k8s_log_container *k8s_logs_container(const struct k8s_logs *l, const char *id);
 const struct k8s_log_pod *k8s_logs_pod(const struct k8s_logs *l, const char *uid);
 
-/* The containers directory existed at the last refresh: an id missing from it is no container. */
+/* The containers directory existed at the last refresh. */
 bool k8s_logs_have_containers(const struct k8s_logs *l);
+
+/* Some entry of the containers directory belongs to pod ns/pod. */
+bool k8s_logs_pod_has_containers(const struct k8s_logs *l, const char *ns, const char *pod);
 
 /* Number of directory scans so far, to check that refreshes stay cheap. */
 unsigned long k8s_logs_scans(const struct k8s_logs *l);

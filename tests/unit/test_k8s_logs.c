@@ -331,7 +331,9 @@ static void test_rescan_only_on_change(void **state)
 	assert_int_equal(k8s_logs_refresh(l, NULL, 0), 0);
 	assert_int_equal(k8s_logs_scans(l), scans + 1);
 	assert_null(k8s_logs_container(l, WEB_ID));
+	assert_false(k8s_logs_pod_has_containers(l, "front.end-prod", "web.v2-0"));
 	expect_container(l, CART_ID, "shop", "cart-5d8f7b9c4-x2k9q", "cart");
+	assert_true(k8s_logs_pod_has_containers(l, "shop", "cart-5d8f7b9c4-x2k9q"));
 	k8s_logs_free(l);
 }
 
@@ -392,6 +394,7 @@ static void test_missing_dirs(void **state)
 	assert_int_equal(k8s_logs_refresh(l, NULL, 0), 0);
 	assert_false(k8s_logs_have_containers(l));
 	assert_null(k8s_logs_container(l, CART_ID));
+	assert_false(k8s_logs_pod_has_containers(l, "shop", "cart-5d8f7b9c4-x2k9q"));
 	k8s_logs_free(l);
 }
 
@@ -503,6 +506,41 @@ static void test_identity_sandbox_folded(void **state)
 	assert_string_equal(id.res.k8s_pod_uid, CART_UID);
 	assert_null(id.res.k8s_container);
 	assert_null(id.res.container_id);
+	k8s_logs_free(l);
+}
+
+#define LONELY_UID "99999999-8888-4777-a666-555555555555"
+
+/* No evidence that the logs cover the pod: an unlogged scope stays a container. */
+static void test_identity_sandbox_needs_evidence(void **state)
+{
+	struct fixture *f = *state;
+	struct k8s_logs *l;
+	struct k8s_identity id;
+	char cdir[128], err[256];
+
+	/* A pod whose containers have no entry (not started yet, or logs elsewhere). */
+	add_pod_dir(f, "shop", "lonely-0", LONELY_UID);
+	l = open_logs(f);
+	assert_true(k8s_logs_pod_has_containers(l, "shop", "cart-5d8f7b9c4-x2k9q"));
+	assert_false(k8s_logs_pod_has_containers(l, "shop", "lonely-0"));
+	assert_false(k8s_logs_pod_has_containers(l, "other", "cart-5d8f7b9c4-x2k9q"));
+	resolve(l, "/kubepods/besteffort/pod" LONELY_UID "/" PAUSE_ID, &id);
+	assert_int_equal(id.kind, K8S_CONTAINER);
+	assert_false(id.sandbox);
+	assert_string_equal(id.res.container_id, PAUSE_ID);
+	assert_string_equal(id.res.k8s_pod, "lonely-0");
+	assert_null(id.res.k8s_container);
+	k8s_logs_free(l);
+
+	/* Containers directory present but /var/log/pods missing: the pod is unknown. */
+	snprintf(cdir, sizeof(cdir), "%s/none", f->root);
+	l = k8s_logs_new(f->cdir, cdir, err, sizeof(err));
+	assert_non_null(l);
+	resolve(l, CART_POD_SD "/cri-containerd-" PAUSE_ID ".scope", &id);
+	assert_int_equal(id.kind, K8S_CONTAINER);
+	assert_false(id.sandbox);
+	assert_string_equal(id.res.container_id, PAUSE_ID);
 	k8s_logs_free(l);
 }
 
@@ -650,6 +688,7 @@ int main(void)
 		cmocka_unit_test(test_refresh_null),
 		cmocka_unit_test_setup_teardown(test_identity_container, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_identity_sandbox_folded, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_identity_sandbox_needs_evidence, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_identity_new_container_not_a_sandbox, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_identity_without_logs, setup, teardown),
