@@ -16,14 +16,27 @@ done
 # them outside Debian's packages (with npm bundled), so ask for the commands.
 command -v node >/dev/null 2>&1 || missing="$missing nodejs"
 command -v npm >/dev/null 2>&1 || missing="$missing npm"
-[ -z "$missing" ] && exit 0
-
-if [ "$(id -u)" -ne 0 ]; then
-	echo "install-deps: missing packages:$missing; run as root (sudo $0)" >&2
-	exit 1
+if [ -n "$missing" ]; then
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "install-deps: missing packages:$missing; run as root (sudo $0)" >&2
+		exit 1
+	fi
+	echo "install-deps: installing$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
-echo "install-deps: installing$missing"
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-# shellcheck disable=SC2086
-apt-get install -y -qq --no-install-recommends $missing >/dev/null
+
+# The manifest validator's npm packages, exactly as locked.  `npm ci` wipes and
+# reinstalls node_modules, so it runs only when they are missing or the lock
+# changed since the last install (a hash of the lock it installed from is
+# kept in node_modules).
+deploy_tests="$(cd "$(dirname "$0")/.." && pwd)/tests/deploy"
+stamp="$deploy_tests/node_modules/.tmacg-lock.sha256"
+want=$(sha256sum "$deploy_tests/package-lock.json" | cut -d' ' -f1)
+if [ ! -d "$deploy_tests/node_modules" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+	echo "install-deps: npm ci --prefix tests/deploy"
+	npm ci --prefix "$deploy_tests" --no-audit --no-fund --loglevel=error >/dev/null
+	echo "$want" >"$stamp"
+fi
