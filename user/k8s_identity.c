@@ -40,7 +40,9 @@ static const struct k8s_log_pod *find_pod(struct k8s_logs *logs, const char *uid
  */
 static void resolve_container(struct k8s_logs *logs, bool pod_known, struct k8s_identity *id)
 {
-	const struct k8s_log_container *c = logs ? find_container(logs, id->path.container_id) : NULL;
+	const struct k8s_log_container *c;
+
+	c = logs ? find_container(logs, id->path.container_id) : NULL;
 
 	if (c) {
 		strcpy(id->container, c->container);

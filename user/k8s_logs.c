@@ -248,8 +248,9 @@ static int dir_check(struct dir_state *d, char *err, size_t errlen)
 			d->present = false;
 			return DIR_GONE;
 		}
-		snprintf(err, errlen, "cannot stat %s: %s: check the hostPath mount and permissions",
-			 d->path, strerror(-ret));
+		snprintf(err, errlen,
+			 "cannot stat %s: %s: check the hostPath mount and permissions", d->path,
+			 strerror(-ret));
 		return ret;
 	}
 	if (!S_ISDIR(st.st_mode)) {

@@ -187,7 +187,8 @@ static bool parse_cgroupfs_pod(const char *path, size_t *pos, struct k8s_path *o
 		out->qos = K8S_QOS_GUARANTEED;
 	else if (!comp_next(path, pos, &c))
 		return false;
-	if (c.len <= 3 || memcmp(c.s, "pod", 3) || !parse_uid(c.s + 3, c.len - 3, '-', out->pod_uid))
+	if (c.len <= 3 || memcmp(c.s, "pod", 3) ||
+	    !parse_uid(c.s + 3, c.len - 3, '-', out->pod_uid))
 		return false;
 	out->pod_path_len = c.end;
 	return true;

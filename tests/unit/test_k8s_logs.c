@@ -277,7 +277,7 @@ static void test_foreign_entries_skipped(void **state)
 	static const char *const bad_pods[] = {
 		"shop_cart",
 		"shop_cart_" CART_UID "_x",
-		"shop_cart_" CART_UID_US,		/* systemd's escaping is not the API's uid */
+		"shop_cart_" CART_UID_US,	/* systemd's escaping is not the API's uid */
 		"shop_cart_7d3c9a1e-2b4f-4c6d-8e0f-1a2b3c4d5e6",
 		"shop_cart_not-a-uid",
 		"_cart_" CART_UID,
@@ -688,7 +688,8 @@ int main(void)
 		cmocka_unit_test(test_refresh_null),
 		cmocka_unit_test_setup_teardown(test_identity_container, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_identity_sandbox_folded, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_identity_sandbox_needs_evidence, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_identity_sandbox_needs_evidence, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_identity_new_container_not_a_sandbox, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_identity_without_logs, setup, teardown),

@@ -248,7 +248,7 @@ static void test_malformed_pod_uids(void **state)
 	expect_none("/kubepods/pod" UID_US);
 	expect_none("/kubepods/burstable/pod0a1b2c3d-4e5f-6789-abcd-ef012345678");	/* short */
 	expect_none("/kubepods/burstable/pod0a1b2c3d-4e5f-6789-abcd-ef01234567890");	/* long */
-	expect_none("/kubepods/burstable/pod0a1b2c3d-4e5f-6789-abcd-ef012345678z");	/* non-hex */
+	expect_none("/kubepods/burstable/pod0a1b2c3d-4e5f-6789-abcd-ef012345678z"); /* non-hex */
 	expect_none("/kubepods/burstable/pod0A1B2C3D-4E5F-6789-ABCD-EF0123456789");	/* upper */
 	expect_none("/kubepods/burstable/pod0a1b2c3d4-e5f-6789-abcd-ef0123456789"); /* dash moved */
 	expect_none("/kubepods/burstable/pod" STATIC_UID "0");
