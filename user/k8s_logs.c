@@ -20,11 +20,18 @@
  * saw it.  A scan this close to the mtime is not trusted and is repeated.
  */
 #define K8S_LOGS_RACY_NS 1000000000LL
+/*
+ * Look-up misses refresh too, possibly hundreds of times an interval: while a
+ * scan is not trusted, repeat it at most this often, or each miss would read
+ * the whole directory again.
+ */
+#define K8S_LOGS_RACY_RESCAN_NS 100000000LL
 
 struct dir_state {
 	char *path;
 	bool present;
 	bool racy;
+	struct timespec scanned;	/* start of the last scan */
 	dev_t dev;
 	ino_t ino;
 	struct timespec mtime;
@@ -237,7 +244,7 @@ static long long ts_ns(const struct timespec *ts)
  */
 enum { DIR_KEEP, DIR_SCAN, DIR_GONE };
 
-static int dir_check(struct dir_state *d, char *err, size_t errlen)
+static int dir_check(struct dir_state *d, const struct timespec *now, char *err, size_t errlen)
 {
 	struct stat st;
 
@@ -257,8 +264,9 @@ static int dir_check(struct dir_state *d, char *err, size_t errlen)
 		d->present = false;
 		return DIR_GONE;
 	}
-	if (d->present && !d->racy && st.st_dev == d->dev && st.st_ino == d->ino &&
-	    ts_ns(&st.st_mtim) == ts_ns(&d->mtime))
+	if (d->present && st.st_dev == d->dev && st.st_ino == d->ino &&
+	    ts_ns(&st.st_mtim) == ts_ns(&d->mtime) &&
+	    (!d->racy || ts_ns(now) - ts_ns(&d->scanned) < K8S_LOGS_RACY_RESCAN_NS))
 		return DIR_KEEP;
 	d->dev = st.st_dev;
 	d->ino = st.st_ino;
@@ -284,19 +292,21 @@ static int refresh_dir(struct k8s_logs *l, struct dir_state *d, size_t size,
 	int ret;
 
 	clock_gettime(CLOCK_REALTIME, &t0);
-	ret = dir_check(d, err, errlen);
+	ret = dir_check(d, &t0, err, errlen);
 	if (ret < 0 || ret == DIR_KEEP)
 		return ret;
 	if (ret == DIR_SCAN) {
 		ret = scan_dir(d, size, parse, cmp, &fresh, &nfresh, skipped, err, errlen);
 		l->scans++;
+		d->scanned = t0;
 		if (!ret) {
 			dir_scanned(d, &t0);
 		} else if (ret == -ENOENT || ret == -ENOTDIR) {
 			d->present = false;	/* removed between stat and opendir */
 			ret = 0;
 		} else {
-			d->racy = true;	/* try again next time, keep the old names */
+			/* Keep the old names; an mtime never seen forces a retry next time. */
+			d->mtime = (struct timespec){ 0 };
 			return ret;
 		}
 	}

@@ -48,9 +48,10 @@ struct k8s_logs *k8s_logs_new(const char *containers_dir, const char *pods_dir, 
 void k8s_logs_free(struct k8s_logs *l);
 
 /*
- * Rescans a directory only when its mtime, inode or presence changed (or its
- * last scan was too close to its mtime to be sure nothing followed in the same
- * clock tick): a stat per directory when nothing changed.  0, or -errno with
+ * Rescans a directory only when its mtime, inode or presence changed, or its
+ * last scan failed, or was too close to its mtime to be sure nothing followed
+ * in the same clock tick (then again at most every 100 ms until the mtime is a
+ * second old): a stat per directory when nothing changed.  0, or -errno with
  * the reason in err; the previous names stay in use on error.
  */
 int k8s_logs_refresh(struct k8s_logs *l, char *err, size_t errlen);
