@@ -185,7 +185,8 @@ static int scan_dir(const struct dir_state *d, size_t size,
 		ret = -errno;
 		snprintf(err, errlen,
 			 "cannot read %s: %s: mount the kubelet's log directory read-only into "
-			 "tmacg's container, or pass its path",
+			 "tmacg's container, or point --k8s-logs-containers/--k8s-logs-pods "
+			 "at it",
 			 d->path, strerror(-ret));
 		return ret;
 	}

@@ -429,6 +429,7 @@ static void test_unreadable_dir(void **state)
 	assert_non_null(strstr(err, f->cdir));
 	assert_non_null(strstr(err, strerror(EACCES)));
 	assert_non_null(strstr(err, "mount"));
+	assert_non_null(strstr(err, "--k8s-logs-containers"));
 
 	/* Names read before a failure stay in use, and the next refresh tries again. */
 	opendir_errno = 0;
