@@ -49,14 +49,20 @@ static const struct {
 };
 
 /*
- * Events the models read that libpfm4 4.13 does not list, from Intel's event
- * tables (github.com/intel/perfmon SPR/events/sapphirerapids_core.json).
+ * Events the models read that libpfm4 4.13 does not list, or encodes with
+ * event select 0x00 (TOPDOWN.*_SLOTS), from Intel's event tables
+ * (github.com/intel/perfmon ICX/events/icelakex_core.json,
+ * SPR/events/sapphirerapids_core.json).
  */
 static const struct {
 	const char *pmu;
 	const char *name;
 	unsigned int event, umask, cmask;
 } event_raw[] = {
+	{ "icx", "TOPDOWN.BACKEND_BOUND_SLOTS", 0xa4, 0x02, 0 },
+	{ "spr", "TOPDOWN.BACKEND_BOUND_SLOTS", 0xa4, 0x02, 0 },
+	{ "spr", "TOPDOWN.BR_MISPREDICT_SLOTS", 0xa4, 0x08, 0 },
+	{ "spr", "TOPDOWN.MEMORY_BOUND_SLOTS", 0xa4, 0x10, 0 },
 	{ "spr", "EXE_ACTIVITY.2_3_PORTS_UTIL", 0xa6, 0x0c, 0 },
 	{ "spr", "EXE_ACTIVITY.EXE_BOUND_0_PORTS", 0xa6, 0x80, 0 },
 	{ "spr", "OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DEMAND_CODE_RD", 0x20, 0x02, 1 },
@@ -270,6 +276,17 @@ static int event_libpfm(const struct event_target *t, const char *name, const ch
 	if (attr.type != PERF_TYPE_RAW) {
 		snprintf(err, errlen, "%s: libpfm4 gave perf type %u, not a raw core PMU event",
 			 name, attr.type);
+		return -EINVAL;
+	}
+	/*
+	 * Event select 0 is the kernel's fixed-counter pseudo encoding: on a GP
+	 * counter it counts nothing, so never hand it on.
+	 */
+	if (!EVENT_CFG_EVENT(attr.config)) {
+		snprintf(err, errlen,
+			 "%s: libpfm4 encodes it as fixed-counter pseudo-event 0x%llx, which no "
+			 "general-purpose counter can count: it needs a raw encoding from Intel's "
+			 "event list", name, (unsigned long long)attr.config);
 		return -EINVAL;
 	}
 	*config = attr.config;
