@@ -120,17 +120,20 @@ static int resolve_expr(struct resolver *r, int e)
 		x->a = i;
 		return 0;
 	case EXPR_COND:
-		rc = resolve_expr(r, x->c);
-		/* fall through */
 	case EXPR_ADD ... EXPR_OR:
 	case EXPR_MIN:
 	case EXPR_MAX:
-		if (!rc)
-			rc = resolve_expr(r, r->m->pool.e[e].b);
-		/* fall through */
 	case EXPR_NEG:
 	case EXPR_NOT:
-		return rc ? rc : resolve_expr(r, r->m->pool.e[e].a);
+		/* in written order, so events are numbered as a reader meets them */
+		rc = resolve_expr(r, x->a);
+		x = &r->m->pool.e[e];
+		if (!rc && x->b >= 0)
+			rc = resolve_expr(r, x->b);
+		x = &r->m->pool.e[e];
+		if (!rc && x->c >= 0)
+			rc = resolve_expr(r, x->c);
+		return rc;
 	default:
 		return 0;
 	}
@@ -173,17 +176,17 @@ static int visit_expr(struct resolver *r, int e)
 		ent = r->m->nhelpers + x->a;
 		break;
 	case EXPR_COND:
-		rc = visit_expr(r, x->c);
-		/* fall through */
 	case EXPR_ADD ... EXPR_OR:
 	case EXPR_MIN:
 	case EXPR_MAX:
-		if (!rc)
-			rc = visit_expr(r, x->b);
-		/* fall through */
 	case EXPR_NEG:
 	case EXPR_NOT:
-		return rc ? rc : visit_expr(r, x->a);
+		rc = visit_expr(r, x->a);
+		if (!rc && x->b >= 0)
+			rc = visit_expr(r, x->b);
+		if (!rc && x->c >= 0)
+			rc = visit_expr(r, x->c);
+		return rc;
 	default:
 		return 0;
 	}
