@@ -60,6 +60,7 @@ static const struct {
 	unsigned int event, umask, cmask;
 } event_raw[] = {
 	{ "icx", "TOPDOWN.BACKEND_BOUND_SLOTS", 0xa4, 0x02, 0 },
+	{ "icx", "BR_MISP_RETIRED.RET", 0xc5, 0x08, 0 },
 	{ "spr", "TOPDOWN.BACKEND_BOUND_SLOTS", 0xa4, 0x02, 0 },
 	{ "spr", "TOPDOWN.BR_MISPREDICT_SLOTS", 0xa4, 0x08, 0 },
 	{ "spr", "TOPDOWN.MEMORY_BOUND_SLOTS", 0xa4, 0x10, 0 },
@@ -67,6 +68,13 @@ static const struct {
 	{ "spr", "EXE_ACTIVITY.EXE_BOUND_0_PORTS", 0xa6, 0x80, 0 },
 	{ "spr", "OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DEMAND_CODE_RD", 0x20, 0x02, 1 },
 	{ "spr", "RS.EMPTY_RESOURCE", 0xa5, 0x01, 0 },
+	{ "spr", "BACLEARS.ANY", 0x60, 0x01, 0 },
+	{ "spr", "SW_PREFETCH_ACCESS.ANY", 0x40, 0x0f, 0 },
+	{ "spr", "L2_RQSTS.MISS", 0x24, 0x3f, 0 },
+	{ "spr", "L2_RQSTS.REFERENCES", 0x24, 0xff, 0 },
+	{ "spr", "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", 0x20, 0x01, 0 },
+	{ "spr", "OFFCORE_REQUESTS_OUTSTANDING.L3_MISS_DEMAND_DATA_RD", 0x20, 0x10, 0 },
+	{ "spr", "OFFCORE_REQUESTS.L3_MISS_DEMAND_DATA_RD", 0x21, 0x10, 0 },
 };
 
 /* Intel renamed these on SPR; libpfm4 keeps the older name (same event 0x9c umask 0x01). */
@@ -87,6 +95,7 @@ struct event_mods {
 	int edge, inv;		/* -1: as encoded */
 	int umask;		/* -1: as encoded */
 	bool percore;
+	bool sup, user;		/* :SUP kernel only, :USER user space only */
 	bool has_msr_val;
 	uint64_t msr_val;
 	bool any;		/* any of cmask/edge/inv/umask/msr given */
@@ -158,6 +167,16 @@ static int event_parse_mod(const char *name, const char *mod, struct event_mods 
 		m->percore = true;
 		return 0;
 	}
+	/* The seed's privilege filters (Kernel_Utilization, IpFarBranch). */
+	if (!strcmp(mod, "SUP") || !strcmp(mod, "USER")) {
+		if (mod[0] == 'S')
+			m->sup = true;
+		else
+			m->user = true;
+		if (m->sup && m->user)
+			goto bad_value;
+		return 0;
+	}
 	if (!strncmp(mod, "ocr_msr_val=", 12)) {
 		if (event_parse_num(mod + 12, 0, UINT64_MAX, &v))
 			goto bad_value;
@@ -180,7 +199,8 @@ static int event_parse_mod(const char *name, const char *mod, struct event_mods 
 	} else {
 		snprintf(err, errlen,
 			 "%s: unknown modifier ':%s': models may use :cN (counter mask), :e1 (edge), "
-			 ":i1 (invert), :u0xNN (umask), :percore, :ocr_msr_val=0x...", name, mod);
+			 ":i1 (invert), :u0xNN (umask), :percore, :ocr_msr_val=0x..., :SUP, :USER",
+			 name, mod);
 		return -EINVAL;
 	}
 	m->any = true;
@@ -188,7 +208,8 @@ static int event_parse_mod(const char *name, const char *mod, struct event_mods 
 bad_value:
 	snprintf(err, errlen,
 		 "%s: bad modifier value ':%s' (:cN takes 0-255, :e and :i take 0 or 1, :u a hex "
-		 "umask 0x00-0xff, :ocr_msr_val a number)", name, mod);
+		 "umask 0x00-0xff, :ocr_msr_val a number; :SUP and :USER exclude each other)", name,
+		 mod);
 	return -EINVAL;
 }
 
@@ -374,10 +395,10 @@ int event_encode(const struct event_target *t, const char *name, struct event_en
 
 	if (!strcmp(base, "TOPDOWN.SLOTS") || !strncmp(base, "PERF_METRICS.", 13)) {
 		/* The kernel rejects any filter on these (X86_ALL_EVENT_FLAGS). */
-		if (m.any) {
+		if (m.any || m.sup || m.user) {
 			snprintf(err, errlen,
 				 "%s: topdown events take no modifiers (cmask, edge, invert, umask, "
-				 "config1)", name);
+				 "config1, privilege)", name);
 			return -EINVAL;
 		}
 		if (!strcmp(base, "TOPDOWN.SLOTS")) {
@@ -408,10 +429,10 @@ int event_encode(const struct event_target *t, const char *name, struct event_en
 	for (size_t i = 0; i < ARRAY_LEN(event_fixed); i++) {
 		if (strcmp(event_fixed[i].name, base))
 			continue;
-		if (m.any) {
+		if (m.any || m.sup || m.user) {
 			snprintf(err, errlen,
-				 "%s: fixed-counter events take no cmask/edge/invert/umask modifiers",
-				 name);
+				 "%s: fixed-counter events take no modifiers here; for a filtered "
+				 "count use the _P form (e.g. CPU_CLK_UNHALTED.THREAD_P:SUP)", name);
 			return -EINVAL;
 		}
 		out->kind = EVENT_FIXED;
@@ -428,5 +449,8 @@ int event_encode(const struct event_target *t, const char *name, struct event_en
 	out->kind = EVENT_GP;
 	out->counter_mask = pmu_counter_mask(t->pfm_pmu, config);
 	event_attr_init(&out->attr, t->pmu_type, config, config1);
+	/* The planner keeps such events apart: a group shares one set of flags. */
+	out->attr.exclude_user = m.sup;
+	out->attr.exclude_kernel = m.user;
 	return 0;
 }

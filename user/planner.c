@@ -65,7 +65,12 @@ static bool plan_fits(const struct plan_state *s, const struct plan_group *g, co
 	for (int k = 0; k < g->n + nadd; k++) {
 		int i = k < g->n ? g->member[k] : add[k - g->n];
 		const struct event_enc *e = &s->enc[i];
+		int i0 = g->n ? g->member[0] : add[0];
 
+		/* One set of privilege filters per group (the topdown group requires it). */
+		if (e->attr.exclude_user != s->enc[i0].attr.exclude_user ||
+		    e->attr.exclude_kernel != s->enc[i0].attr.exclude_kernel)
+			return false;
 		if (e->attr.config1) {
 			bool known = false;
 

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "events.h"
+#include "model.h"
 
 #define PMU_TYPE 8	/* not PERF_TYPE_RAW: the encoder must take the type from the target */
 
@@ -170,6 +171,67 @@ static void test_spr_golden_events(void **state)
 	(void)state;
 	force("spr");
 	check_all_golden(&spr, "spr-tma5.01.jsonl");
+}
+
+/* Every event the shipped models read, Info metrics included, encodes. */
+static void check_model_events(const struct event_target *t, const char *id)
+{
+	char err[512];
+	struct tma_model *m = model_load_builtin(id, err, sizeof(err));
+	int n;
+
+	if (!m)
+		fail_msg("model %s: %s", id, err);
+	n = model_event_count(m);
+	assert_true(n > 100);
+	for (int i = 0; i < n; i++) {
+		const char *name = model_event_name(m, i);
+		struct event_enc e;
+
+		if (event_encode(t, name, &e, err, sizeof(err)))
+			fail_msg("model %s: %s", id, err);
+		if (e.kind != EVENT_PSEUDO)
+			assert_int_equal(e.attr.type, PMU_TYPE);
+	}
+	model_free(m);
+}
+
+static void test_model_events(void **state)
+{
+	(void)state;
+	force("icx");
+	check_model_events(&icx, "icx");
+	force("spr");
+	check_model_events(&spr, "spr");
+}
+
+/* :SUP and :USER (the seed's Kernel_Utilization, IpFarBranch) filter by privilege. */
+static void test_privilege_filters(void **state)
+{
+	struct event_enc e;
+
+	(void)state;
+	force("icx");
+	e = enc_ok(&icx, "CPU_CLK_UNHALTED.THREAD_P:SUP");
+	assert_fields(&e, 0x3c, 0x00, 0, 0, 0);
+	assert_int_equal(e.attr.exclude_user, 1);
+	assert_int_equal(e.attr.exclude_kernel, 0);
+	e = enc_ok(&icx, "BR_INST_RETIRED.FAR_BRANCH:USER");
+	assert_fields(&e, 0xc4, 0x40, 0, 0, 0);	/* icelakex_core.json: 0xC4/0x40 */
+	assert_int_equal(e.attr.exclude_user, 0);
+	assert_int_equal(e.attr.exclude_kernel, 1);
+	e = enc_ok(&icx, "BR_MISP_RETIRED.RET");	/* 0xC5/0x08; libpfm4 4.13 lacks it */
+	assert_fields(&e, 0xc5, 0x08, 0, 0, 0);
+	force("spr");
+	/* sapphirerapids: BACLEARS moved to 0x60; the rest from Intel's list too. */
+	assert_fields((e = enc_ok(&spr, "BACLEARS.ANY"), &e), 0x60, 0x01, 0, 0, 0);
+	assert_fields((e = enc_ok(&spr, "L2_RQSTS.MISS"), &e), 0x24, 0x3f, 0, 0, 0);
+	assert_fields((e = enc_ok(&spr, "L2_RQSTS.REFERENCES"), &e), 0x24, 0xff, 0, 0, 0);
+	assert_fields((e = enc_ok(&spr, "SW_PREFETCH_ACCESS.ANY"), &e), 0x40, 0x0f, 0, 0, 0);
+	assert_fields((e = enc_ok(&spr, "OFFCORE_REQUESTS.L3_MISS_DEMAND_DATA_RD"), &e), 0x21,
+		      0x10, 0, 0, 0);
+	assert_fields((e = enc_ok(&spr, "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD:c1"), &e),
+		      0x20, 0x01, 1, 0, 0);
 }
 
 static void test_icx_intel_encodings(void **state)
@@ -355,6 +417,10 @@ static void test_errors(void **state)
 	expect_error(&icx, "PERF_METRICS.NOPE", -ENOENT, "unknown topdown event");
 	expect_error(&icx, "PERF_METRICS.MEMORY_BOUND", -EOPNOTSUPP, "Sapphire Rapids");
 	expect_error(&icx, "INST_RETIRED.ANY:c1", -EINVAL, "fixed-counter");
+	expect_error(&icx, "INST_RETIRED.ANY:SUP", -EINVAL, "_P form");
+	expect_error(&icx, "PERF_METRICS.RETIRING:SUP", -EINVAL, "no modifiers");
+	expect_error(&icx, "UOPS_ISSUED.ANY:SUP:USER", -EINVAL, "exclude each other");
+	expect_error(&icx, "UOPS_ISSUED.ANY:sup", -EINVAL, "unknown modifier");
 	/* libpfm4 4.13 gives event select 0 for these: refused, never counted as zero. */
 	expect_error(&icx, "CPU_CLK_UNHALTED.REF_TSC:c1", -EINVAL, "fixed-counter");
 	expect_error(&icx, "INST_RETIRED.PREC_DIST", -EINVAL, "pseudo-event 0x100");
@@ -400,6 +466,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_icx_golden_events),
 		cmocka_unit_test(test_spr_golden_events),
+		cmocka_unit_test(test_model_events),
+		cmocka_unit_test(test_privilege_filters),
 		cmocka_unit_test(test_icx_intel_encodings),
 		cmocka_unit_test(test_spr_intel_encodings),
 		cmocka_unit_test(test_topdown_and_fixed),

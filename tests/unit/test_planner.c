@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "model.h"
 #include "planner.h"
 
 static const struct event_target icx = { "icx", 4, false };
@@ -362,6 +363,101 @@ static void test_print(void **state)
 	free(text);
 }
 
+/*
+ * The shipped models at levels 1-3, each node's events grouped together:
+ * every property holds, with 8 counters and with the NMI watchdog's 7.
+ */
+static void plan_model(const struct event_target *t, const char *id, int level, int gp,
+		       int want_ret)
+{
+	char err[512] = "";
+	struct tma_model *m = model_load_builtin(id, err, sizeof(err));
+	int n, nn = 0, nnodes;
+	bool *need, *mark;
+	const char **names, ***node_ev;
+	struct plan_node *nodes;
+	static struct plan p;
+	int ret;
+
+	if (!m)
+		fail_msg("%s: %s", id, err);
+	n = model_event_count(m);
+	nnodes = model_node_count(m);
+	need = calloc((size_t)n, sizeof(*need));
+	names = calloc((size_t)n, sizeof(*names));
+	nodes = calloc((size_t)nnodes, sizeof(*nodes));
+	node_ev = calloc((size_t)nnodes, sizeof(*node_ev));
+	mark = calloc((size_t)n, sizeof(*mark));
+	assert_true(model_events_needed(m, level, false,
+					MODEL_FLAG_TOPDOWN_FIXED | MODEL_FLAG_SMT, need) > 0);
+	for (int i = 0; i < n; i++)
+		if (need[i])
+			names[nn++] = model_event_name(m, i);
+	for (int k = 0; k < nnodes; k++) {
+		int c = 0;
+
+		memset(mark, 0, (size_t)n * sizeof(*mark));
+		model_node_events(m, k, mark);
+		node_ev[k] = calloc((size_t)n, sizeof(**node_ev));
+		for (int i = 0; i < n; i++)
+			if (mark[i] && need[i])
+				node_ev[k][c++] = model_event_name(m, i);
+		nodes[k] = (struct plan_node){ model_node(m, k)->name, node_ev[k], c };
+	}
+	ret = build(t, gp, names, nn, nodes, nnodes, &p, err, sizeof(err));
+	if (ret != want_ret)
+		fail_msg("%s level %d gp %d: %d %s", id, level, gp, ret, err);
+	if (!ret)
+		check_plan(&p, names, nn, gp);
+	else
+		assert_non_null(strstr(err, "--level"));
+	for (int k = 0; k < nnodes; k++)
+		free(node_ev[k]);
+	free(node_ev);
+	free(nodes);
+	free(mark);
+	free(names);
+	free(need);
+	model_free(m);
+}
+
+static void test_shipped_models(void **state)
+{
+	(void)state;
+	force("icx");
+	for (int level = 1; level <= 3; level++) {
+		plan_model(&icx, "icx", level, 8, 0);
+		plan_model(&icx, "icx", level, 7, 0);
+	}
+	plan_model(&icx, "icx", 6, 8, -E2BIG);
+	force("spr");
+	for (int level = 1; level <= 3; level++) {
+		plan_model(&spr, "spr", level, 8, 0);
+		plan_model(&spr, "spr", level, 7, 0);
+	}
+	plan_model(&spr, "spr", 4, 8, -E2BIG);
+}
+
+/* :SUP and :USER events never share a group with events of other filters. */
+static void test_privilege_groups(void **state)
+{
+	static const char *const ev[] = {
+		"CPU_CLK_UNHALTED.THREAD_P:SUP", "INST_RETIRED.ANY_P:SUP",
+		"BR_INST_RETIRED.FAR_BRANCH:USER", "UOPS_ISSUED.ANY", "CPU_CLK_UNHALTED.THREAD",
+		"TOPDOWN.SLOTS", "PERF_METRICS.RETIRING",
+	};
+	struct plan p;
+	char err[512];
+
+	(void)state;
+	force("icx");
+	assert_int_equal(build(&icx, 8, ev, 7, NULL, 0, &p, err, sizeof(err)), 0);
+	check_plan(&p, ev, 7, 8);
+	assert_int_equal(p.ngroups, 3);
+	assert_int_equal(plan_group_of(&p, plan_index(&p, "CPU_CLK_UNHALTED.THREAD_P:SUP")),
+			 plan_group_of(&p, plan_index(&p, "INST_RETIRED.ANY_P:SUP")));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -374,6 +470,8 @@ int main(void)
 		cmocka_unit_test(test_too_many_events),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_print),
+		cmocka_unit_test(test_shipped_models),
+		cmocka_unit_test(test_privilege_groups),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
