@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "model.h"
+#include "plan_model.h"
 #include "planner.h"
 
 static const struct event_target icx = { "icx", 4, false };
@@ -363,79 +364,119 @@ static void test_print(void **state)
 	free(text);
 }
 
-/*
- * The shipped models at levels 1-3, each node's events grouped together:
- * every property holds, with 8 counters and with the NMI watchdog's 7.
- */
-static void plan_model(const struct event_target *t, const char *id, int level, int gp,
-		       int want_ret)
+static struct tma_model *load(const char *id)
 {
-	char err[512] = "";
+	char err[512];
 	struct tma_model *m = model_load_builtin(id, err, sizeof(err));
-	int n, nn = 0, nnodes;
-	bool *need, *mark;
-	const char **names, ***node_ev;
-	struct plan_node *nodes;
-	static struct plan p;
-	int ret;
 
 	if (!m)
 		fail_msg("%s: %s", id, err);
-	n = model_event_count(m);
-	nnodes = model_node_count(m);
-	need = calloc((size_t)n, sizeof(*need));
-	names = calloc((size_t)n, sizeof(*names));
-	nodes = calloc((size_t)nnodes, sizeof(*nodes));
-	node_ev = calloc((size_t)nnodes, sizeof(*node_ev));
-	mark = calloc((size_t)n, sizeof(*mark));
-	assert_true(model_events_needed(m, level, false,
-					MODEL_FLAG_TOPDOWN_FIXED | MODEL_FLAG_SMT, need) > 0);
-	for (int i = 0; i < n; i++)
-		if (need[i])
-			names[nn++] = model_event_name(m, i);
-	for (int k = 0; k < nnodes; k++) {
-		int c = 0;
-
-		memset(mark, 0, (size_t)n * sizeof(*mark));
-		model_node_events(m, k, mark);
-		node_ev[k] = calloc((size_t)n, sizeof(**node_ev));
-		for (int i = 0; i < n; i++)
-			if (mark[i] && need[i])
-				node_ev[k][c++] = model_event_name(m, i);
-		nodes[k] = (struct plan_node){ model_node(m, k)->name, node_ev[k], c };
-	}
-	ret = build(t, gp, names, nn, nodes, nnodes, &p, err, sizeof(err));
-	if (ret != want_ret)
-		fail_msg("%s level %d gp %d: %d %s", id, level, gp, ret, err);
-	if (!ret)
-		check_plan(&p, names, nn, gp);
-	else
-		assert_non_null(strstr(err, "--level"));
-	for (int k = 0; k < nnodes; k++)
-		free(node_ev[k]);
-	free(node_ev);
-	free(nodes);
-	free(mark);
-	free(names);
-	free(need);
-	model_free(m);
+	return m;
 }
 
+/* Every event plan_for_model's plan holds is one the model needs under those flags. */
+static void check_model_plan(const struct plan_request *r, const struct plan *p, int gp)
+{
+	int n = model_event_count(r->model), nn = 0;
+	bool *need = calloc((size_t)n, sizeof(*need));
+	const char **names = calloc((size_t)n, sizeof(*names));
+
+	model_events_needed(r->model, r->level, r->with_info, plan_model_flags(r), need);
+	for (int i = 0; i < n; i++)
+		if (need[i])
+			names[nn++] = model_event_name(r->model, i);
+	check_plan(p, names, nn, gp);
+	for (int i = 0; i < p->nevents; i++)
+		if (p->ev[i].kind != EVENT_SLOTS &&
+		    !need[model_event_index(r->model, p->ev[i].name)])
+			fail_msg("%s planned but not needed", p->ev[i].name);
+	free(names);
+	free(need);
+}
+
+/*
+ * The shipped models at levels 1-3 fit the BPF limits, on their own CPU
+ * (no host given: --list-events elsewhere) and on a host whose NMI watchdog
+ * holds a counter; deeper levels report the limit.
+ */
 static void test_shipped_models(void **state)
 {
+	static const char *const ids[] = { "icx", "spr" };
+	struct cpu_info host = {
+		.has_pmu = true, .pmu_type = 8, .topdown_use_fixed = true, .smt = true,
+		.gp_counters = 8, .nmi_watchdog = true, .gp_usable = 7,
+	};
+	static struct plan p;
+	char err[512] = "";
+
 	(void)state;
-	force("icx");
-	for (int level = 1; level <= 3; level++) {
-		plan_model(&icx, "icx", level, 8, 0);
-		plan_model(&icx, "icx", level, 7, 0);
+	for (size_t k = 0; k < 2; k++) {
+		struct plan_request r = { .model = load(ids[k]) };
+
+		host.topdown_l2 = k == 1;
+		for (r.level = 1; r.level <= 3; r.level++) {
+			r.cpu = NULL;
+			if (plan_for_model(&r, &p, err, sizeof(err)))
+				fail_msg("%s level %d: %s", ids[k], r.level, err);
+			check_model_plan(&r, &p, 8);
+			assert_int_equal(p.ev[0].attr.type, 4);	/* PERF_TYPE_RAW away from a PMU */
+			r.cpu = &host;
+			if (plan_for_model(&r, &p, err, sizeof(err)))
+				fail_msg("%s level %d: %s", ids[k], r.level, err);
+			check_model_plan(&r, &p, 7);
+			assert_int_equal(p.ev[0].attr.type, 8);
+			assert_string_equal(p.ev[0].name, "TOPDOWN.SLOTS");
+		}
+		r.level = 6;
+		assert_int_equal(plan_for_model(&r, &p, err, sizeof(err)), -E2BIG);
+		assert_non_null(strstr(err, "--level 6"));
+		assert_non_null(strstr(err, "TMACG_MAX_EVENTS"));
+		r.level = 0;
+		assert_int_equal(plan_for_model(&r, &p, err, sizeof(err)), -EINVAL);
+		assert_non_null(strstr(err, "--level takes 1 to 6"));
+		r.level = 7;
+		assert_int_equal(plan_for_model(&r, &p, err, sizeof(err)), -EINVAL);
+		model_free((struct tma_model *)r.model);
 	}
-	plan_model(&icx, "icx", 6, 8, -E2BIG);
-	force("spr");
-	for (int level = 1; level <= 3; level++) {
-		plan_model(&spr, "spr", level, 8, 0);
-		plan_model(&spr, "spr", level, 7, 0);
-	}
-	plan_model(&spr, "spr", 4, 8, -E2BIG);
+}
+
+/* Without PERF_METRICS in sysfs the formulas' other branch applies: no metric events. */
+static void test_model_without_perf_metrics(void **state)
+{
+	struct cpu_info host = { .has_pmu = true, .pmu_type = 4, .gp_counters = 8,
+				 .gp_usable = 8 };
+	struct plan_request r = { .model = load("icx"), .level = 2, .cpu = &host };
+	static struct plan p;
+	char err[512] = "";
+
+	(void)state;
+	assert_int_equal(plan_model_flags(&r) & MODEL_FLAG_TOPDOWN_FIXED, 0);
+	assert_int_equal(plan_for_model(&r, &p, err, sizeof(err)), 0);
+	check_model_plan(&r, &p, 8);
+	for (int i = 0; i < p.nevents; i++)
+		assert_int_not_equal(p.ev[i].kind, EVENT_METRIC);
+	host.topdown_use_fixed = true;
+	assert_int_equal(plan_for_model(&r, &p, err, sizeof(err)), 0);
+	assert_int_equal(p.ev[1].kind, EVENT_METRIC);
+	model_free((struct tma_model *)r.model);
+}
+
+/* A model tmacg has no encodings for (a user's --model-file) is refused by name. */
+static void test_model_without_encodings(void **state)
+{
+	static const char text[] = "model zen4\ntitle AMD Zen 4\ntma_version 1\n"
+				   "node 1 Frontend_Bound\n  formula ls_not_halted_cyc.x / 6\n";
+	char err[512] = "";
+	struct tma_model *m = model_load(text, sizeof(text) - 1, "zen4.tma", err, sizeof(err));
+	struct plan_request r = { .model = m, .level = 1 };
+	static struct plan p;
+
+	(void)state;
+	if (!m)
+		fail_msg("%s", err);
+	assert_int_equal(plan_for_model(&r, &p, err, sizeof(err)), -EOPNOTSUPP);
+	assert_non_null(strstr(err, "zen4"));
+	model_free(m);
 }
 
 /* :SUP and :USER events never share a group with events of other filters. */
@@ -471,6 +512,8 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_print),
 		cmocka_unit_test(test_shipped_models),
+		cmocka_unit_test(test_model_without_perf_metrics),
+		cmocka_unit_test(test_model_without_encodings),
 		cmocka_unit_test(test_privilege_groups),
 	};
 
