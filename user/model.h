@@ -40,6 +40,8 @@ void model_free(struct tma_model *m);
 const char *model_id(const struct tma_model *m);		/* "icx" */
 const char *model_tma_version(const struct tma_model *m);	/* "4.5" */
 const char *model_title(const struct tma_model *m);	/* "Intel Ice Lake Server" */
+int model_cpu_count(const struct tma_model *m);
+const char *model_cpu(const struct tma_model *m, int i);	/* "GenuineIntel 6 0x6A" */
 
 /*
  * Events: counter names exactly as the formulas spell them
@@ -58,6 +60,12 @@ int model_event_index(const struct tma_model *m, const char *name); /* -1 if not
  */
 int model_events_needed(const struct tma_model *m, int max_level, bool with_info, unsigned flags,
 			bool *needed);
+
+/*
+ * Marks the events node i reads itself, through its formula and helpers, in
+ * every branch (not through the nodes it reads).  Returns the number marked, -1 on error.
+ */
+int model_node_events(const struct tma_model *m, int i, bool *needed);
 
 int model_node_count(const struct tma_model *m);
 const struct model_node_info *model_node(const struct tma_model *m, int i);

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The built-in models against the reference implementation's values
+ * ($TMACG_SHARED/golden/ICX and SPR files): every node of every vector within 1e-9
+ * relative, null exactly where the reference has null.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+static const char *shared_dir(void)
+{
+	const char *s = getenv("TMACG_SHARED");
+
+	return s && *s ? s : "../shared";
+}
+
+/* The reference's flags from a vector, as replay derives them. */
+static unsigned vector_flags(json_object *o)
+{
+	json_object *x;
+	unsigned flags = 0;
+
+	if (json_object_object_get_ex(o, "topdown_fixed", &x) && json_object_get_boolean(x))
+		flags |= MODEL_FLAG_TOPDOWN_FIXED;
+	if (json_object_object_get_ex(o, "smt", &x) && json_object_get_boolean(x))
+		flags |= MODEL_FLAG_SMT;
+	return flags;
+}
+
+static bool close_enough(double want, double got)
+{
+	return fabs(want - got) <= fmax(1e-9 * fabs(want), 1e-12);
+}
+
+/* Checks one vector; returns the number of nodes compared, fails the test at the first mismatch. */
+static int check_vector(const struct tma_model *m, struct model_result *r, json_object *o)
+{
+	json_object *counters, *expected, *levels, *id = json_object_object_get(o, "id");
+	int nev = model_event_count(m), compared = 0;
+	double *events = calloc(nev + 1, sizeof(double));
+	struct model_input in = { .events = events };
+
+	assert_non_null(events);
+	assert_true(json_object_object_get_ex(o, "counters", &counters));
+	assert_true(json_object_object_get_ex(o, "expected", &expected));
+	assert_true(json_object_object_get_ex(o, "expected_level", &levels));
+	for (int i = 0; i < nev; i++) {
+		json_object *v;
+
+		if (json_object_object_get_ex(counters, model_event_name(m, i), &v))
+			events[i] = json_object_get_double(v);
+	}
+	in.interval_s = json_object_get_double(json_object_object_get(o, "interval_s"));
+	in.flags = vector_flags(o);
+	assert_int_equal(model_eval(m, &in, r), 0);
+	json_object_object_foreach(expected, name, want) {
+		int i = model_node_index(m, name);
+		double got;
+
+		if (i < 0)
+			fail_msg("vector %s: model %s has no node %s", json_object_get_string(id),
+				 model_id(m), name);
+		got = r->value[i];
+		if (json_object_get_type(want) == json_type_null) {
+			if (!isnan(got))
+				fail_msg("vector %s: %s expected null, got %.17g",
+					 json_object_get_string(id), name, got);
+		} else if (isnan(got) || !close_enough(json_object_get_double(want), got)) {
+			fail_msg("vector %s: %s expected %.17g, got %.17g", json_object_get_string(id),
+				 name, json_object_get_double(want), got);
+		}
+		if (model_node(m, i)->level !=
+		    json_object_get_int(json_object_object_get(levels, name)))
+			fail_msg("%s: %s is level %d, expected_level says %d", model_id(m), name,
+				 model_node(m, i)->level,
+				 json_object_get_int(json_object_object_get(levels, name)));
+		compared++;
+	}
+	free(events);
+	return compared;
+}
+
+/* only_fixed: skip vectors without PERF_METRICS (the SPR model implements that mode only). */
+static void run_golden(const char *model, const char *file, bool only_fixed)
+{
+	char path[4096], err[512];
+	struct tma_model *m = model_load_builtin(model, err, sizeof(err));
+	struct model_result *r;
+	char *line = NULL;
+	size_t cap = 0;
+	int vectors = 0, nodes = 0;
+	FILE *f;
+
+	if (!m)
+		fail_msg("built-in model '%s' does not load: %s%s", model, err,
+			 strcmp(model, "spr") ? "" :
+			 " (the SPR model comes from branch spr: merge it, git merge spr)");
+	snprintf(path, sizeof(path), "%s/golden/%s", shared_dir(), file);
+	f = fopen(path, "r");
+	if (!f)
+		fail_msg("cannot open %s: set TMACG_SHARED to the shared directory", path);
+	r = model_result_new(m);
+	assert_non_null(r);
+	while (getline(&line, &cap, f) > 0) {
+		json_object *o = json_tokener_parse(line);
+
+		assert_non_null(o);
+		if (!only_fixed || (vector_flags(o) & MODEL_FLAG_TOPDOWN_FIXED)) {
+			nodes += check_vector(m, r, o);
+			vectors++;
+		}
+		json_object_put(o);
+	}
+	free(line);
+	fclose(f);
+	print_message("%s: %d vectors, %d node values agree\n", model, vectors, nodes);
+	assert_true(vectors > 0);
+	model_result_free(r);
+	model_free(m);
+}
+
+static void test_icx_golden(void **state)
+{
+	(void)state;
+	run_golden("icx", "icx-tma4.5.jsonl", false);
+}
+
+static void test_spr_golden(void **state)
+{
+	(void)state;
+	run_golden("spr", "spr-tma5.01.jsonl", true);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_icx_golden),
+		cmocka_unit_test(test_spr_golden),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* The formula language and the evaluation rules, on small models written here. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+static struct tma_model *load(const char *text)
+{
+	char err[512];
+	struct tma_model *m = model_load(text, strlen(text), "t.tma", err, sizeof(err));
+
+	if (!m)
+		fail_msg("does not load: %s", err);
+	return m;
+}
+
+struct ev {
+	const char *name;
+	double value;
+};
+
+/* Evaluates m with the given events (others 0); r is reused by the caller. */
+static void run(const struct tma_model *m, struct model_result *r, const struct ev *evs,
+		double interval, unsigned flags)
+{
+	double events[64] = { 0 };
+	struct model_input in = { events, interval, flags };
+
+	assert_true(model_event_count(m) <= 64);
+	for (; evs && evs->name; evs++) {
+		int i = model_event_index(m, evs->name);
+
+		assert_true(i >= 0);
+		events[i] = evs->value;
+	}
+	assert_int_equal(model_eval(m, &in, r), 0);
+}
+
+/* The value of one formula, with helpers H = 1 / Z.ZERO and G = 2 available. */
+static double formula_flags(const char *f, const struct ev *evs, unsigned flags)
+{
+	char text[1024];
+	struct tma_model *m;
+	struct model_result *r;
+	double v;
+
+	snprintf(text, sizeof(text),
+		 "model t\nhelper H = 1 / Z.ZERO\nhelper G = 2\nconst K = 3\n"
+		 "node 1 N\n  formula %s\nnode 2 Unused\n  formula A.X + B.X + C.X + H + G + K\n",
+		 f);
+	m = load(text);
+	r = model_result_new(m);
+	assert_non_null(r);
+	run(m, r, evs, 0.5, flags);
+	v = r->value[model_node_index(m, "N")];
+	model_result_free(r);
+	model_free(m);
+	return v;
+}
+
+static double formula(const char *f)
+{
+	static const struct ev evs[] = { { "A.X", 4 }, { "B.X", 0 }, { "C.X", 10 }, { 0 } };
+
+	return formula_flags(f, evs, 0);
+}
+
+static void test_numbers_and_precedence(void **state)
+{
+	(void)state;
+	assert_float_equal(formula("1 + 2 * 3"), 7, 0);
+	assert_float_equal(formula("(1 + 2) * 3"), 9, 0);
+	assert_float_equal(formula("2 - 3 - 4"), -5, 0);
+	assert_float_equal(formula("8 / 4 / 2"), 1, 0);
+	assert_float_equal(formula("-2 * 3"), -6, 0);
+	assert_float_equal(formula("- -2"), 2, 0);
+	assert_float_equal(formula("1e9"), 1e9, 0);
+	assert_float_equal(formula("2.5e-1"), 0.25, 0);
+	assert_float_equal(formula("0x80"), 128, 0);
+	assert_float_equal(formula(".5"), 0.5, 0);
+	assert_float_equal(formula("1 + 2 > 2"), 1, 0);
+	assert_float_equal(formula("3 <= 2"), 0, 0);
+	assert_float_equal(formula("2 == 2"), 1, 0);
+	assert_float_equal(formula("2 != 2"), 0, 0);
+	assert_float_equal(formula("not 1 + 1 == 2"), 0, 0);
+	assert_float_equal(formula("1 or 0 and 0"), 1, 0);	/* and binds tighter */
+	assert_float_equal(formula("1 if 0 else 2 if 1 else 3"), 2, 0);	/* right-assoc */
+	assert_float_equal(formula("1 + 1 if 0 else 5"), 5, 0);	/* if-else lowest */
+	assert_float_equal(formula("min(3, 1, 2)"), 1, 0);
+	assert_float_equal(formula("max(1, 5, 2)"), 5, 0);
+	assert_float_equal(formula("True + True + False"), 2, 0);
+	assert_float_equal(formula("K * G"), 6, 0);
+}
+
+static void test_events_and_inputs(void **state)
+{
+	static const struct ev evs[] = { { "INT_MISC.RECOVERY_CYCLES:c1:e1", 3 },
+					 { "EXE_ACTIVITY.3_PORTS_UTIL:u0x80", 5 },
+					 { "OCR.DEMAND_RFO.L3_MISS:ocr_msr_val=0x103b800002", 7 },
+					 { "msr/tsc/", 11 },
+					 { 0 } };
+
+	(void)state;
+	assert_float_equal(formula_flags("INT_MISC.RECOVERY_CYCLES:c1:e1 + "
+					 "EXE_ACTIVITY.3_PORTS_UTIL:u0x80 * 10 + "
+					 "OCR.DEMAND_RFO.L3_MISS:ocr_msr_val=0x103b800002 * 100 + "
+					 "msr/tsc/ * 1000",
+					 evs, 0),
+			   3 + 50 + 700 + 11000, 0);
+	assert_float_equal(formula("interval-s * 2"), 1, 0);	/* interval 0.5 */
+}
+
+static void test_flags(void **state)
+{
+	(void)state;
+	assert_float_equal(formula_flags("1 if topdown_use_fixed else 2", NULL, 0), 2, 0);
+	assert_float_equal(formula_flags("1 if topdown_use_fixed else 2", NULL,
+					 MODEL_FLAG_TOPDOWN_FIXED), 1, 0);
+	assert_float_equal(formula_flags("smt_enabled * 4", NULL, MODEL_FLAG_SMT), 4, 0);
+	assert_float_equal(formula_flags("smt_enabled * 4", NULL, MODEL_FLAG_TOPDOWN_FIXED), 0, 0);
+}
+
+static void test_short_circuit_values(void **state)
+{
+	(void)state;
+	/* Python: and/or yield the deciding operand */
+	assert_float_equal(formula("0 and 5"), 0, 0);
+	assert_float_equal(formula("3 and 5"), 5, 0);
+	assert_float_equal(formula("0 or 7"), 7, 0);
+	assert_float_equal(formula("4 or 7"), 4, 0);
+	assert_float_equal(formula("not 0"), 1, 0);
+	assert_float_equal(formula("not A.X"), 0, 0);
+}
+
+static void test_division_by_zero(void **state)
+{
+	(void)state;
+	/* exactly 0.0 in the denominator: the node is null */
+	assert_true(isnan(formula("A.X / B.X")));
+	assert_true(isnan(formula("0 * (A.X / B.X)")));
+	assert_true(isnan(formula("A.X / (C.X - 10)")));
+	assert_float_equal(formula("A.X / 1e-300"), 4e300, 1e290);
+	/* anywhere in the node's helpers too, even when the result would not use it */
+	assert_true(isnan(formula("0 * H")));
+	/* untaken branches and short-circuited operands are not evaluated */
+	assert_float_equal(formula("A.X / B.X if 0 else 5"), 5, 0);
+	assert_float_equal(formula("5 if 1 else A.X / B.X"), 5, 0);
+	assert_true(isnan(formula("A.X / B.X if 1 else 5")));
+	assert_float_equal(formula("0 and A.X / B.X"), 0, 0);
+	assert_float_equal(formula("1 or H"), 1, 0);
+	assert_true(isnan(formula("1 and H")));
+}
+
+static const char tree[] =
+	"model t\n"
+	"node 1 A\n  formula E.A\n  threshold > 0.3\n"
+	"node 1.1 B\n  formula E.B\n  threshold > 0.1 and parent over threshold\n"
+	"node 1.2 C\n  formula E.C\n  threshold > 0.1 and parent over threshold\n"
+	"node 2 R\n  formula E.R + 0 * D\n  threshold > 0.7 or self.D.thresh\n"
+	"node 2.1 D\n  formula E.D\n  threshold > 0.5\n"
+	"node 2.2 S\n  formula E.S / E.ZERO\n  threshold True\n"
+	"node 3 Later\n  formula Cap + 1\n"
+	"node 4 Cap\n  formula E.A * 10\n  cap 1\n"
+	"node 5 T\n  formula E.A\n  threshold > 0.1 and D over threshold and 1 / E.ZERO\n"
+	"node 6 NanRead\n  formula S + 1\n"
+	"info I\n  formula E.A * 2\n  scope thread\n";
+
+static void test_nodes_caps_and_null_reads(void **state)
+{
+	static const struct ev evs[] = { { "E.A", 0.5 }, { "E.B", 0.4 }, { "E.C", 0.6 },
+					 { "E.R", 0.1 }, { "E.D", 0.9 }, { "E.S", 1 }, { 0 } };
+	struct tma_model *m = load(tree);
+	struct model_result *r = model_result_new(m);
+
+	(void)state;
+	run(m, r, evs, 1, 0);
+	assert_float_equal(r->value[model_node_index(m, "Cap")], 1, 0);	/* 5 capped */
+	/* a node may read one written after it */
+	assert_float_equal(r->value[model_node_index(m, "Later")], 2, 0);
+	assert_true(isnan(r->value[model_node_index(m, "S")]));
+	/* a null node reads as 0 */
+	assert_float_equal(r->value[model_node_index(m, "NanRead")], 1, 0);
+	assert_float_equal(r->value[model_node_index(m, "I")], 1, 0);
+	assert_true(model_node(m, model_node_index(m, "I"))->is_info);
+	assert_int_equal(model_node(m, model_node_index(m, "B"))->level, 2);
+	assert_int_equal(model_node(m, model_node_index(m, "B"))->parent, model_node_index(m, "A"));
+	model_result_free(r);
+	model_free(m);
+}
+
+static void test_unmeasured_event_is_null(void **state)
+{
+	struct tma_model *m = load(tree);
+	struct model_result *r = model_result_new(m);
+	double events[16] = { 0 };
+	struct model_input in = { events, 1, 0 };
+
+	(void)state;
+	events[model_event_index(m, "E.A")] = NAN;
+	events[model_event_index(m, "E.D")] = 0.9;
+	assert_int_equal(model_eval(m, &in, r), 0);
+	assert_true(isnan(r->value[model_node_index(m, "A")]));
+	assert_false(r->flagged[model_node_index(m, "A")]);
+	/* Later reads Cap, whose event is NAN: Cap is null and reads as 0 */
+	assert_true(isnan(r->value[model_node_index(m, "Cap")]));
+	assert_float_equal(r->value[model_node_index(m, "Later")], 1, 0);
+	model_result_free(r);
+	model_free(m);
+}
+
+static void test_thresholds_and_bottleneck(void **state)
+{
+	static const struct ev evs[] = { { "E.A", 0.5 }, { "E.B", 0.4 }, { "E.C", 0.6 },
+					 { "E.R", 0.1 }, { "E.D", 0.9 }, { "E.S", 1 }, { 0 } };
+	struct tma_model *m = load(tree);
+	struct model_result *r = model_result_new(m);
+
+	(void)state;
+	run(m, r, evs, 1, 0);
+	assert_true(r->flagged[model_node_index(m, "A")]);
+	assert_true(r->flagged[model_node_index(m, "B")]);
+	assert_true(r->flagged[model_node_index(m, "C")]);
+	assert_true(r->flagged[model_node_index(m, "D")]);
+	/* R is below 0.7 but reads D's flag, decided after R: needs the second pass */
+	assert_true(r->flagged[model_node_index(m, "R")]);
+	/* null is never flagged, even with threshold True */
+	assert_false(r->flagged[model_node_index(m, "S")]);
+	/* a division by zero reached by the threshold nulls the node */
+	assert_true(isnan(r->value[model_node_index(m, "T")]));
+	/* level 1: A (0.5) beats R (0.1); below A: C (0.6) beats B (0.4) */
+	assert_int_equal(r->bottleneck_len, 2);
+	assert_int_equal(r->bottleneck[0], model_node_index(m, "A"));
+	assert_int_equal(r->bottleneck[1], model_node_index(m, "C"));
+
+	/* A under its threshold: its children are not flagged, R leads, then D */
+	run(m, r, (const struct ev[]){ { "E.A", 0.2 }, { "E.B", 0.4 }, { "E.R", 0.1 },
+				       { "E.D", 0.9 }, { 0 } }, 1, 0);
+	assert_false(r->flagged[model_node_index(m, "B")]);
+	assert_int_equal(r->bottleneck_len, 2);
+	assert_int_equal(r->bottleneck[0], model_node_index(m, "R"));
+	assert_int_equal(r->bottleneck[1], model_node_index(m, "D"));
+	/* T's threshold stops at "D over threshold" before dividing: T keeps its value */
+	run(m, r, (const struct ev[]){ { "E.A", 0.2 }, { "E.D", 0.1 }, { 0 } }, 1, 0);
+	assert_float_equal(r->value[model_node_index(m, "T")], 0.2, 0);
+	assert_int_equal(r->bottleneck_len, 0);
+	model_result_free(r);
+	model_free(m);
+}
+
+static void test_events_needed(void **state)
+{
+	struct tma_model *m = load("model t\n"
+				   "helper SL = F.X if topdown_use_fixed else G.X\n"
+				   "node 1 A\n  formula SL / S.X\n"
+				   "node 1.1 B\n  formula D.X\n"
+				   "node 2 C\n  formula E.X\n  threshold B over threshold\n"
+				   "info I\n  formula I.X\n");
+	bool needed[16];
+
+	(void)state;
+	assert_int_equal(model_event_count(m), 6);
+	assert_int_equal(model_events_needed(m, 1, false, MODEL_FLAG_TOPDOWN_FIXED, needed), 4);
+	assert_true(needed[model_event_index(m, "F.X")]);
+	assert_false(needed[model_event_index(m, "G.X")]);
+	assert_true(needed[model_event_index(m, "S.X")]);
+	/* C's threshold reads B's flag: B is level 2 but needed */
+	assert_true(needed[model_event_index(m, "D.X")]);
+	assert_false(needed[model_event_index(m, "I.X")]);
+	assert_int_equal(model_events_needed(m, 1, true, 0, needed), 5);
+	assert_true(needed[model_event_index(m, "G.X")]);
+	assert_false(needed[model_event_index(m, "F.X")]);
+	assert_true(needed[model_event_index(m, "I.X")]);
+	/* one node's own events, both branches, not through other nodes */
+	assert_int_equal(model_node_events(m, model_node_index(m, "A"), needed), 3);
+	assert_int_equal(model_event_index(m, "NOPE.X"), -1);
+	model_free(m);
+}
+
+static void test_header(void **state)
+{
+	struct tma_model *m = load("model t # a comment\ntitle Test CPU\ntma_version 9.1\n"
+				   "cpu GenuineIntel 6 0x6A\ncpu GenuineIntel 6 0x6C\n"
+				   "const W = 2 * 3\nnode 1 A\n  formula W + \\\n    1\n");
+
+	(void)state;
+	assert_string_equal(model_id(m), "t");
+	assert_string_equal(model_title(m), "Test CPU");
+	assert_string_equal(model_tma_version(m), "9.1");
+	assert_int_equal(model_cpu_count(m), 2);
+	assert_string_equal(model_cpu(m, 1), "GenuineIntel 6 0x6C");
+	model_free(m);
+}
+
+static void test_builtins_load(void **state)
+{
+	char err[512];
+	struct tma_model *m = model_load_builtin("icx", err, sizeof(err));
+
+	(void)state;
+	assert_non_null(m);
+	assert_string_equal(model_tma_version(m), "4.5");
+	assert_int_equal(model_node(m, model_node_index(m, "DRAM_Bound"))->level, 3);
+	assert_string_equal(model_node(m, model_node_index(m, "4K_Aliasing"))->number, "3.1.1.5");
+	model_free(m);
+	assert_null(model_load_builtin("nope", err, sizeof(err)));
+	assert_non_null(strstr(err, "unknown model 'nope': built-in models are"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_numbers_and_precedence),
+		cmocka_unit_test(test_events_and_inputs),
+		cmocka_unit_test(test_flags),
+		cmocka_unit_test(test_short_circuit_values),
+		cmocka_unit_test(test_division_by_zero),
+		cmocka_unit_test(test_nodes_caps_and_null_reads),
+		cmocka_unit_test(test_unmeasured_event_is_null),
+		cmocka_unit_test(test_thresholds_and_bottleneck),
+		cmocka_unit_test(test_events_needed),
+		cmocka_unit_test(test_header),
+		cmocka_unit_test(test_builtins_load),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

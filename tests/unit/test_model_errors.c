@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* Every loader error names the file, line and column of the offending token. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "model.h"
+
+static void load_fails(const char *text, const char *want)
+{
+	char err[512] = "";
+	struct tma_model *m = model_load(text, strlen(text), "t.tma", err, sizeof(err));
+
+	if (m) {
+		model_free(m);
+		fail_msg("loaded, expected: %s", want);
+	}
+	assert_string_equal(err, want);
+}
+
+static void test_syntax_errors(void **state)
+{
+	(void)state;
+	load_fails("model t\nnode 1 A\n  formula 1 + * 2\n",
+		   "t.tma:3:15: syntax error: unexpected '*'");
+	load_fails("model t\nnode 1 A\n  formula (1 + 2\n",
+		   "t.tma:3:17: syntax error: expected ')', found end of expression");
+	load_fails("model t\nnode 1 A\n  formula 1 if 2\n",
+		   "t.tma:3:17: syntax error: expected 'else', found end of expression");
+	load_fails("model t\nnode 1 A\n  formula 1 < 2 < 3\n",
+		   "t.tma:3:17: chained comparison is not supported: join them with 'and'");
+	load_fails("model t\nnode 1 A\n  formula foo(1)\n",
+		   "t.tma:3:11: unknown function 'foo' (only min and max)");
+	load_fails("model t\nnode 1 A\n  formula min(1)\n",
+		   "t.tma:3:11: min/max need at least two arguments");
+	load_fails("model t\nnode 1 A\n  formula 1 $ 2\n", "t.tma:3:13: unexpected character '$'");
+	load_fails("model t\nnode 1 A\n  formula 1 = 2\n",
+		   "t.tma:3:13: unexpected '=' (comparisons are == and !=)");
+	load_fails("model t\nnode 1 A\n  formula 12abc\n", "t.tma:3:11: bad number");
+	load_fails("model t\nnode 1 A\n  formula\n", "t.tma:3:10: empty expression");
+	/* a leading comparison is for thresholds only */
+	load_fails("model t\nnode 1 A\n  formula > 1\n", "t.tma:3:11: syntax error: unexpected '>'");
+	/* continuation lines: the column is the physical line's */
+	load_fails("model t\nnode 1 A\n  formula 1 + \\\n      2 +\n",
+		   "t.tma:4:10: syntax error: unexpected end of expression");
+}
+
+static void test_unknown_name(void **state)
+{
+	(void)state;
+	load_fails("model t\nnode 1 A\n  formula 1 + Foo\n",
+		   "t.tma:3:15: unknown name 'Foo' (not a constant, helper, flag, node or info "
+		   "metric; events are written EVENT.UMASK)");
+	load_fails("model t\nnode 1 A\n  formula 1\n  threshold > 0.1 and Nope over threshold\n",
+		   "t.tma:4:23: unknown node 'Nope' in a threshold");
+	load_fails("model t\nnode 1 A\n  formula 1\n  threshold parent over threshold\n",
+		   "t.tma:4:13: 'parent over threshold' in A, which has no parent");
+	load_fails("model t\nconst C = X + 1\n", "t.tma:2:11: 'X' is not a constant defined above");
+	load_fails("model t\nnode 1 A\n  formula 1\n  bogus 2\n",
+		   "t.tma:4:3: unknown directive 'bogus'");
+	load_fails("model t\n  formula 1\n", "t.tma:2:3: 'formula' outside a node or info block");
+}
+
+static void test_cycle(void **state)
+{
+	(void)state;
+	load_fails("model t\nnode 1 A\n  formula B + 1\nnode 2 B\n  formula 2 * A\n",
+		   "t.tma:5:15: cycle: A -> B -> A");
+	load_fails("model t\nhelper H = 1 + A\nnode 1 A\n  formula H\n",
+		   "t.tma:2:16: cycle: A -> H -> A");
+	load_fails("model t\nnode 1 A\n  formula A\n", "t.tma:3:11: cycle: A -> A");
+}
+
+static void test_duplicates(void **state)
+{
+	(void)state;
+	load_fails("model t\nnode 1 A\n  formula 1\nnode 2 A\n  formula 2\n",
+		   "t.tma:4:8: duplicate name A (first defined at line 2)");
+	load_fails("model t\nnode 1 A\n  formula 1\ninfo A\n  formula 2\n",
+		   "t.tma:4:6: duplicate name A (first defined at line 2)");
+	load_fails("model t\nnode 1 A\n  formula 1\nnode 1 B\n  formula 2\n",
+		   "t.tma:4:6: duplicate node number 1");
+	load_fails("model t\nhelper H = 1\nhelper H = 2\n", "t.tma:3:8: duplicate name H");
+	load_fails("model t\nnode 1 A\n  formula 1\n  formula 2\n",
+		   "t.tma:4:3: second 'formula' line for the same entry");
+}
+
+static void test_missing_parent(void **state)
+{
+	(void)state;
+	load_fails("model t\nnode 1.2 B\n  formula 1\n",
+		   "t.tma:2:6: node 1.2 has no parent: node 1 must come before it");
+	load_fails("model t\nnode 1 A\n  formula 1\nnode 1.1.3 B\n  formula 1\n",
+		   "t.tma:4:6: node 1.1.3 has no parent: node 1.1 must come before it");
+	load_fails("model t\nnode 1..2 B\n  formula 1\n",
+		   "t.tma:2:6: bad node number '1..2': write it as in the seed, e.g. 3.1.4");
+}
+
+static void test_file_level_errors(void **state)
+{
+	char err[512];
+
+	(void)state;
+	load_fails("title x\n", "t.tma:1:1: no 'model ID' line");
+	load_fails("model t\nnode 1 A\n", "t.tma:2:8: A has no formula");
+	load_fails("model T\n", "t.tma:1:7: model id must be [a-z0-9_]+");
+	load_fails("model t\nnode 1 A\n  formula 1 + \\\n", "t.tma:3:1: the file ends after a continuation '\\'");
+	load_fails("model t\nnode 1 A\n  formula 1\n  scope thread\n",
+		   "t.tma:4:3: 'scope' belongs to info metrics");
+	load_fails("model t\ninfo I\n  formula 1\n  scope galaxy\n",
+		   "t.tma:4:9: scope must be thread, core, uncore or system");
+	assert_null(model_load_file("/nonexistent/x.tma", err, sizeof(err)));
+	assert_string_equal(err, "/nonexistent/x.tma: cannot open the model file: No such file or directory");
+}
+
+static void test_load_file(void **state)
+{
+	char path[] = "/tmp/tmacg-model-XXXXXX", err[512];
+	const char text[] = "model t\nnode 1 A\n  formula 1 +\n";
+	struct tma_model *m;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, sizeof(text) - 1), sizeof(text) - 1);
+	close(fd);
+	assert_null(model_load_file(path, err, sizeof(err)));
+	assert_non_null(strstr(err, ":3:14: syntax error: unexpected end of expression"));
+	assert_int_equal(strncmp(err, path, strlen(path)), 0);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	assert_int_equal(write(fd, "model t\nnode 1 A\n  formula 2\n", 29), 29);
+	close(fd);
+	m = model_load_file(path, err, sizeof(err));
+	assert_non_null(m);
+	assert_int_equal(model_node_count(m), 1);
+	model_free(m);
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_syntax_errors),
+		cmocka_unit_test(test_unknown_name),
+		cmocka_unit_test(test_cycle),
+		cmocka_unit_test(test_duplicates),
+		cmocka_unit_test(test_missing_parent),
+		cmocka_unit_test(test_file_level_errors),
+		cmocka_unit_test(test_load_file),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* The tree table on a fixed input; the expected text is written out by hand. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+#include "model_list.h"
+#include "output_tree.h"
+
+static const char text[] = "model t\n"
+			   "node 1 Frontend\n  formula E.F\n  threshold > 0.2\n"
+			   "node 1.1 Latency\n  formula E.L\n  threshold > 0.1 and parent over threshold\n"
+			   "node 1.2 Bandwidth\n  formula E.B / E.ZERO\n"
+			   "node 2 Backend\n  formula E.K\n  threshold > 0.2\n"
+			   "info IPC\n  formula E.F * 4\n  scope thread\n";
+
+static char *render(int level, bool color)
+{
+	char err[512], *out = NULL;
+	size_t len = 0;
+	struct tma_model *m = model_load(text, strlen(text), "t.tma", err, sizeof(err));
+	struct model_result *r;
+	double events[8] = { 0 };
+	struct model_input in = { events, 1, 0 };
+	FILE *f = open_memstream(&out, &len);
+
+	assert_non_null(m);
+	r = model_result_new(m);
+	events[model_event_index(m, "E.F")] = 0.5;
+	events[model_event_index(m, "E.L")] = 0.25;
+	events[model_event_index(m, "E.K")] = 0.25;
+	assert_int_equal(model_eval(m, &in, r), 0);
+	output_tree(f, "/kubepods/pod1", 1, m, r, level, color);
+	fclose(f);
+	model_result_free(r);
+	model_free(m);
+	return out;
+}
+
+static void test_tree_plain(void **state)
+{
+	char *out = render(3, false);
+
+	(void)state;
+	assert_string_equal(out,
+		"cgroup /kubepods/pod1, interval 1.000 s\n"
+		"  Frontend                                    50.0% * <\n"
+		"    Latency                                   25.0% * <\n"
+		"    Bandwidth                                     -\n"
+		"  Backend                                     25.0% *\n"
+		"  bottleneck: Frontend.Latency\n"
+		"\n");
+	free(out);
+}
+
+static void test_tree_level_1(void **state)
+{
+	char *out = render(1, false);
+
+	(void)state;
+	assert_string_equal(out,
+		"cgroup /kubepods/pod1, interval 1.000 s\n"
+		"  Frontend                                    50.0% * <\n"
+		"  Backend                                     25.0% *\n"
+		"  bottleneck: Frontend\n"
+		"\n");
+	free(out);
+}
+
+static void test_tree_color(void **state)
+{
+	char *out = render(2, true);
+
+	(void)state;
+	assert_string_equal(out,
+		"cgroup /kubepods/pod1, interval 1.000 s\n"
+		"\033[1;31m  Frontend                                    50.0% * <\033[0m\n"
+		"\033[1;31m    Latency                                   25.0% * <\033[0m\n"
+		"    Bandwidth                                     -\n"
+		"\033[33m  Backend                                     25.0% *\033[0m\n"
+		"  bottleneck: Frontend.Latency\n"
+		"\n");
+	free(out);
+}
+
+static void test_metrics_list(void **state)
+{
+	char err[512], *out = NULL;
+	size_t len = 0;
+	struct tma_model *m = model_load(text, strlen(text), "t.tma", err, sizeof(err));
+	FILE *f = open_memstream(&out, &len);
+
+	(void)state;
+	model_metrics_print(f, m);
+	fclose(f);
+	assert_string_equal(out, "Frontend\t1\t-\tE.F\n"
+				 "Latency\t2\tFrontend\tE.L\n"
+				 "Bandwidth\t2\tFrontend\tE.B,E.ZERO\n"
+				 "Backend\t1\t-\tE.K\n"
+				 "IPC\t0\t-\tE.F\n");
+	free(out);
+	model_free(m);
+}
+
+static void test_models_list(void **state)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	(void)state;
+	model_list_print(f);
+	fclose(f);
+	assert_non_null(strstr(out, "icx\tIntel Ice Lake Server\tTMA 4.5\t"
+				    "GenuineIntel 6 0x6A, GenuineIntel 6 0x6C\n"));
+	free(out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tree_plain),
+		cmocka_unit_test(test_tree_level_1),
+		cmocka_unit_test(test_tree_color),
+		cmocka_unit_test(test_metrics_list),
+		cmocka_unit_test(test_models_list),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,521 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * Planner properties, checked independently of how it packs: every event
+ * once, limits kept, each group schedulable (by brute force over counter
+ * assignments), SLOTS leading the metrics, the same plan for the same set.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "model.h"
+#include "plan_model.h"
+#include "planner.h"
+
+static const struct event_target icx = { "icx", 4, false };
+static const struct event_target spr = { "spr", 4, true };
+
+/* ICX level 1-3 style needs: topdown, fixed, a few constrained frontend events. */
+static const char *const icx_events[] = {
+	"TOPDOWN.SLOTS", "PERF_METRICS.RETIRING", "PERF_METRICS.BAD_SPECULATION",
+	"PERF_METRICS.FRONTEND_BOUND", "PERF_METRICS.BACKEND_BOUND", "INT_MISC.UOP_DROPPING",
+	"IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", "CPU_CLK_UNHALTED.THREAD",
+	"INST_RETIRED.ANY", "CPU_CLK_UNHALTED.REF_TSC", "ICACHE_16B.IFDATA_STALL",
+	"ICACHE_64B.IFTAG_STALL", "INT_MISC.CLEAR_RESTEER_CYCLES", "BR_MISP_RETIRED.ALL_BRANCHES",
+	"MACHINE_CLEARS.COUNT", "BACLEARS.ANY", "DSB2MITE_SWITCHES.PENALTY_CYCLES",
+	"ILD_STALL.LCP", "IDQ.MS_SWITCHES", "IDQ.MITE_UOPS", "IDQ.DSB_CYCLES_ANY",
+	"CYCLE_ACTIVITY.STALLS_MEM_ANY", "EXE_ACTIVITY.BOUND_ON_STORES",
+	"CYCLE_ACTIVITY.STALLS_L1D_MISS", "CYCLE_ACTIVITY.STALLS_L2_MISS",
+	"CYCLE_ACTIVITY.STALLS_L3_MISS", "CYCLE_ACTIVITY.STALLS_TOTAL", "ARITH.DIVIDER_ACTIVE",
+	"EXE_ACTIVITY.1_PORTS_UTIL", "EXE_ACTIVITY.2_PORTS_UTIL",
+	"EXE_ACTIVITY.3_PORTS_UTIL:u0x80", "UOPS_RETIRED.SLOTS", "UOPS_ISSUED.ANY",
+	"OCR.DEMAND_RFO.L3_HIT.SNOOP_HITM", "OCR.STREAMING_WR.ANY_RESPONSE", "msr/tsc/",
+	"INT_MISC.RECOVERY_CYCLES:c1:e1", "UOPS_DECODED.DEC0", "UOPS_DECODED.DEC0:c1",
+};
+#define N_ICX ((int)(sizeof(icx_events) / sizeof(icx_events[0])))
+
+static void force(const char *pmu)
+{
+	char err[256];
+
+	assert_int_equal(events_init(pmu, err, sizeof(err)), 0);
+}
+
+static int build(const struct event_target *t, int gp, const char *const *ev, int n,
+		 const struct plan_node *nodes, int nnodes, struct plan *p, char *err,
+		 size_t errlen)
+{
+	struct plan_input in = {
+		.target = t, .gp_counters = gp, .events = ev, .nevents = n,
+		.nodes = nodes, .nnodes = nnodes,
+	};
+
+	return plan_build(&in, p, err, errlen);
+}
+
+static bool assign(const uint32_t *mask, int n, int k, int gp, unsigned int used)
+{
+	if (k == n)
+		return true;
+	for (int c = 0; c < gp; c++)
+		if ((mask[k] & (1u << c)) && !(used & (1u << c)) &&
+		    assign(mask, n, k + 1, gp, used | (1u << c)))
+			return true;
+	return false;
+}
+
+/* Brute force: some counter assignment exists for the GP members of every group. */
+static void check_schedulable(const struct plan *p, int gp)
+{
+	for (int g = 0; g < p->ngroups; g++) {
+		uint32_t mask[TMACG_MAX_EVENTS];
+		uint64_t ocr[TMACG_MAX_EVENTS];
+		int n = 0, nocr = 0;
+
+		for (int i = p->first[g]; i < p->first[g + 1]; i++) {
+			const struct event_enc *e = &p->ev[i];
+			bool known = false;
+
+			if (e->attr.config1) {
+				for (int o = 0; o < nocr; o++)
+					known |= ocr[o] == e->attr.config1;
+				if (!known)
+					ocr[nocr++] = e->attr.config1;
+			}
+			if (e->kind == EVENT_GP)
+				mask[n++] = e->counter_mask;
+		}
+		if (n > gp)
+			fail_msg("group %d has %d GP events for %d counters", g, n, gp);
+		if (nocr > 2)
+			fail_msg("group %d needs %d offcore-response MSRs", g, nocr);
+		if (!assign(mask, n, 0, gp, 0))
+			fail_msg("group %d cannot be scheduled", g);
+	}
+}
+
+/* Every needed event exactly once, limits, leaders, topdown layout. */
+static void check_plan(const struct plan *p, const char *const *ev, int n, int gp)
+{
+	assert_true(p->nevents <= TMACG_MAX_EVENTS);
+	assert_true(p->ngroups >= 1 && p->ngroups <= TMACG_MAX_GROUPS);
+	assert_int_equal(p->first[0], 0);
+	assert_int_equal(p->first[p->ngroups], p->nevents);
+	for (int g = 0; g < p->ngroups; g++)
+		assert_true(p->first[g] < p->first[g + 1]);
+	for (int k = 0; k < n; k++) {
+		int count = 0;
+
+		for (int i = 0; i < p->nevents; i++)
+			count += !strcmp(p->ev[i].name, ev[k]);
+		for (int i = 0; i < p->npseudo; i++)
+			count += !strcmp(p->pseudo[i], ev[k]);
+		if (count != 1)
+			fail_msg("%s appears %d times", ev[k], count);
+	}
+	for (int i = 0; i < p->nevents; i++) {
+		int g = plan_group_of(p, i);
+		const struct event_enc *e = &p->ev[i], *lead = &p->ev[p->first[g]];
+
+		assert_int_equal(e->attr.disabled, i == p->first[g]);
+		assert_int_equal(e->attr.exclude_user, lead->attr.exclude_user);
+		assert_int_equal(e->attr.exclude_kernel, lead->attr.exclude_kernel);
+		assert_int_equal(e->attr.exclude_guest, lead->attr.exclude_guest);
+		assert_int_equal(e->attr.exclude_hv, lead->attr.exclude_hv);
+		if (e->kind == EVENT_METRIC) {
+			assert_int_equal(g, 0);
+			assert_int_equal(lead->kind, EVENT_SLOTS);
+		}
+		if (e->kind == EVENT_SLOTS)
+			assert_int_equal(i, 0);
+		assert_int_equal(plan_index(p, e->name), i);
+	}
+	check_schedulable(p, gp);
+}
+
+static void test_icx_plan(void **state)
+{
+	struct plan p;
+	char err[512];
+
+	(void)state;
+	force("icx");
+	for (int gp = 2; gp <= 8; gp++) {
+		if (build(&icx, gp, icx_events, N_ICX, NULL, 0, &p, err, sizeof(err)))
+			fail_msg("gp %d: %s", gp, err);
+		check_plan(&p, icx_events, N_ICX, gp);
+		assert_int_equal(p.npseudo, 1);
+		assert_string_equal(p.pseudo[0], "msr/tsc/");
+		assert_int_equal(plan_index(&p, "msr/tsc/"), -1);
+	}
+}
+
+/* SLOTS, then the metrics by config; the fixed events need no GP counter. */
+static void test_topdown_group(void **state)
+{
+	static const char *const ev[] = {
+		"PERF_METRICS.MEMORY_BOUND", "PERF_METRICS.RETIRING", "INST_RETIRED.ANY",
+		"PERF_METRICS.HEAVY_OPERATIONS", "PERF_METRICS.BACKEND_BOUND",
+		"CPU_CLK_UNHALTED.THREAD", "UOPS_ISSUED.ANY",
+	};
+	struct plan p;
+	char err[512];
+
+	(void)state;
+	force("spr");
+	/* No TOPDOWN.SLOTS asked for: the metrics read nothing without it, so it is added. */
+	assert_int_equal(build(&spr, 1, ev, 7, NULL, 0, &p, err, sizeof(err)), 0);
+	check_plan(&p, ev, 7, 1);
+	assert_string_equal(p.ev[0].name, "TOPDOWN.SLOTS");
+	assert_int_equal(p.ev[0].attr.config, 0x0400);
+	for (int i = 1; i <= 4; i++) {
+		assert_int_equal(p.ev[i].kind, EVENT_METRIC);
+		if (i > 1)
+			assert_true(p.ev[i].attr.config > p.ev[i - 1].attr.config);
+	}
+	/* With one GP counter all of it fits one group: fixed counters are not GP. */
+	assert_int_equal(p.ngroups, 1);
+	assert_int_equal(p.nevents, 8);
+}
+
+/* Five events restricted to counters 0-3 never share a group, whatever the GP count. */
+static void test_counter_constraints(void **state)
+{
+	static const char *const ev[] = {
+		"ICACHE_16B.IFDATA_STALL", "ICACHE_64B.IFTAG_STALL", "IDQ.MITE_UOPS",
+		"IDQ.MS_UOPS", "ILD_STALL.LCP", "UOPS_ISSUED.ANY", "UOPS_EXECUTED.THREAD",
+	};
+	struct plan p;
+	char err[512];
+
+	(void)state;
+	force("icx");
+	assert_int_equal(build(&icx, 8, ev, 7, NULL, 0, &p, err, sizeof(err)), 0);
+	check_plan(&p, ev, 7, 8);
+	assert_int_equal(p.ngroups, 2);
+}
+
+static void test_offcore_msrs(void **state)
+{
+	static const char *const ev[] = {
+		"OCR.DEMAND_RFO.L3_HIT.SNOOP_HITM", "OCR.STREAMING_WR.ANY_RESPONSE",
+		"OCR.DEMAND_DATA_RD.L3_HIT.SNOOP_HITM",
+	};
+	struct plan p;
+	char err[512];
+
+	(void)state;
+	force("icx");
+	assert_int_equal(build(&icx, 8, ev, 3, NULL, 0, &p, err, sizeof(err)), 0);
+	check_plan(&p, ev, 3, 8);
+	assert_int_equal(p.ngroups, 2);
+}
+
+static bool same_plan(const struct plan *a, const struct plan *b)
+{
+	if (a->nevents != b->nevents || a->ngroups != b->ngroups || a->npseudo != b->npseudo)
+		return false;
+	for (int g = 0; g <= a->ngroups; g++)
+		if (a->first[g] != b->first[g])
+			return false;
+	for (int i = 0; i < a->nevents; i++)
+		if (strcmp(a->ev[i].name, b->ev[i].name) ||
+		    memcmp(&a->ev[i].attr, &b->ev[i].attr, sizeof(a->ev[i].attr)))
+			return false;
+	return true;
+}
+
+static void test_deterministic(void **state)
+{
+	const char *rev[N_ICX + N_ICX];
+	static struct plan a, b, c;
+	char err[512];
+
+	(void)state;
+	force("icx");
+	/* Reversed and with every event twice: the same set, so the same plan. */
+	for (int i = 0; i < N_ICX; i++)
+		rev[i] = rev[N_ICX + i] = icx_events[N_ICX - 1 - i];
+	assert_int_equal(build(&icx, 4, icx_events, N_ICX, NULL, 0, &a, err, sizeof(err)), 0);
+	assert_int_equal(build(&icx, 4, icx_events, N_ICX, NULL, 0, &b, err, sizeof(err)), 0);
+	assert_int_equal(build(&icx, 4, rev, 2 * N_ICX, NULL, 0, &c, err, sizeof(err)), 0);
+	assert_true(same_plan(&a, &b));
+	assert_true(same_plan(&a, &c));
+}
+
+/* A node's events share a group when they fit one. */
+static void test_node_groups(void **state)
+{
+	static const char *const ports[] = { "EXE_ACTIVITY.1_PORTS_UTIL",
+		"EXE_ACTIVITY.2_PORTS_UTIL", "EXE_ACTIVITY.3_PORTS_UTIL:u0x80",
+		"CYCLE_ACTIVITY.STALLS_TOTAL" };
+	static const char *const mem[] = { "CYCLE_ACTIVITY.STALLS_L1D_MISS",
+		"CYCLE_ACTIVITY.STALLS_L2_MISS", "CYCLE_ACTIVITY.STALLS_MEM_ANY" };
+	static const char *const fe[] = { "ICACHE_16B.IFDATA_STALL", "ICACHE_64B.IFTAG_STALL",
+		"CPU_CLK_UNHALTED.THREAD" };
+	const struct plan_node nodes[] = {
+		{ "Ports_Utilization", ports, 4 }, { "Memory_Bound", mem, 3 }, { "Fetch", fe, 3 },
+	};
+	struct plan p;
+	char err[512];
+
+	(void)state;
+	force("icx");
+	for (int gp = 4; gp <= 8; gp++) {
+		assert_int_equal(build(&icx, gp, icx_events, N_ICX, nodes, 3, &p, err, sizeof(err)),
+				 0);
+		check_plan(&p, icx_events, N_ICX, gp);
+		for (int n = 0; n < 3; n++) {
+			int g = -1;
+
+			for (int k = 0; k < nodes[n].nevents; k++) {
+				int i = plan_index(&p, nodes[n].events[k]);
+
+				if (p.ev[i].kind != EVENT_GP)
+					continue;
+				if (g >= 0 && plan_group_of(&p, i) != g)
+					fail_msg("gp %d: %s split", gp, nodes[n].name);
+				g = plan_group_of(&p, i);
+			}
+		}
+	}
+}
+
+static void test_too_many_events(void **state)
+{
+	static char names[TMACG_MAX_EVENTS + 1][64];
+	const char *ev[TMACG_MAX_EVENTS + 1];
+	struct plan p;
+	char err[512] = "";
+
+	(void)state;
+	force("icx");
+	/* 65 distinct events: UOPS_ISSUED.ANY with cmask 1..65. */
+	for (int i = 0; i <= TMACG_MAX_EVENTS; i++) {
+		snprintf(names[i], sizeof(names[i]), "UOPS_ISSUED.ANY:c%d", i + 1);
+		ev[i] = names[i];
+	}
+	assert_int_equal(build(&icx, 8, ev, TMACG_MAX_EVENTS + 1, NULL, 0, &p, err, sizeof(err)),
+			 -E2BIG);
+	assert_non_null(strstr(err, "TMACG_MAX_EVENTS"));
+	assert_non_null(strstr(err, "--level"));
+	/* 64 is fine. */
+	assert_int_equal(build(&icx, 8, ev, TMACG_MAX_EVENTS, NULL, 0, &p, err, sizeof(err)), 0);
+	check_plan(&p, ev, TMACG_MAX_EVENTS, 8);
+	/* One GP counter: one group per event, more than the BPF side keeps. */
+	assert_int_equal(build(&icx, 1, ev, 20, NULL, 0, &p, err, sizeof(err)), -E2BIG);
+	assert_non_null(strstr(err, "TMACG_MAX_GROUPS"));
+	assert_non_null(strstr(err, "--level"));
+}
+
+static void test_errors(void **state)
+{
+	static const char *const bad[] = { "UOPS_ISSUED.ANY", "NO_SUCH.EVENT" };
+	static const char *const gp_only[] = { "UOPS_ISSUED.ANY" };
+	static const char *const l2[] = { "PERF_METRICS.MEMORY_BOUND" };
+	struct plan p;
+	char err[512] = "";
+
+	(void)state;
+	force("icx");
+	assert_int_equal(build(&icx, 8, bad, 2, NULL, 0, &p, err, sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "NO_SUCH.EVENT"));
+	assert_int_equal(build(&icx, 0, gp_only, 1, NULL, 0, &p, err, sizeof(err)), -ENOSPC);
+	assert_non_null(strstr(err, "UOPS_ISSUED.ANY"));
+	assert_non_null(strstr(err, "nmi_watchdog"));
+	assert_int_equal(build(&icx, 8, l2, 1, NULL, 0, &p, err, sizeof(err)), -EOPNOTSUPP);
+	assert_int_equal(build(&icx, -1, gp_only, 1, NULL, 0, &p, err, sizeof(err)), -EINVAL);
+	/* Nothing needed: an empty plan, no crash. */
+	assert_int_equal(build(&icx, 8, NULL, 0, NULL, 0, &p, err, sizeof(err)), 0);
+	assert_int_equal(p.nevents, 0);
+	assert_int_equal(p.ngroups, 0);
+}
+
+static void test_print(void **state)
+{
+	struct plan p;
+	char err[512], *text = NULL, line[256];
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	force("icx");
+	assert_int_equal(build(&icx, 4, icx_events, N_ICX, NULL, 0, &p, err, sizeof(err)), 0);
+	f = open_memstream(&text, &len);
+	plan_print(f, &p);
+	fclose(f);
+	assert_non_null(strstr(text, "group 0 (topdown: SLOTS leads)"));
+	assert_non_null(strstr(text, "not opened: msr/tsc/"));
+	for (int i = 0; i < p.nevents; i++) {
+		snprintf(line, sizeof(line), "config=0x%llx config1=0x%llx",
+			 (unsigned long long)p.ev[i].attr.config,
+			 (unsigned long long)p.ev[i].attr.config1);
+		assert_non_null(strstr(text, p.ev[i].name));
+		assert_non_null(strstr(text, line));
+	}
+	snprintf(line, sizeof(line), "group %d\n", p.ngroups - 1);
+	assert_non_null(strstr(text, line));
+	free(text);
+}
+
+static struct tma_model *load(const char *id)
+{
+	char err[512];
+	struct tma_model *m = model_load_builtin(id, err, sizeof(err));
+
+	if (!m)
+		fail_msg("%s: %s", id, err);
+	return m;
+}
+
+/* Every event plan_for_model's plan holds is one the model needs under those flags. */
+static void check_model_plan(const struct plan_request *r, const struct plan *p, int gp)
+{
+	int n = model_event_count(r->model), nn = 0;
+	bool *need = calloc((size_t)n, sizeof(*need));
+	const char **names = calloc((size_t)n, sizeof(*names));
+
+	model_events_needed(r->model, r->level, r->with_info, plan_model_flags(r), need);
+	for (int i = 0; i < n; i++)
+		if (need[i])
+			names[nn++] = model_event_name(r->model, i);
+	check_plan(p, names, nn, gp);
+	for (int i = 0; i < p->nevents; i++)
+		if (p->ev[i].kind != EVENT_SLOTS &&
+		    !need[model_event_index(r->model, p->ev[i].name)])
+			fail_msg("%s planned but not needed", p->ev[i].name);
+	free(names);
+	free(need);
+}
+
+/*
+ * The shipped models at levels 1-3 fit the BPF limits, on their own CPU
+ * (no host given: --list-events elsewhere) and on a host whose NMI watchdog
+ * holds a counter; deeper levels report the limit.
+ */
+static void test_shipped_models(void **state)
+{
+	static const char *const ids[] = { "icx", "spr" };
+	struct cpu_info host = {
+		.has_pmu = true, .pmu_type = 8, .topdown_use_fixed = true, .smt = true,
+		.gp_counters = 8, .nmi_watchdog = true, .gp_usable = 7,
+	};
+	static struct plan p;
+	char err[512] = "";
+
+	(void)state;
+	for (size_t k = 0; k < 2; k++) {
+		struct plan_request r = { .model = load(ids[k]) };
+
+		host.topdown_l2 = k == 1;
+		for (r.level = 1; r.level <= 3; r.level++) {
+			r.cpu = NULL;
+			if (plan_for_model(&r, &p, err, sizeof(err)))
+				fail_msg("%s level %d: %s", ids[k], r.level, err);
+			check_model_plan(&r, &p, 8);
+			assert_int_equal(p.ev[0].attr.type, 4);	/* PERF_TYPE_RAW away from a PMU */
+			r.cpu = &host;
+			if (plan_for_model(&r, &p, err, sizeof(err)))
+				fail_msg("%s level %d: %s", ids[k], r.level, err);
+			check_model_plan(&r, &p, 7);
+			assert_int_equal(p.ev[0].attr.type, 8);
+			assert_string_equal(p.ev[0].name, "TOPDOWN.SLOTS");
+		}
+		r.level = 6;
+		assert_int_equal(plan_for_model(&r, &p, err, sizeof(err)), -E2BIG);
+		assert_non_null(strstr(err, "--level 6"));
+		assert_non_null(strstr(err, "TMACG_MAX_EVENTS"));
+		r.level = 0;
+		assert_int_equal(plan_for_model(&r, &p, err, sizeof(err)), -EINVAL);
+		assert_non_null(strstr(err, "--level takes 1 to 6"));
+		r.level = 7;
+		assert_int_equal(plan_for_model(&r, &p, err, sizeof(err)), -EINVAL);
+		model_free((struct tma_model *)r.model);
+	}
+}
+
+/* Without PERF_METRICS in sysfs the formulas' other branch applies: no metric events. */
+static void test_model_without_perf_metrics(void **state)
+{
+	struct cpu_info host = { .has_pmu = true, .pmu_type = 4, .gp_counters = 8,
+				 .gp_usable = 8 };
+	struct plan_request r = { .model = load("icx"), .level = 2, .cpu = &host };
+	static struct plan p;
+	char err[512] = "";
+
+	(void)state;
+	assert_int_equal(plan_model_flags(&r) & MODEL_FLAG_TOPDOWN_FIXED, 0);
+	assert_int_equal(plan_for_model(&r, &p, err, sizeof(err)), 0);
+	check_model_plan(&r, &p, 8);
+	for (int i = 0; i < p.nevents; i++)
+		assert_int_not_equal(p.ev[i].kind, EVENT_METRIC);
+	host.topdown_use_fixed = true;
+	assert_int_equal(plan_for_model(&r, &p, err, sizeof(err)), 0);
+	assert_int_equal(p.ev[1].kind, EVENT_METRIC);
+	model_free((struct tma_model *)r.model);
+}
+
+/* A model tmacg has no encodings for (a user's --model-file) is refused by name. */
+static void test_model_without_encodings(void **state)
+{
+	static const char text[] = "model zen4\ntitle AMD Zen 4\ntma_version 1\n"
+				   "node 1 Frontend_Bound\n  formula ls_not_halted_cyc.x / 6\n";
+	char err[512] = "";
+	struct tma_model *m = model_load(text, sizeof(text) - 1, "zen4.tma", err, sizeof(err));
+	struct plan_request r = { .model = m, .level = 1 };
+	static struct plan p;
+
+	(void)state;
+	if (!m)
+		fail_msg("%s", err);
+	assert_int_equal(plan_for_model(&r, &p, err, sizeof(err)), -EOPNOTSUPP);
+	assert_non_null(strstr(err, "zen4"));
+	model_free(m);
+}
+
+/* :SUP and :USER events never share a group with events of other filters. */
+static void test_privilege_groups(void **state)
+{
+	static const char *const ev[] = {
+		"CPU_CLK_UNHALTED.THREAD_P:SUP", "INST_RETIRED.ANY_P:SUP",
+		"BR_INST_RETIRED.FAR_BRANCH:USER", "UOPS_ISSUED.ANY", "CPU_CLK_UNHALTED.THREAD",
+		"TOPDOWN.SLOTS", "PERF_METRICS.RETIRING",
+	};
+	struct plan p;
+	char err[512];
+
+	(void)state;
+	force("icx");
+	assert_int_equal(build(&icx, 8, ev, 7, NULL, 0, &p, err, sizeof(err)), 0);
+	check_plan(&p, ev, 7, 8);
+	assert_int_equal(p.ngroups, 3);
+	assert_int_equal(plan_group_of(&p, plan_index(&p, "CPU_CLK_UNHALTED.THREAD_P:SUP")),
+			 plan_group_of(&p, plan_index(&p, "INST_RETIRED.ANY_P:SUP")));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_icx_plan),
+		cmocka_unit_test(test_topdown_group),
+		cmocka_unit_test(test_counter_constraints),
+		cmocka_unit_test(test_offcore_msrs),
+		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_node_groups),
+		cmocka_unit_test(test_too_many_events),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_print),
+		cmocka_unit_test(test_shipped_models),
+		cmocka_unit_test(test_model_without_perf_metrics),
+		cmocka_unit_test(test_model_without_encodings),
+		cmocka_unit_test(test_privilege_groups),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

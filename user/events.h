@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * One event name as the models spell it ("INT_MISC.RECOVERY_CYCLES:c1:e1",
+ * "PERF_METRICS.RETIRING", "msr/tsc/") -> a per-CPU counting perf_event_attr.
+ */
+#ifndef TMACG_EVENTS_H
+#define TMACG_EVENTS_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum event_kind {
+	EVENT_GP,	/* a general-purpose counter */
+	EVENT_FIXED,	/* fixed counter 0-2: INST_RETIRED.ANY, CPU_CLK_UNHALTED.THREAD/REF_TSC */
+	EVENT_SLOTS,	/* TOPDOWN.SLOTS, fixed counter 3: leads the topdown group */
+	EVENT_METRIC,	/* PERF_METRICS.*: a member of the SLOTS group, counts in slots */
+	EVENT_PSEUDO,	/* msr/tsc/: not opened, the collector computes it */
+};
+
+#define EVENT_F_PERCORE (1u << 0)	/* :percore: counts the whole core (SMT caveat) */
+
+#define EVENT_NAME_MAX 128
+
+struct event_enc {
+	char name[EVENT_NAME_MAX];	/* as the model spells it */
+	enum event_kind kind;
+	unsigned int flags;		/* EVENT_F_* */
+	uint32_t counter_mask;		/* GP counters it may use (bit n: counter n) */
+	struct perf_event_attr attr;	/* zero for EVENT_PSEUDO */
+};
+
+/* What the encoding depends on (cpu_detect fills the facts). */
+struct event_target {
+	const char *pfm_pmu;	/* libpfm4's table: "icx", "spr" */
+	uint32_t pmu_type;	/* perf_event_attr.type of the core PMU */
+	bool topdown_l2;	/* sysfs lists topdown-heavy-ops: 0x8400-0x8700 exist */
+};
+
+/*
+ * Initialises libpfm4 (again when force_pmu changes): force_pmu ("icx",
+ * "spr") sets LIBPFM_FORCE_PMU first, so a --model given by hand or a test
+ * encodes for a CPU this is not.  NULL: what libpfm4 detects.  0 or -EINVAL.
+ */
+int events_init(const char *force_pmu, char *err, size_t errlen);
+
+/* 0, or -errno with "EVENT: what is wrong and what to do" in err. */
+int event_encode(const struct event_target *t, const char *name, struct event_enc *out,
+		 char *err, size_t errlen);
+
+/* "gp", "fixed", "slots", "metric", "pseudo". */
+const char *event_kind_name(enum event_kind k);
+
+/* x86 core PMU config fields (sysfs format/: event 0-7, umask 8-15, edge 18, inv 23, cmask 24-31). */
+#define EVENT_CFG_EVENT(c) ((unsigned int)((c) & 0xff))
+#define EVENT_CFG_UMASK(c) ((unsigned int)(((c) >> 8) & 0xff))
+#define EVENT_CFG_EDGE(c) ((unsigned int)(((c) >> 18) & 1))
+#define EVENT_CFG_INV(c) ((unsigned int)(((c) >> 23) & 1))
+#define EVENT_CFG_CMASK(c) ((unsigned int)(((c) >> 24) & 0xff))
+
+#endif /* TMACG_EVENTS_H */

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/* tmacg --list-models and --list-metrics. */
+#ifndef TMACG_MODEL_LIST_H
+#define TMACG_MODEL_LIST_H
+
+#include <stdio.h>
+
+struct tma_model;
+
+/* One line per built-in model: id, title, TMA version, CPUs (tab-separated). */
+void model_list_print(FILE *f);
+/*
+ * One line per node, tree nodes then Info metrics: name, level, parent
+ * ("-" at level 1 and for Info metrics), the events it reads (comma-separated,
+ * "-" when none), tab-separated.
+ */
+void model_metrics_print(FILE *f, const struct tma_model *m);
+
+#endif /* TMACG_MODEL_LIST_H */

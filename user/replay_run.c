@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * Replay mode: recorded counts through the same model and printers as live
+ * counts.  Absent counters are 0 (the recording saw no event), never NAN.
+ */
+#include "replay_run.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "model.h"
+#include "output_json.h"
+#include "output_tree.h"
+#include "replay.h"
+
+static int print_record(const struct replay_record *rec, const struct tma_model *m,
+			double *events, struct model_result *res, int level, bool json, bool color,
+			bool info, FILE *out)
+{
+	struct model_input in = { .events = events, .interval_s = rec->interval_s };
+	int nev = model_event_count(m), rc;
+
+	memset(events, 0, (nev + 1) * sizeof(*events));
+	for (int i = 0; i < rec->ncounters; i++) {
+		int e = model_event_index(m, rec->counters[i].name);
+
+		if (e >= 0)
+			events[e] = rec->counters[i].value;
+	}
+	in.flags = (rec->topdown_fixed ? MODEL_FLAG_TOPDOWN_FIXED : 0) |
+		   (rec->smt ? MODEL_FLAG_SMT : 0);
+	rc = model_eval(m, &in, res);
+	if (rc)
+		return rc;
+	if (json) {
+		struct report_line line = {
+			.interval_s = rec->interval_s,
+			.model = model_id(m),
+			.tma_version = model_tma_version(m),
+			.cgroup = rec->cgroup,
+			.running_min = NAN,
+			.tma = m,
+			.result = res,
+			.level = level,
+			.info = info,
+		};
+
+		clock_gettime(CLOCK_REALTIME, &line.time);
+		return output_json_line(out, &line);
+	}
+	output_tree(out, rec->cgroup, rec->interval_s, m, res, level, color);
+	return ferror(out) ? -EIO : 0;
+}
+
+int replay_run_data(const struct replay_data *d, const struct tma_model *m, int level, bool json,
+		    bool color, bool info, FILE *out, FILE *err)
+{
+	struct model_result *res = model_result_new(m);
+	double *events = calloc(model_event_count(m) + 1, sizeof(*events));
+	int rc = 0;
+
+	if (!res || !events) {
+		fprintf(err, "tmacg: out of memory\n");
+		rc = -ENOMEM;
+	}
+	for (int i = 0; !rc && i < d->nrecords; i++)
+		rc = print_record(&d->records[i], m, events, res, level, json, color, info, out);
+	if (!rc && fflush(out))
+		rc = -errno;
+	if (rc && rc != -ENOMEM)
+		fprintf(err, "tmacg: cannot write the output: %s\n", strerror(-rc));
+	model_result_free(res);
+	free(events);
+	return rc ? 1 : 0;
+}
+
+int replay_run(const char *path, const struct tma_model *m, int level, bool json, bool color,
+	       bool info, FILE *out, FILE *err)
+{
+	struct replay_data d;
+	char msg[512];
+	int rc;
+
+	if (replay_read(path, &d, msg, sizeof(msg))) {
+		fprintf(err, "tmacg: %s\n", msg);
+		return 1;
+	}
+	rc = replay_run_data(&d, m, level, json, color, info, out, err);
+	replay_free(&d);
+	return rc;
+}
