@@ -585,7 +585,13 @@ static int check_complete(struct loader *ld, const char *base)
 			return -EINVAL;
 		}
 	}
-	return model_resolve(m, ld->err, ld->errlen);
+	if (model_resolve(m, ld->err, ld->errlen))
+		return -EINVAL;
+	if (model_compile(m) || model_subsets(m)) {
+		snprintf(ld->err, ld->errlen, "%s: out of memory", ld->file);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /* base: the file name without directory and ".tma", which the id must equal; NULL: any id. */
@@ -735,6 +741,14 @@ void model_free(struct tma_model *m)
 		free(m->events[i]);
 	free(m->events);
 	free(m->order);
+	free(m->torder);
+	free(m->tloop);
+	free(m->kids);
+	free(m->kid_start);
+	model_code_free(&m->code);
+	for (int i = 0; i < 2; i++)
+		for (int l = 0; l <= MODEL_MAX_LEVEL; l++)
+			free(m->subset[i][l].order);
 	expr_pool_free(&m->pool);
 	free(m);
 }

@@ -89,5 +89,12 @@ struct model_result *model_result_new(const struct tma_model *m);
 void model_result_free(struct model_result *r);
 /* Evaluates every node, thresholds and the bottleneck path.  0 or -errno. */
 int model_eval(const struct tma_model *m, const struct model_input *in, struct model_result *out);
+/*
+ * The same for an output of that depth only: nodes of level <= max_level (and
+ * Info metrics when with_info) and whatever they read are computed, every
+ * other node is left null and unflagged.  Live mode's per-interval call.
+ */
+int model_eval_level(const struct tma_model *m, const struct model_input *in,
+		     struct model_result *out, int max_level, bool with_info);
 
 #endif /* TMACG_MODEL_H */

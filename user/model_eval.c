@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * Evaluates a model on one cgroup's counts with the reference's rules
- * (TMA-MODELS.md "Evaluation rules").  Runs per cgroup per interval: it walks
- * the loaded expression array in dependency order, caches each helper once
- * per evaluation and allocates nothing.
+ * (TMA-MODELS.md "Evaluation rules").  Runs per cgroup per interval: it runs
+ * the compiled code (model_compile.c) in dependency order, computes each
+ * helper once per evaluation and allocates nothing.
  */
 #include <errno.h>
 #include <math.h>
@@ -18,6 +18,7 @@ struct result_impl {
 	double *hval;
 	unsigned char *hstate;	/* 0: not computed yet, 1: computed, 2: computed and failed */
 	bool *tfail;		/* the threshold divided by zero: the node is null (see eval_thresholds) */
+	double *stack;		/* values of the formula being run and the helpers it calls */
 	int nhelpers;
 };
 
@@ -29,87 +30,108 @@ struct ctx {
 	bool bad;	/* a division by exactly 0.0 or an unmeasured (NAN) event was read */
 };
 
-static double eval(struct ctx *c, int e)
+static double run(struct ctx *c, int pc, double *sp);
+
+/* A helper's value and failure depend only on the input: compute it once per evaluation. */
+static double helper(struct ctx *c, int h, double *sp)
 {
-	const struct expr *x = &c->m->pool.e[e];
-	double a, b;
+	struct result_impl *ri = c->ri;
 
-	switch (x->kind) {
-	case EXPR_NUM:
-	case EXPR_CONST:
-		return x->num;
-	case EXPR_FLAG:
-		return (c->in->flags & (unsigned)x->a) ? 1 : 0;
-	case EXPR_EVENT:
-		a = c->in->events[x->a];
-		if (isnan(a)) {
-			c->bad = true;
-			return 0;
-		}
-		return a;
-	case EXPR_INTERVAL:
-		return c->in->interval_s;
-	case EXPR_HELPER: {
-		struct result_impl *ri = c->ri;
+	if (!ri->hstate[h]) {
+		bool saved = c->bad;
 
-		/* a helper's value and failure depend only on the input: compute it once */
-		if (!ri->hstate[x->a]) {
-			bool saved = c->bad;
+		c->bad = false;
+		ri->hval[h] = run(c, c->m->code.helper_pc[h], sp);
+		ri->hstate[h] = c->bad ? 2 : 1;
+		c->bad = saved;
+	}
+	if (ri->hstate[h] == 2)
+		c->bad = true;
+	return ri->hval[h];
+}
 
-			c->bad = false;
-			ri->hval[x->a] = eval(c, c->m->helpers[x->a].root);
-			ri->hstate[x->a] = c->bad ? 2 : 1;
-			c->bad = saved;
+/* Runs one compiled formula with its values stacked from sp up; returns its value. */
+static double run(struct ctx *c, int pc, double *sp)
+{
+	const struct model_op *ops = c->m->code.ops;
+	const double *num = c->m->code.num;
+	const double *value = c->ri->r.value;
+	double v;
+
+	for (;;) {
+		const struct model_op o = ops[pc++];
+
+		switch (o.code) {
+		case OP_NUM: *sp++ = num[o.arg]; break;
+		case OP_EVENT:
+			v = c->in->events[o.arg];
+			if (isnan(v)) {
+				c->bad = true;
+				v = 0;
+			}
+			*sp++ = v;
+			break;
+		case OP_INTERVAL: *sp++ = c->in->interval_s; break;
+		case OP_FLAG: *sp++ = (c->in->flags & (unsigned)o.arg) != 0; break;
+		case OP_HELPER:
+			v = helper(c, o.arg, sp);
+			*sp++ = v;
+			break;
+		case OP_NODE:	/* a failed node reads as 0, as the reference does */
+			v = value[o.arg];
+			*sp++ = isnan(v) ? 0 : v;
+			break;
+		case OP_SELF: *sp++ = c->self; break;
+		case OP_OVER: *sp++ = c->ri->r.flagged[o.arg]; break;
+		case OP_NEG: sp[-1] = -sp[-1]; break;
+		case OP_NOT: sp[-1] = sp[-1] == 0; break;
+		case OP_ADD: sp--; sp[-1] += sp[0]; break;
+		case OP_SUB: sp--; sp[-1] -= sp[0]; break;
+		case OP_MUL: sp--; sp[-1] *= sp[0]; break;
+		case OP_DIV:
+			sp--;
+			if (sp[0] == 0.0) {
+				c->bad = true;
+				sp[-1] = 0;
+			} else {
+				sp[-1] /= sp[0];
+			}
+			break;
+		case OP_LT: sp--; sp[-1] = sp[-1] < sp[0]; break;
+		case OP_LE: sp--; sp[-1] = sp[-1] <= sp[0]; break;
+		case OP_GT: sp--; sp[-1] = sp[-1] > sp[0]; break;
+		case OP_GE: sp--; sp[-1] = sp[-1] >= sp[0]; break;
+		case OP_EQ: sp--; sp[-1] = sp[-1] == sp[0]; break;
+		case OP_NE: sp--; sp[-1] = sp[-1] != sp[0]; break;
+		/* Python's min and max keep the first of equal values */
+		case OP_MIN: sp--; sp[-1] = sp[0] < sp[-1] ? sp[0] : sp[-1]; break;
+		case OP_MAX: sp--; sp[-1] = sp[0] > sp[-1] ? sp[0] : sp[-1]; break;
+		case OP_AND:	/* Python: the deciding operand is the value */
+			if (sp[-1] == 0)
+				pc = o.arg;
+			else
+				sp--;
+			break;
+		case OP_OR:
+			if (sp[-1] != 0)
+				pc = o.arg;
+			else
+				sp--;
+			break;
+		case OP_JZ:
+			sp--;
+			if (sp[0] == 0)
+				pc = o.arg;
+			break;
+		case OP_JMP: pc = o.arg; break;
+		default: return sp[-1];	/* OP_RET */
 		}
-		if (ri->hstate[x->a] == 2)
-			c->bad = true;
-		return ri->hval[x->a];
 	}
-	case EXPR_NODE:
-		/* a failed node reads as 0, as the reference does */
-		a = c->ri->r.value[x->a];
-		return isnan(a) ? 0 : a;
-	case EXPR_SELF:
-		return c->self;
-	case EXPR_OVER:
-		return c->ri->r.flagged[x->a];
-	case EXPR_NEG:
-		return -eval(c, x->a);
-	case EXPR_NOT:
-		return eval(c, x->a) == 0;
-	case EXPR_AND:
-		a = eval(c, x->a);
-		return a == 0 ? a : eval(c, x->b);
-	case EXPR_OR:
-		a = eval(c, x->a);
-		return a != 0 ? a : eval(c, x->b);
-	case EXPR_COND:
-		return eval(c, x->a) != 0 ? eval(c, x->b) : eval(c, x->c);
-	default:
-		break;
-	}
-	a = eval(c, x->a);
-	b = eval(c, x->b);
-	switch (x->kind) {
-	case EXPR_ADD: return a + b;
-	case EXPR_SUB: return a - b;
-	case EXPR_MUL: return a * b;
-	case EXPR_DIV:
-		if (b == 0.0) {
-			c->bad = true;
-			return 0;
-		}
-		return a / b;
-	case EXPR_LT: return a < b;
-	case EXPR_LE: return a <= b;
-	case EXPR_GT: return a > b;
-	case EXPR_GE: return a >= b;
-	case EXPR_EQ: return a == b;
-	case EXPR_NE: return a != b;
-	case EXPR_MIN: return b < a ? b : a;	/* Python's min keeps the first of equals */
-	case EXPR_MAX: return b > a ? b : a;
-	default: return NAN;	/* unresolved names cannot reach here: the loader refuses them */
-	}
+}
+
+static double eval_block(struct ctx *c, int pc)
+{
+	return run(c, pc, c->ri->stack);
 }
 
 struct model_result *model_result_new(const struct tma_model *m)
@@ -127,8 +149,9 @@ struct model_result *model_result_new(const struct tma_model *m)
 	ri->hval = calloc(m->nhelpers + 1, sizeof(double));
 	ri->hstate = calloc(m->nhelpers + 1, 1);
 	ri->tfail = calloc(n + 1, sizeof(bool));
+	ri->stack = calloc(m->code.stack + 1, sizeof(double));
 	if (!ri->r.value || !ri->r.flagged || !ri->r.bottleneck || !ri->hval || !ri->hstate ||
-	    !ri->tfail) {
+	    !ri->tfail || !ri->stack) {
 		model_result_free(&ri->r);
 		return NULL;
 	}
@@ -147,6 +170,7 @@ void model_result_free(struct model_result *r)
 	free(ri->hval);
 	free(ri->hstate);
 	free(ri->tfail);
+	free(ri->stack);
 	free(ri);
 }
 
@@ -157,52 +181,50 @@ void model_result_free(struct model_result *r)
  * the threshold reaches (Fetch_Bandwidth's HighIPC when there are no clocks)
  * makes the node null: returns true when that happened to a node not yet null.
  */
-static bool eval_thresholds(struct ctx *c)
+static bool eval_threshold(struct ctx *c, int i)
+{
+	struct model_result *r = &c->ri->r;
+	bool f;
+
+	c->self = r->value[i];
+	c->bad = false;
+	f = eval_block(c, c->m->code.thresh_pc[i]) != 0 && !c->bad;
+	c->ri->tfail[i] = c->bad;
+	if (f == r->flagged[i])
+		return false;
+	r->flagged[i] = f;
+	return true;
+}
+
+static bool eval_thresholds(struct ctx *c, const struct model_subset *s)
 {
 	const struct tma_model *m = c->m;
 	struct model_result *r = &c->ri->r;
 	bool changed = true, failed = false;
 
 	memset(r->flagged, 0, m->nnodes * sizeof(bool));
-	/* monotone thresholds settle in depth+1 passes; the bound stops a "not X over" flip-flop */
-	for (int pass = 0; changed && pass <= m->nnodes + 1; pass++) {
+	/* in threshold order one pass settles every flag outside a cycle of flags */
+	for (int k = 0; k < s->ntorder; k++) {
+		int i = s->torder[k];
+
+		if (!isnan(r->value[i]))
+			eval_threshold(c, i);
+	}
+	/* bounded, so that a "not X over threshold" flip-flop stops */
+	for (int pass = 0; changed && pass <= s->ntloop; pass++) {
 		changed = false;
-		failed = false;
-		for (int i = 0; i < m->nnodes; i++) {
-			const struct model_entry *e = &m->nodes[i];
-			bool f = false;
+		for (int k = 0; k < s->ntloop; k++) {
+			int i = s->tloop[k];
 
-			if (e->threshold >= 0 && !isnan(r->value[i])) {
-				double t;
-
-				c->self = r->value[i];
-				c->bad = false;
-				t = eval(c, e->threshold);
-				f = !c->bad && t != 0;
-				failed |= c->bad;
-			}
-			if (f != r->flagged[i]) {
-				r->flagged[i] = f;
-				changed = true;
-			}
+			if (!isnan(r->value[i]))
+				changed |= eval_threshold(c, i);
 		}
 	}
-	if (!failed)
-		return false;
-	/* the last pass was stable: its failures are the ones that count */
-	failed = false;
-	for (int i = 0; i < m->nnodes; i++) {
-		const struct model_entry *e = &m->nodes[i];
+	/* the last pass is stable: its failures are the ones that count */
+	for (int k = 0; k < s->ntorder; k++) {
+		int i = s->torder[k];
 
-		if (e->threshold < 0 || isnan(r->value[i]))
-			continue;
-		c->self = r->value[i];
-		c->bad = false;
-		eval(c, e->threshold);
-		if (c->bad) {
-			c->ri->tfail[i] = true;
-			failed = true;
-		}
+		failed |= c->ri->tfail[i] && !isnan(r->value[i]);
 	}
 	return failed;
 }
@@ -216,11 +238,10 @@ static void find_bottleneck(const struct tma_model *m, struct model_result *r)
 	while (r->bottleneck_len < MODEL_MAX_LEVEL) {
 		int best = -1;
 
-		for (int i = 0; i < m->nnodes; i++) {
-			if (m->nodes[i].info.is_info || m->nodes[i].info.parent != cur ||
-			    !r->flagged[i])
-				continue;
-			if (best < 0 || r->value[i] > r->value[best])
+		for (int k = m->kid_start[cur + 1]; k < m->kid_start[cur + 2]; k++) {
+			int i = m->kids[k];
+
+			if (r->flagged[i] && (best < 0 || r->value[i] > r->value[best]))
 				best = i;
 		}
 		if (best < 0)
@@ -230,19 +251,19 @@ static void find_bottleneck(const struct tma_model *m, struct model_result *r)
 	}
 }
 
-static void eval_values(struct ctx *c)
+static void eval_values(struct ctx *c, const struct model_subset *s)
 {
 	const struct tma_model *m = c->m;
 	struct model_result *out = &c->ri->r;
 
 	memset(c->ri->hstate, 0, m->nhelpers);
-	for (int k = 0; k < m->nnodes; k++) {
-		int i = m->order[k];
+	for (int k = 0; k < s->norder; k++) {
+		int i = s->order[k];
 		const struct model_entry *e = &m->nodes[i];
 		double v;
 
 		c->bad = false;
-		v = eval(c, e->formula);
+		v = eval_block(c, m->code.node_pc[i]);
 		if (c->bad || c->ri->tfail[i])
 			v = NAN;
 		else if (v > e->cap)
@@ -253,17 +274,27 @@ static void eval_values(struct ctx *c)
 
 int model_eval(const struct tma_model *m, const struct model_input *in, struct model_result *out)
 {
+	return model_eval_level(m, in, out, MODEL_MAX_LEVEL, true);
+}
+
+int model_eval_level(const struct tma_model *m, const struct model_input *in,
+		     struct model_result *out, int max_level, bool with_info)
+{
 	struct result_impl *ri = (struct result_impl *)out;
 	struct ctx c = { .m = m, .in = in, .ri = ri };
+	const struct model_subset *s;
 
 	if (!m || !in || !out || out->nnodes != m->nnodes || ri->nhelpers != m->nhelpers ||
-	    (m->nevents && !in->events))
+	    (m->nevents && !in->events) || max_level < 0)
 		return -EINVAL;
+	s = &m->subset[with_info][max_level < MODEL_MAX_LEVEL ? max_level : MODEL_MAX_LEVEL];
+	for (int i = 0; i < m->nnodes; i++)
+		out->value[i] = NAN;	/* nodes outside the subset stay null */
 	memset(ri->tfail, 0, m->nnodes * sizeof(bool));
 	/* a node nulled by its threshold reads as 0 in the nodes computed from it: recompute */
 	for (int round = 0; round <= m->nnodes; round++) {
-		eval_values(&c);
-		if (!eval_thresholds(&c))
+		eval_values(&c, s);
+		if (!eval_thresholds(&c, s))
 			break;
 	}
 	find_bottleneck(m, out);

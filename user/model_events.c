@@ -4,6 +4,7 @@
  * opens only those, so branches decided by flags (topdown_use_fixed ...) are
  * resolved first and the untaken branch costs no counter.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -195,4 +196,52 @@ int model_node_events(const struct tma_model *m, int node, bool *needed)
 	if (node < 0 || node >= m->nnodes)
 		return -1;
 	return mark((struct marker){ m, 0, needed, NULL, false, false }, want_one, &m->nodes[node]);
+}
+
+/*
+ * For each output depth, the nodes it needs: those of level <= max_level
+ * (and the Info metrics with with_info) plus every node their formulas and
+ * thresholds read, in every branch, since flags may differ between inputs.
+ */
+static int subset(struct tma_model *m, int max_level, bool with_info, struct model_subset *s)
+{
+	bool *needed = calloc(m->nevents + 1, sizeof(bool));
+	struct level_want w = { max_level, with_info };
+	struct marker k = { m, 0, needed, NULL, true, false };
+	int *buf = calloc(3 * (m->nnodes + 1), sizeof(int));
+
+	k.seen = calloc(m->nhelpers + m->nnodes + 1, sizeof(bool));
+	if (!needed || !buf || !k.seen) {
+		free(needed);
+		free(buf);
+		free(k.seen);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < m->nnodes; i++)
+		if (want_level(&m->nodes[i], &w))
+			mark_entity(&k, m->nhelpers + i);
+	s->order = buf;
+	s->torder = buf + m->nnodes + 1;
+	s->tloop = buf + 2 * (m->nnodes + 1);
+	for (int j = 0; j < m->nnodes; j++) {
+		if (k.seen[m->nhelpers + m->order[j]])
+			s->order[s->norder++] = m->order[j];
+		if (k.seen[m->nhelpers + m->torder[j]] && m->nodes[m->torder[j]].threshold >= 0)
+			s->torder[s->ntorder++] = m->torder[j];
+	}
+	for (int j = 0; j < m->ntloop; j++)
+		if (k.seen[m->nhelpers + m->tloop[j]] && m->nodes[m->tloop[j]].threshold >= 0)
+			s->tloop[s->ntloop++] = m->tloop[j];
+	free(needed);
+	free(k.seen);
+	return 0;
+}
+
+int model_subsets(struct tma_model *m)
+{
+	for (int info = 0; info < 2; info++)
+		for (int l = 0; l <= MODEL_MAX_LEVEL; l++)
+			if (subset(m, l, info, &m->subset[info][l]))
+				return -ENOMEM;
+	return 0;
 }

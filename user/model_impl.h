@@ -3,6 +3,8 @@
 #ifndef TMACG_MODEL_IMPL_H
 #define TMACG_MODEL_IMPL_H
 
+#include <stdint.h>
+
 #include "expr.h"
 #include "model.h"
 
@@ -31,6 +33,53 @@ struct model_entry {
 	int fline, tline;	/* lines of formula and threshold */
 };
 
+/*
+ * Formulas compiled to postfix code for a value stack (model_compile.c):
+ * evaluating is a loop over 8-byte ops, lazy branches are jumps.
+ */
+enum model_opcode {
+	OP_NUM,		/* push num[arg] */
+	OP_EVENT,	/* push events[arg]; NAN: the formula fails */
+	OP_INTERVAL,
+	OP_FLAG,	/* push (flags & arg) != 0 */
+	OP_HELPER,	/* push helper arg, computed once per evaluation */
+	OP_NODE,	/* push node arg's value, NAN read as 0 */
+	OP_SELF,
+	OP_OVER,	/* push node arg's flag */
+	OP_NEG, OP_NOT,
+	OP_ADD, OP_SUB, OP_MUL, OP_DIV,
+	OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE,
+	OP_MIN, OP_MAX,
+	OP_AND,		/* top is 0: keep it, jump to arg; else drop it */
+	OP_OR,		/* top is not 0: keep it, jump to arg; else drop it */
+	OP_JZ,		/* pop; 0: jump to arg */
+	OP_JMP,
+	OP_RET,
+};
+
+struct model_op {
+	int32_t code;
+	int32_t arg;
+};
+
+struct model_code {
+	struct model_op *ops;
+	int nops;
+	double *num;
+	int nnum;
+	int *helper_pc;		/* entry of helper h */
+	int *node_pc;		/* entry of node i's formula */
+	int *thresh_pc;		/* entry of node i's threshold, -1: none */
+	int stack;		/* values the deepest evaluation holds at once, helpers included */
+};
+
+/* The nodes to evaluate for one output depth, in the orders model_eval uses. */
+struct model_subset {
+	int *order, norder;	/* values, dependency order */
+	int *torder, ntorder;	/* thresholds */
+	int *tloop, ntloop;	/* thresholds repeated until stable */
+};
+
 struct tma_model {
 	char *id, *title, *tma_version, *source, *filename;
 	char **cpus;
@@ -44,11 +93,26 @@ struct tma_model {
 	char **events;
 	int nevents;
 	int *order;		/* node indices in dependency order (evaluate in this order) */
+	int *torder;		/* node indices with flags they read first (thresholds in one pass) */
+	int *tloop;		/* nodes whose flags depend on a cycle of flags, in torder */
+	int ntloop;
+	int *kids;		/* children of node p: kids[kid_start[p + 1] .. kid_start[p + 2]) */
+	int *kid_start;		/* [0]: level-1 nodes */
 	struct expr_pool pool;
+	struct model_code code;	/* what model_eval runs */
+	/* [with_info][max_level]: what an output of that depth reads, dependencies included */
+	struct model_subset subset[2][MODEL_MAX_LEVEL + 1];
 };
 
 /* model_resolve.c: names to indices, dependency order, cycle detection. */
 int model_resolve(struct tma_model *m, char *err, size_t errlen);
+
+/* model_compile.c: code for every formula and threshold; 0 or -ENOMEM. */
+int model_compile(struct tma_model *m);
+void model_code_free(struct model_code *c);
+
+/* model_events.c: the subsets of every depth; 0 or -ENOMEM. */
+int model_subsets(struct tma_model *m);
 
 /* Node or Info metric by name, -1 if none. */
 int model_entry_find(const struct tma_model *m, const char *name);

@@ -218,6 +218,144 @@ static int visit(struct resolver *r, int ent)
 	return 0;
 }
 
+/*
+ * Threshold order: a node after every node whose flag its threshold reads
+ * (its parent, Heavy_Operations for Retiring), so one pass settles the flags.
+ * Flags that read one another in a cycle (Retiring and Heavy_Operations,
+ * which reads its parent Retiring) and every flag reading those, transitively,
+ * are listed in tloop: the evaluator repeats only these until none changes.
+ */
+struct tsort {
+	struct tma_model *m;
+	unsigned char *state;	/* 0 new, 1 on the stack, 2 done */
+	int *stack;
+	int depth, n;
+	bool *loop;
+};
+
+static void threshold_visit(struct tsort *t, int node);
+
+static void over_refs_first(struct tsort *t, int e)
+{
+	const struct expr *x = &t->m->pool.e[e];
+
+	switch (x->kind) {
+	case EXPR_OVER:
+		threshold_visit(t, x->a);
+		return;
+	case EXPR_COND:
+	case EXPR_ADD ... EXPR_OR:
+	case EXPR_MIN:
+	case EXPR_MAX:
+	case EXPR_NEG:
+	case EXPR_NOT:
+		over_refs_first(t, x->a);
+		if (x->b >= 0)
+			over_refs_first(t, x->b);
+		if (x->c >= 0)
+			over_refs_first(t, x->c);
+		return;
+	default:
+		return;
+	}
+}
+
+static void threshold_visit(struct tsort *t, int node)
+{
+	struct tma_model *m = t->m;
+
+	if (t->state[node] == 1) {	/* a cycle: everything on the stack from node */
+		for (int i = t->depth - 1; i >= 0 && t->stack[i] != node; i--)
+			t->loop[t->stack[i]] = true;
+		t->loop[node] = true;
+		return;
+	}
+	if (t->state[node] == 2 || t->depth == MODEL_MAX_CHAIN)
+		return;
+	t->state[node] = 1;
+	t->stack[t->depth++] = node;
+	if (m->nodes[node].threshold >= 0)
+		over_refs_first(t, m->nodes[node].threshold);
+	t->depth--;
+	t->state[node] = 2;
+	m->torder[t->n++] = node;
+}
+
+static bool reads_loop_flag(const struct tma_model *m, int e, const bool *loop)
+{
+	const struct expr *x = &m->pool.e[e];
+
+	switch (x->kind) {
+	case EXPR_OVER:
+		return loop[x->a];
+	case EXPR_COND:
+	case EXPR_ADD ... EXPR_OR:
+	case EXPR_MIN:
+	case EXPR_MAX:
+	case EXPR_NEG:
+	case EXPR_NOT:
+		return reads_loop_flag(m, x->a, loop) ||
+		       (x->b >= 0 && reads_loop_flag(m, x->b, loop)) ||
+		       (x->c >= 0 && reads_loop_flag(m, x->c, loop));
+	default:
+		return false;
+	}
+}
+
+static int threshold_order(struct tma_model *m)
+{
+	struct tsort t = { .m = m };
+	bool changed = true;
+	int rc = -ENOMEM;
+
+	t.state = calloc(m->nnodes + 1, 1);
+	t.stack = calloc(m->nnodes + 1, sizeof(int));
+	t.loop = calloc(m->nnodes + 1, sizeof(bool));
+	m->torder = calloc(m->nnodes + 1, sizeof(int));
+	m->tloop = calloc(m->nnodes + 1, sizeof(int));
+	if (!t.state || !t.stack || !t.loop || !m->torder || !m->tloop)
+		goto out;
+	for (int i = 0; i < m->nnodes; i++)
+		threshold_visit(&t, i);
+	while (changed) {	/* load time only: at most one round per node */
+		changed = false;
+		for (int i = 0; i < m->nnodes; i++) {
+			if (t.loop[i] || m->nodes[i].threshold < 0 ||
+			    !reads_loop_flag(m, m->nodes[i].threshold, t.loop))
+				continue;
+			t.loop[i] = changed = true;
+		}
+	}
+	for (int k = 0; k < m->nnodes; k++)
+		if (t.loop[m->torder[k]])
+			m->tloop[m->ntloop++] = m->torder[k];
+	rc = 0;
+out:
+	free(t.state);
+	free(t.stack);
+	free(t.loop);
+	return rc;
+}
+
+/* Children of each node in file order, for the bottleneck walk: kids[kid_start[p + 1]...]. */
+static int children(struct tma_model *m)
+{
+	int n = 0;
+
+	m->kid_start = calloc(m->nnodes + 2, sizeof(int));
+	m->kids = calloc(m->nnodes + 1, sizeof(int));
+	if (!m->kid_start || !m->kids)
+		return -ENOMEM;
+	for (int p = -1; p < m->nnodes; p++) {
+		m->kid_start[p + 1] = n;
+		for (int i = 0; i < m->nnodes; i++)
+			if (!m->nodes[i].info.is_info && m->nodes[i].info.parent == p)
+				m->kids[n++] = i;
+	}
+	m->kid_start[m->nnodes + 1] = n;
+	return 0;
+}
+
 int model_resolve(struct tma_model *m, char *err, size_t errlen)
 {
 	struct resolver r = { .m = m, .err = err, .errlen = errlen, .owner = -1 };
@@ -249,5 +387,9 @@ int model_resolve(struct tma_model *m, char *err, size_t errlen)
 			rc = visit(&r, i);
 	free(r.state);
 	free(r.stack);
+	if (!rc && (threshold_order(m) || children(m))) {
+		snprintf(err, errlen, "%s: out of memory", m->filename);
+		rc = -ENOMEM;
+	}
 	return rc;
 }

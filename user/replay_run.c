@@ -32,7 +32,7 @@ static int print_record(const struct replay_record *rec, const struct tma_model 
 	}
 	in.flags = (rec->topdown_fixed ? MODEL_FLAG_TOPDOWN_FIXED : 0) |
 		   (rec->smt ? MODEL_FLAG_SMT : 0);
-	rc = model_eval(m, &in, res);
+	rc = model_eval_level(m, &in, res, level, info);
 	if (rc)
 		return rc;
 	if (json) {
