@@ -74,10 +74,11 @@ $(LIB_A): $(LIB_OBJS)
 
 # The BPF object: CO-RE against the checked-in vmlinux.h, then `bpftool gen
 # object` to link it (it also strips DWARF, shrinking the skeleton).
+# -Wno-unused-parameter: libbpf's BPF_PROG() hands every body a ctx it may not use.
 $(BPF_OBJ): bpf/tmacg.bpf.c include/tmacg.h vmlinux/vmlinux.h | $(OUT)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Iinclude -Ivmlinux \
-		$(WARN) -c $< -o $(@:.bpf.o=.tmp.bpf.o)
+		$(WARN) -Wno-unused-parameter -c $< -o $(@:.bpf.o=.tmp.bpf.o)
 	$(Q)$(BPFTOOL) gen object $@ $(@:.bpf.o=.tmp.bpf.o)
 
 $(SKEL): $(BPF_OBJ)

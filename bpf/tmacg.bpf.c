@@ -1,14 +1,436 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* Placeholder: the per-cgroup counting program lands in the next commit. */
+/*
+ * tmacg's kernel half: on every context switch read this CPU's counters and
+ * charge the delta since the last switch to the outgoing task's cgroup (and,
+ * when asked, to the task).  One set of counters per CPU serves every cgroup,
+ * so the cost does not grow with the number of containers.
+ *
+ * Counters are read with bpf_perf_event_read_value() only: it reads this
+ * CPU's event, returns an error instead of a count on failure, and gives
+ * enabled/running so multiplexed groups can be scaled in userspace.
+ */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
 #include "tmacg.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
+/* Set by userspace before load, so the verifier prunes what is off. */
+const volatile __u32 nr_cpus = 1;
+const volatile __u32 nr_events = 0;
+const volatile __u32 nr_groups = 0;
+const volatile __u8 event_group[TMACG_MAX_EVENTS];	/* group of each event */
+const volatile __u8 event_is_leader[TMACG_MAX_EVENTS];
+const volatile bool per_task = false;
+
+/* Event e on CPU c sits at index e * nr_cpus + c; max_entries set at load. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u32));
+} events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct tmacg_cpu_state);
+} cpu_state SEC(".maps");
+
+/* The delta being charged: too large for the 512-byte BPF stack. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct tmacg_acc);
+} scratch SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct tmacg_stats);
+} stats SEC(".maps");
+
+/*
+ * One shared (not per-CPU) entry per cgroup, added to atomically: per-CPU
+ * values would cost cgroups x CPUs x value size, 1 GiB for 10,000 cgroups on a
+ * 256-CPU host.  max_entries is set by userspace.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u64);
+	__type(value, struct tmacg_acc);
+} cgroup_acc SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, struct tmacg_task_acc);
+} task_acc SEC(".maps");
+
+/* A new task's first entry is built here: too large for the stack too. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct tmacg_task_acc);
+} task_scratch SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 256 * 1024);
+} cgroup_events SEC(".maps");
+
+static __always_inline __u64 delta_of(__u64 now, __u64 before, struct tmacg_stats *st)
+{
+	/* Kernels before 6.3 could report enabled/running going backwards. */
+	if (now < before) {
+		st->negative_deltas++;
+		return 0;
+	}
+	return now - before;
+}
+
+static __always_inline void add_to(struct tmacg_acc *acc, const struct tmacg_acc *d)
+{
+	if (d->runtime_ns)
+		__sync_fetch_and_add(&acc->runtime_ns, d->runtime_ns);
+	for (__u32 e = 0; e < TMACG_MAX_EVENTS; e++) {
+		if (e >= nr_events)
+			break;
+		if (d->counter[e])
+			__sync_fetch_and_add(&acc->counter[e], d->counter[e]);
+	}
+	for (__u32 g = 0; g < TMACG_MAX_GROUPS; g++) {
+		if (g >= nr_groups)
+			break;
+		if (d->enabled[g])
+			__sync_fetch_and_add(&acc->enabled[g], d->enabled[g]);
+		if (d->running[g])
+			__sync_fetch_and_add(&acc->running[g], d->running[g]);
+	}
+}
+
+static __always_inline void charge_cgroup(__u64 cgid, const struct tmacg_acc *d,
+					  struct tmacg_stats *st)
+{
+	struct tmacg_acc *acc = bpf_map_lookup_elem(&cgroup_acc, &cgid);
+
+	if (!acc) {
+		/* The first charge creates the entry with the delta itself. */
+		long err = bpf_map_update_elem(&cgroup_acc, &cgid, d, BPF_NOEXIST);
+
+		if (!err)
+			return;
+		acc = bpf_map_lookup_elem(&cgroup_acc, &cgid);	/* lost a race: add */
+		if (!acc) {
+			st->map_full++;
+			return;
+		}
+	}
+	add_to(acc, d);
+}
+
+static __always_inline void charge_task(__u64 cgid, const struct tmacg_acc *d,
+					struct tmacg_stats *st)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)pid_tgid, zero = 0;
+	struct tmacg_task_acc *t = bpf_map_lookup_elem(&task_acc, &tid);
+
+	if (!t) {
+		struct tmacg_task_acc *init = bpf_map_lookup_elem(&task_scratch, &zero);
+
+		if (!init)
+			return;
+		init->cgroup_id = cgid;
+		init->tgid = pid_tgid >> 32;
+		init->pad = 0;
+		bpf_get_current_comm(init->comm, sizeof(init->comm));
+		__builtin_memcpy(&init->acc, d, sizeof(*d));
+		if (!bpf_map_update_elem(&task_acc, &tid, init, BPF_NOEXIST))
+			return;
+		t = bpf_map_lookup_elem(&task_acc, &tid);
+		if (!t) {
+			st->task_map_full++;
+			return;
+		}
+	}
+	/* Userspace reports a task's delta under the cgroup it ran in last. */
+	t->cgroup_id = cgid;
+	bpf_get_current_comm(t->comm, sizeof(t->comm));	/* threads rename themselves */
+	add_to(&t->acc, d);
+}
+
+/*
+ * Read every event of this CPU and charge the delta since the last reading
+ * to the current task.  Called from sched_switch (current is the outgoing
+ * task) and from the flush program (current is whatever runs on the CPU).
+ */
+static __always_inline int account(struct tmacg_stats *st, struct tmacg_cpu_state *cs)
+{
+	__u32 zero = 0, cpu = bpf_get_smp_processor_id();
+	struct tmacg_acc *d = bpf_map_lookup_elem(&scratch, &zero);
+	__u64 failed = 0, not_running = 0, valid;
+
+	if (!d)
+		return 0;
+	valid = cs->valid;
+	for (__u32 e = 0; e < TMACG_MAX_EVENTS; e++) {
+		struct bpf_perf_event_value v;
+		__u32 g, key;
+		__u64 bit;
+		bool had;
+
+		if (e >= nr_events)
+			break;
+		g = event_group[e] & (TMACG_MAX_GROUPS - 1);
+		bit = 1ull << g;
+		d->counter[e] = 0;
+		if ((failed | not_running) & bit)
+			continue;	/* this group's members did not count, or failed */
+		key = e * nr_cpus + cpu;
+		if (bpf_perf_event_read_value(&events, key, &v, sizeof(v))) {
+			st->read_errors++;
+			failed |= bit;
+			continue;
+		}
+		had = valid & bit;
+		if (event_is_leader[e]) {
+			__u64 den = delta_of(v.enabled, cs->enabled[g], st);
+			__u64 drun = delta_of(v.running, cs->running[g], st);
+
+			cs->enabled[g] = v.enabled;
+			cs->running[g] = v.running;
+			d->enabled[g] = had ? den : 0;
+			d->running[g] = had ? drun : 0;
+			if (had && !drun) {
+				/* Not on the PMU since the last read: members are unchanged. */
+				st->groups_not_running++;
+				not_running |= bit;
+				continue;
+			}
+		}
+		d->counter[e] = had ? delta_of(v.counter, cs->counter[e], st) : 0;
+		cs->counter[e] = v.counter;
+	}
+	/* A group that failed takes its next readings as a fresh baseline. */
+	cs->valid = ((1ull << nr_groups) - 1) & ~failed;
+	d->runtime_ns = cs->run_pending;
+	cs->run_pending = 0;
+	if (failed)
+		return 0;	/* never charge a delta measured against a stale baseline */
+	if (cs->cur_idle || !cs->cur_cgid) {
+		st->idle++;	/* idle time belongs to no cgroup */
+		return 0;
+	}
+	/*
+	 * Charged to the cgroup the task was in when it was switched in: with
+	 * the early return, what is pending may include earlier tasks of that
+	 * cgroup, and the current task may have moved since.
+	 */
+	charge_cgroup(cs->cur_cgid, d, st);
+	if (per_task)
+		charge_task(cs->cur_cgid, d, st);
+	return 0;
+}
+
+static __always_inline struct tmacg_stats *this_cpu_stats(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&stats, &zero);
+}
+
+static __always_inline struct tmacg_cpu_state *this_cpu_state(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&cpu_state, &zero);
+}
+
+/*
+ * Adds the runtime of the task leaving (or, from the flush, still running)
+ * since it was switched in; next becomes the task whose runtime is tracked.
+ */
+static __always_inline void track_runtime(struct tmacg_cpu_state *cs, struct task_struct *prev,
+					  struct task_struct *next)
+{
+	__u64 now = BPF_CORE_READ(prev, se.sum_exec_runtime);
+
+	if (cs->run_task == (__u64)prev && now > cs->run_start)
+		cs->run_pending += now - cs->run_start;
+	cs->run_task = (__u64)next;
+	cs->run_start = prev == next ? now : BPF_CORE_READ(next, se.sum_exec_runtime);
+}
+
+/*
+ * The task running now (prev at a switch, current at a flush) should be the
+ * one this CPU saw switched in.  Some kernels do not report every switch
+ * (seen on a VM whose agent threads never appear in sched_switch); then the
+ * pending delta is charged to the task known to run, not to a stale cgroup,
+ * and the miss is counted.  Also how the first event after loading starts.
+ */
+static __always_inline void resync(struct tmacg_cpu_state *cs, struct task_struct *running,
+				   struct tmacg_stats *st)
+{
+	if (cs->run_task == (__u64)running)
+		return;
+	if (cs->run_task)
+		st->missed_switches++;
+	cs->cur_cgid = BPF_CORE_READ(running, cgroups, dfl_cgrp, kn, id);
+	cs->cur_idle = BPF_CORE_READ(running, pid) == 0;
+}
+
+static __always_inline int on_switch(struct task_struct *prev, struct task_struct *next)
+{
+	struct tmacg_stats *st = this_cpu_stats();
+	struct tmacg_cpu_state *cs = this_cpu_state();
+	__u64 next_cgid;
+	bool next_idle;
+
+	if (!st || !cs)
+		return 0;
+	st->switches++;
+	resync(cs, prev, st);
+	track_runtime(cs, prev, next);
+	next_cgid = BPF_CORE_READ(next, cgroups, dfl_cgrp, kn, id);
+	next_idle = BPF_CORE_READ(next, pid) == 0;
+	/*
+	 * Same cgroup on both sides: the delta would go to the same place at
+	 * the next switch anyway.  Idle on either side must be read, so idle
+	 * time is split off instead of charged to the root cgroup.
+	 */
+	if (!per_task && !cs->cur_idle && !next_idle && cs->cur_cgid == next_cgid) {
+		st->early_returns++;
+		return 0;
+	}
+	account(st, cs);
+	cs->cur_cgid = next_cgid;
+	cs->cur_idle = next_idle;
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(tmacg_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	return on_switch(prev, next);
+}
+
+/* For kernels without tp_btf; chosen at run time by userspace. */
+SEC("raw_tp/sched_switch")
+int BPF_PROG(tmacg_switch_raw, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	return on_switch(prev, next);
+}
+
+/*
+ * Run on each CPU through BPF_PROG_TEST_RUN + BPF_F_TEST_RUN_ON_CPU at every
+ * interval: charges what the running task accumulated since its last switch,
+ * so a task that never yields is still reported each interval.
+ */
 SEC("raw_tp")
 int tmacg_flush(void *ctx)
 {
+	struct tmacg_stats *st = this_cpu_stats();
+	struct tmacg_cpu_state *cs = this_cpu_state();
+	struct task_struct *current = (struct task_struct *)bpf_get_current_task();
+
 	(void)ctx;
+	if (!st || !cs)
+		return 0;
+	st->flushes++;
+	resync(cs, current, st);
+	track_runtime(cs, current, current);
+	return account(st, cs);
+}
+
+/*
+ * A running task moving itself (echo $$ > cgroup.procs): what it and its
+ * cgroup mates did so far belongs to the cgroup it leaves.
+ */
+static __always_inline int on_attach(struct cgroup *dst, struct task_struct *task)
+{
+	struct tmacg_stats *st = this_cpu_stats();
+	struct tmacg_cpu_state *cs = this_cpu_state();
+
+	if (!st || !cs || (__u64)task != bpf_get_current_task() ||
+	    BPF_CORE_READ(dst, root, hierarchy_id) != 0)
+		return 0;
+	st->migrations++;
+	resync(cs, task, st);
+	track_runtime(cs, task, task);
+	account(st, cs);
+	cs->cur_cgid = BPF_CORE_READ(dst, kn, id);
 	return 0;
+}
+
+SEC("tp_btf/cgroup_attach_task")
+int BPF_PROG(tmacg_attach, struct cgroup *dst, const char *path, struct task_struct *task,
+	     bool threadgroup)
+{
+	return on_attach(dst, task);
+}
+
+SEC("raw_tp/cgroup_attach_task")
+int BPF_PROG(tmacg_attach_raw, struct cgroup *dst, const char *path, struct task_struct *task,
+	     bool threadgroup)
+{
+	return on_attach(dst, task);
+}
+
+static __always_inline int send_cgroup_event(struct cgroup *cgrp, const char *path, __u32 type)
+{
+	struct tmacg_cgroup_event *ev;
+	struct cgroup *parent;
+
+	ev = bpf_ringbuf_reserve(&cgroup_events, sizeof(*ev), 0);
+	if (!ev) {
+		struct tmacg_stats *st = this_cpu_stats();
+
+		if (st)
+			st->events_lost++;
+		return 0;
+	}
+	ev->id = BPF_CORE_READ(cgrp, kn, id);
+	/* struct cgroup starts with its css, so the parent css is the parent cgroup. */
+	parent = (struct cgroup *)BPF_CORE_READ(cgrp, self.parent);
+	ev->parent_id = parent ? BPF_CORE_READ(parent, kn, id) : 0;
+	ev->level = BPF_CORE_READ(cgrp, level);
+	ev->type = type;
+	ev->hierarchy_id = BPF_CORE_READ(cgrp, root, hierarchy_id);
+	ev->pad = 0;
+	if (bpf_probe_read_kernel_str(ev->path, sizeof(ev->path), path) < 0)
+		ev->path[0] = '\0';
+	bpf_ringbuf_submit(ev, 0);
+	return 0;
+}
+
+SEC("tp_btf/cgroup_mkdir")
+int BPF_PROG(tmacg_mkdir, struct cgroup *cgrp, const char *path)
+{
+	return send_cgroup_event(cgrp, path, TMACG_CGROUP_MKDIR);
+}
+
+SEC("tp_btf/cgroup_rmdir")
+int BPF_PROG(tmacg_rmdir, struct cgroup *cgrp, const char *path)
+{
+	return send_cgroup_event(cgrp, path, TMACG_CGROUP_RMDIR);
+}
+
+SEC("raw_tp/cgroup_mkdir")
+int BPF_PROG(tmacg_mkdir_raw, struct cgroup *cgrp, const char *path)
+{
+	return send_cgroup_event(cgrp, path, TMACG_CGROUP_MKDIR);
+}
+
+SEC("raw_tp/cgroup_rmdir")
+int BPF_PROG(tmacg_rmdir_raw, struct cgroup *cgrp, const char *path)
+{
+	return send_cgroup_event(cgrp, path, TMACG_CGROUP_RMDIR);
 }

@@ -20,6 +20,11 @@
 
 /* Per-cgroup (and per-task) accumulator: only ever grows; userspace subtracts. */
 struct tmacg_acc {
+	/*
+	 * CPU time from the scheduler's sum_exec_runtime, as cpu.stat counts it:
+	 * unlike per-CPU perf time it leaves out steal time on virtual machines.
+	 */
+	__u64 runtime_ns;
 	__u64 counter[TMACG_MAX_EVENTS];
 	__u64 enabled[TMACG_MAX_GROUPS];	/* ns the group was enabled */
 	__u64 running[TMACG_MAX_GROUPS];	/* ns the group was on the PMU */
@@ -31,7 +36,11 @@ struct tmacg_cpu_state {
 	__u64 enabled[TMACG_MAX_GROUPS];
 	__u64 running[TMACG_MAX_GROUPS];
 	__u64 valid;	/* bit g set: group g has a baseline */
-	__u64 pad;
+	__u64 cur_cgid;		/* cgroup of the task switched in last: pending work is its */
+	__u64 cur_idle;		/* that task is the idle task: its time belongs to no cgroup */
+	__u64 run_task;		/* the task switched in last (its address) */
+	__u64 run_start;	/* its sum_exec_runtime then */
+	__u64 run_pending;	/* runtime since the last charge, not yet charged */
 };
 
 struct tmacg_task_acc {
@@ -54,6 +63,8 @@ struct tmacg_stats {
 	__u64 task_map_full;	/* no room for a task accumulator: task delta dropped */
 	__u64 negative_deltas;	/* a reading went backwards: clamped to 0 */
 	__u64 events_lost;	/* cgroup mkdir/rmdir events lost: ring buffer full */
+	__u64 migrations;	/* a running task moved itself: its pending delta charged first */
+	__u64 missed_switches;	/* the running task was not the one switched in: resynced */
 };
 
 enum tmacg_cgroup_event_type {

@@ -1,9 +1,57 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* tmacg: TMA per cgroup.  Parses the command line and hands over to a mode. */
+#include <signal.h>
 #include <stdio.h>
-#include "tmacg.skel.h"
+#include <string.h>
 
-int main(void)
+#include "model.h"
+#include "model_list.h"
+#include "monitor.h"
+#include "options.h"
+#include "replay_run.h"
+#include "tma_setup.h"
+
+static void on_stop_signal(int sig)
 {
-	fprintf(stderr, "tmacg: not built yet\n");
-	return 1;
+	(void)sig;
+	monitor_stop = 1;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	/*
+	 * SA_RESTART: a write blocked on a slow reader resumes instead of losing
+	 * the line; clock_nanosleep() is never restarted, so the sleep still ends.
+	 */
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	/* A closed pipe shows up as EPIPE on write: tmacg then ends quietly. */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	int ret = options_parse(&o, argc, argv, stdout, stderr);
+
+	if (ret == 1)
+		return 0;
+	if (ret)
+		return 2;
+	/* Line-buffered: `kubectl logs` and pipes see every line at once. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	install_signals();
+	if (o.list_models) {
+		model_list_print(stdout);
+		return 0;
+	}
+	if (o.list_metrics || o.list_events || o.replay)
+		return tma_setup_run_offline(&o);
+	return monitor_run(&o);
 }

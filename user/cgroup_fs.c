@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include "cgroup_fs.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* mountinfo escapes space, tab, newline and backslash as \ooo. */
+static void unescape_octal(char *s)
+{
+	char *out = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*out++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 3;
+		} else {
+			*out++ = *s;
+		}
+	}
+	*out = '\0';
+}
+
+/* "/a/b/" and "/a//b" name the same directory as "/a/b". */
+static bool same_dir(const char *a, const char *b)
+{
+	while (*a || *b) {
+		while (a[0] == '/' && (a[1] == '/' || !a[1]))
+			a++;
+		while (b[0] == '/' && (b[1] == '/' || !b[1]))
+			b++;
+		if (*a != *b)
+			return false;
+		if (*a) {
+			a++;
+			b++;
+		}
+	}
+	return true;
+}
+
+int cgroup_find_mount(const char *mountinfo, const char *want_dir, struct cgroup_mount *out)
+{
+	FILE *f = fopen(mountinfo, "re");
+	char *line = NULL;
+	size_t cap = 0;
+	int err = -ENOENT;
+
+	if (!f)
+		return -errno;
+	/* "36 25 0:31 / /sys/fs/cgroup/unified rw,relatime shared:10 - cgroup2 cgroup2 rw" */
+	while (getline(&line, &cap, f) > 0) {
+		char root[CGROUP_PATH_MAX], dir[CGROUP_PATH_MAX], fstype[64];
+		char *sep = strstr(line, " - ");
+
+		if (!sep || sscanf(sep + 3, "%63s", fstype) != 1 || strcmp(fstype, "cgroup2"))
+			continue;
+		if (sscanf(line, "%*s %*s %*s %4095s %4095s", root, dir) != 2)
+			continue;
+		unescape_octal(root);
+		unescape_octal(dir);
+		if (want_dir && !same_dir(dir, want_dir))
+			continue;
+		snprintf(out->dir, sizeof(out->dir), "%s", dir);
+		snprintf(out->root, sizeof(out->root), "%s", root);
+		err = 0;
+		break;
+	}
+	free(line);
+	fclose(f);
+	return err;
+}
+
+static void normalise(const char *in, char *out, size_t len)
+{
+	size_t n = 0;
+
+	/* Collapse repeated slashes, drop a trailing one; always start with '/'. */
+	if (len < 2)
+		return;
+	out[n++] = '/';
+	for (; *in && n + 1 < len; in++) {
+		if (*in == '/' && out[n - 1] == '/')
+			continue;
+		out[n++] = *in;
+	}
+	if (n > 1 && out[n - 1] == '/')
+		n--;
+	out[n] = '\0';
+}
+
+int cgroup_dir_of(const struct cgroup_mount *mnt, const char *path, char *out, size_t len)
+{
+	size_t rl = strlen(mnt->root);
+	const char *rest = path;
+
+	/* A hierarchy path below the mount's own root (cgroup namespaces). */
+	if (strcmp(mnt->root, "/") && !strncmp(path, mnt->root, rl) &&
+	    (path[rl] == '/' || !path[rl]))
+		rest = path + rl;
+	if (snprintf(out, len, "%s%s", mnt->dir, strcmp(rest, "/") ? rest : "") >= (int)len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+static int check_dir(const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st))
+		return -errno;
+	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+}
+
+int cgroup_resolve(const struct cgroup_mount *mnt, const char *user_path, char *out, size_t len)
+{
+	char norm[CGROUP_PATH_MAX], mdir[CGROUP_PATH_MAX], dir[CGROUP_PATH_MAX];
+	size_t ml;
+
+	normalise(user_path, norm, sizeof(norm));
+	normalise(mnt->dir, mdir, sizeof(mdir));
+	ml = strlen(mdir);
+	if (user_path[0] == '/' && !strncmp(norm, mdir, ml) && (norm[ml] == '/' || !norm[ml])) {
+		const char *rest = norm[ml] ? norm + ml : "/";
+		int err = check_dir(norm);
+
+		if (err)
+			return err;
+		if (strcmp(mnt->root, "/"))
+			snprintf(out, len, "%s%s", mnt->root, strcmp(rest, "/") ? rest : "");
+		else
+			snprintf(out, len, "%s", rest);
+		return 0;
+	}
+	/* Not below the mount: a path inside the hierarchy. */
+	if (cgroup_dir_of(mnt, norm, dir, sizeof(dir)))
+		return -ENAMETOOLONG;
+	if (check_dir(dir))
+		return -ENOENT;
+	snprintf(out, len, "%s", norm);
+	return 0;
+}
+
+int cgroup_id_of(const struct cgroup_mount *mnt, const char *path, uint64_t *id)
+{
+	char dir[CGROUP_PATH_MAX];
+	struct stat st;
+	int err = cgroup_dir_of(mnt, path, dir, sizeof(dir));
+
+	if (err)
+		return err;
+	if (stat(dir, &st))
+		return -errno;
+	*id = st.st_ino;
+	return 0;
+}
+
+void cgroup_parent_path(const char *path, char *out, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!strcmp(path, "/") || !slash) {
+		snprintf(out, len, "%s", "");
+		return;
+	}
+	if (slash == path)
+		snprintf(out, len, "/");
+	else
+		snprintf(out, len, "%.*s", (int)(slash - path), path);
+}
+
+int cgroup_path_level(const char *path)
+{
+	int level = 0;
+
+	if (!strcmp(path, "/"))
+		return 0;
+	for (; *path; path++)
+		level += *path == '/';
+	return level;
+}
+
+int cgroup_read_cpu_stat(const struct cgroup_mount *mnt, const char *path, const char *key,
+			 uint64_t *value)
+{
+	char dir[CGROUP_PATH_MAX], file[CGROUP_PATH_MAX + 16], name[64];
+	unsigned long long v;
+	int err = cgroup_dir_of(mnt, path, dir, sizeof(dir));
+	FILE *f;
+
+	if (err)
+		return err;
+	snprintf(file, sizeof(file), "%s/cpu.stat", dir);
+	f = fopen(file, "re");
+	if (!f)
+		return -errno;
+	err = -ENOENT;
+	while (fscanf(f, "%63s %llu", name, &v) == 2) {
+		if (!strcmp(name, key)) {
+			*value = v;
+			err = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return err;
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/* The cgroup2 filesystem: where it is mounted, paths and ids. */
+#ifndef TMACG_CGROUP_FS_H
+#define TMACG_CGROUP_FS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CGROUP_PATH_MAX 4096
+
+struct cgroup_mount {
+	char dir[CGROUP_PATH_MAX];	/* where it is mounted: "/sys/fs/cgroup/unified" */
+	char root[CGROUP_PATH_MAX];	/* the hierarchy path mounted there: "/" */
+};
+
+/*
+ * Finds a cgroup2 mount in a mountinfo file (normally /proc/self/mountinfo):
+ * the one mounted at want_dir, or the first when want_dir is NULL.
+ * 0, -ENOENT when there is none, -errno when the file cannot be read.
+ */
+int cgroup_find_mount(const char *mountinfo, const char *want_dir, struct cgroup_mount *out);
+
+/*
+ * Turns what the user typed into a hierarchy path ("/a/b"): an absolute path
+ * below the mount ("/sys/fs/cgroup/a/b"), or a path relative to the cgroup2
+ * root ("/a/b", "a/b").  The directory must exist.  0, -ENOENT or -ENOTDIR.
+ */
+int cgroup_resolve(const struct cgroup_mount *mnt, const char *user_path, char *out, size_t len);
+
+/* The mounted directory of a hierarchy path. */
+int cgroup_dir_of(const struct cgroup_mount *mnt, const char *path, char *out, size_t len);
+
+/* A cgroup's id: its directory's inode number (kernfs id on 64-bit kernels). */
+int cgroup_id_of(const struct cgroup_mount *mnt, const char *path, uint64_t *id);
+
+/* "/a/b" -> "/a"; "/a" -> "/"; "/" -> "" (no parent). */
+void cgroup_parent_path(const char *path, char *out, size_t len);
+
+/* Depth of a hierarchy path: "/" is 0, "/a/b" is 2. */
+int cgroup_path_level(const char *path);
+
+/* Reads a key of cpu.stat ("usage_usec"); 0 or -errno. */
+int cgroup_read_cpu_stat(const struct cgroup_mount *mnt, const char *path, const char *key,
+			 uint64_t *value);
+
+#endif

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include "cgroup_tree.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Deep enough for any real hierarchy (kubelet's is 5); bounds the ancestor walk. */
+#define CGROUP_TREE_MAX_DEPTH 64
+
+int cgroup_tree_init(struct cgroup_tree *t, const struct cgroup_mount *mnt,
+		     const struct cgroup_spec *specs, int nspecs)
+{
+	memset(t, 0, sizeof(*t));
+	t->mnt = *mnt;
+	u64map_init(&t->nodes);
+	t->whole_host = nspecs == 0;
+	if (nspecs) {
+		t->specs = calloc(nspecs, sizeof(*specs));
+		if (!t->specs)
+			return -ENOMEM;
+		memcpy(t->specs, specs, nspecs * sizeof(*specs));
+		t->nspecs = nspecs;
+	}
+	return 0;
+}
+
+static void node_free(struct cgroup_node *n)
+{
+	if (n) {
+		free(n->path);
+		free(n);
+	}
+}
+
+void cgroup_tree_free(struct cgroup_tree *t)
+{
+	for (size_t i = 0; i < t->nodes.cap; i++)
+		if (t->nodes.keys[i])
+			node_free(t->nodes.vals[i]);
+	u64map_free(&t->nodes);
+	free(t->specs);
+	t->specs = NULL;
+}
+
+static bool below(const char *path, const char *top)
+{
+	size_t n = strlen(top);
+
+	if (!strcmp(top, "/"))
+		return true;
+	return !strncmp(path, top, n) && (path[n] == '/' || !path[n]);
+}
+
+static void classify(const struct cgroup_tree *t, struct cgroup_node *n)
+{
+	if (t->whole_host) {
+		n->target = n->level <= 1;
+		n->self_only = n->level == 0;
+		return;
+	}
+	for (int i = 0; i < t->nspecs; i++) {
+		const struct cgroup_spec *s = &t->specs[i];
+		int rel = n->level - cgroup_path_level(s->path);
+
+		if (below(n->path, s->path) && rel >= 0 && rel <= s->depth) {
+			n->target = true;
+			return;
+		}
+	}
+}
+
+int cgroup_tree_add(struct cgroup_tree *t, uint64_t id, uint64_t parent_id, const char *path)
+{
+	struct cgroup_node *n = u64map_get(&t->nodes, id);
+
+	if (n) {
+		n->removed = false;
+		return 0;
+	}
+	n = calloc(1, sizeof(*n));
+	if (!n || !(n->path = strdup(path))) {
+		free(n);
+		return -ENOMEM;
+	}
+	n->id = id;
+	n->parent_id = parent_id;
+	n->level = cgroup_path_level(path);
+	classify(t, n);
+	if (u64map_put(&t->nodes, id, n)) {
+		node_free(n);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void cgroup_tree_mark_removed(struct cgroup_tree *t, uint64_t id)
+{
+	struct cgroup_node *n = u64map_get(&t->nodes, id);
+
+	if (n)
+		n->removed = true;
+}
+
+struct cgroup_node *cgroup_tree_get(const struct cgroup_tree *t, uint64_t id)
+{
+	return u64map_get(&t->nodes, id);
+}
+
+/* Depth-first walk of the mounted directories below dir (hierarchy path path). */
+static int scan_dir(struct cgroup_tree *t, const char *path, uint64_t parent_id, int depth)
+{
+	char dirpath[CGROUP_PATH_MAX], child[CGROUP_PATH_MAX];
+	struct dirent *de;
+	uint64_t id;
+	DIR *d;
+	int err;
+
+	if (depth > CGROUP_TREE_MAX_DEPTH)
+		return 0;
+	err = cgroup_id_of(&t->mnt, path, &id);
+	if (err)
+		return err == -ENOENT ? 0 : err;	/* removed while we looked */
+	err = cgroup_tree_add(t, id, parent_id, path);
+	if (err || cgroup_dir_of(&t->mnt, path, dirpath, sizeof(dirpath)))
+		return err;
+	d = opendir(dirpath);
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((de = readdir(d))) {
+		if (de->d_type != DT_DIR || de->d_name[0] == '.')
+			continue;
+		if (snprintf(child, sizeof(child), "%s/%s", strcmp(path, "/") ? path : "",
+			     de->d_name) >= (int)sizeof(child))
+			continue;
+		err = scan_dir(t, child, id, depth + 1);
+		if (err)
+			break;
+	}
+	closedir(d);
+	return err;
+}
+
+int cgroup_tree_scan(struct cgroup_tree *t)
+{
+	return scan_dir(t, t->mnt.root, 0, 0);
+}
+
+int cgroup_tree_targets_of(const struct cgroup_tree *t, uint64_t id, struct cgroup_node **out,
+			   int max)
+{
+	struct cgroup_node *n = u64map_get(&t->nodes, id);
+	int count = 0;
+
+	for (int depth = 0; n && depth < CGROUP_TREE_MAX_DEPTH; depth++) {
+		if (n->target && (!n->self_only || n->id == id) && count < max)
+			out[count++] = n;
+		n = n->parent_id ? u64map_get(&t->nodes, n->parent_id) : NULL;
+	}
+	return count;
+}
+
+void cgroup_tree_age_removed(struct cgroup_tree *t, int keep,
+			     void (*forget)(uint64_t id, void *user, void *ctx), void *ctx)
+{
+	uint64_t *gone = calloc(t->nodes.len + 1, sizeof(*gone));
+	size_t ngone = 0;
+
+	if (!gone)
+		return;	/* retried at the next interval */
+	/* Collect first: deleting from the open-addressing table moves entries. */
+	for (size_t i = 0; i < t->nodes.cap; i++) {
+		struct cgroup_node *n = t->nodes.vals[i];
+
+		if (t->nodes.keys[i] && n->removed && ++n->removed_age > keep)
+			gone[ngone++] = n->id;
+	}
+	for (size_t i = 0; i < ngone; i++) {
+		struct cgroup_node *n = u64map_del(&t->nodes, gone[i]);
+
+		if (forget)
+			forget(n->id, n->user, ctx);
+		node_free(n);
+	}
+	free(gone);
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * Every cgroup of the cgroup2 hierarchy tmacg knows of (id, parent, path),
+ * which of them are reported ("targets"), and the roll-up of a cgroup's own
+ * counts into the targets that contain it.  The BPF side charges leaves only.
+ */
+#ifndef TMACG_CGROUP_TREE_H
+#define TMACG_CGROUP_TREE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cgroup_fs.h"
+#include "u64map.h"
+
+struct cgroup_node {
+	uint64_t id;
+	uint64_t parent_id;	/* 0 for the root */
+	int level;
+	char *path;		/* hierarchy path, "/a/b" */
+	bool removed;		/* rmdir seen: reported once more, then forgotten */
+	int removed_age;	/* intervals reported since the rmdir */
+	bool target;		/* reported */
+	bool self_only;		/* target counting only its own tasks (the root line) */
+	void *user;		/* owned by the caller (per-target sums) */
+};
+
+struct cgroup_spec {
+	char path[CGROUP_PATH_MAX];	/* hierarchy path */
+	int depth;			/* descendants this many levels down are targets too */
+};
+
+struct cgroup_tree {
+	struct cgroup_mount mnt;
+	struct u64map nodes;		/* id -> struct cgroup_node * */
+	struct cgroup_spec *specs;
+	int nspecs;
+	bool whole_host;	/* no --cgroup: children of the root, plus the root's own tasks */
+};
+
+/* specs NULL/0: the whole host.  Copies specs. */
+int cgroup_tree_init(struct cgroup_tree *t, const struct cgroup_mount *mnt,
+		     const struct cgroup_spec *specs, int nspecs);
+void cgroup_tree_free(struct cgroup_tree *t);
+
+/* Walks the mounted hierarchy and adds every cgroup not yet known. */
+int cgroup_tree_scan(struct cgroup_tree *t);
+
+/* A cgroup seen being created (or found); 0 or -ENOMEM. */
+int cgroup_tree_add(struct cgroup_tree *t, uint64_t id, uint64_t parent_id, const char *path);
+/* A cgroup seen being removed: kept until cgroup_tree_forget_removed(). */
+void cgroup_tree_mark_removed(struct cgroup_tree *t, uint64_t id);
+
+struct cgroup_node *cgroup_tree_get(const struct cgroup_tree *t, uint64_t id);
+
+/*
+ * The targets a count charged to cgroup id belongs to (itself and the
+ * ancestors that are targets).  Returns how many were stored in out.
+ */
+int cgroup_tree_targets_of(const struct cgroup_tree *t, uint64_t id, struct cgroup_node **out,
+			   int max);
+
+/*
+ * Called after each report: removed cgroups age by one interval; those older
+ * than keep intervals are forgotten, calling forget(id, node->user, ctx)
+ * first.  Keeping them a little longer lets a charge that lands after the
+ * rmdir (an exiting task's last switch) still roll up into its ancestors.
+ */
+void cgroup_tree_age_removed(struct cgroup_tree *t, int keep,
+			     void (*forget)(uint64_t id, void *user, void *ctx), void *ctx);
+
+/* Reported this interval: a target, alive or removed since the last report. */
+static inline bool cgroup_node_reported(const struct cgroup_node *n)
+{
+	return n->target && (!n->removed || n->removed_age == 0);
+}
+
+#endif

@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include "collector.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "acc_delta.h"
+#include "pmu.h"
+#include "tmacg.skel.h"
+
+/* Entries read per batch syscall: bounds the read buffers (~400 KiB). */
+#define COLLECTOR_BATCH 512
+
+struct task_snap {
+	struct tmacg_acc acc;
+	uint64_t seen;		/* read generation that last saw the tid */
+};
+
+static bool libbpf_verbose;
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	if (level == LIBBPF_DEBUG && !libbpf_verbose)
+		return 0;
+	if (level == LIBBPF_INFO && !libbpf_verbose)
+		return 0;
+	return vfprintf(stderr, fmt, args);
+}
+
+static int on_ringbuf(void *ctx, void *data, size_t size)
+{
+	struct collector *c = ctx;
+	const struct tmacg_cgroup_event *ev = data;
+
+	if (size < sizeof(*ev))
+		return 0;
+	/* Hierarchy 0 is cgroup2's ("0::/path" in /proc/self/cgroup); v1 ids collide. */
+	if (ev->hierarchy_id != 0)
+		return 0;
+	if (c->cfg.on_cgroup)
+		c->cfg.on_cgroup(ev, c->cfg.ctx);
+	return 0;
+}
+
+static int configure(struct collector *c, bool raw_tp)
+{
+	struct tmacg_bpf *skel = c->skel;
+	const struct collector_config *cfg = &c->cfg;
+
+	skel->rodata->nr_cpus = c->ncpus;
+	skel->rodata->nr_events = cfg->nevents;
+	skel->rodata->nr_groups = cfg->ngroups;
+	for (int e = 0; e < cfg->nevents; e++) {
+		skel->rodata->event_group[e] = cfg->event_group[e];
+		skel->rodata->event_is_leader[e] = cfg->event_is_leader[e];
+	}
+	skel->rodata->per_task = cfg->per_task;
+	bpf_map__set_max_entries(skel->maps.events, cfg->nevents * c->ncpus);
+	bpf_map__set_max_entries(skel->maps.cgroup_acc, cfg->max_cgroups);
+	/* Unused without --per-task: keep it tiny. */
+	bpf_map__set_max_entries(skel->maps.task_acc, cfg->per_task ? cfg->max_tasks : 1);
+	bpf_program__set_autoload(skel->progs.tmacg_switch, !raw_tp);
+	bpf_program__set_autoload(skel->progs.tmacg_mkdir, !raw_tp);
+	bpf_program__set_autoload(skel->progs.tmacg_rmdir, !raw_tp);
+	bpf_program__set_autoload(skel->progs.tmacg_attach, !raw_tp);
+	bpf_program__set_autoload(skel->progs.tmacg_attach_raw, raw_tp);
+	bpf_program__set_autoload(skel->progs.tmacg_switch_raw, raw_tp);
+	bpf_program__set_autoload(skel->progs.tmacg_mkdir_raw, raw_tp);
+	bpf_program__set_autoload(skel->progs.tmacg_rmdir_raw, raw_tp);
+	bpf_program__set_autoattach(skel->progs.tmacg_flush, false);
+	return 0;
+}
+
+static int open_and_load(struct collector *c, bool raw_tp)
+{
+	c->skel = tmacg_bpf__open();
+	if (!c->skel)
+		return -errno;
+	configure(c, raw_tp);
+	return tmacg_bpf__load(c->skel);
+}
+
+int collector_open(struct collector *c, const struct collector_config *cfg, char *err,
+		   size_t errlen)
+{
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	c->cfg = *cfg;
+	u64map_init(&c->snaps);
+	u64map_init(&c->task_snaps);
+	if (cfg->nevents < 1 || cfg->nevents > TMACG_MAX_EVENTS || cfg->ngroups < 1 ||
+	    cfg->ngroups > TMACG_MAX_GROUPS) {
+		snprintf(err, errlen,
+			 "%d events in %d groups: the BPF program reads 1 to %d events in 1 to %d "
+			 "groups per CPU; lower --level",
+			 cfg->nevents, cfg->ngroups, TMACG_MAX_EVENTS, TMACG_MAX_GROUPS);
+		return -E2BIG;
+	}
+	libbpf_verbose = cfg->verbose;
+	libbpf_set_print(libbpf_print);
+	c->ncpus = libbpf_num_possible_cpus();
+	if (c->ncpus <= 0) {
+		snprintf(err, errlen, "cannot count the possible CPUs: %s", strerror(-c->ncpus));
+		return c->ncpus;
+	}
+	/* tp_btf needs kernel BTF; raw_tp works on any kernel tmacg supports. */
+	c->raw_tp = access("/sys/kernel/btf/vmlinux", R_OK) != 0;
+	ret = open_and_load(c, c->raw_tp);
+	if (ret && !c->raw_tp) {
+		tmacg_bpf__destroy(c->skel);
+		c->raw_tp = true;
+		ret = open_and_load(c, true);
+	}
+	if (ret) {
+		snprintf(err, errlen, "cannot load the BPF programs: %s%s", strerror(-ret),
+			 ret == -EPERM ? ": run as root, or grant CAP_BPF and CAP_PERFMON" :
+					 " (run with -v for the verifier's log)");
+		collector_close(c);
+		return ret;
+	}
+	c->batch_keys = malloc(COLLECTOR_BATCH * sizeof(__u64));
+	c->batch_vals = malloc(COLLECTOR_BATCH * sizeof(struct tmacg_task_acc));
+	if (!c->batch_keys || !c->batch_vals) {
+		snprintf(err, errlen, "out of memory");
+		collector_close(c);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int collector_set_events(struct collector *c, const struct pmu_set *pmu, char *err,
+			 size_t errlen)
+{
+	int map_fd = bpf_map__fd(c->skel->maps.events);
+
+	free(c->online);
+	c->online = calloc(c->ncpus, sizeof(*c->online));
+	if (!c->online)
+		return -ENOMEM;
+	for (int cpu = 0; cpu < c->ncpus && cpu < pmu->ncpus; cpu++)
+		c->online[cpu] = pmu->online[cpu];
+	for (int e = 0; e < pmu->nevents; e++) {
+		for (int cpu = 0; cpu < pmu->ncpus; cpu++) {
+			__u32 key = e * c->ncpus + cpu;
+			int fd = pmu->fds[e * pmu->ncpus + cpu];
+
+			if (fd < 0)
+				continue;
+			if (bpf_map_update_elem(map_fd, &key, &fd, BPF_ANY)) {
+				int e_no = errno;
+
+				snprintf(err, errlen, "cannot hand event %d of CPU %d to BPF: %s", e,
+					 cpu, strerror(e_no));
+				return -e_no;
+			}
+		}
+	}
+	return 0;
+}
+
+int collector_attach(struct collector *c, char *err, size_t errlen)
+{
+	int ret;
+
+	c->rb = ring_buffer__new(bpf_map__fd(c->skel->maps.cgroup_events), on_ringbuf, c, NULL);
+	if (!c->rb) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot open the cgroup event ring buffer: %s",
+			 strerror(-ret));
+		return ret;
+	}
+	ret = tmacg_bpf__attach(c->skel);
+	if (ret)
+		snprintf(err, errlen, "cannot attach to sched_switch/cgroup tracepoints: %s",
+			 strerror(-ret));
+	return ret;
+}
+
+int collector_poll_cgroups(struct collector *c)
+{
+	int n = ring_buffer__consume(c->rb);
+
+	return n < 0 ? n : 0;
+}
+
+int collector_flush(struct collector *c)
+{
+	int prog_fd = bpf_program__fd(c->skel->progs.tmacg_flush);
+
+	for (int cpu = 0; cpu < c->ncpus; cpu++) {
+		LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = cpu);
+
+		if (!c->online || !c->online[cpu])
+			continue;
+		if (bpf_prog_test_run_opts(prog_fd, &opts)) {
+			if (errno == ENXIO) {
+				c->online[cpu] = false;	/* went offline: stop asking */
+				continue;
+			}
+			c->flush_errors++;
+		}
+	}
+	return 0;
+}
+
+int collector_read_cgroups(struct collector *c,
+			   void (*fn)(uint64_t id, const struct tmacg_acc *delta, void *ctx),
+			   void *ctx)
+{
+	int fd = bpf_map__fd(c->skel->maps.cgroup_acc);
+	__u64 in_batch = 0, out_batch = 0;
+	bool first = true, done = false;
+	struct tmacg_acc delta;
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+
+	while (!done) {
+		__u32 count = COLLECTOR_BATCH;
+		int err = bpf_map_lookup_batch(fd, first ? NULL : &in_batch, &out_batch,
+					       c->batch_keys, c->batch_vals, &count, &opts);
+
+		if (err) {
+			if (errno != ENOENT)
+				return -errno;
+			done = true;	/* last batch: count still holds its entries */
+		}
+		for (__u32 i = 0; i < count; i++) {
+			__u64 id = ((__u64 *)c->batch_keys)[i];
+			const struct tmacg_acc *now = (struct tmacg_acc *)c->batch_vals + i;
+			struct tmacg_acc *snap = u64map_get(&c->snaps, id);
+
+			if (!snap) {
+				snap = calloc(1, sizeof(*snap));
+				if (!snap || u64map_put(&c->snaps, id, snap)) {
+					free(snap);
+					return -ENOMEM;
+				}
+			}
+			c->negative_deltas += acc_delta(now, snap, c->cfg.nevents,
+							c->cfg.ngroups, &delta);
+			*snap = *now;
+			if (!acc_is_empty(&delta, c->cfg.ngroups))
+				fn(id, &delta, ctx);
+		}
+		in_batch = out_batch;
+		first = false;
+	}
+	return 0;
+}
+
+int collector_read_tasks(struct collector *c,
+			 void (*fn)(const struct collector_task *t, const struct tmacg_acc *delta,
+				    void *ctx),
+			 void *ctx)
+{
+	int fd = bpf_map__fd(c->skel->maps.task_acc);
+	__u32 in_batch = 0, out_batch = 0;
+	bool first = true, done = false;
+	struct tmacg_acc delta;
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+
+	if (!c->cfg.per_task)
+		return 0;
+	c->task_generation++;
+	while (!done) {
+		__u32 count = COLLECTOR_BATCH;
+		int err = bpf_map_lookup_batch(fd, first ? NULL : &in_batch, &out_batch,
+					       c->batch_keys, c->batch_vals, &count, &opts);
+
+		if (err) {
+			if (errno != ENOENT)
+				return -errno;
+			done = true;
+		}
+		for (__u32 i = 0; i < count; i++) {
+			__u32 tid = ((__u32 *)c->batch_keys)[i];
+			const struct tmacg_task_acc *t = (struct tmacg_task_acc *)c->batch_vals + i;
+			struct task_snap *snap = u64map_get(&c->task_snaps, tid);
+			struct collector_task info = { .tid = tid, .tgid = t->tgid,
+						       .cgroup_id = t->cgroup_id };
+
+			if (!tid)
+				continue;	/* the idle task is never charged; never a real entry */
+			if (!snap) {
+				snap = calloc(1, sizeof(*snap));
+				if (!snap || u64map_put(&c->task_snaps, tid, snap)) {
+					free(snap);
+					return -ENOMEM;
+				}
+			}
+			/* The LRU evicted and re-created this tid: count from zero again. */
+			if (t->acc.enabled[0] < snap->acc.enabled[0])
+				memset(&snap->acc, 0, sizeof(snap->acc));
+			c->negative_deltas += acc_delta(&t->acc, &snap->acc, c->cfg.nevents,
+							c->cfg.ngroups, &delta);
+			snap->acc = t->acc;
+			snap->seen = c->task_generation;
+			memcpy(info.comm, t->comm, sizeof(info.comm));
+			info.comm[sizeof(info.comm) - 1] = '\0';
+			if (!acc_is_empty(&delta, c->cfg.ngroups))
+				fn(&info, &delta, ctx);
+		}
+		in_batch = out_batch;
+		first = false;
+	}
+	/* Forget tids the LRU no longer holds. */
+	for (size_t i = 0; i < c->task_snaps.cap; i++) {
+		struct task_snap *s = c->task_snaps.vals[i];
+
+		if (c->task_snaps.keys[i] && s->seen != c->task_generation) {
+			free(u64map_del(&c->task_snaps, c->task_snaps.keys[i]));
+			i--;	/* backward shift may have moved an entry here: look again */
+		}
+	}
+	return 0;
+}
+
+void collector_forget_cgroup(struct collector *c, uint64_t id)
+{
+	__u64 key = id;
+
+	bpf_map_delete_elem(bpf_map__fd(c->skel->maps.cgroup_acc), &key);
+	free(u64map_del(&c->snaps, id));
+}
+
+int collector_stats(struct collector *c, struct tmacg_stats *out)
+{
+	struct tmacg_stats *percpu = calloc(c->ncpus, sizeof(*percpu));
+	__u32 zero = 0;
+	int err = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!percpu)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.stats), &zero, percpu)) {
+		err = -errno;
+	} else {
+		for (int cpu = 0; cpu < c->ncpus; cpu++) {
+			__u64 *dst = (__u64 *)out;
+			const __u64 *src = (const __u64 *)&percpu[cpu];
+
+			for (size_t i = 0; i < sizeof(*out) / sizeof(__u64); i++)
+				dst[i] += src[i];
+		}
+	}
+	free(percpu);
+	return err;
+}
+
+static void free_values(struct u64map *m)
+{
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->keys[i])
+			free(m->vals[i]);
+	u64map_free(m);
+}
+
+void collector_close(struct collector *c)
+{
+	ring_buffer__free(c->rb);
+	tmacg_bpf__destroy(c->skel);
+	free_values(&c->snaps);
+	free_values(&c->task_snaps);
+	free(c->online);
+	free(c->batch_keys);
+	free(c->batch_vals);
+	memset(c, 0, sizeof(*c));
+}

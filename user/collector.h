@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The BPF half seen from userspace: load and attach the programs, hand them
+ * the perf events, flush every CPU, and turn the ever-growing accumulators
+ * into per-interval deltas.
+ */
+#ifndef TMACG_COLLECTOR_H
+#define TMACG_COLLECTOR_H
+
+#include <linux/types.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tmacg.h"
+#include "u64map.h"
+
+struct pmu_set;
+struct tmacg_bpf;
+struct ring_buffer;
+
+struct collector_config {
+	int nevents;
+	int ngroups;
+	const int *event_group;		/* [nevents] */
+	const bool *event_is_leader;	/* [nevents] */
+	bool per_task;
+	uint32_t max_cgroups;		/* cgroup accumulator entries */
+	uint32_t max_tasks;		/* task accumulator entries (LRU) */
+	bool verbose;			/* libbpf's debug output */
+	/* Called for every cgroup mkdir/rmdir of the cgroup2 hierarchy. */
+	void (*on_cgroup)(const struct tmacg_cgroup_event *ev, void *ctx);
+	void *ctx;
+};
+
+struct collector {
+	struct tmacg_bpf *skel;
+	struct ring_buffer *rb;
+	struct collector_config cfg;
+	int ncpus;
+	bool *online;
+	bool raw_tp;			/* tp_btf unavailable: raw tracepoints */
+	struct u64map snaps;		/* cgroup id -> struct tmacg_acc: last seen */
+	struct u64map task_snaps;	/* tid -> struct task_snap */
+	uint64_t negative_deltas;	/* clamped in userspace */
+	uint64_t flush_errors;
+	uint64_t task_generation;	/* read pass, to find tids the LRU dropped */
+	char *batch_keys;		/* read buffers, sized to the maps */
+	char *batch_vals;
+};
+
+/* Opens, configures and loads the BPF programs.  0 or -errno with a message in err. */
+int collector_open(struct collector *c, const struct collector_config *cfg, char *err,
+		   size_t errlen);
+/* Puts the opened perf events into the BPF perf event array. */
+int collector_set_events(struct collector *c, const struct pmu_set *pmu, char *err,
+			 size_t errlen);
+int collector_attach(struct collector *c, char *err, size_t errlen);
+/* Delivers pending cgroup events to cfg.on_cgroup. */
+int collector_poll_cgroups(struct collector *c);
+/* Charges every online CPU's pending delta to what runs there now. */
+int collector_flush(struct collector *c);
+
+/* Calls fn for every cgroup whose counts changed since the last read. */
+int collector_read_cgroups(struct collector *c,
+			   void (*fn)(uint64_t id, const struct tmacg_acc *delta, void *ctx),
+			   void *ctx);
+
+struct collector_task {
+	uint32_t tid;
+	uint32_t tgid;
+	uint64_t cgroup_id;
+	char comm[16];
+};
+int collector_read_tasks(struct collector *c,
+			 void (*fn)(const struct collector_task *t, const struct tmacg_acc *delta,
+				    void *ctx),
+			 void *ctx);
+
+/* Drops a removed cgroup's accumulator, in BPF and in the snapshots. */
+void collector_forget_cgroup(struct collector *c, uint64_t id);
+
+/* Sums the per-CPU BPF counters. */
+int collector_stats(struct collector *c, struct tmacg_stats *out);
+void collector_close(struct collector *c);
+
+#endif

@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * Each interval: flush every CPU, read the per-cgroup deltas, learn the
+ * cgroups created meanwhile, roll each delta up into the reported cgroups
+ * ("targets"), print one line per target, then forget removed cgroups.
+ */
+#include "monitor.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "acc_delta.h"
+#include "cgroup_tree.h"
+#include "collector.h"
+#include "measure.h"
+#include "options.h"
+#include "output_json.h"
+#include "pmu.h"
+#include "report.h"
+
+volatile sig_atomic_t monitor_stop;
+
+/* A cgroup's delta waiting for the cgroup events that name it. */
+struct pending {
+	uint64_t id;
+	struct tmacg_acc delta;
+};
+
+struct monitor {
+	const struct options *o;
+	struct measure *ms;
+	struct cgroup_tree tree;
+	struct collector col;
+	struct pmu_set pmu;
+	struct pending *pending;
+	size_t npending, cap_pending;
+	struct report rep;
+	uint64_t unattributed;		/* deltas of cgroups never named: counted as dropped */
+	struct tmacg_stats last_stats;
+	uint64_t last_negative, last_flush_errors, last_unattributed;
+	bool warned_map_full, warned_lost, warned_read;
+};
+
+static uint64_t now_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void on_cgroup_event(const struct tmacg_cgroup_event *ev, void *ctx)
+{
+	struct monitor *m = ctx;
+	char path[TMACG_PATH_MAX + 1];
+
+	memcpy(path, ev->path, TMACG_PATH_MAX);
+	path[TMACG_PATH_MAX] = '\0';
+	if (ev->type == TMACG_CGROUP_MKDIR)
+		cgroup_tree_add(&m->tree, ev->id, ev->parent_id, path);
+	else if (ev->type == TMACG_CGROUP_RMDIR)
+		cgroup_tree_mark_removed(&m->tree, ev->id);
+}
+
+static void stash_delta(uint64_t id, const struct tmacg_acc *delta, void *ctx)
+{
+	struct monitor *m = ctx;
+
+	if (m->npending == m->cap_pending) {
+		size_t cap = m->cap_pending ? m->cap_pending * 2 : 256;
+		struct pending *p = realloc(m->pending, cap * sizeof(*p));
+
+		if (!p) {
+			m->unattributed++;
+			return;
+		}
+		m->pending = p;
+		m->cap_pending = cap;
+	}
+	m->pending[m->npending].id = id;
+	m->pending[m->npending].delta = *delta;
+	m->npending++;
+}
+
+static struct tmacg_acc *target_sum(struct cgroup_node *n)
+{
+	if (!n->user)
+		n->user = calloc(1, sizeof(struct tmacg_acc));
+	return n->user;
+}
+
+/* Adds every pending delta to the targets containing its cgroup. */
+static void attribute(struct monitor *m)
+{
+	bool rescanned = false;
+
+	for (size_t i = 0; i < m->npending; i++) {
+		struct cgroup_node *targets[64];
+		int n;
+
+		if (!cgroup_tree_get(&m->tree, m->pending[i].id) && !rescanned) {
+			/* Its mkdir event was lost or predates us: look at the filesystem. */
+			cgroup_tree_scan(&m->tree);
+			rescanned = true;
+		}
+		if (!cgroup_tree_get(&m->tree, m->pending[i].id)) {
+			m->unattributed++;
+			continue;
+		}
+		n = cgroup_tree_targets_of(&m->tree, m->pending[i].id, targets, 64);
+		for (int t = 0; t < n; t++) {
+			struct tmacg_acc *sum = target_sum(targets[t]);
+
+			if (sum)
+				acc_add(sum, &m->pending[i].delta, m->ms->nevents, m->ms->ngroups);
+		}
+	}
+	m->npending = 0;
+}
+
+static void on_task(const struct collector_task *t, const struct tmacg_acc *delta, void *ctx)
+{
+	struct monitor *m = ctx;
+	struct cgroup_node *targets[64];
+	int n = cgroup_tree_targets_of(&m->tree, t->cgroup_id, targets, 64);
+
+	/* A task is listed under the deepest reported cgroup that holds it. */
+	if (n > 0)
+		report_add_task(&m->rep, targets[0], t, delta);
+}
+
+static void forget_cgroup(uint64_t id, void *user, void *ctx)
+{
+	struct monitor *m = ctx;
+
+	collector_forget_cgroup(&m->col, id);
+	free(user);
+}
+
+static uint64_t dropped_since_last(struct monitor *m)
+{
+	struct tmacg_stats st;
+	uint64_t dropped;
+
+	if (collector_stats(&m->col, &st))
+		return 0;
+	dropped = (st.read_errors - m->last_stats.read_errors) +
+		  (st.map_full - m->last_stats.map_full) +
+		  (st.task_map_full - m->last_stats.task_map_full) +
+		  (st.events_lost - m->last_stats.events_lost) +
+		  (m->col.flush_errors - m->last_flush_errors) +
+		  (m->unattributed - m->last_unattributed);
+	if (st.map_full > m->last_stats.map_full && !m->warned_map_full) {
+		fprintf(stderr, "tmacg: warning: the cgroup map is full (%u entries): counts "
+				"dropped; raise --max-cgroups\n", m->o->max_cgroups);
+		m->warned_map_full = true;
+	}
+	if (st.events_lost > m->last_stats.events_lost && !m->warned_lost) {
+		fprintf(stderr, "tmacg: warning: cgroup creation events lost: some cgroups are "
+				"named by a rescan, or counted as dropped\n");
+		m->warned_lost = true;
+	}
+	if (st.read_errors > m->last_stats.read_errors && !m->warned_read) {
+		fprintf(stderr, "tmacg: warning: counter reads failed in BPF: those deltas are "
+				"dropped (run with -v for the totals)\n");
+		m->warned_read = true;
+	}
+	m->last_stats = st;
+	m->last_flush_errors = m->col.flush_errors;
+	m->last_unattributed = m->unattributed;
+	return dropped;
+}
+
+static void print_totals(struct monitor *m)
+{
+	struct tmacg_stats st;
+
+	if (collector_stats(&m->col, &st))
+		return;
+	fprintf(stderr,
+		"tmacg: switches %llu, returned early %llu (%.1f%%), idle %llu, flushes %llu, "
+		"groups not running %llu, self-migrations %llu, switches not reported by the "
+		"kernel %llu\n"
+		"tmacg: dropped: read errors %llu, cgroup map full %llu, task map full %llu, "
+		"cgroup events lost %llu, unattributed %llu, flush errors %llu; "
+		"negative deltas clamped %llu\n",
+		(unsigned long long)st.switches, (unsigned long long)st.early_returns,
+		st.switches ? 100.0 * st.early_returns / st.switches : 0.0,
+		(unsigned long long)st.idle, (unsigned long long)st.flushes,
+		(unsigned long long)st.groups_not_running, (unsigned long long)st.migrations,
+		(unsigned long long)st.missed_switches, (unsigned long long)st.read_errors,
+		(unsigned long long)st.map_full, (unsigned long long)st.task_map_full,
+		(unsigned long long)st.events_lost, (unsigned long long)m->unattributed,
+		(unsigned long long)m->col.flush_errors,
+		(unsigned long long)(st.negative_deltas + m->col.negative_deltas));
+}
+
+/* One interval's collection; the report happens after. */
+static int collect(struct monitor *m)
+{
+	int err;
+
+	collector_flush(&m->col);
+	err = collector_read_cgroups(&m->col, stash_delta, m);
+	if (err)
+		return err;
+	/* After the read: every cgroup charged so far has had its mkdir delivered. */
+	collector_poll_cgroups(&m->col);
+	attribute(m);
+	return collector_read_tasks(&m->col, on_task, m);
+}
+
+static int setup(struct monitor *m, char *err, size_t errlen)
+{
+	struct cgroup_spec *specs = NULL;
+	struct collector_config cfg = { 0 };
+	int event_group[TMACG_MAX_EVENTS];
+	bool event_is_leader[TMACG_MAX_EVENTS];
+	struct cgroup_mount mnt;
+	int ret;
+
+	ret = cgroup_find_mount("/proc/self/mountinfo", m->o->cgroup_root, &mnt);
+	if (ret) {
+		if (m->o->cgroup_root)
+			snprintf(err, errlen, "--cgroup-root %s: not a cgroup2 mount point "
+				 "(see /proc/self/mountinfo)", m->o->cgroup_root);
+		else
+			snprintf(err, errlen, "no cgroup2 filesystem is mounted: tmacg needs "
+				 "cgroup v2 (mount -t cgroup2 none /sys/fs/cgroup)");
+		return -ENOENT;
+	}
+	if (m->o->ncgroups) {
+		specs = calloc(m->o->ncgroups, sizeof(*specs));
+		if (!specs)
+			return -ENOMEM;
+	}
+	for (int i = 0; i < m->o->ncgroups; i++) {
+		if (cgroup_resolve(&mnt, m->o->cgroups[i], specs[i].path, sizeof(specs[i].path))) {
+			snprintf(err, errlen, "cgroup '%s' not found: cgroup v2 is mounted at %s "
+				 "here; give a directory below it or a path inside it",
+				 m->o->cgroups[i], mnt.dir);
+			free(specs);
+			return -ENOENT;
+		}
+		specs[i].depth = m->o->depth;
+	}
+	ret = cgroup_tree_init(&m->tree, &mnt, specs, m->o->ncgroups);
+	free(specs);
+	if (!ret)
+		ret = cgroup_tree_scan(&m->tree);
+	if (ret) {
+		snprintf(err, errlen, "cannot read the cgroup hierarchy at %s: %s", mnt.dir,
+			 strerror(-ret));
+		return ret;
+	}
+
+	for (int e = 0; e < m->ms->nevents; e++) {
+		event_group[e] = m->ms->events[e].group;
+		event_is_leader[e] = e == 0 || m->ms->events[e - 1].group != m->ms->events[e].group;
+	}
+	cfg.nevents = m->ms->nevents;
+	cfg.ngroups = m->ms->ngroups;
+	cfg.event_group = event_group;
+	cfg.event_is_leader = event_is_leader;
+	cfg.per_task = m->o->per_task;
+	cfg.max_cgroups = m->o->max_cgroups;
+	cfg.max_tasks = m->o->max_tasks;
+	cfg.verbose = m->o->verbose > 1;
+	cfg.on_cgroup = on_cgroup_event;
+	cfg.ctx = m;
+	ret = collector_open(&m->col, &cfg, err, errlen);
+	if (ret)
+		return ret;
+	if (m->o->verbose)
+		fprintf(stderr, "tmacg: BPF programs loaded (%s), %d CPUs, %d events in %d groups\n",
+			m->col.raw_tp ? "raw_tp" : "tp_btf", m->col.ncpus, m->ms->nevents,
+			m->ms->ngroups);
+	ret = pmu_open(&m->pmu, m->ms->events, m->ms->nevents, m->col.ncpus, err, errlen);
+	if (ret)
+		return ret;
+	ret = collector_set_events(&m->col, &m->pmu, err, errlen);
+	if (!ret)
+		ret = collector_attach(&m->col, err, errlen);
+	if (ret)
+		return ret;
+	ret = pmu_enable(&m->pmu);
+	if (ret) {
+		snprintf(err, errlen, "cannot enable the perf events: %s", strerror(-ret));
+		return ret;
+	}
+	/* Baselines: every CPU's first reading and the accumulators as they are. */
+	ret = collect(m);
+	report_reset(&m->rep, &m->tree);
+	return ret;
+}
+
+static void teardown(struct monitor *m)
+{
+	collector_close(&m->col);	/* detaches first: no program left loaded */
+	pmu_close(&m->pmu);
+	for (size_t i = 0; i < m->tree.nodes.cap; i++)
+		if (m->tree.nodes.keys[i])
+			free(((struct cgroup_node *)m->tree.nodes.vals[i])->user);
+	cgroup_tree_free(&m->tree);
+	report_free(&m->rep);
+	free(m->pending);
+}
+
+int monitor_run(const struct options *o)
+{
+	struct monitor m = { .o = o };
+	uint64_t start, deadline, last;
+	char err[8192] = "";
+	int ret, code = 0;
+
+	ret = measure_open(&m.ms, o, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "tmacg: %s\n", err);
+		return 1;
+	}
+	ret = report_init(&m.rep, o, m.ms, stdout);
+	if (!ret)
+		ret = setup(&m, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "tmacg: %s\n", err[0] ? err : strerror(-ret));
+		teardown(&m);
+		measure_close(m.ms);
+		return 1;
+	}
+	if (o->verbose)
+		fprintf(stderr, "tmacg: ready: cgroup2 at %s, %zu cgroups known\n", m.tree.mnt.dir,
+			m.tree.nodes.len);
+	start = last = now_ns(CLOCK_MONOTONIC);
+	deadline = start;
+	for (long n = 0; !o->count || n < o->count; n++) {
+		struct timespec ts;
+		uint64_t now;
+
+		deadline += o->interval_ns;
+		if (o->duration_ns && deadline > start + o->duration_ns)
+			deadline = start + o->duration_ns;
+		ts.tv_sec = deadline / 1000000000ULL;
+		ts.tv_nsec = deadline % 1000000000ULL;
+		while (!monitor_stop &&
+		       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			;
+		ret = collect(&m);
+		if (ret) {
+			fprintf(stderr, "tmacg: cannot read the BPF maps: %s\n", strerror(-ret));
+			code = 1;
+			break;
+		}
+		now = now_ns(CLOCK_MONOTONIC);
+		ret = report_interval(&m.rep, &m.tree, (now - last) / 1e9, dropped_since_last(&m));
+		last = now;
+		cgroup_tree_age_removed(&m.tree, 2, forget_cgroup, &m);
+		if (ret == -EPIPE)
+			break;	/* the reader went away: stop quietly */
+		if (ret) {
+			fprintf(stderr, "tmacg: cannot write the output: %s\n", strerror(-ret));
+			code = 1;
+			break;
+		}
+		if (monitor_stop || (o->duration_ns && now - start >= o->duration_ns))
+			break;
+	}
+	if (o->verbose)
+		print_totals(&m);
+	teardown(&m);
+	measure_close(m.ms);
+	return code;
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/* Command line. */
+#ifndef TMACG_OPTIONS_H
+#define TMACG_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define OPTIONS_MAX_CGROUPS 64
+
+enum output_format { FORMAT_AUTO, FORMAT_TABLE, FORMAT_JSON };
+enum pmu_mode { PMU_HARDWARE, PMU_SOFTWARE };
+enum k8s_level { K8S_POD, K8S_CONTAINER };
+
+struct options {
+	const char *cgroups[OPTIONS_MAX_CGROUPS];
+	int ncgroups;
+	int depth;			/* --depth: descendants reported below each --cgroup */
+	uint64_t interval_ns;
+	long count;			/* intervals; 0: until stopped */
+	uint64_t duration_ns;		/* 0: until stopped */
+	enum output_format format;
+	bool per_task;
+	int top;			/* 0: no limit */
+	enum pmu_mode pmu;
+	const char *model;		/* --model id */
+	const char *model_file;
+	int level;
+	bool info;			/* --info: Info metrics too */
+	const char *replay;
+	bool list_models, list_metrics, list_events;
+	bool k8s;
+	enum k8s_level k8s_level;
+	const char *k8s_log_containers;
+	const char *k8s_log_pods;
+	const char *cgroup_root;	/* a cgroup2 mount to use instead of the first one */
+	const char *host;
+	uint32_t max_cgroups;
+	uint32_t max_tasks;
+	int verbose;
+	bool color;			/* --color=always|never|auto resolved later */
+	int color_mode;			/* -1 auto, 0 never, 1 always */
+};
+
+/*
+ * Parses argv.  Returns 0 to run, 1 when --help/--version was handled (exit 0),
+ * or 2 after printing a message about a bad argument to err (exit 2).
+ */
+int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err);
+
+/* "500ms", "2s", "1.5m", "100us", "3" (seconds) -> ns; 0 or -EINVAL. */
+int parse_duration(const char *s, uint64_t *ns);
+
+void options_usage(FILE *f);
+
+#endif

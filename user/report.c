@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include "report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "acc_delta.h"
+#include "cgroup_tree.h"
+#include "collector.h"
+#include "measure.h"
+#include "model.h"
+#include "options.h"
+#include "output_json.h"
+#include "output_tree.h"
+
+int report_init(struct report *r, const struct options *o, struct measure *ms, FILE *out)
+{
+	const char *host = o->host ? o->host : getenv("TMACG_HOST");
+	bool tty = isatty(fileno(out));
+
+	memset(r, 0, sizeof(*r));
+	r->o = o;
+	r->ms = ms;
+	r->out = out;
+	r->json = o->format == FORMAT_JSON || (o->format == FORMAT_AUTO && !tty);
+	r->color = o->color_mode == 1 || (o->color_mode == -1 && tty && !getenv("NO_COLOR"));
+	if (host)
+		snprintf(r->host, sizeof(r->host), "%s", host);
+	else if (gethostname(r->host, sizeof(r->host) - 1))
+		snprintf(r->host, sizeof(r->host), "unknown");
+	r->counts = calloc(ms->ncounts ? ms->ncounts : 1, sizeof(*r->counts));
+	if (!r->counts)
+		return -ENOMEM;
+	if (ms->tma) {
+		r->result = model_result_new(ms->tma);
+		if (!r->result)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+void report_free(struct report *r)
+{
+	free(r->counts);
+	if (r->result)
+		model_result_free(r->result);
+	free(r->tasks);
+	r->counts = NULL;
+	r->result = NULL;
+	r->tasks = NULL;
+}
+
+static void clear_sums(struct cgroup_tree *t)
+{
+	for (size_t i = 0; i < t->nodes.cap; i++) {
+		struct cgroup_node *n = t->nodes.vals[i];
+
+		if (t->nodes.keys[i] && n->user)
+			memset(n->user, 0, sizeof(struct tmacg_acc));
+	}
+}
+
+void report_reset(struct report *r, struct cgroup_tree *t)
+{
+	clear_sums(t);
+	r->ntasks = 0;
+}
+
+void report_add_task(struct report *r, const struct cgroup_node *target,
+		     const struct collector_task *t, const struct tmacg_acc *delta)
+{
+	struct report_task_entry *e;
+
+	if (r->ntasks == r->cap_tasks) {
+		size_t cap = r->cap_tasks ? r->cap_tasks * 2 : 64;
+		struct report_task_entry *grown = realloc(r->tasks, cap * sizeof(*grown));
+
+		if (!grown)
+			return;
+		r->tasks = grown;
+		r->cap_tasks = cap;
+	}
+	e = &r->tasks[r->ntasks++];
+	e->target = target;
+	e->tid = t->tid;
+	e->tgid = t->tgid;
+	memcpy(e->comm, t->comm, sizeof(e->comm));
+	e->delta = *delta;
+}
+
+static __u64 on_cpu_ns(const struct tmacg_acc *a)
+{
+	return a->runtime_ns;
+}
+
+static int by_path(const void *a, const void *b)
+{
+	const struct cgroup_node *x = *(const struct cgroup_node *const *)a;
+	const struct cgroup_node *y = *(const struct cgroup_node *const *)b;
+
+	return strcmp(x->path, y->path);
+}
+
+static int by_on_cpu_desc(const void *a, const void *b)
+{
+	const struct cgroup_node *x = *(const struct cgroup_node *const *)a;
+	const struct cgroup_node *y = *(const struct cgroup_node *const *)b;
+	__u64 tx = x->user ? on_cpu_ns(x->user) : 0, ty = y->user ? on_cpu_ns(y->user) : 0;
+
+	if (tx != ty)
+		return tx > ty ? -1 : 1;
+	return strcmp(x->path, y->path);
+}
+
+static int task_order(const void *a, const void *b)
+{
+	const struct report_task_entry *x = a, *y = b;
+	__u64 tx = on_cpu_ns(&x->delta), ty = on_cpu_ns(&y->delta);
+
+	if (x->target != y->target)
+		return x->target < y->target ? -1 : 1;
+	if (tx != ty)
+		return tx > ty ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+struct line_ctx {
+	struct timespec now;
+	double interval_s;
+	uint64_t dropped;
+};
+
+static void table_header(struct report *r, const struct line_ctx *lc)
+{
+	char when[32];
+	struct tm tm;
+
+	localtime_r(&lc->now.tv_sec, &tm);
+	strftime(when, sizeof(when), "%H:%M:%S", &tm);
+	fprintf(r->out, "\n%s  interval %.2fs  host %s  model %s%s\n", when, lc->interval_s,
+		r->host, r->ms->model_name, lc->dropped ? "  (samples dropped: see stderr)" : "");
+	if (!r->ms->tma && r->ms->table_header)
+		r->ms->table_header(r->out);
+}
+
+static int emit(struct report *r, const struct line_ctx *lc, const char *name, uint64_t id,
+		const struct cgroup_node *node, const struct report_task_entry *task,
+		const struct tmacg_acc *sum)
+{
+	struct resource res = { .host = r->host };
+	const struct resource *ident = node && r->identify ? r->identify(node, r->identify_ctx) :
+							      NULL;
+	struct report_task rt;
+	struct report_line line = { 0 };
+
+	r->ms->evaluate(r->ms, sum, lc->interval_s, r->counts, r->result);
+	if (r->json) {
+		if (ident) {
+			res = *ident;
+			res.host = r->host;
+		}
+		line.time = lc->now;
+		line.interval_s = lc->interval_s;
+		line.host = r->host;
+		line.model = r->ms->model_name;
+		line.tma_version = r->ms->tma_version;
+		line.cgroup = name;
+		line.cgroup_id = id;
+		line.resource = &res;
+		if (task) {
+			rt.tid = task->tid;
+			rt.tgid = task->tgid;
+			rt.comm = task->comm;
+			line.task = &rt;
+		}
+		line.ncounts = r->ms->ncounts;
+		line.count_names = r->ms->count_names;
+		line.count_values = r->counts;
+		line.running_min = acc_running_min(sum, r->ms->ngroups);
+		line.smt_shared = r->ms->smt_shared;
+		line.dropped = lc->dropped;
+		line.tma = r->ms->tma;
+		line.result = r->result;
+		line.level = r->ms->level;
+		line.info = r->ms->info;
+		return output_json_line(r->out, &line);
+	}
+	if (r->ms->tma) {
+		char label[512];
+
+		if (task)
+			snprintf(label, sizeof(label), "%s  task %u (%s)", name, task->tid,
+				 task->comm);
+		output_tree(r->out, task ? label : name, lc->interval_s, r->ms->tma, r->result,
+			    r->ms->level, r->color);
+	} else if (r->ms->table_row) {
+		r->ms->table_row(r->out, task ? task->comm : name, r->counts, task != NULL);
+	}
+	return ferror(r->out) ? (errno == EPIPE ? -EPIPE : -EIO) : 0;
+}
+
+static int emit_tasks(struct report *r, const struct line_ctx *lc, const struct cgroup_node *n,
+		      size_t *next)
+{
+	int shown = 0, err = 0;
+
+	for (; *next < r->ntasks && r->tasks[*next].target == n; (*next)++) {
+		const struct report_task_entry *e = &r->tasks[*next];
+
+		if (r->o->top && shown >= r->o->top)
+			continue;
+		err = emit(r, lc, n->path, n->id, n, e, &e->delta);
+		if (err)
+			return err;
+		shown++;
+	}
+	return 0;
+}
+
+int report_interval(struct report *r, struct cgroup_tree *t, double interval_s,
+		    uint64_t dropped)
+{
+	struct cgroup_node **lines = calloc(t->nodes.len + 1, sizeof(*lines));
+	struct tmacg_acc other = { 0 };
+	struct line_ctx lc = { .interval_s = interval_s, .dropped = dropped };
+	size_t n = 0, shown, next_task = 0;
+	bool any_other = false;
+	int err = 0;
+
+	if (!lines)
+		return -ENOMEM;
+	clock_gettime(CLOCK_REALTIME, &lc.now);
+	for (size_t i = 0; i < t->nodes.cap; i++) {
+		struct cgroup_node *node = t->nodes.vals[i];
+
+		if (t->nodes.keys[i] && cgroup_node_reported(node))
+			lines[n++] = node;
+	}
+	/* --top: the busiest N, the rest summed so totals still add up. */
+	shown = n;
+	if (r->o->top && (size_t)r->o->top < n) {
+		qsort(lines, n, sizeof(*lines), by_on_cpu_desc);
+		shown = r->o->top;
+		for (size_t i = shown; i < n; i++) {
+			if (lines[i]->user) {
+				acc_add(&other, lines[i]->user, r->ms->nevents, r->ms->ngroups);
+				any_other = true;
+			}
+		}
+		any_other = any_other || shown < n;
+	}
+	qsort(lines, shown, sizeof(*lines), by_path);
+	qsort(r->tasks, r->ntasks, sizeof(*r->tasks), task_order);
+	if (!r->json)
+		table_header(r, &lc);
+	for (size_t i = 0; i < shown && !err; i++) {
+		static const struct tmacg_acc empty;
+		const struct tmacg_acc *sum = lines[i]->user ? lines[i]->user : &empty;
+
+		err = emit(r, &lc, lines[i]->path, lines[i]->id, lines[i], NULL, sum);
+		/* Tasks are grouped by target pointer: find this target's run. */
+		for (next_task = 0; !err && next_task < r->ntasks; next_task++)
+			if (r->tasks[next_task].target == lines[i])
+				break;
+		if (!err)
+			err = emit_tasks(r, &lc, lines[i], &next_task);
+	}
+	if (!err && any_other)
+		err = emit(r, &lc, "(other)", 0, NULL, NULL, &other);
+	if (!err && fflush(r->out))
+		err = errno == EPIPE ? -EPIPE : -EIO;
+	free(lines);
+	report_reset(r, t);
+	return err;
+}

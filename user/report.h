@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/* One interval's output: a line per reported cgroup (and task), JSON or table. */
+#ifndef TMACG_REPORT_H
+#define TMACG_REPORT_H
+
+#include <linux/types.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tmacg.h"
+
+struct options;
+struct measure;
+struct cgroup_tree;
+struct cgroup_node;
+struct collector_task;
+struct model_result;
+struct resource;
+
+struct report_task_entry {
+	const struct cgroup_node *target;
+	uint32_t tid, tgid;
+	char comm[16];
+	struct tmacg_acc delta;
+};
+
+struct report {
+	const struct options *o;
+	struct measure *ms;
+	FILE *out;
+	bool json;
+	bool color;
+	char host[256];
+	double *counts;
+	struct model_result *result;
+	struct report_task_entry *tasks;
+	size_t ntasks, cap_tasks;
+	/* Optional: Kubernetes identity of a cgroup (NULL: none). */
+	const struct resource *(*identify)(const struct cgroup_node *n, void *ctx);
+	void *identify_ctx;
+};
+
+int report_init(struct report *r, const struct options *o, struct measure *ms, FILE *out);
+void report_free(struct report *r);
+/* Forgets the sums and tasks gathered so far (after the baseline read). */
+void report_reset(struct report *r, struct cgroup_tree *t);
+void report_add_task(struct report *r, const struct cgroup_node *target,
+		     const struct collector_task *t, const struct tmacg_acc *delta);
+/* Prints every reported cgroup's line, then clears the sums.  0, -EPIPE or -EIO. */
+int report_interval(struct report *r, struct cgroup_tree *t, double interval_s,
+		    uint64_t dropped);
+
+#endif
