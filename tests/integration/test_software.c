@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The whole kernel path on software events: tmacg's per-cgroup CPU time must
+ * agree with the kernel's own cpu.stat for cgroups this test creates.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "itest.h"
+
+static char skip_reason[256];
+
+static int setup(void **state)
+{
+	(void)state;
+	if (!itest_can_run(skip_reason, sizeof(skip_reason)))
+		fprintf(stderr, "skipped: %s\n", skip_reason);
+	return 0;
+}
+
+#define NEED_ROOT()                                                                        \
+	do {                                                                               \
+		if (skip_reason[0])                                                        \
+			skip();                                                            \
+	} while (0)
+
+/* Sum of counts.on_cpu_s over the lines of one cgroup (and no task). */
+static double on_cpu_of(json_object **lines, size_t n, const char *cgroup, int *seen)
+{
+	double sum = 0;
+
+	*seen = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *cg = itest_str(lines[i], "cgroup");
+
+		if (cg && !strcmp(cg, cgroup) && !json_object_object_get(lines[i], "task")) {
+			sum += itest_num(lines[i], "counts.on_cpu_s");
+			(*seen)++;
+		}
+	}
+	return sum;
+}
+
+static void assert_close(double got, double want, double rel, double abs_floor, const char *what)
+{
+	double tol = fmax(want * rel, abs_floor);
+
+	if (!(fabs(got - want) <= tol))
+		fail_msg("%s: tmacg %.4f s, kernel %.4f s (tolerance %.4f s)", what, got, want, tol);
+	printf("  %s: tmacg %.4f s, cpu.stat %.4f s, error %.2f%%\n", what, got, want,
+	       want > 0 ? 100 * (got - want) / want : 0.0);
+}
+
+static void attribution_matches_cpu_stat(void **state)
+{
+	static const char *duty[] = { "0.9", "0.5", "0.2" };
+	char parent[128], child[3][160], arg[3][200];
+	uint64_t before[3], after[3];
+	struct itest_tmacg t;
+	json_object **lines;
+	double sum_children = 0, parent_s;
+	pid_t burners[3];
+	size_t n;
+	int seen;
+
+	(void)state;
+	NEED_ROOT();
+	itest_parent_name(parent, sizeof(parent), "attr");
+	assert_int_equal(itest_mkcg(parent), 0);
+	for (int i = 0; i < 3; i++) {
+		snprintf(child[i], sizeof(child[i]), "%s/c%d", parent, i);
+		assert_int_equal(itest_mkcg(child[i]), 0);
+	}
+	snprintf(arg[0], sizeof(arg[0]), "%s/%s", itest_cgroup_mount(), parent);
+	{
+		const char *args[] = { "--pmu", "software", "--cgroup", arg[0], "--depth", "1",
+				       "--interval", "30s", "--format", "json", NULL };
+
+		assert_int_equal(itest_tmacg_start(&t, args), 0);
+		itest_tmacg_drain(&t);
+	}
+	for (int i = 0; i < 3; i++)
+		before[i] = itest_usage_usec(child[i]);
+	for (int i = 0; i < 3; i++)
+		burners[i] = itest_burn_in(child[i], "3", duty[i], NULL);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(itest_wait(burners[i]), 0);
+	for (int i = 0; i < 3; i++)
+		after[i] = itest_usage_usec(child[i]);
+	/* SIGTERM ends the 30 s interval early: the final interval is printed. */
+	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
+	lines = itest_json_lines(t.out, &n);
+	assert_non_null(lines);
+	for (int i = 0; i < 3; i++) {
+		char cg[200];
+		double got;
+
+		snprintf(cg, sizeof(cg), "/%s", child[i]);
+		got = on_cpu_of(lines, n, cg, &seen);
+		assert_true(seen >= 1);
+		assert_close(got, (after[i] - before[i]) / 1e6, 0.02, 0.020, cg);
+		sum_children += got;
+	}
+	snprintf(arg[1], sizeof(arg[1]), "/%s", parent);
+	parent_s = on_cpu_of(lines, n, arg[1], &seen);
+	assert_true(seen >= 1);
+	/* The parent runs nothing itself: it is exactly the sum of its children. */
+	assert_true(fabs(parent_s - sum_children) < 1e-6);
+	itest_json_free(lines, n);
+	itest_tmacg_free(&t);
+	assert_int_equal(itest_rmcg(parent), 0);
+}
+
+static void short_lived_cgroups_are_named(void **state)
+{
+	enum { NCG = 200 };
+	char parent[128], mnt_parent[300];
+	uint64_t usage_sum = 0, usage[NCG];
+	double got_sum = 0;
+	struct itest_tmacg t;
+	json_object **lines;
+	size_t n;
+	int missing = 0;
+
+	(void)state;
+	NEED_ROOT();
+	itest_parent_name(parent, sizeof(parent), "short");
+	assert_int_equal(itest_mkcg(parent), 0);
+	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
+	{
+		const char *args[] = { "--pmu", "software", "--cgroup", mnt_parent, "--depth",
+				       "1", "--interval", "500ms", "--format", "json", NULL };
+
+		assert_int_equal(itest_tmacg_start(&t, args), 0);
+		itest_tmacg_drain(&t);
+	}
+	for (int i = 0; i < NCG; i++) {
+		char cg[200];
+
+		snprintf(cg, sizeof(cg), "%s/s%03d", parent, i);
+		assert_int_equal(itest_mkcg(cg), 0);
+		assert_int_equal(itest_wait(itest_burn_in(cg, "0.02", "1", NULL)), 0);
+		usage[i] = itest_usage_usec(cg);
+		usage_sum += usage[i];
+		assert_int_equal(itest_rmcg(cg), 0);
+	}
+	usleep(1200000);	/* two intervals: every removal reported */
+	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
+	lines = itest_json_lines(t.out, &n);
+	assert_non_null(lines);
+	for (int i = 0; i < NCG; i++) {
+		char cg[200];
+		int seen;
+
+		double got;
+
+		snprintf(cg, sizeof(cg), "/%s/s%03d", parent, i);
+		got = on_cpu_of(lines, n, cg, &seen);
+		got_sum += got;
+		if (fabs(got - usage[i] / 1e6) > 0.005)
+			printf("  %s: tmacg %.4f s in %d lines, cpu.stat %.4f s\n", cg, got, seen,
+			       usage[i] / 1e6);
+		if (!seen) {
+			missing++;
+			fprintf(stderr, "  missing from the output: %s\n", cg);
+		}
+	}
+	assert_int_equal(missing, 0);
+	assert_close(got_sum, usage_sum / 1e6, 0.05, 0.0, "200 short-lived cgroups");
+	itest_json_free(lines, n);
+	itest_tmacg_free(&t);
+	assert_int_equal(itest_rmcg(parent), 0);
+}
+
+static void per_task_split(void **state)
+{
+	char parent[128], mnt_parent[300], report[] = "/tmp/tmacg-burn-XXXXXX", name[2][16];
+	double a = 0, b = 0, ka = 0, kb = 0, cpu[2];
+	struct itest_tmacg t;
+	json_object **lines;
+	pid_t burner;
+	FILE *f;
+	size_t n;
+
+	(void)state;
+	NEED_ROOT();
+	itest_parent_name(parent, sizeof(parent), "task");
+	assert_int_equal(itest_mkcg(parent), 0);
+	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
+	{
+		const char *args[] = { "--pmu", "software", "--cgroup", mnt_parent, "--per-task",
+				       "--interval", "30s", "--format", "json", NULL };
+
+		assert_int_equal(itest_tmacg_start(&t, args), 0);
+		itest_tmacg_drain(&t);
+	}
+	close(mkstemp(report));
+	setenv("BURN_REPORT", report, 1);
+	/* Two threads at 3:1; the kernel's own per-thread times are the reference. */
+	burner = itest_burn_in(parent, "3", "0.45", "0.15");
+	unsetenv("BURN_REPORT");
+	assert_int_equal(itest_wait(burner), 0);
+	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
+	f = fopen(report, "r");
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%15s %lf %15s %lf", name[0], &cpu[0], name[1], &cpu[1]), 4);
+	fclose(f);
+	unlink(report);
+	ka = cpu[0];
+	kb = cpu[1];
+	lines = itest_json_lines(t.out, &n);
+	assert_non_null(lines);
+	for (size_t i = 0; i < n; i++) {
+		const char *comm = itest_str(lines[i], "task.comm");
+
+		if (comm && !strcmp(comm, "burn-a"))
+			a += itest_num(lines[i], "counts.on_cpu_s");
+		if (comm && !strcmp(comm, "burn-b"))
+			b += itest_num(lines[i], "counts.on_cpu_s");
+	}
+	printf("  tmacg: burn-a %.4f s, burn-b %.4f s, ratio %.3f\n", a, b, b > 0 ? a / b : 0);
+	printf("  kernel: burn-a %.4f s, burn-b %.4f s, ratio %.3f\n", ka, kb, kb > 0 ? ka / kb : 0);
+	assert_true(b > 0 && kb > 0);
+	assert_true(ka / kb > 2.0 && ka / kb < 4.0);	/* the burner did run 3:1 */
+	assert_true(fabs((a / b) / (ka / kb) - 1.0) <= 0.05);
+	assert_close(a, ka, 0.05, 0.0, "burn-a");
+	assert_close(b, kb, 0.05, 0.0, "burn-b");
+	itest_json_free(lines, n);
+	itest_tmacg_free(&t);
+	assert_int_equal(itest_rmcg(parent), 0);
+}
+
+/* Ids of loaded BPF programs named tmacg_*, into ids[]; returns how many. */
+static int tmacg_program_ids(int *ids, int max)
+{
+	FILE *p = popen("bpftool prog show 2>/dev/null", "r");
+	char line[512];
+	int n = 0, id;
+
+	assert_non_null(p);
+	while (fgets(line, sizeof(line), p))
+		if (strstr(line, " name tmacg_") && sscanf(line, "%d:", &id) == 1 && n < max)
+			ids[n++] = id;
+	pclose(p);
+	return n;
+}
+
+static bool any_loaded(const int *ids, int n)
+{
+	int now[256], m = tmacg_program_ids(now, 256);
+
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < m; j++)
+			if (ids[i] == now[j])
+				return true;
+	return false;
+}
+
+static void sigterm_prints_last_interval_and_detaches(void **state)
+{
+	const char *args[] = { "--pmu", "software", "--interval", "1h", "--format", "json", NULL };
+	int before[256], after[256], ours[256], nb, na, n_ours = 0;
+	struct itest_tmacg t;
+	json_object **lines;
+	size_t n;
+
+	(void)state;
+	NEED_ROOT();
+	/* Other tmacg instances may run: this one's programs are those that appear. */
+	nb = tmacg_program_ids(before, 256);
+	assert_int_equal(itest_tmacg_start(&t, args), 0);
+	itest_tmacg_drain(&t);
+	na = tmacg_program_ids(after, 256);
+	for (int i = 0; i < na; i++) {
+		bool old = false;
+
+		for (int j = 0; j < nb; j++)
+			old = old || after[i] == before[j];
+		if (!old)
+			ours[n_ours++] = after[i];
+	}
+	assert_true(n_ours >= 3);	/* switch, flush, mkdir, rmdir */
+	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
+	lines = itest_json_lines(t.out, &n);
+	assert_non_null(lines);
+	assert_true(n >= 1);	/* the interval cut short by the signal */
+	/* The kernel frees programs shortly after their last reference goes. */
+	for (int i = 0; i < 50 && any_loaded(ours, n_ours); i++)
+		usleep(100000);
+	assert_false(any_loaded(ours, n_ours));
+	itest_json_free(lines, n);
+	itest_tmacg_free(&t);
+}
+
+static void three_valid_json_lines_per_cgroup(void **state)
+{
+	char parent[128], mnt_parent[300], cg[200];
+	const char *args[] = { "--pmu", "software", "--cgroup", mnt_parent, "--count", "3",
+			       "--interval", "200ms", "--format", "json", NULL };
+	struct itest_tmacg t;
+	json_object **lines;
+	size_t n;
+
+	(void)state;
+	NEED_ROOT();
+	itest_parent_name(parent, sizeof(parent), "json \"q\\");
+	assert_int_equal(itest_mkcg(parent), 0);
+	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
+	snprintf(cg, sizeof(cg), "/%s", parent);
+	assert_int_equal(itest_tmacg_start(&t, args), 0);
+	assert_int_equal(itest_tmacg_stop(&t, 0), 0);
+	lines = itest_json_lines(t.out, &n);
+	assert_non_null(lines);	/* every line parses, quotes and backslashes included */
+	assert_int_equal(n, 3);
+	for (size_t i = 0; i < n; i++) {
+		assert_string_equal(itest_str(lines[i], "schema"), "tmacg/1");
+		assert_string_equal(itest_str(lines[i], "cgroup"), cg);
+		assert_string_equal(itest_str(lines[i], "model"), "software");
+		assert_false(isnan(itest_num(lines[i], "counts.on_cpu_s")));
+		assert_false(isnan(itest_num(lines[i], "quality.dropped")));
+	}
+	itest_json_free(lines, n);
+	itest_tmacg_free(&t);
+	assert_int_equal(itest_rmcg(parent), 0);
+}
+
+static void closed_pipe_ends_quietly(void **state)
+{
+	const char *args[] = { "--pmu", "software", "--interval", "100ms", "--format", "json",
+			       NULL };
+	struct itest_tmacg t;
+	char c = 0;
+
+	(void)state;
+	NEED_ROOT();
+	assert_int_equal(itest_tmacg_start(&t, args), 0);
+	/* Read one line like `head -n 1`, then go away. */
+	while (c != '\n')
+		assert_int_equal(read(t.out_fd, &c, 1), 1);
+	close(t.out_fd);
+	t.out_fd = -1;
+	assert_int_equal(itest_tmacg_stop(&t, 0), 0);
+	assert_null(strstr(t.err, "cannot"));
+	assert_null(strstr(t.err, "Broken pipe"));
+	itest_tmacg_free(&t);
+}
+
+static void no_pmu_is_explained(void **state)
+{
+	const char *args[] = { "--count", "1", NULL };
+	struct itest_tmacg t;
+
+	(void)state;
+	NEED_ROOT();
+	if (!access("/sys/bus/event_source/devices/cpu/type", F_OK) ||
+	    !access("/sys/bus/event_source/devices/cpu_core/type", F_OK))
+		skip();	/* this machine has a hardware PMU */
+	itest_tmacg_start(&t, args);
+	assert_int_not_equal(itest_tmacg_stop(&t, 0), 0);
+	assert_non_null(strstr(t.err, "no hardware PMU"));
+	assert_non_null(strstr(t.err, "--pmu software"));
+	assert_non_null(strstr(t.err, "--replay"));
+	itest_tmacg_free(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(attribution_matches_cpu_stat, itest_cleanup),
+		cmocka_unit_test_teardown(short_lived_cgroups_are_named, itest_cleanup),
+		cmocka_unit_test_teardown(per_task_split, itest_cleanup),
+		cmocka_unit_test_teardown(sigterm_prints_last_interval_and_detaches, itest_cleanup),
+		cmocka_unit_test_teardown(three_valid_json_lines_per_cgroup, itest_cleanup),
+		cmocka_unit_test_teardown(closed_pipe_ends_quietly, itest_cleanup),
+		cmocka_unit_test_teardown(no_pmu_is_explained, itest_cleanup),
+	};
+	return cmocka_run_group_tests_name("software_path", tests, setup, NULL);
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * Helpers for the root integration tests: cgroups the test creates under its
+ * own parent and removes afterwards, processes started inside them, and
+ * tmacg run as a child with its output collected.
+ */
+#ifndef TMACG_ITEST_H
+#define TMACG_ITEST_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* False (with the reason) when not root, or BPF/BTF is unavailable. */
+bool itest_can_run(char *why, size_t len);
+
+/* The cgroup2 mount directory ("/sys/fs/cgroup/unified" here). */
+const char *itest_cgroup_mount(void);
+
+/* Creates "<mount>/<rel>"; 0 or -errno. */
+int itest_mkcg(const char *rel);
+/* Kills what runs inside and removes "<mount>/<rel>" and its descendants. */
+int itest_rmcg(const char *rel);
+/* usage_usec from cpu.stat. */
+uint64_t itest_usage_usec(const char *rel);
+
+/* Starts argv inside cgroup rel (joined before exec). */
+pid_t itest_spawn_in(const char *rel, char *const argv[]);
+/* Starts the burn helper: SECONDS DUTY [DUTY2] in cgroup rel. */
+pid_t itest_burn_in(const char *rel, const char *seconds, const char *duty, const char *duty2);
+/* waitpid; returns the exit status (or 128 + signal). */
+int itest_wait(pid_t pid);
+
+struct itest_tmacg {
+	pid_t pid;
+	int out_fd;		/* read by a thread so tmacg never blocks on a full pipe */
+	int err_fd;
+	char *out;		/* all of stdout, after itest_tmacg_stop */
+	char *err;		/* all of stderr (so far, before the stop) */
+	int status;
+	void *reader;		/* the draining thread */
+};
+
+/* Runs $TMACG with args (NULL-terminated) and -v; waits for its "ready" line. */
+int itest_tmacg_start(struct itest_tmacg *t, const char *const args[]);
+/* From now on a thread reads tmacg's output (call after the start). */
+void itest_tmacg_drain(struct itest_tmacg *t);
+/* Sends sig (0: none, just wait for exit), collects the output, reaps it. */
+int itest_tmacg_stop(struct itest_tmacg *t, int sig);
+void itest_tmacg_free(struct itest_tmacg *t);
+
+/* Parses every line of out as JSON; NULL if any line is not valid JSON. */
+json_object **itest_json_lines(const char *out, size_t *n);
+void itest_json_free(json_object **lines, size_t n);
+/* "a.b.c" lookup helpers (NULL / NAN when absent). */
+const char *itest_str(json_object *o, const char *path);
+double itest_num(json_object *o, const char *path);
+
+/*
+ * Kills every tmacg still running and removes every top-level cgroup the
+ * tests created: a teardown, so a failed assertion leaves nothing behind.
+ */
+int itest_cleanup(void **state);
+
+/* The test's own cgroup parent name: "tmacg-test-<pid>-<name>". */
+void itest_parent_name(char *buf, size_t len, const char *name);
+
+#endif

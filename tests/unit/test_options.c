@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* Command line: durations, defaults, and a clear message with exit 2 for bad input. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+
+struct parsed {
+	struct options o;
+	int ret;
+	char out[8192];
+	char err[1024];
+};
+
+static void parse(struct parsed *p, int argc, const char **argv)
+{
+	FILE *out = fmemopen(p->out, sizeof(p->out), "w");
+	FILE *err = fmemopen(p->err, sizeof(p->err), "w");
+
+	memset(p->out, 0, sizeof(p->out));
+	memset(p->err, 0, sizeof(p->err));
+	p->ret = options_parse(&p->o, argc, (char **)argv, out, err);
+	fclose(out);
+	fclose(err);
+}
+
+#define PARSE(p, ...)                                                                      \
+	do {                                                                               \
+		const char *argv_[] = { "tmacg", __VA_ARGS__ };                            \
+		parse(p, sizeof(argv_) / sizeof(argv_[0]), argv_);                         \
+	} while (0)
+
+static void durations_take_units(void **state)
+{
+	uint64_t ns;
+
+	(void)state;
+	assert_int_equal(parse_duration("500ms", &ns), 0);
+	assert_true(ns == 500000000ULL);
+	assert_int_equal(parse_duration("2s", &ns), 0);
+	assert_true(ns == 2000000000ULL);
+	assert_int_equal(parse_duration("1.5m", &ns), 0);
+	assert_true(ns == 90000000000ULL);
+	assert_int_equal(parse_duration("3", &ns), 0);
+	assert_true(ns == 3000000000ULL);
+	assert_int_equal(parse_duration("250us", &ns), 0);
+	assert_true(ns == 250000ULL);
+	assert_int_equal(parse_duration("1h", &ns), 0);
+	assert_true(ns == 3600000000000ULL);
+}
+
+static void durations_reject_garbage(void **state)
+{
+	static const char *bad[] = { "", "ms", "-1s", "1x", "1 s", "nan", "inf", "1e30s", "2ss" };
+	uint64_t ns;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (parse_duration(bad[i], &ns) == 0)
+			fail_msg("accepted '%s'", bad[i]);
+}
+
+static void defaults(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	PARSE(&p, "--pmu", "software");
+	assert_int_equal(p.ret, 0);
+	assert_true(p.o.interval_ns == 1000000000ULL);
+	assert_int_equal(p.o.level, 3);
+	assert_int_equal(p.o.format, FORMAT_AUTO);
+	assert_int_equal(p.o.pmu, PMU_SOFTWARE);
+	assert_int_equal(p.o.ncgroups, 0);
+	assert_int_equal(p.o.count, 0);
+}
+
+static void everything_parses(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	PARSE(&p, "--cgroup", "/sys/fs/cgroup/a", "-c", "b", "--depth", "2", "--interval",
+	      "250ms", "--count", "3", "--format", "json", "--per-task", "--top", "5",
+	      "--model", "icx", "--level", "4", "-v", "-v");
+	assert_int_equal(p.ret, 0);
+	assert_int_equal(p.o.ncgroups, 2);
+	assert_string_equal(p.o.cgroups[0], "/sys/fs/cgroup/a");
+	assert_string_equal(p.o.cgroups[1], "b");
+	assert_int_equal(p.o.depth, 2);
+	assert_true(p.o.interval_ns == 250000000ULL);
+	assert_int_equal(p.o.count, 3);
+	assert_int_equal(p.o.format, FORMAT_JSON);
+	assert_true(p.o.per_task);
+	assert_int_equal(p.o.top, 5);
+	assert_string_equal(p.o.model, "icx");
+	assert_int_equal(p.o.level, 4);
+	assert_int_equal(p.o.verbose, 2);
+}
+
+static void bad_arguments_exit_2_with_a_message(void **state)
+{
+	static const struct {
+		const char *argv[4];
+		const char *says;
+	} cases[] = {
+		{ { "--interval", "fast" }, "--interval 'fast': expected a duration" },
+		{ { "--interval", "1ms" }, "shortest interval is 10ms" },
+		{ { "--count", "0" }, "--count '0': expected a positive number" },
+		{ { "--count", "-3" }, "--count '-3'" },
+		{ { "--format", "xml" }, "--format 'xml': expected table or json" },
+		{ { "--level", "7" }, "--level '7': expected a number from 1 to 6" },
+		{ { "--pmu", "gpu" }, "--pmu 'gpu': expected hardware or software" },
+		{ { "--bogus" }, "unknown option '--bogus'" },
+		{ { "--cgroup" }, "option '--cgroup' needs a value" },
+		{ { "stray" }, "unexpected argument 'stray'" },
+		{ { "--model", "icx", "--model-file", "x" }, "give one of them" },
+		{ { "--list-metrics" }, "--list-metrics needs --model" },
+		{ { "--depth", "1" }, "--depth needs --cgroup" },
+		{ { "--duration", "0s" }, "--duration '0s'" },
+		{ { "--top", "0" }, "--top '0'" },
+		{ { "--k8s-level", "node" }, "expected pod or container" },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *argv[6] = { "tmacg" };
+		struct parsed p;
+		int argc = 1;
+
+		for (int a = 0; a < 4 && cases[i].argv[a]; a++)
+			argv[argc++] = cases[i].argv[a];
+		parse(&p, argc, argv);
+		if (p.ret != 2 || !strstr(p.err, cases[i].says) || !strstr(p.err, "--help"))
+			fail_msg("case %zu: ret %d, stderr: %s", i, p.ret, p.err);
+	}
+}
+
+static void help_and_version_exit_0(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	PARSE(&p, "--help");
+	assert_int_equal(p.ret, 1);
+	assert_non_null(strstr(p.out, "Usage: tmacg"));
+	assert_non_null(strstr(p.out, "--pmu hardware|software"));
+	PARSE(&p, "--version");
+	assert_int_equal(p.ret, 1);
+	assert_non_null(strstr(p.out, "tmacg "));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(durations_take_units),
+		cmocka_unit_test(durations_reject_garbage),
+		cmocka_unit_test(defaults),
+		cmocka_unit_test(everything_parses),
+		cmocka_unit_test(bad_arguments_exit_2_with_a_message),
+		cmocka_unit_test(help_and_version_exit_0),
+	};
+	return cmocka_run_group_tests_name("options", tests, NULL, NULL);
+}

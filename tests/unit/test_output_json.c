@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* JSON lines: valid JSON whatever the cgroup name, stable key order, nulls. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <json-c/json.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output_json.h"
+
+static char *render(const struct report_line *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(output_json_line(f, r), 0);
+	fclose(f);
+	return buf;
+}
+
+static void hostile_cgroup_names_stay_valid_json(void **state)
+{
+	static const char *names[] = { "/a\"b", "/back\\slash", "/ctl\x01\x1f\n\t", "/ünï",
+				       "/end\\" };
+	(void)state;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct report_line r = { .interval_s = 1, .host = "h", .model = "software",
+					 .cgroup = names[i], .cgroup_id = 7,
+					 .running_min = NAN };
+		char *line = render(&r);
+		json_object *o = json_tokener_parse(line);
+
+		assert_non_null(o);
+		assert_string_equal(json_object_get_string(json_object_object_get(o, "cgroup")),
+				    names[i]);
+		assert_int_equal(line[strlen(line) - 1], '\n');
+		assert_null(strchr(line, '\n') == line + strlen(line) - 1 ? NULL : line);
+		json_object_put(o);
+		free(line);
+	}
+}
+
+static void keys_come_in_schema_order(void **state)
+{
+	static const char *const names[] = { "on_cpu_s", "page_faults" };
+	static const double values[] = { 0.83, NAN };
+	struct report_line r = { .interval_s = 1.0, .host = "node-7", .model = "software",
+				 .cgroup = "/svc", .cgroup_id = 4821, .ncounts = 2,
+				 .count_names = names, .count_values = values,
+				 .running_min = 0.5, .dropped = 3 };
+	char *line = render(&r);
+	const char *order[] = { "\"schema\":\"tmacg/1\"", "\"time\":", "\"interval_s\":1",
+				"\"host\":\"node-7\"", "\"model\":\"software\"",
+				"\"tma_version\":null", "\"cgroup\":\"/svc\"", "\"cgroup_id\":4821",
+				"\"resource\":{}", "\"counts\":{\"on_cpu_s\":0.83,\"page_faults\":null}",
+				"\"quality\":{\"running_min\":0.5,\"smt_shared\":false,\"dropped\":3}",
+				"\"metrics\":{}", "\"flagged\":[]", "\"bottleneck\":null" };
+	const char *at = line;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		const char *p = strstr(at, order[i]);
+
+		if (!p)
+			fail_msg("missing or out of order: %s in %s", order[i], line);
+		at = p;
+	}
+	free(line);
+}
+
+static void time_is_rfc3339_with_nanoseconds(void **state)
+{
+	struct report_line r = { .time = { .tv_sec = 1795255201, .tv_nsec = 5 },
+				 .interval_s = 1, .running_min = NAN };
+	char *line = render(&r);
+
+	(void)state;
+	assert_non_null(strstr(line, "\"time\":\"2026-11-21T10:00:01.000000005Z\""));
+	free(line);
+}
+
+static void doubles_print_shortest_round_trip(void **state)
+{
+	char buf[40];
+
+	(void)state;
+	json_double_text(0.83, buf, sizeof(buf));
+	assert_string_equal(buf, "0.83");
+	json_double_text(1e-9, buf, sizeof(buf));
+	assert_string_equal(buf, "1e-09");
+	json_double_text(0.1 + 0.2, buf, sizeof(buf));
+	assert_true(strtod(buf, NULL) == 0.1 + 0.2);
+	json_double_text(3.0, buf, sizeof(buf));
+	assert_string_equal(buf, "3");
+}
+
+static void closed_stream_reports_error(void **state)
+{
+	struct report_line r = { .interval_s = 1, .running_min = NAN };
+	FILE *f = fopen("/dev/full", "w");
+
+	(void)state;
+	assert_non_null(f);
+	setvbuf(f, NULL, _IONBF, 0);
+	assert_int_not_equal(output_json_line(f, &r), 0);
+	fclose(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(hostile_cgroup_names_stay_valid_json),
+		cmocka_unit_test(keys_come_in_schema_order),
+		cmocka_unit_test(time_is_rfc3339_with_nanoseconds),
+		cmocka_unit_test(doubles_print_shortest_round_trip),
+		cmocka_unit_test(closed_stream_reports_error),
+	};
+	return cmocka_run_group_tests_name("output_json", tests, NULL, NULL);
+}
