@@ -54,8 +54,19 @@ static bool below(const char *path, const char *top)
 	return !strncmp(path, top, n) && (path[n] == '/' || !path[n]);
 }
 
+void cgroup_tree_set_classifier(struct cgroup_tree *t,
+				bool (*classify)(struct cgroup_node *n, void *ctx), void *ctx)
+{
+	t->classify = classify;
+	t->classify_ctx = ctx;
+}
+
 static void classify(const struct cgroup_tree *t, struct cgroup_node *n)
 {
+	if (t->classify) {
+		n->target = t->classify(n, t->classify_ctx);
+		return;
+	}
 	if (t->whole_host) {
 		n->target = n->level <= 1;
 		n->self_only = n->level == 0;

@@ -36,12 +36,22 @@ struct cgroup_tree {
 	struct cgroup_spec *specs;
 	int nspecs;
 	bool whole_host;	/* no --cgroup: children of the root, plus the root's own tasks */
+	/*
+	 * Optional, instead of specs: decides whether a cgroup is reported (and
+	 * may set self_only).  --k8s reports pods and containers this way.
+	 */
+	bool (*classify)(struct cgroup_node *n, void *ctx);
+	void *classify_ctx;
 };
 
 /* specs NULL/0: the whole host.  Copies specs. */
 int cgroup_tree_init(struct cgroup_tree *t, const struct cgroup_mount *mnt,
 		     const struct cgroup_spec *specs, int nspecs);
 void cgroup_tree_free(struct cgroup_tree *t);
+
+/* Installs a classifier (before the first scan); see struct cgroup_tree. */
+void cgroup_tree_set_classifier(struct cgroup_tree *t,
+				bool (*classify)(struct cgroup_node *n, void *ctx), void *ctx);
 
 /* Walks the mounted hierarchy and adds every cgroup not yet known. */
 int cgroup_tree_scan(struct cgroup_tree *t);
