@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* Which cgroups are reported, and which reported cgroups a leaf's counts roll up into. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cgroup_tree.h"
+
+/* Ids are chosen by the test: the tree is fed as mkdir events would feed it. */
+enum { ROOT = 1, A = 10, AB = 11, ABC = 12, X = 20, XY = 21 };
+
+static struct cgroup_mount mnt = { .dir = "/nonexistent", .root = "/" };
+
+static void build(struct cgroup_tree *t)
+{
+	assert_int_equal(cgroup_tree_add(t, ROOT, 0, "/"), 0);
+	assert_int_equal(cgroup_tree_add(t, A, ROOT, "/a"), 0);
+	assert_int_equal(cgroup_tree_add(t, AB, A, "/a/b"), 0);
+	assert_int_equal(cgroup_tree_add(t, ABC, AB, "/a/b/c"), 0);
+	assert_int_equal(cgroup_tree_add(t, X, ROOT, "/x"), 0);
+	assert_int_equal(cgroup_tree_add(t, XY, X, "/x/y"), 0);
+}
+
+static void expect_targets(struct cgroup_tree *t, uint64_t id, const uint64_t *want, int nwant)
+{
+	struct cgroup_node *got[16];
+	int n = cgroup_tree_targets_of(t, id, got, 16);
+
+	assert_int_equal(n, nwant);
+	for (int i = 0; i < n; i++)
+		assert_true(got[i]->id == want[i]);	/* deepest first */
+}
+
+static void whole_host_reports_root_children_and_root_tasks(void **state)
+{
+	struct cgroup_tree t;
+
+	(void)state;
+	assert_int_equal(cgroup_tree_init(&t, &mnt, NULL, 0), 0);
+	build(&t);
+	assert_true(cgroup_tree_get(&t, ROOT)->target);
+	assert_true(cgroup_tree_get(&t, ROOT)->self_only);
+	assert_true(cgroup_tree_get(&t, A)->target);
+	assert_false(cgroup_tree_get(&t, AB)->target);
+	/* A leaf's counts go to its level-1 ancestor only, never also to the root line. */
+	expect_targets(&t, ABC, (uint64_t[]){ A }, 1);
+	expect_targets(&t, XY, (uint64_t[]){ X }, 1);
+	expect_targets(&t, ROOT, (uint64_t[]){ ROOT }, 1);
+	expect_targets(&t, 999, NULL, 0);	/* unknown */
+	cgroup_tree_free(&t);
+}
+
+static void spec_with_depth_rolls_up_into_every_reported_ancestor(void **state)
+{
+	struct cgroup_spec spec = { .path = "/a", .depth = 1 };
+	struct cgroup_tree t;
+
+	(void)state;
+	assert_int_equal(cgroup_tree_init(&t, &mnt, &spec, 1), 0);
+	build(&t);
+	assert_false(cgroup_tree_get(&t, ROOT)->target);
+	assert_true(cgroup_tree_get(&t, A)->target);
+	assert_true(cgroup_tree_get(&t, AB)->target);
+	assert_false(cgroup_tree_get(&t, ABC)->target);	/* two levels down */
+	assert_false(cgroup_tree_get(&t, X)->target);
+	expect_targets(&t, ABC, (uint64_t[]){ AB, A }, 2);
+	expect_targets(&t, AB, (uint64_t[]){ AB, A }, 2);
+	expect_targets(&t, A, (uint64_t[]){ A }, 1);
+	expect_targets(&t, XY, NULL, 0);
+	cgroup_tree_free(&t);
+}
+
+static void spec_does_not_match_a_sibling_prefix(void **state)
+{
+	struct cgroup_spec spec = { .path = "/a", .depth = 5 };
+	struct cgroup_tree t;
+
+	(void)state;
+	assert_int_equal(cgroup_tree_init(&t, &mnt, &spec, 1), 0);
+	assert_int_equal(cgroup_tree_add(&t, 30, ROOT, "/ab"), 0);	/* "/ab" is not below "/a" */
+	assert_false(cgroup_tree_get(&t, 30)->target);
+	cgroup_tree_free(&t);
+}
+
+static int forgotten;
+
+static void count_forget(uint64_t id, void *user, void *ctx)
+{
+	(void)id;
+	(void)ctx;
+	free(user);
+	forgotten++;
+}
+
+static void removed_cgroup_is_reported_once_more_then_forgotten(void **state)
+{
+	struct cgroup_spec spec = { .path = "/a", .depth = 2 };
+	struct cgroup_tree t;
+	struct cgroup_node *n;
+
+	(void)state;
+	forgotten = 0;
+	assert_int_equal(cgroup_tree_init(&t, &mnt, &spec, 1), 0);
+	build(&t);
+	n = cgroup_tree_get(&t, ABC);
+	n->user = malloc(8);
+	cgroup_tree_mark_removed(&t, ABC);
+	assert_true(cgroup_node_reported(n));	/* the interval it was removed in */
+	cgroup_tree_age_removed(&t, 2, count_forget, NULL);
+	assert_false(cgroup_node_reported(n));	/* not printed again... */
+	expect_targets(&t, ABC, (uint64_t[]){ ABC, AB, A }, 3);	/* ...but late counts roll up */
+	cgroup_tree_age_removed(&t, 2, count_forget, NULL);
+	assert_int_equal(forgotten, 0);
+	cgroup_tree_age_removed(&t, 2, count_forget, NULL);
+	assert_int_equal(forgotten, 1);
+	assert_null(cgroup_tree_get(&t, ABC));
+	assert_non_null(cgroup_tree_get(&t, AB));
+	cgroup_tree_free(&t);
+}
+
+static bool only_x(struct cgroup_node *n, void *ctx)
+{
+	(*(int *)ctx)++;
+	return !strncmp(n->path, "/x", 2);
+}
+
+static void classifier_replaces_specs(void **state)
+{
+	struct cgroup_tree t;
+	int calls = 0;
+
+	(void)state;
+	assert_int_equal(cgroup_tree_init(&t, &mnt, NULL, 0), 0);
+	cgroup_tree_set_classifier(&t, only_x, &calls);
+	build(&t);
+	assert_int_equal(calls, 6);
+	assert_false(cgroup_tree_get(&t, ROOT)->target);
+	assert_false(cgroup_tree_get(&t, A)->target);
+	assert_true(cgroup_tree_get(&t, X)->target);
+	expect_targets(&t, XY, (uint64_t[]){ XY, X }, 2);
+	cgroup_tree_free(&t);
+}
+
+static void scan_finds_directories_by_inode(void **state)
+{
+	char dir[] = "/tmp/tmacg-tree-XXXXXX", sub[128];
+	struct cgroup_mount fake = { .root = "/" };
+	struct cgroup_tree t;
+	struct stat st;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(fake.dir, sizeof(fake.dir), "%s", dir);
+	snprintf(sub, sizeof(sub), "%s/svc", dir);
+	mkdir(sub, 0755);
+	snprintf(sub, sizeof(sub), "%s/svc/web", dir);
+	mkdir(sub, 0755);
+	assert_int_equal(cgroup_tree_init(&t, &fake, NULL, 0), 0);
+	assert_int_equal(cgroup_tree_scan(&t), 0);
+	assert_int_equal(t.nodes.len, 3);
+	assert_int_equal(stat(sub, &st), 0);
+	assert_non_null(cgroup_tree_get(&t, st.st_ino));
+	assert_string_equal(cgroup_tree_get(&t, st.st_ino)->path, "/svc/web");
+	assert_int_equal(cgroup_tree_get(&t, st.st_ino)->level, 2);
+	cgroup_tree_free(&t);
+	rmdir(sub);
+	snprintf(sub, sizeof(sub), "%s/svc", dir);
+	rmdir(sub);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(whole_host_reports_root_children_and_root_tasks),
+		cmocka_unit_test(spec_with_depth_rolls_up_into_every_reported_ancestor),
+		cmocka_unit_test(spec_does_not_match_a_sibling_prefix),
+		cmocka_unit_test(removed_cgroup_is_reported_once_more_then_forgotten),
+		cmocka_unit_test(classifier_replaces_specs),
+		cmocka_unit_test(scan_finds_directories_by_inode),
+	};
+	return cmocka_run_group_tests_name("cgroup_tree", tests, NULL, NULL);
+}
