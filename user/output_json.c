@@ -16,6 +16,11 @@
 
 void json_double_text(double d, char *buf, size_t len)
 {
+	/* Counts are whole numbers: 260, not the shorter 2.6e+02. */
+	if (d == floor(d) && fabs(d) < 1e15) {
+		snprintf(buf, len, "%.0f", d);
+		return;
+	}
 	for (int prec = 1; prec <= 17; prec++) {
 		snprintf(buf, len, "%.*g", prec, d);
 		if (strtod(buf, NULL) == d)

@@ -98,6 +98,14 @@ static void doubles_print_shortest_round_trip(void **state)
 	assert_true(strtod(buf, NULL) == 0.1 + 0.2);
 	json_double_text(3.0, buf, sizeof(buf));
 	assert_string_equal(buf, "3");
+	json_double_text(260.0, buf, sizeof(buf));
+	assert_string_equal(buf, "260");
+	json_double_text(3.9e9, buf, sizeof(buf));
+	assert_string_equal(buf, "3900000000");
+	json_double_text(-0.25, buf, sizeof(buf));
+	assert_string_equal(buf, "-0.25");
+	json_double_text(1e20, buf, sizeof(buf));
+	assert_true(strtod(buf, NULL) == 1e20);
 }
 
 static void closed_stream_reports_error(void **state)
