@@ -59,6 +59,8 @@ BPF_OBJ := $(OUT)/tmacg.bpf.o
 SKEL := $(OUT)/tmacg.skel.h
 
 .DELETE_ON_ERROR:
+# Test helpers are built by pattern rules: keep them between runs.
+.SECONDARY: $(TESTLIB_OBJS)
 .PHONY: all clean test unit-tests integration-tests test-bins fuzz fuzz-bins hwtest bench \
 	vmlinux run install-deps format
 

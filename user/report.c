@@ -254,7 +254,8 @@ int report_interval(struct report *r, struct cgroup_tree *t, double interval_s,
 		any_other = any_other || shown < n;
 	}
 	qsort(lines, shown, sizeof(*lines), by_path);
-	qsort(r->tasks, r->ntasks, sizeof(*r->tasks), task_order);
+	if (r->ntasks)	/* qsort(NULL, 0, ...) is undefined */
+		qsort(r->tasks, r->ntasks, sizeof(*r->tasks), task_order);
 	if (!r->json)
 		table_header(r, &lc);
 	for (size_t i = 0; i < shown && !err; i++) {
