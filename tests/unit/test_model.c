@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -255,6 +256,64 @@ static void test_thresholds_and_bottleneck(void **state)
 	model_free(m);
 }
 
+static void test_eval_level(void **state)
+{
+	static const struct ev evs[] = { { "E.A", 0.5 }, { "E.B", 0.4 }, { "E.C", 0.6 },
+					 { "E.R", 0.1 }, { "E.D", 0.9 }, { "E.S", 1 }, { 0 } };
+	struct tma_model *m = load(tree);
+	struct model_result *r = model_result_new(m);
+	double events[16] = { 0 };
+	struct model_input in = { events, 1, 0 };
+
+	(void)state;
+	for (const struct ev *e = evs; e->name; e++)
+		events[model_event_index(m, e->name)] = e->value;
+	assert_int_equal(model_eval_level(m, &in, r, 1, false), 0);
+	assert_float_equal(r->value[model_node_index(m, "A")], 0.5, 0);
+	/* level 2 and Info metrics are not computed... */
+	assert_true(isnan(r->value[model_node_index(m, "B")]));
+	assert_false(r->flagged[model_node_index(m, "C")]);
+	assert_true(isnan(r->value[model_node_index(m, "I")]));
+	/* ...except what level 1 reads: R's formula and threshold read D */
+	assert_float_equal(r->value[model_node_index(m, "D")], 0.9, 0);
+	assert_true(r->flagged[model_node_index(m, "R")]);
+	/* Cap is level 1 (node 4), Later reads it */
+	assert_float_equal(r->value[model_node_index(m, "Later")], 2, 0);
+	assert_int_equal(r->bottleneck_len, 1);
+	assert_int_equal(r->bottleneck[0], model_node_index(m, "A"));
+	assert_int_equal(model_eval_level(m, &in, r, 0, true), 0);
+	assert_float_equal(r->value[model_node_index(m, "I")], 1, 0);
+	assert_true(isnan(r->value[model_node_index(m, "A")]));
+	assert_int_equal(model_eval_level(m, &in, r, -1, true), -EINVAL);
+	model_result_free(r);
+	model_free(m);
+}
+
+static void test_icx_events_needed(void **state)
+{
+	char err[512];
+	struct tma_model *m = model_load_builtin("icx", err, sizeof(err));
+	bool *needed = calloc(model_event_count(m), sizeof(bool));
+
+	(void)state;
+	/* level 1 with PERF_METRICS: the fixed-counter branch */
+	model_events_needed(m, 1, false, MODEL_FLAG_TOPDOWN_FIXED, needed);
+	assert_true(needed[model_event_index(m, "PERF_METRICS.BACKEND_BOUND")]);
+	assert_true(needed[model_event_index(m, "INT_MISC.RECOVERY_CYCLES:c1:e1")]);
+	assert_false(needed[model_event_index(m, "TOPDOWN.BACKEND_BOUND_SLOTS")]);
+	assert_false(needed[model_event_index(m, "IDQ_UOPS_NOT_DELIVERED.CORE")]);
+	/* without: the general-purpose branch */
+	model_events_needed(m, 1, false, 0, needed);
+	assert_false(needed[model_event_index(m, "PERF_METRICS.BACKEND_BOUND")]);
+	assert_true(needed[model_event_index(m, "TOPDOWN.BACKEND_BOUND_SLOTS")]);
+	assert_true(needed[model_event_index(m, "IDQ_UOPS_NOT_DELIVERED.CORE")]);
+	assert_false(needed[model_event_index(m, "ICACHE_16B.IFDATA_STALL")]);	/* level 3 */
+	model_events_needed(m, 3, false, 0, needed);
+	assert_true(needed[model_event_index(m, "ICACHE_16B.IFDATA_STALL")]);
+	free(needed);
+	model_free(m);
+}
+
 static void test_events_needed(void **state)
 {
 	struct tma_model *m = load("model t\n"
@@ -326,6 +385,8 @@ int main(void)
 		cmocka_unit_test(test_unmeasured_event_is_null),
 		cmocka_unit_test(test_thresholds_and_bottleneck),
 		cmocka_unit_test(test_events_needed),
+		cmocka_unit_test(test_eval_level),
+		cmocka_unit_test(test_icx_events_needed),
 		cmocka_unit_test(test_header),
 		cmocka_unit_test(test_builtins_load),
 	};

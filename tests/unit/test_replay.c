@@ -224,6 +224,19 @@ static void test_json_lines(void **state)
 	model_free(m);
 }
 
+static void test_stdin(void **state)
+{
+	const char *path = temp_file("{\"cgroup\":\"/s\",\"interval_s\":1,\"counters\":{}}\n{\"cgroup\":1}\n");
+	struct replay_data d;
+	char err[512];
+
+	(void)state;
+	assert_non_null(freopen(path, "r", stdin));
+	assert_int_equal(replay_read("-", &d, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "<stdin>:2: \"cgroup\" (a string) is missing");
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -232,6 +245,7 @@ int main(void)
 		cmocka_unit_test(test_nothing_half_printed),
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_json_lines),
+		cmocka_unit_test(test_stdin),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
