@@ -282,7 +282,6 @@ static int do_helper(struct loader *ld, size_t off)
 		rc = lerr(ld, name_off, "duplicate name %s", h.name);
 		goto fail;
 	}
-	h.line = ld->segs[0].line;
 	{
 		struct expr_src src = { ld->text, ld->len, ld->segs, ld->nsegs };
 

@@ -162,6 +162,7 @@ int replay_read_stream(FILE *f, const char *name, struct replay_data *out, char 
 	int lineno = 0, rc = 0;
 
 	memset(out, 0, sizeof(*out));
+	out->name = name;
 	while ((n = getline(&line, &cap, f)) > 0) {
 		struct replay_record r = { .line = ++lineno };
 		struct replay_record *nr;

@@ -26,6 +26,7 @@ struct replay_record {
 };
 
 struct replay_data {
+	const char *name;	/* the name given to the reader, for messages */
 	int nrecords;
 	struct replay_record *records;
 };

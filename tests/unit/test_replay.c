@@ -149,6 +149,25 @@ static void test_nothing_half_printed(void **state)
 	model_free(m);
 }
 
+static void test_model_failure_reported(void **state)
+{
+	struct tma_model *m = icx();
+	const char *path = temp_file(GOOD);
+	char *err = NULL, want[256];
+	size_t errlen = 0;
+	FILE *e = open_memstream(&err, &errlen);
+
+	(void)state;
+	assert_int_equal(replay_run(path, m, -1, true, false, false, stdout, e), 1);
+	fclose(e);
+	snprintf(want, sizeof(want), "tmacg: %s:1: cannot evaluate model icx: Invalid argument\n",
+		 path);
+	assert_string_equal(err, want);
+	free(err);
+	unlink(path);
+	model_free(m);
+}
+
 static void test_missing_file(void **state)
 {
 	struct tma_model *m = icx();
@@ -244,6 +263,7 @@ int main(void)
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_nothing_half_printed),
 		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_model_failure_reported),
 		cmocka_unit_test(test_json_lines),
 		cmocka_unit_test(test_stdin),
 	};
