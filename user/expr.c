@@ -26,7 +26,7 @@ struct tok {
 	enum tok_kind kind;
 	size_t off, len;
 	double num;
-	int op;		/* T_OP: an EXPR_* operator */
+	int op; /* T_OP: an EXPR_* operator */
 };
 
 struct parser {
@@ -35,7 +35,7 @@ struct parser {
 	enum expr_mode mode;
 	size_t pos;
 	struct tok t;
-	int ntok;	/* tokens consumed before t: a leading comparison has 0 */
+	int ntok; /* tokens consumed before t: a leading comparison has 0 */
 	int depth;
 	struct expr_error *err;
 	int rc;
@@ -151,7 +151,8 @@ static bool tok_is(const struct parser *ps, const char *word)
 {
 	size_t n = strlen(word);
 
-	return ps->t.kind == T_NAME && ps->t.len == n && !memcmp(ps->src->text + ps->t.off, word, n);
+	return ps->t.kind == T_NAME && ps->t.len == n &&
+	       !memcmp(ps->src->text + ps->t.off, word, n);
 }
 
 static int lex_number(struct parser *ps, size_t start)
@@ -165,8 +166,9 @@ static int lex_number(struct parser *ps, size_t start)
 		size_t digits = 0;
 
 		for (i += 2; i < end && isxdigit((unsigned char)s[i]); i++, digits++)
-			v = v * 16 + (isdigit((unsigned char)s[i]) ? s[i] - '0' :
-							      (tolower((unsigned char)s[i]) - 'a' + 10));
+			v = v * 16 + (isdigit((unsigned char)s[i])
+					  ? s[i] - '0'
+					  : (tolower((unsigned char)s[i]) - 'a' + 10));
 		if (!digits || digits > 16)
 			return fail(ps, start, "bad hexadecimal number");
 		ps->t.num = (double)v;
@@ -217,7 +219,8 @@ static int lex_word(struct parser *ps, size_t start)
 		i++;
 		event = true;
 	} else if (i - start == 8 && !memcmp(s + start, "interval", 8) && i + 1 < end &&
-		   s[i] == '-' && s[i + 1] == 's' && (i + 2 >= end || !is_ident((unsigned char)s[i + 2]))) {
+		   s[i] == '-' && s[i + 1] == 's' &&
+		   (i + 2 >= end || !is_ident((unsigned char)s[i + 2]))) {
 		ps->t.kind = T_INTERVAL;
 		ps->t.len = i + 2 - start;
 		ps->pos = i + 2;
@@ -231,7 +234,8 @@ static int lex_word(struct parser *ps, size_t start)
 				i++;
 		}
 		if (s[i - 1] == '.')
-			return fail(ps, start, "bad event name '%.*s'", (int)(i - start), s + start);
+			return fail(ps, start, "bad event name '%.*s'", (int)(i - start),
+				    s + start);
 	}
 	if (i < end && s[i] == ':')
 		return fail(ps, i, "unexpected ':' (event modifiers follow an EVENT.UMASK name)");
@@ -265,13 +269,27 @@ static int next(struct parser *ps)
 	ps->t.len = 1;
 	ps->t.kind = T_OP;
 	switch (c) {
-	case '+': ps->t.op = EXPR_ADD; break;
-	case '-': ps->t.op = EXPR_SUB; break;
-	case '*': ps->t.op = EXPR_MUL; break;
-	case '/': ps->t.op = EXPR_DIV; break;
-	case '(': ps->t.kind = T_LP; break;
-	case ')': ps->t.kind = T_RP; break;
-	case ',': ps->t.kind = T_COMMA; break;
+	case '+':
+		ps->t.op = EXPR_ADD;
+		break;
+	case '-':
+		ps->t.op = EXPR_SUB;
+		break;
+	case '*':
+		ps->t.op = EXPR_MUL;
+		break;
+	case '/':
+		ps->t.op = EXPR_DIV;
+		break;
+	case '(':
+		ps->t.kind = T_LP;
+		break;
+	case ')':
+		ps->t.kind = T_RP;
+		break;
+	case ',':
+		ps->t.kind = T_COMMA;
+		break;
 	case '<':
 	case '>':
 	case '=':
@@ -281,13 +299,15 @@ static int next(struct parser *ps)
 		if ((c == '=' || c == '!') && !eq)
 			return fail(ps, ps->pos, "unexpected '%c' (comparisons are == and !=)", c);
 		ps->t.len = eq ? 2 : 1;
-		ps->t.op = c == '<' ? (eq ? EXPR_LE : EXPR_LT) :
-			   c == '>' ? (eq ? EXPR_GE : EXPR_GT) :
-			   c == '=' ? EXPR_EQ : EXPR_NE;
+		ps->t.op = c == '<'   ? (eq ? EXPR_LE : EXPR_LT)
+			   : c == '>' ? (eq ? EXPR_GE : EXPR_GT)
+			   : c == '=' ? EXPR_EQ
+				      : EXPR_NE;
 		break;
 	}
 	default:
-		return fail(ps, ps->pos, "unexpected character '%c'", isprint((unsigned char)c) ? c : '?');
+		return fail(ps, ps->pos, "unexpected character '%c'",
+			    isprint((unsigned char)c) ? c : '?');
 	}
 	ps->pos += ps->t.len;
 	return 0;
@@ -309,8 +329,8 @@ static int binary(struct parser *ps, int kind, size_t off, int a, int b)
 		return -1;
 	ps->p->e[e].a = a;
 	ps->p->e[e].b = b;
-	ps->p->e[e].depth = 1 + (ps->p->e[a].depth > ps->p->e[b].depth ? ps->p->e[a].depth :
-									      ps->p->e[b].depth);
+	ps->p->e[e].depth =
+	    1 + (ps->p->e[a].depth > ps->p->e[b].depth ? ps->p->e[a].depth : ps->p->e[b].depth);
 	/* Long operator chains nest without parser recursion: bound them for the evaluator. */
 	if (ps->p->e[e].depth > EXPR_MAX_TREE)
 		return fail(ps, off, "expression too long: split it with helpers"), -1;
@@ -346,7 +366,7 @@ static int expect(struct parser *ps, enum tok_kind kind, const char *what)
 
 static bool is_keyword(const struct parser *ps)
 {
-	static const char *const words[] = { "and", "or", "not", "if", "else" };
+	static const char *const words[] = {"and", "or", "not", "if", "else"};
 
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		if (tok_is(ps, words[i]))
@@ -414,7 +434,8 @@ static int parse_name(struct parser *ps)
 			return parse_minmax(ps, tok_is(ps, "min") ? EXPR_MIN : EXPR_MAX, off);
 	}
 	if (is_keyword(ps))
-		return fail(ps, off, "syntax error: unexpected %s", tok_text(ps, buf, sizeof(buf))), -1;
+		return fail(ps, off, "syntax error: unexpected %s", tok_text(ps, buf, sizeof(buf))),
+		       -1;
 	if (tok_is(ps, "True") || tok_is(ps, "False")) {
 		e = pool_add(ps, EXPR_NUM, off);
 		if (e >= 0)
@@ -427,7 +448,9 @@ static int parse_name(struct parser *ps)
 	}
 	if (ps->mode == EXPR_MODE_THRESHOLD && tok_is(ps, "parent")) {
 		if (!over_threshold(ps))
-			return fail(ps, off, "syntax error: 'parent' must be followed by 'over threshold'"), -1;
+			return fail(ps, off,
+				    "syntax error: 'parent' must be followed by 'over threshold'"),
+			       -1;
 		return pool_add(ps, EXPR_PARENT_OVER, off);
 	}
 	{
@@ -447,7 +470,9 @@ static int parse_name(struct parser *ps)
 		if (e >= 0)
 			ps->p->e[e].a = str;
 		if (e >= 0 && ps->t.kind == T_LP)
-			return fail(ps, off, "unknown function '%.*s' (only min and max)", (int)len, s), -1;
+			return fail(ps, off, "unknown function '%.*s' (only min and max)", (int)len,
+				    s),
+			       -1;
 		return e;
 	}
 }
@@ -525,7 +550,8 @@ static int parse_primary(struct parser *ps)
 		}
 		/* fall through */
 	default:
-		return fail(ps, off, "syntax error: unexpected %s", tok_text(ps, buf, sizeof(buf))), -1;
+		return fail(ps, off, "syntax error: unexpected %s", tok_text(ps, buf, sizeof(buf))),
+		       -1;
 	}
 	ps->depth--;
 	return e;
@@ -595,7 +621,8 @@ static int parse_cmp(struct parser *ps)
 		e = binary(ps, op, off, e, parse_add(ps));
 		if (e >= 0 && is_cmp(ps))
 			return fail(ps, ps->t.off,
-				    "chained comparison is not supported: join them with 'and'"), -1;
+				    "chained comparison is not supported: join them with 'and'"),
+			       -1;
 	}
 	return e;
 }
@@ -664,7 +691,8 @@ static int parse_cond(struct parser *ps)
 		char buf[64];
 
 		return fail(ps, ps->t.off, "syntax error: expected 'else', found %s",
-			    tok_text(ps, buf, sizeof(buf))), -1;
+			    tok_text(ps, buf, sizeof(buf))),
+		       -1;
 	}
 	if (next(ps))
 		return -1;
@@ -692,7 +720,7 @@ static int parse_cond(struct parser *ps)
 int expr_parse(struct expr_pool *p, const struct expr_src *src, enum expr_mode mode, int *root,
 	       struct expr_error *err)
 {
-	struct parser ps = { .p = p, .src = src, .mode = mode, .err = err };
+	struct parser ps = {.p = p, .src = src, .mode = mode, .err = err};
 	char buf[64];
 	int e;
 

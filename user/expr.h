@@ -14,40 +14,50 @@
 #include <stdint.h>
 
 enum expr_kind {
-	EXPR_NUM,	/* num */
-	EXPR_NAME,	/* unresolved name: a = string offset */
-	EXPR_EVNAME,	/* unresolved event text: a = string offset */
-	EXPR_OVERNAME,	/* unresolved "NAME over threshold" / self.NAME.thresh: a = string */
-	EXPR_CONST,	/* a = constant index (value folded into num) */
-	EXPR_FLAG,	/* a = enum model_flag bit */
-	EXPR_EVENT,	/* a = event index */
-	EXPR_INTERVAL,	/* interval-s */
-	EXPR_HELPER,	/* a = helper index */
-	EXPR_NODE,	/* a = node index: its value, NAN read as 0 */
-	EXPR_SELF,	/* threshold: the node's own value */
-	EXPR_OVER,	/* threshold: node a is flagged */
+	EXPR_NUM,	  /* num */
+	EXPR_NAME,	  /* unresolved name: a = string offset */
+	EXPR_EVNAME,	  /* unresolved event text: a = string offset */
+	EXPR_OVERNAME,	  /* unresolved "NAME over threshold" / self.NAME.thresh: a = string */
+	EXPR_CONST,	  /* a = constant index (value folded into num) */
+	EXPR_FLAG,	  /* a = enum model_flag bit */
+	EXPR_EVENT,	  /* a = event index */
+	EXPR_INTERVAL,	  /* interval-s */
+	EXPR_HELPER,	  /* a = helper index */
+	EXPR_NODE,	  /* a = node index: its value, NAN read as 0 */
+	EXPR_SELF,	  /* threshold: the node's own value */
+	EXPR_OVER,	  /* threshold: node a is flagged */
 	EXPR_PARENT_OVER, /* threshold: the parent is flagged (resolved to EXPR_OVER) */
-	EXPR_NEG,	/* -a */
+	EXPR_NEG,	  /* -a */
 	EXPR_NOT,
-	EXPR_ADD, EXPR_SUB, EXPR_MUL, EXPR_DIV,
-	EXPR_LT, EXPR_LE, EXPR_GT, EXPR_GE, EXPR_EQ, EXPR_NE,
-	EXPR_AND, EXPR_OR,	/* Python value semantics, short-circuit */
-	EXPR_COND,	/* a if b else c, lazy */
-	EXPR_MIN, EXPR_MAX,
+	EXPR_ADD,
+	EXPR_SUB,
+	EXPR_MUL,
+	EXPR_DIV,
+	EXPR_LT,
+	EXPR_LE,
+	EXPR_GT,
+	EXPR_GE,
+	EXPR_EQ,
+	EXPR_NE,
+	EXPR_AND,
+	EXPR_OR,   /* Python value semantics, short-circuit */
+	EXPR_COND, /* a if b else c, lazy */
+	EXPR_MIN,
+	EXPR_MAX,
 };
 
 struct expr {
 	uint8_t kind;
-	uint16_t depth;		/* height of this subtree, bounded by the parser */
-	int32_t a, b, c;	/* operands (pool indices) or an index, by kind */
+	uint16_t depth;	 /* height of this subtree, bounded by the parser */
+	int32_t a, b, c; /* operands (pool indices) or an index, by kind */
 	double num;
-	int line, col;		/* where it was written, for resolve errors */
+	int line, col; /* where it was written, for resolve errors */
 };
 
 struct expr_pool {
 	struct expr *e;
 	int n, cap;
-	char *str;		/* NUL-separated names of unresolved nodes */
+	char *str; /* NUL-separated names of unresolved nodes */
 	size_t slen, scap;
 };
 
@@ -56,9 +66,9 @@ struct expr_pool {
  * backslash) came from, so errors name the physical line and column.
  */
 struct expr_seg {
-	size_t off;	/* offset in the logical text where this physical line starts */
+	size_t off; /* offset in the logical text where this physical line starts */
 	int line;
-	int col;	/* column of that offset in its physical line, 1-based */
+	int col; /* column of that offset in its physical line, 1-based */
 };
 
 struct expr_src {
@@ -70,7 +80,7 @@ struct expr_src {
 
 enum expr_mode {
 	EXPR_MODE_FORMULA,
-	EXPR_MODE_THRESHOLD,	/* leading comparison, over threshold, self.X.thresh */
+	EXPR_MODE_THRESHOLD, /* leading comparison, over threshold, self.X.thresh */
 };
 
 struct expr_error {

@@ -28,12 +28,12 @@ struct loader {
 	size_t len, cap;
 	struct expr_seg segs[MODEL_MAX_SEGS];
 	int nsegs;
-	struct model_entry *cur;	/* node or info being described */
+	struct model_entry *cur; /* node or info being described */
 };
 
 static int lerr(struct loader *ld, size_t off, const char *fmt, ...)
 {
-	struct expr_src src = { ld->text, ld->len, ld->segs, ld->nsegs };
+	struct expr_src src = {ld->text, ld->len, ld->segs, ld->nsegs};
 	int line, col, n;
 	va_list ap;
 
@@ -72,11 +72,13 @@ static char *dup_n(const char *s, size_t n)
 /* Node names may start with a digit (Intel's 4K_Aliasing); formulas read those as G4K_Aliasing. */
 static bool valid_name(const char *s, size_t n, bool node)
 {
-	static const char *const reserved[] = { "and", "or", "not", "if", "else", "min", "max",
-						"True", "False", "self", "parent", "over",
-						"threshold", "topdown_use_fixed", "smt_enabled" };
+	static const char *const reserved[] = {
+	    "and",	  "or",	   "not",  "if",     "else", "min",	  "max",
+	    "True",	  "False", "self", "parent", "over", "threshold", "topdown_use_fixed",
+	    "smt_enabled"};
 
-	if (!n || !(isalpha((unsigned char)s[0]) || s[0] == '_' || (node && isdigit((unsigned char)s[0]))))
+	if (!n || !(isalpha((unsigned char)s[0]) || s[0] == '_' ||
+		    (node && isdigit((unsigned char)s[0]))))
 		return false;
 	for (size_t i = 1; i < n; i++)
 		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
@@ -128,7 +130,7 @@ static int parse_expr_at(struct loader *ld, size_t off, enum expr_mode mode, int
 		}
 		n++;
 	}
-	src = (struct expr_src){ ld->text + off, ld->len - off, segs, n };
+	src = (struct expr_src){ld->text + off, ld->len - off, segs, n};
 	rc = expr_parse(&ld->m->pool, &src, mode, root, &e);
 	if (rc == -EINVAL)
 		snprintf(ld->err, ld->errlen, "%s:%d:%d: %s", ld->file, e.line, e.col, e.msg);
@@ -152,10 +154,11 @@ static int set_text(struct loader *ld, char **field, size_t off, const char *wha
 static int name_eq(struct loader *ld, size_t *off, char **name, int *col)
 {
 	size_t n = 0, start = skip_space(ld, *off), i;
-	struct expr_src src = { ld->text, ld->len, ld->segs, ld->nsegs };
+	struct expr_src src = {ld->text, ld->len, ld->segs, ld->nsegs};
 	int line;
 
-	for (i = start; i < ld->len && (isalnum((unsigned char)ld->text[i]) || ld->text[i] == '_'); i++)
+	for (i = start; i < ld->len && (isalnum((unsigned char)ld->text[i]) || ld->text[i] == '_');
+	     i++)
 		n++;
 	if (!valid_name(ld->text + start, n, false))
 		return lerr(ld, start, "expected a name ([A-Za-z_][A-Za-z0-9_]*, not a keyword)");
@@ -204,8 +207,10 @@ static int const_value(struct loader *ld, int e, double *v)
 		int c = find_const(ld->m, expr_str(&ld->m->pool, x->a));
 
 		if (c < 0)
-			return snprintf(ld->err, ld->errlen, "%s:%d:%d: '%s' is not a constant defined above",
-					ld->file, x->line, x->col, expr_str(&ld->m->pool, x->a)), -EINVAL;
+			return snprintf(ld->err, ld->errlen,
+					"%s:%d:%d: '%s' is not a constant defined above", ld->file,
+					x->line, x->col, expr_str(&ld->m->pool, x->a)),
+			       -EINVAL;
 		x->kind = EXPR_CONST;
 		x->a = c;
 		x->num = ld->m->consts[c].value;
@@ -226,10 +231,14 @@ static int const_value(struct loader *ld, int e, double *v)
 		if (rc)
 			return rc;
 		if (x->kind == EXPR_DIV && b == 0.0)
-			return snprintf(ld->err, ld->errlen, "%s:%d:%d: division by zero in a constant",
-					ld->file, x->line, x->col), -EINVAL;
-		*v = x->kind == EXPR_ADD ? a + b : x->kind == EXPR_SUB ? a - b :
-		     x->kind == EXPR_MUL ? a * b : a / b;
+			return snprintf(ld->err, ld->errlen,
+					"%s:%d:%d: division by zero in a constant", ld->file,
+					x->line, x->col),
+			       -EINVAL;
+		*v = x->kind == EXPR_ADD   ? a + b
+		     : x->kind == EXPR_SUB ? a - b
+		     : x->kind == EXPR_MUL ? a * b
+					   : a / b;
 		return 0;
 	default:
 		snprintf(ld->err, ld->errlen,
@@ -242,7 +251,7 @@ static int const_value(struct loader *ld, int e, double *v)
 static int do_const(struct loader *ld, size_t off)
 {
 	struct tma_model *m = ld->m;
-	struct model_const c = { 0 };
+	struct model_const c = {0};
 	size_t name_off = skip_space(ld, off);
 	int col, root, rc;
 
@@ -271,7 +280,7 @@ fail:
 static int do_helper(struct loader *ld, size_t off)
 {
 	struct tma_model *m = ld->m;
-	struct model_helper h = { 0 };
+	struct model_helper h = {0};
 	size_t name_off = skip_space(ld, off);
 	int rc;
 
@@ -282,9 +291,8 @@ static int do_helper(struct loader *ld, size_t off)
 		rc = lerr(ld, name_off, "duplicate name %s", h.name);
 		goto fail;
 	}
-	h.line = ld->segs[0].line;
 	{
-		struct expr_src src = { ld->text, ld->len, ld->segs, ld->nsegs };
+		struct expr_src src = {ld->text, ld->len, ld->segs, ld->nsegs};
 
 		expr_src_pos(&src, name_off, &h.line, &h.col);
 	}
@@ -333,9 +341,9 @@ int model_entry_lookup(const struct tma_model *m, const char *name)
 static int do_entry(struct loader *ld, size_t off, bool info)
 {
 	struct tma_model *m = ld->m;
-	struct model_entry e = { .formula = -1, .threshold = -1, .cap = INFINITY, .info.parent = -1 };
+	struct model_entry e = {.formula = -1, .threshold = -1, .cap = INFINITY, .info.parent = -1};
 	size_t noff = off, nlen = 0, name_off, name_len;
-	struct expr_src src = { ld->text, ld->len, ld->segs, ld->nsegs };
+	struct expr_src src = {ld->text, ld->len, ld->segs, ld->nsegs};
 	int rc;
 
 	if (!info) {
@@ -347,17 +355,20 @@ static int do_entry(struct loader *ld, size_t off, bool info)
 			bool dot_ok = i > 0 && i + 1 < nlen && ld->text[noff + i - 1] != '.';
 
 			if (!(isdigit((unsigned char)c) || (c == '.' && dot_ok)))
-				return lerr(ld, noff, "bad node number '%.*s': write it as in the seed, e.g. 3.1.4",
-					    (int)nlen, ld->text + noff);
+				return lerr(
+				    ld, noff,
+				    "bad node number '%.*s': write it as in the seed, e.g. 3.1.4",
+				    (int)nlen, ld->text + noff);
 			if (c == '.')
 				e.info.level++;
 		}
 		e.info.level++;
 		if (e.info.level > MODEL_MAX_LEVEL)
-			return lerr(ld, noff, "node number '%.*s' is deeper than %d levels", (int)nlen,
-				    ld->text + noff, MODEL_MAX_LEVEL);
+			return lerr(ld, noff, "node number '%.*s' is deeper than %d levels",
+				    (int)nlen, ld->text + noff, MODEL_MAX_LEVEL);
 		if (find_number(m, ld->text + noff, nlen) >= 0)
-			return lerr(ld, noff, "duplicate node number %.*s", (int)nlen, ld->text + noff);
+			return lerr(ld, noff, "duplicate node number %.*s", (int)nlen,
+				    ld->text + noff);
 		if (e.info.level > 1) {
 			size_t plen = nlen;
 
@@ -365,15 +376,18 @@ static int do_entry(struct loader *ld, size_t off, bool info)
 				plen--;
 			e.info.parent = find_number(m, ld->text + noff, plen - 1);
 			if (e.info.parent < 0)
-				return lerr(ld, noff, "node %.*s has no parent: node %.*s must come before it",
-					    (int)nlen, ld->text + noff, (int)(plen - 1), ld->text + noff);
+				return lerr(
+				    ld, noff,
+				    "node %.*s has no parent: node %.*s must come before it",
+				    (int)nlen, ld->text + noff, (int)(plen - 1), ld->text + noff);
 		}
 		noff += nlen;
 	}
 	name_off = noff;
 	name_len = word(ld, &name_off);
 	if (!valid_name(ld->text + name_off, name_len, true))
-		return lerr(ld, name_off, "expected a name ([A-Za-z_][A-Za-z0-9_]*, not a keyword)");
+		return lerr(ld, name_off,
+			    "expected a name ([A-Za-z_][A-Za-z0-9_]*, not a keyword)");
 	{
 		size_t after = name_off + name_len;
 
@@ -418,7 +432,7 @@ static int do_entry_field(struct loader *ld, const char *dir, size_t off, size_t
 	if (!strcmp(dir, "sample"))
 		return set_text(ld, &e->sample, off, dir);
 	if (!strcmp(dir, "scope")) {
-		static const char *const scopes[] = { "thread", "core", "uncore", "system" };
+		static const char *const scopes[] = {"thread", "core", "uncore", "system"};
 		size_t n = ld->len - vo;
 		bool ok = false;
 
@@ -446,7 +460,8 @@ static int do_entry_field(struct loader *ld, const char *dir, size_t off, size_t
 			e->fline = ld->segs[0].line;
 		else
 			e->tline = ld->segs[0].line;
-		return parse_expr_at(ld, off, formula ? EXPR_MODE_FORMULA : EXPR_MODE_THRESHOLD, root);
+		return parse_expr_at(ld, off, formula ? EXPR_MODE_FORMULA : EXPR_MODE_THRESHOLD,
+				     root);
 	}
 	if (!strcmp(dir, "cap")) {
 		int root, rc;
@@ -496,7 +511,7 @@ static int do_header(struct loader *ld, const char *dir, size_t off, size_t doff
 		return 0;
 	}
 	(void)doff;
-	return 1;	/* not a header directive */
+	return 1; /* not a header directive */
 }
 
 static int do_line(struct loader *ld)
@@ -539,10 +554,11 @@ static int append_line(struct loader *ld, const char *s, size_t n, int line, boo
 	if (*cont)
 		n--;
 	if (ld->nsegs == MODEL_MAX_SEGS) {
-		snprintf(ld->err, ld->errlen, "%s:%d:1: too many continuation lines", ld->file, line);
+		snprintf(ld->err, ld->errlen, "%s:%d:1: too many continuation lines", ld->file,
+			 line);
 		return -EINVAL;
 	}
-	if (ld->nsegs) {	/* continuation: drop the indentation, keep one space */
+	if (ld->nsegs) { /* continuation: drop the indentation, keep one space */
 		while (start < n && isspace((unsigned char)s[start]))
 			start++;
 		n -= start;
@@ -558,7 +574,7 @@ static int append_line(struct loader *ld, const char *s, size_t n, int line, boo
 	}
 	if (ld->nsegs)
 		ld->text[ld->len++] = ' ';
-	ld->segs[ld->nsegs++] = (struct expr_seg){ ld->len, line, (int)start + 1 };
+	ld->segs[ld->nsegs++] = (struct expr_seg){ld->len, line, (int)start + 1};
 	memcpy(ld->text + ld->len, s + start, n);
 	ld->len += n;
 	ld->text[ld->len] = '\0';
@@ -598,7 +614,7 @@ static int check_complete(struct loader *ld, const char *base)
 static struct tma_model *load(const char *text, size_t len, const char *filename, const char *base,
 			      char *err, size_t errlen)
 {
-	struct loader ld = { .file = filename, .err = err, .errlen = errlen };
+	struct loader ld = {.file = filename, .err = err, .errlen = errlen};
 	size_t pos = 0;
 	int line = 0, rc = 0;
 	bool cont = false;
@@ -695,7 +711,8 @@ struct tma_model *model_load_builtin(const char *id, char *err, size_t errlen)
 		if (!strcmp(b->id, id))
 			return load(b->text, b->len, b->path, b->id, err, errlen);
 	{
-		size_t n = (size_t)snprintf(err, errlen, "unknown model '%s': built-in models are", id);
+		size_t n =
+		    (size_t)snprintf(err, errlen, "unknown model '%s': built-in models are", id);
 
 		for (const struct model_builtin *b = model_builtins; b->id && n < errlen; b++)
 			n += snprintf(err + n, errlen - n, "%s %s", b == model_builtins ? "" : ",",

@@ -14,7 +14,7 @@ struct compiler {
 	struct tma_model *m;
 	struct model_code *c;
 	int cap, numcap;
-	int depth, max_depth;	/* value stack of the block being compiled */
+	int depth, max_depth; /* value stack of the block being compiled */
 	int rc;
 };
 
@@ -33,7 +33,7 @@ static int emit(struct compiler *k, int code, int arg)
 		c->ops = n;
 		k->cap = cap;
 	}
-	c->ops[c->nops] = (struct model_op){ code, arg };
+	c->ops[c->nops] = (struct model_op){code, arg};
 	return c->nops++;
 }
 
@@ -77,13 +77,34 @@ static void compile(struct compiler *k, int e)
 		emit(k, OP_NUM, number(k, x->num));
 		push(k, 1);
 		return;
-	case EXPR_EVENT: emit(k, OP_EVENT, x->a); push(k, 1); return;
-	case EXPR_INTERVAL: emit(k, OP_INTERVAL, 0); push(k, 1); return;
-	case EXPR_FLAG: emit(k, OP_FLAG, x->a); push(k, 1); return;
-	case EXPR_HELPER: emit(k, OP_HELPER, x->a); push(k, 1); return;
-	case EXPR_NODE: emit(k, OP_NODE, x->a); push(k, 1); return;
-	case EXPR_SELF: emit(k, OP_SELF, 0); push(k, 1); return;
-	case EXPR_OVER: emit(k, OP_OVER, x->a); push(k, 1); return;
+	case EXPR_EVENT:
+		emit(k, OP_EVENT, x->a);
+		push(k, 1);
+		return;
+	case EXPR_INTERVAL:
+		emit(k, OP_INTERVAL, 0);
+		push(k, 1);
+		return;
+	case EXPR_FLAG:
+		emit(k, OP_FLAG, x->a);
+		push(k, 1);
+		return;
+	case EXPR_HELPER:
+		emit(k, OP_HELPER, x->a);
+		push(k, 1);
+		return;
+	case EXPR_NODE:
+		emit(k, OP_NODE, x->a);
+		push(k, 1);
+		return;
+	case EXPR_SELF:
+		emit(k, OP_SELF, 0);
+		push(k, 1);
+		return;
+	case EXPR_OVER:
+		emit(k, OP_OVER, x->a);
+		push(k, 1);
+		return;
 	case EXPR_NEG:
 	case EXPR_NOT:
 		compile(k, x->a);
@@ -98,7 +119,7 @@ static void compile(struct compiler *k, int e)
 		if (j1 >= 0)
 			k->c->ops[j1].arg = k->c->nops;
 		return;
-	case EXPR_COND:	/* cond JZ else; then JMP end; else: ...; end: */
+	case EXPR_COND: /* cond JZ else; then JMP end; else: ...; end: */
 		compile(k, x->a);
 		j1 = emit(k, OP_JZ, 0);
 		push(k, -1);
@@ -117,11 +138,15 @@ static void compile(struct compiler *k, int e)
 	compile(k, x->a);
 	compile(k, x->b);
 	push(k, -1);
-	emit(k, x->kind == EXPR_MIN ? OP_MIN : x->kind == EXPR_MAX ? OP_MAX :
-		OP_ADD + (x->kind - EXPR_ADD), 0);
+	emit(k,
+	     x->kind == EXPR_MIN   ? OP_MIN
+	     : x->kind == EXPR_MAX ? OP_MAX
+				   : OP_ADD + (x->kind - EXPR_ADD),
+	     0);
 }
 
-_Static_assert(OP_NE - OP_ADD == EXPR_NE - EXPR_ADD, "arithmetic and comparison opcodes follow the expr kinds");
+_Static_assert(OP_NE - OP_ADD == EXPR_NE - EXPR_ADD,
+	       "arithmetic and comparison opcodes follow the expr kinds");
 
 static int block(struct compiler *k, int root)
 {
@@ -138,7 +163,7 @@ static int block(struct compiler *k, int root)
 int model_compile(struct tma_model *m)
 {
 	struct model_code *c = &m->code;
-	struct compiler k = { .m = m, .c = c };
+	struct compiler k = {.m = m, .c = c};
 
 	c->helper_pc = calloc(m->nhelpers + 1, sizeof(int));
 	c->node_pc = calloc(m->nnodes + 1, sizeof(int));
@@ -149,7 +174,8 @@ int model_compile(struct tma_model *m)
 		c->helper_pc[h] = block(&k, m->helpers[h].root);
 	for (int i = 0; i < m->nnodes; i++) {
 		c->node_pc[i] = block(&k, m->nodes[i].formula);
-		c->thresh_pc[i] = m->nodes[i].threshold >= 0 ? block(&k, m->nodes[i].threshold) : -1;
+		c->thresh_pc[i] =
+		    m->nodes[i].threshold >= 0 ? block(&k, m->nodes[i].threshold) : -1;
 	}
 	return k.rc;
 }

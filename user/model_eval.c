@@ -16,9 +16,9 @@
 struct result_impl {
 	struct model_result r;
 	double *hval;
-	unsigned char *hstate;	/* 0: not computed yet, 1: computed, 2: computed and failed */
-	bool *tfail;		/* the threshold divided by zero: the node is null (see eval_thresholds) */
-	double *stack;		/* values of the formula being run and the helpers it calls */
+	unsigned char *hstate; /* 0: not computed yet, 1: computed, 2: computed and failed */
+	bool *tfail;   /* the threshold divided by zero: the node is null (see eval_thresholds) */
+	double *stack; /* values of the formula being run and the helpers it calls */
 	int nhelpers;
 };
 
@@ -26,8 +26,8 @@ struct ctx {
 	const struct tma_model *m;
 	const struct model_input *in;
 	struct result_impl *ri;
-	double self;	/* thresholds: the node's own value */
-	bool bad;	/* a division by exactly 0.0 or an unmeasured (NAN) event was read */
+	double self; /* thresholds: the node's own value */
+	bool bad;    /* a division by exactly 0.0 or an unmeasured (NAN) event was read */
 };
 
 static double run(struct ctx *c, int pc, double *sp);
@@ -62,7 +62,9 @@ static double run(struct ctx *c, int pc, double *sp)
 		const struct model_op o = ops[pc++];
 
 		switch (o.code) {
-		case OP_NUM: *sp++ = num[o.arg]; break;
+		case OP_NUM:
+			*sp++ = num[o.arg];
+			break;
 		case OP_EVENT:
 			v = c->in->events[o.arg];
 			if (isnan(v)) {
@@ -71,23 +73,44 @@ static double run(struct ctx *c, int pc, double *sp)
 			}
 			*sp++ = v;
 			break;
-		case OP_INTERVAL: *sp++ = c->in->interval_s; break;
-		case OP_FLAG: *sp++ = (c->in->flags & (unsigned)o.arg) != 0; break;
+		case OP_INTERVAL:
+			*sp++ = c->in->interval_s;
+			break;
+		case OP_FLAG:
+			*sp++ = (c->in->flags & (unsigned)o.arg) != 0;
+			break;
 		case OP_HELPER:
 			v = helper(c, o.arg, sp);
 			*sp++ = v;
 			break;
-		case OP_NODE:	/* a failed node reads as 0, as the reference does */
+		case OP_NODE: /* a failed node reads as 0, as the reference does */
 			v = value[o.arg];
 			*sp++ = isnan(v) ? 0 : v;
 			break;
-		case OP_SELF: *sp++ = c->self; break;
-		case OP_OVER: *sp++ = c->ri->r.flagged[o.arg]; break;
-		case OP_NEG: sp[-1] = -sp[-1]; break;
-		case OP_NOT: sp[-1] = sp[-1] == 0; break;
-		case OP_ADD: sp--; sp[-1] += sp[0]; break;
-		case OP_SUB: sp--; sp[-1] -= sp[0]; break;
-		case OP_MUL: sp--; sp[-1] *= sp[0]; break;
+		case OP_SELF:
+			*sp++ = c->self;
+			break;
+		case OP_OVER:
+			*sp++ = c->ri->r.flagged[o.arg];
+			break;
+		case OP_NEG:
+			sp[-1] = -sp[-1];
+			break;
+		case OP_NOT:
+			sp[-1] = sp[-1] == 0;
+			break;
+		case OP_ADD:
+			sp--;
+			sp[-1] += sp[0];
+			break;
+		case OP_SUB:
+			sp--;
+			sp[-1] -= sp[0];
+			break;
+		case OP_MUL:
+			sp--;
+			sp[-1] *= sp[0];
+			break;
 		case OP_DIV:
 			sp--;
 			if (sp[0] == 0.0) {
@@ -97,16 +120,40 @@ static double run(struct ctx *c, int pc, double *sp)
 				sp[-1] /= sp[0];
 			}
 			break;
-		case OP_LT: sp--; sp[-1] = sp[-1] < sp[0]; break;
-		case OP_LE: sp--; sp[-1] = sp[-1] <= sp[0]; break;
-		case OP_GT: sp--; sp[-1] = sp[-1] > sp[0]; break;
-		case OP_GE: sp--; sp[-1] = sp[-1] >= sp[0]; break;
-		case OP_EQ: sp--; sp[-1] = sp[-1] == sp[0]; break;
-		case OP_NE: sp--; sp[-1] = sp[-1] != sp[0]; break;
+		case OP_LT:
+			sp--;
+			sp[-1] = sp[-1] < sp[0];
+			break;
+		case OP_LE:
+			sp--;
+			sp[-1] = sp[-1] <= sp[0];
+			break;
+		case OP_GT:
+			sp--;
+			sp[-1] = sp[-1] > sp[0];
+			break;
+		case OP_GE:
+			sp--;
+			sp[-1] = sp[-1] >= sp[0];
+			break;
+		case OP_EQ:
+			sp--;
+			sp[-1] = sp[-1] == sp[0];
+			break;
+		case OP_NE:
+			sp--;
+			sp[-1] = sp[-1] != sp[0];
+			break;
 		/* Python's min and max keep the first of equal values */
-		case OP_MIN: sp--; sp[-1] = sp[0] < sp[-1] ? sp[0] : sp[-1]; break;
-		case OP_MAX: sp--; sp[-1] = sp[0] > sp[-1] ? sp[0] : sp[-1]; break;
-		case OP_AND:	/* Python: the deciding operand is the value */
+		case OP_MIN:
+			sp--;
+			sp[-1] = sp[0] < sp[-1] ? sp[0] : sp[-1];
+			break;
+		case OP_MAX:
+			sp--;
+			sp[-1] = sp[0] > sp[-1] ? sp[0] : sp[-1];
+			break;
+		case OP_AND: /* Python: the deciding operand is the value */
 			if (sp[-1] == 0)
 				pc = o.arg;
 			else
@@ -123,8 +170,11 @@ static double run(struct ctx *c, int pc, double *sp)
 			if (sp[0] == 0)
 				pc = o.arg;
 			break;
-		case OP_JMP: pc = o.arg; break;
-		default: return sp[-1];	/* OP_RET */
+		case OP_JMP:
+			pc = o.arg;
+			break;
+		default:
+			return sp[-1]; /* OP_RET */
 		}
 	}
 }
@@ -281,7 +331,7 @@ int model_eval_level(const struct tma_model *m, const struct model_input *in,
 		     struct model_result *out, int max_level, bool with_info)
 {
 	struct result_impl *ri = (struct result_impl *)out;
-	struct ctx c = { .m = m, .in = in, .ri = ri };
+	struct ctx c = {.m = m, .in = in, .ri = ri};
 	const struct model_subset *s;
 
 	if (!m || !in || !out || out->nnodes != m->nnodes || ri->nhelpers != m->nhelpers ||
@@ -289,7 +339,7 @@ int model_eval_level(const struct tma_model *m, const struct model_input *in,
 		return -EINVAL;
 	s = &m->subset[with_info][max_level < MODEL_MAX_LEVEL ? max_level : MODEL_MAX_LEVEL];
 	for (int i = 0; i < m->nnodes; i++)
-		out->value[i] = NAN;	/* nodes outside the subset stay null */
+		out->value[i] = NAN; /* nodes outside the subset stay null */
 	memset(ri->tfail, 0, m->nnodes * sizeof(bool));
 	/* a node nulled by its threshold reads as 0 in the nodes computed from it: recompute */
 	for (int round = 0; round <= m->nnodes; round++) {

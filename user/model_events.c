@@ -45,25 +45,48 @@ bool model_expr_static(const struct tma_model *m, int e, unsigned flags, double 
 	case EXPR_ADD ... EXPR_NE:
 	case EXPR_MIN:
 	case EXPR_MAX:
-		if (!model_expr_static(m, x->a, flags, &a) || !model_expr_static(m, x->b, flags, &b))
+		if (!model_expr_static(m, x->a, flags, &a) ||
+		    !model_expr_static(m, x->b, flags, &b))
 			return false;
 		switch (x->kind) {
-		case EXPR_ADD: *v = a + b; break;
-		case EXPR_SUB: *v = a - b; break;
-		case EXPR_MUL: *v = a * b; break;
+		case EXPR_ADD:
+			*v = a + b;
+			break;
+		case EXPR_SUB:
+			*v = a - b;
+			break;
+		case EXPR_MUL:
+			*v = a * b;
+			break;
 		case EXPR_DIV:
 			if (b == 0.0)
 				return false;
 			*v = a / b;
 			break;
-		case EXPR_LT: *v = a < b; break;
-		case EXPR_LE: *v = a <= b; break;
-		case EXPR_GT: *v = a > b; break;
-		case EXPR_GE: *v = a >= b; break;
-		case EXPR_EQ: *v = a == b; break;
-		case EXPR_NE: *v = a != b; break;
-		case EXPR_MIN: *v = b < a ? b : a; break;
-		default: *v = b > a ? b : a; break;
+		case EXPR_LT:
+			*v = a < b;
+			break;
+		case EXPR_LE:
+			*v = a <= b;
+			break;
+		case EXPR_GT:
+			*v = a > b;
+			break;
+		case EXPR_GE:
+			*v = a >= b;
+			break;
+		case EXPR_EQ:
+			*v = a == b;
+			break;
+		case EXPR_NE:
+			*v = a != b;
+			break;
+		case EXPR_MIN:
+			*v = b < a ? b : a;
+			break;
+		default:
+			*v = b > a ? b : a;
+			break;
 		}
 		return true;
 	default:
@@ -75,9 +98,9 @@ struct marker {
 	const struct tma_model *m;
 	unsigned flags;
 	bool *needed;
-	bool *seen;		/* helpers, then nodes */
-	bool follow_nodes;	/* false: one node's own formula and helpers only */
-	bool resolve;		/* take only the branch the flags select */
+	bool *seen;	   /* helpers, then nodes */
+	bool follow_nodes; /* false: one node's own formula and helpers only */
+	bool resolve;	   /* take only the branch the flags select */
 };
 
 static void mark_entity(struct marker *k, int ent);
@@ -181,9 +204,9 @@ static bool want_level(const struct model_entry *e, const void *arg)
 int model_events_needed(const struct tma_model *m, int max_level, bool with_info, unsigned flags,
 			bool *needed)
 {
-	struct level_want w = { max_level, with_info };
+	struct level_want w = {max_level, with_info};
 
-	return mark((struct marker){ m, flags, needed, NULL, true, true }, want_level, &w);
+	return mark((struct marker){m, flags, needed, NULL, true, true}, want_level, &w);
 }
 
 static bool want_one(const struct model_entry *e, const void *arg)
@@ -195,7 +218,7 @@ int model_node_events(const struct tma_model *m, int node, bool *needed)
 {
 	if (node < 0 || node >= m->nnodes)
 		return -1;
-	return mark((struct marker){ m, 0, needed, NULL, false, false }, want_one, &m->nodes[node]);
+	return mark((struct marker){m, 0, needed, NULL, false, false}, want_one, &m->nodes[node]);
 }
 
 /*
@@ -206,8 +229,8 @@ int model_node_events(const struct tma_model *m, int node, bool *needed)
 static int subset(struct tma_model *m, int max_level, bool with_info, struct model_subset *s)
 {
 	bool *needed = calloc(m->nevents + 1, sizeof(bool));
-	struct level_want w = { max_level, with_info };
-	struct marker k = { m, 0, needed, NULL, true, false };
+	struct level_want w = {max_level, with_info};
+	struct marker k = {m, 0, needed, NULL, true, false};
 	int *buf = calloc(3 * (m->nnodes + 1), sizeof(int));
 
 	k.seen = calloc(m->nhelpers + m->nnodes + 1, sizeof(bool));

@@ -19,18 +19,18 @@ struct model_const {
 
 struct model_helper {
 	char *name;
-	int root;		/* expression */
+	int root; /* expression */
 	int line, col;
 };
 
 struct model_entry {
-	struct model_node_info info;	/* what model_node() returns */
-	int formula;		/* expression root, -1 until read */
-	int threshold;		/* expression root, -1: never flagged */
-	double cap;		/* INFINITY: none */
+	struct model_node_info info; /* what model_node() returns */
+	int formula;		     /* expression root, -1 until read */
+	int threshold;		     /* expression root, -1: never flagged */
+	double cap;		     /* INFINITY: none */
 	char *area, *sample, *scope;
-	int line, col;		/* of the name on the node/info line */
-	int fline, tline;	/* lines of formula and threshold */
+	int line, col;	  /* of the name on the node/info line */
+	int fline, tline; /* lines of formula and threshold */
 };
 
 /*
@@ -38,21 +38,31 @@ struct model_entry {
  * evaluating is a loop over 8-byte ops, lazy branches are jumps.
  */
 enum model_opcode {
-	OP_NUM,		/* push num[arg] */
-	OP_EVENT,	/* push events[arg]; NAN: the formula fails */
+	OP_NUM,	  /* push num[arg] */
+	OP_EVENT, /* push events[arg]; NAN: the formula fails */
 	OP_INTERVAL,
-	OP_FLAG,	/* push (flags & arg) != 0 */
-	OP_HELPER,	/* push helper arg, computed once per evaluation */
-	OP_NODE,	/* push node arg's value, NAN read as 0 */
+	OP_FLAG,   /* push (flags & arg) != 0 */
+	OP_HELPER, /* push helper arg, computed once per evaluation */
+	OP_NODE,   /* push node arg's value, NAN read as 0 */
 	OP_SELF,
-	OP_OVER,	/* push node arg's flag */
-	OP_NEG, OP_NOT,
-	OP_ADD, OP_SUB, OP_MUL, OP_DIV,
-	OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE,
-	OP_MIN, OP_MAX,
-	OP_AND,		/* top is 0: keep it, jump to arg; else drop it */
-	OP_OR,		/* top is not 0: keep it, jump to arg; else drop it */
-	OP_JZ,		/* pop; 0: jump to arg */
+	OP_OVER, /* push node arg's flag */
+	OP_NEG,
+	OP_NOT,
+	OP_ADD,
+	OP_SUB,
+	OP_MUL,
+	OP_DIV,
+	OP_LT,
+	OP_LE,
+	OP_GT,
+	OP_GE,
+	OP_EQ,
+	OP_NE,
+	OP_MIN,
+	OP_MAX,
+	OP_AND, /* top is 0: keep it, jump to arg; else drop it */
+	OP_OR,	/* top is not 0: keep it, jump to arg; else drop it */
+	OP_JZ,	/* pop; 0: jump to arg */
 	OP_JMP,
 	OP_RET,
 };
@@ -67,17 +77,17 @@ struct model_code {
 	int nops;
 	double *num;
 	int nnum;
-	int *helper_pc;		/* entry of helper h */
-	int *node_pc;		/* entry of node i's formula */
-	int *thresh_pc;		/* entry of node i's threshold, -1: none */
-	int stack;		/* values the deepest evaluation holds at once, helpers included */
+	int *helper_pc; /* entry of helper h */
+	int *node_pc;	/* entry of node i's formula */
+	int *thresh_pc; /* entry of node i's threshold, -1: none */
+	int stack;	/* values the deepest evaluation holds at once, helpers included */
 };
 
 /* The nodes to evaluate for one output depth, in the orders model_eval uses. */
 struct model_subset {
-	int *order, norder;	/* values, dependency order */
-	int *torder, ntorder;	/* thresholds */
-	int *tloop, ntloop;	/* thresholds repeated until stable */
+	int *order, norder;   /* values, dependency order */
+	int *torder, ntorder; /* thresholds */
+	int *tloop, ntloop;   /* thresholds repeated until stable */
 };
 
 struct tma_model {
@@ -88,18 +98,18 @@ struct tma_model {
 	int nconsts;
 	struct model_helper *helpers;
 	int nhelpers;
-	struct model_entry *nodes;	/* tree nodes and Info metrics, in file order */
+	struct model_entry *nodes; /* tree nodes and Info metrics, in file order */
 	int nnodes;
 	char **events;
 	int nevents;
-	int *order;		/* node indices in dependency order (evaluate in this order) */
-	int *torder;		/* node indices with flags they read first (thresholds in one pass) */
-	int *tloop;		/* nodes whose flags depend on a cycle of flags, in torder */
+	int *order;  /* node indices in dependency order (evaluate in this order) */
+	int *torder; /* node indices with flags they read first (thresholds in one pass) */
+	int *tloop;  /* nodes whose flags depend on a cycle of flags, in torder */
 	int ntloop;
-	int *kids;		/* children of node p: kids[kid_start[p + 1] .. kid_start[p + 2]) */
-	int *kid_start;		/* [0]: level-1 nodes */
+	int *kids;	/* children of node p: kids[kid_start[p + 1] .. kid_start[p + 2]) */
+	int *kid_start; /* [0]: level-1 nodes */
 	struct expr_pool pool;
-	struct model_code code;	/* what model_eval runs */
+	struct model_code code; /* what model_eval runs */
 	/* [with_info][max_level]: what an output of that depth reads, dependencies included */
 	struct model_subset subset[2][MODEL_MAX_LEVEL + 1];
 };

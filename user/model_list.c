@@ -14,7 +14,7 @@ void model_list_print(FILE *f)
 		char err[512];
 		struct tma_model *m = model_load_builtin(b->id, err, sizeof(err));
 
-		if (!m) {	/* a broken built-in is a bug: show it rather than hide the model */
+		if (!m) { /* a broken built-in is a bug: show it rather than hide the model */
 			fprintf(f, "%s\t(does not load: %s)\n", b->id, err);
 			continue;
 		}
@@ -50,7 +50,7 @@ void model_metrics_print(FILE *f, const struct tma_model *m)
 		fprintf(stderr, "tmacg: out of memory\n");
 		return;
 	}
-	for (int pass = 0; pass < 2; pass++)	/* tree nodes, then Info metrics */
+	for (int pass = 0; pass < 2; pass++) /* tree nodes, then Info metrics */
 		for (int i = 0; i < n; i++)
 			if (model_node(m, i)->is_info == (pass == 1))
 				print_metric(f, m, i, needed);

@@ -18,9 +18,9 @@ struct resolver {
 	struct tma_model *m;
 	char *err;
 	size_t errlen;
-	int owner;		/* node owning the expression, -1 for helpers */
+	int owner; /* node owning the expression, -1 for helpers */
 	/* dependency walk */
-	unsigned char *state;	/* per entity: 0 new, 1 on the stack, 2 done */
+	unsigned char *state; /* per entity: 0 new, 1 on the stack, 2 done */
 	int *stack;
 	int depth;
 	int norder;
@@ -107,7 +107,8 @@ static int resolve_expr(struct resolver *r, int e)
 	case EXPR_OVERNAME:
 		i = model_entry_lookup(r->m, expr_str(&r->m->pool, x->a));
 		if (i < 0)
-			return rerr(r, x, "unknown node '%s' in a threshold", expr_str(&r->m->pool, x->a));
+			return rerr(r, x, "unknown node '%s' in a threshold",
+				    expr_str(&r->m->pool, x->a));
 		x->kind = EXPR_OVER;
 		x->a = i;
 		return 0;
@@ -147,8 +148,8 @@ static const char *entity_name(const struct tma_model *m, int ent)
 static int cycle_error(struct resolver *r, const struct expr *x, int ent)
 {
 	struct tma_model *m = r->m;
-	size_t n = (size_t)snprintf(r->err, r->errlen, "%s:%d:%d: cycle: ", m->filename, x->line,
-				    x->col);
+	size_t n =
+	    (size_t)snprintf(r->err, r->errlen, "%s:%d:%d: cycle: ", m->filename, x->line, x->col);
 	int from = r->depth - 1;
 
 	while (from > 0 && r->stack[from] != ent)
@@ -201,14 +202,15 @@ static int visit(struct resolver *r, int ent)
 	int rc;
 
 	if (r->depth == MODEL_MAX_CHAIN) {
-		snprintf(r->err, r->errlen, "%s: more than %d helpers and nodes read one another in a chain",
+		snprintf(r->err, r->errlen,
+			 "%s: more than %d helpers and nodes read one another in a chain",
 			 m->filename, MODEL_MAX_CHAIN);
 		return -EINVAL;
 	}
 	r->state[ent] = 1;
 	r->stack[r->depth++] = ent;
-	rc = visit_expr(r, ent < m->nhelpers ? m->helpers[ent].root :
-					       m->nodes[ent - m->nhelpers].formula);
+	rc = visit_expr(r, ent < m->nhelpers ? m->helpers[ent].root
+					     : m->nodes[ent - m->nhelpers].formula);
 	if (rc)
 		return rc;
 	r->depth--;
@@ -227,7 +229,7 @@ static int visit(struct resolver *r, int ent)
  */
 struct tsort {
 	struct tma_model *m;
-	unsigned char *state;	/* 0 new, 1 on the stack, 2 done */
+	unsigned char *state; /* 0 new, 1 on the stack, 2 done */
 	int *stack;
 	int depth, n;
 	bool *loop;
@@ -264,7 +266,7 @@ static void threshold_visit(struct tsort *t, int node)
 {
 	struct tma_model *m = t->m;
 
-	if (t->state[node] == 1) {	/* a cycle: everything on the stack from node */
+	if (t->state[node] == 1) { /* a cycle: everything on the stack from node */
 		for (int i = t->depth - 1; i >= 0 && t->stack[i] != node; i--)
 			t->loop[t->stack[i]] = true;
 		t->loop[node] = true;
@@ -304,7 +306,7 @@ static bool reads_loop_flag(const struct tma_model *m, int e, const bool *loop)
 
 static int threshold_order(struct tma_model *m)
 {
-	struct tsort t = { .m = m };
+	struct tsort t = {.m = m};
 	bool changed = true;
 	int rc = -ENOMEM;
 
@@ -317,7 +319,7 @@ static int threshold_order(struct tma_model *m)
 		goto out;
 	for (int i = 0; i < m->nnodes; i++)
 		threshold_visit(&t, i);
-	while (changed) {	/* load time only: at most one round per node */
+	while (changed) { /* load time only: at most one round per node */
 		changed = false;
 		for (int i = 0; i < m->nnodes; i++) {
 			if (t.loop[i] || m->nodes[i].threshold < 0 ||
@@ -358,7 +360,7 @@ static int children(struct tma_model *m)
 
 int model_resolve(struct tma_model *m, char *err, size_t errlen)
 {
-	struct resolver r = { .m = m, .err = err, .errlen = errlen, .owner = -1 };
+	struct resolver r = {.m = m, .err = err, .errlen = errlen, .owner = -1};
 	int nent = m->nhelpers + m->nnodes, rc = 0;
 
 	for (int i = 0; i < m->nhelpers && !rc; i++)

@@ -33,8 +33,11 @@ static void print_node(FILE *f, const struct model_node_info *n, double v, bool 
 		fprintf(f, "%7s", "-");
 	else
 		fprintf(f, "%6.1f%%", v * 100);
-	fprintf(f, "%s%s%s\n", flagged ? " *" : bottleneck ? "  " : "", bottleneck ? " <" : "",
-		*on ? ANSI_RESET : "");
+	fprintf(f, "%s%s%s\n",
+		flagged	     ? " *"
+		: bottleneck ? "  "
+			     : "",
+		bottleneck ? " <" : "", *on ? ANSI_RESET : "");
 }
 
 void output_tree(FILE *f, const char *cgroup, double interval_s, const struct tma_model *m,

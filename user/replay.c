@@ -45,7 +45,8 @@ static int parse_counters(json_object *c, struct replay_record *r, const char *n
 	r->counters = calloc(json_object_object_length(c) + 1, sizeof(*r->counters));
 	if (!r->counters)
 		return -ENOMEM;
-	json_object_object_foreach(c, key, val) {
+	json_object_object_foreach(c, key, val)
+	{
 		struct replay_counter *k = &r->counters[r->ncounters];
 		double v;
 
@@ -56,7 +57,8 @@ static int parse_counters(json_object *c, struct replay_record *r, const char *n
 		v = json_object_get_double(val);
 		if (!isfinite(v) || v < 0)
 			return rerr(err, errlen, name, r->line,
-				    "counter \"%s\" is %g: counts are finite and not negative", key, v);
+				    "counter \"%s\" is %g: counts are finite and not negative", key,
+				    v);
 		k->name = strdup(key);
 		if (!k->name)
 			return -ENOMEM;
@@ -101,8 +103,8 @@ static int parse_line(const char *text, size_t len, struct replay_record *r, con
 		if (e == json_tokener_success && end < len)
 			return rerr(err, errlen, name, r->line, "bad JSON: text after the object");
 		return rerr(err, errlen, name, r->line, "bad JSON: %s",
-			    e == json_tokener_continue ? "the object is not complete on this line" :
-							 json_tokener_error_desc(e));
+			    e == json_tokener_continue ? "the object is not complete on this line"
+						       : json_tokener_error_desc(e));
 	}
 	json_tokener_free(tok);
 	if (json_object_get_type(o) != json_type_object) {
@@ -121,7 +123,8 @@ static int parse_line(const char *text, size_t len, struct replay_record *r, con
 		goto out;
 	}
 	if (!json_object_object_get_ex(o, "interval_s", &x) || !is_number(x)) {
-		rc = rerr(err, errlen, name, r->line, "\"interval_s\" (a number of seconds) is missing");
+		rc = rerr(err, errlen, name, r->line,
+			  "\"interval_s\" (a number of seconds) is missing");
 		goto out;
 	}
 	r->interval_s = json_object_get_double(x);
@@ -137,7 +140,8 @@ static int parse_line(const char *text, size_t len, struct replay_record *r, con
 	}
 	rc = parse_counters(x, r, name, err, errlen);
 	if (!rc)
-		rc = optional_bool(o, "topdown_fixed", &r->topdown_fixed, name, r->line, err, errlen);
+		rc = optional_bool(o, "topdown_fixed", &r->topdown_fixed, name, r->line, err,
+				   errlen);
 	if (!rc)
 		rc = optional_bool(o, "smt", &r->smt, name, r->line, err, errlen);
 out:
@@ -153,8 +157,7 @@ static bool blank(const char *s, size_t n)
 	return true;
 }
 
-int replay_read_stream(FILE *f, const char *name, struct replay_data *out, char *err,
-		       size_t errlen)
+int replay_read_stream(FILE *f, const char *name, struct replay_data *out, char *err, size_t errlen)
 {
 	char *line = NULL;
 	size_t cap = 0;
@@ -162,8 +165,9 @@ int replay_read_stream(FILE *f, const char *name, struct replay_data *out, char 
 	int lineno = 0, rc = 0;
 
 	memset(out, 0, sizeof(*out));
+	out->name = name;
 	while ((n = getline(&line, &cap, f)) > 0) {
-		struct replay_record r = { .line = ++lineno };
+		struct replay_record r = {.line = ++lineno};
 		struct replay_record *nr;
 
 		if (line[n - 1] == '\n')
@@ -188,13 +192,13 @@ int replay_read_stream(FILE *f, const char *name, struct replay_data *out, char 
 		out->records[out->nrecords++] = r;
 	}
 	free(line);
-	if (!rc && ferror(f))
-	{
+	if (!rc && ferror(f)) {
 		rerr(err, errlen, name, lineno + 1, "read error: %s", strerror(errno));
 		rc = -EIO;
 	}
 	if (!rc && !out->nrecords)
-		rc = rerr(err, errlen, name, lineno, "no records: expected one JSON object per line");
+		rc = rerr(err, errlen, name, lineno,
+			  "no records: expected one JSON object per line");
 	if (rc == -ENOMEM)
 		snprintf(err, errlen, "%s: out of memory", name);
 	if (rc)

@@ -11,21 +11,22 @@
 #include <stdio.h>
 
 struct replay_counter {
-	char *name;	/* "INT_MISC.RECOVERY_CYCLES:c1:e1" */
+	char *name; /* "INT_MISC.RECOVERY_CYCLES:c1:e1" */
 	double value;
 };
 
 struct replay_record {
-	int line;		/* in the input, for messages */
+	int line; /* in the input, for messages */
 	char *cgroup;
 	double interval_s;
-	bool topdown_fixed;	/* given, or: any PERF_METRICS.* counter present */
+	bool topdown_fixed; /* given, or: any PERF_METRICS.* counter present */
 	bool smt;
 	int ncounters;
 	struct replay_counter *counters;
 };
 
 struct replay_data {
+	const char *name; /* the name given to the reader, for messages */
 	int nrecords;
 	struct replay_record *records;
 };

@@ -16,11 +16,12 @@
 #include "output_tree.h"
 #include "replay.h"
 
-static int print_record(const struct replay_record *rec, const struct tma_model *m,
-			double *events, struct model_result *res, int level, bool json, bool color,
-			bool info, FILE *out)
+/* 0, 1 when the model failed (said on err), or -errno when out could not be written. */
+static int print_record(const struct replay_record *rec, const struct tma_model *m, double *events,
+			struct model_result *res, int level, bool json, bool color, bool info,
+			FILE *out, FILE *err, const char *path)
 {
-	struct model_input in = { .events = events, .interval_s = rec->interval_s };
+	struct model_input in = {.events = events, .interval_s = rec->interval_s};
 	int nev = model_event_count(m), rc;
 
 	memset(events, 0, (nev + 1) * sizeof(*events));
@@ -30,22 +31,25 @@ static int print_record(const struct replay_record *rec, const struct tma_model 
 		if (e >= 0)
 			events[e] = rec->counters[i].value;
 	}
-	in.flags = (rec->topdown_fixed ? MODEL_FLAG_TOPDOWN_FIXED : 0) |
-		   (rec->smt ? MODEL_FLAG_SMT : 0);
+	in.flags =
+	    (rec->topdown_fixed ? MODEL_FLAG_TOPDOWN_FIXED : 0) | (rec->smt ? MODEL_FLAG_SMT : 0);
 	rc = model_eval_level(m, &in, res, level, info);
-	if (rc)
-		return rc;
+	if (rc) {
+		fprintf(err, "tmacg: %s:%d: cannot evaluate model %s: %s\n", path, rec->line,
+			model_id(m), strerror(-rc));
+		return 1;
+	}
 	if (json) {
 		struct report_line line = {
-			.interval_s = rec->interval_s,
-			.model = model_id(m),
-			.tma_version = model_tma_version(m),
-			.cgroup = rec->cgroup,
-			.running_min = NAN,
-			.tma = m,
-			.result = res,
-			.level = level,
-			.info = info,
+		    .interval_s = rec->interval_s,
+		    .model = model_id(m),
+		    .tma_version = model_tma_version(m),
+		    .cgroup = rec->cgroup,
+		    .running_min = NAN,
+		    .tma = m,
+		    .result = res,
+		    .level = level,
+		    .info = info,
 		};
 
 		clock_gettime(CLOCK_REALTIME, &line.time);
@@ -67,10 +71,11 @@ int replay_run_data(const struct replay_data *d, const struct tma_model *m, int 
 		rc = -ENOMEM;
 	}
 	for (int i = 0; !rc && i < d->nrecords; i++)
-		rc = print_record(&d->records[i], m, events, res, level, json, color, info, out);
+		rc = print_record(&d->records[i], m, events, res, level, json, color, info, out,
+				  err, d->name);
 	if (!rc && fflush(out))
 		rc = -errno;
-	if (rc && rc != -ENOMEM)
+	if (rc < 0 && rc != -ENOMEM)
 		fprintf(err, "tmacg: cannot write the output: %s\n", strerror(-rc));
 	model_result_free(res);
 	free(events);

@@ -48,7 +48,7 @@ static int check_vector(const struct tma_model *m, struct model_result *r, json_
 	json_object *counters, *expected, *levels, *id = json_object_object_get(o, "id");
 	int nev = model_event_count(m), compared = 0;
 	double *events = calloc(nev + 1, sizeof(double));
-	struct model_input in = { .events = events };
+	struct model_input in = {.events = events};
 
 	assert_non_null(events);
 	assert_true(json_object_object_get_ex(o, "counters", &counters));
@@ -63,7 +63,8 @@ static int check_vector(const struct tma_model *m, struct model_result *r, json_
 	in.interval_s = json_object_get_double(json_object_object_get(o, "interval_s"));
 	in.flags = vector_flags(o);
 	assert_int_equal(model_eval(m, &in, r), 0);
-	json_object_object_foreach(expected, name, want) {
+	json_object_object_foreach(expected, name, want)
+	{
 		int i = model_node_index(m, name);
 		double got;
 
@@ -76,8 +77,9 @@ static int check_vector(const struct tma_model *m, struct model_result *r, json_
 				fail_msg("vector %s: %s expected null, got %.17g",
 					 json_object_get_string(id), name, got);
 		} else if (isnan(got) || !close_enough(json_object_get_double(want), got)) {
-			fail_msg("vector %s: %s expected %.17g, got %.17g", json_object_get_string(id),
-				 name, json_object_get_double(want), got);
+			fail_msg("vector %s: %s expected %.17g, got %.17g",
+				 json_object_get_string(id), name, json_object_get_double(want),
+				 got);
 		}
 		if (model_node(m, i)->level !=
 		    json_object_get_int(json_object_object_get(levels, name)))
@@ -103,8 +105,9 @@ static void run_golden(const char *model, const char *file, bool only_fixed)
 
 	if (!m)
 		fail_msg("built-in model '%s' does not load: %s%s", model, err,
-			 strcmp(model, "spr") ? "" :
-			 " (the SPR model comes from branch spr: merge it, git merge spr)");
+			 strcmp(model, "spr")
+			     ? ""
+			     : " (the SPR model comes from branch spr: merge it, git merge spr)");
 	snprintf(path, sizeof(path), "%s/golden/%s", shared_dir(), file);
 	f = fopen(path, "r");
 	if (!f)
@@ -144,8 +147,8 @@ static void test_spr_golden(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_icx_golden),
-		cmocka_unit_test(test_spr_golden),
+	    cmocka_unit_test(test_icx_golden),
+	    cmocka_unit_test(test_spr_golden),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -46,7 +46,8 @@ static void test_syntax_errors(void **state)
 	load_fails("model t\nnode 1 A\n  formula 12abc\n", "t.tma:3:11: bad number");
 	load_fails("model t\nnode 1 A\n  formula\n", "t.tma:3:10: empty expression");
 	/* a leading comparison is for thresholds only */
-	load_fails("model t\nnode 1 A\n  formula > 1\n", "t.tma:3:11: syntax error: unexpected '>'");
+	load_fails("model t\nnode 1 A\n  formula > 1\n",
+		   "t.tma:3:11: syntax error: unexpected '>'");
 	/* continuation lines: the column is the physical line's */
 	load_fails("model t\nnode 1 A\n  formula 1 + \\\n      2 +\n",
 		   "t.tma:4:10: syntax error: unexpected end of expression");
@@ -111,13 +112,15 @@ static void test_file_level_errors(void **state)
 	load_fails("title x\n", "t.tma:1:1: no 'model ID' line");
 	load_fails("model t\nnode 1 A\n", "t.tma:2:8: A has no formula");
 	load_fails("model T\n", "t.tma:1:7: model id must be [a-z0-9_]+");
-	load_fails("model t\nnode 1 A\n  formula 1 + \\\n", "t.tma:3:1: the file ends after a continuation '\\'");
+	load_fails("model t\nnode 1 A\n  formula 1 + \\\n",
+		   "t.tma:3:1: the file ends after a continuation '\\'");
 	load_fails("model t\nnode 1 A\n  formula 1\n  scope thread\n",
 		   "t.tma:4:3: 'scope' belongs to info metrics");
 	load_fails("model t\ninfo I\n  formula 1\n  scope galaxy\n",
 		   "t.tma:4:9: scope must be thread, core, uncore or system");
 	assert_null(model_load_file("/nonexistent/x.tma", err, sizeof(err)));
-	assert_string_equal(err, "/nonexistent/x.tma: cannot open the model file: No such file or directory");
+	assert_string_equal(
+	    err, "/nonexistent/x.tma: cannot open the model file: No such file or directory");
 }
 
 static void test_load_file(void **state)
@@ -147,13 +150,10 @@ static void test_load_file(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_syntax_errors),
-		cmocka_unit_test(test_unknown_name),
-		cmocka_unit_test(test_cycle),
-		cmocka_unit_test(test_duplicates),
-		cmocka_unit_test(test_missing_parent),
-		cmocka_unit_test(test_file_level_errors),
-		cmocka_unit_test(test_load_file),
+	    cmocka_unit_test(test_syntax_errors),  cmocka_unit_test(test_unknown_name),
+	    cmocka_unit_test(test_cycle),	   cmocka_unit_test(test_duplicates),
+	    cmocka_unit_test(test_missing_parent), cmocka_unit_test(test_file_level_errors),
+	    cmocka_unit_test(test_load_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,12 +13,13 @@
 #include "model_list.h"
 #include "output_tree.h"
 
-static const char text[] = "model t\n"
-			   "node 1 Frontend\n  formula E.F\n  threshold > 0.2\n"
-			   "node 1.1 Latency\n  formula E.L\n  threshold > 0.1 and parent over threshold\n"
-			   "node 1.2 Bandwidth\n  formula E.B / E.ZERO\n"
-			   "node 2 Backend\n  formula E.K\n  threshold > 0.2\n"
-			   "info IPC\n  formula E.F * 4\n  scope thread\n";
+static const char text[] =
+    "model t\n"
+    "node 1 Frontend\n  formula E.F\n  threshold > 0.2\n"
+    "node 1.1 Latency\n  formula E.L\n  threshold > 0.1 and parent over threshold\n"
+    "node 1.2 Bandwidth\n  formula E.B / E.ZERO\n"
+    "node 2 Backend\n  formula E.K\n  threshold > 0.2\n"
+    "info IPC\n  formula E.F * 4\n  scope thread\n";
 
 static char *render(int level, bool color)
 {
@@ -26,8 +27,8 @@ static char *render(int level, bool color)
 	size_t len = 0;
 	struct tma_model *m = model_load(text, strlen(text), "t.tma", err, sizeof(err));
 	struct model_result *r;
-	double events[8] = { 0 };
-	struct model_input in = { events, 1, 0 };
+	double events[8] = {0};
+	struct model_input in = {events, 1, 0};
 	FILE *f = open_memstream(&out, &len);
 
 	assert_non_null(m);
@@ -48,14 +49,13 @@ static void test_tree_plain(void **state)
 	char *out = render(3, false);
 
 	(void)state;
-	assert_string_equal(out,
-		"cgroup /kubepods/pod1, interval 1.000 s\n"
-		"  Frontend                                    50.0% * <\n"
-		"    Latency                                   25.0% * <\n"
-		"    Bandwidth                                     -\n"
-		"  Backend                                     25.0% *\n"
-		"  bottleneck: Frontend.Latency\n"
-		"\n");
+	assert_string_equal(out, "cgroup /kubepods/pod1, interval 1.000 s\n"
+				 "  Frontend                                    50.0% * <\n"
+				 "    Latency                                   25.0% * <\n"
+				 "    Bandwidth                                     -\n"
+				 "  Backend                                     25.0% *\n"
+				 "  bottleneck: Frontend.Latency\n"
+				 "\n");
 	free(out);
 }
 
@@ -64,12 +64,11 @@ static void test_tree_level_1(void **state)
 	char *out = render(1, false);
 
 	(void)state;
-	assert_string_equal(out,
-		"cgroup /kubepods/pod1, interval 1.000 s\n"
-		"  Frontend                                    50.0% * <\n"
-		"  Backend                                     25.0% *\n"
-		"  bottleneck: Frontend\n"
-		"\n");
+	assert_string_equal(out, "cgroup /kubepods/pod1, interval 1.000 s\n"
+				 "  Frontend                                    50.0% * <\n"
+				 "  Backend                                     25.0% *\n"
+				 "  bottleneck: Frontend\n"
+				 "\n");
 	free(out);
 }
 
@@ -78,14 +77,14 @@ static void test_tree_color(void **state)
 	char *out = render(2, true);
 
 	(void)state;
-	assert_string_equal(out,
-		"cgroup /kubepods/pod1, interval 1.000 s\n"
-		"\033[1;31m  Frontend                                    50.0% * <\033[0m\n"
-		"\033[1;31m    Latency                                   25.0% * <\033[0m\n"
-		"    Bandwidth                                     -\n"
-		"\033[33m  Backend                                     25.0% *\033[0m\n"
-		"  bottleneck: Frontend.Latency\n"
-		"\n");
+	assert_string_equal(
+	    out, "cgroup /kubepods/pod1, interval 1.000 s\n"
+		 "\033[1;31m  Frontend                                    50.0% * <\033[0m\n"
+		 "\033[1;31m    Latency                                   25.0% * <\033[0m\n"
+		 "    Bandwidth                                     -\n"
+		 "\033[33m  Backend                                     25.0% *\033[0m\n"
+		 "  bottleneck: Frontend.Latency\n"
+		 "\n");
 	free(out);
 }
 
@@ -125,11 +124,9 @@ static void test_models_list(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_tree_plain),
-		cmocka_unit_test(test_tree_level_1),
-		cmocka_unit_test(test_tree_color),
-		cmocka_unit_test(test_metrics_list),
-		cmocka_unit_test(test_models_list),
+	    cmocka_unit_test(test_tree_plain),	cmocka_unit_test(test_tree_level_1),
+	    cmocka_unit_test(test_tree_color),	cmocka_unit_test(test_metrics_list),
+	    cmocka_unit_test(test_models_list),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

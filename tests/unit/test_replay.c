@@ -43,12 +43,13 @@ static void bad(const char *text, const char *want)
 static void test_read_ok(void **state)
 {
 	const char text[] =
-		"{\"cgroup\":\"/a\",\"interval_s\":0.5,\"counters\":{\"PERF_METRICS.RETIRING\":2,"
-		"\"TOPDOWN.SLOTS\":10},\"other\":[1]}\n"
-		"\n"
-		"{\"cgroup\":\"/b\",\"interval_s\":2,\"counters\":{\"PERF_METRICS.RETIRING\":2},"
-		"\"topdown_fixed\":false,\"smt\":true}\n"
-		"{\"cgroup\":\"/c\",\"interval_s\":1,\"counters\":{\"A.B\":3.5},\"topdown_fixed\":true}";
+	    "{\"cgroup\":\"/a\",\"interval_s\":0.5,\"counters\":{\"PERF_METRICS.RETIRING\":2,"
+	    "\"TOPDOWN.SLOTS\":10},\"other\":[1]}\n"
+	    "\n"
+	    "{\"cgroup\":\"/b\",\"interval_s\":2,\"counters\":{\"PERF_METRICS.RETIRING\":2},"
+	    "\"topdown_fixed\":false,\"smt\":true}\n"
+	    "{\"cgroup\":\"/"
+	    "c\",\"interval_s\":1,\"counters\":{\"A.B\":3.5},\"topdown_fixed\":true}";
 	struct replay_data d;
 	char err[512];
 
@@ -58,10 +59,10 @@ static void test_read_ok(void **state)
 	assert_string_equal(d.records[0].cgroup, "/a");
 	assert_float_equal(d.records[0].interval_s, 0.5, 0);
 	assert_int_equal(d.records[0].ncounters, 2);
-	assert_true(d.records[0].topdown_fixed);	/* a PERF_METRICS.* key */
-	assert_false(d.records[0].smt);			/* default */
-	assert_int_equal(d.records[1].line, 3);		/* blank line 2 skipped */
-	assert_false(d.records[1].topdown_fixed);	/* given */
+	assert_true(d.records[0].topdown_fixed);  /* a PERF_METRICS.* key */
+	assert_false(d.records[0].smt);		  /* default */
+	assert_int_equal(d.records[1].line, 3);	  /* blank line 2 skipped */
+	assert_false(d.records[1].topdown_fixed); /* given */
 	assert_true(d.records[1].smt);
 	assert_true(d.records[2].topdown_fixed);
 	assert_string_equal(d.records[2].counters[0].name, "A.B");
@@ -72,8 +73,10 @@ static void test_read_ok(void **state)
 static void test_malformed(void **state)
 {
 	(void)state;
-	bad(GOOD "{\"cgroup\":\"/a\",", "in.jsonl:2: bad JSON: the object is not complete on this line");
-	bad(GOOD GOOD "{\"cgroup\" \"/a\"}\n", "in.jsonl:3: bad JSON: object property name separator ':' expected");
+	bad(GOOD "{\"cgroup\":\"/a\",",
+	    "in.jsonl:2: bad JSON: the object is not complete on this line");
+	bad(GOOD GOOD "{\"cgroup\" \"/a\"}\n",
+	    "in.jsonl:3: bad JSON: object property name separator ':' expected");
 	bad(GOOD "{} {}\n", "in.jsonl:2: bad JSON: text after the object");
 	bad("[1,2]\n", "in.jsonl:1: expected a JSON object, found array");
 	bad("{\"interval_s\":1,\"counters\":{}}\n", "in.jsonl:1: \"cgroup\" (a string) is missing");
@@ -130,7 +133,8 @@ static struct tma_model *icx(void)
 static void test_nothing_half_printed(void **state)
 {
 	struct tma_model *m = icx();
-	const char *path = temp_file(GOOD GOOD "{\"cgroup\":\"/a\",\"interval_s\":1,\"counters\":7}\n");
+	const char *path =
+	    temp_file(GOOD GOOD "{\"cgroup\":\"/a\",\"interval_s\":1,\"counters\":7}\n");
 	char *out = NULL, *err = NULL, want[256];
 	size_t outlen = 0, errlen = 0;
 	FILE *o = open_memstream(&out, &outlen), *e = open_memstream(&err, &errlen);
@@ -149,6 +153,25 @@ static void test_nothing_half_printed(void **state)
 	model_free(m);
 }
 
+static void test_model_failure_reported(void **state)
+{
+	struct tma_model *m = icx();
+	const char *path = temp_file(GOOD);
+	char *err = NULL, want[256];
+	size_t errlen = 0;
+	FILE *e = open_memstream(&err, &errlen);
+
+	(void)state;
+	assert_int_equal(replay_run(path, m, -1, true, false, false, stdout, e), 1);
+	fclose(e);
+	snprintf(want, sizeof(want), "tmacg: %s:1: cannot evaluate model icx: Invalid argument\n",
+		 path);
+	assert_string_equal(err, want);
+	free(err);
+	unlink(path);
+	model_free(m);
+}
+
 static void test_missing_file(void **state)
 {
 	struct tma_model *m = icx();
@@ -159,7 +182,9 @@ static void test_missing_file(void **state)
 	(void)state;
 	assert_int_equal(replay_run("/nonexistent.jsonl", m, 1, true, false, false, stdout, e), 1);
 	fclose(e);
-	assert_string_equal(err, "tmacg: /nonexistent.jsonl: cannot open the replay file: No such file or directory\n");
+	assert_string_equal(
+	    err,
+	    "tmacg: /nonexistent.jsonl: cannot open the replay file: No such file or directory\n");
 	free(err);
 	model_free(m);
 }
@@ -176,13 +201,13 @@ static double metric(json_object *o, const char *name)
 static void test_json_lines(void **state)
 {
 	/* PERF_METRICS summing to SLOTS: each level-1 node is its share */
-	const char *path = temp_file(
-		"{\"cgroup\":\"/p\",\"interval_s\":2,\"counters\":{\"TOPDOWN.SLOTS\":1000,"
-		"\"PERF_METRICS.RETIRING\":100,\"PERF_METRICS.FRONTEND_BOUND\":200,"
-		"\"PERF_METRICS.BAD_SPECULATION\":300,\"PERF_METRICS.BACKEND_BOUND\":400,"
-		"\"NOT.READ_BY_ICX\":5}}\n"
-		"{\"cgroup\":\"/q\",\"interval_s\":1,\"counters\":{\"TOPDOWN.SLOTS\":1000,"
-		"\"UOPS_RETIRED.SLOTS\":500}}\n");
+	const char *path =
+	    temp_file("{\"cgroup\":\"/p\",\"interval_s\":2,\"counters\":{\"TOPDOWN.SLOTS\":1000,"
+		      "\"PERF_METRICS.RETIRING\":100,\"PERF_METRICS.FRONTEND_BOUND\":200,"
+		      "\"PERF_METRICS.BAD_SPECULATION\":300,\"PERF_METRICS.BACKEND_BOUND\":400,"
+		      "\"NOT.READ_BY_ICX\":5}}\n"
+		      "{\"cgroup\":\"/q\",\"interval_s\":1,\"counters\":{\"TOPDOWN.SLOTS\":1000,"
+		      "\"UOPS_RETIRED.SLOTS\":500}}\n");
 	struct tma_model *m = icx();
 	char *out = NULL, *line2;
 	size_t outlen = 0;
@@ -199,10 +224,12 @@ static void test_json_lines(void **state)
 	assert_non_null(j);
 	assert_string_equal(json_object_get_string(json_object_object_get(j, "schema")), "tmacg/1");
 	assert_string_equal(json_object_get_string(json_object_object_get(j, "model")), "icx");
-	assert_string_equal(json_object_get_string(json_object_object_get(j, "tma_version")), "4.5");
+	assert_string_equal(json_object_get_string(json_object_object_get(j, "tma_version")),
+			    "4.5");
 	assert_string_equal(json_object_get_string(json_object_object_get(j, "cgroup")), "/p");
 	assert_float_equal(json_object_get_double(json_object_object_get(j, "interval_s")), 2, 0);
-	assert_int_equal(json_object_get_type(json_object_object_get(j, "cgroup_id")), json_type_null);
+	assert_int_equal(json_object_get_type(json_object_object_get(j, "cgroup_id")),
+			 json_type_null);
 	assert_float_equal(metric(j, "Retiring"), 0.1, 1e-12);
 	assert_float_equal(metric(j, "Frontend_Bound"), 0.2, 1e-12);
 	assert_float_equal(metric(j, "Bad_Speculation"), 0.3, 1e-12);
@@ -224,14 +251,30 @@ static void test_json_lines(void **state)
 	model_free(m);
 }
 
+static void test_stdin(void **state)
+{
+	const char *path =
+	    temp_file("{\"cgroup\":\"/s\",\"interval_s\":1,\"counters\":{}}\n{\"cgroup\":1}\n");
+	struct replay_data d;
+	char err[512];
+
+	(void)state;
+	assert_non_null(freopen(path, "r", stdin));
+	assert_int_equal(replay_read("-", &d, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "<stdin>:2: \"cgroup\" (a string) is missing");
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_read_ok),
-		cmocka_unit_test(test_malformed),
-		cmocka_unit_test(test_nothing_half_printed),
-		cmocka_unit_test(test_missing_file),
-		cmocka_unit_test(test_json_lines),
+	    cmocka_unit_test(test_read_ok),
+	    cmocka_unit_test(test_malformed),
+	    cmocka_unit_test(test_nothing_half_printed),
+	    cmocka_unit_test(test_missing_file),
+	    cmocka_unit_test(test_model_failure_reported),
+	    cmocka_unit_test(test_json_lines),
+	    cmocka_unit_test(test_stdin),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
