@@ -158,7 +158,7 @@ FUZZ_SECONDS ?= 60
 fuzz:
 	$(Q)$(MAKE) --no-print-directory OUT=build-fuzz CC=$(CLANG) \
 		XCFLAGS="-fsanitize=fuzzer-no-link,address,undefined" fuzz-bins
-	$(Q)for f in build-fuzz/tests/fuzz/fuzz_*; do \
+	$(Q)for f in $(patsubst tests/fuzz/%.c,build-fuzz/tests/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c)); do \
 		name=$$(basename $$f); corpus=build-fuzz/corpus/$$name; mkdir -p $$corpus; \
 		seeds=tests/fuzz/corpus/$$name; [ -d $$seeds ] || seeds=; \
 		echo "fuzzing $$name for $(FUZZ_SECONDS)s"; \
