@@ -171,7 +171,8 @@ static int plan_encode(const struct plan_input *in, struct plan_state *s, struct
 			break;
 		if (e->kind == EVENT_PSEUDO) {
 			if (out->npseudo == PLAN_MAX_PSEUDO) {
-				snprintf(err, errlen, "more than %d pseudo-inputs", PLAN_MAX_PSEUDO);
+				snprintf(err, errlen, "more than %d pseudo-inputs",
+					 PLAN_MAX_PSEUDO);
 				ret = -E2BIG;
 				break;
 			}
@@ -301,8 +302,8 @@ static int plan_emit(const struct plan_state *s, struct plan *out, char *err, si
 	if (s->ngroups > TMACG_MAX_GROUPS) {
 		snprintf(err, errlen,
 			 "the events need %d perf groups but tmacg reads at most %d per CPU "
-			 "(TMACG_MAX_GROUPS) with %d general-purpose counters: choose a lower --level",
-			 s->ngroups, TMACG_MAX_GROUPS, s->gp);
+			 "(TMACG_MAX_GROUPS) with %d general-purpose counters: choose a lower "
+			 "--level", s->ngroups, TMACG_MAX_GROUPS, s->gp);
 		return -E2BIG;
 	}
 	out->nevents = 0;
