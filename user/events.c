@@ -117,6 +117,8 @@ int events_init(const char *force_pmu, char *err, size_t errlen)
 	/* libpfm4 reads LIBPFM_FORCE_PMU only in pfm_initialize(). */
 	if (force_pmu)
 		setenv("LIBPFM_FORCE_PMU", force_pmu, 1);
+	else
+		unsetenv("LIBPFM_FORCE_PMU");
 	ret = pfm_initialize();
 	if (ret != PFM_SUCCESS) {
 		snprintf(err, errlen, "libpfm4 failed to initialise: %s", pfm_strerror(ret));

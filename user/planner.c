@@ -398,11 +398,16 @@ void plan_print(FILE *f, const struct plan *p)
 		for (int i = p->first[g]; i < p->first[g + 1]; i++) {
 			const struct event_enc *e = &p->ev[i];
 
-			fprintf(f, "  %-56s %-6s type=%u config=0x%llx config1=0x%llx%s\n", e->name,
+			fprintf(f, "  %-56s %-6s type=%u config=0x%llx config1=0x%llx", e->name,
 				event_kind_name(e->kind), e->attr.type,
 				(unsigned long long)e->attr.config,
-				(unsigned long long)e->attr.config1,
-				e->flags & EVENT_F_PERCORE ? " percore" : "");
+				(unsigned long long)e->attr.config1);
+			/* Why a group holds fewer events than there are counters. */
+			if (e->kind == EVENT_GP && e->counter_mask != UINT32_MAX)
+				fprintf(f, " counters=0x%x", e->counter_mask);
+			if (e->attr.exclude_user || e->attr.exclude_kernel)
+				fprintf(f, " %s", e->attr.exclude_user ? "kernel-only" : "user-only");
+			fprintf(f, "%s\n", e->flags & EVENT_F_PERCORE ? " percore" : "");
 		}
 	}
 	for (int i = 0; i < p->npseudo; i++)

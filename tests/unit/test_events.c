@@ -457,6 +457,10 @@ static void test_switch_pmu(void **state)
 	e = enc_ok(&icx, "UOPS_ISSUED.ANY");
 	assert_fields(&e, 0x0e, 0x01, 0, 0, 0);
 	assert_int_equal(events_init("icx", err, sizeof(err)), 0);
+	assert_string_equal(getenv("LIBPFM_FORCE_PMU"), "icx");
+	/* Back to detection: nothing forced is left behind for libpfm4. */
+	assert_int_equal(events_init(NULL, err, sizeof(err)), 0);
+	assert_null(getenv("LIBPFM_FORCE_PMU"));
 	assert_string_equal(event_kind_name(EVENT_GP), "gp");
 	assert_string_equal(event_kind_name(EVENT_METRIC), "metric");
 }
