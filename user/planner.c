@@ -37,7 +37,7 @@ static int plan_cmp_name(const void *a, const void *b)
 }
 
 /* Is there one GP counter per GP member, each allowed for its event?  Augmenting paths. */
-static bool plan_match(const struct plan_state *s, const int *gpev, int n, int ev, int *owner,
+static bool plan_match(const struct plan_state *s, const int *gpev, int ev, int *owner,
 		       bool *seen)
 {
 	uint32_t mask = s->enc[gpev[ev]].counter_mask;
@@ -46,7 +46,7 @@ static bool plan_match(const struct plan_state *s, const int *gpev, int n, int e
 		if (!(mask & (1u << c)) || seen[c])
 			continue;
 		seen[c] = true;
-		if (owner[c] < 0 || plan_match(s, gpev, n, owner[c], owner, seen)) {
+		if (owner[c] < 0 || plan_match(s, gpev, owner[c], owner, seen)) {
 			owner[c] = ev;
 			return true;
 		}
@@ -58,19 +58,24 @@ static bool plan_match(const struct plan_state *s, const int *gpev, int n, int e
 static bool plan_fits(const struct plan_state *s, const struct plan_group *g, const int *add,
 		      int nadd)
 {
+	const struct event_enc *first;
 	int gpev[64], ngp = 0, owner[32];
 	uint64_t ocr[PLAN_OCR_MSRS];
 	int nocr = 0;
 
+	if (g->n + nadd == 0)
+		return true;
+	first = &s->enc[g->n ? g->member[0] : add[0]];
+
 	for (int k = 0; k < g->n + nadd; k++) {
 		int i = k < g->n ? g->member[k] : add[k - g->n];
 		const struct event_enc *e = &s->enc[i];
-		int i0 = g->n ? g->member[0] : add[0];
 
 		/* One set of privilege filters per group (the topdown group requires it). */
-		if (e->attr.exclude_user != s->enc[i0].attr.exclude_user ||
-		    e->attr.exclude_kernel != s->enc[i0].attr.exclude_kernel)
+		if (e->attr.exclude_user != first->attr.exclude_user ||
+		    e->attr.exclude_kernel != first->attr.exclude_kernel)
 			return false;
+		/* config1 is an extra MSR value (offcore response): two such MSRs exist. */
 		if (e->attr.config1) {
 			bool known = false;
 
@@ -92,7 +97,7 @@ static bool plan_fits(const struct plan_state *s, const struct plan_group *g, co
 	for (int k = 0; k < ngp; k++) {
 		bool seen[32] = { false };
 
-		if (!plan_match(s, gpev, ngp, k, owner, seen))
+		if (!plan_match(s, gpev, k, owner, seen))
 			return false;
 	}
 	return true;
