@@ -359,7 +359,12 @@ static void event_attr_init(struct perf_event_attr *a, uint32_t type, uint64_t c
 	a->config = config;
 	a->config1 = config1;
 	a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-	/* Counts user and kernel, host and guest, so a cgroup's slots add up to its time. */
+	/*
+	 * User and kernel, host only: as perf does by default, time a vCPU
+	 * thread spends in guest mode belongs to the guest's own TMA, and
+	 * KVM's mediated vPMU needs host events that exclude the guest.
+	 */
+	a->exclude_guest = 1;
 	a->exclude_hv = 1;
 }
 

@@ -65,7 +65,7 @@ static void assert_counting(const struct event_enc *e)
 	assert_int_equal(e->attr.inherit, 0);
 	assert_int_equal(e->attr.exclude_user, 0);
 	assert_int_equal(e->attr.exclude_kernel, 0);
-	assert_int_equal(e->attr.exclude_guest, 0);
+	assert_int_equal(e->attr.exclude_guest, 1);
 	assert_int_equal(e->attr.exclude_hv, 1);
 	assert_int_equal(e->attr.read_format,
 			 PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING);
