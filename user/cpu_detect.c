@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#define CPU_PMU_DIR "/sys/bus/event_source/devices"
+
 struct cpu_model_row {
 	const char *vendor;
 	int family;
@@ -139,16 +141,16 @@ static void cpu_find_pmu(const char *root, struct cpu_info *ci)
 	long type;
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", names[i]);
+		snprintf(path, sizeof(path), "%s/%s/type", CPU_PMU_DIR, names[i]);
 		if (cpu_read_int(root, path, &type) || type < 0)
 			continue;
 		ci->has_pmu = true;
 		ci->pmu_type = (unsigned int)type;
 		snprintf(ci->pmu_name, sizeof(ci->pmu_name), "%s", names[i]);
-		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/events/topdown-retiring",
+		snprintf(path, sizeof(path), "%s/%s/events/topdown-retiring", CPU_PMU_DIR,
 			 names[i]);
 		ci->topdown_use_fixed = cpu_exists(root, path);
-		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/events/topdown-heavy-ops",
+		snprintf(path, sizeof(path), "%s/%s/events/topdown-heavy-ops", CPU_PMU_DIR,
 			 names[i]);
 		ci->topdown_l2 = cpu_exists(root, path);
 		return;
@@ -199,7 +201,7 @@ int cpu_require_pmu(const struct cpu_info *ci, char *err, size_t errlen)
 		return 0;
 	snprintf(err, errlen,
 		 "no hardware PMU on this machine (virtual machine?): neither "
-		 "/sys/bus/event_source/devices/cpu nor cpu_core exists, so TMA cannot be measured; "
+		 CPU_PMU_DIR "/cpu nor cpu_core exists, so TMA cannot be measured; "
 		 "use --pmu software to see the pipeline, or --replay FILE");
 	return -ENODEV;
 }
@@ -222,9 +224,10 @@ void cpu_warn(const struct cpu_info *ci, FILE *f)
 {
 	if (ci->nmi_watchdog && ci->has_pmu)
 		fprintf(f,
-			"tmacg: warning: kernel.nmi_watchdog=1 holds a hardware counter: planning with "
-			"%d general-purpose counters instead of %d (sysctl kernel.nmi_watchdog=0 "
-			"frees it)\n", ci->gp_usable, ci->gp_counters);
+			"tmacg: warning: kernel.nmi_watchdog=1 holds a hardware counter: "
+			"planning with %d general-purpose counters instead of %d "
+			"(sysctl kernel.nmi_watchdog=0 frees it)\n",
+			ci->gp_usable, ci->gp_counters);
 }
 
 void cpu_info_print(const struct cpu_info *ci, FILE *f)

@@ -117,6 +117,8 @@ int events_init(const char *force_pmu, char *err, size_t errlen)
 	/* libpfm4 reads LIBPFM_FORCE_PMU only in pfm_initialize(). */
 	if (force_pmu)
 		setenv("LIBPFM_FORCE_PMU", force_pmu, 1);
+	else
+		unsetenv("LIBPFM_FORCE_PMU");
 	ret = pfm_initialize();
 	if (ret != PFM_SUCCESS) {
 		snprintf(err, errlen, "libpfm4 failed to initialise: %s", pfm_strerror(ret));
@@ -198,9 +200,9 @@ static int event_parse_mod(const char *name, const char *mod, struct event_mods 
 		goto bad_value;
 	} else {
 		snprintf(err, errlen,
-			 "%s: unknown modifier ':%s': models may use :cN (counter mask), :e1 (edge), "
-			 ":i1 (invert), :u0xNN (umask), :percore, :ocr_msr_val=0x..., :SUP, :USER",
-			 name, mod);
+			 "%s: unknown modifier ':%s': models may use :cN (counter mask), "
+			 ":e1 (edge), :i1 (invert), :u0xNN (umask), :percore, "
+			 ":ocr_msr_val=0x..., :SUP, :USER", name, mod);
 		return -EINVAL;
 	}
 	m->any = true;
@@ -288,9 +290,9 @@ static int event_libpfm(const struct event_target *t, const char *name, const ch
 	ret = pfm_get_os_event_encoding(pfm, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT, &arg);
 	if (ret != PFM_SUCCESS) {
 		snprintf(err, errlen,
-			 "%s: libpfm4 cannot encode it as %s (%s): check the name against Intel's "
-			 "event list for this CPU, or use the --model that matches the CPU", name, pfm,
-			 pfm_strerror(ret));
+			 "%s: libpfm4 cannot encode it as %s (%s): check the name against "
+			 "Intel's event list for this CPU, or use the --model that matches the CPU",
+			 name, pfm, pfm_strerror(ret));
 		return ret == PFM_ERR_NOTFOUND || ret == PFM_ERR_ATTR || ret == PFM_ERR_UMASK ?
 			       -ENOENT : -EINVAL;
 	}
@@ -357,7 +359,12 @@ static void event_attr_init(struct perf_event_attr *a, uint32_t type, uint64_t c
 	a->config = config;
 	a->config1 = config1;
 	a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-	/* Counts user and kernel, host and guest, so a cgroup's slots add up to its time. */
+	/*
+	 * User and kernel, host only: as perf does by default, time a vCPU
+	 * thread spends in guest mode belongs to the guest's own TMA, and
+	 * KVM's mediated vPMU needs host events that exclude the guest.
+	 */
+	a->exclude_guest = 1;
 	a->exclude_hv = 1;
 }
 
@@ -397,8 +404,8 @@ int event_encode(const struct event_target *t, const char *name, struct event_en
 		/* The kernel rejects any filter on these (X86_ALL_EVENT_FLAGS). */
 		if (m.any || m.sup || m.user) {
 			snprintf(err, errlen,
-				 "%s: topdown events take no modifiers (cmask, edge, invert, umask, "
-				 "config1, privilege)", name);
+				 "%s: topdown events take no modifiers (cmask, edge, invert, "
+				 "umask, config1, privilege)", name);
 			return -EINVAL;
 		}
 		if (!strcmp(base, "TOPDOWN.SLOTS")) {
@@ -411,9 +418,10 @@ int event_encode(const struct event_target *t, const char *name, struct event_en
 				continue;
 			if (event_topdown[i].l2 && !t->topdown_l2) {
 				snprintf(err, errlen,
-					 "%s: level-2 PERF_METRICS exist on Sapphire Rapids and later "
-					 "only (sysfs lists no events/topdown-heavy-ops here): the "
-					 "model must use its non-PERF_METRICS formula", name);
+					 "%s: level-2 PERF_METRICS exist on Sapphire Rapids and "
+					 "later only (sysfs lists no events/topdown-heavy-ops "
+					 "here): the model must use its non-PERF_METRICS formula",
+					 name);
 				return -EOPNOTSUPP;
 			}
 			out->kind = EVENT_METRIC;
@@ -431,8 +439,9 @@ int event_encode(const struct event_target *t, const char *name, struct event_en
 			continue;
 		if (m.any || m.sup || m.user) {
 			snprintf(err, errlen,
-				 "%s: fixed-counter events take no modifiers here; for a filtered "
-				 "count use the _P form (e.g. CPU_CLK_UNHALTED.THREAD_P:SUP)", name);
+				 "%s: fixed-counter events take no modifiers here; for a "
+				 "filtered count use the _P form (e.g. "
+				 "CPU_CLK_UNHALTED.THREAD_P:SUP)", name);
 			return -EINVAL;
 		}
 		out->kind = EVENT_FIXED;

@@ -52,7 +52,7 @@ int event_encode(const struct event_target *t, const char *name, struct event_en
 /* "gp", "fixed", "slots", "metric", "pseudo". */
 const char *event_kind_name(enum event_kind k);
 
-/* x86 core PMU config fields (sysfs format/: event 0-7, umask 8-15, edge 18, inv 23, cmask 24-31). */
+/* x86 core PMU config fields (sysfs format/): event, umask, edge, inv, cmask. */
 #define EVENT_CFG_EVENT(c) ((unsigned int)((c) & 0xff))
 #define EVENT_CFG_UMASK(c) ((unsigned int)(((c) >> 8) & 0xff))
 #define EVENT_CFG_EDGE(c) ((unsigned int)(((c) >> 18) & 1))

@@ -37,7 +37,7 @@ static int plan_cmp_name(const void *a, const void *b)
 }
 
 /* Is there one GP counter per GP member, each allowed for its event?  Augmenting paths. */
-static bool plan_match(const struct plan_state *s, const int *gpev, int n, int ev, int *owner,
+static bool plan_match(const struct plan_state *s, const int *gpev, int ev, int *owner,
 		       bool *seen)
 {
 	uint32_t mask = s->enc[gpev[ev]].counter_mask;
@@ -46,7 +46,7 @@ static bool plan_match(const struct plan_state *s, const int *gpev, int n, int e
 		if (!(mask & (1u << c)) || seen[c])
 			continue;
 		seen[c] = true;
-		if (owner[c] < 0 || plan_match(s, gpev, n, owner[c], owner, seen)) {
+		if (owner[c] < 0 || plan_match(s, gpev, owner[c], owner, seen)) {
 			owner[c] = ev;
 			return true;
 		}
@@ -58,19 +58,24 @@ static bool plan_match(const struct plan_state *s, const int *gpev, int n, int e
 static bool plan_fits(const struct plan_state *s, const struct plan_group *g, const int *add,
 		      int nadd)
 {
+	const struct event_enc *first;
 	int gpev[64], ngp = 0, owner[32];
 	uint64_t ocr[PLAN_OCR_MSRS];
 	int nocr = 0;
 
+	if (g->n + nadd == 0)
+		return true;
+	first = &s->enc[g->n ? g->member[0] : add[0]];
+
 	for (int k = 0; k < g->n + nadd; k++) {
 		int i = k < g->n ? g->member[k] : add[k - g->n];
 		const struct event_enc *e = &s->enc[i];
-		int i0 = g->n ? g->member[0] : add[0];
 
 		/* One set of privilege filters per group (the topdown group requires it). */
-		if (e->attr.exclude_user != s->enc[i0].attr.exclude_user ||
-		    e->attr.exclude_kernel != s->enc[i0].attr.exclude_kernel)
+		if (e->attr.exclude_user != first->attr.exclude_user ||
+		    e->attr.exclude_kernel != first->attr.exclude_kernel)
 			return false;
+		/* config1 is an extra MSR value (offcore response): two such MSRs exist. */
 		if (e->attr.config1) {
 			bool known = false;
 
@@ -92,7 +97,7 @@ static bool plan_fits(const struct plan_state *s, const struct plan_group *g, co
 	for (int k = 0; k < ngp; k++) {
 		bool seen[32] = { false };
 
-		if (!plan_match(s, gpev, ngp, k, owner, seen))
+		if (!plan_match(s, gpev, k, owner, seen))
 			return false;
 	}
 	return true;
@@ -171,7 +176,8 @@ static int plan_encode(const struct plan_input *in, struct plan_state *s, struct
 			break;
 		if (e->kind == EVENT_PSEUDO) {
 			if (out->npseudo == PLAN_MAX_PSEUDO) {
-				snprintf(err, errlen, "more than %d pseudo-inputs", PLAN_MAX_PSEUDO);
+				snprintf(err, errlen, "more than %d pseudo-inputs",
+					 PLAN_MAX_PSEUDO);
 				ret = -E2BIG;
 				break;
 			}
@@ -301,8 +307,8 @@ static int plan_emit(const struct plan_state *s, struct plan *out, char *err, si
 	if (s->ngroups > TMACG_MAX_GROUPS) {
 		snprintf(err, errlen,
 			 "the events need %d perf groups but tmacg reads at most %d per CPU "
-			 "(TMACG_MAX_GROUPS) with %d general-purpose counters: choose a lower --level",
-			 s->ngroups, TMACG_MAX_GROUPS, s->gp);
+			 "(TMACG_MAX_GROUPS) with %d general-purpose counters: choose a lower "
+			 "--level", s->ngroups, TMACG_MAX_GROUPS, s->gp);
 		return -E2BIG;
 	}
 	out->nevents = 0;
@@ -397,11 +403,16 @@ void plan_print(FILE *f, const struct plan *p)
 		for (int i = p->first[g]; i < p->first[g + 1]; i++) {
 			const struct event_enc *e = &p->ev[i];
 
-			fprintf(f, "  %-56s %-6s type=%u config=0x%llx config1=0x%llx%s\n", e->name,
+			fprintf(f, "  %-56s %-6s type=%u config=0x%llx config1=0x%llx", e->name,
 				event_kind_name(e->kind), e->attr.type,
 				(unsigned long long)e->attr.config,
-				(unsigned long long)e->attr.config1,
-				e->flags & EVENT_F_PERCORE ? " percore" : "");
+				(unsigned long long)e->attr.config1);
+			/* Why a group holds fewer events than there are counters. */
+			if (e->kind == EVENT_GP && e->counter_mask != UINT32_MAX)
+				fprintf(f, " counters=0x%x", e->counter_mask);
+			if (e->attr.exclude_user || e->attr.exclude_kernel)
+				fprintf(f, " %s", e->attr.exclude_user ? "kernel-only" : "user-only");
+			fprintf(f, "%s\n", e->flags & EVENT_F_PERCORE ? " percore" : "");
 		}
 	}
 	for (int i = 0; i < p->npseudo; i++)

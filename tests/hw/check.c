@@ -100,8 +100,8 @@ int main(int argc, char **argv)
 		}
 		snprintf(left, sizeof(left), "%.*s", (int)(gt - argv[a]), argv[a]);
 		if (mean(left, &l) || mean(gt + 1, &r)) {
-			fprintf(stderr, "check: %s or %s has no value in %d intervals\n", left, gt + 1,
-				lines);
+			fprintf(stderr, "check: %s or %s has no value in %d intervals\n", left,
+				gt + 1, lines);
 			return 2;
 		}
 		printf("  %-7s %s %.3f > %s %.3f\n", l > r ? "ok" : "FAILED", left, l, gt + 1, r);

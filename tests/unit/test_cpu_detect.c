@@ -15,6 +15,8 @@
 
 #include "cpu_detect.h"
 
+#define PMU_DIR "/sys/bus/event_source/devices"
+
 static char root[256];
 static unsigned int fake_max_leaf, fake_leaf_a_eax;
 static int cpuid_calls;
@@ -91,17 +93,15 @@ static void pmu(const char *name, int type, bool metrics, bool l2)
 {
 	char rel[256], val[16];
 
-	snprintf(rel, sizeof(rel), "/sys/bus/event_source/devices/%s/type", name);
+	snprintf(rel, sizeof(rel), "%s/%s/type", PMU_DIR, name);
 	snprintf(val, sizeof(val), "%d\n", type);
 	put(rel, val);
 	if (metrics) {
-		snprintf(rel, sizeof(rel), "/sys/bus/event_source/devices/%s/events/topdown-retiring",
-			 name);
+		snprintf(rel, sizeof(rel), "%s/%s/events/topdown-retiring", PMU_DIR, name);
 		put(rel, "event=0x00,umask=0x80\n");
 	}
 	if (l2) {
-		snprintf(rel, sizeof(rel), "/sys/bus/event_source/devices/%s/events/topdown-heavy-ops",
-			 name);
+		snprintf(rel, sizeof(rel), "%s/%s/events/topdown-heavy-ops", PMU_DIR, name);
 		put(rel, "event=0x00,umask=0x84\n");
 	}
 }

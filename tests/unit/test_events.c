@@ -65,7 +65,7 @@ static void assert_counting(const struct event_enc *e)
 	assert_int_equal(e->attr.inherit, 0);
 	assert_int_equal(e->attr.exclude_user, 0);
 	assert_int_equal(e->attr.exclude_kernel, 0);
-	assert_int_equal(e->attr.exclude_guest, 0);
+	assert_int_equal(e->attr.exclude_guest, 1);
 	assert_int_equal(e->attr.exclude_hv, 1);
 	assert_int_equal(e->attr.read_format,
 			 PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING);
@@ -457,6 +457,10 @@ static void test_switch_pmu(void **state)
 	e = enc_ok(&icx, "UOPS_ISSUED.ANY");
 	assert_fields(&e, 0x0e, 0x01, 0, 0, 0);
 	assert_int_equal(events_init("icx", err, sizeof(err)), 0);
+	assert_string_equal(getenv("LIBPFM_FORCE_PMU"), "icx");
+	/* Back to detection: nothing forced is left behind for libpfm4. */
+	assert_int_equal(events_init(NULL, err, sizeof(err)), 0);
+	assert_null(getenv("LIBPFM_FORCE_PMU"));
 	assert_string_equal(event_kind_name(EVENT_GP), "gp");
 	assert_string_equal(event_kind_name(EVENT_METRIC), "metric");
 }

@@ -361,7 +361,24 @@ static void test_print(void **state)
 	}
 	snprintf(line, sizeof(line), "group %d\n", p.ngroups - 1);
 	assert_non_null(strstr(text, line));
+	/* ICACHE_16B.IFDATA_STALL may use counters 0-3 only: the listing says so. */
+	assert_non_null(strstr(text, "config=0x480 config1=0x0 counters=0xf\n"));
 	free(text);
+	/* Privilege-filtered events are marked. */
+	{
+		static const char *const ev[] = { "CPU_CLK_UNHALTED.THREAD_P:SUP",
+			"BR_INST_RETIRED.FAR_BRANCH:USER", "CPU_CLK_UNHALTED.DISTRIBUTED:percore" };
+
+		assert_int_equal(build(&icx, 4, ev, 3, NULL, 0, &p, err, sizeof(err)), 0);
+		text = NULL;
+		f = open_memstream(&text, &len);
+		plan_print(f, &p);
+		fclose(f);
+		assert_non_null(strstr(text, "kernel-only\n"));
+		assert_non_null(strstr(text, "user-only\n"));
+		assert_non_null(strstr(text, " percore\n"));
+		free(text);
+	}
 }
 
 static struct tma_model *load(const char *id)
