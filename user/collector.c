@@ -110,8 +110,11 @@ int collector_open(struct collector *c, const struct collector_config *cfg, char
 		snprintf(err, errlen, "cannot count the possible CPUs: %s", strerror(-c->ncpus));
 		return c->ncpus;
 	}
-	/* tp_btf needs kernel BTF; raw_tp works on any kernel tmacg supports. */
-	c->raw_tp = access("/sys/kernel/btf/vmlinux", R_OK) != 0;
+	/*
+	 * tp_btf needs kernel BTF; raw_tp works on any kernel tmacg supports.
+	 * TMACG_FORCE_RAW_TP=1 takes the fallback anyway, so it is tested too.
+	 */
+	c->raw_tp = access("/sys/kernel/btf/vmlinux", R_OK) != 0 || getenv("TMACG_FORCE_RAW_TP");
 	ret = open_and_load(c, c->raw_tp);
 	if (ret && !c->raw_tp) {
 		tmacg_bpf__destroy(c->skel);

@@ -120,6 +120,42 @@ static void attribution_matches_cpu_stat(void **state)
 	assert_int_equal(itest_rmcg(parent), 0);
 }
 
+/* The raw_tp programs, used where the kernel has no BTF, count the same. */
+static void raw_tracepoint_fallback_counts(void **state)
+{
+	char parent[128], mnt_parent[300], cg[200];
+	const char *args[] = { "--pmu", "software", "--cgroup", mnt_parent, "--interval", "30s",
+			       "--format", "json", NULL };
+	struct itest_tmacg t;
+	json_object **lines;
+	uint64_t before, after;
+	size_t n;
+	int seen;
+
+	(void)state;
+	NEED_ROOT();
+	itest_parent_name(parent, sizeof(parent), "rawtp");
+	assert_int_equal(itest_mkcg(parent), 0);
+	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
+	snprintf(cg, sizeof(cg), "/%s", parent);
+	setenv("TMACG_FORCE_RAW_TP", "1", 1);
+	assert_int_equal(itest_tmacg_start(&t, args), 0);
+	unsetenv("TMACG_FORCE_RAW_TP");
+	itest_tmacg_drain(&t);
+	before = itest_usage_usec(parent);
+	assert_int_equal(itest_wait(itest_burn_in(parent, "1", "0.5", NULL)), 0);
+	after = itest_usage_usec(parent);
+	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
+	assert_non_null(strstr(t.err, "BPF programs loaded (raw_tp)"));
+	lines = itest_json_lines(t.out, &n);
+	assert_non_null(lines);
+	assert_close(on_cpu_of(lines, n, cg, &seen), (after - before) / 1e6, 0.02, 0.020,
+		     "raw_tp");
+	itest_json_free(lines, n);
+	itest_tmacg_free(&t);
+	assert_int_equal(itest_rmcg(parent), 0);
+}
+
 static void short_lived_cgroups_are_named(void **state)
 {
 	enum { NCG = 200 };
@@ -376,6 +412,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(attribution_matches_cpu_stat, itest_cleanup),
+		cmocka_unit_test_teardown(raw_tracepoint_fallback_counts, itest_cleanup),
 		cmocka_unit_test_teardown(short_lived_cgroups_are_named, itest_cleanup),
 		cmocka_unit_test_teardown(per_task_split, itest_cleanup),
 		cmocka_unit_test_teardown(sigterm_prints_last_interval_and_detaches, itest_cleanup),
