@@ -176,11 +176,12 @@ static __always_inline int account(struct tmacg_stats *st, struct tmacg_cpu_stat
 {
 	__u32 zero = 0, cpu = bpf_get_smp_processor_id();
 	struct tmacg_acc *d = bpf_map_lookup_elem(&scratch, &zero);
-	__u64 failed = 0, not_running = 0, valid;
+	__u64 failed;
 
 	if (!d)
 		return 0;
-	valid = cs->valid;
+	cs->pass_failed = 0;
+	cs->pass_skip = 0;
 	for (__u32 e = 0; e < TMACG_MAX_EVENTS; e++) {
 		struct bpf_perf_event_value v;
 		__u32 g, key;
@@ -192,15 +193,16 @@ static __always_inline int account(struct tmacg_stats *st, struct tmacg_cpu_stat
 		g = event_group[e] & (TMACG_MAX_GROUPS - 1);
 		bit = 1ull << g;
 		d->counter[e] = 0;
-		if ((failed | not_running) & bit)
+		if (cs->pass_skip & bit)
 			continue;	/* this group's members did not count, or failed */
 		key = e * nr_cpus + cpu;
 		if (bpf_perf_event_read_value(&events, key, &v, sizeof(v))) {
 			st->read_errors++;
-			failed |= bit;
+			cs->pass_failed |= bit;
+			cs->pass_skip |= bit;
 			continue;
 		}
-		had = valid & bit;
+		had = cs->valid & bit;
 		if (event_is_leader[e]) {
 			__u64 den = delta_of(v.enabled, cs->enabled[g], st);
 			__u64 drun = delta_of(v.running, cs->running[g], st);
@@ -212,13 +214,14 @@ static __always_inline int account(struct tmacg_stats *st, struct tmacg_cpu_stat
 			if (had && !drun) {
 				/* Not on the PMU since the last read: members are unchanged. */
 				st->groups_not_running++;
-				not_running |= bit;
+				cs->pass_skip |= bit;
 				continue;
 			}
 		}
 		d->counter[e] = had ? delta_of(v.counter, cs->counter[e], st) : 0;
 		cs->counter[e] = v.counter;
 	}
+	failed = cs->pass_failed;
 	/* A group that failed takes its next readings as a fresh baseline. */
 	cs->valid = ((1ull << nr_groups) - 1) & ~failed;
 	d->runtime_ns = cs->run_pending;

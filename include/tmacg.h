@@ -41,6 +41,13 @@ struct tmacg_cpu_state {
 	__u64 run_task;		/* the task switched in last (its address) */
 	__u64 run_start;	/* its sum_exec_runtime then */
 	__u64 run_pending;	/* runtime since the last charge, not yet charged */
+	/*
+	 * Scratch of one read pass: groups that failed, groups whose members are
+	 * skipped.  Kept in map memory on purpose: the verifier does not track
+	 * values there, so its cost stays linear in the number of events.
+	 */
+	__u64 pass_failed;
+	__u64 pass_skip;
 };
 
 struct tmacg_task_acc {

@@ -158,6 +158,19 @@ int itest_rmcg(const char *rel)
 	return remove_tree(p);
 }
 
+int itest_cgroup_id(const char *rel, uint64_t *id)
+{
+	struct stat st;
+	char p[4096];
+
+	if (path_of(p, sizeof(p), rel))
+		return -ENAMETOOLONG;
+	if (stat(p, &st))
+		return -errno;
+	*id = st.st_ino;
+	return 0;
+}
+
 uint64_t itest_usage_usec(const char *rel)
 {
 	char p[4200], key[64];

@@ -23,6 +23,8 @@ const char *itest_cgroup_mount(void);
 int itest_mkcg(const char *rel);
 /* Kills what runs inside and removes "<mount>/<rel>" and its descendants. */
 int itest_rmcg(const char *rel);
+/* The cgroup's id (its directory's inode number); 0 or -errno. */
+int itest_cgroup_id(const char *rel, uint64_t *id);
 /* usage_usec from cpu.stat. */
 uint64_t itest_usage_usec(const char *rel);
 
