@@ -81,9 +81,13 @@ struct {
 	__type(value, struct tmacg_task_acc);
 } task_scratch SEC(".maps");
 
+/*
+ * ~3,800 events: userspace drains it while it waits for the interval's end,
+ * so only a burst of thousands of mkdirs within one wakeup could fill it.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 256 * 1024);
+	__uint(max_entries, 2 * 1024 * 1024);
 } cgroup_events SEC(".maps");
 
 static __always_inline __u64 delta_of(__u64 now, __u64 before, struct tmacg_stats *st)

@@ -193,6 +193,13 @@ int collector_poll_cgroups(struct collector *c)
 	return n < 0 ? n : 0;
 }
 
+int collector_wait_cgroups(struct collector *c, int timeout_ms)
+{
+	int n = ring_buffer__poll(c->rb, timeout_ms);
+
+	return n < 0 ? n : 0;
+}
+
 int collector_flush(struct collector *c)
 {
 	int prog_fd = bpf_program__fd(c->skel->progs.tmacg_flush);

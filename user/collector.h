@@ -58,6 +58,8 @@ int collector_set_events(struct collector *c, const struct pmu_set *pmu, char *e
 int collector_attach(struct collector *c, char *err, size_t errlen);
 /* Delivers pending cgroup events to cfg.on_cgroup. */
 int collector_poll_cgroups(struct collector *c);
+/* The same, waiting up to timeout_ms for the first; -EINTR on a signal. */
+int collector_wait_cgroups(struct collector *c, int timeout_ms);
 /* Charges every online CPU's pending delta to what runs there now. */
 int collector_flush(struct collector *c);
 

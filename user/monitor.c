@@ -338,17 +338,14 @@ int monitor_run(const struct options *o)
 	start = last = now_ns(CLOCK_MONOTONIC);
 	deadline = start;
 	for (long n = 0; !o->count || n < o->count; n++) {
-		struct timespec ts;
 		uint64_t now;
 
 		deadline += o->interval_ns;
 		if (o->duration_ns && deadline > start + o->duration_ns)
 			deadline = start + o->duration_ns;
-		ts.tv_sec = deadline / 1000000000ULL;
-		ts.tv_nsec = deadline % 1000000000ULL;
-		while (!monitor_stop &&
-		       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-			;
+		/* Wait for the interval's end, naming new cgroups as they appear. */
+		while (!monitor_stop && (now = now_ns(CLOCK_MONOTONIC)) < deadline)
+			collector_wait_cgroups(&m.col, (int)((deadline - now + 999999) / 1000000));
 		ret = collect(&m);
 		if (ret) {
 			fprintf(stderr, "tmacg: cannot read the BPF maps: %s\n", strerror(-ret));
