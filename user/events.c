@@ -77,6 +77,26 @@ static const struct {
 	{ "spr", "OFFCORE_REQUESTS.L3_MISS_DEMAND_DATA_RD", 0x21, 0x10, 0 },
 };
 
+/*
+ * The kernel's software events (PERF_TYPE_SOFTWARE), under names with a dot as
+ * the model language wants.  Counted per CPU, they run on any machine, which
+ * is what lets a model of them exercise the live path without a PMU.
+ * SW.TASK_CLOCK opens per CPU (kernel 6.18 accepts it) and then counts the
+ * CPU context's time, like SW.CPU_CLOCK.
+ */
+static const struct {
+	const char *name;
+	uint64_t config;
+} event_software[] = {
+	{ "SW.CPU_CLOCK", PERF_COUNT_SW_CPU_CLOCK },
+	{ "SW.TASK_CLOCK", PERF_COUNT_SW_TASK_CLOCK },
+	{ "SW.CONTEXT_SWITCHES", PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "SW.CPU_MIGRATIONS", PERF_COUNT_SW_CPU_MIGRATIONS },
+	{ "SW.PAGE_FAULTS", PERF_COUNT_SW_PAGE_FAULTS },
+	{ "SW.MINOR_FAULTS", PERF_COUNT_SW_PAGE_FAULTS_MIN },
+	{ "SW.MAJOR_FAULTS", PERF_COUNT_SW_PAGE_FAULTS_MAJ },
+};
+
 /* Intel renamed these on SPR; libpfm4 keeps the older name (same event 0x9c umask 0x01). */
 static const struct {
 	const char *pmu;
@@ -142,6 +162,8 @@ const char *event_kind_name(enum event_kind k)
 		return "metric";
 	case EVENT_PSEUDO:
 		return "pseudo";
+	case EVENT_SOFTWARE:
+		return "sw";
 	}
 	return "?";
 }
@@ -368,6 +390,32 @@ static void event_attr_init(struct perf_event_attr *a, uint32_t type, uint64_t c
 	a->exclude_hv = 1;
 }
 
+bool event_is_software(const char *name)
+{
+	return name && !strncmp(name, "SW.", 3);
+}
+
+/* SW.NAME: no modifiers (the kernel ignores the filters for the clocks), no PMU needed. */
+static int event_encode_software(const char *name, struct event_enc *out, char *err,
+				 size_t errlen)
+{
+	if (strchr(name, ':')) {
+		snprintf(err, errlen, "%s: software events take no modifiers", name);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < ARRAY_LEN(event_software); i++) {
+		if (strcmp(event_software[i].name, name))
+			continue;
+		out->kind = EVENT_SOFTWARE;
+		event_attr_init(&out->attr, PERF_TYPE_SOFTWARE, event_software[i].config, 0);
+		return 0;
+	}
+	snprintf(err, errlen,
+		 "%s: unknown software event: SW.{CPU_CLOCK, TASK_CLOCK, CONTEXT_SWITCHES, "
+		 "CPU_MIGRATIONS, PAGE_FAULTS, MINOR_FAULTS, MAJOR_FAULTS} exist", name);
+	return -ENOENT;
+}
+
 int event_encode(const struct event_target *t, const char *name, struct event_enc *out,
 		 char *err, size_t errlen)
 {
@@ -390,6 +438,8 @@ int event_encode(const struct event_target *t, const char *name, struct event_en
 		out->kind = EVENT_PSEUDO;
 		return 0;
 	}
+	if (event_is_software(name))
+		return event_encode_software(name, out, err, errlen);
 	if (!t || !t->pfm_pmu) {
 		snprintf(err, errlen, "%s: no PMU to encode it for: give --model", name);
 		return -EINVAL;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * One event name as the models spell it ("INT_MISC.RECOVERY_CYCLES:c1:e1",
- * "PERF_METRICS.RETIRING", "msr/tsc/") -> a per-CPU counting perf_event_attr.
+ * "PERF_METRICS.RETIRING", "msr/tsc/", "SW.CPU_CLOCK") -> a per-CPU counting
+ * perf_event_attr.
  */
 #ifndef TMACG_EVENTS_H
 #define TMACG_EVENTS_H
@@ -17,6 +18,7 @@ enum event_kind {
 	EVENT_SLOTS,	/* TOPDOWN.SLOTS, fixed counter 3: leads the topdown group */
 	EVENT_METRIC,	/* PERF_METRICS.*: a member of the SLOTS group, counts in slots */
 	EVENT_PSEUDO,	/* msr/tsc/: not opened, the collector computes it */
+	EVENT_SOFTWARE,	/* SW.*: a kernel software event, no hardware counter, any machine */
 };
 
 #define EVENT_F_PERCORE (1u << 0)	/* :percore: counts the whole core (SMT caveat) */
@@ -49,8 +51,14 @@ int events_init(const char *force_pmu, char *err, size_t errlen);
 int event_encode(const struct event_target *t, const char *name, struct event_enc *out,
 		 char *err, size_t errlen);
 
-/* "gp", "fixed", "slots", "metric", "pseudo". */
+/* "gp", "fixed", "slots", "metric", "pseudo", "sw". */
 const char *event_kind_name(enum event_kind k);
+
+/*
+ * Whether name is a software event ("SW.CPU_CLOCK", ...): those need no PMU
+ * and no libpfm4 table, so a model reading only them runs on any machine.
+ */
+bool event_is_software(const char *name);
 
 /* x86 core PMU config fields (sysfs format/): event, umask, edge, inv, cmask. */
 #define EVENT_CFG_EVENT(c) ((unsigned int)((c) & 0xff))

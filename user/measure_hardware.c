@@ -156,14 +156,6 @@ static bool smt_caveat(const struct hw_measure *hw)
 	return false;
 }
 
-static bool plan_needs_pmu(const struct plan *p)
-{
-	for (int i = 0; i < p->nevents; i++)
-		if (p->ev[i].attr.type != PERF_TYPE_SOFTWARE)
-			return true;
-	return false;
-}
-
 int measure_hardware_open(struct measure **out, const struct options *o, char *err,
 			  size_t errlen)
 {
@@ -196,7 +188,7 @@ int measure_hardware_open(struct measure **out, const struct options *o, char *e
 	ret = plan_for_model(&req, &hw->plan, err, errlen);
 	if (ret)
 		goto fail;
-	if (plan_needs_pmu(&hw->plan) && (ret = cpu_require_pmu(&hw->ci, err, errlen)))
+	if (plan_uses_pmu(&hw->plan) && (ret = cpu_require_pmu(&hw->ci, err, errlen)))
 		goto fail;
 	hw->flags = plan_model_flags(&req);
 	ret = fill_events(hw, err, errlen);

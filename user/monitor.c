@@ -17,6 +17,7 @@
 #include "acc_delta.h"
 #include "cgroup_tree.h"
 #include "collector.h"
+#include "group_health.h"
 #include "measure.h"
 #include "options.h"
 #include "output_json.h"
@@ -44,6 +45,7 @@ struct monitor {
 	struct tmacg_stats last_stats;
 	uint64_t last_negative, last_flush_errors, last_unattributed;
 	bool warned_map_full, warned_lost, warned_read;
+	struct group_health health;	/* perf groups that never counted */
 };
 
 static uint64_t now_ns(clockid_t clk)
@@ -71,6 +73,7 @@ static void stash_delta(uint64_t id, const struct tmacg_acc *delta, void *ctx)
 {
 	struct monitor *m = ctx;
 
+	group_health_add(&m->health, delta, m->ms->ngroups);
 	if (m->npending == m->cap_pending) {
 		size_t cap = m->cap_pending ? m->cap_pending * 2 : 256;
 		struct pending *p = realloc(m->pending, cap * sizeof(*p));
@@ -352,6 +355,7 @@ int monitor_run(const struct options *o)
 			code = 1;
 			break;
 		}
+		group_health_check(&m.health, m.ms, stderr);
 		now = now_ns(CLOCK_MONOTONIC);
 		ret = report_interval(&m.rep, &m.tree, (now - last) / 1e9, dropped_since_last(&m));
 		last = now;

@@ -61,8 +61,18 @@ static int plan_target(const struct plan_request *r, struct event_target *t, int
 	}
 	snprintf(err, errlen,
 		 "model %s has no event encodings (libpfm4 table and counter limits): tmacg "
-		 "encodes events for icx and spr", id);
+		 "encodes hardware events for icx and spr, and software events (SW.*) for any "
+		 "model", id);
 	return -EOPNOTSUPP;
+}
+
+/* Software events need no PMU table: a model reading only them plans anywhere. */
+static bool plan_software_only(const char *const *names, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!event_is_software(names[i]))
+			return false;
+	return n > 0;
 }
 
 int plan_for_model(const struct plan_request *r, struct plan *out, char *err, size_t errlen)
@@ -78,13 +88,6 @@ int plan_for_model(const struct plan_request *r, struct plan *out, char *err, si
 		snprintf(err, errlen, "--level takes 1 to 6 (TMA levels), not %d", r->level);
 		return -EINVAL;
 	}
-	ret = plan_target(r, &t, &gp, err, errlen);
-	if (ret)
-		return ret;
-	/* libpfm4 must use the model's tables even where it detects another CPU. */
-	ret = events_init(t.pfm_pmu, err, errlen);
-	if (ret)
-		return ret;
 	n = model_event_count(r->model);
 	nnodes = model_node_count(r->model);
 	need = calloc((size_t)n + 1, sizeof(*need));
@@ -102,6 +105,17 @@ int plan_for_model(const struct plan_request *r, struct plan *out, char *err, si
 	for (int i = 0; i < n; i++)
 		if (need[i])
 			names[nn++] = model_event_name(r->model, i);
+	ret = plan_target(r, &t, &gp, err, errlen);
+	if (ret == -EOPNOTSUPP && plan_software_only(names, nn)) {
+		memset(&t, 0, sizeof(t));
+		gp = 0;
+		ret = 0;
+	}
+	/* libpfm4 must use the model's tables even where it detects another CPU. */
+	if (!ret && t.pfm_pmu)
+		ret = events_init(t.pfm_pmu, err, errlen);
+	if (ret)
+		goto cleanup;
 	for (int k = 0; k < nnodes; k++) {
 		const struct model_node_info *info = model_node(r->model, k);
 		const char **set = pool + (size_t)k * ((size_t)n + 1);

@@ -292,6 +292,24 @@ static int plan_pack_gp(struct plan_state *s, const struct plan_input *in, char 
 	return 0;
 }
 
+/*
+ * Software events in one group of their own, last: they take no hardware
+ * counter, so the group always schedules, and keeping them out of the PMU's
+ * groups leaves those exactly as the counter checks above built them.
+ */
+static void plan_software_group(struct plan_state *s)
+{
+	int g = -1;
+
+	for (int i = 0; i < s->nenc; i++) {
+		if (s->enc[i].kind != EVENT_SOFTWARE)
+			continue;
+		if (g < 0)
+			g = plan_new_group(s);
+		plan_add(s, g, &i, 1);
+	}
+}
+
 static int plan_emit(const struct plan_state *s, struct plan *out, char *err, size_t errlen)
 {
 	int total = 0;
@@ -365,6 +383,7 @@ int plan_build(const struct plan_input *in, struct plan *out, char *err, size_t 
 	ret = plan_pack_gp(&s, in, err, errlen);
 	if (ret)
 		goto cleanup;
+	plan_software_group(&s);
 	ret = plan_emit(&s, out, err, errlen);
 cleanup:
 	if (s.group)
@@ -392,14 +411,28 @@ int plan_group_of(const struct plan *p, int i)
 	return -1;
 }
 
+bool plan_uses_pmu(const struct plan *p)
+{
+	for (int i = 0; i < p->nevents; i++)
+		if (p->ev[i].kind != EVENT_SOFTWARE)
+			return true;
+	return false;
+}
+
 void plan_print(FILE *f, const struct plan *p)
 {
-	fprintf(f, "%d events in %d groups, %d general-purpose counters per group\n", p->nevents,
-		p->ngroups, p->gp_counters);
+	if (plan_uses_pmu(p))
+		fprintf(f, "%d events in %d groups, %d general-purpose counters per group\n",
+			p->nevents, p->ngroups, p->gp_counters);
+	else
+		fprintf(f, "%d events in %d groups, software events only: no hardware counter "
+			"needed\n", p->nevents, p->ngroups);
 	for (int g = 0; g < p->ngroups; g++) {
-		bool td = p->ev[p->first[g]].kind == EVENT_SLOTS;
+		enum event_kind lead = p->ev[p->first[g]].kind;
 
-		fprintf(f, "group %d%s\n", g, td ? " (topdown: SLOTS leads)" : "");
+		fprintf(f, "group %d%s\n", g,
+			lead == EVENT_SLOTS ? " (topdown: SLOTS leads)" :
+			lead == EVENT_SOFTWARE ? " (software)" : "");
 		for (int i = p->first[g]; i < p->first[g + 1]; i++) {
 			const struct event_enc *e = &p->ev[i];
 

@@ -3,11 +3,13 @@
  * Events needed -> the ordered list of perf events the collector opens on
  * every CPU, split into groups: group g is events [first[g], first[g + 1]),
  * leader first.  Group 0 is the topdown group (TOPDOWN.SLOTS leading the
- * PERF_METRICS events) when the model reads any of them.
+ * PERF_METRICS events) when the model reads any of them; software events
+ * (SW.*) form the last group, which uses no hardware counter.
  */
 #ifndef TMACG_PLANNER_H
 #define TMACG_PLANNER_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "events.h"
@@ -54,6 +56,9 @@ int plan_index(const struct plan *p, const char *name);
 
 /* Group of event index i. */
 int plan_group_of(const struct plan *p, int i);
+
+/* Whether any event needs the hardware PMU (anything but software events). */
+bool plan_uses_pmu(const struct plan *p);
 
 /* For `tmacg --list-events`: groups, names, type/config/config1 and counter kind. */
 void plan_print(FILE *f, const struct plan *p);

@@ -48,7 +48,7 @@ static int list_events(const struct options *o, const struct tma_model *m,
 		fprintf(stderr, "tmacg: %s\n", err);
 		return 1;
 	}
-	if (!req.cpu)
+	if (!req.cpu && plan_uses_pmu(&plan))
 		printf("# planned for %s's CPU (this machine has no hardware PMU to ask)\n",
 		       model_id(m));
 	plan_print(stdout, &plan);

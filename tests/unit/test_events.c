@@ -431,6 +431,91 @@ static void test_errors(void **state)
 	expect_error(NULL, "UOPS_ISSUED.ANY", -EINVAL, "--model");
 }
 
+/*
+ * Software events: the kernel's PERF_TYPE_SOFTWARE configs (linux/perf_event.h),
+ * encoded with no PMU table at all (no target, or one without a libpfm4 name).
+ */
+static void test_software_events(void **state)
+{
+	static const struct {
+		const char *name;
+		uint64_t config;
+	} sw[] = {
+		{ "SW.CPU_CLOCK", PERF_COUNT_SW_CPU_CLOCK },
+		{ "SW.TASK_CLOCK", PERF_COUNT_SW_TASK_CLOCK },
+		{ "SW.CONTEXT_SWITCHES", PERF_COUNT_SW_CONTEXT_SWITCHES },
+		{ "SW.CPU_MIGRATIONS", PERF_COUNT_SW_CPU_MIGRATIONS },
+		{ "SW.PAGE_FAULTS", PERF_COUNT_SW_PAGE_FAULTS },
+		{ "SW.MINOR_FAULTS", PERF_COUNT_SW_PAGE_FAULTS_MIN },
+		{ "SW.MAJOR_FAULTS", PERF_COUNT_SW_PAGE_FAULTS_MAJ },
+	};
+	static const struct event_target none = { NULL, 0, false };
+	const struct event_target *targets[] = { NULL, &none, &icx };
+
+	(void)state;
+	force("icx");
+	for (size_t t = 0; t < sizeof(targets) / sizeof(targets[0]); t++) {
+		for (size_t i = 0; i < sizeof(sw) / sizeof(sw[0]); i++) {
+			struct event_enc e;
+			char err[512] = "";
+
+			if (event_encode(targets[t], sw[i].name, &e, err, sizeof(err)))
+				fail_msg("%s: %s", sw[i].name, err);
+			assert_string_equal(e.name, sw[i].name);
+			assert_int_equal(e.kind, EVENT_SOFTWARE);
+			assert_int_equal(e.attr.type, PERF_TYPE_SOFTWARE);
+			assert_int_equal(e.attr.config, sw[i].config);
+			assert_int_equal(e.attr.config1, 0);
+			assert_int_equal(e.counter_mask, 0);	/* no hardware counter */
+			assert_int_equal(e.flags, 0);
+			assert_int_equal(e.attr.size, sizeof(e.attr));
+			assert_int_equal(e.attr.sample_period, 0);
+			assert_int_equal(e.attr.inherit, 0);
+			assert_int_equal(e.attr.exclude_user, 0);
+			assert_int_equal(e.attr.exclude_kernel, 0);
+			assert_int_equal(e.attr.read_format,
+					 PERF_FORMAT_TOTAL_TIME_ENABLED |
+						 PERF_FORMAT_TOTAL_TIME_RUNNING);
+			assert_true(event_is_software(sw[i].name));
+		}
+	}
+	assert_false(event_is_software("UOPS_ISSUED.ANY"));
+	assert_false(event_is_software("SWX.CPU_CLOCK"));
+	assert_false(event_is_software("msr/tsc/"));
+	assert_false(event_is_software(NULL));
+	assert_string_equal(event_kind_name(EVENT_SOFTWARE), "sw");
+	expect_error(NULL, "SW.NOPE", -ENOENT, "unknown software event");
+	expect_error(&icx, "SW.NOPE", -ENOENT, "SW.{CPU_CLOCK");
+	expect_error(NULL, "SW.CPU_CLOCK:c1", -EINVAL, "software events take no modifiers");
+	expect_error(NULL, "SW.PAGE_FAULTS:USER", -EINVAL, "no modifiers");
+	expect_error(NULL, "sw.cpu_clock", -EINVAL, "--model");
+}
+
+/* The test model of software events: every event it reads encodes without a PMU. */
+static void test_software_model_events(void **state)
+{
+	const char *dir = getenv("TMACG_TEST_MODELS");
+	char path[1024], err[512];
+	struct tma_model *m;
+	int n;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/software.tma", dir && *dir ? dir : "tests/models");
+	m = model_load_file(path, err, sizeof(err));
+	if (!m)
+		fail_msg("%s (run from the repository root or set TMACG_TEST_MODELS)", err);
+	n = model_event_count(m);
+	assert_true(n >= 5);
+	for (int i = 0; i < n; i++) {
+		struct event_enc e;
+
+		if (event_encode(NULL, model_event_name(m, i), &e, err, sizeof(err)))
+			fail_msg("%s", err);
+		assert_int_equal(e.kind, EVENT_SOFTWARE);
+	}
+	model_free(m);
+}
+
 static void test_long_name(void **state)
 {
 	char name[400];
@@ -480,6 +565,8 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_long_name),
 		cmocka_unit_test(test_switch_pmu),
+		cmocka_unit_test(test_software_events),
+		cmocka_unit_test(test_software_model_events),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

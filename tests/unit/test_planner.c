@@ -516,6 +516,227 @@ static void test_privilege_groups(void **state)
 			 plan_group_of(&p, plan_index(&p, "INST_RETIRED.ANY_P:SUP")));
 }
 
+static const char *const sw_events[] = {
+	"SW.CPU_CLOCK", "SW.TASK_CLOCK", "SW.CONTEXT_SWITCHES", "SW.CPU_MIGRATIONS",
+	"SW.PAGE_FAULTS", "SW.MINOR_FAULTS", "SW.MAJOR_FAULTS",
+};
+#define N_SW ((int)(sizeof(sw_events) / sizeof(sw_events[0])))
+
+/* The software events of a plan: all in one group, with nothing else in it. */
+static int software_group(const struct plan *p)
+{
+	int g = -1;
+
+	for (int i = 0; i < p->nevents; i++) {
+		if (p->ev[i].kind != EVENT_SOFTWARE)
+			continue;
+		assert_int_equal(p->ev[i].attr.type, PERF_TYPE_SOFTWARE);
+		if (g >= 0 && plan_group_of(p, i) != g)
+			fail_msg("%s outside the software group %d", p->ev[i].name, g);
+		g = plan_group_of(p, i);
+	}
+	if (g >= 0)
+		for (int i = p->first[g]; i < p->first[g + 1]; i++)
+			assert_int_equal(p->ev[i].kind, EVENT_SOFTWARE);
+	return g;
+}
+
+/*
+ * Software events alone need no PMU and no counter: one group, planned with
+ * no target and no GP counter at all.
+ */
+static void test_software_only(void **state)
+{
+	static const struct event_target none = { NULL, 0, false };
+	struct plan p;
+	char err[512] = "";
+
+	(void)state;
+	assert_int_equal(build(NULL, 0, sw_events, N_SW, NULL, 0, &p, err, sizeof(err)), 0);
+	check_plan(&p, sw_events, N_SW, 0);
+	assert_int_equal(p.ngroups, 1);
+	assert_int_equal(p.nevents, N_SW);
+	assert_int_equal(software_group(&p), 0);
+	assert_false(plan_uses_pmu(&p));
+	assert_int_equal(build(&none, 0, sw_events, 3, NULL, 0, &p, err, sizeof(err)), 0);
+	check_plan(&p, sw_events, 3, 0);
+	assert_int_equal(p.ngroups, 1);
+	/* A hardware event without a PMU table is still refused, by name. */
+	{
+		const char *const mixed[] = { "SW.CPU_CLOCK", "UOPS_ISSUED.ANY" };
+
+		assert_int_equal(build(NULL, 0, mixed, 2, NULL, 0, &p, err, sizeof(err)),
+				 -EINVAL);
+		assert_non_null(strstr(err, "UOPS_ISSUED.ANY"));
+	}
+}
+
+/*
+ * Mixed with a hardware model's events: the hardware groups are exactly those
+ * planned without the software events, which follow in one group of their own.
+ */
+static void test_software_with_hardware(void **state)
+{
+	const char *ev[N_ICX + N_SW];
+	static struct plan hw, mixed;
+	char err[512] = "";
+
+	(void)state;
+	force("icx");
+	for (int i = 0; i < N_ICX; i++)
+		ev[i] = icx_events[i];
+	for (int i = 0; i < N_SW; i++)
+		ev[N_ICX + i] = sw_events[i];
+	for (int gp = 2; gp <= 8; gp += 2) {
+		assert_int_equal(build(&icx, gp, icx_events, N_ICX, NULL, 0, &hw, err,
+				       sizeof(err)), 0);
+		if (build(&icx, gp, ev, N_ICX + N_SW, NULL, 0, &mixed, err, sizeof(err)))
+			fail_msg("gp %d: %s", gp, err);
+		check_plan(&mixed, ev, N_ICX + N_SW, gp);
+		assert_true(plan_uses_pmu(&mixed));
+		assert_int_equal(mixed.ngroups, hw.ngroups + 1);
+		assert_int_equal(software_group(&mixed), mixed.ngroups - 1);
+		for (int i = 0; i < hw.nevents; i++) {
+			assert_string_equal(mixed.ev[i].name, hw.ev[i].name);
+			assert_int_equal(plan_group_of(&mixed, i), plan_group_of(&hw, i));
+		}
+	}
+}
+
+/* The software group counts against the BPF limits like any other. */
+static void test_software_limits(void **state)
+{
+	static char names[TMACG_MAX_EVENTS][64];
+	const char *ev[TMACG_MAX_EVENTS + N_SW];
+	struct plan p;
+	char err[512] = "";
+
+	(void)state;
+	force("icx");
+	for (int i = 0; i < TMACG_MAX_EVENTS; i++) {
+		snprintf(names[i], sizeof(names[i]), "UOPS_ISSUED.ANY:c%d", i + 1);
+		ev[i] = names[i];
+	}
+	/* 58 + 7 = 65 events: one too many. */
+	for (int i = 0; i < N_SW; i++)
+		ev[TMACG_MAX_EVENTS - N_SW + 1 + i] = sw_events[i];
+	assert_int_equal(build(&icx, 8, ev, TMACG_MAX_EVENTS + 1, NULL, 0, &p, err,
+			       sizeof(err)), -E2BIG);
+	assert_non_null(strstr(err, "TMACG_MAX_EVENTS"));
+	assert_int_equal(build(&icx, 8, ev + 1, TMACG_MAX_EVENTS, NULL, 0, &p, err,
+			       sizeof(err)), 0);
+	/* One GP counter: 15 groups of one event, and the software group makes 16. */
+	for (int i = 0; i < N_SW; i++)
+		ev[TMACG_MAX_GROUPS - 1 + i] = sw_events[i];
+	assert_int_equal(build(&icx, 1, ev, TMACG_MAX_GROUPS - 1 + N_SW, NULL, 0, &p, err,
+			       sizeof(err)), 0);
+	assert_int_equal(p.ngroups, TMACG_MAX_GROUPS);
+	for (int i = 0; i < N_SW; i++)
+		ev[TMACG_MAX_GROUPS + i] = sw_events[i];
+	ev[TMACG_MAX_GROUPS - 1] = names[TMACG_MAX_GROUPS - 1];
+	assert_int_equal(build(&icx, 1, ev, TMACG_MAX_GROUPS + N_SW, NULL, 0, &p, err,
+			       sizeof(err)), -E2BIG);
+	assert_non_null(strstr(err, "TMACG_MAX_GROUPS"));
+}
+
+static void test_software_print(void **state)
+{
+	const char *ev[] = { "SW.CPU_CLOCK", "SW.PAGE_FAULTS", "UOPS_ISSUED.ANY" };
+	char err[512], *text = NULL, line[128];
+	struct plan p;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(build(NULL, 0, ev, 2, NULL, 0, &p, err, sizeof(err)), 0);
+	f = open_memstream(&text, &len);
+	plan_print(f, &p);
+	fclose(f);
+	assert_non_null(strstr(text, "2 events in 1 groups"));
+	assert_non_null(strstr(text, "no hardware counter"));
+	assert_non_null(strstr(text, "group 0 (software)\n"));
+	for (int i = 0; i < 2; i++) {
+		snprintf(line, sizeof(line), "type=%u config=0x%llx", PERF_TYPE_SOFTWARE,
+			 (unsigned long long)p.ev[plan_index(&p, ev[i])].attr.config);
+		assert_non_null(strstr(text, ev[i]));
+		assert_non_null(strstr(text, line));
+	}
+	assert_non_null(strstr(text, " sw "));
+	free(text);
+	force("icx");
+	assert_int_equal(build(&icx, 4, ev, 3, NULL, 0, &p, err, sizeof(err)), 0);
+	text = NULL;
+	f = open_memstream(&text, &len);
+	plan_print(f, &p);
+	fclose(f);
+	assert_non_null(strstr(text, "4 general-purpose counters"));
+	assert_non_null(strstr(text, "group 0\n"));
+	assert_non_null(strstr(text, "group 1 (software)\n"));
+	free(text);
+}
+
+static struct tma_model *load_text(const char *text, const char *file)
+{
+	char err[512] = "";
+	struct tma_model *m = model_load(text, strlen(text), file, err, sizeof(err));
+
+	if (!m)
+		fail_msg("%s", err);
+	return m;
+}
+
+/*
+ * A model of software events plans whatever its id and whatever the host, PMU
+ * or none; one that also reads a hardware event it has no encodings for is
+ * refused, and a hardware model may read software events too.
+ */
+static void test_software_model_plan(void **state)
+{
+	struct cpu_info host = { .has_pmu = true, .pmu_type = 8, .topdown_use_fixed = true,
+				 .gp_counters = 8, .gp_usable = 8 };
+	struct tma_model *sw = load_text("model mine\nnode 1 Share\n"
+					 "  formula SW.CPU_CLOCK / (interval-s * 1e9)\n"
+					 "node 1.1 Faults\n"
+					 "  formula SW.PAGE_FAULTS / SW.CPU_CLOCK\n",
+					 "mine.tma");
+	struct tma_model *zen = load_text("model zen\nnode 1 Share\n"
+					  "  formula SW.CPU_CLOCK / ls_not_halted_cyc.x\n",
+					  "zen.tma");
+	struct tma_model *icxsw = load_text("model icx\nnode 1 Share\n"
+					    "  formula SW.CPU_CLOCK / CPU_CLK_UNHALTED.THREAD\n",
+					    "icx.tma");
+	struct plan_request r = { .model = sw, .level = 1 };
+	static struct plan p;
+	char err[512] = "";
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		r.cpu = k ? &host : NULL;
+		r.level = 1;
+		assert_int_equal(plan_for_model(&r, &p, err, sizeof(err)), 0);
+		assert_int_equal(p.nevents, 1);
+		assert_string_equal(p.ev[0].name, "SW.CPU_CLOCK");
+		r.level = 2;
+		assert_int_equal(plan_for_model(&r, &p, err, sizeof(err)), 0);
+		check_model_plan(&r, &p, 0);
+		assert_int_equal(p.ngroups, 1);
+		assert_false(plan_uses_pmu(&p));
+	}
+	r.model = zen;
+	assert_int_equal(plan_for_model(&r, &p, err, sizeof(err)), -EOPNOTSUPP);
+	assert_non_null(strstr(err, "zen"));
+	assert_non_null(strstr(err, "SW.*"));
+	r.model = icxsw;
+	r.cpu = &host;
+	assert_int_equal(plan_for_model(&r, &p, err, sizeof(err)), 0);
+	check_model_plan(&r, &p, 8);
+	assert_int_equal(p.ngroups, 2);
+	assert_int_equal(software_group(&p), 1);
+	model_free(sw);
+	model_free(zen);
+	model_free(icxsw);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -532,6 +753,11 @@ int main(void)
 		cmocka_unit_test(test_model_without_perf_metrics),
 		cmocka_unit_test(test_model_without_encodings),
 		cmocka_unit_test(test_privilege_groups),
+		cmocka_unit_test(test_software_only),
+		cmocka_unit_test(test_software_with_hardware),
+		cmocka_unit_test(test_software_limits),
+		cmocka_unit_test(test_software_print),
+		cmocka_unit_test(test_software_model_plan),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

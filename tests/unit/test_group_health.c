@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * A perf group that was enabled but never on the PMU, in any cgroup of an
+ * interval, is reported once by name with what to do; groups that counted,
+ * even multiplexed or in one cgroup only, and groups nothing enabled, are not.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "group_health.h"
+#include "measure.h"
+
+/* Three groups: 0 {A.X, A.Y}, 1 {B.X}, 2 {C.X, C.Y, C.Z}. */
+static void fake_measure(struct measure *ms)
+{
+	static const char *const names[] = { "A.X", "A.Y", "B.X", "C.X", "C.Y", "C.Z" };
+	static const int group[] = { 0, 0, 1, 2, 2, 2 };
+
+	memset(ms, 0, sizeof(*ms));
+	ms->nevents = 6;
+	ms->ngroups = 3;
+	for (int e = 0; e < 6; e++) {
+		ms->events[e].name = names[e];
+		ms->events[e].group = group[e];
+	}
+}
+
+static struct tmacg_acc delta(__u64 en0, __u64 run0, __u64 en1, __u64 run1, __u64 en2,
+			      __u64 run2)
+{
+	struct tmacg_acc d;
+
+	memset(&d, 0, sizeof(d));
+	d.enabled[0] = en0;
+	d.running[0] = run0;
+	d.enabled[1] = en1;
+	d.running[1] = run1;
+	d.enabled[2] = en2;
+	d.running[2] = run2;
+	return d;
+}
+
+/* Runs one interval's check; its stderr text (caller frees) through *text. */
+static int check(struct group_health *h, const struct measure *ms, char **text)
+{
+	size_t len = 0;
+	FILE *f;
+	int dead;
+
+	*text = NULL;
+	f = open_memstream(text, &len);
+	assert_non_null(f);
+	dead = group_health_check(h, ms, f);
+	fclose(f);
+	return dead;
+}
+
+static void test_healthy_groups_are_quiet(void **state)
+{
+	struct group_health h = { 0 };
+	struct measure ms;
+	struct tmacg_acc a = delta(100, 100, 100, 40, 100, 1);
+	char *text;
+
+	(void)state;
+	fake_measure(&ms);
+	group_health_add(&h, &a, ms.ngroups);
+	/* Multiplexed (40 %, 1 %) is not dead: the counts are scaled, not missing. */
+	assert_int_equal(check(&h, &ms, &text), 0);
+	assert_string_equal(text, "");
+	free(text);
+	/* An interval where nothing ran anywhere: nothing to judge. */
+	assert_int_equal(check(&h, &ms, &text), 0);
+	assert_string_equal(text, "");
+	free(text);
+}
+
+static void test_dead_group_is_named_once(void **state)
+{
+	struct group_health h = { 0 };
+	struct measure ms;
+	struct tmacg_acc a = delta(1000000000, 1000000000, 0, 0, 600000000, 0);
+	struct tmacg_acc b = delta(500000000, 500000000, 0, 0, 400000000, 0);
+	char *text;
+
+	(void)state;
+	fake_measure(&ms);
+	group_health_add(&h, &a, ms.ngroups);
+	group_health_add(&h, &b, ms.ngroups);
+	assert_int_equal(check(&h, &ms, &text), 1);
+	assert_non_null(strstr(text, "perf group 2 (C.X, C.Y, C.Z) never counted"));
+	assert_null(strstr(text, "A.X"));
+	assert_null(strstr(text, "B.X"));
+	/* Enabled over both cgroups: 0.6 + 0.4 s. */
+	assert_non_null(strstr(text, "enabled 1.000 s"));
+	assert_non_null(strstr(text, "null"));
+	assert_non_null(strstr(text, "--level"));
+	assert_non_null(strstr(text, "nmi_watchdog"));
+	assert_non_null(strstr(text, "perf users"));
+	assert_int_equal(strchr(text, '\n') - text + 1, (long)strlen(text));	/* one line */
+	free(text);
+	/* Still dead in the next interval: counted, not repeated. */
+	group_health_add(&h, &a, ms.ngroups);
+	assert_int_equal(check(&h, &ms, &text), 1);
+	assert_string_equal(text, "");
+	free(text);
+}
+
+/* Running in one cgroup is enough: the group counts, other cgroups just did not run it. */
+static void test_running_anywhere_counts(void **state)
+{
+	struct group_health h = { 0 };
+	struct measure ms;
+	struct tmacg_acc a = delta(100, 100, 100, 0, 100, 100);
+	struct tmacg_acc b = delta(100, 100, 100, 7, 100, 100);
+	char *text;
+
+	(void)state;
+	fake_measure(&ms);
+	group_health_add(&h, &a, ms.ngroups);
+	group_health_add(&h, &b, ms.ngroups);
+	assert_int_equal(check(&h, &ms, &text), 0);
+	assert_string_equal(text, "");
+	free(text);
+}
+
+/* Each interval is judged on its own: an earlier interval's running time does not carry. */
+static void test_sums_restart_each_interval(void **state)
+{
+	struct group_health h = { 0 };
+	struct measure ms;
+	struct tmacg_acc ok = delta(100, 100, 100, 100, 100, 100);
+	struct tmacg_acc stuck = delta(100, 100, 100, 0, 100, 100);
+	char *text;
+
+	(void)state;
+	fake_measure(&ms);
+	group_health_add(&h, &ok, ms.ngroups);
+	assert_int_equal(check(&h, &ms, &text), 0);
+	free(text);
+	group_health_add(&h, &stuck, ms.ngroups);
+	assert_int_equal(check(&h, &ms, &text), 1);
+	assert_non_null(strstr(text, "perf group 1 (B.X) never counted"));
+	free(text);
+}
+
+/* Groups beyond the measure's are ignored; a bad count reads nothing out of bounds. */
+static void test_bounds(void **state)
+{
+	struct group_health h = { 0 };
+	struct measure ms;
+	struct tmacg_acc d;
+	char *text;
+
+	(void)state;
+	fake_measure(&ms);
+	memset(&d, 0, sizeof(d));
+	for (int g = 0; g < TMACG_MAX_GROUPS; g++)
+		d.enabled[g] = 5;	/* none running */
+	group_health_add(&h, &d, TMACG_MAX_GROUPS + 10);
+	group_health_add(&h, &d, -1);
+	assert_int_equal(check(&h, &ms, &text), 3);	/* only the measure's 3 groups */
+	free(text);
+	ms.ngroups = 0;
+	group_health_add(&h, &d, TMACG_MAX_GROUPS);
+	assert_int_equal(check(&h, &ms, &text), 0);
+	free(text);
+	/* No stream: counted, nothing written. */
+	ms.ngroups = 3;
+	group_health_add(&h, &d, 3);
+	assert_int_equal(group_health_check(&h, &ms, NULL), 3);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_healthy_groups_are_quiet),
+		cmocka_unit_test(test_dead_group_is_named_once),
+		cmocka_unit_test(test_running_anywhere_counts),
+		cmocka_unit_test(test_sums_restart_each_interval),
+		cmocka_unit_test(test_bounds),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * Perf groups that never count.  A group the kernel cannot put on the PMU
+ * (counters held by another tool or the NMI watchdog, more events than
+ * counters, a pinned group that lost its place) returns its last value with
+ * no error: only "enabled grows, running stays 0" tells.  Its events are
+ * then NAN for every cgroup and the nodes reading them null; this module
+ * makes sure the user also hears why, once, and what to do.
+ */
+#ifndef TMACG_GROUP_HEALTH_H
+#define TMACG_GROUP_HEALTH_H
+
+#include <linux/types.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "tmacg.h"
+
+struct measure;
+
+/* Zero-initialised is ready: one per monitor. */
+struct group_health {
+	__u64 enabled[TMACG_MAX_GROUPS];	/* this interval, summed over every cgroup */
+	__u64 running[TMACG_MAX_GROUPS];
+	bool warned[TMACG_MAX_GROUPS];		/* reported once already */
+};
+
+/* Adds one cgroup's interval delta (every cgroup's, before any roll-up). */
+void group_health_add(struct group_health *h, const struct tmacg_acc *delta, int ngroups);
+
+/*
+ * Ends an interval: every group of ms that was enabled but never ran, in any
+ * cgroup, is reported on f (its events, and what to do) the first time it
+ * happens; then the sums start again.  Returns how many groups never ran.
+ */
+int group_health_check(struct group_health *h, const struct measure *ms, FILE *f);
+
+#endif /* TMACG_GROUP_HEALTH_H */
