@@ -15,7 +15,7 @@ struct k8s_monitor {
 	struct k8s_cache cache;
 	struct cgroup_tree *tree;
 	unsigned long seen;
-	bool noted_empty, noted_refresh;
+	bool noted_empty, noted_refresh, noted_no_logs;
 };
 
 struct k8s_monitor *k8s_monitor_new(const struct k8s_monitor_config *cfg, char *err,
@@ -136,6 +136,16 @@ void k8s_monitor_interval(struct k8s_monitor *km)
 		k8s_cache_sweep(&km->cache, alive, km->tree);
 		if (km->cfg.containers)
 			redecide_containers(km);
+	}
+	if (!k8s_logs_have_containers(km->logs) && !km->noted_no_logs) {
+		if (km->cfg.notes)
+			fprintf(km->cfg.notes,
+				"tmacg: --k8s: no kubelet log directory at %s: lines carry pod uids "
+				"and container ids but no names; mount it (read-only) or point "
+				"--k8s-logs-containers at it\n",
+				km->cfg.log_containers ? km->cfg.log_containers :
+							 K8S_LOGS_CONTAINERS_DIR);
+		km->noted_no_logs = true;
 	}
 	if (!km->seen && !km->noted_empty) {
 		if (km->cfg.notes)
