@@ -160,3 +160,8 @@ unsigned long k8s_monitor_seen(const struct k8s_monitor *km)
 {
 	return km->seen;
 }
+
+size_t k8s_monitor_cached(const struct k8s_monitor *km)
+{
+	return km->cache.entries.len;
+}

@@ -49,4 +49,7 @@ void k8s_monitor_interval(struct k8s_monitor *km);
 /* Kubernetes cgroups (pods, containers, unmapped) classified so far. */
 unsigned long k8s_monitor_seen(const struct k8s_monitor *km);
 
+/* Identities cached now (removed cgroups are forgotten at the next interval). */
+size_t k8s_monitor_cached(const struct k8s_monitor *km);
+
 #endif
