@@ -67,6 +67,8 @@ struct fixture {
 };
 
 static char skip_reason[256];
+/* The fixture's log directory, removed by the teardown should a test fail. */
+static char logs_left[64];
 
 static int setup(void **state)
 {
@@ -113,6 +115,7 @@ static void fixture_init(struct fixture *f, const char *name)
 	assert_int_equal(itest_mkcg(f->parent), 0);
 	snprintf(f->logs, sizeof(f->logs), "/tmp/tmacg-k8s-XXXXXX");
 	assert_non_null(mkdtemp(f->logs));
+	snprintf(logs_left, sizeof(logs_left), "%s", f->logs);
 	snprintf(f->containers, sizeof(f->containers), "%s/containers", f->logs);
 	snprintf(f->pods_dir, sizeof(f->pods_dir), "%s/pods", f->logs);
 	assert_int_equal(mkdir(f->containers, 0755), 0);
@@ -132,6 +135,16 @@ static void fixture_free(struct fixture *f)
 {
 	assert_int_equal(itest_rmcg(f->parent), 0);
 	rm_dir_files(f->logs);
+	logs_left[0] = '\0';
+}
+
+/* itest_cleanup, and the fixture's log directory. */
+static int cleanup(void **state)
+{
+	if (logs_left[0])
+		rm_dir_files(logs_left);
+	logs_left[0] = '\0';
+	return itest_cleanup(state);
 }
 
 /* A container's cgroup name, as the runtime names it under each driver. */
@@ -629,11 +642,11 @@ static void missing_logs_give_ids_only(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(every_pod_and_container_named, itest_cleanup),
-		cmocka_unit_test_teardown(pod_level_rolls_up_containers, itest_cleanup),
-		cmocka_unit_test_teardown(top_limits_cgroup_lines, itest_cleanup),
-		cmocka_unit_test_teardown(no_kubernetes_is_noted, itest_cleanup),
-		cmocka_unit_test_teardown(missing_logs_give_ids_only, itest_cleanup),
+		cmocka_unit_test_teardown(every_pod_and_container_named, cleanup),
+		cmocka_unit_test_teardown(pod_level_rolls_up_containers, cleanup),
+		cmocka_unit_test_teardown(top_limits_cgroup_lines, cleanup),
+		cmocka_unit_test_teardown(no_kubernetes_is_noted, cleanup),
+		cmocka_unit_test_teardown(missing_logs_give_ids_only, cleanup),
 	};
 	return cmocka_run_group_tests_name("k8s", tests, setup, NULL);
 }
