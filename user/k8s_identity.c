@@ -6,21 +6,22 @@
 #include <string.h>
 #include <unistd.h>
 
-static const struct k8s_log_container *find_container(struct k8s_logs *logs, const char *cid)
+static const struct k8s_log_container *find_container(struct k8s_logs *logs, bool refresh,
+						       const char *cid)
 {
 	const struct k8s_log_container *c = k8s_logs_container(logs, cid);
 
 	/* A miss may be a container started since the last refresh. */
-	if (!c && !k8s_logs_refresh(logs, NULL, 0))
+	if (!c && refresh && !k8s_logs_refresh(logs, NULL, 0))
 		c = k8s_logs_container(logs, cid);
 	return c;
 }
 
-static const struct k8s_log_pod *find_pod(struct k8s_logs *logs, const char *uid)
+static const struct k8s_log_pod *find_pod(struct k8s_logs *logs, bool refresh, const char *uid)
 {
 	const struct k8s_log_pod *p = k8s_logs_pod(logs, uid);
 
-	if (!p && !k8s_logs_refresh(logs, NULL, 0))
+	if (!p && refresh && !k8s_logs_refresh(logs, NULL, 0))
 		p = k8s_logs_pod(logs, uid);
 	return p;
 }
@@ -38,11 +39,12 @@ static const struct k8s_log_pod *find_pod(struct k8s_logs *logs, const char *uid
  * empty, a pod whose first container has not started yet) nothing can be
  * told apart and the scope stays a container known by its id.
  */
-static void resolve_container(struct k8s_logs *logs, bool pod_known, struct k8s_identity *id)
+static void resolve_container(struct k8s_logs *logs, bool refresh, bool pod_known,
+			      struct k8s_identity *id)
 {
 	const struct k8s_log_container *c;
 
-	c = logs ? find_container(logs, id->path.container_id) : NULL;
+	c = logs ? find_container(logs, refresh, id->path.container_id) : NULL;
 
 	if (c) {
 		strcpy(id->container, c->container);
@@ -62,8 +64,8 @@ static void resolve_container(struct k8s_logs *logs, bool pod_known, struct k8s_
 	id->res.container_id = id->path.container_id;
 }
 
-int k8s_identity_resolve(struct k8s_logs *logs, const char *host, const char *cgroup_path,
-			 struct k8s_identity *id)
+static int resolve(struct k8s_logs *logs, bool refresh, const char *host, const char *cgroup_path,
+		   struct k8s_identity *id)
 {
 	const struct k8s_log_pod *p;
 	int err;
@@ -79,19 +81,31 @@ int k8s_identity_resolve(struct k8s_logs *logs, const char *host, const char *cg
 	if (id->kind == K8S_NONE)
 		return 0;
 	id->res.k8s_pod_uid = id->path.pod_uid;
-	p = logs ? find_pod(logs, id->path.pod_uid) : NULL;
+	p = logs ? find_pod(logs, refresh, id->path.pod_uid) : NULL;
 	if (p) {
 		strcpy(id->ns, p->ns);
 		strcpy(id->pod, p->pod);
 	}
 	/* Container look-ups may refresh the logs, freeing p: only its copy is used. */
 	if (id->kind == K8S_CONTAINER)
-		resolve_container(logs, p != NULL, id);
+		resolve_container(logs, refresh, p != NULL, id);
 	if (id->ns[0])
 		id->res.k8s_namespace = id->ns;
 	if (id->pod[0])
 		id->res.k8s_pod = id->pod;
 	return 0;
+}
+
+int k8s_identity_resolve(struct k8s_logs *logs, const char *host, const char *cgroup_path,
+			 struct k8s_identity *id)
+{
+	return resolve(logs, true, host, cgroup_path, id);
+}
+
+int k8s_identity_lookup(struct k8s_logs *logs, const char *host, const char *cgroup_path,
+			struct k8s_identity *id)
+{
+	return resolve(logs, false, host, cgroup_path, id);
 }
 
 int k8s_host_name(char *buf, size_t len)

@@ -42,6 +42,13 @@ int k8s_identity_resolve(struct k8s_logs *logs, const char *host, const char *cg
 			 struct k8s_identity *id);
 
 /*
+ * As k8s_identity_resolve, without refreshing the log directories: for a
+ * caller that refreshes them itself on its own schedule (once an interval).
+ */
+int k8s_identity_lookup(struct k8s_logs *logs, const char *host, const char *cgroup_path,
+			struct k8s_identity *id);
+
+/*
  * The node's name for host.name: $TMACG_HOST (the DaemonSet sets it from
  * spec.nodeName: inside a container gethostname() is the pod's name), else
  * gethostname().  0, or -errno (-ENAMETOOLONG when buf is too small).

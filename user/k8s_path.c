@@ -277,6 +277,43 @@ int k8s_path_pod(const char *path, char *buf, size_t len)
 	return 0;
 }
 
+/* c is the QoS level named after root (whose driver is drv). */
+static bool is_qos_below(const struct comp *root, enum k8s_driver drv, const struct comp *c)
+{
+	size_t stem = root->len - strlen(".slice");
+
+	if (drv == K8S_DRIVER_CGROUPFS)
+		return qos_of(c->s, c->len) != K8S_QOS_UNKNOWN;
+	if (!has_suffix(c->s, c->len, ".slice") || c->len <= stem + 1 + strlen(".slice") ||
+	    memcmp(c->s, root->s, stem) || c->s[stem] != '-')
+		return false;
+	return qos_of(c->s + stem + 1, c->len - stem - 1 - strlen(".slice")) != K8S_QOS_UNKNOWN;
+}
+
+bool k8s_path_is_pod_parent(const char *path)
+{
+	struct comp prev = { 0 }, last = { 0 }, c;
+	enum k8s_driver drv;
+	size_t pos = 0;
+	int n = 0;
+
+	if (!path)
+		return false;
+	while (comp_next(path, &pos, &c)) {
+		prev = last;
+		last = c;
+		n++;
+	}
+	if (!n)
+		return false;
+	if (root_driver(&last) != K8S_DRIVER_UNKNOWN)
+		return true;
+	if (n < 2)
+		return false;
+	drv = root_driver(&prev);
+	return drv != K8S_DRIVER_UNKNOWN && is_qos_below(&prev, drv, &last);
+}
+
 const char *k8s_kind_name(enum k8s_kind kind)
 {
 	switch (kind) {

@@ -12,6 +12,7 @@
 #ifndef TMACG_K8S_PATH_H
 #define TMACG_K8S_PATH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* "8-4-4-4-12" with dashes; static (mirror) pods have 32 hex digits instead. */
@@ -70,6 +71,13 @@ int k8s_path_parse(const char *path, struct k8s_path *out);
  * -ENAMETOOLONG when buf is too small; -EINVAL on NULL arguments.
  */
 int k8s_path_pod(const char *path, char *buf, size_t len);
+
+/*
+ * The path ends at a level the kubelet creates above pods: a kubepods root
+ * or a QoS level just below one.  A child of such a level that does not
+ * parse as a pod is Kubernetes-looking but unmapped.  False on NULL.
+ */
+bool k8s_path_is_pod_parent(const char *path);
 
 const char *k8s_kind_name(enum k8s_kind kind);		/* "pod", "container", ... */
 const char *k8s_qos_name(enum k8s_qos qos);		/* "guaranteed", ... */

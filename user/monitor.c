@@ -18,6 +18,7 @@
 #include "cgroup_tree.h"
 #include "collector.h"
 #include "group_health.h"
+#include "k8s_monitor.h"
 #include "measure.h"
 #include "options.h"
 #include "output_json.h"
@@ -41,6 +42,7 @@ struct monitor {
 	struct pending *pending;
 	size_t npending, cap_pending;
 	struct report rep;
+	struct k8s_monitor *k8s;	/* --k8s: chooses and names the reported cgroups */
 	uint64_t unattributed;		/* deltas of cgroups never named: counted as dropped */
 	struct tmacg_stats last_stats;
 	uint64_t last_negative, last_flush_errors, last_unattributed;
@@ -212,6 +214,9 @@ static int collect(struct monitor *m)
 	err = collector_read_cgroups(&m->col, stash_delta, m);
 	if (err)
 		return err;
+	/* Before new cgroups are classified: fresh log names, sandboxes decided again. */
+	if (m->k8s)
+		k8s_monitor_interval(m->k8s);
 	/* After the read: every cgroup charged so far has had its mkdir delivered. */
 	collector_poll_cgroups(&m->col);
 	attribute(m);
@@ -254,6 +259,20 @@ static int setup(struct monitor *m, char *err, size_t errlen)
 	}
 	ret = cgroup_tree_init(&m->tree, &mnt, specs, m->o->ncgroups);
 	free(specs);
+	if (!ret && m->o->k8s) {
+		struct k8s_monitor_config kc = {
+			.containers = m->o->k8s_level == K8S_CONTAINER,
+			.log_containers = m->o->k8s_log_containers,
+			.log_pods = m->o->k8s_log_pods,
+			.host = m->rep.host,
+			.notes = stderr,
+		};
+
+		m->k8s = k8s_monitor_new(&kc, err, errlen);
+		if (!m->k8s)
+			return -EINVAL;
+		k8s_monitor_install(m->k8s, &m->tree, &m->rep);
+	}
 	if (!ret)
 		ret = cgroup_tree_scan(&m->tree);
 	if (ret) {
@@ -311,6 +330,7 @@ static void teardown(struct monitor *m)
 			free(((struct cgroup_node *)m->tree.nodes.vals[i])->user);
 	cgroup_tree_free(&m->tree);
 	report_free(&m->rep);
+	k8s_monitor_free(m->k8s);
 	free(m->pending);
 }
 
