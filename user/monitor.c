@@ -261,7 +261,7 @@ static int setup(struct monitor *m, char *err, size_t errlen)
 	free(specs);
 	if (!ret && m->o->k8s) {
 		struct k8s_monitor_config kc = {
-			.containers = m->o->k8s_level == K8S_CONTAINER,
+			.containers = m->o->k8s_level == K8S_LEVEL_CONTAINER,
 			.log_containers = m->o->k8s_log_containers,
 			.log_pods = m->o->k8s_log_pods,
 			.host = m->rep.host,

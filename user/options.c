@@ -198,9 +198,9 @@ int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err
 			break;
 		case OPT_K8S_LEVEL:
 			if (!strcmp(optarg, "pod"))
-				o->k8s_level = K8S_POD;
+				o->k8s_level = K8S_LEVEL_POD;
 			else if (!strcmp(optarg, "container"))
-				o->k8s_level = K8S_CONTAINER;
+				o->k8s_level = K8S_LEVEL_CONTAINER;
 			else
 				return bad(err, "--k8s-level '%s': expected pod or container", optarg);
 			o->k8s = true;

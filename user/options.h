@@ -11,7 +11,7 @@
 
 enum output_format { FORMAT_AUTO, FORMAT_TABLE, FORMAT_JSON };
 enum pmu_mode { PMU_HARDWARE, PMU_SOFTWARE };
-enum k8s_level { K8S_POD, K8S_CONTAINER };
+enum k8s_level { K8S_LEVEL_POD, K8S_LEVEL_CONTAINER };
 
 struct options {
 	const char *cgroups[OPTIONS_MAX_CGROUPS];
