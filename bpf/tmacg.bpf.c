@@ -288,8 +288,15 @@ static __always_inline void resync(struct tmacg_cpu_state *cs, struct task_struc
 {
 	if (cs->run_task == (__u64)running)
 		return;
-	if (cs->run_task)
+	if (cs->run_task) {
+		/* The scheduler knows where the unseen slice began: count what is lost. */
+		__u64 now = BPF_CORE_READ(running, se.sum_exec_runtime);
+		__u64 begin = BPF_CORE_READ(running, se.prev_sum_exec_runtime);
+
 		st->missed_switches++;
+		if (begin <= now && now - begin < 1000000000ull)
+			st->missed_runtime_ns += now - begin;
+	}
 	cs->cur_cgid = BPF_CORE_READ(running, cgroups, dfl_cgrp, kn, id);
 	cs->cur_idle = BPF_CORE_READ(running, pid) == 0;
 }

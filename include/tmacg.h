@@ -72,6 +72,7 @@ struct tmacg_stats {
 	__u64 events_lost;	/* cgroup mkdir/rmdir events lost: ring buffer full */
 	__u64 migrations;	/* a running task moved itself: its pending delta charged first */
 	__u64 missed_switches;	/* the running task was not the one switched in: resynced */
+	__u64 missed_runtime_ns; /* CPU time of slices begun by such a switch: not charged */
 };
 
 enum tmacg_cgroup_event_type {

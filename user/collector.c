@@ -220,14 +220,17 @@ int collector_flush(struct collector *c)
 	return 0;
 }
 
-int collector_read_cgroups(struct collector *c,
-			   void (*fn)(uint64_t id, const struct tmacg_acc *delta, void *ctx),
-			   void *ctx)
+/*
+ * Calls fn for every entry of a hash map, COLLECTOR_BATCH at a time.  The
+ * kernel reads a hash map's batch cursor as a u32 bucket index.
+ */
+static int for_each_entry(struct collector *c, int fd, size_t ksize, size_t vsize,
+			  int (*fn)(struct collector *c, const void *key, const void *val,
+				    void *ctx),
+			  void *ctx)
 {
-	int fd = bpf_map__fd(c->skel->maps.cgroup_acc);
 	__u64 in_batch = 0, out_batch = 0;
 	bool first = true, done = false;
-	struct tmacg_acc delta;
 	LIBBPF_OPTS(bpf_map_batch_opts, opts);
 
 	while (!done) {
@@ -241,26 +244,93 @@ int collector_read_cgroups(struct collector *c,
 			done = true;	/* last batch: count still holds its entries */
 		}
 		for (__u32 i = 0; i < count; i++) {
-			__u64 id = ((__u64 *)c->batch_keys)[i];
-			const struct tmacg_acc *now = (struct tmacg_acc *)c->batch_vals + i;
-			struct tmacg_acc *snap = u64map_get(&c->snaps, id);
+			int ret = fn(c, c->batch_keys + i * ksize, c->batch_vals + i * vsize, ctx);
 
-			if (!snap) {
-				snap = calloc(1, sizeof(*snap));
-				if (!snap || u64map_put(&c->snaps, id, snap)) {
-					free(snap);
-					return -ENOMEM;
-				}
-			}
-			c->negative_deltas += acc_delta(now, snap, c->cfg.nevents,
-							c->cfg.ngroups, &delta);
-			*snap = *now;
-			if (!acc_is_empty(&delta, c->cfg.ngroups))
-				fn(id, &delta, ctx);
+			if (ret)
+				return ret;
 		}
 		in_batch = out_batch;
 		first = false;
 	}
+	return 0;
+}
+
+/* The snapshot of key in m, created zeroed the first time. */
+static void *snapshot_of(struct u64map *m, uint64_t key, size_t size)
+{
+	void *snap = u64map_get(m, key);
+
+	if (!snap) {
+		snap = calloc(1, size);
+		if (snap && u64map_put(m, key, snap)) {
+			free(snap);
+			snap = NULL;
+		}
+	}
+	return snap;
+}
+
+struct cgroup_reader {
+	void (*fn)(uint64_t id, const struct tmacg_acc *delta, void *ctx);
+	void *ctx;
+};
+
+static int read_cgroup(struct collector *c, const void *key, const void *val, void *arg)
+{
+	const struct cgroup_reader *r = arg;
+	__u64 id = *(const __u64 *)key;
+	struct tmacg_acc *snap = snapshot_of(&c->snaps, id, sizeof(*snap));
+	struct tmacg_acc delta;
+
+	if (!snap)
+		return -ENOMEM;
+	c->negative_deltas += acc_delta(val, snap, c->cfg.nevents, c->cfg.ngroups, &delta);
+	memcpy(snap, val, sizeof(*snap));
+	if (!acc_is_empty(&delta, c->cfg.ngroups))
+		r->fn(id, &delta, r->ctx);
+	return 0;
+}
+
+int collector_read_cgroups(struct collector *c,
+			   void (*fn)(uint64_t id, const struct tmacg_acc *delta, void *ctx),
+			   void *ctx)
+{
+	struct cgroup_reader r = { fn, ctx };
+
+	return for_each_entry(c, bpf_map__fd(c->skel->maps.cgroup_acc), sizeof(__u64),
+			      sizeof(struct tmacg_acc), read_cgroup, &r);
+}
+
+struct task_reader {
+	void (*fn)(const struct collector_task *t, const struct tmacg_acc *delta, void *ctx);
+	void *ctx;
+};
+
+static int read_task(struct collector *c, const void *key, const void *val, void *arg)
+{
+	const struct task_reader *r = arg;
+	const struct tmacg_task_acc *t = val;
+	__u32 tid = *(const __u32 *)key;
+	struct collector_task info = { .tid = tid, .tgid = t->tgid, .cgroup_id = t->cgroup_id };
+	struct task_snap *snap;
+	struct tmacg_acc delta;
+
+	if (!tid)
+		return 0;	/* the idle task is never charged; never a real entry */
+	snap = snapshot_of(&c->task_snaps, tid, sizeof(*snap));
+	if (!snap)
+		return -ENOMEM;
+	/* The LRU evicted and re-created this tid: count from zero again. */
+	if (t->acc.enabled[0] < snap->acc.enabled[0])
+		memset(&snap->acc, 0, sizeof(snap->acc));
+	c->negative_deltas += acc_delta(&t->acc, &snap->acc, c->cfg.nevents, c->cfg.ngroups,
+					&delta);
+	snap->acc = t->acc;
+	snap->seen = c->task_generation;
+	memcpy(info.comm, t->comm, sizeof(info.comm));
+	info.comm[sizeof(info.comm) - 1] = '\0';
+	if (!acc_is_empty(&delta, c->cfg.ngroups))
+		r->fn(&info, &delta, r->ctx);
 	return 0;
 }
 
@@ -269,56 +339,16 @@ int collector_read_tasks(struct collector *c,
 				    void *ctx),
 			 void *ctx)
 {
-	int fd = bpf_map__fd(c->skel->maps.task_acc);
-	__u32 in_batch = 0, out_batch = 0;
-	bool first = true, done = false;
-	struct tmacg_acc delta;
-	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	struct task_reader r = { fn, ctx };
+	int err;
 
 	if (!c->cfg.per_task)
 		return 0;
 	c->task_generation++;
-	while (!done) {
-		__u32 count = COLLECTOR_BATCH;
-		int err = bpf_map_lookup_batch(fd, first ? NULL : &in_batch, &out_batch,
-					       c->batch_keys, c->batch_vals, &count, &opts);
-
-		if (err) {
-			if (errno != ENOENT)
-				return -errno;
-			done = true;
-		}
-		for (__u32 i = 0; i < count; i++) {
-			__u32 tid = ((__u32 *)c->batch_keys)[i];
-			const struct tmacg_task_acc *t = (struct tmacg_task_acc *)c->batch_vals + i;
-			struct task_snap *snap = u64map_get(&c->task_snaps, tid);
-			struct collector_task info = { .tid = tid, .tgid = t->tgid,
-						       .cgroup_id = t->cgroup_id };
-
-			if (!tid)
-				continue;	/* the idle task is never charged; never a real entry */
-			if (!snap) {
-				snap = calloc(1, sizeof(*snap));
-				if (!snap || u64map_put(&c->task_snaps, tid, snap)) {
-					free(snap);
-					return -ENOMEM;
-				}
-			}
-			/* The LRU evicted and re-created this tid: count from zero again. */
-			if (t->acc.enabled[0] < snap->acc.enabled[0])
-				memset(&snap->acc, 0, sizeof(snap->acc));
-			c->negative_deltas += acc_delta(&t->acc, &snap->acc, c->cfg.nevents,
-							c->cfg.ngroups, &delta);
-			snap->acc = t->acc;
-			snap->seen = c->task_generation;
-			memcpy(info.comm, t->comm, sizeof(info.comm));
-			info.comm[sizeof(info.comm) - 1] = '\0';
-			if (!acc_is_empty(&delta, c->cfg.ngroups))
-				fn(&info, &delta, ctx);
-		}
-		in_batch = out_batch;
-		first = false;
-	}
+	err = for_each_entry(c, bpf_map__fd(c->skel->maps.task_acc), sizeof(__u32),
+			     sizeof(struct tmacg_task_acc), read_task, &r);
+	if (err)
+		return err;
 	/* Forget tids the LRU no longer holds. */
 	for (size_t i = 0; i < c->task_snaps.cap; i++) {
 		struct task_snap *s = c->task_snaps.vals[i];

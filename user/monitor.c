@@ -190,7 +190,7 @@ static void print_totals(struct monitor *m)
 	fprintf(stderr,
 		"tmacg: switches %llu, returned early %llu (%.1f%%), idle %llu, flushes %llu, "
 		"groups not running %llu, self-migrations %llu, switches not reported by the "
-		"kernel %llu\n"
+		"kernel %llu (%.3f s of CPU time in them not charged)\n"
 		"tmacg: dropped: read errors %llu, cgroup map full %llu, task map full %llu, "
 		"cgroup events lost %llu, unattributed %llu, flush errors %llu; "
 		"negative deltas clamped %llu\n",
@@ -198,7 +198,8 @@ static void print_totals(struct monitor *m)
 		st.switches ? 100.0 * st.early_returns / st.switches : 0.0,
 		(unsigned long long)st.idle, (unsigned long long)st.flushes,
 		(unsigned long long)st.groups_not_running, (unsigned long long)st.migrations,
-		(unsigned long long)st.missed_switches, (unsigned long long)st.read_errors,
+		(unsigned long long)st.missed_switches, st.missed_runtime_ns / 1e9,
+		(unsigned long long)st.read_errors,
 		(unsigned long long)st.map_full, (unsigned long long)st.task_map_full,
 		(unsigned long long)st.events_lost, (unsigned long long)m->unattributed,
 		(unsigned long long)m->col.flush_errors,
