@@ -106,6 +106,22 @@ static void doubles_print_shortest_round_trip(void **state)
 	assert_string_equal(buf, "-0.25");
 	json_double_text(1e20, buf, sizeof(buf));
 	assert_true(strtod(buf, NULL) == 1e20);
+	json_double_text(1.0 / 3, buf, sizeof(buf));
+	assert_string_equal(buf, "0.3333333333333333");
+	json_double_text(0.1 + 0.2, buf, sizeof(buf));
+	assert_string_equal(buf, "0.30000000000000004");
+	json_double_text(0.5123149722138266, buf, sizeof(buf));
+	assert_string_equal(buf, "0.5123149722138266");
+	/* Shortest round trip over many values: never longer than %.17g, always exact. */
+	for (int i = 1; i < 100000; i++) {
+		double v = i / 7919.0;
+		char longer[40];
+
+		json_double_text(v, buf, sizeof(buf));
+		snprintf(longer, sizeof(longer), "%.17g", v);
+		assert_true(strtod(buf, NULL) == v);
+		assert_true(strlen(buf) <= strlen(longer));
+	}
 }
 
 static void closed_stream_reports_error(void **state)
