@@ -117,6 +117,45 @@ static __always_inline void add_to(struct tmacg_acc *acc, const struct tmacg_acc
 }
 
 /*
+ * Task fields on the switch path.  tp_btf hands typed pointers, so plain
+ * loads do (the verifier turns them into fault-safe loads): about 7 helper
+ * calls per switch fewer than bpf_probe_read_kernel() through BPF_CORE_READ,
+ * which the raw_tp fallback and the flush (untyped pointers) still need.
+ * btf is a constant at every call, so each program keeps one of the two.
+ */
+static __always_inline __u64 task_runtime(struct task_struct *t, bool btf)
+{
+	return btf ? t->se.sum_exec_runtime : BPF_CORE_READ(t, se.sum_exec_runtime);
+}
+
+static __always_inline __u64 task_cgroup_id(struct task_struct *t, bool btf)
+{
+	return btf ? t->cgroups->dfl_cgrp->kn->id : BPF_CORE_READ(t, cgroups, dfl_cgrp, kn, id);
+}
+
+static __always_inline bool task_is_idle(struct task_struct *t, bool btf)
+{
+	return (btf ? t->pid : BPF_CORE_READ(t, pid)) == 0;
+}
+
+/* Thread id, process id and name of t, which is the task running on this CPU. */
+static __always_inline __u32 task_ident(struct task_struct *t, bool btf, __u32 *tgid,
+					char comm[16])
+{
+	__u64 pid_tgid;
+
+	if (btf) {
+		__builtin_memcpy(comm, t->comm, 16);
+		*tgid = t->tgid;
+		return t->pid;
+	}
+	bpf_get_current_comm(comm, 16);
+	pid_tgid = bpf_get_current_pid_tgid();
+	*tgid = pid_tgid >> 32;
+	return (__u32)pid_tgid;
+}
+
+/*
  * A task's accumulator has one writer at a time: it is charged only on the
  * CPU the task runs on, while it runs (prev inside sched_switch, current in
  * the flush and attach programs).  Plain adds do; atomics are for cgroups.
@@ -158,10 +197,11 @@ static __always_inline void charge_cgroup(__u64 cgid, const struct tmacg_acc *d,
 }
 
 static __always_inline void charge_task(__u64 cgid, const struct tmacg_acc *d,
-					struct tmacg_stats *st)
+					struct tmacg_stats *st, struct task_struct *task, bool btf)
 {
-	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	__u32 tid = (__u32)pid_tgid, zero = 0;
+	__u32 zero = 0, tgid;
+	char comm[16];
+	__u32 tid = task_ident(task, btf, &tgid, comm);
 	struct tmacg_task_acc *t = bpf_map_lookup_elem(&task_acc, &tid);
 
 	if (!t) {
@@ -170,9 +210,9 @@ static __always_inline void charge_task(__u64 cgid, const struct tmacg_acc *d,
 		if (!init)
 			return;
 		init->cgroup_id = cgid;
-		init->tgid = pid_tgid >> 32;
+		init->tgid = tgid;
 		init->pad = 0;
-		bpf_get_current_comm(init->comm, sizeof(init->comm));
+		__builtin_memcpy(init->comm, comm, sizeof(init->comm));
 		__builtin_memcpy(&init->acc, d, sizeof(*d));
 		if (!bpf_map_update_elem(&task_acc, &tid, init, BPF_NOEXIST))
 			return;
@@ -184,16 +224,18 @@ static __always_inline void charge_task(__u64 cgid, const struct tmacg_acc *d,
 	}
 	/* Userspace reports a task's delta under the cgroup it ran in last. */
 	t->cgroup_id = cgid;
-	bpf_get_current_comm(t->comm, sizeof(t->comm));	/* threads rename themselves */
+	__builtin_memcpy(t->comm, comm, sizeof(t->comm));	/* threads rename themselves */
 	add_to_owned(&t->acc, d);
 }
 
 /*
  * Read every event of this CPU and charge the delta since the last reading
- * to the current task.  Called from sched_switch (current is the outgoing
- * task) and from the flush program (current is whatever runs on the CPU).
+ * to the current task, which is task (typed when btf).  Called from
+ * sched_switch (current is the outgoing task), the flush program (current is
+ * whatever runs on the CPU) and the attach program (the task moving itself).
  */
-static __always_inline int account(struct tmacg_stats *st, struct tmacg_cpu_state *cs)
+static __always_inline int account(struct tmacg_stats *st, struct tmacg_cpu_state *cs,
+				   struct task_struct *task, bool btf)
 {
 	__u32 zero = 0, cpu = bpf_get_smp_processor_id();
 	struct tmacg_acc *d = bpf_map_lookup_elem(&scratch, &zero);
@@ -257,7 +299,7 @@ static __always_inline int account(struct tmacg_stats *st, struct tmacg_cpu_stat
 	 */
 	charge_cgroup(cs->cur_cgid, d, st);
 	if (per_task)
-		charge_task(cs->cur_cgid, d, st);
+		charge_task(cs->cur_cgid, d, st, task, btf);
 	return 0;
 }
 
@@ -273,28 +315,6 @@ static __always_inline struct tmacg_cpu_state *this_cpu_state(void)
 	__u32 zero = 0;
 
 	return bpf_map_lookup_elem(&cpu_state, &zero);
-}
-
-/*
- * Task fields on the switch path.  tp_btf hands typed pointers, so plain
- * loads do (the verifier turns them into fault-safe loads): about 7 helper
- * calls per switch fewer than bpf_probe_read_kernel() through BPF_CORE_READ,
- * which the raw_tp fallback and the flush (untyped pointers) still need.
- * btf is a constant at every call, so each program keeps one of the two.
- */
-static __always_inline __u64 task_runtime(struct task_struct *t, bool btf)
-{
-	return btf ? t->se.sum_exec_runtime : BPF_CORE_READ(t, se.sum_exec_runtime);
-}
-
-static __always_inline __u64 task_cgroup_id(struct task_struct *t, bool btf)
-{
-	return btf ? t->cgroups->dfl_cgrp->kn->id : BPF_CORE_READ(t, cgroups, dfl_cgrp, kn, id);
-}
-
-static __always_inline bool task_is_idle(struct task_struct *t, bool btf)
-{
-	return (btf ? t->pid : BPF_CORE_READ(t, pid)) == 0;
 }
 
 /*
@@ -353,7 +373,7 @@ static __always_inline int on_switch(struct task_struct *prev, struct task_struc
 		st->early_returns++;
 		return 0;
 	}
-	account(st, cs);
+	account(st, cs, prev, btf);
 	cs->cur_cgid = next_cgid;
 	cs->cur_idle = next_idle;
 	return 0;
@@ -390,7 +410,7 @@ int tmacg_flush(void *ctx)
 	st->flushes++;
 	resync(cs, current, st, false);
 	track_runtime(cs, current, current, false);
-	return account(st, cs);
+	return account(st, cs, current, false);
 }
 
 /*
@@ -408,7 +428,7 @@ static __always_inline int on_attach(struct cgroup *dst, struct task_struct *tas
 	st->migrations++;
 	resync(cs, task, st, false);
 	track_runtime(cs, task, task, false);
-	account(st, cs);
+	account(st, cs, task, false);
 	cs->cur_cgid = BPF_CORE_READ(dst, kn, id);
 	return 0;
 }
