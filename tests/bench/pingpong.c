@@ -92,12 +92,18 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (peer == 0) {
+		/* Only the other side's ends stay open: its exit is our EOF, never a hang. */
+		close(ab[1]);
+		close(ba[0]);
 		place(atoi(argv[2]), argc == 6 ? argv[5] : NULL);
 		for (long i = 0; i < rounds; i++)
 			if (read(ab[0], &b, 1) != 1 || write(ba[1], &b, 1) != 1)
 				_exit(1);
 		_exit(0);
 	}
+	close(ab[0]);
+	close(ba[1]);
+	signal(SIGPIPE, SIG_IGN);	/* a failed peer is reported, not a silent death */
 	place(atoi(argv[1]), argc == 6 ? argv[4] : NULL);
 	/* One warm-up round: both sides placed and running before the clock starts. */
 	if (write(ab[1], &b, 1) != 1 || read(ba[0], &b, 1) != 1)
