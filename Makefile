@@ -62,6 +62,7 @@ SKEL := $(OUT)/tmacg.skel.h
 # Test helpers are built by pattern rules: keep them between runs.
 .SECONDARY: $(TESTLIB_OBJS)
 .PHONY: all clean test unit-tests integration-tests test-bins fuzz fuzz-bins hwtest bench \
+	bench-bins \
 	vmlinux run install-deps format
 
 all: $(OUT)/tmacg
@@ -175,8 +176,34 @@ $(OUT)/tests/fuzz/%: tests/fuzz/%.c $(LIB_A)
 hwtest: $(OUT)/tmacg
 	$(Q)TMACG=$(abspath $(OUT)/tmacg) tests/hw/run
 
-bench: $(OUT)/tmacg
-	$(Q)$(MAKE) --no-print-directory test-bins
+# The bench's helpers: C programs under tests/bench/ and the floor BPF program
+# (reads the counters and nothing else) that tmacg's BPF time is held against.
+BENCH_BINS := $(patsubst tests/bench/%.c,$(OUT)/tests/bench/%,\
+	$(filter-out %.bpf.c,$(sort $(wildcard tests/bench/*.c))))
+BENCH_SKEL := $(OUT)/tests/bench/floor.skel.h
+
+$(OUT)/tests/bench/floor.bpf.o: tests/bench/floor.bpf.c include/tmacg.h vmlinux/vmlinux.h
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Iinclude -Ivmlinux \
+		$(WARN) -Wno-unused-parameter -c $< -o $(@:.bpf.o=.tmp.bpf.o)
+	$(Q)$(BPFTOOL) gen object $@ $(@:.bpf.o=.tmp.bpf.o)
+
+$(BENCH_SKEL): $(OUT)/tests/bench/floor.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name floor_bpf > $@
+
+$(OUT)/tests/bench/%: tests/bench/%.c $(LIB_A) $(BENCH_SKEL)
+	$(call msg,BENCH-CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -I$(OUT)/tests/bench $< $(LIB_A) $(ALL_LDFLAGS) -lpthread \
+		$(LIBS) -o $@
+
+bench-bins: $(OUT)/tmacg $(BENCH_BINS)
+
+# Root, a few minutes: overhead and scale against perf, table on stdout and
+# $(OUT)/bench.json.  Repeat counts: see tests/bench/run.
+bench: bench-bins
 	$(Q)TMACG=$(abspath $(OUT)/tmacg) OUT=$(abspath $(OUT)) tests/bench/run
 
 # Installs what a fresh Debian machine lacks, builds, and runs tmacg here:

@@ -120,6 +120,66 @@ static __always_inline void add_to(struct tmacg_acc *acc, const struct tmacg_acc
 	}
 }
 
+/*
+ * Task fields on the switch path.  tp_btf hands typed pointers, so plain
+ * loads do (the verifier turns them into fault-safe loads): about 7 helper
+ * calls per switch fewer than bpf_probe_read_kernel() through BPF_CORE_READ,
+ * which the raw_tp fallback and the flush (untyped pointers) still need.
+ * btf is a constant at every call, so each program keeps one of the two.
+ */
+static __always_inline __u64 task_runtime(struct task_struct *t, bool btf)
+{
+	return btf ? t->se.sum_exec_runtime : BPF_CORE_READ(t, se.sum_exec_runtime);
+}
+
+static __always_inline __u64 task_cgroup_id(struct task_struct *t, bool btf)
+{
+	return btf ? t->cgroups->dfl_cgrp->kn->id : BPF_CORE_READ(t, cgroups, dfl_cgrp, kn, id);
+}
+
+static __always_inline bool task_is_idle(struct task_struct *t, bool btf)
+{
+	return (btf ? t->pid : BPF_CORE_READ(t, pid)) == 0;
+}
+
+/* Thread id, process id and name of t, which is the task running on this CPU. */
+static __always_inline __u32 task_ident(struct task_struct *t, bool btf, __u32 *tgid,
+					char comm[16])
+{
+	__u64 pid_tgid;
+
+	if (btf) {
+		__builtin_memcpy(comm, t->comm, 16);
+		*tgid = t->tgid;
+		return t->pid;
+	}
+	bpf_get_current_comm(comm, 16);
+	pid_tgid = bpf_get_current_pid_tgid();
+	*tgid = pid_tgid >> 32;
+	return (__u32)pid_tgid;
+}
+
+/*
+ * A task's accumulator has one writer at a time: it is charged only on the
+ * CPU the task runs on, while it runs (prev inside sched_switch, current in
+ * the flush and attach programs).  Plain adds do; atomics are for cgroups.
+ */
+static __always_inline void add_to_owned(struct tmacg_acc *acc, const struct tmacg_acc *d)
+{
+	acc->runtime_ns += d->runtime_ns;
+	for (__u32 e = 0; e < TMACG_MAX_EVENTS; e++) {
+		if (e >= nr_events)
+			break;
+		acc->counter[e] += d->counter[e];
+	}
+	for (__u32 g = 0; g < TMACG_MAX_GROUPS; g++) {
+		if (g >= nr_groups)
+			break;
+		acc->enabled[g] += d->enabled[g];
+		acc->running[g] += d->running[g];
+	}
+}
+
 static __always_inline void charge_cgroup(__u64 cgid, const struct tmacg_acc *d,
 					  struct tmacg_stats *st)
 {
@@ -141,10 +201,11 @@ static __always_inline void charge_cgroup(__u64 cgid, const struct tmacg_acc *d,
 }
 
 static __always_inline void charge_task(__u64 cgid, const struct tmacg_acc *d,
-					struct tmacg_stats *st)
+					struct tmacg_stats *st, struct task_struct *task, bool btf)
 {
-	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	__u32 tid = (__u32)pid_tgid, zero = 0;
+	__u32 zero = 0, tgid;
+	char comm[16];
+	__u32 tid = task_ident(task, btf, &tgid, comm);
 	struct tmacg_task_acc *t = bpf_map_lookup_elem(&task_acc, &tid);
 
 	if (!t) {
@@ -153,9 +214,9 @@ static __always_inline void charge_task(__u64 cgid, const struct tmacg_acc *d,
 		if (!init)
 			return;
 		init->cgroup_id = cgid;
-		init->tgid = pid_tgid >> 32;
+		init->tgid = tgid;
 		init->pad = 0;
-		bpf_get_current_comm(init->comm, sizeof(init->comm));
+		__builtin_memcpy(init->comm, comm, sizeof(init->comm));
 		__builtin_memcpy(&init->acc, d, sizeof(*d));
 		if (!bpf_map_update_elem(&task_acc, &tid, init, BPF_NOEXIST))
 			return;
@@ -167,16 +228,18 @@ static __always_inline void charge_task(__u64 cgid, const struct tmacg_acc *d,
 	}
 	/* Userspace reports a task's delta under the cgroup it ran in last. */
 	t->cgroup_id = cgid;
-	bpf_get_current_comm(t->comm, sizeof(t->comm));	/* threads rename themselves */
-	add_to(&t->acc, d);
+	__builtin_memcpy(t->comm, comm, sizeof(t->comm));	/* threads rename themselves */
+	add_to_owned(&t->acc, d);
 }
 
 /*
  * Read every event of this CPU and charge the delta since the last reading
- * to the current task.  Called from sched_switch (current is the outgoing
- * task) and from the flush program (current is whatever runs on the CPU).
+ * to the current task, which is task (typed when btf).  Called from
+ * sched_switch (current is the outgoing task), the flush program (current is
+ * whatever runs on the CPU) and the attach program (the task moving itself).
  */
-static __always_inline int account(struct tmacg_stats *st, struct tmacg_cpu_state *cs)
+static __always_inline int account(struct tmacg_stats *st, struct tmacg_cpu_state *cs,
+				   struct task_struct *task, bool btf)
 {
 	__u32 zero = 0, cpu = bpf_get_smp_processor_id();
 	struct tmacg_acc *d = bpf_map_lookup_elem(&scratch, &zero);
@@ -243,7 +306,7 @@ static __always_inline int account(struct tmacg_stats *st, struct tmacg_cpu_stat
 	 */
 	charge_cgroup(cs->cur_cgid, d, st);
 	if (per_task)
-		charge_task(cs->cur_cgid, d, st);
+		charge_task(cs->cur_cgid, d, st, task, btf);
 	return 0;
 }
 
@@ -266,14 +329,14 @@ static __always_inline struct tmacg_cpu_state *this_cpu_state(void)
  * since it was switched in; next becomes the task whose runtime is tracked.
  */
 static __always_inline void track_runtime(struct tmacg_cpu_state *cs, struct task_struct *prev,
-					  struct task_struct *next)
+					  struct task_struct *next, bool btf)
 {
-	__u64 now = BPF_CORE_READ(prev, se.sum_exec_runtime);
+	__u64 now = task_runtime(prev, btf);
 
 	if (cs->run_task == (__u64)prev && now > cs->run_start)
 		cs->run_pending += now - cs->run_start;
 	cs->run_task = (__u64)next;
-	cs->run_start = prev == next ? now : BPF_CORE_READ(next, se.sum_exec_runtime);
+	cs->run_start = prev == next ? now : task_runtime(next, btf);
 }
 
 /*
@@ -284,24 +347,24 @@ static __always_inline void track_runtime(struct tmacg_cpu_state *cs, struct tas
  * and the miss is counted.  Also how the first event after loading starts.
  */
 static __always_inline void resync(struct tmacg_cpu_state *cs, struct task_struct *running,
-				   struct tmacg_stats *st)
+				   struct tmacg_stats *st, bool btf)
 {
 	if (cs->run_task == (__u64)running)
 		return;
 	if (cs->run_task) {
 		/* The scheduler knows where the unseen slice began: count what is lost. */
-		__u64 now = BPF_CORE_READ(running, se.sum_exec_runtime);
-		__u64 begin = BPF_CORE_READ(running, se.prev_sum_exec_runtime);
+		__u64 now = task_runtime(running, btf);
+		__u64 begin = BPF_CORE_READ(running, se.prev_sum_exec_runtime);	/* rare: no fast path */
 
 		st->missed_switches++;
 		if (begin <= now && now - begin < 1000000000ull)
 			st->missed_runtime_ns += now - begin;
 	}
-	cs->cur_cgid = BPF_CORE_READ(running, cgroups, dfl_cgrp, kn, id);
-	cs->cur_idle = BPF_CORE_READ(running, pid) == 0;
+	cs->cur_cgid = task_cgroup_id(running, btf);
+	cs->cur_idle = task_is_idle(running, btf);
 }
 
-static __always_inline int on_switch(struct task_struct *prev, struct task_struct *next)
+static __always_inline int on_switch(struct task_struct *prev, struct task_struct *next, bool btf)
 {
 	struct tmacg_stats *st = this_cpu_stats();
 	struct tmacg_cpu_state *cs = this_cpu_state();
@@ -311,10 +374,10 @@ static __always_inline int on_switch(struct task_struct *prev, struct task_struc
 	if (!st || !cs)
 		return 0;
 	st->switches++;
-	resync(cs, prev, st);
-	track_runtime(cs, prev, next);
-	next_cgid = BPF_CORE_READ(next, cgroups, dfl_cgrp, kn, id);
-	next_idle = BPF_CORE_READ(next, pid) == 0;
+	resync(cs, prev, st, btf);
+	track_runtime(cs, prev, next, btf);
+	next_cgid = task_cgroup_id(next, btf);
+	next_idle = task_is_idle(next, btf);
 	/*
 	 * Same cgroup on both sides: the delta would go to the same place at
 	 * the next switch anyway.  Idle on either side must be read, so idle
@@ -324,7 +387,7 @@ static __always_inline int on_switch(struct task_struct *prev, struct task_struc
 		st->early_returns++;
 		return 0;
 	}
-	account(st, cs);
+	account(st, cs, prev, btf);
 	cs->cur_cgid = next_cgid;
 	cs->cur_idle = next_idle;
 	return 0;
@@ -333,14 +396,14 @@ static __always_inline int on_switch(struct task_struct *prev, struct task_struc
 SEC("tp_btf/sched_switch")
 int BPF_PROG(tmacg_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	return on_switch(prev, next);
+	return on_switch(prev, next, true);
 }
 
 /* For kernels without tp_btf; chosen at run time by userspace. */
 SEC("raw_tp/sched_switch")
 int BPF_PROG(tmacg_switch_raw, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	return on_switch(prev, next);
+	return on_switch(prev, next, false);
 }
 
 /*
@@ -359,9 +422,9 @@ int tmacg_flush(void *ctx)
 	if (!st || !cs)
 		return 0;
 	st->flushes++;
-	resync(cs, current, st);
-	track_runtime(cs, current, current);
-	return account(st, cs);
+	resync(cs, current, st, false);
+	track_runtime(cs, current, current, false);
+	return account(st, cs, current, false);
 }
 
 /*
@@ -377,9 +440,9 @@ static __always_inline int on_attach(struct cgroup *dst, struct task_struct *tas
 	    BPF_CORE_READ(dst, root, hierarchy_id) != 0)
 		return 0;
 	st->migrations++;
-	resync(cs, task, st);
-	track_runtime(cs, task, task);
-	account(st, cs);
+	resync(cs, task, st, false);
+	track_runtime(cs, task, task, false);
+	account(st, cs, task, false);
 	cs->cur_cgid = BPF_CORE_READ(dst, kn, id);
 	return 0;
 }

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * Loads tmacg's BPF programs (through the collector, as tmacg does) or the
+ * floor program, on NEVENTS software events per CPU in one group, runs a
+ * command, and reports the sched_switch program's time meanwhile.  Run time
+ * statistics are turned on with BPF_ENABLE_STATS, whose effect ends with
+ * this process: kernel.bpf_stats_enabled is never touched, so nothing is
+ * left on and another user's setting is not undone.  NEVENTS beyond the
+ * four software kinds repeats them: a stand-in for a hardware model's event
+ * count on a machine without a PMU.
+ *
+ *   bpftime tmacg|floor NEVENTS per-task|shared COMMAND...
+ * prints one line: ns_per_run=N runs=N switches=N early_returns=N
+ */
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "collector.h"
+#include "floor.skel.h"
+#include "pmu.h"
+#include "tmacg.skel.h"
+
+struct run {
+	struct pmu_set pmu;
+	struct collector col;
+	struct floor_bpf *floor;
+	int prog_fd;
+};
+
+static int make_events(struct pmu_event *ev, int n)
+{
+	struct pmu_event kinds[4];
+	int nk = pmu_software_events(kinds, 4);
+
+	if (nk < 1)
+		return -EINVAL;
+	for (int e = 0; e < n; e++) {
+		ev[e] = kinds[e % nk];
+		ev[e].group = 0;	/* cpu-clock leads, as in --pmu software */
+	}
+	return 0;
+}
+
+static int load_floor(struct run *r, int ncpus, int nevents, char *err, size_t len)
+{
+	int fd, ret;
+
+	r->floor = floor_bpf__open();
+	if (!r->floor) {
+		snprintf(err, len, "cannot open the floor program");
+		return -errno;
+	}
+	r->floor->rodata->nr_cpus = ncpus;
+	r->floor->rodata->nr_events = nevents;
+	bpf_map__set_max_entries(r->floor->maps.events, nevents * ncpus);
+	ret = floor_bpf__load(r->floor);
+	if (ret) {
+		snprintf(err, len, "cannot load the floor program: %s", strerror(-ret));
+		return ret;
+	}
+	fd = bpf_map__fd(r->floor->maps.events);
+	for (int e = 0; e < nevents; e++)
+		for (int cpu = 0; cpu < r->pmu.ncpus; cpu++) {
+			__u32 key = e * ncpus + cpu;
+			int efd = r->pmu.fds[e * r->pmu.ncpus + cpu];
+
+			if (efd >= 0 && bpf_map_update_elem(fd, &key, &efd, BPF_ANY)) {
+				snprintf(err, len, "cannot hand an event to the floor program");
+				return -errno;
+			}
+		}
+	ret = floor_bpf__attach(r->floor);
+	if (ret)
+		snprintf(err, len, "cannot attach the floor program: %s", strerror(-ret));
+	r->prog_fd = bpf_program__fd(r->floor->progs.floor_switch);
+	return ret;
+}
+
+static int load_tmacg(struct run *r, int nevents, bool per_task, char *err, size_t len)
+{
+	int group[TMACG_MAX_EVENTS] = { 0 };
+	bool leader[TMACG_MAX_EVENTS] = { true };
+	struct collector_config cfg = {
+		.nevents = nevents, .ngroups = 1, .event_group = group, .event_is_leader = leader,
+		.per_task = per_task, .max_cgroups = 16384, .max_tasks = 16384,
+	};
+	int ret = collector_open(&r->col, &cfg, err, len);
+
+	if (!ret)
+		ret = collector_set_events(&r->col, &r->pmu, err, len);
+	if (!ret)
+		ret = collector_attach(&r->col, err, len);
+	if (!ret)
+		r->prog_fd = bpf_program__fd(r->col.raw_tp ? r->col.skel->progs.tmacg_switch_raw :
+							      r->col.skel->progs.tmacg_switch);
+	return ret;
+}
+
+static int prog_stats(int fd, __u64 *ns, __u64 *cnt)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -errno;
+	*ns = info.run_time_ns;
+	*cnt = info.run_cnt;
+	return 0;
+}
+
+/* Runs argv to its end; 0 when it exited 0. */
+static int run_command(char **argv)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		execvp(argv[0], argv);
+		fprintf(stderr, "bpftime: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return -errno;
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -ECHILD;
+}
+
+int main(int argc, char **argv)
+{
+	struct pmu_event ev[TMACG_MAX_EVENTS];
+	struct run r = { 0 };
+	struct tmacg_stats st = { 0 };
+	__u64 ns0, cnt0, ns1, cnt1;
+	char err[1024] = "";
+	int nevents, ncpus, ret, stats_fd;
+	bool floor;
+
+	if (argc < 5 || (strcmp(argv[1], "tmacg") && strcmp(argv[1], "floor")) ||
+	    (strcmp(argv[3], "per-task") && strcmp(argv[3], "shared"))) {
+		fprintf(stderr, "usage: bpftime tmacg|floor NEVENTS per-task|shared COMMAND...\n");
+		return 2;
+	}
+	floor = !strcmp(argv[1], "floor");
+	nevents = atoi(argv[2]);
+	ncpus = libbpf_num_possible_cpus();
+	if (nevents < 1 || nevents > TMACG_MAX_EVENTS || ncpus < 1) {
+		fprintf(stderr, "bpftime: NEVENTS must be 1-%d\n", TMACG_MAX_EVENTS);
+		return 2;
+	}
+	stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	if (stats_fd < 0) {
+		fprintf(stderr, "bpftime: cannot turn on BPF run time statistics: %s (root?)\n",
+			strerror(errno));
+		return 1;
+	}
+	ret = make_events(ev, nevents);
+	if (!ret)
+		ret = pmu_open(&r.pmu, ev, nevents, ncpus, err, sizeof(err));
+	if (!ret)
+		ret = floor ? load_floor(&r, ncpus, nevents, err, sizeof(err)) :
+			      load_tmacg(&r, nevents, !strcmp(argv[3], "per-task"), err,
+					 sizeof(err));
+	if (!ret)
+		ret = pmu_enable(&r.pmu);
+	if (!ret)
+		ret = prog_stats(r.prog_fd, &ns0, &cnt0);
+	if (ret) {
+		fprintf(stderr, "bpftime: %s\n", err[0] ? err : strerror(-ret));
+		goto out;
+	}
+	if (!floor)
+		collector_stats(&r.col, &st);
+	ret = run_command(argv + 4);
+	if (ret) {
+		fprintf(stderr, "bpftime: %s failed\n", argv[4]);
+		goto out;
+	}
+	ret = prog_stats(r.prog_fd, &ns1, &cnt1);
+	if (!ret) {
+		struct tmacg_stats end = { 0 };
+
+		if (!floor)
+			collector_stats(&r.col, &end);
+		printf("ns_per_run=%.1f runs=%llu switches=%llu early_returns=%llu\n",
+		       cnt1 > cnt0 ? (double)(ns1 - ns0) / (cnt1 - cnt0) : 0.0,
+		       (unsigned long long)(cnt1 - cnt0),
+		       (unsigned long long)(end.switches - st.switches),
+		       (unsigned long long)(end.early_returns - st.early_returns));
+	}
+out:
+	if (r.floor)
+		floor_bpf__destroy(r.floor);
+	if (r.col.skel)
+		collector_close(&r.col);
+	pmu_close(&r.pmu);
+	close(stats_fd);
+	return ret ? 1 : 0;
+}
