@@ -16,9 +16,21 @@
 
 void json_double_text(double d, char *buf, size_t len)
 {
-	/* Counts are whole numbers: 260, not the shorter 2.6e+02. */
-	if (d == floor(d) && fabs(d) < 1e15) {
-		snprintf(buf, len, "%.0f", d);
+	/* Counts are whole numbers: 260, not the shorter 2.6e+02, and cheap to print. */
+	if (d == floor(d) && fabs(d) < 1e15 && len >= 24) {
+		long long v = (long long)d;
+		unsigned long long u = v < 0 ? -(unsigned long long)v : (unsigned long long)v;
+		char digits[24];
+		int n = 0;
+
+		do
+			digits[n++] = (char)('0' + u % 10);
+		while (u /= 10);
+		if (v < 0 || signbit(d))
+			*buf++ = '-';
+		while (n)
+			*buf++ = digits[--n];
+		*buf = '\0';
 		return;
 	}
 	/*

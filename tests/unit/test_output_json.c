@@ -102,6 +102,12 @@ static void doubles_print_shortest_round_trip(void **state)
 	assert_string_equal(buf, "260");
 	json_double_text(3.9e9, buf, sizeof(buf));
 	assert_string_equal(buf, "3900000000");
+	json_double_text(0.0, buf, sizeof(buf));
+	assert_string_equal(buf, "0");
+	json_double_text(-7.0, buf, sizeof(buf));
+	assert_string_equal(buf, "-7");
+	json_double_text(999999999999999.0, buf, sizeof(buf));
+	assert_string_equal(buf, "999999999999999");
 	json_double_text(-0.25, buf, sizeof(buf));
 	assert_string_equal(buf, "-0.25");
 	json_double_text(1e20, buf, sizeof(buf));
