@@ -17,6 +17,11 @@
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
+/* Scheduling policies of the fair class (include/uapi/linux/sched.h). */
+#define SCHED_NORMAL_POLICY 0
+#define SCHED_BATCH_POLICY 3
+#define SCHED_IDLE_POLICY 5
+
 /* Set by userspace before load, so the verifier prunes what is off. */
 const volatile __u32 nr_cpus = 1;
 const volatile __u32 nr_events = 0;
@@ -239,7 +244,7 @@ static __always_inline void charge_task(__u64 cgid, const struct tmacg_acc *d,
  * whatever runs on the CPU) and the attach program (the task moving itself).
  */
 static __always_inline int account(struct tmacg_stats *st, struct tmacg_cpu_state *cs,
-				   struct task_struct *task, bool btf)
+				   struct task_struct *task, bool btf, bool charge_the_task)
 {
 	__u32 zero = 0, cpu = bpf_get_smp_processor_id();
 	struct tmacg_acc *d = bpf_map_lookup_elem(&scratch, &zero);
@@ -305,7 +310,7 @@ static __always_inline int account(struct tmacg_stats *st, struct tmacg_cpu_stat
 	 * cgroup, and the current task may have moved since.
 	 */
 	charge_cgroup(cs->cur_cgid, d, st);
-	if (per_task)
+	if (per_task && charge_the_task)
 		charge_task(cs->cur_cgid, d, st, task, btf);
 	return 0;
 }
@@ -349,16 +354,37 @@ static __always_inline void track_runtime(struct tmacg_cpu_state *cs, struct tas
 static __always_inline void resync(struct tmacg_cpu_state *cs, struct task_struct *running,
 				   struct tmacg_stats *st, bool btf)
 {
+	__u64 ktime = bpf_ktime_get_ns(), window = ktime - cs->last_event_ns;
+
+	cs->last_event_ns = ktime;
 	if (cs->run_task == (__u64)running)
 		return;
 	if (cs->run_task) {
-		/* The scheduler knows where the unseen slice began: count what is lost. */
 		__u64 now = task_runtime(running, btf);
 		__u64 begin = BPF_CORE_READ(running, se.prev_sum_exec_runtime);	/* rare: no fast path */
+		__u32 policy = BPF_CORE_READ(running, policy);
+		__u64 slice = begin <= now ? now - begin : 0;
 
 		st->missed_switches++;
-		if (begin <= now && now - begin < 1000000000ull)
-			st->missed_runtime_ns += now - begin;
+		/*
+		 * What is pending was gathered for cur_cgid (its tasks' runtime, the
+		 * counters): charged there before this CPU follows the running task.
+		 * Per task it is not charged: the tasks it belongs to are not known.
+		 */
+		account(st, cs, running, btf, false);
+		/*
+		 * The fair class sets prev_sum_exec_runtime when it picks a task: the
+		 * unseen slice's CPU time, charged.  It began after this CPU's last
+		 * seen event, so it is never charged more than the time since.  For
+		 * other classes the field is stale: the slice is counted as lost.
+		 */
+		if (slice > window)
+			slice = window;
+		if (policy == SCHED_NORMAL_POLICY || policy == SCHED_BATCH_POLICY ||
+		    policy == SCHED_IDLE_POLICY)
+			cs->run_pending += slice;
+		else
+			st->missed_runtime_ns += slice;
 	}
 	cs->cur_cgid = task_cgroup_id(running, btf);
 	cs->cur_idle = task_is_idle(running, btf);
@@ -387,7 +413,7 @@ static __always_inline int on_switch(struct task_struct *prev, struct task_struc
 		st->early_returns++;
 		return 0;
 	}
-	account(st, cs, prev, btf);
+	account(st, cs, prev, btf, true);
 	cs->cur_cgid = next_cgid;
 	cs->cur_idle = next_idle;
 	return 0;
@@ -424,7 +450,7 @@ int tmacg_flush(void *ctx)
 	st->flushes++;
 	resync(cs, current, st, false);
 	track_runtime(cs, current, current, false);
-	return account(st, cs, current, false);
+	return account(st, cs, current, false, true);
 }
 
 /*
@@ -442,7 +468,7 @@ static __always_inline int on_attach(struct cgroup *dst, struct task_struct *tas
 	st->migrations++;
 	resync(cs, task, st, false);
 	track_runtime(cs, task, task, false);
-	account(st, cs, task, false);
+	account(st, cs, task, false, true);
 	cs->cur_cgid = BPF_CORE_READ(dst, kn, id);
 	return 0;
 }

@@ -41,6 +41,7 @@ struct tmacg_cpu_state {
 	__u64 run_task;		/* the task switched in last (its address) */
 	__u64 run_start;	/* its sum_exec_runtime then */
 	__u64 run_pending;	/* runtime since the last charge, not yet charged */
+	__u64 last_event_ns;	/* ktime of this CPU's last switch/flush/attach seen */
 	/*
 	 * Scratch of one read pass: groups that failed, groups whose members are
 	 * skipped.  Kept in map memory on purpose: the verifier does not track
@@ -72,7 +73,7 @@ struct tmacg_stats {
 	__u64 events_lost;	/* cgroup mkdir/rmdir events lost: ring buffer full */
 	__u64 migrations;	/* a running task moved itself: its pending delta charged first */
 	__u64 missed_switches;	/* the running task was not the one switched in: resynced */
-	__u64 missed_runtime_ns; /* CPU time of slices begun by such a switch: not charged */
+	__u64 missed_runtime_ns; /* CPU time of such slices that could not be charged (non-fair class) */
 };
 
 enum tmacg_cgroup_event_type {
