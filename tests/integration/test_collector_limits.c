@@ -17,15 +17,6 @@
 #include "itest.h"
 #include "pmu.h"
 
-static char skip_reason[256];
-
-static int setup(void **state)
-{
-	(void)state;
-	if (!itest_can_run(skip_reason, sizeof(skip_reason)))
-		fprintf(stderr, "skipped: %s\n", skip_reason);
-	return 0;
-}
 
 struct found {
 	uint64_t want;
@@ -64,8 +55,7 @@ static void max_events_and_groups_load_and_count(void **state)
 	uint64_t before, after;
 
 	(void)state;
-	if (skip_reason[0])
-		skip();
+	ITEST_NEED_ROOT();
 	/* Every group: cpu-clock leading three more software events. */
 	assert_int_equal(pmu_software_events(sw, 8), PER_GROUP);
 	for (int e = 0; e < TMACG_MAX_EVENTS; e++) {
@@ -125,5 +115,5 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(max_events_and_groups_load_and_count, itest_cleanup),
 	};
-	return cmocka_run_group_tests_name("collector_limits", tests, setup, NULL);
+	return cmocka_run_group_tests_name("collector_limits", tests, itest_group_setup, NULL);
 }

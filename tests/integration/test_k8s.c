@@ -66,23 +66,8 @@ struct fixture {
 	int npods;
 };
 
-static char skip_reason[256];
 /* The fixture's log directory, removed by the teardown should a test fail. */
 static char logs_left[64];
-
-static int setup(void **state)
-{
-	(void)state;
-	if (!itest_can_run(skip_reason, sizeof(skip_reason)))
-		fprintf(stderr, "skipped: %s\n", skip_reason);
-	return 0;
-}
-
-#define NEED_ROOT()                                                                        \
-	do {                                                                               \
-		if (skip_reason[0])                                                        \
-			skip();                                                            \
-	} while (0)
 
 /* Creates every level of rel that does not exist yet. */
 static void mkcg_all(const char *rel)
@@ -396,7 +381,7 @@ static void every_pod_and_container_named(void **state)
 	size_t n;
 
 	(void)state;
-	NEED_ROOT();
+	ITEST_NEED_ROOT();
 	fixture_init(&f, "k8s");
 	for (int d = 0; d < NDRV; d++)
 		for (int q = 0; q < NQOS; q++)
@@ -447,7 +432,7 @@ static void pod_level_rolls_up_containers(void **state)
 	size_t n;
 
 	(void)state;
-	NEED_ROOT();
+	ITEST_NEED_ROOT();
 	fixture_init(&f, "k8spod");
 	add_pod(&f, DRV_SYSTEMD, QOS_BURSTABLE, RT_CONTAINERD, 2, duty);
 	add_pod(&f, DRV_CGROUPFS, QOS_GUARANTEED, RT_DOCKER, 2, duty);
@@ -519,7 +504,7 @@ static void top_limits_cgroup_lines(void **state)
 	int npids = 0, others;
 
 	(void)state;
-	NEED_ROOT();
+	ITEST_NEED_ROOT();
 	fixture_init(&f, "k8stop");
 	for (int k = 0; k < 4; k++)
 		add_pod(&f, k % 2 ? DRV_CGROUPFS : DRV_SYSTEMD, QOS_BURSTABLE, k % NRT, 1,
@@ -568,7 +553,7 @@ static void no_kubernetes_is_noted(void **state)
 	char cmd[200];
 
 	(void)state;
-	NEED_ROOT();
+	ITEST_NEED_ROOT();
 	snprintf(cmd, sizeof(cmd), "find %s -name '*kubepods*' | grep -q .",
 		 itest_cgroup_mount());
 	if (!system(cmd))
@@ -601,7 +586,7 @@ static void missing_logs_give_ids_only(void **state)
 	size_t n;
 
 	(void)state;
-	NEED_ROOT();
+	ITEST_NEED_ROOT();
 	fixture_init(&f, "k8snolog");
 	p = add_pod(&f, DRV_SYSTEMD, QOS_GUARANTEED, RT_DOCKER, 1, duty);
 	assert_int_equal(itest_tmacg_start(&t, args), 0);
@@ -648,5 +633,5 @@ int main(void)
 		cmocka_unit_test_teardown(no_kubernetes_is_noted, cleanup),
 		cmocka_unit_test_teardown(missing_logs_give_ids_only, cleanup),
 	};
-	return cmocka_run_group_tests_name("k8s", tests, setup, NULL);
+	return cmocka_run_group_tests_name("k8s", tests, itest_group_setup, NULL);
 }

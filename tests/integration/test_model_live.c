@@ -25,7 +25,6 @@
 
 #include "itest.h"
 
-static char skip_reason[256];
 static char model_path[1024];
 
 static int setup(void **state)
@@ -40,16 +39,8 @@ static int setup(void **state)
 				"TMACG_TEST_MODELS\n", model_path);
 		return -1;
 	}
-	if (!itest_can_run(skip_reason, sizeof(skip_reason)))
-		fprintf(stderr, "skipped: %s\n", skip_reason);
-	return 0;
+	return itest_group_setup(state);
 }
-
-#define NEED_ROOT()                                                                        \
-	do {                                                                               \
-		if (skip_reason[0])                                                        \
-			skip();                                                            \
-	} while (0)
 
 /* The node tree and thresholds of tests/models/software.tma, in model order. */
 static const struct {
@@ -413,7 +404,7 @@ static void live_model_matches_kernel_and_replay(void **state)
 	size_t n;
 
 	(void)state;
-	NEED_ROOT();
+	ITEST_NEED_ROOT();
 	model_header("model", model_id, sizeof(model_id));
 	model_header("tma_version", version, sizeof(version));
 	itest_parent_name(parent, sizeof(parent), "model");
@@ -509,7 +500,7 @@ static void table_output_prints_tree(void **state)
 	struct itest_tmacg t;
 
 	(void)state;
-	NEED_ROOT();
+	ITEST_NEED_ROOT();
 	assert_int_equal(itest_tmacg_start(&t, args), 0);
 	assert_int_equal(itest_tmacg_stop(&t, 0), 0);
 	for (int i = 0; i < NTREE; i++)

@@ -17,21 +17,6 @@
 
 #include "itest.h"
 
-static char skip_reason[256];
-
-static int setup(void **state)
-{
-	(void)state;
-	if (!itest_can_run(skip_reason, sizeof(skip_reason)))
-		fprintf(stderr, "skipped: %s\n", skip_reason);
-	return 0;
-}
-
-#define NEED_ROOT()                                                                        \
-	do {                                                                               \
-		if (skip_reason[0])                                                        \
-			skip();                                                            \
-	} while (0)
 
 /* Sum of counts.on_cpu_s over the lines of one cgroup (and no task). */
 static double on_cpu_of(json_object **lines, size_t n, const char *cgroup, int *seen)
@@ -73,7 +58,7 @@ static void attribution_matches_cpu_stat(void **state)
 	int seen;
 
 	(void)state;
-	NEED_ROOT();
+	ITEST_NEED_ROOT();
 	itest_parent_name(parent, sizeof(parent), "attr");
 	assert_int_equal(itest_mkcg(parent), 0);
 	for (int i = 0; i < 3; i++) {
@@ -133,7 +118,7 @@ static void raw_tracepoint_fallback_counts(void **state)
 	int seen;
 
 	(void)state;
-	NEED_ROOT();
+	ITEST_NEED_ROOT();
 	itest_parent_name(parent, sizeof(parent), "rawtp");
 	assert_int_equal(itest_mkcg(parent), 0);
 	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
@@ -168,7 +153,7 @@ static void short_lived_cgroups_are_named(void **state)
 	int missing = 0;
 
 	(void)state;
-	NEED_ROOT();
+	ITEST_NEED_ROOT();
 	itest_parent_name(parent, sizeof(parent), "short");
 	assert_int_equal(itest_mkcg(parent), 0);
 	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
@@ -228,7 +213,7 @@ static void per_task_split(void **state)
 	size_t n;
 
 	(void)state;
-	NEED_ROOT();
+	ITEST_NEED_ROOT();
 	itest_parent_name(parent, sizeof(parent), "task");
 	assert_int_equal(itest_mkcg(parent), 0);
 	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
@@ -310,7 +295,7 @@ static void sigterm_prints_last_interval_and_detaches(void **state)
 	size_t n;
 
 	(void)state;
-	NEED_ROOT();
+	ITEST_NEED_ROOT();
 	/* Other tmacg instances may run: this one's programs are those that appear. */
 	nb = tmacg_program_ids(before, 256);
 	assert_int_equal(itest_tmacg_start(&t, args), 0);
@@ -347,7 +332,7 @@ static void three_valid_json_lines_per_cgroup(void **state)
 	size_t n;
 
 	(void)state;
-	NEED_ROOT();
+	ITEST_NEED_ROOT();
 	itest_parent_name(parent, sizeof(parent), "json \"q\\");
 	assert_int_equal(itest_mkcg(parent), 0);
 	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
@@ -377,7 +362,7 @@ static void closed_pipe_ends_quietly(void **state)
 	char c = 0;
 
 	(void)state;
-	NEED_ROOT();
+	ITEST_NEED_ROOT();
 	assert_int_equal(itest_tmacg_start(&t, args), 0);
 	/* Read one line like `head -n 1`, then go away. */
 	while (c != '\n')
@@ -396,7 +381,7 @@ static void no_pmu_is_explained(void **state)
 	struct itest_tmacg t;
 
 	(void)state;
-	NEED_ROOT();
+	ITEST_NEED_ROOT();
 	if (!access("/sys/bus/event_source/devices/cpu/type", F_OK) ||
 	    !access("/sys/bus/event_source/devices/cpu_core/type", F_OK))
 		skip();	/* this machine has a hardware PMU */
@@ -420,5 +405,5 @@ int main(void)
 		cmocka_unit_test_teardown(closed_pipe_ends_quietly, itest_cleanup),
 		cmocka_unit_test_teardown(no_pmu_is_explained, itest_cleanup),
 	};
-	return cmocka_run_group_tests_name("software_path", tests, setup, NULL);
+	return cmocka_run_group_tests_name("software_path", tests, itest_group_setup, NULL);
 }

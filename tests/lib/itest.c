@@ -61,6 +61,16 @@ const char *itest_cgroup_mount(void)
 	return mount_found ? mount_info.dir : NULL;
 }
 
+char itest_skip_reason[256];
+
+int itest_group_setup(void **state)
+{
+	(void)state;
+	if (!itest_can_run(itest_skip_reason, sizeof(itest_skip_reason)))
+		fprintf(stderr, "skipped: %s\n", itest_skip_reason);
+	return 0;
+}
+
 bool itest_can_run(char *why, size_t len)
 {
 	if (geteuid() != 0) {

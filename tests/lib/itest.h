@@ -16,6 +16,18 @@
 /* False (with the reason) when not root, or BPF/BTF is unavailable. */
 bool itest_can_run(char *why, size_t len);
 
+/*
+ * A cmocka group setup deciding once whether these root tests can run; it
+ * says why not on stderr.  Each test then starts with ITEST_NEED_ROOT().
+ */
+extern char itest_skip_reason[256];
+int itest_group_setup(void **state);
+#define ITEST_NEED_ROOT()                                                                  \
+	do {                                                                               \
+		if (itest_skip_reason[0])                                                  \
+			skip();                                                            \
+	} while (0)
+
 /* The cgroup2 mount directory ("/sys/fs/cgroup/unified" here). */
 const char *itest_cgroup_mount(void);
 
