@@ -354,9 +354,6 @@ static __always_inline void track_runtime(struct tmacg_cpu_state *cs, struct tas
 static __always_inline void resync(struct tmacg_cpu_state *cs, struct task_struct *running,
 				   struct tmacg_stats *st, bool btf)
 {
-	__u64 ktime = bpf_ktime_get_ns(), window = ktime - cs->last_event_ns;
-
-	cs->last_event_ns = ktime;
 	if (cs->run_task == (__u64)running)
 		return;
 	if (cs->run_task) {
@@ -373,13 +370,13 @@ static __always_inline void resync(struct tmacg_cpu_state *cs, struct task_struc
 		 */
 		account(st, cs, running, btf, false);
 		/*
-		 * The fair class sets prev_sum_exec_runtime when it picks a task: the
-		 * unseen slice's CPU time, charged.  It began after this CPU's last
-		 * seen event, so it is never charged more than the time since.  For
-		 * other classes the field is stale: the slice is counted as lost.
+		 * The fair class sets prev_sum_exec_runtime when it picks a task, and
+		 * this pick was unseen (a seen one, a flush or an attach would have
+		 * made it the tracked task): the unseen slice's CPU time exactly,
+		 * charged.  For other classes the field is stale: counted as lost.
 		 */
-		if (slice > window)
-			slice = window;
+		if (slice > 1000000000ull)
+			slice = 0;	/* not a slice: a stale or foreign value */
 		if (policy == SCHED_NORMAL_POLICY || policy == SCHED_BATCH_POLICY ||
 		    policy == SCHED_IDLE_POLICY)
 			cs->run_pending += slice;

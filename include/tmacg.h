@@ -41,7 +41,6 @@ struct tmacg_cpu_state {
 	__u64 run_task;		/* the task switched in last (its address) */
 	__u64 run_start;	/* its sum_exec_runtime then */
 	__u64 run_pending;	/* runtime since the last charge, not yet charged */
-	__u64 last_event_ns;	/* ktime of this CPU's last switch/flush/attach seen */
 	/*
 	 * Scratch of one read pass: groups that failed, groups whose members are
 	 * skipped.  Kept in map memory on purpose: the verifier does not track
