@@ -118,10 +118,10 @@ static __always_inline void add_to(struct tmacg_acc *acc, const struct tmacg_acc
 	for (__u32 g = 0; g < TMACG_MAX_GROUPS; g++) {
 		if (g >= nr_groups)
 			break;
-		if (d->enabled[g])
-			__sync_fetch_and_add(&acc->enabled[g], d->enabled[g]);
-		if (d->running[g])
-			__sync_fetch_and_add(&acc->running[g], d->running[g]);
+		if (d->time[g].enabled)
+			__sync_fetch_and_add(&acc->time[g].enabled, d->time[g].enabled);
+		if (d->time[g].running)
+			__sync_fetch_and_add(&acc->time[g].running, d->time[g].running);
 	}
 }
 
@@ -180,8 +180,8 @@ static __always_inline void add_to_owned(struct tmacg_acc *acc, const struct tma
 	for (__u32 g = 0; g < TMACG_MAX_GROUPS; g++) {
 		if (g >= nr_groups)
 			break;
-		acc->enabled[g] += d->enabled[g];
-		acc->running[g] += d->running[g];
+		acc->time[g].enabled += d->time[g].enabled;
+		acc->time[g].running += d->time[g].running;
 	}
 }
 
@@ -276,13 +276,13 @@ static __always_inline int account(struct tmacg_stats *st, struct tmacg_cpu_stat
 		}
 		had = cs->valid & bit;
 		if (event_is_leader[e]) {
-			__u64 den = delta_of(v.enabled, cs->enabled[g], st);
-			__u64 drun = delta_of(v.running, cs->running[g], st);
+			__u64 den = delta_of(v.enabled, cs->time[g].enabled, st);
+			__u64 drun = delta_of(v.running, cs->time[g].running, st);
 
-			cs->enabled[g] = v.enabled;
-			cs->running[g] = v.running;
-			d->enabled[g] = had ? den : 0;
-			d->running[g] = had ? drun : 0;
+			cs->time[g].enabled = v.enabled;
+			cs->time[g].running = v.running;
+			d->time[g].enabled = had ? den : 0;
+			d->time[g].running = had ? drun : 0;
 			if (had && !drun) {
 				/* Not on the PMU since the last read: members are unchanged. */
 				st->groups_not_running++;

@@ -18,7 +18,17 @@
 /* Longest cgroup path sent by the mkdir/rmdir tracepoints (kubelet paths are ~200). */
 #define TMACG_PATH_MAX 512
 
-/* Per-cgroup (and per-task) accumulator: only ever grows; userspace subtracts. */
+/* A perf group's times: enabled and running side by side, one cache line. */
+struct tmacg_group_time {
+	__u64 enabled;		/* ns the group was enabled */
+	__u64 running;		/* ns the group was on the PMU */
+};
+
+/*
+ * Per-cgroup (and per-task) accumulator: only ever grows; userspace subtracts.
+ * Layout for the charge on a cold entry (10,000 cgroups do not stay in cache):
+ * runtime and the first counters share a line, group times another.
+ */
 struct tmacg_acc {
 	/*
 	 * CPU time from the scheduler's sum_exec_runtime, as cpu.stat counts it:
@@ -26,15 +36,13 @@ struct tmacg_acc {
 	 */
 	__u64 runtime_ns;
 	__u64 counter[TMACG_MAX_EVENTS];
-	__u64 enabled[TMACG_MAX_GROUPS];	/* ns the group was enabled */
-	__u64 running[TMACG_MAX_GROUPS];	/* ns the group was on the PMU */
+	struct tmacg_group_time time[TMACG_MAX_GROUPS];
 };
 
 /* This CPU's previous reading of every event: the baseline for the next delta. */
 struct tmacg_cpu_state {
 	__u64 counter[TMACG_MAX_EVENTS];
-	__u64 enabled[TMACG_MAX_GROUPS];
-	__u64 running[TMACG_MAX_GROUPS];
+	struct tmacg_group_time time[TMACG_MAX_GROUPS];
 	__u64 valid;	/* bit g set: group g has a baseline */
 	__u64 cur_cgid;		/* cgroup of the task switched in last: pending work is its */
 	__u64 cur_idle;		/* that task is the idle task: its time belongs to no cgroup */

@@ -21,8 +21,8 @@ int acc_delta(const struct tmacg_acc *now, const struct tmacg_acc *before, int n
 	for (int e = 0; e < nevents; e++)
 		out->counter[e] = sub_clamped(now->counter[e], before->counter[e], &negative);
 	for (int g = 0; g < ngroups; g++) {
-		out->enabled[g] = sub_clamped(now->enabled[g], before->enabled[g], &negative);
-		out->running[g] = sub_clamped(now->running[g], before->running[g], &negative);
+		out->time[g].enabled = sub_clamped(now->time[g].enabled, before->time[g].enabled, &negative);
+		out->time[g].running = sub_clamped(now->time[g].running, before->time[g].running, &negative);
 	}
 	return negative;
 }
@@ -33,8 +33,8 @@ void acc_add(struct tmacg_acc *sum, const struct tmacg_acc *d, int nevents, int 
 	for (int e = 0; e < nevents; e++)
 		sum->counter[e] += d->counter[e];
 	for (int g = 0; g < ngroups; g++) {
-		sum->enabled[g] += d->enabled[g];
-		sum->running[g] += d->running[g];
+		sum->time[g].enabled += d->time[g].enabled;
+		sum->time[g].running += d->time[g].running;
 	}
 }
 
@@ -43,18 +43,18 @@ bool acc_is_empty(const struct tmacg_acc *a, int ngroups)
 	if (a->runtime_ns)
 		return false;
 	for (int g = 0; g < ngroups; g++)
-		if (a->enabled[g])
+		if (a->time[g].enabled)
 			return false;
 	return true;
 }
 
 double acc_scaled(const struct tmacg_acc *a, int event, int group)
 {
-	if (!a->running[group])
+	if (!a->time[group].running)
 		return NAN;
-	if (a->running[group] == a->enabled[group])
+	if (a->time[group].running == a->time[group].enabled)
 		return (double)a->counter[event];
-	return (double)a->counter[event] * ((double)a->enabled[group] / a->running[group]);
+	return (double)a->counter[event] * ((double)a->time[group].enabled / a->time[group].running);
 }
 
 double acc_running_min(const struct tmacg_acc *a, int ngroups)
@@ -64,9 +64,9 @@ double acc_running_min(const struct tmacg_acc *a, int ngroups)
 	for (int g = 0; g < ngroups; g++) {
 		double r;
 
-		if (!a->enabled[g])
+		if (!a->time[g].enabled)
 			continue;
-		r = (double)a->running[g] / a->enabled[g];
+		r = (double)a->time[g].running / a->time[g].enabled;
 		if (isnan(min) || r < min)
 			min = r;
 	}

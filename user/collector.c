@@ -321,7 +321,7 @@ static int read_task(struct collector *c, const void *key, const void *val, void
 	if (!snap)
 		return -ENOMEM;
 	/* The LRU evicted and re-created this tid: count from zero again. */
-	if (t->acc.enabled[0] < snap->acc.enabled[0])
+	if (t->acc.time[0].enabled < snap->acc.time[0].enabled)
 		memset(&snap->acc, 0, sizeof(snap->acc));
 	c->negative_deltas += acc_delta(&t->acc, &snap->acc, c->cfg.nevents, c->cfg.ngroups,
 					&delta);

@@ -17,8 +17,8 @@ void group_health_add(struct group_health *h, const struct tmacg_acc *delta, int
 	int n = group_health_bound(ngroups);
 
 	for (int g = 0; g < n; g++) {
-		h->enabled[g] += delta->enabled[g];
-		h->running[g] += delta->running[g];
+		h->enabled[g] += delta->time[g].enabled;
+		h->running[g] += delta->time[g].running;
 	}
 }
 

@@ -27,7 +27,7 @@ void software_counts(const struct tmacg_acc *sum, double interval_s, double *cou
 	double mig = acc_scaled(sum, SW_CPU_MIGRATIONS, 0);
 	double pf = acc_scaled(sum, SW_PAGE_FAULTS, 0);
 
-	if (!sum->enabled[0]) {
+	if (!sum->time[0].enabled) {
 		/* Nothing ran: zeros, not nulls; the cgroup was measured and idle. */
 		clock_ns = ctx = mig = pf = 0;
 	}

@@ -35,8 +35,8 @@ static void collect_one(uint64_t id, const struct tmacg_acc *d, void *ctx)
 	for (int e = 0; e < TMACG_MAX_EVENTS; e++)
 		f->sum.counter[e] += d->counter[e];
 	for (int g = 0; g < TMACG_MAX_GROUPS; g++) {
-		f->sum.enabled[g] += d->enabled[g];
-		f->sum.running[g] += d->running[g];
+		f->sum.time[g].enabled += d->time[g].enabled;
+		f->sum.time[g].running += d->time[g].running;
 	}
 }
 
@@ -99,8 +99,8 @@ static void max_events_and_groups_load_and_count(void **state)
 	for (int g = 0; g < TMACG_MAX_GROUPS; g++) {
 		double clock = (double)f.sum.counter[g * PER_GROUP];
 
-		assert_true(f.sum.enabled[g] > 0);
-		assert_true(f.sum.running[g] == f.sum.enabled[g]);
+		assert_true(f.sum.time[g].enabled > 0);
+		assert_true(f.sum.time[g].running == f.sum.time[g].enabled);
 		if (fabs(clock - (double)f.sum.counter[0]) > 0.02 * f.sum.counter[0])
 			fail_msg("group %d cpu-clock %.0f, group 0 %.0f", g, clock,
 				 (double)f.sum.counter[0]);

@@ -21,16 +21,16 @@ static void delta_subtracts_used_fields_only(void **state)
 	now.counter[0] = 50;
 	before.counter[0] = 20;
 	now.counter[1] = 7;
-	now.enabled[0] = 300;
-	before.enabled[0] = 100;
-	now.running[0] = 150;
-	before.running[0] = 100;
+	now.time[0].enabled = 300;
+	before.time[0].enabled = 100;
+	now.time[0].running = 150;
+	before.time[0].running = 100;
 	assert_int_equal(acc_delta(&now, &before, 2, 1, &out), 0);
 	assert_true(out.runtime_ns == 600);
 	assert_true(out.counter[0] == 30);
 	assert_true(out.counter[1] == 7);
-	assert_true(out.enabled[0] == 200);
-	assert_true(out.running[0] == 50);
+	assert_true(out.time[0].enabled == 200);
+	assert_true(out.time[0].running == 50);
 	assert_true(out.counter[2] == 0x5555555555555555ULL);	/* beyond nevents: untouched */
 }
 
@@ -41,14 +41,14 @@ static void going_backwards_is_clamped_and_counted(void **state)
 	(void)state;
 	now.counter[0] = 5;
 	before.counter[0] = 9;
-	now.enabled[0] = 10;
-	before.enabled[0] = 11;
-	now.running[0] = 20;
-	before.running[0] = 10;
+	now.time[0].enabled = 10;
+	before.time[0].enabled = 11;
+	now.time[0].running = 20;
+	before.time[0].running = 10;
 	assert_int_equal(acc_delta(&now, &before, 1, 1, &out), 2);
 	assert_true(out.counter[0] == 0);
-	assert_true(out.enabled[0] == 0);
-	assert_true(out.running[0] == 10);
+	assert_true(out.time[0].enabled == 0);
+	assert_true(out.time[0].running == 10);
 }
 
 static void add_and_empty(void **state)
@@ -58,12 +58,12 @@ static void add_and_empty(void **state)
 	(void)state;
 	assert_true(acc_is_empty(&sum, 2));
 	d.counter[0] = 3;
-	d.enabled[1] = 4;
-	d.running[1] = 2;
+	d.time[1].enabled = 4;
+	d.time[1].running = 2;
 	acc_add(&sum, &d, 1, 2);
 	acc_add(&sum, &d, 1, 2);
 	assert_true(sum.counter[0] == 6);
-	assert_true(sum.enabled[1] == 8);
+	assert_true(sum.time[1].enabled == 8);
 	assert_false(acc_is_empty(&sum, 2));
 	memset(&d, 0, sizeof(d));
 	d.runtime_ns = 1;	/* ran, though no group was enabled: not empty */
@@ -76,12 +76,12 @@ static void scaling_for_multiplexing(void **state)
 
 	(void)state;
 	a.counter[0] = 1000;
-	a.enabled[0] = 400;
-	a.running[0] = 100;	/* on the PMU a quarter of the time */
+	a.time[0].enabled = 400;
+	a.time[0].running = 100;	/* on the PMU a quarter of the time */
 	assert_true(acc_scaled(&a, 0, 0) == 4000.0);
-	a.running[0] = 400;
+	a.time[0].running = 400;
 	assert_true(acc_scaled(&a, 0, 0) == 1000.0);
-	a.running[0] = 0;	/* never counted: unknown, not zero */
+	a.time[0].running = 0;	/* never counted: unknown, not zero */
 	assert_true(isnan(acc_scaled(&a, 0, 0)));
 }
 
@@ -91,10 +91,10 @@ static void running_min_over_enabled_groups(void **state)
 
 	(void)state;
 	assert_true(isnan(acc_running_min(&a, 3)));
-	a.enabled[0] = 100;
-	a.running[0] = 100;
-	a.enabled[1] = 100;
-	a.running[1] = 25;
+	a.time[0].enabled = 100;
+	a.time[0].running = 100;
+	a.time[1].enabled = 100;
+	a.time[1].running = 25;
 	/* group 2 never enabled: ignored */
 	assert_true(acc_running_min(&a, 3) == 0.25);
 }

@@ -30,19 +30,19 @@ static void test_delta_and_clamp(void **state)
 	before.counter[0] = 20;
 	now.counter[1] = 5;
 	before.counter[1] = 9;	/* went backwards: clamped, counted */
-	now.enabled[0] = 1000;
-	before.enabled[0] = 400;
-	now.running[0] = 300;
-	before.running[0] = 301;	/* backwards too */
+	now.time[0].enabled = 1000;
+	before.time[0].enabled = 400;
+	now.time[0].running = 300;
+	before.time[0].running = 301;	/* backwards too */
 	now.counter[2] = 77;	/* beyond nevents: not touched */
 	assert_int_equal(acc_delta(&now, &before, 2, 1, &out), 2);
 	assert_int_equal(out.runtime_ns, 800);
 	assert_int_equal(out.counter[0], 30);
 	assert_int_equal(out.counter[1], 0);
-	assert_int_equal(out.enabled[0], 600);
-	assert_int_equal(out.running[0], 0);
+	assert_int_equal(out.time[0].enabled, 600);
+	assert_int_equal(out.time[0].running, 0);
 	assert_int_equal(out.counter[2], 0xababababababababull);
-	assert_int_equal(out.enabled[1], 0xababababababababull);
+	assert_int_equal(out.time[1].enabled, 0xababababababababull);
 }
 
 static void test_add_and_empty(void **state)
@@ -56,21 +56,21 @@ static void test_add_and_empty(void **state)
 	d.runtime_ns = 10;
 	d.counter[0] = 3;
 	d.counter[3] = 4;
-	d.enabled[1] = 7;
-	d.running[1] = 6;
-	d.enabled[2] = 99;	/* beyond ngroups */
+	d.time[1].enabled = 7;
+	d.time[1].running = 6;
+	d.time[2].enabled = 99;	/* beyond ngroups */
 	acc_add(&sum, &d, 4, 2);
 	acc_add(&sum, &d, 4, 2);
 	assert_int_equal(sum.runtime_ns, 20);
 	assert_int_equal(sum.counter[0], 6);
 	assert_int_equal(sum.counter[3], 8);
-	assert_int_equal(sum.enabled[1], 14);
-	assert_int_equal(sum.running[1], 12);
-	assert_int_equal(sum.enabled[2], 0);
+	assert_int_equal(sum.time[1].enabled, 14);
+	assert_int_equal(sum.time[1].running, 12);
+	assert_int_equal(sum.time[2].enabled, 0);
 	assert_false(acc_is_empty(&sum, 2));
 	/* Enabled time alone (ran but counted nothing) is not empty either. */
 	memset(&sum, 0, sizeof(sum));
-	sum.enabled[1] = 1;
+	sum.time[1].enabled = 1;
 	assert_true(acc_is_empty(&sum, 1));
 	assert_false(acc_is_empty(&sum, 2));
 }
@@ -83,18 +83,18 @@ static void test_scaled(void **state)
 	memset(&a, 0, sizeof(a));
 	/* Group 0 ran the whole time: the count as it is. */
 	a.counter[0] = 12345;
-	a.enabled[0] = a.running[0] = 1000000;
+	a.time[0].enabled = a.time[0].running = 1000000;
 	assert_true(acc_scaled(&a, 0, 0) == 12345.0);
 	/* Group 1 was on the PMU a quarter of the time: counts times 4. */
 	a.counter[1] = 1000;
 	a.counter[2] = 3;
-	a.enabled[1] = 4000000;
-	a.running[1] = 1000000;
+	a.time[1].enabled = 4000000;
+	a.time[1].running = 1000000;
 	assert_true(acc_scaled(&a, 1, 1) == 4000.0);
 	assert_true(acc_scaled(&a, 2, 1) == 12.0);
 	/* Group 2 enabled but never running: not measured, NAN rather than 0. */
 	a.counter[3] = 55;	/* a frozen value must not leak out */
-	a.enabled[2] = 500;
+	a.time[2].enabled = 500;
 	assert_true(isnan(acc_scaled(&a, 3, 2)));
 	/* Group 3 never enabled (the cgroup did not run): NAN too. */
 	assert_true(isnan(acc_scaled(&a, 4, 3)));
@@ -108,20 +108,20 @@ static void test_running_min(void **state)
 	memset(&a, 0, sizeof(a));
 	/* No group enabled: null in the output. */
 	assert_true(isnan(acc_running_min(&a, 4)));
-	a.enabled[0] = a.running[0] = 800;
+	a.time[0].enabled = a.time[0].running = 800;
 	assert_true(acc_running_min(&a, 4) == 1.0);
 	/* Multiplexed groups: the smallest share. */
-	a.enabled[1] = 1000;
-	a.running[1] = 500;
-	a.enabled[2] = 1000;
-	a.running[2] = 250;
+	a.time[1].enabled = 1000;
+	a.time[1].running = 500;
+	a.time[2].enabled = 1000;
+	a.time[2].running = 250;
 	assert_true(acc_running_min(&a, 4) == 0.25);
 	/* Group 3, not enabled for this cgroup, is ignored (not 0); group 4 is beyond ngroups. */
-	a.enabled[4] = 1000;
-	a.running[4] = 1;
+	a.time[4].enabled = 1000;
+	a.time[4].running = 1;
 	assert_true(acc_running_min(&a, 4) == 0.25);
 	/* Enabled but never running: 0, the counts of that group are missing. */
-	a.enabled[3] = 10;
+	a.time[3].enabled = 10;
 	assert_true(acc_running_min(&a, 4) == 0.0);
 }
 
@@ -139,12 +139,12 @@ static void test_rolled_up_multiplexing(void **state)
 	memset(&b, 0, sizeof(b));
 	memset(&sum, 0, sizeof(sum));
 	/* Group 0 always on; group 1 shares the PMU: 50 % in a, 100 % in b. */
-	a.enabled[0] = a.running[0] = 100;
-	a.enabled[1] = 100;
-	a.running[1] = 50;
+	a.time[0].enabled = a.time[0].running = 100;
+	a.time[1].enabled = 100;
+	a.time[1].running = 50;
 	a.counter[1] = 50;
-	b.enabled[0] = b.running[0] = 300;
-	b.enabled[1] = b.running[1] = 300;
+	b.time[0].enabled = b.time[0].running = 300;
+	b.time[1].enabled = b.time[1].running = 300;
 	b.counter[1] = 300;
 	assert_true(acc_running_min(&a, 2) == 0.5);
 	assert_true(acc_running_min(&b, 2) == 1.0);

@@ -37,12 +37,12 @@ static struct tmacg_acc delta(__u64 en0, __u64 run0, __u64 en1, __u64 run1, __u6
 	struct tmacg_acc d;
 
 	memset(&d, 0, sizeof(d));
-	d.enabled[0] = en0;
-	d.running[0] = run0;
-	d.enabled[1] = en1;
-	d.running[1] = run1;
-	d.enabled[2] = en2;
-	d.running[2] = run2;
+	d.time[0].enabled = en0;
+	d.time[0].running = run0;
+	d.time[1].enabled = en1;
+	d.time[1].running = run1;
+	d.time[2].enabled = en2;
+	d.time[2].running = run2;
 	return d;
 }
 
@@ -162,7 +162,7 @@ static void test_bounds(void **state)
 	fake_measure(&ms);
 	memset(&d, 0, sizeof(d));
 	for (int g = 0; g < TMACG_MAX_GROUPS; g++)
-		d.enabled[g] = 5;	/* none running */
+		d.time[g].enabled = 5;	/* none running */
 	group_health_add(&h, &d, TMACG_MAX_GROUPS + 10);
 	group_health_add(&h, &d, -1);
 	assert_int_equal(check(&h, &ms, &text), 3);	/* only the measure's 3 groups */
