@@ -301,12 +301,17 @@ static void check_replay(json_object **lines, size_t n)
 	free(which);
 }
 
-/* Sum of cpu-clock seconds in the lines of one cgroup; checks each line on the way. */
-static double cpu_clock_s(json_object **lines, size_t n, const char *cg, int *nmeasured)
+/*
+ * Sum of cpu-clock seconds in the lines of one cgroup, and of on_cpu_s in
+ * *on_cpu; checks each line on the way.
+ */
+static double cpu_clock_s(json_object **lines, size_t n, const char *cg, int *nmeasured,
+			  double *on_cpu)
 {
 	double sum = 0;
 
 	*nmeasured = 0;
+	*on_cpu = 0;
 	for (size_t i = 0; i < n; i++) {
 		json_object *m;
 		double share, clock, interval;
@@ -322,25 +327,26 @@ static double cpu_clock_s(json_object **lines, size_t n, const char *cg, int *nm
 		/* One always-running software group: nothing scaled. */
 		assert_true(itest_num(lines[i], "quality.running_min") == 1.0);
 		sum += clock / 1e9;
+		*on_cpu += itest_num(lines[i], "counts.on_cpu_s");
 		(*nmeasured)++;
 	}
 	return sum;
 }
 
 /*
- * cpu-clock counts wall time while a task is current: steal and IRQ time and
- * the switch itself, which cpu.stat's runtime leaves out, so on a busy VM it
- * may exceed cpu.stat by several percent, but never fall much short.
+ * on_cpu_s is the scheduler's runtime, as cpu.stat counts it: 2 % or 20 ms.
+ * cpu-clock counts wall time while a task is current: steal and IRQ time,
+ * which cpu.stat leaves out, make it exceed cpu.stat by however much the
+ * hypervisor took (18 % seen under load), but it never falls much short.
  */
-static void assert_cpu_clock(double got, double want, const char *what)
+static void assert_cpu_times(double clock, double on_cpu, double want, const char *what)
 {
-	double lo = want * 0.97 - 0.02, hi = want * 1.10 + 0.03;
-
-	if (!(got >= lo && got <= hi))
-		fail_msg("%s: cpu-clock %.4f s, cpu.stat %.4f s (want %.4f..%.4f s)", what, got,
-			 want, lo, hi);
-	printf("  %s: cpu-clock %.4f s, cpu.stat %.4f s, error %.2f%%\n", what, got, want,
-	       want > 0 ? 100 * (got - want) / want : 0.0);
+	if (!(fabs(on_cpu - want) <= fmax(0.02 * want, 0.02)))
+		fail_msg("%s: on_cpu_s %.4f s, cpu.stat %.4f s", what, on_cpu, want);
+	if (!(clock >= want * 0.97 - 0.02))
+		fail_msg("%s: cpu-clock %.4f s below cpu.stat %.4f s", what, clock, want);
+	printf("  %s: on_cpu_s %.4f s, cpu-clock %.4f s, cpu.stat %.4f s\n", what, on_cpu, clock,
+	       want);
 }
 
 /* The idle cgroup's lines: every count and node null, nothing flagged. */
@@ -443,11 +449,12 @@ static void live_model_matches_kernel_and_replay(void **state)
 	}
 	for (int i = 0; i < 2; i++) {
 		int nm;
-		double got = cpu_clock_s(lines, n, cg[i], &nm);
+		double on_cpu;
+		double got = cpu_clock_s(lines, n, cg[i], &nm, &on_cpu);
 		double want = (after[i] - before[i]) / 1e6;
 
 		assert_true(nm >= 3);
-		assert_cpu_clock(got, want, cg[i]);
+		assert_cpu_times(got, on_cpu, want, cg[i]);
 		printf("  %s: busiest interval's bottleneck %s\n", cg[i],
 		       busiest_bottleneck(lines, n, cg[i]));
 		/* A CPU mostly used or mostly not: the level-1 node that says so leads. */
