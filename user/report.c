@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -122,7 +123,7 @@ static int task_order(const void *a, const void *b)
 	__u64 tx = on_cpu_ns(&x->delta), ty = on_cpu_ns(&y->delta);
 
 	if (x->target != y->target)
-		return x->target < y->target ? -1 : 1;
+		return (uintptr_t)x->target < (uintptr_t)y->target ? -1 : 1;
 	if (tx != ty)
 		return tx > ty ? -1 : 1;
 	return x->tid < y->tid ? -1 : x->tid > y->tid;
@@ -203,13 +204,28 @@ static int emit(struct report *r, const struct line_ctx *lc, const char *name, u
 	return ferror(r->out) ? (errno == EPIPE ? -EPIPE : -EIO) : 0;
 }
 
-static int emit_tasks(struct report *r, const struct line_ctx *lc, const struct cgroup_node *n,
-		      size_t *next)
+/* The first of n's tasks: they are sorted by target (task_order), so a lower bound. */
+static size_t first_task_of(const struct report *r, const struct cgroup_node *n)
+{
+	size_t lo = 0, hi = r->ntasks;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if ((uintptr_t)r->tasks[mid].target < (uintptr_t)n)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int emit_tasks(struct report *r, const struct line_ctx *lc, const struct cgroup_node *n)
 {
 	int shown = 0, err = 0;
 
-	for (; *next < r->ntasks && r->tasks[*next].target == n; (*next)++) {
-		const struct report_task_entry *e = &r->tasks[*next];
+	for (size_t i = first_task_of(r, n); i < r->ntasks && r->tasks[i].target == n; i++) {
+		const struct report_task_entry *e = &r->tasks[i];
 
 		if (r->o->top && shown >= r->o->top)
 			continue;
@@ -227,7 +243,7 @@ int report_interval(struct report *r, struct cgroup_tree *t, double interval_s,
 	struct cgroup_node **lines = calloc(t->nodes.len + 1, sizeof(*lines));
 	struct tmacg_acc other = { 0 };
 	struct line_ctx lc = { .interval_s = interval_s, .dropped = dropped };
-	size_t n = 0, shown, next_task = 0;
+	size_t n = 0, shown;
 	bool any_other = false;
 	int err = 0;
 
@@ -263,12 +279,8 @@ int report_interval(struct report *r, struct cgroup_tree *t, double interval_s,
 		const struct tmacg_acc *sum = lines[i]->user ? lines[i]->user : &empty;
 
 		err = emit(r, &lc, lines[i]->path, lines[i]->id, lines[i], NULL, sum);
-		/* Tasks are grouped by target pointer: find this target's run. */
-		for (next_task = 0; !err && next_task < r->ntasks; next_task++)
-			if (r->tasks[next_task].target == lines[i])
-				break;
 		if (!err)
-			err = emit_tasks(r, &lc, lines[i], &next_task);
+			err = emit_tasks(r, &lc, lines[i]);
 	}
 	if (!err && any_other)
 		err = emit(r, &lc, "(other)", 0, NULL, NULL, &other);

@@ -260,6 +260,52 @@ static void per_task_split(void **state)
 	assert_int_equal(itest_rmcg(parent), 0);
 }
 
+/* --top also limits task lines: at most N per cgroup per interval, the busiest. */
+static void top_limits_task_lines(void **state)
+{
+	char parent[128], mnt_parent[300], cg[200];
+	const char *args[] = { "--pmu", "software", "--cgroup", mnt_parent, "--per-task", "--top",
+			       "1", "--interval", "500ms", "--format", "json", NULL };
+	struct itest_tmacg t;
+	json_object **lines;
+	size_t n;
+	int busier = 0, lazier = 0;
+
+	(void)state;
+	ITEST_NEED_ROOT();
+	itest_parent_name(parent, sizeof(parent), "tasktop");
+	assert_int_equal(itest_mkcg(parent), 0);
+	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
+	snprintf(cg, sizeof(cg), "/%s", parent);
+	assert_int_equal(itest_tmacg_start(&t, args), 0);
+	itest_tmacg_drain(&t);
+	assert_int_equal(itest_wait(itest_burn_in(parent, "2", "0.6", "0.05")), 0);
+	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
+	lines = itest_json_lines(t.out, &n);
+	assert_non_null(lines);
+	/* Lines come per interval: a cgroup line, then its task lines. */
+	for (size_t i = 0; i < n; i++) {
+		int tasks = 0;
+
+		if (!itest_str(lines[i], "cgroup") || strcmp(itest_str(lines[i], "cgroup"), cg) ||
+		    json_object_object_get(lines[i], "task"))
+			continue;
+		for (size_t j = i + 1; j < n && json_object_object_get(lines[j], "task"); j++) {
+			const char *comm = itest_str(lines[j], "task.comm");
+
+			tasks++;
+			busier += comm && !strcmp(comm, "burn-a");
+			lazier += comm && !strcmp(comm, "burn-b");
+		}
+		assert_true(tasks <= 1);
+	}
+	assert_true(busier >= 1);
+	assert_true(busier > lazier);
+	itest_json_free(lines, n);
+	itest_tmacg_free(&t);
+	assert_int_equal(itest_rmcg(parent), 0);
+}
+
 /* Ids of loaded BPF programs named tmacg_*, into ids[]; returns how many. */
 static int tmacg_program_ids(int *ids, int max)
 {
@@ -400,6 +446,7 @@ int main(void)
 		cmocka_unit_test_teardown(raw_tracepoint_fallback_counts, itest_cleanup),
 		cmocka_unit_test_teardown(short_lived_cgroups_are_named, itest_cleanup),
 		cmocka_unit_test_teardown(per_task_split, itest_cleanup),
+		cmocka_unit_test_teardown(top_limits_task_lines, itest_cleanup),
 		cmocka_unit_test_teardown(sigterm_prints_last_interval_and_detaches, itest_cleanup),
 		cmocka_unit_test_teardown(three_valid_json_lines_per_cgroup, itest_cleanup),
 		cmocka_unit_test_teardown(closed_pipe_ends_quietly, itest_cleanup),
