@@ -3,8 +3,8 @@
 # tmacg build.  `make` builds build/tmacg, `make test` runs every test,
 # `V=1` shows the commands.  Sources are found by wildcard so a new module,
 # unit test, fuzz target or model file needs no edit here:
-#   user/*.c                -> linked into tmacg (user/main.c holds main)
-#   user/models/<id>.tma    -> compiled into the binary as built-in model <id>
+#   user/*.c, user/*/*.c    -> linked into tmacg (user/main.c holds main)
+#   user/model/builtin/<id>.tma -> compiled into the binary as built-in model <id>
 #   tests/unit/test_*.c     -> one cmocka program each, linked with all of user/
 #   tests/unit/test_X.wrap  -> optional extra link flags (e.g. -Wl,--wrap=open)
 #   tests/integration/test_*.c -> root integration tests (cmocka)
@@ -41,11 +41,11 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-USER_SRCS := $(sort $(wildcard user/*.c))
+USER_SRCS := $(sort $(wildcard user/*.c user/*/*.c))
 LIB_OBJS := $(patsubst user/%.c,$(OUT)/user/%.o,$(filter-out user/main.c,$(USER_SRCS))) \
 	    $(OUT)/models_builtin.o
 MAIN_OBJ := $(OUT)/user/main.o
-MODEL_FILES := $(sort $(wildcard user/models/*.tma))
+MODEL_FILES := $(sort $(wildcard user/model/builtin/*.tma))
 TESTLIB_OBJS := $(patsubst tests/lib/%.c,$(OUT)/tests/lib/%.o,$(wildcard tests/lib/*.c))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUT)/tests/unit/%,$(sort $(wildcard tests/unit/test_*.c)))
 INTEG_BINS := $(patsubst tests/integration/%.c,$(OUT)/tests/integration/%,\
@@ -55,7 +55,7 @@ INTEG_HELPERS := $(patsubst tests/integration/helpers/%.c,$(OUT)/tests/integrati
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(OUT)/tests/fuzz/%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 # Tests and tmacg link the archive, so a program pulls in only the modules it uses.
 LIB_A := $(OUT)/libtmacg.a
-BPF_OBJ := $(OUT)/tmacg.bpf.o
+BPF_OBJ := $(OUT)/bpf/tmacg.bpf.o
 SKEL := $(OUT)/tmacg.skel.h
 
 .DELETE_ON_ERROR:
@@ -75,11 +75,13 @@ $(LIB_A): $(LIB_OBJS)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-# The BPF object: CO-RE against the checked-in vmlinux.h, then `bpftool gen
-# object` to link it (it also strips DWARF, shrinking the skeleton).
+# BPF objects (tmacg's, the bench's floor program): CO-RE against the
+# checked-in vmlinux.h, then `bpftool gen object` to link it (it also strips
+# DWARF, shrinking the skeleton).
 # -Wno-unused-parameter: libbpf's BPF_PROG() hands every body a ctx it may not use.
-$(BPF_OBJ): bpf/tmacg.bpf.c include/tmacg.h vmlinux/vmlinux.h | $(OUT)
+$(OUT)/%.bpf.o: %.bpf.c include/tmacg.h vmlinux/vmlinux.h
 	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Iinclude -Ivmlinux \
 		$(WARN) -Wno-unused-parameter -c $< -o $(@:.bpf.o=.tmp.bpf.o)
 	$(Q)$(BPFTOOL) gen object $@ $(@:.bpf.o=.tmp.bpf.o)
@@ -88,9 +90,10 @@ $(SKEL): $(BPF_OBJ)
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name tmacg_bpf > $@
 
-# Every userspace object waits for the skeleton: the loader includes it and
-# depending on it everywhere keeps `make -j` simple and safe.
-$(OUT)/user/%.o: user/%.c $(SKEL) | $(OUT)
+# Only the collector includes the skeleton: a BPF edit rebuilds it alone.
+$(OUT)/user/collector.o: $(SKEL)
+
+$(OUT)/user/%.o: user/%.c | $(OUT)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
@@ -99,8 +102,8 @@ $(OUT)/user/%.o: user/%.c $(SKEL) | $(OUT)
 # array, so the binary needs no files at run time.
 $(OUT)/models_builtin.c: $(MODEL_FILES) | $(OUT)
 	$(call msg,GEN,$@)
-	$(Q){ echo '/* generated from user/models by the Makefile */'; \
-	  echo '#include "model_builtin.h"'; \
+	$(Q){ echo '/* generated from user/model/builtin by the Makefile */'; \
+	  echo '#include "model/model_builtin.h"'; \
 	  for f in $(MODEL_FILES); do id=$$(basename $$f .tma); \
 	    echo "static const char model_$${id}_text[] = {"; \
 	    od -An -v -tx1 $$f | sed -e 's/ *\([0-9a-f][0-9a-f]\)/0x\1,/g'; \
@@ -110,11 +113,11 @@ $(OUT)/models_builtin.c: $(MODEL_FILES) | $(OUT)
 	    echo "	{ \"$$id\", \"$$f\", model_$${id}_text, sizeof(model_$${id}_text) - 1 },"; done; \
 	  echo '	{ 0, 0, 0, 0 }'; echo '};'; } > $@
 
-$(OUT)/models_builtin.o: $(OUT)/models_builtin.c user/model_builtin.h
+$(OUT)/models_builtin.o: $(OUT)/models_builtin.c user/model/model_builtin.h
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
-$(OUT)/tests/lib/%.o: tests/lib/%.c $(SKEL)
+$(OUT)/tests/lib/%.o: tests/lib/%.c
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -Itests/lib -c $< -o $@
@@ -182,18 +185,11 @@ BENCH_BINS := $(patsubst tests/bench/%.c,$(OUT)/tests/bench/%,\
 	$(filter-out %.bpf.c,$(sort $(wildcard tests/bench/*.c))))
 BENCH_SKEL := $(OUT)/tests/bench/floor.skel.h
 
-$(OUT)/tests/bench/floor.bpf.o: tests/bench/floor.bpf.c include/tmacg.h vmlinux/vmlinux.h
-	$(call msg,BPF,$@)
-	$(Q)mkdir -p $(@D)
-	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Iinclude -Ivmlinux \
-		$(WARN) -Wno-unused-parameter -c $< -o $(@:.bpf.o=.tmp.bpf.o)
-	$(Q)$(BPFTOOL) gen object $@ $(@:.bpf.o=.tmp.bpf.o)
-
 $(BENCH_SKEL): $(OUT)/tests/bench/floor.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name floor_bpf > $@
 
-$(OUT)/tests/bench/%: tests/bench/%.c $(LIB_A) $(BENCH_SKEL)
+$(OUT)/tests/bench/%: tests/bench/%.c $(LIB_A) $(BENCH_SKEL) $(SKEL)
 	$(call msg,BENCH-CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -I$(OUT)/tests/bench $< $(LIB_A) $(ALL_LDFLAGS) -lpthread \
@@ -225,9 +221,9 @@ vmlinux:
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > vmlinux/vmlinux.h
 
 format:
-	clang-format -i bpf/*.c include/*.h user/*.c user/*.h tests/*/*.c
+	clang-format -i bpf/*.c include/*.h user/*.[ch] user/*/*.[ch] tests/*/*.[ch]
 
 clean:
 	rm -rf build build-san build-fuzz
 
--include $(wildcard $(OUT)/user/*.d $(OUT)/tests/*/*.d $(OUT)/*.d)
+-include $(wildcard $(OUT)/user/*.d $(OUT)/user/*/*.d $(OUT)/tests/*/*.d $(OUT)/*.d)

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "acc_delta.h"
-#include "pmu.h"
+#include "pmu/pmu.h"
 #include "tmacg.skel.h"
 
 /* Entries read per batch syscall: bounds the read buffers (~400 KiB). */

@@ -4,12 +4,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model.h"
-#include "model_list.h"
+#include "model/model.h"
+#include "model/model_list.h"
 #include "monitor.h"
 #include "options.h"
 #include "replay_run.h"
-#include "tma_setup.h"
+#include "offline.h"
 
 static void on_stop_signal(int sig)
 {
@@ -52,6 +52,6 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (o.list_metrics || o.list_events || o.replay)
-		return tma_setup_run_offline(&o);
+		return offline_run(&o);
 	return monitor_run(&o);
 }

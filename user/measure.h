@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "pmu.h"
+#include "pmu/pmu.h"
 #include "tmacg.h"
 
 struct options;

@@ -14,13 +14,13 @@
 #include <unistd.h>
 
 #include "acc_delta.h"
-#include "cpu_detect.h"
+#include "pmu/cpu_detect.h"
 #include "measure.h"
-#include "model.h"
+#include "model/model.h"
 #include "options.h"
-#include "plan_model.h"
-#include "planner.h"
-#include "tma_setup.h"
+#include "pmu/plan_model.h"
+#include "pmu/planner.h"
+#include "offline.h"
 
 /* Headline counts first, then every opened event by name (re-playable). */
 enum { HW_ON_CPU_S, HW_CYCLES, HW_INSTRUCTIONS, HW_SLOTS, HW_NFIXED };

@@ -17,12 +17,12 @@
 #include "acc_delta.h"
 #include "cgroup_tree.h"
 #include "collector.h"
-#include "group_health.h"
-#include "k8s_monitor.h"
+#include "pmu/group_health.h"
+#include "k8s/k8s_monitor.h"
 #include "measure.h"
 #include "options.h"
 #include "output_json.h"
-#include "pmu.h"
+#include "pmu/pmu.h"
 #include "report.h"
 
 volatile sig_atomic_t monitor_stop;

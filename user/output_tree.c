@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "model.h"
+#include "model/model.h"
 
 /* Column where values start: fits the deepest ICX/SPR names at level 6. */
 #define TREE_VALUE_COL 44

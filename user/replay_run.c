@@ -11,10 +11,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "model.h"
+#include "model/model.h"
 #include "output_json.h"
 #include "output_tree.h"
-#include "replay.h"
+#include "replay_read.h"
 
 /* 0, 1 when the model failed (said on err), or -errno when out could not be written. */
 static int print_record(const struct replay_record *rec, const struct tma_model *m, double *events,

@@ -13,7 +13,7 @@
 #include "cgroup_tree.h"
 #include "collector.h"
 #include "measure.h"
-#include "model.h"
+#include "model/model.h"
 #include "options.h"
 #include "output_json.h"
 #include "output_tree.h"

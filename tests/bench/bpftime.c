@@ -23,7 +23,7 @@
 
 #include "collector.h"
 #include "floor.skel.h"
-#include "pmu.h"
+#include "pmu/pmu.h"
 #include "tmacg.skel.h"
 
 struct run {

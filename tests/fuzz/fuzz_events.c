@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "planner.h"
+#include "pmu/planner.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

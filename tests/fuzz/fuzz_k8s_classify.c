@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "k8s_classify.h"
-#include "k8s_path.h"
+#include "k8s/k8s_classify.h"
+#include "k8s/k8s_path.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

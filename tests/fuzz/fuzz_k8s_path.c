@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "k8s_path.h"
+#include "k8s/k8s_path.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "model.h"
-#include "model_list.h"
+#include "model/model.h"
+#include "model/model_list.h"
 
 static void eval_with(const struct tma_model *m, struct model_result *r, double *events,
 		      double value, unsigned flags)

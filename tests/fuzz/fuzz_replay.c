@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "model.h"
-#include "replay.h"
+#include "model/model.h"
+#include "replay_read.h"
 #include "replay_run.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

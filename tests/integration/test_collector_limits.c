@@ -15,7 +15,7 @@
 
 #include "collector.h"
 #include "itest.h"
-#include "pmu.h"
+#include "pmu/pmu.h"
 
 
 struct found {

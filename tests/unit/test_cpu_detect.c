@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "cpu_detect.h"
+#include "pmu/cpu_detect.h"
 
 #define PMU_DIR "/sys/bus/event_source/devices"
 

@@ -18,8 +18,8 @@
 
 #include <cmocka.h>
 
-#include "events.h"
-#include "model.h"
+#include "pmu/events.h"
+#include "model/model.h"
 
 #define PMU_TYPE 8	/* not PERF_TYPE_RAW: the encoder must take the type from the target */
 

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "group_health.h"
+#include "pmu/group_health.h"
 #include "measure.h"
 
 /* Three groups: 0 {A.X, A.Y}, 1 {B.X}, 2 {C.X, C.Y, C.Z}. */

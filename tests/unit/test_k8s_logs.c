@@ -21,9 +21,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "k8s_identity.h"
-#include "k8s_logs.h"
-#include "model.h"
+#include "k8s/k8s_identity.h"
+#include "k8s/k8s_logs.h"
+#include "model/model.h"
 #include "output_json.h"
 
 #define CART_UID "7d3c9a1e-2b4f-4c6d-8e0f-1a2b3c4d5e6f"

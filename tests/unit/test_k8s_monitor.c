@@ -20,9 +20,9 @@
 #include <unistd.h>
 
 #include "cgroup_tree.h"
-#include "k8s_cache.h"
-#include "k8s_classify.h"
-#include "k8s_monitor.h"
+#include "k8s/k8s_cache.h"
+#include "k8s/k8s_classify.h"
+#include "k8s/k8s_monitor.h"
 #include "output_json.h"
 #include "report.h"
 

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "k8s_path.h"
+#include "k8s/k8s_path.h"
 
 #define UID "0a1b2c3d-4e5f-6789-abcd-ef0123456789"
 #define UID_US "0a1b2c3d_4e5f_6789_abcd_ef0123456789"

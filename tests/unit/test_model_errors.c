@@ -11,7 +11,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "model.h"
+#include "model/model.h"
 
 static void load_fails(const char *text, const char *want)
 {

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
-#include "model_list.h"
+#include "model/model.h"
+#include "model/model_list.h"
 #include "output_tree.h"
 
 static const char text[] =

@@ -14,9 +14,9 @@
 
 #include <cmocka.h>
 
-#include "model.h"
-#include "plan_model.h"
-#include "planner.h"
+#include "model/model.h"
+#include "pmu/plan_model.h"
+#include "pmu/planner.h"
 
 static const struct event_target icx = { "icx", 4, false };
 static const struct event_target spr = { "spr", 4, true };

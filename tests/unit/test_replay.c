@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model.h"
-#include "replay.h"
+#include "model/model.h"
+#include "replay_read.h"
 #include "replay_run.h"
 
 static int read_text(const char *text, struct replay_data *d, char *err, size_t errlen)

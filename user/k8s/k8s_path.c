@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * Cgroup path -> pod / container identity.  The names follow the kubelet's
+ * cgroup manager (pkg/kubelet/cm): with the systemd driver each level is a
+ * slice whose name repeats its parents joined by '-' ("kubepods-burstable-
+ * pod<uid>.slice"), so the uid's own dashes become '_'; with cgroupfs the
+ * levels are plain directory names.  Anything that does not match exactly is
+ * not Kubernetes: a guess would put one service's counts under another's name.
+ */
+#include "k8s/k8s_path.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <string.h>
+
+struct comp {
+	const char *s;
+	size_t len;
+	size_t end;	/* offset just past this component in the whole path */
+};
+
+/* The next non-empty component at or after *pos; false at the end. */
+static bool comp_next(const char *path, size_t *pos, struct comp *c)
+{
+	size_t i = *pos;
+
+	while (path[i] == '/')
+		i++;
+	if (!path[i])
+		return false;
+	c->s = path + i;
+	while (path[i] && path[i] != '/')
+		i++;
+	c->len = (size_t)(path + i - c->s);
+	c->end = i;
+	*pos = i;
+	return true;
+}
+
+static bool is_lower_hex(char ch)
+{
+	return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f');
+}
+
+static bool all_hex(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!is_lower_hex(s[i]))
+			return false;
+	return true;
+}
+
+/*
+ * A pod uid: a UUID with sep ('-' for cgroupfs, '_' for systemd, which
+ * reserves '-' for nesting) or, for static pods, the 32-hex hash the kubelet
+ * gives them.  Copied into out with dashes.
+ */
+static bool parse_uid(const char *s, size_t len, char sep, char out[K8S_UID_MAX + 1])
+{
+	if (len == 32 && all_hex(s, len)) {
+		memcpy(out, s, len);
+		out[len] = '\0';
+		return true;
+	}
+	if (len != 36)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		bool dash_pos = i == 8 || i == 13 || i == 18 || i == 23;
+
+		if (dash_pos ? s[i] != sep : !is_lower_hex(s[i]))
+			return false;
+		out[i] = dash_pos ? '-' : s[i];
+	}
+	out[len] = '\0';
+	return true;
+}
+
+static bool has_prefix(const char *s, size_t len, const char *prefix, size_t *plen)
+{
+	*plen = strlen(prefix);
+	return len >= *plen && !memcmp(s, prefix, *plen);
+}
+
+static bool has_suffix(const char *s, size_t len, const char *suffix)
+{
+	size_t n = strlen(suffix);
+
+	return len >= n && !memcmp(s + len - n, suffix, n);
+}
+
+static const struct {
+	const char *prefix;
+	enum k8s_runtime rt;
+} runtimes[] = {
+	{ "cri-containerd-", K8S_RUNTIME_CONTAINERD },
+	{ "crio-", K8S_RUNTIME_CRIO },
+	{ "docker-", K8S_RUNTIME_DOCKER },
+};
+
+/*
+ * A container component: "<runtime>-<64 hex>" (".scope" with systemd) or,
+ * with cgroupfs, also the bare id most runtimes use there.
+ */
+static bool parse_container(const struct comp *c, enum k8s_driver drv, struct k8s_path *out)
+{
+	size_t len = c->len, plen = 0;
+	const char *s = c->s;
+	enum k8s_runtime rt = K8S_RUNTIME_UNKNOWN;
+
+	if (drv == K8S_DRIVER_SYSTEMD) {
+		if (!has_suffix(s, len, ".scope"))
+			return false;
+		len -= strlen(".scope");
+	}
+	for (size_t i = 0; i < sizeof(runtimes) / sizeof(runtimes[0]); i++) {
+		if (has_prefix(s, len, runtimes[i].prefix, &plen)) {
+			rt = runtimes[i].rt;
+			break;
+		}
+		plen = 0;
+	}
+	if (rt == K8S_RUNTIME_UNKNOWN && drv == K8S_DRIVER_SYSTEMD)
+		return false;
+	s += plen;
+	len -= plen;
+	if (len != K8S_CONTAINER_ID_LEN || !all_hex(s, len))
+		return false;
+	memcpy(out->container_id, s, len);
+	out->container_id[len] = '\0';
+	out->runtime = rt;
+	return true;
+}
+
+/* The QoS level name at s, or K8S_QOS_UNKNOWN. */
+static enum k8s_qos qos_of(const char *s, size_t len)
+{
+	if (len == strlen("burstable") && !memcmp(s, "burstable", len))
+		return K8S_QOS_BURSTABLE;
+	if (len == strlen("besteffort") && !memcmp(s, "besteffort", len))
+		return K8S_QOS_BESTEFFORT;
+	return K8S_QOS_UNKNOWN;
+}
+
+/*
+ * systemd: the component below the root (stem "<P>") is "<P>-<qos>.slice" or
+ * "<P>-pod<uid>.slice"; below a QoS slice "<P>-<qos>-pod<uid>.slice".
+ */
+static bool parse_systemd_pod(const char *path, size_t *pos, const char *stem, size_t stem_len,
+			      struct k8s_path *out)
+{
+	struct comp c;
+	const char *rest;
+	size_t len;
+
+	out->qos = K8S_QOS_GUARANTEED;
+	for (int depth = 0; depth < 2; depth++) {
+		if (!comp_next(path, pos, &c) || !has_suffix(c.s, c.len, ".slice"))
+			return false;
+		len = c.len - strlen(".slice");
+		if (len <= stem_len + 1 || memcmp(c.s, stem, stem_len) || c.s[stem_len] != '-')
+			return false;
+		rest = c.s + stem_len + 1;
+		len -= stem_len + 1;
+		if (len > 3 && !memcmp(rest, "pod", 3)) {
+			if (!parse_uid(rest + 3, len - 3, '_', out->pod_uid))
+				return false;
+			out->pod_path_len = c.end;
+			return true;
+		}
+		if (depth > 0 || (out->qos = qos_of(rest, len)) == K8S_QOS_UNKNOWN)
+			return false;
+		stem = c.s;
+		stem_len = c.len - strlen(".slice");
+	}
+	return false;
+}
+
+/* cgroupfs: "[<qos>/]pod<uid>" below "kubepods". */
+static bool parse_cgroupfs_pod(const char *path, size_t *pos, struct k8s_path *out)
+{
+	struct comp c;
+
+	if (!comp_next(path, pos, &c))
+		return false;
+	out->qos = qos_of(c.s, c.len);
+	if (out->qos == K8S_QOS_UNKNOWN)
+		out->qos = K8S_QOS_GUARANTEED;
+	else if (!comp_next(path, pos, &c))
+		return false;
+	if (c.len <= 3 || memcmp(c.s, "pod", 3) ||
+	    !parse_uid(c.s + 3, c.len - 3, '-', out->pod_uid))
+		return false;
+	out->pod_path_len = c.end;
+	return true;
+}
+
+/* The kubepods root: "kubepods" (cgroupfs), "kubepods.slice" or "<parents>-kubepods.slice". */
+static enum k8s_driver root_driver(const struct comp *c)
+{
+	static const char stem[] = "kubepods";
+	size_t n = strlen(stem), len = c->len;
+
+	if (len == n && !memcmp(c->s, stem, n))
+		return K8S_DRIVER_CGROUPFS;
+	if (!has_suffix(c->s, len, ".slice"))
+		return K8S_DRIVER_UNKNOWN;
+	len -= strlen(".slice");
+	if (len < n || memcmp(c->s + len - n, stem, n))
+		return K8S_DRIVER_UNKNOWN;
+	if (len == n || c->s[len - n - 1] == '-')
+		return K8S_DRIVER_SYSTEMD;
+	return K8S_DRIVER_UNKNOWN;
+}
+
+/* Parses the pod and what lies below it, the root being the component c. */
+static bool parse_below_root(const char *path, size_t pos, const struct comp *root,
+			     enum k8s_driver drv, struct k8s_path *out)
+{
+	struct comp c;
+	bool ok;
+
+	memset(out, 0, sizeof(*out));
+	out->driver = drv;
+	if (drv == K8S_DRIVER_SYSTEMD)
+		ok = parse_systemd_pod(path, &pos, root->s, root->len - strlen(".slice"), out);
+	else
+		ok = parse_cgroupfs_pod(path, &pos, out);
+	if (!ok)
+		return false;
+	out->kind = K8S_POD;
+	if (!comp_next(path, &pos, &c))
+		return true;
+	if (parse_container(&c, drv, out)) {
+		out->kind = K8S_CONTAINER;
+		out->container_path_len = c.end;
+	} else {
+		out->kind = K8S_POD_OTHER;
+	}
+	return true;
+}
+
+int k8s_path_parse(const char *path, struct k8s_path *out)
+{
+	struct comp c;
+	size_t pos = 0;
+
+	if (!path || !out)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	/* The first kubepods root that leads to a well-formed pod wins. */
+	while (comp_next(path, &pos, &c)) {
+		enum k8s_driver drv = root_driver(&c);
+
+		if (drv != K8S_DRIVER_UNKNOWN && parse_below_root(path, pos, &c, drv, out))
+			return 0;
+	}
+	memset(out, 0, sizeof(*out));
+	return 0;
+}
+
+int k8s_path_pod(const char *path, char *buf, size_t len)
+{
+	struct k8s_path kp;
+	int err;
+
+	if (!path || !buf)
+		return -EINVAL;
+	err = k8s_path_parse(path, &kp);
+	if (err)
+		return err;
+	if (kp.kind == K8S_NONE)
+		return -ENOENT;
+	if (kp.pod_path_len >= len)
+		return -ENAMETOOLONG;
+	memcpy(buf, path, kp.pod_path_len);
+	buf[kp.pod_path_len] = '\0';
+	return 0;
+}
+
+/* c is the QoS level named after root (whose driver is drv). */
+static bool is_qos_below(const struct comp *root, enum k8s_driver drv, const struct comp *c)
+{
+	size_t stem = root->len - strlen(".slice");
+
+	if (drv == K8S_DRIVER_CGROUPFS)
+		return qos_of(c->s, c->len) != K8S_QOS_UNKNOWN;
+	if (!has_suffix(c->s, c->len, ".slice") || c->len <= stem + 1 + strlen(".slice") ||
+	    memcmp(c->s, root->s, stem) || c->s[stem] != '-')
+		return false;
+	return qos_of(c->s + stem + 1, c->len - stem - 1 - strlen(".slice")) != K8S_QOS_UNKNOWN;
+}
+
+bool k8s_path_is_pod_parent(const char *path)
+{
+	struct comp prev = { 0 }, last = { 0 }, c;
+	enum k8s_driver drv;
+	size_t pos = 0;
+	int n = 0;
+
+	if (!path)
+		return false;
+	while (comp_next(path, &pos, &c)) {
+		prev = last;
+		last = c;
+		n++;
+	}
+	if (!n)
+		return false;
+	if (root_driver(&last) != K8S_DRIVER_UNKNOWN)
+		return true;
+	if (n < 2)
+		return false;
+	drv = root_driver(&prev);
+	return drv != K8S_DRIVER_UNKNOWN && is_qos_below(&prev, drv, &last);
+}
+
+const char *k8s_kind_name(enum k8s_kind kind)
+{
+	switch (kind) {
+	case K8S_POD:
+		return "pod";
+	case K8S_POD_OTHER:
+		return "pod-other";
+	case K8S_CONTAINER:
+		return "container";
+	default:
+		return "none";
+	}
+}
+
+const char *k8s_qos_name(enum k8s_qos qos)
+{
+	switch (qos) {
+	case K8S_QOS_GUARANTEED:
+		return "guaranteed";
+	case K8S_QOS_BURSTABLE:
+		return "burstable";
+	case K8S_QOS_BESTEFFORT:
+		return "besteffort";
+	default:
+		return "unknown";
+	}
+}
+
+const char *k8s_runtime_name(enum k8s_runtime rt)
+{
+	switch (rt) {
+	case K8S_RUNTIME_CONTAINERD:
+		return "containerd";
+	case K8S_RUNTIME_CRIO:
+		return "cri-o";
+	case K8S_RUNTIME_DOCKER:
+		return "docker";
+	default:
+		return "unknown";
+	}
+}

@@ -1,0 +1,829 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * Loader of the .tma model format (docs/model-format.md): one directive per
+ * logical line; formulas are parsed here, names resolved in model_resolve.c
+ * once the whole file is read (a node may read a node written later).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model_builtin.h"
+#include "model/model_impl.h"
+
+/* Physical lines one logical line may span: far more than any formula needs. */
+#define MODEL_MAX_SEGS 64
+
+struct loader {
+	struct tma_model *m;
+	const char *file;
+	char *err;
+	size_t errlen;
+	/* the current logical line */
+	char *text;
+	size_t len, cap;
+	struct expr_seg segs[MODEL_MAX_SEGS];
+	int nsegs;
+	struct model_entry *cur; /* node or info being described */
+};
+
+static int lerr(struct loader *ld, size_t off, const char *fmt, ...)
+{
+	struct expr_src src = {ld->text, ld->len, ld->segs, ld->nsegs};
+	int line, col, n;
+	va_list ap;
+
+	expr_src_pos(&src, off, &line, &col);
+	n = snprintf(ld->err, ld->errlen, "%s:%d:%d: ", ld->file, line, col);
+	if (n < 0 || (size_t)n >= ld->errlen)
+		return -EINVAL;
+	va_start(ap, fmt);
+	vsnprintf(ld->err + n, ld->errlen - n, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* Room for one more element; models have hundreds of entries, so plain realloc is enough. */
+static int grow(void **arr, int n, size_t size)
+{
+	void *na = realloc(*arr, (size_t)(n + 1) * size);
+
+	if (!na)
+		return -ENOMEM;
+	*arr = na;
+	return 0;
+}
+
+static char *dup_n(const char *s, size_t n)
+{
+	char *d = malloc(n + 1);
+
+	if (d) {
+		memcpy(d, s, n);
+		d[n] = '\0';
+	}
+	return d;
+}
+
+/* Node names may start with a digit (Intel's 4K_Aliasing); formulas read those as G4K_Aliasing. */
+static bool valid_name(const char *s, size_t n, bool node)
+{
+	static const char *const reserved[] = {
+	    "and",	  "or",	   "not",  "if",     "else", "min",	  "max",
+	    "True",	  "False", "self", "parent", "over", "threshold", "topdown_use_fixed",
+	    "smt_enabled"};
+
+	if (!n || !(isalpha((unsigned char)s[0]) || s[0] == '_' ||
+		    (node && isdigit((unsigned char)s[0]))))
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
+			return false;
+	for (size_t i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++)
+		if (strlen(reserved[i]) == n && !memcmp(s, reserved[i], n))
+			return false;
+	return true;
+}
+
+/* Next whitespace-separated word at *off; returns its length (0 at end). */
+static size_t word(const struct loader *ld, size_t *off)
+{
+	size_t i = *off, start;
+
+	while (i < ld->len && isspace((unsigned char)ld->text[i]))
+		i++;
+	start = i;
+	while (i < ld->len && !isspace((unsigned char)ld->text[i]))
+		i++;
+	*off = start;
+	return i - start;
+}
+
+static size_t skip_space(const struct loader *ld, size_t off)
+{
+	while (off < ld->len && isspace((unsigned char)ld->text[off]))
+		off++;
+	return off;
+}
+
+static int parse_expr_at(struct loader *ld, size_t off, enum expr_mode mode, int *root)
+{
+	struct expr_seg segs[MODEL_MAX_SEGS];
+	struct expr_src src;
+	struct expr_error e;
+	int n = 0, rc;
+
+	/* re-base the segments so the parser's offsets start at off */
+	for (int i = 0; i < ld->nsegs; i++) {
+		if (i + 1 < ld->nsegs && ld->segs[i + 1].off <= off)
+			continue;
+		segs[n] = ld->segs[i];
+		if (segs[n].off <= off) {
+			segs[n].col += (int)(off - segs[n].off);
+			segs[n].off = 0;
+		} else {
+			segs[n].off -= off;
+		}
+		n++;
+	}
+	src = (struct expr_src){ld->text + off, ld->len - off, segs, n};
+	rc = expr_parse(&ld->m->pool, &src, mode, root, &e);
+	if (rc == -EINVAL)
+		snprintf(ld->err, ld->errlen, "%s:%d:%d: %s", ld->file, e.line, e.col, e.msg);
+	else if (rc)
+		snprintf(ld->err, ld->errlen, "%s: out of memory", ld->file);
+	return rc;
+}
+
+static int set_text(struct loader *ld, char **field, size_t off, const char *what)
+{
+	off = skip_space(ld, off);
+	if (*field)
+		return lerr(ld, off, "second '%s' line for the same entry", what);
+	if (off >= ld->len)
+		return lerr(ld, off, "'%s' needs a value", what);
+	*field = dup_n(ld->text + off, ld->len - off);
+	return *field ? 0 : -ENOMEM;
+}
+
+/* "NAME = expr": const and helper lines. */
+static int name_eq(struct loader *ld, size_t *off, char **name, int *col)
+{
+	size_t n = 0, start = skip_space(ld, *off), i;
+	struct expr_src src = {ld->text, ld->len, ld->segs, ld->nsegs};
+	int line;
+
+	for (i = start; i < ld->len && (isalnum((unsigned char)ld->text[i]) || ld->text[i] == '_');
+	     i++)
+		n++;
+	if (!valid_name(ld->text + start, n, false))
+		return lerr(ld, start, "expected a name ([A-Za-z_][A-Za-z0-9_]*, not a keyword)");
+	i = skip_space(ld, i);
+	if (i >= ld->len || ld->text[i] != '=')
+		return lerr(ld, i, "expected '=' after the name");
+	*name = dup_n(ld->text + start, n);
+	if (!*name)
+		return -ENOMEM;
+	expr_src_pos(&src, start, &line, col);
+	*off = i + 1;
+	return 0;
+}
+
+static int find_const(const struct tma_model *m, const char *name)
+{
+	for (int i = 0; i < m->nconsts; i++)
+		if (!strcmp(m->consts[i].name, name))
+			return i;
+	return -1;
+}
+
+static int find_helper(const struct tma_model *m, const char *name)
+{
+	for (int i = 0; i < m->nhelpers; i++)
+		if (!strcmp(m->helpers[i].name, name))
+			return i;
+	return -1;
+}
+
+/*
+ * Folds an expression of numbers and earlier constants (const and cap lines);
+ * names are resolved here because constants may only read earlier ones.
+ */
+static int const_value(struct loader *ld, int e, double *v)
+{
+	struct expr *x = &ld->m->pool.e[e];
+	double a, b;
+	int rc;
+
+	switch (x->kind) {
+	case EXPR_NUM:
+		*v = x->num;
+		return 0;
+	case EXPR_NAME: {
+		int c = find_const(ld->m, expr_str(&ld->m->pool, x->a));
+
+		if (c < 0)
+			return snprintf(ld->err, ld->errlen,
+					"%s:%d:%d: '%s' is not a constant defined above", ld->file,
+					x->line, x->col, expr_str(&ld->m->pool, x->a)),
+			       -EINVAL;
+		x->kind = EXPR_CONST;
+		x->a = c;
+		x->num = ld->m->consts[c].value;
+		*v = x->num;
+		return 0;
+	}
+	case EXPR_NEG:
+		rc = const_value(ld, x->a, &a);
+		*v = -a;
+		return rc;
+	case EXPR_ADD:
+	case EXPR_SUB:
+	case EXPR_MUL:
+	case EXPR_DIV:
+		rc = const_value(ld, x->a, &a);
+		if (!rc)
+			rc = const_value(ld, x->b, &b);
+		if (rc)
+			return rc;
+		if (x->kind == EXPR_DIV && b == 0.0)
+			return snprintf(ld->err, ld->errlen,
+					"%s:%d:%d: division by zero in a constant", ld->file,
+					x->line, x->col),
+			       -EINVAL;
+		*v = x->kind == EXPR_ADD   ? a + b
+		     : x->kind == EXPR_SUB ? a - b
+		     : x->kind == EXPR_MUL ? a * b
+					   : a / b;
+		return 0;
+	default:
+		snprintf(ld->err, ld->errlen,
+			 "%s:%d:%d: a constant may hold only numbers, constants and + - * /",
+			 ld->file, x->line, x->col);
+		return -EINVAL;
+	}
+}
+
+static int do_const(struct loader *ld, size_t off)
+{
+	struct tma_model *m = ld->m;
+	struct model_const c = {0};
+	size_t name_off = skip_space(ld, off);
+	int col, root, rc;
+
+	rc = name_eq(ld, &off, &c.name, &col);
+	if (rc)
+		return rc;
+	if (find_const(m, c.name) >= 0 || find_helper(m, c.name) >= 0) {
+		rc = lerr(ld, name_off, "duplicate name %s", c.name);
+		goto fail;
+	}
+	rc = parse_expr_at(ld, off, EXPR_MODE_FORMULA, &root);
+	if (!rc)
+		rc = const_value(ld, root, &c.value);
+	if (!rc)
+		rc = grow((void **)&m->consts, m->nconsts, sizeof(c));
+	if (rc)
+		goto fail;
+	c.line = ld->segs[0].line;
+	m->consts[m->nconsts++] = c;
+	return 0;
+fail:
+	free(c.name);
+	return rc;
+}
+
+static int do_helper(struct loader *ld, size_t off)
+{
+	struct tma_model *m = ld->m;
+	struct model_helper h = {0};
+	size_t name_off = skip_space(ld, off);
+	int rc;
+
+	rc = name_eq(ld, &off, &h.name, &h.col);
+	if (rc)
+		return rc;
+	if (find_const(m, h.name) >= 0 || find_helper(m, h.name) >= 0) {
+		rc = lerr(ld, name_off, "duplicate name %s", h.name);
+		goto fail;
+	}
+	{
+		struct expr_src src = {ld->text, ld->len, ld->segs, ld->nsegs};
+
+		expr_src_pos(&src, name_off, &h.line, &h.col);
+	}
+	rc = parse_expr_at(ld, off, EXPR_MODE_FORMULA, &h.root);
+	if (!rc)
+		rc = grow((void **)&m->helpers, m->nhelpers, sizeof(h));
+	if (rc)
+		goto fail;
+	m->helpers[m->nhelpers++] = h;
+	return 0;
+fail:
+	free(h.name);
+	return rc;
+}
+
+static int find_number(const struct tma_model *m, const char *num, size_t n)
+{
+	for (int i = 0; i < m->nnodes; i++) {
+		const char *s = m->nodes[i].info.number;
+
+		if (s && strlen(s) == n && !memcmp(s, num, n))
+			return i;
+	}
+	return -1;
+}
+
+int model_entry_find(const struct tma_model *m, const char *name)
+{
+	for (int i = 0; i < m->nnodes; i++)
+		if (!strcmp(m->nodes[i].info.name, name))
+			return i;
+	return -1;
+}
+
+/* A name in a formula: G4K_Aliasing also finds the node 4K_Aliasing, as in Intel's Python. */
+int model_entry_lookup(const struct tma_model *m, const char *name)
+{
+	int i = model_entry_find(m, name);
+
+	if (i < 0 && name[0] == 'G' && isdigit((unsigned char)name[1]))
+		i = model_entry_find(m, name + 1);
+	return i;
+}
+
+/* node NUMBER NAME | info NAME */
+static int do_entry(struct loader *ld, size_t off, bool info)
+{
+	struct tma_model *m = ld->m;
+	struct model_entry e = {.formula = -1, .threshold = -1, .cap = INFINITY, .info.parent = -1};
+	size_t noff = off, nlen = 0, name_off, name_len;
+	struct expr_src src = {ld->text, ld->len, ld->segs, ld->nsegs};
+	int rc;
+
+	if (!info) {
+		nlen = word(ld, &noff);
+		if (!nlen)
+			return lerr(ld, noff, "expected a node number (1.2.1) and a name");
+		for (size_t i = 0; i < nlen; i++) {
+			char c = ld->text[noff + i];
+			bool dot_ok = i > 0 && i + 1 < nlen && ld->text[noff + i - 1] != '.';
+
+			if (!(isdigit((unsigned char)c) || (c == '.' && dot_ok)))
+				return lerr(
+				    ld, noff,
+				    "bad node number '%.*s': write it as in the seed, e.g. 3.1.4",
+				    (int)nlen, ld->text + noff);
+			if (c == '.')
+				e.info.level++;
+		}
+		e.info.level++;
+		if (e.info.level > MODEL_MAX_LEVEL)
+			return lerr(ld, noff, "node number '%.*s' is deeper than %d levels",
+				    (int)nlen, ld->text + noff, MODEL_MAX_LEVEL);
+		if (find_number(m, ld->text + noff, nlen) >= 0)
+			return lerr(ld, noff, "duplicate node number %.*s", (int)nlen,
+				    ld->text + noff);
+		if (e.info.level > 1) {
+			size_t plen = nlen;
+
+			while (ld->text[noff + plen - 1] != '.')
+				plen--;
+			e.info.parent = find_number(m, ld->text + noff, plen - 1);
+			if (e.info.parent < 0)
+				return lerr(
+				    ld, noff,
+				    "node %.*s has no parent: node %.*s must come before it",
+				    (int)nlen, ld->text + noff, (int)(plen - 1), ld->text + noff);
+		}
+		noff += nlen;
+	}
+	name_off = noff;
+	name_len = word(ld, &name_off);
+	if (!valid_name(ld->text + name_off, name_len, true))
+		return lerr(ld, name_off,
+			    "expected a name ([A-Za-z_][A-Za-z0-9_]*, not a keyword)");
+	{
+		size_t after = name_off + name_len;
+
+		if (word(ld, &after))
+			return lerr(ld, after, "unexpected text after the name");
+	}
+	for (int i = 0; i < m->nnodes; i++)
+		if (strlen(m->nodes[i].info.name) == name_len &&
+		    !memcmp(m->nodes[i].info.name, ld->text + name_off, name_len))
+			return lerr(ld, name_off, "duplicate name %.*s (first defined at line %d)",
+				    (int)name_len, ld->text + name_off, m->nodes[i].line);
+	e.info.name = dup_n(ld->text + name_off, name_len);
+	e.info.number = info ? NULL : dup_n(ld->text + noff - nlen, nlen);
+	e.info.is_info = info;
+	expr_src_pos(&src, name_off, &e.line, &e.col);
+	rc = grow((void **)&m->nodes, m->nnodes, sizeof(e));
+	if (rc || !e.info.name || (!info && !e.info.number)) {
+		free((char *)e.info.name);
+		free((char *)e.info.number);
+		return -ENOMEM;
+	}
+	m->nodes[m->nnodes++] = e;
+	ld->cur = &m->nodes[m->nnodes - 1];
+	return 0;
+}
+
+static int do_entry_field(struct loader *ld, const char *dir, size_t off, size_t doff)
+{
+	struct model_entry *e = ld->cur;
+	size_t vo = skip_space(ld, off);
+
+	if (!e)
+		return lerr(ld, doff, "'%s' outside a node or info block", dir);
+	if (!strcmp(dir, "domain"))
+		return set_text(ld, (char **)&e->info.domain, off, dir);
+	if (!strcmp(dir, "groups"))
+		return set_text(ld, (char **)&e->info.groups, off, dir);
+	if (!strcmp(dir, "desc"))
+		return set_text(ld, (char **)&e->info.description, off, dir);
+	if (!strcmp(dir, "area"))
+		return set_text(ld, &e->area, off, dir);
+	if (!strcmp(dir, "sample"))
+		return set_text(ld, &e->sample, off, dir);
+	if (!strcmp(dir, "scope")) {
+		static const char *const scopes[] = {"thread", "core", "uncore", "system"};
+		size_t n = ld->len - vo;
+		bool ok = false;
+
+		if (!e->info.is_info)
+			return lerr(ld, doff, "'scope' belongs to info metrics");
+		for (size_t i = 0; i < 4; i++)
+			ok |= strlen(scopes[i]) == n && !memcmp(ld->text + vo, scopes[i], n);
+		if (!ok)
+			return lerr(ld, vo, "scope must be thread, core, uncore or system");
+		return set_text(ld, &e->scope, off, dir);
+	}
+	if (!strcmp(dir, "core_wide")) {
+		if (vo < ld->len)
+			return lerr(ld, vo, "'core_wide' takes no value");
+		e->info.core_wide = true;
+		return 0;
+	}
+	if (!strcmp(dir, "formula") || !strcmp(dir, "threshold")) {
+		bool formula = dir[0] == 'f';
+		int *root = formula ? &e->formula : &e->threshold;
+
+		if (*root >= 0)
+			return lerr(ld, doff, "second '%s' line for the same entry", dir);
+		if (formula)
+			e->fline = ld->segs[0].line;
+		else
+			e->tline = ld->segs[0].line;
+		return parse_expr_at(ld, off, formula ? EXPR_MODE_FORMULA : EXPR_MODE_THRESHOLD,
+				     root);
+	}
+	if (!strcmp(dir, "cap")) {
+		int root, rc;
+
+		if (!isinf(e->cap))
+			return lerr(ld, doff, "second 'cap' line for the same entry");
+		rc = parse_expr_at(ld, off, EXPR_MODE_FORMULA, &root);
+		if (!rc)
+			rc = const_value(ld, root, &e->cap);
+		return rc;
+	}
+	return lerr(ld, doff, "unknown directive '%s'", dir);
+}
+
+static int do_header(struct loader *ld, const char *dir, size_t off, size_t doff)
+{
+	struct tma_model *m = ld->m;
+
+	if (!strcmp(dir, "model")) {
+		size_t vo = skip_space(ld, off), n = ld->len - vo;
+
+		for (size_t i = 0; i < n; i++) {
+			char c = ld->text[vo + i];
+
+			if (!(islower((unsigned char)c) || isdigit((unsigned char)c) || c == '_'))
+				return lerr(ld, vo, "model id must be [a-z0-9_]+");
+		}
+		return set_text(ld, &m->id, off, dir);
+	}
+	if (!strcmp(dir, "title"))
+		return set_text(ld, &m->title, off, dir);
+	if (!strcmp(dir, "tma_version"))
+		return set_text(ld, &m->tma_version, off, dir);
+	if (!strcmp(dir, "source"))
+		return set_text(ld, &m->source, off, dir);
+	if (!strcmp(dir, "cpu")) {
+		char *cpu = NULL;
+		int rc = set_text(ld, &cpu, off, dir);
+
+		if (!rc)
+			rc = grow((void **)&m->cpus, m->ncpus, sizeof(char *));
+		if (rc) {
+			free(cpu);
+			return rc;
+		}
+		m->cpus[m->ncpus++] = cpu;
+		return 0;
+	}
+	(void)doff;
+	return 1; /* not a header directive */
+}
+
+static int do_line(struct loader *ld)
+{
+	size_t doff = 0, dlen = word(ld, &doff);
+	char dir[32];
+	int rc;
+
+	if (!dlen)
+		return 0;
+	if (dlen >= sizeof(dir))
+		return lerr(ld, doff, "unknown directive '%.*s'", (int)dlen, ld->text + doff);
+	memcpy(dir, ld->text + doff, dlen);
+	dir[dlen] = '\0';
+	if (!strcmp(dir, "const") || !strcmp(dir, "helper")) {
+		ld->cur = NULL;
+		return dir[0] == 'c' ? do_const(ld, doff + dlen) : do_helper(ld, doff + dlen);
+	}
+	if (!strcmp(dir, "node") || !strcmp(dir, "info"))
+		return do_entry(ld, doff + dlen, dir[0] == 'i');
+	rc = do_header(ld, dir, doff + dlen, doff);
+	if (rc <= 0) {
+		ld->cur = NULL;
+		return rc;
+	}
+	return do_entry_field(ld, dir, doff + dlen, doff);
+}
+
+/* Appends one physical line (comment stripped) to the logical line; true if it continues. */
+static int append_line(struct loader *ld, const char *s, size_t n, int line, bool *cont)
+{
+	const char *hash = memchr(s, '#', n);
+	size_t start = 0;
+
+	if (hash)
+		n = hash - s;
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	*cont = n && s[n - 1] == '\\';
+	if (*cont)
+		n--;
+	if (ld->nsegs == MODEL_MAX_SEGS) {
+		snprintf(ld->err, ld->errlen, "%s:%d:1: too many continuation lines", ld->file,
+			 line);
+		return -EINVAL;
+	}
+	if (ld->nsegs) { /* continuation: drop the indentation, keep one space */
+		while (start < n && isspace((unsigned char)s[start]))
+			start++;
+		n -= start;
+	}
+	if (ld->len + n + 2 > ld->cap) {
+		size_t cap = (ld->len + n + 2) * 2;
+		char *t = realloc(ld->text, cap);
+
+		if (!t)
+			return -ENOMEM;
+		ld->text = t;
+		ld->cap = cap;
+	}
+	if (ld->nsegs)
+		ld->text[ld->len++] = ' ';
+	ld->segs[ld->nsegs++] = (struct expr_seg){ld->len, line, (int)start + 1};
+	memcpy(ld->text + ld->len, s + start, n);
+	ld->len += n;
+	ld->text[ld->len] = '\0';
+	return 0;
+}
+
+static int check_complete(struct loader *ld, const char *base)
+{
+	struct tma_model *m = ld->m;
+
+	if (!m->id) {
+		snprintf(ld->err, ld->errlen, "%s:1:1: no 'model ID' line", ld->file);
+		return -EINVAL;
+	}
+	if (base && strcmp(base, m->id)) {
+		snprintf(ld->err, ld->errlen, "%s:1:1: model id '%s' differs from the file name",
+			 ld->file, m->id);
+		return -EINVAL;
+	}
+	for (int i = 0; i < m->nnodes; i++) {
+		if (m->nodes[i].formula < 0) {
+			snprintf(ld->err, ld->errlen, "%s:%d:%d: %s has no formula", ld->file,
+				 m->nodes[i].line, m->nodes[i].col, m->nodes[i].info.name);
+			return -EINVAL;
+		}
+	}
+	if (model_resolve(m, ld->err, ld->errlen))
+		return -EINVAL;
+	if (model_compile(m) || model_subsets(m)) {
+		snprintf(ld->err, ld->errlen, "%s: out of memory", ld->file);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* base: the file name without directory and ".tma", which the id must equal; NULL: any id. */
+static struct tma_model *load(const char *text, size_t len, const char *filename, const char *base,
+			      char *err, size_t errlen)
+{
+	struct loader ld = {.file = filename, .err = err, .errlen = errlen};
+	size_t pos = 0;
+	int line = 0, rc = 0;
+	bool cont = false;
+
+	if (errlen)
+		err[0] = '\0';
+	ld.m = calloc(1, sizeof(*ld.m));
+	if (!ld.m) {
+		snprintf(err, errlen, "%s: out of memory", filename);
+		return NULL;
+	}
+	expr_pool_init(&ld.m->pool);
+	ld.m->filename = strdup(filename);
+	while (!rc && pos < len) {
+		const char *s = text + pos, *nl = memchr(s, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - s) : len - pos;
+
+		line++;
+		pos += n + (nl ? 1 : 0);
+		if (memchr(s, '\0', n)) {
+			snprintf(err, errlen, "%s:%d:%d: NUL byte in the file", filename, line,
+				 (int)((const char *)memchr(s, '\0', n) - s) + 1);
+			rc = -EINVAL;
+			break;
+		}
+		if (!cont)
+			ld.len = ld.nsegs = 0;
+		rc = append_line(&ld, s, n, line, &cont);
+		if (!rc && !cont)
+			rc = do_line(&ld);
+	}
+	if (!rc && cont) {
+		ld.len = ld.nsegs = 0;
+		snprintf(err, errlen, "%s:%d:1: the file ends after a continuation '\\'", filename,
+			 line);
+		rc = -EINVAL;
+	}
+	if (!rc)
+		rc = check_complete(&ld, base);
+	free(ld.text);
+	if (rc) {
+		if (rc == -ENOMEM && !err[0])
+			snprintf(err, errlen, "%s: out of memory", filename);
+		model_free(ld.m);
+		return NULL;
+	}
+	return ld.m;
+}
+
+struct tma_model *model_load(const char *text, size_t len, const char *filename, char *err,
+			     size_t errlen)
+{
+	return load(text, len, filename, NULL, err, errlen);
+}
+
+struct tma_model *model_load_file(const char *path, char *err, size_t errlen)
+{
+	struct tma_model *m = NULL;
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		snprintf(err, errlen, "%s: cannot open the model file: %s", path, strerror(errno));
+		return NULL;
+	}
+	do {
+		if (len + 65536 > cap) {
+			char *nb = realloc(buf, cap = (len + 65536) * 2);
+
+			if (!nb) {
+				snprintf(err, errlen, "%s: out of memory", path);
+				goto out;
+			}
+			buf = nb;
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+	} while (n);
+	if (ferror(f)) {
+		snprintf(err, errlen, "%s: cannot read the model file: %s", path, strerror(errno));
+		goto out;
+	}
+	m = model_load(buf, len, path, err, errlen);
+out:
+	free(buf);
+	fclose(f);
+	return m;
+}
+
+struct tma_model *model_load_builtin(const char *id, char *err, size_t errlen)
+{
+	for (const struct model_builtin *b = model_builtins; b->id; b++)
+		if (!strcmp(b->id, id))
+			return load(b->text, b->len, b->path, b->id, err, errlen);
+	{
+		size_t n =
+		    (size_t)snprintf(err, errlen, "unknown model '%s': built-in models are", id);
+
+		for (const struct model_builtin *b = model_builtins; b->id && n < errlen; b++)
+			n += snprintf(err + n, errlen - n, "%s %s", b == model_builtins ? "" : ",",
+				      b->id);
+		if (n < errlen)
+			snprintf(err + n, errlen - n, " (or give --model-file PATH)");
+	}
+	return NULL;
+}
+
+void model_free(struct tma_model *m)
+{
+	if (!m)
+		return;
+	free(m->id);
+	free(m->title);
+	free(m->tma_version);
+	free(m->source);
+	free(m->filename);
+	for (int i = 0; i < m->ncpus; i++)
+		free(m->cpus[i]);
+	free(m->cpus);
+	for (int i = 0; i < m->nconsts; i++)
+		free(m->consts[i].name);
+	free(m->consts);
+	for (int i = 0; i < m->nhelpers; i++)
+		free(m->helpers[i].name);
+	free(m->helpers);
+	for (int i = 0; i < m->nnodes; i++) {
+		struct model_entry *e = &m->nodes[i];
+
+		free((char *)e->info.name);
+		free((char *)e->info.number);
+		free((char *)e->info.domain);
+		free((char *)e->info.description);
+		free((char *)e->info.groups);
+		free(e->area);
+		free(e->sample);
+		free(e->scope);
+	}
+	free(m->nodes);
+	for (int i = 0; i < m->nevents; i++)
+		free(m->events[i]);
+	free(m->events);
+	free(m->order);
+	free(m->torder);
+	free(m->tloop);
+	free(m->kids);
+	free(m->kid_start);
+	model_code_free(&m->code);
+	for (int i = 0; i < 2; i++)
+		for (int l = 0; l <= MODEL_MAX_LEVEL; l++)
+			free(m->subset[i][l].order);
+	expr_pool_free(&m->pool);
+	free(m);
+}
+
+const char *model_id(const struct tma_model *m)
+{
+	return m->id;
+}
+
+const char *model_tma_version(const struct tma_model *m)
+{
+	return m->tma_version;
+}
+
+const char *model_title(const struct tma_model *m)
+{
+	return m->title ? m->title : m->id;
+}
+
+int model_cpu_count(const struct tma_model *m)
+{
+	return m->ncpus;
+}
+
+const char *model_cpu(const struct tma_model *m, int i)
+{
+	return i >= 0 && i < m->ncpus ? m->cpus[i] : NULL;
+}
+
+int model_event_count(const struct tma_model *m)
+{
+	return m->nevents;
+}
+
+const char *model_event_name(const struct tma_model *m, int i)
+{
+	return i >= 0 && i < m->nevents ? m->events[i] : NULL;
+}
+
+int model_event_index(const struct tma_model *m, const char *name)
+{
+	for (int i = 0; i < m->nevents; i++)
+		if (!strcmp(m->events[i], name))
+			return i;
+	return -1;
+}
+
+int model_node_count(const struct tma_model *m)
+{
+	return m->nnodes;
+}
+
+const struct model_node_info *model_node(const struct tma_model *m, int i)
+{
+	return i >= 0 && i < m->nnodes ? &m->nodes[i].info : NULL;
+}
+
+int model_node_index(const struct tma_model *m, const char *name)
+{
+	return model_entry_find(m, name);
+}

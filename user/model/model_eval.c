@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * Evaluates a model on one cgroup's counts with the reference's rules
+ * (TMA-MODELS.md "Evaluation rules").  Runs per cgroup per interval: it runs
+ * the compiled code (model_compile.c) in dependency order, computes each
+ * helper once per evaluation and allocates nothing.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model_impl.h"
+
+/* The public result plus the helper cache, allocated together by model_result_new(). */
+struct result_impl {
+	struct model_result r;
+	double *hval;
+	unsigned char *hstate; /* 0: not computed yet, 1: computed, 2: computed and failed */
+	bool *tfail;   /* the threshold divided by zero: the node is null (see eval_thresholds) */
+	double *stack; /* values of the formula being run and the helpers it calls */
+	int nhelpers;
+};
+
+struct ctx {
+	const struct tma_model *m;
+	const struct model_input *in;
+	struct result_impl *ri;
+	double self; /* thresholds: the node's own value */
+	bool bad;    /* a division by exactly 0.0 or an unmeasured (NAN) event was read */
+};
+
+static double run(struct ctx *c, int pc, double *sp);
+
+/* A helper's value and failure depend only on the input: compute it once per evaluation. */
+static double helper(struct ctx *c, int h, double *sp)
+{
+	struct result_impl *ri = c->ri;
+
+	if (!ri->hstate[h]) {
+		bool saved = c->bad;
+
+		c->bad = false;
+		ri->hval[h] = run(c, c->m->code.helper_pc[h], sp);
+		ri->hstate[h] = c->bad ? 2 : 1;
+		c->bad = saved;
+	}
+	if (ri->hstate[h] == 2)
+		c->bad = true;
+	return ri->hval[h];
+}
+
+/* Runs one compiled formula with its values stacked from sp up; returns its value. */
+static double run(struct ctx *c, int pc, double *sp)
+{
+	const struct model_op *ops = c->m->code.ops;
+	const double *num = c->m->code.num;
+	const double *value = c->ri->r.value;
+	double v;
+
+	for (;;) {
+		const struct model_op o = ops[pc++];
+
+		switch (o.code) {
+		case OP_NUM:
+			*sp++ = num[o.arg];
+			break;
+		case OP_EVENT:
+			v = c->in->events[o.arg];
+			if (isnan(v)) {
+				c->bad = true;
+				v = 0;
+			}
+			*sp++ = v;
+			break;
+		case OP_INTERVAL:
+			*sp++ = c->in->interval_s;
+			break;
+		case OP_FLAG:
+			*sp++ = (c->in->flags & (unsigned)o.arg) != 0;
+			break;
+		case OP_HELPER:
+			v = helper(c, o.arg, sp);
+			*sp++ = v;
+			break;
+		case OP_NODE: /* a failed node reads as 0, as the reference does */
+			v = value[o.arg];
+			*sp++ = isnan(v) ? 0 : v;
+			break;
+		case OP_SELF:
+			*sp++ = c->self;
+			break;
+		case OP_OVER:
+			*sp++ = c->ri->r.flagged[o.arg];
+			break;
+		case OP_NEG:
+			sp[-1] = -sp[-1];
+			break;
+		case OP_NOT:
+			sp[-1] = sp[-1] == 0;
+			break;
+		case OP_ADD:
+			sp--;
+			sp[-1] += sp[0];
+			break;
+		case OP_SUB:
+			sp--;
+			sp[-1] -= sp[0];
+			break;
+		case OP_MUL:
+			sp--;
+			sp[-1] *= sp[0];
+			break;
+		case OP_DIV:
+			sp--;
+			if (sp[0] == 0.0) {
+				c->bad = true;
+				sp[-1] = 0;
+			} else {
+				sp[-1] /= sp[0];
+			}
+			break;
+		case OP_LT:
+			sp--;
+			sp[-1] = sp[-1] < sp[0];
+			break;
+		case OP_LE:
+			sp--;
+			sp[-1] = sp[-1] <= sp[0];
+			break;
+		case OP_GT:
+			sp--;
+			sp[-1] = sp[-1] > sp[0];
+			break;
+		case OP_GE:
+			sp--;
+			sp[-1] = sp[-1] >= sp[0];
+			break;
+		case OP_EQ:
+			sp--;
+			sp[-1] = sp[-1] == sp[0];
+			break;
+		case OP_NE:
+			sp--;
+			sp[-1] = sp[-1] != sp[0];
+			break;
+		/* Python's min and max keep the first of equal values */
+		case OP_MIN:
+			sp--;
+			sp[-1] = sp[0] < sp[-1] ? sp[0] : sp[-1];
+			break;
+		case OP_MAX:
+			sp--;
+			sp[-1] = sp[0] > sp[-1] ? sp[0] : sp[-1];
+			break;
+		case OP_AND: /* Python: the deciding operand is the value */
+			if (sp[-1] == 0)
+				pc = o.arg;
+			else
+				sp--;
+			break;
+		case OP_OR:
+			if (sp[-1] != 0)
+				pc = o.arg;
+			else
+				sp--;
+			break;
+		case OP_JZ:
+			sp--;
+			if (sp[0] == 0)
+				pc = o.arg;
+			break;
+		case OP_JMP:
+			pc = o.arg;
+			break;
+		default:
+			return sp[-1]; /* OP_RET */
+		}
+	}
+}
+
+static double eval_block(struct ctx *c, int pc)
+{
+	return run(c, pc, c->ri->stack);
+}
+
+struct model_result *model_result_new(const struct tma_model *m)
+{
+	struct result_impl *ri = calloc(1, sizeof(*ri));
+	int n = m->nnodes;
+
+	if (!ri)
+		return NULL;
+	ri->r.nnodes = n;
+	ri->nhelpers = m->nhelpers;
+	ri->r.value = calloc(n + 1, sizeof(double));
+	ri->r.flagged = calloc(n + 1, sizeof(bool));
+	ri->r.bottleneck = calloc(MODEL_MAX_LEVEL + 1, sizeof(int));
+	ri->hval = calloc(m->nhelpers + 1, sizeof(double));
+	ri->hstate = calloc(m->nhelpers + 1, 1);
+	ri->tfail = calloc(n + 1, sizeof(bool));
+	ri->stack = calloc(m->code.stack + 1, sizeof(double));
+	if (!ri->r.value || !ri->r.flagged || !ri->r.bottleneck || !ri->hval || !ri->hstate ||
+	    !ri->tfail || !ri->stack) {
+		model_result_free(&ri->r);
+		return NULL;
+	}
+	return &ri->r;
+}
+
+void model_result_free(struct model_result *r)
+{
+	struct result_impl *ri = (struct result_impl *)r;
+
+	if (!r)
+		return;
+	free(r->value);
+	free(r->flagged);
+	free(r->bottleneck);
+	free(ri->hval);
+	free(ri->hstate);
+	free(ri->tfail);
+	free(ri->stack);
+	free(ri);
+}
+
+/*
+ * Flags depend on other flags (parent over threshold, Retiring on
+ * Heavy_Operations'): iterate until none changes.  The reference computes a
+ * node's threshold in the same step as its value, so a division by zero that
+ * the threshold reaches (Fetch_Bandwidth's HighIPC when there are no clocks)
+ * makes the node null: returns true when that happened to a node not yet null.
+ */
+static bool eval_threshold(struct ctx *c, int i)
+{
+	struct model_result *r = &c->ri->r;
+	bool f;
+
+	c->self = r->value[i];
+	c->bad = false;
+	f = eval_block(c, c->m->code.thresh_pc[i]) != 0 && !c->bad;
+	c->ri->tfail[i] = c->bad;
+	if (f == r->flagged[i])
+		return false;
+	r->flagged[i] = f;
+	return true;
+}
+
+static bool eval_thresholds(struct ctx *c, const struct model_subset *s)
+{
+	const struct tma_model *m = c->m;
+	struct model_result *r = &c->ri->r;
+	bool changed = true, failed = false;
+
+	memset(r->flagged, 0, m->nnodes * sizeof(bool));
+	/* in threshold order one pass settles every flag outside a cycle of flags */
+	for (int k = 0; k < s->ntorder; k++) {
+		int i = s->torder[k];
+
+		if (!isnan(r->value[i]))
+			eval_threshold(c, i);
+	}
+	/* bounded, so that a "not X over threshold" flip-flop stops */
+	for (int pass = 0; changed && pass <= s->ntloop; pass++) {
+		changed = false;
+		for (int k = 0; k < s->ntloop; k++) {
+			int i = s->tloop[k];
+
+			if (!isnan(r->value[i]))
+				changed |= eval_threshold(c, i);
+		}
+	}
+	/* the last pass is stable: its failures are the ones that count */
+	for (int k = 0; k < s->ntorder; k++) {
+		int i = s->torder[k];
+
+		failed |= c->ri->tfail[i] && !isnan(r->value[i]);
+	}
+	return failed;
+}
+
+/* From level 1 down: the flagged child with the largest value, until none is flagged. */
+static void find_bottleneck(const struct tma_model *m, struct model_result *r)
+{
+	int cur = -1;
+
+	r->bottleneck_len = 0;
+	while (r->bottleneck_len < MODEL_MAX_LEVEL) {
+		int best = -1;
+
+		for (int k = m->kid_start[cur + 1]; k < m->kid_start[cur + 2]; k++) {
+			int i = m->kids[k];
+
+			if (r->flagged[i] && (best < 0 || r->value[i] > r->value[best]))
+				best = i;
+		}
+		if (best < 0)
+			break;
+		r->bottleneck[r->bottleneck_len++] = best;
+		cur = best;
+	}
+}
+
+static void eval_values(struct ctx *c, const struct model_subset *s)
+{
+	const struct tma_model *m = c->m;
+	struct model_result *out = &c->ri->r;
+
+	memset(c->ri->hstate, 0, m->nhelpers);
+	for (int k = 0; k < s->norder; k++) {
+		int i = s->order[k];
+		const struct model_entry *e = &m->nodes[i];
+		double v;
+
+		c->bad = false;
+		v = eval_block(c, m->code.node_pc[i]);
+		if (c->bad || c->ri->tfail[i])
+			v = NAN;
+		else if (v > e->cap)
+			v = e->cap;
+		out->value[i] = v;
+	}
+}
+
+int model_eval(const struct tma_model *m, const struct model_input *in, struct model_result *out)
+{
+	return model_eval_level(m, in, out, MODEL_MAX_LEVEL, true);
+}
+
+int model_eval_level(const struct tma_model *m, const struct model_input *in,
+		     struct model_result *out, int max_level, bool with_info)
+{
+	struct result_impl *ri = (struct result_impl *)out;
+	struct ctx c = {.m = m, .in = in, .ri = ri};
+	const struct model_subset *s;
+
+	if (!m || !in || !out || out->nnodes != m->nnodes || ri->nhelpers != m->nhelpers ||
+	    (m->nevents && !in->events) || max_level < 0)
+		return -EINVAL;
+	s = &m->subset[with_info][max_level < MODEL_MAX_LEVEL ? max_level : MODEL_MAX_LEVEL];
+	for (int i = 0; i < m->nnodes; i++)
+		out->value[i] = NAN; /* nodes outside the subset stay null */
+	memset(ri->tfail, 0, m->nnodes * sizeof(bool));
+	/* a node nulled by its threshold reads as 0 in the nodes computed from it: recompute */
+	for (int round = 0; round <= m->nnodes; round++) {
+		eval_values(&c, s);
+		if (!eval_thresholds(&c, s))
+			break;
+	}
+	find_bottleneck(m, out);
+	return 0;
+}

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/* The model's insides, shared by the loader, the evaluator and the listings only. */
+#ifndef TMACG_MODEL_IMPL_H
+#define TMACG_MODEL_IMPL_H
+
+#include <stdint.h>
+
+#include "model/expr.h"
+#include "model/model.h"
+
+/* Node numbers deeper than this do not occur in any TMA version. */
+#define MODEL_MAX_LEVEL 8
+
+struct model_const {
+	char *name;
+	double value;
+	int line;
+};
+
+struct model_helper {
+	char *name;
+	int root; /* expression */
+	int line, col;
+};
+
+struct model_entry {
+	struct model_node_info info; /* what model_node() returns */
+	int formula;		     /* expression root, -1 until read */
+	int threshold;		     /* expression root, -1: never flagged */
+	double cap;		     /* INFINITY: none */
+	char *area, *sample, *scope;
+	int line, col;	  /* of the name on the node/info line */
+	int fline, tline; /* lines of formula and threshold */
+};
+
+/*
+ * Formulas compiled to postfix code for a value stack (model_compile.c):
+ * evaluating is a loop over 8-byte ops, lazy branches are jumps.
+ */
+enum model_opcode {
+	OP_NUM,	  /* push num[arg] */
+	OP_EVENT, /* push events[arg]; NAN: the formula fails */
+	OP_INTERVAL,
+	OP_FLAG,   /* push (flags & arg) != 0 */
+	OP_HELPER, /* push helper arg, computed once per evaluation */
+	OP_NODE,   /* push node arg's value, NAN read as 0 */
+	OP_SELF,
+	OP_OVER, /* push node arg's flag */
+	OP_NEG,
+	OP_NOT,
+	OP_ADD,
+	OP_SUB,
+	OP_MUL,
+	OP_DIV,
+	OP_LT,
+	OP_LE,
+	OP_GT,
+	OP_GE,
+	OP_EQ,
+	OP_NE,
+	OP_MIN,
+	OP_MAX,
+	OP_AND, /* top is 0: keep it, jump to arg; else drop it */
+	OP_OR,	/* top is not 0: keep it, jump to arg; else drop it */
+	OP_JZ,	/* pop; 0: jump to arg */
+	OP_JMP,
+	OP_RET,
+};
+
+struct model_op {
+	int32_t code;
+	int32_t arg;
+};
+
+struct model_code {
+	struct model_op *ops;
+	int nops;
+	double *num;
+	int nnum;
+	int *helper_pc; /* entry of helper h */
+	int *node_pc;	/* entry of node i's formula */
+	int *thresh_pc; /* entry of node i's threshold, -1: none */
+	int stack;	/* values the deepest evaluation holds at once, helpers included */
+};
+
+/* The nodes to evaluate for one output depth, in the orders model_eval uses. */
+struct model_subset {
+	int *order, norder;   /* values, dependency order */
+	int *torder, ntorder; /* thresholds */
+	int *tloop, ntloop;   /* thresholds repeated until stable */
+};
+
+struct tma_model {
+	char *id, *title, *tma_version, *source, *filename;
+	char **cpus;
+	int ncpus;
+	struct model_const *consts;
+	int nconsts;
+	struct model_helper *helpers;
+	int nhelpers;
+	struct model_entry *nodes; /* tree nodes and Info metrics, in file order */
+	int nnodes;
+	char **events;
+	int nevents;
+	int *order;  /* node indices in dependency order (evaluate in this order) */
+	int *torder; /* node indices with flags they read first (thresholds in one pass) */
+	int *tloop;  /* nodes whose flags depend on a cycle of flags, in torder */
+	int ntloop;
+	int *kids;	/* children of node p: kids[kid_start[p + 1] .. kid_start[p + 2]) */
+	int *kid_start; /* [0]: level-1 nodes */
+	struct expr_pool pool;
+	struct model_code code; /* what model_eval runs */
+	/* [with_info][max_level]: what an output of that depth reads, dependencies included */
+	struct model_subset subset[2][MODEL_MAX_LEVEL + 1];
+};
+
+/* model_resolve.c: names to indices, dependency order, cycle detection. */
+int model_resolve(struct tma_model *m, char *err, size_t errlen);
+
+/* model_compile.c: code for every formula and threshold; 0 or -ENOMEM. */
+int model_compile(struct tma_model *m);
+void model_code_free(struct model_code *c);
+
+/* model_events.c: the subsets of every depth; 0 or -ENOMEM. */
+int model_subsets(struct tma_model *m);
+
+/* Node or Info metric by name, -1 if none. */
+int model_entry_find(const struct tma_model *m, const char *name);
+/* The same for a name read in a formula: G4K_Aliasing finds 4K_Aliasing. */
+int model_entry_lookup(const struct tma_model *m, const char *name);
+
+/* Value of e when it depends only on numbers, constants and flags (model_events.c). */
+bool model_expr_static(const struct tma_model *m, int e, unsigned flags, double *v);
+
+#endif /* TMACG_MODEL_IMPL_H */

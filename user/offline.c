@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include "offline.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "pmu/cpu_detect.h"
+#include "model/model.h"
+#include "model/model_list.h"
+#include "options.h"
+#include "pmu/plan_model.h"
+#include "pmu/planner.h"
+#include "replay_run.h"
+
+struct tma_model *tma_model_open(const struct options *o, const struct cpu_info *ci, char *err,
+				 size_t errlen)
+{
+	const char *id = o->model;
+
+	if (o->model_file)
+		return model_load_file(o->model_file, err, errlen);
+	if (!id && ci)
+		id = cpu_select_model(ci, NULL, err, errlen);
+	if (!id) {
+		if (!ci)
+			snprintf(err, errlen, "no TMA model given: name one with --model ID "
+				 "(tmacg --list-models) or --model-file PATH");
+		return NULL;
+	}
+	return model_load_builtin(id, err, errlen);
+}
+
+static bool want_color(const struct options *o)
+{
+	return o->color_mode == 1 || (o->color_mode == -1 && isatty(STDOUT_FILENO));
+}
+
+static int list_events(const struct options *o, const struct tma_model *m,
+		       const struct cpu_info *ci)
+{
+	struct plan_request req = { .model = m, .level = o->level, .with_info = o->info,
+				    .cpu = ci && ci->has_pmu ? ci : NULL };
+	static struct plan plan;	/* ~20 KiB: off the stack */
+	char err[1024];
+
+	if (plan_for_model(&req, &plan, err, sizeof(err))) {
+		fprintf(stderr, "tmacg: %s\n", err);
+		return 1;
+	}
+	if (!req.cpu && plan_uses_pmu(&plan))
+		printf("# planned for %s's CPU (this machine has no hardware PMU to ask)\n",
+		       model_id(m));
+	plan_print(stdout, &plan);
+	return 0;
+}
+
+int offline_run(const struct options *o)
+{
+	struct cpu_info ci;
+	bool have_ci;
+	struct tma_model *m;
+	char err[1024];
+	int code;
+
+	/* The host's CPU picks the model only when none was named. */
+	have_ci = !o->model && !o->model_file ? !cpu_detect(NULL, &ci, err, sizeof(err)) :
+						  (o->list_events && !cpu_detect(NULL, &ci, err,
+										   sizeof(err)));
+	m = tma_model_open(o, have_ci ? &ci : NULL, err, sizeof(err));
+	if (!m) {
+		fprintf(stderr, "tmacg: %s\n", err);
+		return o->model_file ? 1 : 2;
+	}
+	if (o->list_metrics) {
+		model_metrics_print(stdout, m);
+		code = 0;
+	} else if (o->list_events) {
+		code = list_events(o, m, have_ci ? &ci : NULL);
+	} else {
+		bool json = o->format == FORMAT_JSON ||
+			    (o->format == FORMAT_AUTO && !isatty(STDOUT_FILENO));
+
+		code = replay_run(o->replay, m, o->level, json, want_color(o), o->info, stdout,
+				  stderr);
+	}
+	model_free(m);
+	return code;
+}

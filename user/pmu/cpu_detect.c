@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * Every path is read under a prefix so the tests can run this on fixture
+ * trees of machines they are not (ICX, SPR, hybrid, AMD, a VM).
+ */
+#include "pmu/cpu_detect.h"
+
+#include <cpuid.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define CPU_PMU_DIR "/sys/bus/event_source/devices"
+
+struct cpu_model_row {
+	const char *vendor;
+	int family;
+	int model;
+	const char *id;
+};
+
+/* TMA-MODELS.md "Models to ship". */
+static const struct cpu_model_row cpu_models[] = {
+	{ "GenuineIntel", 6, 0x6A, "icx" },	/* Ice Lake Server */
+	{ "GenuineIntel", 6, 0x6C, "icx" },
+	{ "GenuineIntel", 6, 0x8F, "spr" },	/* Sapphire Rapids */
+	{ "GenuineIntel", 6, 0xCF, "spr" },	/* Emerald Rapids */
+};
+
+static const char cpu_supported[] =
+	"Intel Ice Lake Server (family 6 model 0x6A/0x6C, --model icx), "
+	"Sapphire/Emerald Rapids (family 6 model 0x8F/0xCF, --model spr)";
+
+static const char *cpu_root(const struct cpu_detect_opts *o)
+{
+	const char *env;
+
+	if (o && o->root)
+		return o->root;
+	env = getenv("TMACG_SYSFS_ROOT");
+	return env ? env : "";
+}
+
+static void cpu_path(char *buf, size_t len, const char *root, const char *path)
+{
+	snprintf(buf, len, "%s%s", root, path);
+}
+
+static bool cpu_exists(const char *root, const char *path)
+{
+	char buf[512];
+
+	cpu_path(buf, sizeof(buf), root, path);
+	return access(buf, F_OK) == 0;
+}
+
+/* The first line of a small file as an integer; -errno when absent or not a number. */
+static int cpu_read_int(const char *root, const char *path, long *val)
+{
+	char buf[512], line[64], *end;
+	FILE *f;
+
+	cpu_path(buf, sizeof(buf), root, path);
+	f = fopen(buf, "re");
+	if (!f)
+		return -errno;
+	if (!fgets(line, sizeof(line), f)) {
+		fclose(f);
+		return -EINVAL;
+	}
+	fclose(f);
+	errno = 0;
+	*val = strtol(line, &end, 0);
+	if (errno || end == line)
+		return -EINVAL;
+	return 0;
+}
+
+/* "key\t: value" lines; the first processor's values are taken. */
+static int cpu_parse_cpuinfo(const char *root, struct cpu_info *ci, char *err, size_t errlen)
+{
+	char path[512], line[512];
+	bool have_vendor = false, have_family = false, have_model = false;
+	FILE *f;
+
+	cpu_path(path, sizeof(path), root, "/proc/cpuinfo");
+	f = fopen(path, "re");
+	if (!f) {
+		int e = -errno;
+
+		snprintf(err, errlen, "cannot read %s: %s: is /proc mounted?", path, strerror(-e));
+		return e;
+	}
+	while (fgets(line, sizeof(line), f) && !(have_vendor && have_family && have_model)) {
+		char *colon = strchr(line, ':');
+		char *key_end, *val;
+
+		if (!colon)
+			continue;
+		key_end = colon;
+		while (key_end > line && (key_end[-1] == ' ' || key_end[-1] == '\t'))
+			key_end--;
+		*key_end = '\0';
+		val = colon + 1;
+		val += strspn(val, " \t");
+		val[strcspn(val, "\n")] = '\0';
+		if (!have_vendor && !strcmp(line, "vendor_id")) {
+			snprintf(ci->vendor, sizeof(ci->vendor), "%s", val);
+			have_vendor = true;
+		} else if (!have_family && !strcmp(line, "cpu family")) {
+			ci->family = (int)strtol(val, NULL, 10);
+			have_family = true;
+		} else if (!have_model && !strcmp(line, "model")) {
+			ci->model = (int)strtol(val, NULL, 10);
+			have_model = true;
+		}
+	}
+	fclose(f);
+	if (!have_vendor || !have_family || !have_model) {
+		snprintf(err, errlen,
+			 "%s lacks vendor_id, cpu family or model: cannot tell which CPU this is; "
+			 "name the model with --model", path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int cpu_native_cpuid(unsigned int leaf, unsigned int subleaf, unsigned int regs[4])
+{
+	if (!__get_cpuid_count(leaf, subleaf, &regs[0], &regs[1], &regs[2], &regs[3]))
+		return -ENOTSUP;
+	return 0;
+}
+
+/* Looks for the core PMU: "cpu", or "cpu_core" (the big cores) on hybrid parts. */
+static void cpu_find_pmu(const char *root, struct cpu_info *ci)
+{
+	static const char *const names[] = { "cpu", "cpu_core" };
+	char path[256];
+	long type;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s/type", CPU_PMU_DIR, names[i]);
+		if (cpu_read_int(root, path, &type) || type < 0)
+			continue;
+		ci->has_pmu = true;
+		ci->pmu_type = (unsigned int)type;
+		snprintf(ci->pmu_name, sizeof(ci->pmu_name), "%s", names[i]);
+		snprintf(path, sizeof(path), "%s/%s/events/topdown-retiring", CPU_PMU_DIR,
+			 names[i]);
+		ci->topdown_use_fixed = cpu_exists(root, path);
+		snprintf(path, sizeof(path), "%s/%s/events/topdown-heavy-ops", CPU_PMU_DIR,
+			 names[i]);
+		ci->topdown_l2 = cpu_exists(root, path);
+		return;
+	}
+}
+
+int cpu_detect(const struct cpu_detect_opts *o, struct cpu_info *ci, char *err, size_t errlen)
+{
+	const char *root = cpu_root(o);
+	unsigned int regs[4] = { 0 };
+	long val;
+	int ret;
+
+	memset(ci, 0, sizeof(*ci));
+	ret = cpu_parse_cpuinfo(root, ci, err, errlen);
+	if (ret)
+		return ret;
+	ci->model_id = cpu_model_id(ci->vendor, ci->family, ci->model);
+	cpu_find_pmu(root, ci);
+	ci->smt = !cpu_read_int(root, "/sys/devices/system/cpu/smt/active", &val) && val == 1;
+	ci->nmi_watchdog = !cpu_read_int(root, "/proc/sys/kernel/nmi_watchdog", &val) && val == 1;
+
+	/* Leaf 0xA exists on Intel only; elsewhere the count stays 0 and nothing GP is planned. */
+	ret = (o && o->cpuid) ? o->cpuid(0, 0, regs) : cpu_native_cpuid(0, 0, regs);
+	if (!ret && regs[0] >= 0xA) {
+		ret = (o && o->cpuid) ? o->cpuid(0xA, 0, regs) : cpu_native_cpuid(0xA, 0, regs);
+		if (!ret)
+			ci->gp_counters = (int)((regs[0] >> 8) & 0xff);
+	}
+	ci->gp_usable = ci->gp_counters - (ci->nmi_watchdog && ci->gp_counters > 0);
+	return 0;
+}
+
+const char *cpu_model_id(const char *vendor, int family, int model)
+{
+	for (size_t i = 0; i < sizeof(cpu_models) / sizeof(cpu_models[0]); i++) {
+		const struct cpu_model_row *r = &cpu_models[i];
+
+		if (!strcmp(r->vendor, vendor) && r->family == family && r->model == model)
+			return r->id;
+	}
+	return NULL;
+}
+
+int cpu_require_pmu(const struct cpu_info *ci, char *err, size_t errlen)
+{
+	if (ci->has_pmu)
+		return 0;
+	snprintf(err, errlen,
+		 "no hardware PMU on this machine (virtual machine?): neither "
+		 CPU_PMU_DIR "/cpu nor cpu_core exists, so TMA cannot be measured; "
+		 "use --pmu software to see the pipeline, or --replay FILE");
+	return -ENODEV;
+}
+
+const char *cpu_select_model(const struct cpu_info *ci, const char *override, char *err,
+			     size_t errlen)
+{
+	if (override && *override)
+		return override;
+	if (ci->model_id)
+		return ci->model_id;
+	snprintf(err, errlen,
+		 "no built-in TMA model for this CPU (%s family %d model 0x%X): supported are %s; "
+		 "if this CPU matches one of them, force it with --model ID", ci->vendor[0] ?
+		 ci->vendor : "unknown vendor", ci->family, (unsigned int)ci->model, cpu_supported);
+	return NULL;
+}
+
+void cpu_warn(const struct cpu_info *ci, FILE *f)
+{
+	if (ci->nmi_watchdog && ci->has_pmu)
+		fprintf(f,
+			"tmacg: warning: kernel.nmi_watchdog=1 holds a hardware counter: "
+			"planning with %d general-purpose counters instead of %d "
+			"(sysctl kernel.nmi_watchdog=0 frees it)\n",
+			ci->gp_usable, ci->gp_counters);
+}
+
+void cpu_info_print(const struct cpu_info *ci, FILE *f)
+{
+	fprintf(f, "cpu: %s family %d model 0x%X -> model %s\n", ci->vendor, ci->family,
+		(unsigned int)ci->model, ci->model_id ? ci->model_id : "(none)");
+	if (ci->has_pmu)
+		fprintf(f, "pmu: %s type %u, PERF_METRICS %s, level-2 PERF_METRICS %s\n",
+			ci->pmu_name, ci->pmu_type, ci->topdown_use_fixed ? "yes" : "no",
+			ci->topdown_l2 ? "yes" : "no");
+	else
+		fprintf(f, "pmu: none (no hardware PMU)\n");
+	fprintf(f, "smt: %s, general-purpose counters: %d (%d usable%s)\n", ci->smt ? "on" : "off",
+		ci->gp_counters, ci->gp_usable, ci->nmi_watchdog ? ", NMI watchdog holds one" : "");
+}

@@ -1,0 +1,515 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * Model event names -> perf_event_attr.  Topdown and fixed-counter events
+ * are raw configs the kernel recognises; everything else goes through
+ * libpfm4's Intel tables, then the model's modifiers are applied to the
+ * config fields, because the seed's ":u0x80" overrides a umask and libpfm4
+ * has no modifier for that.
+ */
+#include "pmu/events.h"
+
+#include <errno.h>
+#include <perfmon/pfmlib_perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmu/pmu_constraints.h"
+
+/* TMA-MODELS.md raw encodings; the kernel's slots/topdown-* sysfs events say the same. */
+static const struct {
+	const char *name;
+	uint64_t config;
+	bool l2;	/* Sapphire Rapids and later only */
+} event_topdown[] = {
+	{ "PERF_METRICS.RETIRING", 0x8000, false },
+	{ "PERF_METRICS.BAD_SPECULATION", 0x8100, false },
+	{ "PERF_METRICS.FRONTEND_BOUND", 0x8200, false },
+	{ "PERF_METRICS.BACKEND_BOUND", 0x8300, false },
+	{ "PERF_METRICS.HEAVY_OPERATIONS", 0x8400, true },
+	{ "PERF_METRICS.BRANCH_MISPREDICTS", 0x8500, true },
+	{ "PERF_METRICS.FETCH_LATENCY", 0x8600, true },
+	{ "PERF_METRICS.MEMORY_BOUND", 0x8700, true },
+};
+
+#define EVENT_SLOTS_CONFIG 0x0400
+
+/*
+ * The kernel's generic encodings, which it places on fixed counters 0-2
+ * (FIXED_EVENT_CONSTRAINT in arch/x86/events/intel/core.c).  libpfm4 would
+ * give INST_RETIRED.PREC_DIST (0x0100) for the first and lacks the second
+ * on icx.
+ */
+static const struct {
+	const char *name;
+	uint64_t config;
+} event_fixed[] = {
+	{ "INST_RETIRED.ANY", 0x00c0 },
+	{ "CPU_CLK_UNHALTED.THREAD", 0x003c },
+	{ "CPU_CLK_UNHALTED.REF_TSC", 0x0300 },
+};
+
+/*
+ * Events the models read that libpfm4 4.13 does not list, or encodes with
+ * event select 0x00 (TOPDOWN.*_SLOTS), from Intel's event tables
+ * (github.com/intel/perfmon ICX/events/icelakex_core.json,
+ * SPR/events/sapphirerapids_core.json).
+ */
+static const struct {
+	const char *pmu;
+	const char *name;
+	unsigned int event, umask, cmask;
+} event_raw[] = {
+	{ "icx", "TOPDOWN.BACKEND_BOUND_SLOTS", 0xa4, 0x02, 0 },
+	{ "icx", "BR_MISP_RETIRED.RET", 0xc5, 0x08, 0 },
+	{ "spr", "TOPDOWN.BACKEND_BOUND_SLOTS", 0xa4, 0x02, 0 },
+	{ "spr", "TOPDOWN.BR_MISPREDICT_SLOTS", 0xa4, 0x08, 0 },
+	{ "spr", "TOPDOWN.MEMORY_BOUND_SLOTS", 0xa4, 0x10, 0 },
+	{ "spr", "EXE_ACTIVITY.2_3_PORTS_UTIL", 0xa6, 0x0c, 0 },
+	{ "spr", "EXE_ACTIVITY.EXE_BOUND_0_PORTS", 0xa6, 0x80, 0 },
+	{ "spr", "OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DEMAND_CODE_RD", 0x20, 0x02, 1 },
+	{ "spr", "RS.EMPTY_RESOURCE", 0xa5, 0x01, 0 },
+	{ "spr", "BACLEARS.ANY", 0x60, 0x01, 0 },
+	{ "spr", "SW_PREFETCH_ACCESS.ANY", 0x40, 0x0f, 0 },
+	{ "spr", "L2_RQSTS.MISS", 0x24, 0x3f, 0 },
+	{ "spr", "L2_RQSTS.REFERENCES", 0x24, 0xff, 0 },
+	{ "spr", "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", 0x20, 0x01, 0 },
+	{ "spr", "OFFCORE_REQUESTS_OUTSTANDING.L3_MISS_DEMAND_DATA_RD", 0x20, 0x10, 0 },
+	{ "spr", "OFFCORE_REQUESTS.L3_MISS_DEMAND_DATA_RD", 0x21, 0x10, 0 },
+};
+
+/*
+ * The kernel's software events (PERF_TYPE_SOFTWARE), under names with a dot as
+ * the model language wants.  Counted per CPU, they run on any machine, which
+ * is what lets a model of them exercise the live path without a PMU.
+ * SW.TASK_CLOCK opens per CPU (kernel 6.18 accepts it) and then counts the
+ * CPU context's time, like SW.CPU_CLOCK.
+ */
+static const struct {
+	const char *name;
+	uint64_t config;
+} event_software[] = {
+	{ "SW.CPU_CLOCK", PERF_COUNT_SW_CPU_CLOCK },
+	{ "SW.TASK_CLOCK", PERF_COUNT_SW_TASK_CLOCK },
+	{ "SW.CONTEXT_SWITCHES", PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "SW.CPU_MIGRATIONS", PERF_COUNT_SW_CPU_MIGRATIONS },
+	{ "SW.PAGE_FAULTS", PERF_COUNT_SW_PAGE_FAULTS },
+	{ "SW.MINOR_FAULTS", PERF_COUNT_SW_PAGE_FAULTS_MIN },
+	{ "SW.MAJOR_FAULTS", PERF_COUNT_SW_PAGE_FAULTS_MAJ },
+};
+
+/* Intel renamed these on SPR; libpfm4 keeps the older name (same event 0x9c umask 0x01). */
+static const struct {
+	const char *pmu;
+	const char *name;
+	const char *pfm;
+} event_alias[] = {
+	{ "spr", "IDQ_BUBBLES.CORE", "IDQ_UOPS_NOT_DELIVERED:CORE" },
+	{ "spr", "IDQ_BUBBLES.CYCLES_0_UOPS_DELIV.CORE",
+	  "IDQ_UOPS_NOT_DELIVERED:CYCLES_0_UOPS_DELIV_CORE" },
+};
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+struct event_mods {
+	int cmask;		/* -1: as encoded */
+	int edge, inv;		/* -1: as encoded */
+	int umask;		/* -1: as encoded */
+	bool percore;
+	bool sup, user;		/* :SUP kernel only, :USER user space only */
+	bool has_msr_val;
+	uint64_t msr_val;
+	bool any;		/* any of cmask/edge/inv/umask/msr given */
+};
+
+static bool events_ready;
+static char events_forced[16];
+
+int events_init(const char *force_pmu, char *err, size_t errlen)
+{
+	const char *want = force_pmu ? force_pmu : "";
+	int ret;
+
+	if (events_ready && !strcmp(events_forced, want))
+		return 0;
+	if (events_ready)
+		pfm_terminate();
+	events_ready = false;
+	/* libpfm4 reads LIBPFM_FORCE_PMU only in pfm_initialize(). */
+	if (force_pmu)
+		setenv("LIBPFM_FORCE_PMU", force_pmu, 1);
+	else
+		unsetenv("LIBPFM_FORCE_PMU");
+	ret = pfm_initialize();
+	if (ret != PFM_SUCCESS) {
+		snprintf(err, errlen, "libpfm4 failed to initialise: %s", pfm_strerror(ret));
+		return -EINVAL;
+	}
+	snprintf(events_forced, sizeof(events_forced), "%s", want);
+	events_ready = true;
+	return 0;
+}
+
+const char *event_kind_name(enum event_kind k)
+{
+	switch (k) {
+	case EVENT_GP:
+		return "gp";
+	case EVENT_FIXED:
+		return "fixed";
+	case EVENT_SLOTS:
+		return "slots";
+	case EVENT_METRIC:
+		return "metric";
+	case EVENT_PSEUDO:
+		return "pseudo";
+	case EVENT_SOFTWARE:
+		return "sw";
+	}
+	return "?";
+}
+
+static int event_parse_num(const char *s, int base, uint64_t max, uint64_t *out)
+{
+	char *end;
+
+	if (!*s)
+		return -EINVAL;
+	errno = 0;
+	*out = strtoull(s, &end, base);
+	if (errno || *end || *out > max)
+		return -EINVAL;
+	return 0;
+}
+
+/* One ":mod".  0 or -EINVAL with the reason. */
+static int event_parse_mod(const char *name, const char *mod, struct event_mods *m, char *err,
+			   size_t errlen)
+{
+	uint64_t v;
+
+	if (!strcmp(mod, "percore")) {
+		m->percore = true;
+		return 0;
+	}
+	/* The seed's privilege filters (Kernel_Utilization, IpFarBranch). */
+	if (!strcmp(mod, "SUP") || !strcmp(mod, "USER")) {
+		if (mod[0] == 'S')
+			m->sup = true;
+		else
+			m->user = true;
+		if (m->sup && m->user)
+			goto bad_value;
+		return 0;
+	}
+	if (!strncmp(mod, "ocr_msr_val=", 12)) {
+		if (event_parse_num(mod + 12, 0, UINT64_MAX, &v))
+			goto bad_value;
+		m->has_msr_val = true;
+		m->msr_val = v;
+		m->any = true;
+		return 0;
+	}
+	if (mod[0] == 'c' && !event_parse_num(mod + 1, 10, 255, &v)) {
+		m->cmask = (int)v;
+	} else if (mod[0] == 'e' && !event_parse_num(mod + 1, 10, 1, &v)) {
+		m->edge = (int)v;
+	} else if (mod[0] == 'i' && !event_parse_num(mod + 1, 10, 1, &v)) {
+		m->inv = (int)v;
+	} else if (mod[0] == 'u' && !strncmp(mod + 1, "0x", 2) &&
+		   !event_parse_num(mod + 1, 16, 255, &v)) {
+		m->umask = (int)v;
+	} else if (strchr("ceiu", mod[0]) && mod[0]) {
+		goto bad_value;
+	} else {
+		snprintf(err, errlen,
+			 "%s: unknown modifier ':%s': models may use :cN (counter mask), "
+			 ":e1 (edge), :i1 (invert), :u0xNN (umask), :percore, "
+			 ":ocr_msr_val=0x..., :SUP, :USER", name, mod);
+		return -EINVAL;
+	}
+	m->any = true;
+	return 0;
+bad_value:
+	snprintf(err, errlen,
+		 "%s: bad modifier value ':%s' (:cN takes 0-255, :e and :i take 0 or 1, :u a hex "
+		 "umask 0x00-0xff, :ocr_msr_val a number; :SUP and :USER exclude each other)", name,
+		 mod);
+	return -EINVAL;
+}
+
+/* Splits "EVENT.UMASK:m1:m2" into base and parsed modifiers. */
+static int event_parse(const char *name, char *base, size_t baselen, struct event_mods *m,
+		       char *err, size_t errlen)
+{
+	char buf[EVENT_NAME_MAX], *save = NULL, *tok;
+	int ret;
+
+	memset(m, 0, sizeof(*m));
+	m->cmask = m->edge = m->inv = m->umask = -1;
+	if (strlen(name) >= sizeof(buf)) {
+		snprintf(err, errlen, "event name longer than %zu characters: %.40s...",
+			 sizeof(buf) - 1, name);
+		return -ENAMETOOLONG;
+	}
+	snprintf(buf, sizeof(buf), "%s", name);
+	tok = strtok_r(buf, ":", &save);
+	if (!tok || !strchr(tok, '.') || tok[0] == '.' || tok[strlen(tok) - 1] == '.') {
+		snprintf(err, errlen,
+			 "'%s' is not an event name: models spell events EVENT.UMASK[:modifier...] "
+			 "(e.g. INT_MISC.RECOVERY_CYCLES:c1:e1)", name);
+		return -EINVAL;
+	}
+	snprintf(base, baselen, "%s", tok);
+	while ((tok = strtok_r(NULL, ":", &save))) {
+		ret = event_parse_mod(name, tok, m, err, errlen);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* "EVENT.UMASK.MORE" -> "pmu::EVENT:UMASK_MORE", libpfm4's spelling. */
+static void event_pfm_name(const struct event_target *t, const char *base, char *out,
+			   size_t len)
+{
+	const char *dot = strchr(base, '.');
+	size_t used;
+
+	for (size_t i = 0; i < ARRAY_LEN(event_alias); i++) {
+		if (!strcmp(event_alias[i].pmu, t->pfm_pmu) && !strcmp(event_alias[i].name, base)) {
+			snprintf(out, len, "%s::%s", t->pfm_pmu, event_alias[i].pfm);
+			return;
+		}
+	}
+	snprintf(out, len, "%s::%.*s:", t->pfm_pmu, (int)(dot - base), base);
+	used = strlen(out);
+	for (const char *p = dot + 1; *p && used + 1 < len; p++)
+		out[used++] = *p == '.' ? '_' : *p;
+	out[used] = '\0';
+}
+
+static int event_libpfm(const struct event_target *t, const char *name, const char *base,
+			uint64_t *config, uint64_t *config1, char *err, size_t errlen)
+{
+	struct perf_event_attr attr;
+	pfm_perf_encode_arg_t arg;
+	char pfm[EVENT_NAME_MAX + 32];
+	int ret;
+
+	for (size_t i = 0; i < ARRAY_LEN(event_raw); i++) {
+		if (!strcmp(event_raw[i].pmu, t->pfm_pmu) && !strcmp(event_raw[i].name, base)) {
+			*config = event_raw[i].event | (uint64_t)event_raw[i].umask << 8 |
+				  (uint64_t)event_raw[i].cmask << 24;
+			*config1 = 0;
+			return 0;
+		}
+	}
+	event_pfm_name(t, base, pfm, sizeof(pfm));
+	memset(&attr, 0, sizeof(attr));
+	memset(&arg, 0, sizeof(arg));
+	arg.size = sizeof(arg);
+	arg.attr = &attr;
+	ret = pfm_get_os_event_encoding(pfm, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT, &arg);
+	if (ret != PFM_SUCCESS) {
+		snprintf(err, errlen,
+			 "%s: libpfm4 cannot encode it as %s (%s): check the name against "
+			 "Intel's event list for this CPU, or use the --model that matches the CPU",
+			 name, pfm, pfm_strerror(ret));
+		return ret == PFM_ERR_NOTFOUND || ret == PFM_ERR_ATTR || ret == PFM_ERR_UMASK ?
+			       -ENOENT : -EINVAL;
+	}
+	if (attr.type != PERF_TYPE_RAW) {
+		snprintf(err, errlen, "%s: libpfm4 gave perf type %u, not a raw core PMU event",
+			 name, attr.type);
+		return -EINVAL;
+	}
+	/*
+	 * Event select 0 is the kernel's fixed-counter pseudo encoding: on a GP
+	 * counter it counts nothing, so never hand it on.
+	 */
+	if (!EVENT_CFG_EVENT(attr.config)) {
+		snprintf(err, errlen,
+			 "%s: libpfm4 encodes it as fixed-counter pseudo-event 0x%llx, which no "
+			 "general-purpose counter can count: it needs a raw encoding from Intel's "
+			 "event list", name, (unsigned long long)attr.config);
+		return -EINVAL;
+	}
+	*config = attr.config;
+	*config1 = attr.config1;
+	return 0;
+}
+
+static int event_apply_mods(const char *name, const struct event_mods *m, uint64_t *config,
+			    uint64_t *config1, char *err, size_t errlen)
+{
+	uint64_t c = *config;
+
+	if (m->umask >= 0)
+		c = (c & ~0xff00ull) | (uint64_t)m->umask << 8;
+	if (m->edge >= 0)
+		c = (c & ~(1ull << 18)) | (uint64_t)m->edge << 18;
+	if (m->inv >= 0)
+		c = (c & ~(1ull << 23)) | (uint64_t)m->inv << 23;
+	if (m->cmask >= 0)
+		c = (c & ~(0xffull << 24)) | (uint64_t)m->cmask << 24;
+	if (EVENT_CFG_EDGE(c) && !EVENT_CFG_CMASK(c)) {
+		snprintf(err, errlen,
+			 "%s: edge detection (:e1) counts transitions of a counter-mask condition: "
+			 "add :c1 or higher", name);
+		return -EINVAL;
+	}
+	if (m->has_msr_val) {
+		if (!*config1) {
+			snprintf(err, errlen,
+				 "%s: :ocr_msr_val applies to offcore-response (OCR.*) events only",
+				 name);
+			return -EINVAL;
+		}
+		*config1 = m->msr_val;
+	}
+	*config = c;
+	return 0;
+}
+
+/* Per-CPU counting: no sampling, no inherit; one set of flags for every member. */
+static void event_attr_init(struct perf_event_attr *a, uint32_t type, uint64_t config,
+			    uint64_t config1)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = type;
+	a->config = config;
+	a->config1 = config1;
+	a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	/*
+	 * User and kernel, host only: as perf does by default, time a vCPU
+	 * thread spends in guest mode belongs to the guest's own TMA, and
+	 * KVM's mediated vPMU needs host events that exclude the guest.
+	 */
+	a->exclude_guest = 1;
+	a->exclude_hv = 1;
+}
+
+bool event_is_software(const char *name)
+{
+	return name && !strncmp(name, "SW.", 3);
+}
+
+/* SW.NAME: no modifiers (the kernel ignores the filters for the clocks), no PMU needed. */
+static int event_encode_software(const char *name, struct event_enc *out, char *err,
+				 size_t errlen)
+{
+	if (strchr(name, ':')) {
+		snprintf(err, errlen, "%s: software events take no modifiers", name);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < ARRAY_LEN(event_software); i++) {
+		if (strcmp(event_software[i].name, name))
+			continue;
+		out->kind = EVENT_SOFTWARE;
+		event_attr_init(&out->attr, PERF_TYPE_SOFTWARE, event_software[i].config, 0);
+		return 0;
+	}
+	snprintf(err, errlen,
+		 "%s: unknown software event: SW.{CPU_CLOCK, TASK_CLOCK, CONTEXT_SWITCHES, "
+		 "CPU_MIGRATIONS, PAGE_FAULTS, MINOR_FAULTS, MAJOR_FAULTS} exist", name);
+	return -ENOENT;
+}
+
+int event_encode(const struct event_target *t, const char *name, struct event_enc *out,
+		 char *err, size_t errlen)
+{
+	char base[EVENT_NAME_MAX];
+	uint64_t config = 0, config1 = 0;
+	struct event_mods m;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (!name || !*name) {
+		snprintf(err, errlen, "empty event name");
+		return -EINVAL;
+	}
+	snprintf(out->name, sizeof(out->name), "%s", name);
+	if (!strncmp(name, "msr/", 4)) {
+		if (strcmp(name, "msr/tsc/")) {
+			snprintf(err, errlen, "%s: the only pseudo-input is msr/tsc/", name);
+			return -EINVAL;
+		}
+		out->kind = EVENT_PSEUDO;
+		return 0;
+	}
+	if (event_is_software(name))
+		return event_encode_software(name, out, err, errlen);
+	if (!t || !t->pfm_pmu) {
+		snprintf(err, errlen, "%s: no PMU to encode it for: give --model", name);
+		return -EINVAL;
+	}
+	ret = event_parse(name, base, sizeof(base), &m, err, errlen);
+	if (ret)
+		return ret;
+	out->flags = m.percore ? EVENT_F_PERCORE : 0;
+	out->counter_mask = 0;
+
+	if (!strcmp(base, "TOPDOWN.SLOTS") || !strncmp(base, "PERF_METRICS.", 13)) {
+		/* The kernel rejects any filter on these (X86_ALL_EVENT_FLAGS). */
+		if (m.any || m.sup || m.user) {
+			snprintf(err, errlen,
+				 "%s: topdown events take no modifiers (cmask, edge, invert, "
+				 "umask, config1, privilege)", name);
+			return -EINVAL;
+		}
+		if (!strcmp(base, "TOPDOWN.SLOTS")) {
+			out->kind = EVENT_SLOTS;
+			event_attr_init(&out->attr, t->pmu_type, EVENT_SLOTS_CONFIG, 0);
+			return 0;
+		}
+		for (size_t i = 0; i < ARRAY_LEN(event_topdown); i++) {
+			if (strcmp(event_topdown[i].name, base))
+				continue;
+			if (event_topdown[i].l2 && !t->topdown_l2) {
+				snprintf(err, errlen,
+					 "%s: level-2 PERF_METRICS exist on Sapphire Rapids and "
+					 "later only (sysfs lists no events/topdown-heavy-ops "
+					 "here): the model must use its non-PERF_METRICS formula",
+					 name);
+				return -EOPNOTSUPP;
+			}
+			out->kind = EVENT_METRIC;
+			event_attr_init(&out->attr, t->pmu_type, event_topdown[i].config, 0);
+			return 0;
+		}
+		snprintf(err, errlen,
+			 "%s: unknown topdown event: PERF_METRICS.{RETIRING, BAD_SPECULATION, "
+			 "FRONTEND_BOUND, BACKEND_BOUND, HEAVY_OPERATIONS, BRANCH_MISPREDICTS, "
+			 "FETCH_LATENCY, MEMORY_BOUND} exist", name);
+		return -ENOENT;
+	}
+	for (size_t i = 0; i < ARRAY_LEN(event_fixed); i++) {
+		if (strcmp(event_fixed[i].name, base))
+			continue;
+		if (m.any || m.sup || m.user) {
+			snprintf(err, errlen,
+				 "%s: fixed-counter events take no modifiers here; for a "
+				 "filtered count use the _P form (e.g. "
+				 "CPU_CLK_UNHALTED.THREAD_P:SUP)", name);
+			return -EINVAL;
+		}
+		out->kind = EVENT_FIXED;
+		out->counter_mask = pmu_counter_mask(t->pfm_pmu, event_fixed[i].config);
+		event_attr_init(&out->attr, t->pmu_type, event_fixed[i].config, 0);
+		return 0;
+	}
+	ret = event_libpfm(t, name, base, &config, &config1, err, errlen);
+	if (ret)
+		return ret;
+	ret = event_apply_mods(name, &m, &config, &config1, err, errlen);
+	if (ret)
+		return ret;
+	out->kind = EVENT_GP;
+	out->counter_mask = pmu_counter_mask(t->pfm_pmu, config);
+	event_attr_init(&out->attr, t->pmu_type, config, config1);
+	/* The planner keeps such events apart: a group shares one set of flags. */
+	out->attr.exclude_user = m.sup;
+	out->attr.exclude_kernel = m.user;
+	return 0;
+}

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include "pmu/group_health.h"
+
+#include <string.h>
+
+#include "measure.h"
+
+static int group_health_bound(int ngroups)
+{
+	if (ngroups < 0)
+		return 0;
+	return ngroups > TMACG_MAX_GROUPS ? TMACG_MAX_GROUPS : ngroups;
+}
+
+void group_health_add(struct group_health *h, const struct tmacg_acc *delta, int ngroups)
+{
+	int n = group_health_bound(ngroups);
+
+	for (int g = 0; g < n; g++) {
+		h->enabled[g] += delta->time[g].enabled;
+		h->running[g] += delta->time[g].running;
+	}
+}
+
+static void group_health_warn(const struct measure *ms, int g, double enabled_s, FILE *f)
+{
+	const char *sep = "";
+
+	fprintf(f, "tmacg: warning: perf group %d (", g);
+	for (int e = 0; e < ms->nevents; e++) {
+		if (ms->events[e].group != g)
+			continue;
+		fprintf(f, "%s%s", sep, ms->events[e].name);
+		sep = ", ";
+	}
+	fprintf(f,
+		") never counted: enabled %.3f s over all cgroups in the interval, running 0: the "
+		"kernel could not put it on the PMU, so the nodes reading it are null.  Free the "
+		"counters (stop other perf users; sysctl kernel.nmi_watchdog=0) or read fewer "
+		"events (a lower --level)\n",
+		enabled_s);
+}
+
+int group_health_check(struct group_health *h, const struct measure *ms, FILE *f)
+{
+	int n = group_health_bound(ms->ngroups), dead = 0;
+
+	for (int g = 0; g < n; g++) {
+		/* Running anywhere, even multiplexed, means the group can count. */
+		if (!h->enabled[g] || h->running[g])
+			continue;
+		dead++;
+		if (!h->warned[g] && f)
+			group_health_warn(ms, g, h->enabled[g] / 1e9, f);
+		h->warned[g] = true;
+	}
+	memset(h->enabled, 0, sizeof(h->enabled));
+	memset(h->running, 0, sizeof(h->running));
+	return dead;
+}

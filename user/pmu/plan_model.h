@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The plan for one model on this host: the glue `tmacg --list-events` and the
+ * collector share, from a loaded model, a --level and cpu_detect's facts.
+ */
+#ifndef TMACG_PLAN_MODEL_H
+#define TMACG_PLAN_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "pmu/cpu_detect.h"
+#include "pmu/planner.h"
+
+struct tma_model;
+
+struct plan_request {
+	const struct tma_model *model;
+	int level;		/* 1..6: nodes up to this level */
+	bool with_info;		/* Info metrics too */
+	/*
+	 * The host; NULL or without a PMU: plan as on the model's own CPU with a
+	 * current kernel (for --list-events on another machine).
+	 */
+	const struct cpu_info *cpu;
+};
+
+/* The model flags (enum model_flag) the formulas see on this host. */
+unsigned int plan_model_flags(const struct plan_request *r);
+
+/* 0, or -errno with the reason in err (unknown model, bad level, limits). */
+int plan_for_model(const struct plan_request *r, struct plan *out, char *err, size_t errlen);
+
+#endif /* TMACG_PLAN_MODEL_H */

@@ -1,0 +1,453 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * Packs events into perf groups that the kernel can always schedule: a group
+ * whose members cannot all get a counter at once never counts, so each group
+ * is checked against the GP counters it may use (their number and each
+ * event's counter restrictions) and the two offcore-response MSRs.  Events
+ * are sorted by name first, so the same set gives the same plan whatever
+ * order it came in.
+ */
+#include "pmu/planner.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ICX and SPR have two offcore-response MSRs (MSR_OFFCORE_RSP_0/1) per thread. */
+#define PLAN_OCR_MSRS 2
+
+struct plan_group {
+	int *member;	/* indices into the encoded events */
+	int n;
+};
+
+struct plan_state {
+	struct event_enc *enc;	/* unique, sorted by name */
+	int nenc;
+	bool *placed;
+	struct plan_group *group;
+	int ngroups;
+	int gp;
+	size_t cap;	/* room for every input event, SLOTS added, and a spare */
+};
+
+static int plan_cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Is there one GP counter per GP member, each allowed for its event?  Augmenting paths. */
+static bool plan_match(const struct plan_state *s, const int *gpev, int ev, int *owner,
+		       bool *seen)
+{
+	uint32_t mask = s->enc[gpev[ev]].counter_mask;
+
+	for (int c = 0; c < s->gp; c++) {
+		if (!(mask & (1u << c)) || seen[c])
+			continue;
+		seen[c] = true;
+		if (owner[c] < 0 || plan_match(s, gpev, owner[c], owner, seen)) {
+			owner[c] = ev;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Would group g with the extra events add[0..nadd) still be schedulable? */
+static bool plan_fits(const struct plan_state *s, const struct plan_group *g, const int *add,
+		      int nadd)
+{
+	const struct event_enc *first;
+	int gpev[64], ngp = 0, owner[32];
+	uint64_t ocr[PLAN_OCR_MSRS];
+	int nocr = 0;
+
+	if (g->n + nadd == 0)
+		return true;
+	first = &s->enc[g->n ? g->member[0] : add[0]];
+
+	for (int k = 0; k < g->n + nadd; k++) {
+		int i = k < g->n ? g->member[k] : add[k - g->n];
+		const struct event_enc *e = &s->enc[i];
+
+		/* One set of privilege filters per group (the topdown group requires it). */
+		if (e->attr.exclude_user != first->attr.exclude_user ||
+		    e->attr.exclude_kernel != first->attr.exclude_kernel)
+			return false;
+		/* config1 is an extra MSR value (offcore response): two such MSRs exist. */
+		if (e->attr.config1) {
+			bool known = false;
+
+			for (int o = 0; o < nocr; o++)
+				known |= ocr[o] == e->attr.config1;
+			if (!known && nocr == PLAN_OCR_MSRS)
+				return false;
+			if (!known)
+				ocr[nocr++] = e->attr.config1;
+		}
+		if (e->kind != EVENT_GP)
+			continue;
+		if (ngp == s->gp || ngp == (int)(sizeof(gpev) / sizeof(gpev[0])))
+			return false;
+		gpev[ngp++] = i;
+	}
+	for (int c = 0; c < s->gp && c < 32; c++)
+		owner[c] = -1;
+	for (int k = 0; k < ngp; k++) {
+		bool seen[32] = { false };
+
+		if (!plan_match(s, gpev, k, owner, seen))
+			return false;
+	}
+	return true;
+}
+
+static void plan_add(struct plan_state *s, int g, const int *add, int nadd)
+{
+	for (int k = 0; k < nadd; k++) {
+		s->group[g].member[s->group[g].n++] = add[k];
+		s->placed[add[k]] = true;
+	}
+}
+
+static int plan_new_group(struct plan_state *s)
+{
+	s->group[s->ngroups].n = 0;
+	return s->ngroups++;
+}
+
+/* First group that takes all of add; a new one when none does and they fit together. */
+static bool plan_place_set(struct plan_state *s, const int *add, int nadd)
+{
+	struct plan_group empty = { NULL, 0 };
+
+	for (int g = 0; g < s->ngroups; g++) {
+		if (plan_fits(s, &s->group[g], add, nadd)) {
+			plan_add(s, g, add, nadd);
+			return true;
+		}
+	}
+	if (!plan_fits(s, &empty, add, nadd))
+		return false;
+	plan_add(s, plan_new_group(s), add, nadd);
+	return true;
+}
+
+static int plan_find(const struct plan_state *s, const char *name)
+{
+	for (int i = 0; i < s->nenc; i++)
+		if (!strcmp(s->enc[i].name, name))
+			return i;
+	return -1;
+}
+
+static int plan_cmp_config(const void *a, const void *b, void *arg)
+{
+	const struct event_enc *enc = arg;
+	uint64_t ca = enc[*(const int *)a].attr.config, cb = enc[*(const int *)b].attr.config;
+
+	return ca < cb ? -1 : ca > cb;
+}
+
+/* Unique names, sorted, encoded; pseudo-inputs go to out->pseudo. */
+static int plan_encode(const struct plan_input *in, struct plan_state *s, struct plan *out,
+		       char *err, size_t errlen)
+{
+	const char **names = calloc(s->cap, sizeof(*names));
+	int n = 0, ret = 0;
+
+	s->enc = calloc(s->cap, sizeof(*s->enc));
+	if (!names || !s->enc) {
+		free(names);
+		snprintf(err, errlen, "out of memory planning %d events", in->nevents);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < in->nevents; i++)
+		names[n++] = in->events[i];
+	qsort(names, (size_t)n, sizeof(*names), plan_cmp_name);
+	for (int i = 0; i < n; i++) {
+		struct event_enc *e = &s->enc[s->nenc];
+
+		if (i > 0 && !strcmp(names[i], names[i - 1]))
+			continue;
+		ret = event_encode(in->target, names[i], e, err, errlen);
+		if (ret)
+			break;
+		if (e->kind == EVENT_PSEUDO) {
+			if (out->npseudo == PLAN_MAX_PSEUDO) {
+				snprintf(err, errlen, "more than %d pseudo-inputs",
+					 PLAN_MAX_PSEUDO);
+				ret = -E2BIG;
+				break;
+			}
+			snprintf(out->pseudo[out->npseudo++], EVENT_NAME_MAX, "%s", e->name);
+			continue;
+		}
+		s->nenc++;
+	}
+	free(names);
+	return ret;
+}
+
+/* Group 0: SLOTS, the PERF_METRICS events by config, then the fixed-counter events. */
+static int plan_topdown_group(struct plan_state *s, const struct plan_input *in, char *err,
+			      size_t errlen)
+{
+	int *td = calloc(s->cap, sizeof(*td)), ntd = 0;
+	int slots = -1, nmetric = 0;
+
+	if (!td) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	for (int i = 0; i < s->nenc; i++) {
+		if (s->enc[i].kind == EVENT_SLOTS)
+			slots = i;
+		nmetric += s->enc[i].kind == EVENT_METRIC;
+	}
+	/* The metric events read nothing without SLOTS leading them. */
+	if (nmetric && slots < 0) {
+		int ret = event_encode(in->target, "TOPDOWN.SLOTS", &s->enc[s->nenc], err, errlen);
+
+		if (ret) {
+			free(td);
+			return ret;
+		}
+		slots = s->nenc++;
+	}
+	if (slots >= 0)
+		td[ntd++] = slots;
+	for (enum event_kind k = EVENT_METRIC; ; k = EVENT_FIXED) {
+		int from = ntd;
+
+		for (int i = 0; i < s->nenc; i++)
+			if (s->enc[i].kind == k)
+				td[ntd++] = i;
+		qsort_r(td + from, (size_t)(ntd - from), sizeof(*td), plan_cmp_config, s->enc);
+		if (k == EVENT_FIXED)
+			break;
+	}
+	if (ntd)
+		plan_add(s, plan_new_group(s), td, ntd);
+	free(td);
+	return 0;
+}
+
+/* Each node's GP events together where possible, in model order; then the rest. */
+static int plan_pack_gp(struct plan_state *s, const struct plan_input *in, char *err,
+			size_t errlen)
+{
+	int *set = calloc(s->cap, sizeof(*set));
+
+	if (!set) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	for (int i = 0; i < s->nenc; i++) {
+		struct plan_group empty = { NULL, 0 };
+
+		if (s->enc[i].kind == EVENT_GP && !plan_fits(s, &empty, &i, 1)) {
+			snprintf(err, errlen,
+				 "%s cannot be counted: it needs a general-purpose counter among "
+				 "mask 0x%x but %d are usable here (NMI watchdog? "
+				 "sysctl kernel.nmi_watchdog=0)", s->enc[i].name,
+				 s->enc[i].counter_mask, s->gp);
+			free(set);
+			return -ENOSPC;
+		}
+	}
+	for (int n = 0; n < in->nnodes; n++) {
+		const struct plan_node *node = &in->nodes[n];
+		int nset = 0;
+
+		for (int k = 0; k < node->nevents; k++) {
+			int i = plan_find(s, node->events[k]);
+			bool dup = false;
+
+			if (i < 0 || s->placed[i] || s->enc[i].kind != EVENT_GP)
+				continue;
+			for (int j = 0; j < nset; j++)
+				dup |= set[j] == i;
+			if (!dup)
+				set[nset++] = i;
+		}
+		/* Sorted, so a node's events land in the same order whatever the model's. */
+		for (int a = 1; a < nset; a++)
+			for (int b = a; b > 0 && set[b] < set[b - 1]; b--) {
+				int t = set[b];
+
+				set[b] = set[b - 1];
+				set[b - 1] = t;
+			}
+		if (nset && plan_place_set(s, set, nset))
+			continue;
+		for (int j = 0; j < nset; j++)
+			plan_place_set(s, &set[j], 1);
+	}
+	for (int i = 0; i < s->nenc; i++)
+		if (s->enc[i].kind == EVENT_GP && !s->placed[i])
+			plan_place_set(s, &i, 1);
+	free(set);
+	return 0;
+}
+
+/*
+ * Software events in one group of their own, last: they take no hardware
+ * counter, so the group always schedules, and keeping them out of the PMU's
+ * groups leaves those exactly as the counter checks above built them.
+ */
+static void plan_software_group(struct plan_state *s)
+{
+	int g = -1;
+
+	for (int i = 0; i < s->nenc; i++) {
+		if (s->enc[i].kind != EVENT_SOFTWARE)
+			continue;
+		if (g < 0)
+			g = plan_new_group(s);
+		plan_add(s, g, &i, 1);
+	}
+}
+
+static int plan_emit(const struct plan_state *s, struct plan *out, char *err, size_t errlen)
+{
+	int total = 0;
+
+	for (int g = 0; g < s->ngroups; g++)
+		total += s->group[g].n;
+	if (total > TMACG_MAX_EVENTS) {
+		snprintf(err, errlen,
+			 "%d events needed but tmacg reads at most %d per CPU (TMACG_MAX_EVENTS): "
+			 "choose a lower --level", total, TMACG_MAX_EVENTS);
+		return -E2BIG;
+	}
+	if (s->ngroups > TMACG_MAX_GROUPS) {
+		snprintf(err, errlen,
+			 "the events need %d perf groups but tmacg reads at most %d per CPU "
+			 "(TMACG_MAX_GROUPS) with %d general-purpose counters: choose a lower "
+			 "--level", s->ngroups, TMACG_MAX_GROUPS, s->gp);
+		return -E2BIG;
+	}
+	out->nevents = 0;
+	for (int g = 0; g < s->ngroups; g++) {
+		out->first[g] = out->nevents;
+		for (int k = 0; k < s->group[g].n; k++) {
+			struct event_enc *e = &out->ev[out->nevents++];
+
+			*e = s->enc[s->group[g].member[k]];
+			/* The collector enables each group through its leader with one ioctl. */
+			e->attr.disabled = k == 0;
+		}
+	}
+	out->ngroups = s->ngroups;
+	out->first[s->ngroups] = out->nevents;
+	return 0;
+}
+
+int plan_build(const struct plan_input *in, struct plan *out, char *err, size_t errlen)
+{
+	struct plan_state s = { 0 };
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	out->gp_counters = in->gp_counters;
+	if (in->nevents < 0 || (in->nevents && !in->events) || in->gp_counters < 0 ||
+	    in->gp_counters > 32) {
+		snprintf(err, errlen, "invalid planner input");
+		return -EINVAL;
+	}
+	s.gp = in->gp_counters;
+	s.cap = (size_t)(unsigned int)in->nevents + 2;
+	ret = plan_encode(in, &s, out, err, errlen);
+	if (ret)
+		goto cleanup;
+	s.placed = calloc(s.cap, sizeof(*s.placed));
+	s.group = calloc(s.cap, sizeof(*s.group));
+	if (!s.placed || !s.group) {
+		ret = -ENOMEM;
+		snprintf(err, errlen, "out of memory");
+		goto cleanup;
+	}
+	for (size_t g = 0; g < s.cap; g++) {
+		s.group[g].member = calloc(s.cap, sizeof(int));
+		if (!s.group[g].member) {
+			ret = -ENOMEM;
+			snprintf(err, errlen, "out of memory");
+			goto cleanup;
+		}
+	}
+	ret = plan_topdown_group(&s, in, err, errlen);
+	if (ret)
+		goto cleanup;
+	ret = plan_pack_gp(&s, in, err, errlen);
+	if (ret)
+		goto cleanup;
+	plan_software_group(&s);
+	ret = plan_emit(&s, out, err, errlen);
+cleanup:
+	if (s.group)
+		for (size_t g = 0; g < s.cap; g++)
+			free(s.group[g].member);
+	free(s.group);
+	free(s.placed);
+	free(s.enc);
+	return ret;
+}
+
+int plan_index(const struct plan *p, const char *name)
+{
+	for (int i = 0; i < p->nevents; i++)
+		if (!strcmp(p->ev[i].name, name))
+			return i;
+	return -1;
+}
+
+int plan_group_of(const struct plan *p, int i)
+{
+	for (int g = 0; g < p->ngroups; g++)
+		if (i >= p->first[g] && i < p->first[g + 1])
+			return g;
+	return -1;
+}
+
+bool plan_uses_pmu(const struct plan *p)
+{
+	for (int i = 0; i < p->nevents; i++)
+		if (p->ev[i].kind != EVENT_SOFTWARE)
+			return true;
+	return false;
+}
+
+void plan_print(FILE *f, const struct plan *p)
+{
+	if (plan_uses_pmu(p))
+		fprintf(f, "%d events in %d groups, %d general-purpose counters per group\n",
+			p->nevents, p->ngroups, p->gp_counters);
+	else
+		fprintf(f, "%d events in %d groups, software events only: no hardware counter "
+			"needed\n", p->nevents, p->ngroups);
+	for (int g = 0; g < p->ngroups; g++) {
+		enum event_kind lead = p->ev[p->first[g]].kind;
+
+		fprintf(f, "group %d%s\n", g,
+			lead == EVENT_SLOTS ? " (topdown: SLOTS leads)" :
+			lead == EVENT_SOFTWARE ? " (software)" : "");
+		for (int i = p->first[g]; i < p->first[g + 1]; i++) {
+			const struct event_enc *e = &p->ev[i];
+
+			fprintf(f, "  %-56s %-6s type=%u config=0x%llx config1=0x%llx", e->name,
+				event_kind_name(e->kind), e->attr.type,
+				(unsigned long long)e->attr.config,
+				(unsigned long long)e->attr.config1);
+			/* Why a group holds fewer events than there are counters. */
+			if (e->kind == EVENT_GP && e->counter_mask != UINT32_MAX)
+				fprintf(f, " counters=0x%x", e->counter_mask);
+			if (e->attr.exclude_user || e->attr.exclude_kernel)
+				fprintf(f, " %s", e->attr.exclude_user ? "kernel-only" : "user-only");
+			fprintf(f, "%s\n", e->flags & EVENT_F_PERCORE ? " percore" : "");
+		}
+	}
+	for (int i = 0; i < p->npseudo; i++)
+		fprintf(f, "not opened: %s (computed by the collector)\n", p->pseudo[i]);
+}

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* Reader and validator of replay files (JSON lines, parsed with json-c). */
+#include "replay_read.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int rerr(char *err, size_t errlen, const char *name, int line, const char *fmt, ...)
+{
+	int n = snprintf(err, errlen, "%s:%d: ", name, line);
+	va_list ap;
+
+	if (n >= 0 && (size_t)n < errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err + n, errlen - n, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+static bool is_number(json_object *v)
+{
+	enum json_type t = json_object_get_type(v);
+
+	return t == json_type_int || t == json_type_double;
+}
+
+static void record_free(struct replay_record *r)
+{
+	for (int i = 0; i < r->ncounters; i++)
+		free(r->counters[i].name);
+	free(r->counters);
+	free(r->cgroup);
+}
+
+static int parse_counters(json_object *c, struct replay_record *r, const char *name, char *err,
+			  size_t errlen)
+{
+	bool perf_metrics = false;
+
+	r->counters = calloc(json_object_object_length(c) + 1, sizeof(*r->counters));
+	if (!r->counters)
+		return -ENOMEM;
+	json_object_object_foreach(c, key, val)
+	{
+		struct replay_counter *k = &r->counters[r->ncounters];
+		double v;
+
+		if (!is_number(val))
+			return rerr(err, errlen, name, r->line,
+				    "counter \"%s\" is %s, not a number", key,
+				    json_type_to_name(json_object_get_type(val)));
+		v = json_object_get_double(val);
+		if (!isfinite(v) || v < 0)
+			return rerr(err, errlen, name, r->line,
+				    "counter \"%s\" is %g: counts are finite and not negative", key,
+				    v);
+		k->name = strdup(key);
+		if (!k->name)
+			return -ENOMEM;
+		k->value = v;
+		r->ncounters++;
+		perf_metrics |= !strncmp(key, "PERF_METRICS.", 13);
+	}
+	r->topdown_fixed = perf_metrics;
+	return 0;
+}
+
+static int optional_bool(json_object *o, const char *key, bool *v, const char *name, int line,
+			 char *err, size_t errlen)
+{
+	json_object *x;
+
+	if (!json_object_object_get_ex(o, key, &x))
+		return 0;
+	if (json_object_get_type(x) != json_type_boolean)
+		return rerr(err, errlen, name, line, "\"%s\" must be true or false", key);
+	*v = json_object_get_boolean(x);
+	return 0;
+}
+
+static int parse_line(const char *text, size_t len, struct replay_record *r, const char *name,
+		      char *err, size_t errlen)
+{
+	json_tokener *tok = json_tokener_new();
+	json_object *o, *x;
+	int rc = 0;
+
+	if (!tok)
+		return -ENOMEM;
+	o = json_tokener_parse_ex(tok, text, (int)len);
+	if (!o || json_tokener_get_error(tok) != json_tokener_success ||
+	    json_tokener_get_parse_end(tok) < len) {
+		enum json_tokener_error e = json_tokener_get_error(tok);
+		size_t end = json_tokener_get_parse_end(tok);
+
+		json_object_put(o);
+		json_tokener_free(tok);
+		if (e == json_tokener_success && end < len)
+			return rerr(err, errlen, name, r->line, "bad JSON: text after the object");
+		return rerr(err, errlen, name, r->line, "bad JSON: %s",
+			    e == json_tokener_continue ? "the object is not complete on this line"
+						       : json_tokener_error_desc(e));
+	}
+	json_tokener_free(tok);
+	if (json_object_get_type(o) != json_type_object) {
+		rc = rerr(err, errlen, name, r->line, "expected a JSON object, found %s",
+			  json_type_to_name(json_object_get_type(o)));
+		goto out;
+	}
+	if (!json_object_object_get_ex(o, "cgroup", &x) ||
+	    json_object_get_type(x) != json_type_string) {
+		rc = rerr(err, errlen, name, r->line, "\"cgroup\" (a string) is missing");
+		goto out;
+	}
+	r->cgroup = strdup(json_object_get_string(x));
+	if (!r->cgroup) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if (!json_object_object_get_ex(o, "interval_s", &x) || !is_number(x)) {
+		rc = rerr(err, errlen, name, r->line,
+			  "\"interval_s\" (a number of seconds) is missing");
+		goto out;
+	}
+	r->interval_s = json_object_get_double(x);
+	if (!(r->interval_s > 0) || !isfinite(r->interval_s)) {
+		rc = rerr(err, errlen, name, r->line, "\"interval_s\" must be a positive number");
+		goto out;
+	}
+	if (!json_object_object_get_ex(o, "counters", &x) ||
+	    json_object_get_type(x) != json_type_object) {
+		rc = rerr(err, errlen, name, r->line,
+			  "\"counters\" (an object of event name: count) is missing");
+		goto out;
+	}
+	rc = parse_counters(x, r, name, err, errlen);
+	if (!rc)
+		rc = optional_bool(o, "topdown_fixed", &r->topdown_fixed, name, r->line, err,
+				   errlen);
+	if (!rc)
+		rc = optional_bool(o, "smt", &r->smt, name, r->line, err, errlen);
+out:
+	json_object_put(o);
+	return rc;
+}
+
+static bool blank(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+			return false;
+	return true;
+}
+
+int replay_read_stream(FILE *f, const char *name, struct replay_data *out, char *err, size_t errlen)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int lineno = 0, rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->name = name;
+	while ((n = getline(&line, &cap, f)) > 0) {
+		struct replay_record r = {.line = ++lineno};
+		struct replay_record *nr;
+
+		if (line[n - 1] == '\n')
+			line[--n] = '\0';
+		if (blank(line, n))
+			continue;
+		if (memchr(line, '\0', n)) {
+			rc = rerr(err, errlen, name, lineno, "bad JSON: NUL byte");
+			break;
+		}
+		rc = parse_line(line, n, &r, name, err, errlen);
+		if (!rc) {
+			nr = realloc(out->records, (out->nrecords + 1) * sizeof(*nr));
+			rc = nr ? 0 : -ENOMEM;
+			if (nr)
+				out->records = nr;
+		}
+		if (rc) {
+			record_free(&r);
+			break;
+		}
+		out->records[out->nrecords++] = r;
+	}
+	free(line);
+	if (!rc && ferror(f)) {
+		rerr(err, errlen, name, lineno + 1, "read error: %s", strerror(errno));
+		rc = -EIO;
+	}
+	if (!rc && !out->nrecords)
+		rc = rerr(err, errlen, name, lineno,
+			  "no records: expected one JSON object per line");
+	if (rc == -ENOMEM)
+		snprintf(err, errlen, "%s: out of memory", name);
+	if (rc)
+		replay_free(out);
+	return rc;
+}
+
+int replay_read(const char *path, struct replay_data *out, char *err, size_t errlen)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	int rc;
+
+	if (!f) {
+		memset(out, 0, sizeof(*out));
+		snprintf(err, errlen, "%s: cannot open the replay file: %s", path, strerror(errno));
+		return -errno;
+	}
+	rc = replay_read_stream(f, strcmp(path, "-") ? path : "<stdin>", out, err, errlen);
+	if (f != stdin)
+		fclose(f);
+	return rc;
+}
+
+void replay_free(struct replay_data *d)
+{
+	for (int i = 0; i < d->nrecords; i++)
+		record_free(&d->records[i]);
+	free(d->records);
+	memset(d, 0, sizeof(*d));
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * Recorded counts (ARCHITECTURE.md "Replay input"): JSON lines, one interval
+ * of one cgroup each.  The whole input is read and checked before anything is
+ * printed, so a bad line never leaves half an output behind.
+ */
+#ifndef TMACG_REPLAY_READ_H
+#define TMACG_REPLAY_READ_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct replay_counter {
+	char *name; /* "INT_MISC.RECOVERY_CYCLES:c1:e1" */
+	double value;
+};
+
+struct replay_record {
+	int line; /* in the input, for messages */
+	char *cgroup;
+	double interval_s;
+	bool topdown_fixed; /* given, or: any PERF_METRICS.* counter present */
+	bool smt;
+	int ncounters;
+	struct replay_counter *counters;
+};
+
+struct replay_data {
+	const char *name; /* the name given to the reader, for messages */
+	int nrecords;
+	struct replay_record *records;
+};
+
+/*
+ * Reads every line of f (name: the file name for messages).  0, or -EINVAL
+ * with "NAME:LINE: what is wrong" in err, or -ENOMEM/-EIO.
+ */
+int replay_read_stream(FILE *f, const char *name, struct replay_data *out, char *err,
+		       size_t errlen);
+/* The same for a path; "-" is standard input. */
+int replay_read(const char *path, struct replay_data *out, char *err, size_t errlen);
+void replay_free(struct replay_data *d);
+
+#endif /* TMACG_REPLAY_READ_H */
