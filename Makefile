@@ -100,7 +100,7 @@ $(OUT)/user/%.o: user/%.c | $(OUT)
 
 # Built-in models: each user/models/<id>.tma becomes a NUL-terminated byte
 # array, so the binary needs no files at run time.
-$(OUT)/models_builtin.c: $(MODEL_FILES) | $(OUT)
+$(OUT)/models_builtin.c: $(MODEL_FILES) Makefile | $(OUT)
 	$(call msg,GEN,$@)
 	$(Q){ echo '/* generated from user/model/builtin by the Makefile */'; \
 	  echo '#include "model/model_builtin.h"'; \
