@@ -64,6 +64,7 @@ SKEL := $(OUT)/tmacg.skel.h
 .PHONY: all clean test unit-tests integration-tests test-bins fuzz fuzz-bins hwtest bench \
 	bench-bins \
 	vmlinux run install-deps format
+.PHONY: import import-check
 
 all: $(OUT)/tmacg
 
@@ -147,6 +148,7 @@ test-bins: $(OUT)/tmacg $(UNIT_BINS) $(INTEG_BINS) $(INTEG_HELPERS)
 # `make test` is the one command that runs everything CI runs: unit tests in a
 # plain and a sanitizer build, then the root integration tests.
 test:
+	$(Q)$(MAKE) --no-print-directory import-check
 	$(Q)$(MAKE) --no-print-directory test-bins
 	$(Q)$(MAKE) --no-print-directory SAN=1 test-bins
 	$(Q)TMACG_SHARED=$(SHARED) tests/run build build-san
@@ -175,6 +177,20 @@ $(OUT)/tests/fuzz/%: tests/fuzz/%.c $(LIB_A)
 	$(call msg,FUZZ-CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer $< $(LIB_A) $(LIBS) -o $@
+
+# The models and CPU descriptions generated from Intel's perfmon data (tools/perfmon/).
+# import-check regenerates them into a temporary directory and diffs (no network).
+import:
+	$(Q)tools/perfmon-import
+
+import-check:
+	$(Q)tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	cp user/model/builtin/icx.tma user/model/builtin/spr.tma "$$tmp"/ && \
+	tools/perfmon-import --out "$$tmp" && \
+	for f in "$$tmp"/*.tma "$$tmp"/*.cpu; do \
+		diff -u "user/model/builtin/$$(basename $$f)" "$$f" || \
+		{ echo "import-check: $$(basename $$f) differs from what tools/perfmon-import generates: run make import" >&2; exit 1; }; \
+	done && echo "import-check: generated models and CPU descriptions are up to date"
 
 hwtest: $(OUT)/tmacg
 	$(Q)TMACG=$(abspath $(OUT)/tmacg) tests/hw/run
