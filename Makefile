@@ -179,11 +179,13 @@ $(OUT)/tests/fuzz/%: tests/fuzz/%.c $(LIB_A)
 	$(Q)$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer $< $(LIB_A) $(LIBS) -o $@
 
 # The models and CPU descriptions generated from Intel's perfmon data (tools/perfmon/).
-# import-check regenerates them into a temporary directory and diffs (no network).
+# import-check runs the importer's tests, then regenerates everything into a temporary
+# directory and diffs (no network, nothing outside the repository).
 import:
 	$(Q)tools/perfmon-import
 
 import-check:
+	$(Q)PYTHONDONTWRITEBYTECODE=1 python3 -m unittest discover -s tests/tools -q
 	$(Q)tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
 	cp user/model/builtin/icx.tma user/model/builtin/spr.tma "$$tmp"/ && \
 	tools/perfmon-import --out "$$tmp" && \

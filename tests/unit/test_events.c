@@ -71,13 +71,6 @@ static void assert_counting(const struct event_enc *e)
 			 PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING);
 }
 
-static const char *shared_dir(void)
-{
-	const char *s = getenv("TMACG_SHARED");
-
-	return s && *s ? s : "../shared";
-}
-
 /* Counter keys of every line of a golden file, each once. */
 static int golden_keys(const char *file, char ***keys)
 {
@@ -85,10 +78,10 @@ static int golden_keys(const char *file, char ***keys)
 	int n = 0;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/golden/%s", shared_dir(), file);
+	snprintf(path, sizeof(path), "tests/golden/%s", file);
 	f = fopen(path, "r");
 	if (!f)
-		fail_msg("cannot open %s (set TMACG_SHARED)", path);
+		fail_msg("cannot open %s: run the test from the repository root", path);
 	*keys = NULL;
 	while (fgets(line, sizeof(line), f)) {
 		json_object *o = json_tokener_parse(line), *counters;
