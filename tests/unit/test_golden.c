@@ -201,7 +201,7 @@ static void test_clx_golden(void **state)
  * GNR: Intel's TMA 5.1 file gives levels 1-2 in their PERF_METRICS form only, so the
  * PERF_METRICS vectors bind every node.  Without PERF_METRICS the reference reads
  * TOPDOWN.*_SLOTS and IDQ_BUBBLES.* instead, which the model cannot: there the nodes below
- * differ (levels 1-2 and the nodes that read them) and all the others still agree.  The
+ * differ (levels 1-2 and 19 of the 22 nodes that read them) and all the others agree.  The
  * reference's CXL_Mem_Bound is not in Intel's file (0 in every vector).
  */
 static const char *const gnr_unfixed_differs[] = {
