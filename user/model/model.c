@@ -196,6 +196,7 @@ static int find_helper(const struct tma_model *m, const char *name)
 static int const_value(struct loader *ld, int e, double *v)
 {
 	struct expr *x = &ld->m->pool.e[e];
+	bool div0 = false;
 	double a, b;
 	int rc;
 
@@ -219,7 +220,7 @@ static int const_value(struct loader *ld, int e, double *v)
 	}
 	case EXPR_NEG:
 		rc = const_value(ld, x->a, &a);
-		*v = -a;
+		*v = expr_unary(x->kind, a);
 		return rc;
 	case EXPR_ADD:
 	case EXPR_SUB:
@@ -230,15 +231,12 @@ static int const_value(struct loader *ld, int e, double *v)
 			rc = const_value(ld, x->b, &b);
 		if (rc)
 			return rc;
-		if (x->kind == EXPR_DIV && b == 0.0)
+		*v = expr_binary(x->kind, a, b, &div0);
+		if (div0)
 			return snprintf(ld->err, ld->errlen,
 					"%s:%d:%d: division by zero in a constant", ld->file,
 					x->line, x->col),
 			       -EINVAL;
-		*v = x->kind == EXPR_ADD   ? a + b
-		     : x->kind == EXPR_SUB ? a - b
-		     : x->kind == EXPR_MUL ? a * b
-					   : a / b;
 		return 0;
 	default:
 		snprintf(ld->err, ld->errlen,
