@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "acc_delta.h"
 #include "cgroup_tree.h"
@@ -20,19 +19,14 @@
 
 int report_init(struct report *r, const struct options *o, struct measure *ms, FILE *out)
 {
-	const char *host = o->host ? o->host : getenv("TMACG_HOST");
-	bool tty = isatty(fileno(out));
-
 	memset(r, 0, sizeof(*r));
 	r->o = o;
 	r->ms = ms;
 	r->out = out;
-	r->json = o->format == FORMAT_JSON || (o->format == FORMAT_AUTO && !tty);
-	r->color = o->color_mode == 1 || (o->color_mode == -1 && tty && !getenv("NO_COLOR"));
-	if (host)
-		snprintf(r->host, sizeof(r->host), "%s", host);
-	else if (gethostname(r->host, sizeof(r->host) - 1))
-		snprintf(r->host, sizeof(r->host), "unknown");
+	/* Decided by options_resolve(). */
+	r->json = o->format == FORMAT_JSON;
+	r->color = o->color;
+	snprintf(r->host, sizeof(r->host), "%s", o->host);
 	r->counts = calloc(ms->ncounts ? ms->ncounts : 1, sizeof(*r->counts));
 	if (!r->counts)
 		return -ENOMEM;

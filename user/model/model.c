@@ -151,11 +151,9 @@ static int set_text(struct loader *ld, char **field, size_t off, const char *wha
 }
 
 /* "NAME = expr": const and helper lines. */
-static int name_eq(struct loader *ld, size_t *off, char **name, int *col)
+static int name_eq(struct loader *ld, size_t *off, char **name)
 {
 	size_t n = 0, start = skip_space(ld, *off), i;
-	struct expr_src src = {ld->text, ld->len, ld->segs, ld->nsegs};
-	int line;
 
 	for (i = start; i < ld->len && (isalnum((unsigned char)ld->text[i]) || ld->text[i] == '_');
 	     i++)
@@ -168,7 +166,6 @@ static int name_eq(struct loader *ld, size_t *off, char **name, int *col)
 	*name = dup_n(ld->text + start, n);
 	if (!*name)
 		return -ENOMEM;
-	expr_src_pos(&src, start, &line, col);
 	*off = i + 1;
 	return 0;
 }
@@ -251,9 +248,9 @@ static int do_const(struct loader *ld, size_t off)
 	struct tma_model *m = ld->m;
 	struct model_const c = {0};
 	size_t name_off = skip_space(ld, off);
-	int col, root, rc;
+	int root, rc;
 
-	rc = name_eq(ld, &off, &c.name, &col);
+	rc = name_eq(ld, &off, &c.name);
 	if (rc)
 		return rc;
 	if (find_const(m, c.name) >= 0 || find_helper(m, c.name) >= 0) {
@@ -267,7 +264,6 @@ static int do_const(struct loader *ld, size_t off)
 		rc = grow((void **)&m->consts, m->nconsts, sizeof(c));
 	if (rc)
 		goto fail;
-	c.line = ld->segs[0].line;
 	m->consts[m->nconsts++] = c;
 	return 0;
 fail:
@@ -282,17 +278,12 @@ static int do_helper(struct loader *ld, size_t off)
 	size_t name_off = skip_space(ld, off);
 	int rc;
 
-	rc = name_eq(ld, &off, &h.name, &h.col);
+	rc = name_eq(ld, &off, &h.name);
 	if (rc)
 		return rc;
 	if (find_const(m, h.name) >= 0 || find_helper(m, h.name) >= 0) {
 		rc = lerr(ld, name_off, "duplicate name %s", h.name);
 		goto fail;
-	}
-	{
-		struct expr_src src = {ld->text, ld->len, ld->segs, ld->nsegs};
-
-		expr_src_pos(&src, name_off, &h.line, &h.col);
 	}
 	rc = parse_expr_at(ld, off, EXPR_MODE_FORMULA, &h.root);
 	if (!rc)
@@ -454,10 +445,6 @@ static int do_entry_field(struct loader *ld, const char *dir, size_t off, size_t
 
 		if (*root >= 0)
 			return lerr(ld, doff, "second '%s' line for the same entry", dir);
-		if (formula)
-			e->fline = ld->segs[0].line;
-		else
-			e->tline = ld->segs[0].line;
 		return parse_expr_at(ld, off, formula ? EXPR_MODE_FORMULA : EXPR_MODE_THRESHOLD,
 				     root);
 	}
