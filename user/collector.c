@@ -389,7 +389,7 @@ int collector_stats(struct collector *c, struct tmacg_stats *out)
 			__u64 *dst = (__u64 *)out;
 			const __u64 *src = (const __u64 *)&percpu[cpu];
 
-			for (size_t i = 0; i < sizeof(*out) / sizeof(__u64); i++)
+			for (size_t i = 0; i < TMACG_STATS_COUNTERS; i++)
 				dst[i] += src[i];
 		}
 	}
