@@ -63,7 +63,7 @@ SKEL := $(OUT)/tmacg.skel.h
 .SECONDARY: $(TESTLIB_OBJS)
 .PHONY: all clean test unit-tests integration-tests test-bins fuzz fuzz-bins hwtest bench \
 	bench-bins \
-	vmlinux run install-deps format
+	vmlinux run install-deps format format-check
 .PHONY: import import-check
 
 all: $(OUT)/tmacg
@@ -238,8 +238,15 @@ install-deps:
 vmlinux:
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > vmlinux/vmlinux.h
 
+# The house format (.clang-format, written for clang-format 19).
+CLANG_FORMAT ?= clang-format-19
+FORMAT_FILES = $(wildcard bpf/*.c include/*.h user/*.[ch] user/*/*.[ch] tests/*/*.[ch])
+
 format:
-	clang-format -i bpf/*.c include/*.h user/*.[ch] user/*/*.[ch] tests/*/*.[ch]
+	$(CLANG_FORMAT) -i $(FORMAT_FILES)
+
+format-check:
+	$(Q)$(CLANG_FORMAT) --dry-run -Werror $(FORMAT_FILES)
 
 clean:
 	rm -rf build build-san build-fuzz

@@ -17,6 +17,13 @@
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
+/*
+ * Sanity bound on an unseen slice (sum_exec_runtime - prev_sum_exec_runtime,
+ * see resync): a longer one is taken for a stale or foreign value rather than
+ * CPU time, and not charged.
+ */
+#define UNSEEN_SLICE_MAX_NS 1000000000ull
+
 /* Scheduling policies of the fair class (include/uapi/linux/sched.h). */
 #define SCHED_NORMAL_POLICY 0
 #define SCHED_BATCH_POLICY 3
@@ -105,6 +112,10 @@ static __always_inline __u64 delta_of(__u64 now, __u64 before, struct tmacg_stat
 	return now - before;
 }
 
+/*
+ * Two ways to add a delta to an accumulator.  A cgroup's is charged from
+ * every CPU at once: atomic adds, skipped for a zero.
+ */
 static __always_inline void add_to(struct tmacg_acc *acc, const struct tmacg_acc *d)
 {
 	if (d->runtime_ns)
@@ -122,6 +133,27 @@ static __always_inline void add_to(struct tmacg_acc *acc, const struct tmacg_acc
 			__sync_fetch_and_add(&acc->time[g].enabled, d->time[g].enabled);
 		if (d->time[g].running)
 			__sync_fetch_and_add(&acc->time[g].running, d->time[g].running);
+	}
+}
+
+/*
+ * A task's accumulator has one writer at a time: it is charged only on the
+ * CPU the task runs on, while it runs (prev inside sched_switch, current in
+ * the flush and attach programs).  Plain adds do; atomics are for cgroups.
+ */
+static __always_inline void add_to_owned(struct tmacg_acc *acc, const struct tmacg_acc *d)
+{
+	acc->runtime_ns += d->runtime_ns;
+	for (__u32 e = 0; e < TMACG_MAX_EVENTS; e++) {
+		if (e >= nr_events)
+			break;
+		acc->counter[e] += d->counter[e];
+	}
+	for (__u32 g = 0; g < TMACG_MAX_GROUPS; g++) {
+		if (g >= nr_groups)
+			break;
+		acc->time[g].enabled += d->time[g].enabled;
+		acc->time[g].running += d->time[g].running;
 	}
 }
 
@@ -162,27 +194,6 @@ static __always_inline __u32 task_ident(struct task_struct *t, bool btf, __u32 *
 	pid_tgid = bpf_get_current_pid_tgid();
 	*tgid = pid_tgid >> 32;
 	return (__u32)pid_tgid;
-}
-
-/*
- * A task's accumulator has one writer at a time: it is charged only on the
- * CPU the task runs on, while it runs (prev inside sched_switch, current in
- * the flush and attach programs).  Plain adds do; atomics are for cgroups.
- */
-static __always_inline void add_to_owned(struct tmacg_acc *acc, const struct tmacg_acc *d)
-{
-	acc->runtime_ns += d->runtime_ns;
-	for (__u32 e = 0; e < TMACG_MAX_EVENTS; e++) {
-		if (e >= nr_events)
-			break;
-		acc->counter[e] += d->counter[e];
-	}
-	for (__u32 g = 0; g < TMACG_MAX_GROUPS; g++) {
-		if (g >= nr_groups)
-			break;
-		acc->time[g].enabled += d->time[g].enabled;
-		acc->time[g].running += d->time[g].running;
-	}
 }
 
 static __always_inline void charge_cgroup(__u64 cgid, const struct tmacg_acc *d,
@@ -237,14 +248,25 @@ static __always_inline void charge_task(__u64 cgid, const struct tmacg_acc *d,
 	add_to_owned(&t->acc, d);
 }
 
+/* How account() reads task and whom it charges; constant at every call. */
+enum account_flags {
+	ACCOUNT_TYPED = 1 << 0,	/* task is a tp_btf pointer: plain loads (see task_runtime) */
+	ACCOUNT_TASK = 1 << 1,	/* with per_task, charge the task too, not only its cgroup */
+};
+
+static __always_inline __u32 typed_if(bool btf)
+{
+	return btf ? ACCOUNT_TYPED : 0;
+}
+
 /*
  * Read every event of this CPU and charge the delta since the last reading
- * to the current task, which is task (typed when btf).  Called from
- * sched_switch (current is the outgoing task), the flush program (current is
- * whatever runs on the CPU) and the attach program (the task moving itself).
+ * to the current task, which is task.  Called from sched_switch (current is
+ * the outgoing task), the flush program (current is whatever runs on the
+ * CPU) and the attach program (the task moving itself).
  */
 static __always_inline int account(struct tmacg_stats *st, struct tmacg_cpu_state *cs,
-				   struct task_struct *task, bool btf, bool charge_the_task)
+				   struct task_struct *task, __u32 flags)
 {
 	__u32 zero = 0, cpu = bpf_get_smp_processor_id();
 	struct tmacg_acc *d = bpf_map_lookup_elem(&scratch, &zero);
@@ -310,8 +332,8 @@ static __always_inline int account(struct tmacg_stats *st, struct tmacg_cpu_stat
 	 * cgroup, and the current task may have moved since.
 	 */
 	charge_cgroup(cs->cur_cgid, d, st);
-	if (per_task && charge_the_task)
-		charge_task(cs->cur_cgid, d, st, task, btf);
+	if (per_task && (flags & ACCOUNT_TASK))
+		charge_task(cs->cur_cgid, d, st, task, flags & ACCOUNT_TYPED);
 	return 0;
 }
 
@@ -368,14 +390,14 @@ static __always_inline void resync(struct tmacg_cpu_state *cs, struct task_struc
 		 * counters): charged there before this CPU follows the running task.
 		 * Per task it is not charged: the tasks it belongs to are not known.
 		 */
-		account(st, cs, running, btf, false);
+		account(st, cs, running, typed_if(btf));
 		/*
 		 * The fair class sets prev_sum_exec_runtime when it picks a task, and
 		 * this pick was unseen (a seen one, a flush or an attach would have
 		 * made it the tracked task): the unseen slice's CPU time exactly,
 		 * charged.  For other classes the field is stale: counted as lost.
 		 */
-		if (slice > 1000000000ull)
+		if (slice > UNSEEN_SLICE_MAX_NS)
 			slice = 0;	/* not a slice: a stale or foreign value */
 		if (policy == SCHED_NORMAL_POLICY || policy == SCHED_BATCH_POLICY ||
 		    policy == SCHED_IDLE_POLICY)
@@ -410,7 +432,7 @@ static __always_inline int on_switch(struct task_struct *prev, struct task_struc
 		st->early_returns++;
 		return 0;
 	}
-	account(st, cs, prev, btf, true);
+	account(st, cs, prev, typed_if(btf) | ACCOUNT_TASK);
 	cs->cur_cgid = next_cgid;
 	cs->cur_idle = next_idle;
 	return 0;
@@ -447,7 +469,7 @@ int tmacg_flush(void *ctx)
 	st->flushes++;
 	resync(cs, current, st, false);
 	track_runtime(cs, current, current, false);
-	return account(st, cs, current, false, true);
+	return account(st, cs, current, ACCOUNT_TASK);
 }
 
 /*
@@ -465,7 +487,7 @@ static __always_inline int on_attach(struct cgroup *dst, struct task_struct *tas
 	st->migrations++;
 	resync(cs, task, st, false);
 	track_runtime(cs, task, task, false);
-	account(st, cs, task, false, true);
+	account(st, cs, task, ACCOUNT_TASK);
 	cs->cur_cgid = BPF_CORE_READ(dst, kn, id);
 	return 0;
 }

@@ -6,6 +6,8 @@ set -eu
 
 PKGS="make gcc clang llvm libclang-rt-14-dev bpftool libbpf-dev libelf-dev zlib1g-dev \
 libpfm4-dev libjson-c-dev libcmocka-dev pkg-config jq linux-perf iproute2 python3"
+# The house format (.clang-format) is written for clang-format 19.
+PKGS="$PKGS clang-format-19"
 
 missing=""
 for p in $PKGS; do

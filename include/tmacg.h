@@ -25,6 +25,14 @@ struct tmacg_group_time {
 };
 
 /*
+ * Both sides compile this header with their own compiler (clang -target bpf,
+ * gcc): the asserts below pin every size and offset userspace relies on, so a
+ * field added on one side without thought fails the build, not the counts.
+ * __builtin_offsetof: the header includes nothing, not even <stddef.h>.
+ */
+_Static_assert(sizeof(struct tmacg_group_time) == 16, "enabled and running, no padding");
+
+/*
  * Per-cgroup (and per-task) accumulator: only ever grows; userspace subtracts.
  * Layout for the charge on a cold entry (10,000 cgroups do not stay in cache):
  * runtime and the first counters share a line, group times another.
@@ -38,6 +46,12 @@ struct tmacg_acc {
 	__u64 counter[TMACG_MAX_EVENTS];
 	struct tmacg_group_time time[TMACG_MAX_GROUPS];
 };
+
+/* acc_delta() and the snapshots copy and subtract it field by field: no padding. */
+_Static_assert(sizeof(struct tmacg_acc) ==
+		       8 + 8 * TMACG_MAX_EVENTS + sizeof(struct tmacg_group_time) * TMACG_MAX_GROUPS,
+	       "struct tmacg_acc has no padding");
+_Static_assert(__builtin_offsetof(struct tmacg_acc, counter) == 8, "counters follow runtime_ns");
 
 /* This CPU's previous reading of every event: the baseline for the next delta. */
 struct tmacg_cpu_state {
@@ -66,6 +80,12 @@ struct tmacg_task_acc {
 	struct tmacg_acc acc;
 };
 
+/* The task map's values are read in batches of this size (collector.c). */
+_Static_assert(__builtin_offsetof(struct tmacg_task_acc, comm) == 16, "comm after the ids");
+_Static_assert(__builtin_offsetof(struct tmacg_task_acc, acc) == 32, "acc 8-byte aligned");
+_Static_assert(sizeof(struct tmacg_task_acc) == 32 + sizeof(struct tmacg_acc),
+	       "struct tmacg_task_acc has no padding");
+
 /* Per-CPU counters of what the BPF side did and, above all, what it lost. */
 struct tmacg_stats {
 	__u64 switches;		/* sched_switch runs */
@@ -83,6 +103,14 @@ struct tmacg_stats {
 	__u64 missed_runtime_ns; /* CPU time of such slices that could not be charged (non-fair class) */
 };
 
+/*
+ * Userspace sums the per-CPU copies as an array of __u64 (collector_stats()):
+ * every field must be a __u64.  A new counter raises this count.
+ */
+#define TMACG_STATS_COUNTERS 13
+_Static_assert(sizeof(struct tmacg_stats) == TMACG_STATS_COUNTERS * sizeof(__u64),
+	       "struct tmacg_stats is TMACG_STATS_COUNTERS __u64 fields");
+
 enum tmacg_cgroup_event_type {
 	TMACG_CGROUP_MKDIR = 1,
 	TMACG_CGROUP_RMDIR = 2,
@@ -98,5 +126,10 @@ struct tmacg_cgroup_event {
 	__u32 pad;
 	char path[TMACG_PATH_MAX];	/* relative to the hierarchy root, "/a/b" */
 };
+
+/* Ring buffer records shorter than this are refused (collector.c). */
+_Static_assert(__builtin_offsetof(struct tmacg_cgroup_event, path) == 32, "path after the ids");
+_Static_assert(sizeof(struct tmacg_cgroup_event) == 32 + TMACG_PATH_MAX,
+	       "struct tmacg_cgroup_event has no padding");
 
 #endif /* TMACG_H */

@@ -3,9 +3,12 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <linux/types.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "tmacg.h"
 
 /* Deep enough for any real hierarchy (kubelet's is 5); bounds the ancestor walk. */
 #define CGROUP_TREE_MAX_DEPTH 64
@@ -31,15 +34,18 @@ static void node_free(struct cgroup_node *n)
 {
 	if (n) {
 		free(n->path);
+		free(n->sum);
 		free(n);
 	}
 }
 
 void cgroup_tree_free(struct cgroup_tree *t)
 {
-	for (size_t i = 0; i < t->nodes.cap; i++)
-		if (t->nodes.keys[i])
-			node_free(t->nodes.vals[i]);
+	struct cgroup_node *n;
+	size_t cur = 0;
+
+	while ((n = cgroup_tree_next(t, &cur)))
+		node_free(n);
 	u64map_free(&t->nodes);
 	free(t->specs);
 	t->specs = NULL;
@@ -120,6 +126,13 @@ struct cgroup_node *cgroup_tree_get(const struct cgroup_tree *t, uint64_t id)
 	return u64map_get(&t->nodes, id);
 }
 
+struct tmacg_acc *cgroup_node_sum(struct cgroup_node *n)
+{
+	if (!n->sum)
+		n->sum = calloc(1, sizeof(*n->sum));
+	return n->sum;
+}
+
 /* Depth-first walk of the mounted directories below dir (hierarchy path path). */
 static int scan_dir(struct cgroup_tree *t, const char *path, uint64_t parent_id, int depth)
 {
@@ -173,27 +186,29 @@ int cgroup_tree_targets_of(const struct cgroup_tree *t, uint64_t id, struct cgro
 	return count;
 }
 
-void cgroup_tree_age_removed(struct cgroup_tree *t, int keep,
-			     void (*forget)(uint64_t id, void *user, void *ctx), void *ctx)
+struct ager {
+	int keep;
+	void (*forget)(uint64_t id, void *ctx);
+	void *ctx;
+};
+
+static bool age_one(uint64_t id, void *val, void *ctx)
 {
-	uint64_t *gone = calloc(t->nodes.len + 1, sizeof(*gone));
-	size_t ngone = 0;
+	const struct ager *a = ctx;
+	struct cgroup_node *n = val;
 
-	if (!gone)
-		return;	/* retried at the next interval */
-	/* Collect first: deleting from the open-addressing table moves entries. */
-	for (size_t i = 0; i < t->nodes.cap; i++) {
-		struct cgroup_node *n = t->nodes.vals[i];
+	if (!n->removed || ++n->removed_age <= a->keep)
+		return true;
+	if (a->forget)
+		a->forget(id, a->ctx);
+	node_free(n);
+	return false;
+}
 
-		if (t->nodes.keys[i] && n->removed && ++n->removed_age > keep)
-			gone[ngone++] = n->id;
-	}
-	for (size_t i = 0; i < ngone; i++) {
-		struct cgroup_node *n = u64map_del(&t->nodes, gone[i]);
+void cgroup_tree_age_removed(struct cgroup_tree *t, int keep,
+			     void (*forget)(uint64_t id, void *ctx), void *ctx)
+{
+	struct ager a = { keep, forget, ctx };
 
-		if (forget)
-			forget(n->id, n->user, ctx);
-		node_free(n);
-	}
-	free(gone);
+	u64map_retain(&t->nodes, age_one, &a);
 }

@@ -13,6 +13,8 @@
 #include "cgroup_fs.h"
 #include "u64map.h"
 
+struct tmacg_acc;
+
 struct cgroup_node {
 	uint64_t id;
 	uint64_t parent_id;	/* 0 for the root */
@@ -22,7 +24,7 @@ struct cgroup_node {
 	int removed_age;	/* intervals reported since the rmdir */
 	bool target;		/* reported */
 	bool self_only;		/* target counting only its own tasks (the root line) */
-	void *user;		/* owned by the caller (per-target sums) */
+	struct tmacg_acc *sum;	/* a target's counts this interval: cgroup_node_sum() */
 };
 
 struct cgroup_spec {
@@ -63,6 +65,9 @@ void cgroup_tree_mark_removed(struct cgroup_tree *t, uint64_t id);
 
 struct cgroup_node *cgroup_tree_get(const struct cgroup_tree *t, uint64_t id);
 
+/* n->sum, allocated zeroed on first use (NULL if out of memory); freed with the node. */
+struct tmacg_acc *cgroup_node_sum(struct cgroup_node *n);
+
 /*
  * The targets a count charged to cgroup id belongs to (itself and the
  * ancestors that are targets).  Returns how many were stored in out.
@@ -72,12 +77,30 @@ int cgroup_tree_targets_of(const struct cgroup_tree *t, uint64_t id, struct cgro
 
 /*
  * Called after each report: removed cgroups age by one interval; those older
- * than keep intervals are forgotten, calling forget(id, node->user, ctx)
- * first.  Keeping them a little longer lets a charge that lands after the
- * rmdir (an exiting task's last switch) still roll up into its ancestors.
+ * than keep intervals are forgotten, calling forget(id, ctx) first.  Keeping
+ * them a little longer lets a charge that lands after the rmdir (an exiting
+ * task's last switch) still roll up into its ancestors.
  */
 void cgroup_tree_age_removed(struct cgroup_tree *t, int keep,
-			     void (*forget)(uint64_t id, void *user, void *ctx), void *ctx);
+			     void (*forget)(uint64_t id, void *ctx), void *ctx);
+
+/*
+ * The nodes, in no particular order:
+ *	size_t cur = 0;
+ *	while ((n = cgroup_tree_next(t, &cur))) ...
+ * Nodes must not be added or forgotten during the walk.
+ */
+static inline struct cgroup_node *cgroup_tree_next(const struct cgroup_tree *t, size_t *cur)
+{
+	void *n;
+
+	return u64map_next(&t->nodes, cur, NULL, &n) ? n : NULL;
+}
+
+static inline size_t cgroup_tree_len(const struct cgroup_tree *t)
+{
+	return u64map_len(&t->nodes);
+}
 
 /* Reported this interval: a target, alive or removed since the last report. */
 static inline bool cgroup_node_reported(const struct cgroup_node *n)

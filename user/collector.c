@@ -334,6 +334,18 @@ static int read_task(struct collector *c, const void *key, const void *val, void
 	return 0;
 }
 
+/* Keeps a tid the last read saw; frees the snapshot of one the LRU no longer holds. */
+static bool task_seen(uint64_t tid, void *val, void *ctx)
+{
+	struct task_snap *s = val;
+
+	(void)tid;
+	if (s->seen == *(const uint64_t *)ctx)
+		return true;
+	free(s);
+	return false;
+}
+
 int collector_read_tasks(struct collector *c,
 			 void (*fn)(const struct collector_task *t, const struct tmacg_acc *delta,
 				    void *ctx),
@@ -349,15 +361,7 @@ int collector_read_tasks(struct collector *c,
 			     sizeof(struct tmacg_task_acc), read_task, &r);
 	if (err)
 		return err;
-	/* Forget tids the LRU no longer holds. */
-	for (size_t i = 0; i < c->task_snaps.cap; i++) {
-		struct task_snap *s = c->task_snaps.vals[i];
-
-		if (c->task_snaps.keys[i] && s->seen != c->task_generation) {
-			free(u64map_del(&c->task_snaps, c->task_snaps.keys[i]));
-			i--;	/* backward shift may have moved an entry here: look again */
-		}
-	}
+	u64map_retain(&c->task_snaps, task_seen, &c->task_generation);
 	return 0;
 }
 
@@ -385,7 +389,7 @@ int collector_stats(struct collector *c, struct tmacg_stats *out)
 			__u64 *dst = (__u64 *)out;
 			const __u64 *src = (const __u64 *)&percpu[cpu];
 
-			for (size_t i = 0; i < sizeof(*out) / sizeof(__u64); i++)
+			for (size_t i = 0; i < TMACG_STATS_COUNTERS; i++)
 				dst[i] += src[i];
 		}
 	}
@@ -395,9 +399,11 @@ int collector_stats(struct collector *c, struct tmacg_stats *out)
 
 static void free_values(struct u64map *m)
 {
-	for (size_t i = 0; i < m->cap; i++)
-		if (m->keys[i])
-			free(m->vals[i]);
+	size_t cur = 0;
+	void *val;
+
+	while (u64map_next(m, &cur, NULL, &val))
+		free(val);
 	u64map_free(m);
 }
 

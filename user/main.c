@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "model/model.h"
 #include "model/model_list.h"
@@ -44,6 +45,7 @@ int main(int argc, char **argv)
 		return 0;
 	if (ret)
 		return 2;
+	options_resolve(&o, isatty(STDOUT_FILENO));
 	/* Line-buffered: `kubectl logs` and pipes see every line at once. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	install_signals();

@@ -92,13 +92,6 @@ static void stash_delta(uint64_t id, const struct tmacg_acc *delta, void *ctx)
 	m->npending++;
 }
 
-static struct tmacg_acc *target_sum(struct cgroup_node *n)
-{
-	if (!n->user)
-		n->user = calloc(1, sizeof(struct tmacg_acc));
-	return n->user;
-}
-
 /* Adds every pending delta to the targets containing its cgroup. */
 static void attribute(struct monitor *m)
 {
@@ -119,7 +112,7 @@ static void attribute(struct monitor *m)
 		}
 		n = cgroup_tree_targets_of(&m->tree, m->pending[i].id, targets, 64);
 		for (int t = 0; t < n; t++) {
-			struct tmacg_acc *sum = target_sum(targets[t]);
+			struct tmacg_acc *sum = cgroup_node_sum(targets[t]);
 
 			if (sum)
 				acc_add(sum, &m->pending[i].delta, m->ms->nevents, m->ms->ngroups);
@@ -139,12 +132,11 @@ static void on_task(const struct collector_task *t, const struct tmacg_acc *delt
 		report_add_task(&m->rep, targets[0], t, delta);
 }
 
-static void forget_cgroup(uint64_t id, void *user, void *ctx)
+static void forget_cgroup(uint64_t id, void *ctx)
 {
 	struct monitor *m = ctx;
 
 	collector_forget_cgroup(&m->col, id);
-	free(user);
 }
 
 static uint64_t dropped_since_last(struct monitor *m)
@@ -326,9 +318,6 @@ static void teardown(struct monitor *m)
 {
 	collector_close(&m->col);	/* detaches first: no program left loaded */
 	pmu_close(&m->pmu);
-	for (size_t i = 0; i < m->tree.nodes.cap; i++)
-		if (m->tree.nodes.keys[i])
-			free(((struct cgroup_node *)m->tree.nodes.vals[i])->user);
 	cgroup_tree_free(&m->tree);
 	report_free(&m->rep);
 	k8s_monitor_free(m->k8s);
@@ -358,7 +347,7 @@ int monitor_run(const struct options *o)
 	}
 	if (o->verbose)
 		fprintf(stderr, "tmacg: ready: cgroup2 at %s, %zu cgroups known\n", m.tree.mnt.dir,
-			m.tree.nodes.len);
+			cgroup_tree_len(&m.tree));
 	start = last = now_ns(CLOCK_MONOTONIC);
 	deadline = start;
 	for (long n = 0; !o->count || n < o->count; n++) {

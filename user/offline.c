@@ -3,7 +3,6 @@
 
 #include <stdbool.h>
 #include <stdio.h>
-#include <unistd.h>
 
 #include "pmu/cpu_detect.h"
 #include "model/model.h"
@@ -29,11 +28,6 @@ struct tma_model *tma_model_open(const struct options *o, const struct cpu_info 
 		return NULL;
 	}
 	return model_load_builtin(id, err, errlen);
-}
-
-static bool want_color(const struct options *o)
-{
-	return o->color_mode == 1 || (o->color_mode == -1 && isatty(STDOUT_FILENO));
 }
 
 static int list_events(const struct options *o, const struct tma_model *m,
@@ -78,11 +72,8 @@ int offline_run(const struct options *o)
 	} else if (o->list_events) {
 		code = list_events(o, m, have_ci ? &ci : NULL);
 	} else {
-		bool json = o->format == FORMAT_JSON ||
-			    (o->format == FORMAT_AUTO && !isatty(STDOUT_FILENO));
-
-		code = replay_run(o->replay, m, o->level, json, want_color(o), o->info, stdout,
-				  stderr);
+		code = replay_run(o->replay, m, o->level, o->format == FORMAT_JSON, o->color,
+				  o->info, stdout, stderr);
 	}
 	model_free(m);
 	return code;

@@ -20,7 +20,7 @@ struct options {
 	uint64_t interval_ns;
 	long count;			/* intervals; 0: until stopped */
 	uint64_t duration_ns;		/* 0: until stopped */
-	enum output_format format;
+	enum output_format format;	/* never FORMAT_AUTO after options_resolve() */
 	bool per_task;
 	int top;			/* 0: no limit */
 	enum pmu_mode pmu;
@@ -35,12 +35,14 @@ struct options {
 	const char *k8s_log_containers;
 	const char *k8s_log_pods;
 	const char *cgroup_root;	/* a cgroup2 mount to use instead of the first one */
-	const char *host;
+	const char *host;		/* --host; after options_resolve(): the name to print */
 	uint32_t max_cgroups;
 	uint32_t max_tasks;
 	int verbose;
-	bool color;			/* --color=always|never|auto resolved later */
-	int color_mode;			/* -1 auto, 0 never, 1 always */
+	int color_mode;			/* --color: -1 auto, 0 never, 1 always */
+	/* Set by options_resolve(): */
+	bool color;			/* ANSI colour in tables */
+	char host_buf[256];		/* gethostname()'s answer, when host points here */
 };
 
 /*
@@ -48,6 +50,14 @@ struct options {
  * or 2 after printing a message about a bad argument to err (exit 2).
  */
 int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err);
+
+/*
+ * After options_parse(), for every mode: --format auto becomes table on a
+ * terminal and JSON otherwise; --color auto means colour on a terminal unless
+ * $NO_COLOR is set and not empty; host becomes --host, else $TMACG_HOST when
+ * not empty, else gethostname(), else "unknown".
+ */
+void options_resolve(struct options *o, bool stdout_tty);
 
 /* "500ms", "2s", "1.5m", "100us", "3" (seconds) -> ns; 0 or -EINVAL. */
 int parse_duration(const char *s, uint64_t *ns);

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "acc_delta.h"
 #include "cgroup_tree.h"
@@ -20,19 +19,14 @@
 
 int report_init(struct report *r, const struct options *o, struct measure *ms, FILE *out)
 {
-	const char *host = o->host ? o->host : getenv("TMACG_HOST");
-	bool tty = isatty(fileno(out));
-
 	memset(r, 0, sizeof(*r));
 	r->o = o;
 	r->ms = ms;
 	r->out = out;
-	r->json = o->format == FORMAT_JSON || (o->format == FORMAT_AUTO && !tty);
-	r->color = o->color_mode == 1 || (o->color_mode == -1 && tty && !getenv("NO_COLOR"));
-	if (host)
-		snprintf(r->host, sizeof(r->host), "%s", host);
-	else if (gethostname(r->host, sizeof(r->host) - 1))
-		snprintf(r->host, sizeof(r->host), "unknown");
+	/* Decided by options_resolve(). */
+	r->json = o->format == FORMAT_JSON;
+	r->color = o->color;
+	snprintf(r->host, sizeof(r->host), "%s", o->host);
 	r->counts = calloc(ms->ncounts ? ms->ncounts : 1, sizeof(*r->counts));
 	if (!r->counts)
 		return -ENOMEM;
@@ -57,12 +51,12 @@ void report_free(struct report *r)
 
 static void clear_sums(struct cgroup_tree *t)
 {
-	for (size_t i = 0; i < t->nodes.cap; i++) {
-		struct cgroup_node *n = t->nodes.vals[i];
+	struct cgroup_node *n;
+	size_t cur = 0;
 
-		if (t->nodes.keys[i] && n->user)
-			memset(n->user, 0, sizeof(struct tmacg_acc));
-	}
+	while ((n = cgroup_tree_next(t, &cur)))
+		if (n->sum)
+			memset(n->sum, 0, sizeof(*n->sum));
 }
 
 void report_reset(struct report *r, struct cgroup_tree *t)
@@ -110,7 +104,7 @@ static int by_on_cpu_desc(const void *a, const void *b)
 {
 	const struct cgroup_node *x = *(const struct cgroup_node *const *)a;
 	const struct cgroup_node *y = *(const struct cgroup_node *const *)b;
-	__u64 tx = x->user ? on_cpu_ns(x->user) : 0, ty = y->user ? on_cpu_ns(y->user) : 0;
+	__u64 tx = x->sum ? on_cpu_ns(x->sum) : 0, ty = y->sum ? on_cpu_ns(y->sum) : 0;
 
 	if (tx != ty)
 		return tx > ty ? -1 : 1;
@@ -240,30 +234,28 @@ static int emit_tasks(struct report *r, const struct line_ctx *lc, const struct 
 int report_interval(struct report *r, struct cgroup_tree *t, double interval_s,
 		    uint64_t dropped)
 {
-	struct cgroup_node **lines = calloc(t->nodes.len + 1, sizeof(*lines));
+	struct cgroup_node **lines = calloc(cgroup_tree_len(t) + 1, sizeof(*lines));
+	struct cgroup_node *node;
 	struct tmacg_acc other = { 0 };
 	struct line_ctx lc = { .interval_s = interval_s, .dropped = dropped };
-	size_t n = 0, shown;
+	size_t n = 0, cur = 0, shown;
 	bool any_other = false;
 	int err = 0;
 
 	if (!lines)
 		return -ENOMEM;
 	clock_gettime(CLOCK_REALTIME, &lc.now);
-	for (size_t i = 0; i < t->nodes.cap; i++) {
-		struct cgroup_node *node = t->nodes.vals[i];
-
-		if (t->nodes.keys[i] && cgroup_node_reported(node))
+	while ((node = cgroup_tree_next(t, &cur)))
+		if (cgroup_node_reported(node))
 			lines[n++] = node;
-	}
 	/* --top: the busiest N, the rest summed so totals still add up. */
 	shown = n;
 	if (r->o->top && (size_t)r->o->top < n) {
 		qsort(lines, n, sizeof(*lines), by_on_cpu_desc);
 		shown = r->o->top;
 		for (size_t i = shown; i < n; i++) {
-			if (lines[i]->user) {
-				acc_add(&other, lines[i]->user, r->ms->nevents, r->ms->ngroups);
+			if (lines[i]->sum) {
+				acc_add(&other, lines[i]->sum, r->ms->nevents, r->ms->ngroups);
 				any_other = true;
 			}
 		}
@@ -276,7 +268,7 @@ int report_interval(struct report *r, struct cgroup_tree *t, double interval_s,
 		table_header(r, &lc);
 	for (size_t i = 0; i < shown && !err; i++) {
 		static const struct tmacg_acc empty;
-		const struct tmacg_acc *sum = lines[i]->user ? lines[i]->user : &empty;
+		const struct tmacg_acc *sum = lines[i]->sum ? lines[i]->sum : &empty;
 
 		err = emit(r, &lc, lines[i]->path, lines[i]->id, lines[i], NULL, sum);
 		if (!err)

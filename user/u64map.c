@@ -98,22 +98,12 @@ int u64map_put(struct u64map *m, uint64_t key, void *val)
 	return 0;
 }
 
-void *u64map_del(struct u64map *m, uint64_t key)
+/* Empties slot i, then shifts back later entries of its probe run so lookups never stop early. */
+static void del_at(struct u64map *m, size_t i)
 {
-	bool found;
-	size_t i, j;
-	void *val;
-
-	if (!m->cap || !key)
-		return NULL;
-	i = find(m, key, &found);
-	if (!found)
-		return NULL;
-	val = m->vals[i];
 	m->keys[i] = 0;
 	m->len--;
-	/* Shift back later entries of the probe run so lookups never stop early. */
-	for (j = (i + 1) & (m->cap - 1); m->keys[j]; j = (j + 1) & (m->cap - 1)) {
+	for (size_t j = (i + 1) & (m->cap - 1); m->keys[j]; j = (j + 1) & (m->cap - 1)) {
 		size_t home = slot_of(m->keys[j], m->cap);
 
 		if ((j > i && (home <= i || home > j)) || (j < i && home <= i && home > j)) {
@@ -123,5 +113,65 @@ void *u64map_del(struct u64map *m, uint64_t key)
 			i = j;
 		}
 	}
+}
+
+void *u64map_del(struct u64map *m, uint64_t key)
+{
+	bool found;
+	size_t i;
+	void *val;
+
+	if (!m->cap || !key)
+		return NULL;
+	i = find(m, key, &found);
+	if (!found)
+		return NULL;
+	val = m->vals[i];
+	del_at(m, i);
 	return val;
+}
+
+bool u64map_next(const struct u64map *m, size_t *cur, uint64_t *key, void **val)
+{
+	for (size_t i = *cur; i < m->cap; i++) {
+		if (m->keys[i]) {
+			if (key)
+				*key = m->keys[i];
+			if (val)
+				*val = m->vals[i];
+			*cur = i + 1;
+			return true;
+		}
+	}
+	*cur = m->cap;
+	return false;
+}
+
+size_t u64map_retain(struct u64map *m, bool (*keep)(uint64_t key, void *val, void *ctx),
+		     void *ctx)
+{
+	size_t start = 0, removed = 0;
+
+	if (!m->len)
+		return 0;
+	/*
+	 * Start just after an empty slot (the load stays under 3/4, so there is
+	 * one): no probe run then wraps past the walk's start, and the entries a
+	 * deletion shifts back into slot i all come from slots not yet walked.
+	 * So slot i is looked at again after a deletion, and every entry is
+	 * offered to keep exactly once.
+	 */
+	while (m->keys[start])
+		start++;
+	for (size_t step = 1; step < m->cap;) {
+		size_t i = (start + step) & (m->cap - 1);
+
+		if (m->keys[i] && !keep(m->keys[i], m->vals[i], ctx)) {
+			del_at(m, i);
+			removed++;
+		} else {
+			step++;
+		}
+	}
+	return removed;
 }

@@ -3,9 +3,14 @@
 #ifndef TMACG_U64MAP_H
 #define TMACG_U64MAP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * The fields are u64map.c's alone (tests/lint/u64map-private checks it):
+ * the layout and the deletion scheme may change, the functions below stay.
+ */
 struct u64map {
 	uint64_t *keys;		/* 0: empty slot */
 	void **vals;
@@ -19,6 +24,27 @@ void *u64map_get(const struct u64map *m, uint64_t key);
 int u64map_put(struct u64map *m, uint64_t key, void *val);	/* 0 or -ENOMEM */
 void *u64map_del(struct u64map *m, uint64_t key);	/* returns the value removed */
 
-/* Iteration: for (size_t i = 0; i < m->cap; i++) if (m->keys[i]) ... */
+static inline size_t u64map_len(const struct u64map *m)
+{
+	return m->len;
+}
+
+/*
+ * Iteration, in no particular order:
+ *	size_t cur = 0;
+ *	while (u64map_next(m, &cur, &key, &val)) ...
+ * cur starts at 0; key and val may be NULL.  The map must not gain or lose
+ * entries during the walk (changing what a value points to is fine): to
+ * delete while walking, use u64map_retain().
+ */
+bool u64map_next(const struct u64map *m, size_t *cur, uint64_t *key, void **val);
+
+/*
+ * Calls keep(key, val, ctx) once for every entry and deletes those it returns
+ * false for (keep may free val first).  keep must not use the map itself.
+ * Returns how many were deleted.
+ */
+size_t u64map_retain(struct u64map *m, bool (*keep)(uint64_t key, void *val, void *ctx),
+		     void *ctx);
 
 #endif

@@ -183,21 +183,13 @@ int itest_cgroup_id(const char *rel, uint64_t *id)
 
 uint64_t itest_usage_usec(const char *rel)
 {
-	char p[4200], key[64];
-	unsigned long long v, usage = 0;
-	FILE *f;
+	char path[CGROUP_PATH_MAX];
+	uint64_t usage;
 
-	if (path_of(p, sizeof(p) - 16, rel))
+	/* rel is below the mount: as a hierarchy path, "/rel" (cgroup_dir_of() maps it back). */
+	if (!itest_cgroup_mount() || snprintf(path, sizeof(path), "/%s", rel) >= (int)sizeof(path))
 		return 0;
-	strcat(p, "/cpu.stat");
-	f = fopen(p, "r");
-	if (!f)
-		return 0;
-	while (fscanf(f, "%63s %llu", key, &v) == 2)
-		if (!strcmp(key, "usage_usec"))
-			usage = v;
-	fclose(f);
-	return usage;
+	return cgroup_read_cpu_stat(&mount_info, path, "usage_usec", &usage) ? 0 : usage;
 }
 
 pid_t itest_spawn_in(const char *rel, char *const argv[])

@@ -664,22 +664,6 @@ static void test_identity_in_json_line(void **state)
 	k8s_logs_free(l);
 }
 
-static void test_host_name(void **state)
-{
-	char buf[K8S_HOST_MAX + 1], sys[K8S_HOST_MAX + 1], small[4];
-
-	(void)state;
-	setenv("TMACG_HOST", "node-7.example", 1);
-	assert_int_equal(k8s_host_name(buf, sizeof(buf)), 0);
-	assert_string_equal(buf, "node-7.example");
-	assert_int_equal(k8s_host_name(small, sizeof(small)), -ENAMETOOLONG);
-	assert_int_equal(k8s_host_name(NULL, 8), -EINVAL);
-	unsetenv("TMACG_HOST");
-	assert_int_equal(gethostname(sys, sizeof(sys)), 0);
-	assert_int_equal(k8s_host_name(buf, sizeof(buf)), 0);
-	assert_string_equal(buf, sys);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -702,7 +686,6 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_identity_not_kubernetes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_identity_in_json_line, setup, teardown),
-		cmocka_unit_test(test_host_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

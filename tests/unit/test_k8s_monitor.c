@@ -297,9 +297,9 @@ static void test_cache_sweep_forgets(void **state)
 	assert_null(k8s_cache_get(&c, 5, SD_APP)->res.k8s_container);
 	k8s_cache_get(&c, 150, SD_POD);
 	k8s_cache_get(&c, 200, SD_POD2);
-	assert_int_equal(c.entries.len, 3);
+	assert_int_equal(u64map_len(&c.entries), 3);
 	k8s_cache_sweep(&c, alive_below_100, NULL);
-	assert_int_equal(c.entries.len, 1);
+	assert_int_equal(u64map_len(&c.entries), 1);
 	assert_non_null(u64map_get(&c.entries, 5));
 	/* A forgotten id is resolved afresh. */
 	k8s_cache_get(&c, 150, SD_POD);
@@ -499,10 +499,9 @@ static void test_sandbox_decided_later(void **state)
 	glue_free(&g);
 }
 
-static void forget(uint64_t id, void *user, void *ctx)
+static void forget(uint64_t id, void *ctx)
 {
 	(void)id;
-	(void)user;
 	(void)ctx;
 }
 

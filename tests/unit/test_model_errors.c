@@ -147,13 +147,72 @@ static void test_load_file(void **state)
 	unlink(path);
 }
 
+/* The formula text for a node, in a buffer large enough for the limits below. */
+static const char *node_with(const char *formula)
+{
+	static char text[16384];
+
+	snprintf(text, sizeof(text), "model t\nnode 1 A\n  formula %s\n", formula);
+	return text;
+}
+
+static void load_fails_saying(const char *text, const char *says)
+{
+	char err[512] = "";
+	struct tma_model *m = model_load(text, strlen(text), "t.tma", err, sizeof(err));
+
+	if (m) {
+		model_free(m);
+		fail_msg("loaded, expected: %s", says);
+	}
+	if (!strstr(err, says))
+		fail_msg("error '%s', expected '%s'", err, says);
+}
+
+/* Each of the parser's four recursions is bounded, and so is the tree's height. */
+static void test_limits(void **state)
+{
+	static const char *const nest[][2] = { { "(", ")" }, { "-", "" }, { "not ", "" },
+					       { "1 if 1 else ", "" } };
+	static char f[12000];
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(nest) / sizeof(nest[0]); k++) {
+		size_t n = 0;
+
+		for (int i = 0; i < 250; i++)
+			n += sprintf(f + n, "%s", nest[k][0]);
+		n += sprintf(f + n, "1");
+		for (int i = 0; i < 250; i++)
+			n += sprintf(f + n, "%s", nest[k][1]);
+		load_fails_saying(node_with(f), "expression nested too deeply");
+	}
+	/* a + b + ... nests one level per operator, without recursing in the parser */
+	f[0] = '1';
+	for (int i = 0; i < 1001; i++)
+		memcpy(f + 1 + 4 * i, " + 1", 5);
+	load_fails_saying(node_with(f), "expression too long: split it with helpers");
+	f[1 + 4 * 1000] = '\0';	/* 1000 operators: the most allowed */
+	{
+		char err[512] = "";
+		const char *text = node_with(f);
+		struct tma_model *m = model_load(text, strlen(text), "t.tma", err, sizeof(err));
+
+		if (!m)
+			fail_msg("1000 additions: %s", err);
+		model_free(m);
+	}
+	load_fails("model t\nconst Z = 0\nconst X = 2 / (Z * 3)\n",
+		   "t.tma:3:13: division by zero in a constant");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_syntax_errors),  cmocka_unit_test(test_unknown_name),
 	    cmocka_unit_test(test_cycle),	   cmocka_unit_test(test_duplicates),
 	    cmocka_unit_test(test_missing_parent), cmocka_unit_test(test_file_level_errors),
-	    cmocka_unit_test(test_load_file),
+	    cmocka_unit_test(test_load_file),	   cmocka_unit_test(test_limits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

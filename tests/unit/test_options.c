@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "options.h"
 
@@ -154,6 +155,74 @@ static void help_and_version_exit_0(void **state)
 	assert_non_null(strstr(p.out, "tmacg "));
 }
 
+/* Parses argv, then resolves as main() does with stdout a terminal or not. */
+#define RESOLVE(p, tty, ...)                                                               \
+	do {                                                                               \
+		PARSE(p, "--pmu", "software", ##__VA_ARGS__);                              \
+		assert_int_equal((p)->ret, 0);                                             \
+		options_resolve(&(p)->o, tty);                                             \
+	} while (0)
+
+static void format_auto_is_table_on_a_terminal_json_otherwise(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	RESOLVE(&p, true);
+	assert_int_equal(p.o.format, FORMAT_TABLE);
+	RESOLVE(&p, false);
+	assert_int_equal(p.o.format, FORMAT_JSON);
+	RESOLVE(&p, true, "--format", "json");
+	assert_int_equal(p.o.format, FORMAT_JSON);
+	RESOLVE(&p, false, "--format", "table");
+	assert_int_equal(p.o.format, FORMAT_TABLE);
+}
+
+static void color_auto_on_a_terminal_unless_no_color(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	unsetenv("NO_COLOR");
+	RESOLVE(&p, true);
+	assert_true(p.o.color);
+	RESOLVE(&p, false);
+	assert_false(p.o.color);
+	RESOLVE(&p, false, "--color", "always");
+	assert_true(p.o.color);
+	RESOLVE(&p, true, "--color", "never");
+	assert_false(p.o.color);
+	setenv("NO_COLOR", "1", 1);
+	RESOLVE(&p, true);
+	assert_false(p.o.color);
+	RESOLVE(&p, true, "--color", "always");	/* asked for: NO_COLOR only changes the default */
+	assert_true(p.o.color);
+	setenv("NO_COLOR", "", 1);	/* no-color.org: an empty value does not count */
+	RESOLVE(&p, true);
+	assert_true(p.o.color);
+	unsetenv("NO_COLOR");
+}
+
+static void host_from_option_then_environment_then_system(void **state)
+{
+	char sys[256] = "";
+	struct parsed p;
+
+	(void)state;
+	setenv("TMACG_HOST", "node-7.example", 1);
+	RESOLVE(&p, false, "--host", "given");
+	assert_string_equal(p.o.host, "given");
+	RESOLVE(&p, false);
+	assert_string_equal(p.o.host, "node-7.example");
+	setenv("TMACG_HOST", "", 1);	/* set but empty, as a DaemonSet with no value gives */
+	RESOLVE(&p, false);
+	assert_int_equal(gethostname(sys, sizeof(sys) - 1), 0);
+	assert_string_equal(p.o.host, sys);
+	unsetenv("TMACG_HOST");
+	RESOLVE(&p, false);
+	assert_string_equal(p.o.host, sys);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -163,6 +232,9 @@ int main(void)
 		cmocka_unit_test(everything_parses),
 		cmocka_unit_test(bad_arguments_exit_2_with_a_message),
 		cmocka_unit_test(help_and_version_exit_0),
+		cmocka_unit_test(format_auto_is_table_on_a_terminal_json_otherwise),
+		cmocka_unit_test(color_auto_on_a_terminal_unless_no_color),
+		cmocka_unit_test(host_from_option_then_environment_then_system),
 	};
 	return cmocka_run_group_tests_name("options", tests, NULL, NULL);
 }

@@ -14,9 +14,11 @@ void k8s_cache_init(struct k8s_cache *c, struct k8s_logs *logs, const char *host
 
 void k8s_cache_free(struct k8s_cache *c)
 {
-	for (size_t i = 0; i < c->entries.cap; i++)
-		if (c->entries.keys[i])
-			free(c->entries.vals[i]);
+	size_t cur = 0;
+	void *e;
+
+	while (u64map_next(&c->entries, &cur, NULL, &e))
+		free(e);
 	u64map_free(&c->entries);
 }
 
@@ -63,18 +65,24 @@ const struct k8s_identity *k8s_cache_get(struct k8s_cache *c, uint64_t id, const
 	return &e->id;
 }
 
+struct sweep {
+	bool (*alive)(uint64_t id, void *ctx);
+	void *ctx;
+};
+
+static bool keep_alive(uint64_t id, void *e, void *ctx)
+{
+	const struct sweep *sw = ctx;
+
+	if (sw->alive(id, sw->ctx))
+		return true;
+	free(e);
+	return false;
+}
+
 void k8s_cache_sweep(struct k8s_cache *c, bool (*alive)(uint64_t id, void *ctx), void *ctx)
 {
-	uint64_t *gone = calloc(c->entries.len + 1, sizeof(*gone));
-	size_t ngone = 0;
+	struct sweep sw = { alive, ctx };
 
-	if (!gone)
-		return;	/* retried at the next sweep */
-	/* Collect first: deleting from the open-addressing table moves entries. */
-	for (size_t i = 0; i < c->entries.cap; i++)
-		if (c->entries.keys[i] && !alive(c->entries.keys[i], ctx))
-			gone[ngone++] = c->entries.keys[i];
-	for (size_t i = 0; i < ngone; i++)
-		free(u64map_del(&c->entries, gone[i]));
-	free(gone);
+	u64map_retain(&c->entries, keep_alive, &sw);
 }

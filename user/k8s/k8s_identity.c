@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const struct k8s_log_container *find_container(struct k8s_logs *logs, bool refresh,
 						       const char *cid)
@@ -106,22 +105,4 @@ int k8s_identity_lookup(struct k8s_logs *logs, const char *host, const char *cgr
 			struct k8s_identity *id)
 {
 	return resolve(logs, false, host, cgroup_path, id);
-}
-
-int k8s_host_name(char *buf, size_t len)
-{
-	const char *env = getenv("TMACG_HOST");
-
-	if (!buf || !len)
-		return -EINVAL;
-	if (env && env[0]) {
-		if (strlen(env) >= len)
-			return -ENAMETOOLONG;
-		strcpy(buf, env);
-		return 0;
-	}
-	if (gethostname(buf, len))
-		return -errno;
-	buf[len - 1] = '\0';
-	return 0;
 }

@@ -14,8 +14,6 @@
 #include "k8s/k8s_path.h"
 #include "output_json.h"
 
-#define K8S_HOST_MAX 253
-
 struct k8s_identity {
 	struct resource res;	/* points into this struct and to host: copy it with care */
 	/*
@@ -47,12 +45,5 @@ int k8s_identity_resolve(struct k8s_logs *logs, const char *host, const char *cg
  */
 int k8s_identity_lookup(struct k8s_logs *logs, const char *host, const char *cgroup_path,
 			struct k8s_identity *id);
-
-/*
- * The node's name for host.name: $TMACG_HOST (the DaemonSet sets it from
- * spec.nodeName: inside a container gethostname() is the pod's name), else
- * gethostname().  0, or -errno (-ENAMETOOLONG when buf is too small).
- */
-int k8s_host_name(char *buf, size_t len);
 
 #endif

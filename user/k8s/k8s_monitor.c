@@ -104,16 +104,19 @@ static bool alive(uint64_t id, void *ctx)
  */
 static void redecide_containers(struct k8s_monitor *km)
 {
-	struct u64map *m = &km->cache.entries;
+	size_t cur = 0;
+	uint64_t cgid;
+	void *val;
 
-	for (size_t i = 0; i < m->cap; i++) {
-		const struct k8s_cache_entry *e = m->vals[i];
+	/* k8s_cache_get() below finds the entry: it changes it, never the map. */
+	while (u64map_next(&km->cache.entries, &cur, &cgid, &val)) {
+		const struct k8s_cache_entry *e = val;
 		struct cgroup_node *n;
 		const struct k8s_identity *id;
 
-		if (!m->keys[i] || e->id.path.kind != K8S_CONTAINER)
+		if (e->id.path.kind != K8S_CONTAINER)
 			continue;
-		n = cgroup_tree_get(km->tree, m->keys[i]);
+		n = cgroup_tree_get(km->tree, cgid);
 		if (!n || n->path[e->id.path.container_path_len])
 			continue;	/* gone, or below the scope: never a target */
 		id = k8s_cache_get(&km->cache, n->id, n->path);
@@ -163,5 +166,5 @@ unsigned long k8s_monitor_seen(const struct k8s_monitor *km)
 
 size_t k8s_monitor_cached(const struct k8s_monitor *km)
 {
-	return km->cache.entries.len;
+	return u64map_len(&km->cache.entries);
 }

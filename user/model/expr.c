@@ -13,8 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/model.h"
-
 /* Deep enough for any real formula, shallow enough that hostile input cannot exhaust the stack. */
 #define EXPR_MAX_DEPTH 200
 /* Depth of the tree the evaluator recurses through (a+b+c+... nests one level per term). */
@@ -68,18 +66,58 @@ void expr_src_pos(const struct expr_src *src, size_t off, int *line, int *col)
 	*col = src->segs[i].col + (int)(off - src->segs[i].off);
 }
 
+int expr_operands(const struct expr_pool *p, int e, int kids[3])
+{
+	const struct expr *x = &p->e[e];
+	int n = 0;
+
+	switch (x->kind) {
+	case EXPR_NEG:
+	case EXPR_NOT:
+	case EXPR_ADD ... EXPR_COND:
+	case EXPR_MIN:
+	case EXPR_MAX:
+		/* absent operands are -1 (pool_add) */
+		kids[n++] = x->a;
+		if (x->b >= 0)
+			kids[n++] = x->b;
+		if (x->c >= 0)
+			kids[n++] = x->c;
+		return n;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Records the first error (later ones follow from it) and returns -1, what
+ * every parse and lex function returns on failure; ps->rc keeps the errno.
+ */
 static int fail(struct parser *ps, size_t off, const char *fmt, ...)
 {
 	va_list ap;
 
 	if (ps->rc)
-		return ps->rc;
+		return -1;
 	expr_src_pos(ps->src, off, &ps->err->line, &ps->err->col);
 	va_start(ap, fmt);
 	vsnprintf(ps->err->msg, sizeof(ps->err->msg), fmt, ap);
 	va_end(ap);
 	ps->rc = -EINVAL;
-	return ps->rc;
+	return -1;
+}
+
+/* One level deeper in the parser's recursion: bounded so hostile input cannot exhaust the stack. */
+static int enter(struct parser *ps, size_t off)
+{
+	if (++ps->depth > EXPR_MAX_DEPTH)
+		return fail(ps, off, "expression nested too deeply");
+	return 0;
+}
+
+static void leave(struct parser *ps)
+{
+	ps->depth--;
 }
 
 static int pool_add(struct parser *ps, int kind, size_t off)
@@ -252,7 +290,7 @@ static int next(struct parser *ps)
 	char c;
 
 	if (ps->rc)
-		return ps->rc;
+		return -1;
 	ps->ntok++;
 	while (ps->pos < end && isspace((unsigned char)s[ps->pos]))
 		ps->pos++;
@@ -318,6 +356,24 @@ static bool is_cmp(const struct parser *ps)
 	return ps->t.kind == T_OP && ps->t.op >= EXPR_LT && ps->t.op <= EXPR_NE;
 }
 
+/*
+ * The height of e's subtree, from its operands'.  Long operator chains
+ * (a + b + c ...) nest without parser recursion: bound them for the walks
+ * that recurse through the tree (resolve, compile).
+ */
+static int set_height(struct parser *ps, int e, size_t off)
+{
+	int kids[3], n = expr_operands(ps->p, e, kids), h = 0;
+
+	for (int i = 0; i < n; i++)
+		if (ps->p->e[kids[i]].depth > h)
+			h = ps->p->e[kids[i]].depth;
+	ps->p->e[e].depth = h + 1;
+	if (h + 1 > EXPR_MAX_TREE)
+		return fail(ps, off, "expression too long: split it with helpers");
+	return 0;
+}
+
 static int binary(struct parser *ps, int kind, size_t off, int a, int b)
 {
 	int e;
@@ -329,12 +385,7 @@ static int binary(struct parser *ps, int kind, size_t off, int a, int b)
 		return -1;
 	ps->p->e[e].a = a;
 	ps->p->e[e].b = b;
-	ps->p->e[e].depth =
-	    1 + (ps->p->e[a].depth > ps->p->e[b].depth ? ps->p->e[a].depth : ps->p->e[b].depth);
-	/* Long operator chains nest without parser recursion: bound them for the evaluator. */
-	if (ps->p->e[e].depth > EXPR_MAX_TREE)
-		return fail(ps, off, "expression too long: split it with helpers"), -1;
-	return e;
+	return set_height(ps, e, off) ? -1 : e;
 }
 
 static int unary(struct parser *ps, int kind, size_t off, int a)
@@ -347,8 +398,7 @@ static int unary(struct parser *ps, int kind, size_t off, int a)
 	if (e < 0)
 		return -1;
 	ps->p->e[e].a = a;
-	ps->p->e[e].depth = ps->p->e[a].depth + 1;
-	return e;
+	return set_height(ps, e, off) ? -1 : e;
 }
 
 static int parse_cond(struct parser *ps);
@@ -391,7 +441,7 @@ static int parse_minmax(struct parser *ps, int kind, size_t off)
 	if (e < 0)
 		return -1;
 	if (nargs < 2)
-		return fail(ps, off, "min/max need at least two arguments"), -1;
+		return fail(ps, off, "min/max need at least two arguments");
 	if (expect(ps, T_RP, "')' or ','"))
 		return -1;
 	return e;
@@ -434,8 +484,7 @@ static int parse_name(struct parser *ps)
 			return parse_minmax(ps, tok_is(ps, "min") ? EXPR_MIN : EXPR_MAX, off);
 	}
 	if (is_keyword(ps))
-		return fail(ps, off, "syntax error: unexpected %s", tok_text(ps, buf, sizeof(buf))),
-		       -1;
+		return fail(ps, off, "syntax error: unexpected %s", tok_text(ps, buf, sizeof(buf)));
 	if (tok_is(ps, "True") || tok_is(ps, "False")) {
 		e = pool_add(ps, EXPR_NUM, off);
 		if (e >= 0)
@@ -449,8 +498,7 @@ static int parse_name(struct parser *ps)
 	if (ps->mode == EXPR_MODE_THRESHOLD && tok_is(ps, "parent")) {
 		if (!over_threshold(ps))
 			return fail(ps, off,
-				    "syntax error: 'parent' must be followed by 'over threshold'"),
-			       -1;
+				    "syntax error: 'parent' must be followed by 'over threshold'");
 		return pool_add(ps, EXPR_PARENT_OVER, off);
 	}
 	{
@@ -471,8 +519,7 @@ static int parse_name(struct parser *ps)
 			ps->p->e[e].a = str;
 		if (e >= 0 && ps->t.kind == T_LP)
 			return fail(ps, off, "unknown function '%.*s' (only min and max)", (int)len,
-				    s),
-			       -1;
+				    s);
 		return e;
 	}
 }
@@ -492,7 +539,7 @@ static int parse_event(struct parser *ps)
 		s += 5;
 		len -= 12;
 		if (memchr(s, '.', len) || memchr(s, ':', len))
-			return fail(ps, off, "bad threshold reference: write self.NAME.thresh"), -1;
+			return fail(ps, off, "bad threshold reference: write self.NAME.thresh");
 	}
 	str = pool_str(ps, s, len);
 	if (str < 0)
@@ -510,8 +557,8 @@ static int parse_primary(struct parser *ps)
 	char buf[64];
 	int e;
 
-	if (++ps->depth > EXPR_MAX_DEPTH)
-		return fail(ps, off, "expression nested too deeply"), -1;
+	if (enter(ps, off))
+		return -1;
 	switch (ps->t.kind) {
 	case T_NUM:
 		e = pool_add(ps, EXPR_NUM, off);
@@ -550,10 +597,9 @@ static int parse_primary(struct parser *ps)
 		}
 		/* fall through */
 	default:
-		return fail(ps, off, "syntax error: unexpected %s", tok_text(ps, buf, sizeof(buf))),
-		       -1;
+		return fail(ps, off, "syntax error: unexpected %s", tok_text(ps, buf, sizeof(buf)));
 	}
-	ps->depth--;
+	leave(ps);
 	return e;
 }
 
@@ -565,12 +611,10 @@ static int parse_unary(struct parser *ps)
 	if (ps->t.kind == T_OP && (ps->t.op == EXPR_SUB || ps->t.op == EXPR_ADD)) {
 		bool neg = ps->t.op == EXPR_SUB;
 
-		if (++ps->depth > EXPR_MAX_DEPTH)
-			return fail(ps, off, "expression nested too deeply"), -1;
-		if (next(ps))
+		if (enter(ps, off) || next(ps))
 			return -1;
 		e = parse_unary(ps);
-		ps->depth--;
+		leave(ps);
 		if (e < 0 || !neg)
 			return e;
 		return unary(ps, EXPR_NEG, off, e);
@@ -621,8 +665,7 @@ static int parse_cmp(struct parser *ps)
 		e = binary(ps, op, off, e, parse_add(ps));
 		if (e >= 0 && is_cmp(ps))
 			return fail(ps, ps->t.off,
-				    "chained comparison is not supported: join them with 'and'"),
-			       -1;
+				    "chained comparison is not supported: join them with 'and'");
 	}
 	return e;
 }
@@ -634,12 +677,10 @@ static int parse_not(struct parser *ps)
 
 	if (!tok_is(ps, "not"))
 		return parse_cmp(ps);
-	if (++ps->depth > EXPR_MAX_DEPTH)
-		return fail(ps, off, "expression nested too deeply"), -1;
-	if (next(ps))
+	if (enter(ps, off) || next(ps))
 		return -1;
 	e = parse_not(ps);
-	ps->depth--;
+	leave(ps);
 	return unary(ps, EXPR_NOT, off, e);
 }
 
@@ -674,11 +715,11 @@ static int parse_cond(struct parser *ps)
 	int then, cond, other, e;
 	size_t off;
 
-	if (++ps->depth > EXPR_MAX_DEPTH)
-		return fail(ps, ps->t.off, "expression nested too deeply"), -1;
+	if (enter(ps, ps->t.off))
+		return -1;
 	then = parse_or(ps);
 	if (then < 0 || !tok_is(ps, "if")) {
-		ps->depth--;
+		leave(ps);
 		return then;
 	}
 	off = ps->t.off;
@@ -691,8 +732,7 @@ static int parse_cond(struct parser *ps)
 		char buf[64];
 
 		return fail(ps, ps->t.off, "syntax error: expected 'else', found %s",
-			    tok_text(ps, buf, sizeof(buf))),
-		       -1;
+			    tok_text(ps, buf, sizeof(buf)));
 	}
 	if (next(ps))
 		return -1;
@@ -705,15 +745,9 @@ static int parse_cond(struct parser *ps)
 	ps->p->e[e].a = cond;
 	ps->p->e[e].b = then;
 	ps->p->e[e].c = other;
-	{
-		const struct expr *x = ps->p->e;
-		int d = x[cond].depth > x[then].depth ? x[cond].depth : x[then].depth;
-
-		ps->p->e[e].depth = 1 + (d > x[other].depth ? d : x[other].depth);
-		if (ps->p->e[e].depth > EXPR_MAX_TREE)
-			return fail(ps, off, "expression too long: split it with helpers"), -1;
-	}
-	ps->depth--;
+	if (set_height(ps, e, off))
+		return -1;
+	leave(ps);
 	return e;
 }
 
@@ -726,14 +760,17 @@ int expr_parse(struct expr_pool *p, const struct expr_src *src, enum expr_mode m
 
 	if (next(&ps))
 		return ps.rc;
-	if (ps.t.kind == T_END)
-		return fail(&ps, ps.t.off, "empty expression");
+	if (ps.t.kind == T_END) {
+		fail(&ps, ps.t.off, "empty expression");
+		return ps.rc;
+	}
 	e = parse_cond(&ps);
 	if (e < 0)
 		return ps.rc ? ps.rc : -EINVAL;
-	if (ps.t.kind != T_END)
-		return fail(&ps, ps.t.off, "syntax error: unexpected %s",
-			    tok_text(&ps, buf, sizeof(buf)));
+	if (ps.t.kind != T_END) {
+		fail(&ps, ps.t.off, "syntax error: unexpected %s", tok_text(&ps, buf, sizeof(buf)));
+		return ps.rc;
+	}
 	*root = e;
 	return 0;
 }

@@ -99,4 +99,60 @@ int expr_parse(struct expr_pool *p, const struct expr_src *src, enum expr_mode m
 /* The physical line and column of offset off in src. */
 void expr_src_pos(const struct expr_src *src, size_t off, int *line, int *col);
 
+/*
+ * The one list of which kinds have operands: stores e's operands in kids in
+ * the order a, b, c and returns how many (0 for a leaf, whose a is an index
+ * or a string, never an operand).  Every walk of a tree goes through it.
+ */
+int expr_operands(const struct expr_pool *p, int e, int kids[3]);
+
+/*
+ * The operators' arithmetic, for every place that computes one (constant
+ * folding, the flags-only branches, the evaluator), so they cannot disagree.
+ * Comparisons give 1 or 0, as Python's True and False count.
+ */
+static inline double expr_unary(int kind, double a)	/* EXPR_NEG, EXPR_NOT */
+{
+	return kind == EXPR_NEG ? -a : a == 0;
+}
+
+/*
+ * EXPR_ADD .. EXPR_NE, EXPR_MIN, EXPR_MAX (and/or/if are lazy: their callers
+ * decide which operand counts).  A division by exactly 0.0 sets *div0 and
+ * gives 0; each caller decides what that means.
+ */
+static inline double expr_binary(int kind, double a, double b, bool *div0)
+{
+	switch (kind) {
+	case EXPR_ADD:
+		return a + b;
+	case EXPR_SUB:
+		return a - b;
+	case EXPR_MUL:
+		return a * b;
+	case EXPR_DIV:
+		if (b == 0.0) {
+			*div0 = true;
+			return 0;
+		}
+		return a / b;
+	case EXPR_LT:
+		return a < b;
+	case EXPR_LE:
+		return a <= b;
+	case EXPR_GT:
+		return a > b;
+	case EXPR_GE:
+		return a >= b;
+	case EXPR_EQ:
+		return a == b;
+	case EXPR_NE:
+		return a != b;
+	case EXPR_MIN:	/* Python's min and max keep the first of equal values */
+		return b < a ? b : a;
+	default:	/* EXPR_MAX */
+		return b > a ? b : a;
+	}
+}
+
 #endif /* TMACG_EXPR_H */

@@ -151,11 +151,9 @@ static int set_text(struct loader *ld, char **field, size_t off, const char *wha
 }
 
 /* "NAME = expr": const and helper lines. */
-static int name_eq(struct loader *ld, size_t *off, char **name, int *col)
+static int name_eq(struct loader *ld, size_t *off, char **name)
 {
 	size_t n = 0, start = skip_space(ld, *off), i;
-	struct expr_src src = {ld->text, ld->len, ld->segs, ld->nsegs};
-	int line;
 
 	for (i = start; i < ld->len && (isalnum((unsigned char)ld->text[i]) || ld->text[i] == '_');
 	     i++)
@@ -168,7 +166,6 @@ static int name_eq(struct loader *ld, size_t *off, char **name, int *col)
 	*name = dup_n(ld->text + start, n);
 	if (!*name)
 		return -ENOMEM;
-	expr_src_pos(&src, start, &line, col);
 	*off = i + 1;
 	return 0;
 }
@@ -196,6 +193,7 @@ static int find_helper(const struct tma_model *m, const char *name)
 static int const_value(struct loader *ld, int e, double *v)
 {
 	struct expr *x = &ld->m->pool.e[e];
+	bool div0 = false;
 	double a, b;
 	int rc;
 
@@ -219,7 +217,7 @@ static int const_value(struct loader *ld, int e, double *v)
 	}
 	case EXPR_NEG:
 		rc = const_value(ld, x->a, &a);
-		*v = -a;
+		*v = expr_unary(x->kind, a);
 		return rc;
 	case EXPR_ADD:
 	case EXPR_SUB:
@@ -230,15 +228,12 @@ static int const_value(struct loader *ld, int e, double *v)
 			rc = const_value(ld, x->b, &b);
 		if (rc)
 			return rc;
-		if (x->kind == EXPR_DIV && b == 0.0)
+		*v = expr_binary(x->kind, a, b, &div0);
+		if (div0)
 			return snprintf(ld->err, ld->errlen,
 					"%s:%d:%d: division by zero in a constant", ld->file,
 					x->line, x->col),
 			       -EINVAL;
-		*v = x->kind == EXPR_ADD   ? a + b
-		     : x->kind == EXPR_SUB ? a - b
-		     : x->kind == EXPR_MUL ? a * b
-					   : a / b;
 		return 0;
 	default:
 		snprintf(ld->err, ld->errlen,
@@ -253,9 +248,9 @@ static int do_const(struct loader *ld, size_t off)
 	struct tma_model *m = ld->m;
 	struct model_const c = {0};
 	size_t name_off = skip_space(ld, off);
-	int col, root, rc;
+	int root, rc;
 
-	rc = name_eq(ld, &off, &c.name, &col);
+	rc = name_eq(ld, &off, &c.name);
 	if (rc)
 		return rc;
 	if (find_const(m, c.name) >= 0 || find_helper(m, c.name) >= 0) {
@@ -269,7 +264,6 @@ static int do_const(struct loader *ld, size_t off)
 		rc = grow((void **)&m->consts, m->nconsts, sizeof(c));
 	if (rc)
 		goto fail;
-	c.line = ld->segs[0].line;
 	m->consts[m->nconsts++] = c;
 	return 0;
 fail:
@@ -284,17 +278,12 @@ static int do_helper(struct loader *ld, size_t off)
 	size_t name_off = skip_space(ld, off);
 	int rc;
 
-	rc = name_eq(ld, &off, &h.name, &h.col);
+	rc = name_eq(ld, &off, &h.name);
 	if (rc)
 		return rc;
 	if (find_const(m, h.name) >= 0 || find_helper(m, h.name) >= 0) {
 		rc = lerr(ld, name_off, "duplicate name %s", h.name);
 		goto fail;
-	}
-	{
-		struct expr_src src = {ld->text, ld->len, ld->segs, ld->nsegs};
-
-		expr_src_pos(&src, name_off, &h.line, &h.col);
 	}
 	rc = parse_expr_at(ld, off, EXPR_MODE_FORMULA, &h.root);
 	if (!rc)
@@ -456,10 +445,6 @@ static int do_entry_field(struct loader *ld, const char *dir, size_t off, size_t
 
 		if (*root >= 0)
 			return lerr(ld, doff, "second '%s' line for the same entry", dir);
-		if (formula)
-			e->fline = ld->segs[0].line;
-		else
-			e->tline = ld->segs[0].line;
 		return parse_expr_at(ld, off, formula ? EXPR_MODE_FORMULA : EXPR_MODE_THRESHOLD,
 				     root);
 	}

@@ -50,6 +50,17 @@ static double helper(struct ctx *c, int h, double *sp)
 	return ri->hval[h];
 }
 
+/*
+ * A binary operator's case: expr_binary() is the one definition of the
+ * arithmetic; with the kind a constant it compiles to the operation alone,
+ * so each opcode keeps its own case.
+ */
+#define BINARY(op, kind)                                                                  \
+	case op:                                                                          \
+		sp--;                                                                     \
+		sp[-1] = expr_binary(kind, sp[-1], sp[0], &c->bad);                       \
+		break
+
 /* Runs one compiled formula with its values stacked from sp up; returns its value. */
 static double run(struct ctx *c, int pc, double *sp)
 {
@@ -94,65 +105,23 @@ static double run(struct ctx *c, int pc, double *sp)
 			*sp++ = c->ri->r.flagged[o.arg];
 			break;
 		case OP_NEG:
-			sp[-1] = -sp[-1];
+			sp[-1] = expr_unary(EXPR_NEG, sp[-1]);
 			break;
 		case OP_NOT:
-			sp[-1] = sp[-1] == 0;
+			sp[-1] = expr_unary(EXPR_NOT, sp[-1]);
 			break;
-		case OP_ADD:
-			sp--;
-			sp[-1] += sp[0];
-			break;
-		case OP_SUB:
-			sp--;
-			sp[-1] -= sp[0];
-			break;
-		case OP_MUL:
-			sp--;
-			sp[-1] *= sp[0];
-			break;
-		case OP_DIV:
-			sp--;
-			if (sp[0] == 0.0) {
-				c->bad = true;
-				sp[-1] = 0;
-			} else {
-				sp[-1] /= sp[0];
-			}
-			break;
-		case OP_LT:
-			sp--;
-			sp[-1] = sp[-1] < sp[0];
-			break;
-		case OP_LE:
-			sp--;
-			sp[-1] = sp[-1] <= sp[0];
-			break;
-		case OP_GT:
-			sp--;
-			sp[-1] = sp[-1] > sp[0];
-			break;
-		case OP_GE:
-			sp--;
-			sp[-1] = sp[-1] >= sp[0];
-			break;
-		case OP_EQ:
-			sp--;
-			sp[-1] = sp[-1] == sp[0];
-			break;
-		case OP_NE:
-			sp--;
-			sp[-1] = sp[-1] != sp[0];
-			break;
-		/* Python's min and max keep the first of equal values */
-		case OP_MIN:
-			sp--;
-			sp[-1] = sp[0] < sp[-1] ? sp[0] : sp[-1];
-			break;
-		case OP_MAX:
-			sp--;
-			sp[-1] = sp[0] > sp[-1] ? sp[0] : sp[-1];
-			break;
+		BINARY(OP_ADD, EXPR_ADD);
+		BINARY(OP_SUB, EXPR_SUB);
+		BINARY(OP_MUL, EXPR_MUL);
+		BINARY(OP_DIV, EXPR_DIV);	/* by 0.0: the formula fails */
+		BINARY(OP_LT, EXPR_LT);
+		BINARY(OP_LE, EXPR_LE);
+		BINARY(OP_GT, EXPR_GT);
+		BINARY(OP_GE, EXPR_GE);
+		BINARY(OP_EQ, EXPR_EQ);
+		BINARY(OP_NE, EXPR_NE);
+		BINARY(OP_MIN, EXPR_MIN);
+		BINARY(OP_MAX, EXPR_MAX);
 		case OP_AND: /* Python: the deciding operand is the value */
 			if (sp[-1] == 0)
 				pc = o.arg;

@@ -13,6 +13,7 @@
 bool model_expr_static(const struct tma_model *m, int e, unsigned flags, double *v)
 {
 	const struct expr *x = &m->pool.e[e];
+	bool div0 = false;
 	double a, b;
 
 	switch (x->kind) {
@@ -27,7 +28,7 @@ bool model_expr_static(const struct tma_model *m, int e, unsigned flags, double 
 	case EXPR_NOT:
 		if (!model_expr_static(m, x->a, flags, &a))
 			return false;
-		*v = x->kind == EXPR_NEG ? -a : a == 0;
+		*v = expr_unary(x->kind, a);
 		return true;
 	case EXPR_AND:
 	case EXPR_OR:
@@ -48,47 +49,8 @@ bool model_expr_static(const struct tma_model *m, int e, unsigned flags, double 
 		if (!model_expr_static(m, x->a, flags, &a) ||
 		    !model_expr_static(m, x->b, flags, &b))
 			return false;
-		switch (x->kind) {
-		case EXPR_ADD:
-			*v = a + b;
-			break;
-		case EXPR_SUB:
-			*v = a - b;
-			break;
-		case EXPR_MUL:
-			*v = a * b;
-			break;
-		case EXPR_DIV:
-			if (b == 0.0)
-				return false;
-			*v = a / b;
-			break;
-		case EXPR_LT:
-			*v = a < b;
-			break;
-		case EXPR_LE:
-			*v = a <= b;
-			break;
-		case EXPR_GT:
-			*v = a > b;
-			break;
-		case EXPR_GE:
-			*v = a >= b;
-			break;
-		case EXPR_EQ:
-			*v = a == b;
-			break;
-		case EXPR_NE:
-			*v = a != b;
-			break;
-		case EXPR_MIN:
-			*v = b < a ? b : a;
-			break;
-		default:
-			*v = b > a ? b : a;
-			break;
-		}
-		return true;
+		*v = expr_binary(x->kind, a, b, &div0);
+		return !div0;	/* the evaluator's null, not a value */
 	default:
 		return false;
 	}
@@ -108,6 +70,7 @@ static void mark_entity(struct marker *k, int ent);
 static void mark_expr(struct marker *k, int e)
 {
 	const struct expr *x = &k->m->pool.e[e];
+	int kids[3], n;
 	double v;
 
 	switch (x->kind) {
@@ -127,7 +90,6 @@ static void mark_expr(struct marker *k, int e)
 			mark_expr(k, v != 0 ? x->b : x->c);
 			return;
 		}
-		mark_expr(k, x->c);
 		break;
 	case EXPR_AND:
 	case EXPR_OR:
@@ -137,19 +99,12 @@ static void mark_expr(struct marker *k, int e)
 			return;
 		}
 		break;
-	case EXPR_NEG:
-	case EXPR_NOT:
-		mark_expr(k, x->a);
-		return;
-	case EXPR_ADD ... EXPR_NE:
-	case EXPR_MIN:
-	case EXPR_MAX:
-		break;
 	default:
-		return;
+		break;
 	}
-	mark_expr(k, x->a);
-	mark_expr(k, x->b);
+	n = expr_operands(&k->m->pool, e, kids);
+	for (int i = 0; i < n; i++)
+		mark_expr(k, kids[i]);
 }
 
 static void mark_entity(struct marker *k, int ent)

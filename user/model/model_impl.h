@@ -14,13 +14,11 @@
 struct model_const {
 	char *name;
 	double value;
-	int line;
 };
 
 struct model_helper {
 	char *name;
 	int root; /* expression */
-	int line, col;
 };
 
 struct model_entry {
@@ -28,9 +26,8 @@ struct model_entry {
 	int formula;		     /* expression root, -1 until read */
 	int threshold;		     /* expression root, -1: never flagged */
 	double cap;		     /* INFINITY: none */
-	char *area, *sample, *scope;
-	int line, col;	  /* of the name on the node/info line */
-	int fline, tline; /* lines of formula and threshold */
+	char *area, *sample, *scope; /* kept as written; set_text() refuses a second one */
+	int line, col;		     /* of the name on the node/info line: duplicate errors */
 };
 
 /*

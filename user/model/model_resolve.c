@@ -92,7 +92,7 @@ static int resolve_name(struct resolver *r, struct expr *x)
 static int resolve_expr(struct resolver *r, int e)
 {
 	struct expr *x = &r->m->pool.e[e];
-	int rc = 0, i;
+	int kids[3], rc = 0, i, n;
 
 	switch (x->kind) {
 	case EXPR_NAME:
@@ -120,24 +120,14 @@ static int resolve_expr(struct resolver *r, int e)
 		x->kind = EXPR_OVER;
 		x->a = i;
 		return 0;
-	case EXPR_COND:
-	case EXPR_ADD ... EXPR_OR:
-	case EXPR_MIN:
-	case EXPR_MAX:
-	case EXPR_NEG:
-	case EXPR_NOT:
-		/* in written order, so events are numbered as a reader meets them */
-		rc = resolve_expr(r, x->a);
-		x = &r->m->pool.e[e];
-		if (!rc && x->b >= 0)
-			rc = resolve_expr(r, x->b);
-		x = &r->m->pool.e[e];
-		if (!rc && x->c >= 0)
-			rc = resolve_expr(r, x->c);
-		return rc;
 	default:
-		return 0;
+		break;
 	}
+	/* operands in a, b, c order: events are numbered in the order met */
+	n = expr_operands(&r->m->pool, e, kids);
+	for (i = 0; i < n && !rc; i++)
+		rc = resolve_expr(r, kids[i]);
+	return rc;
 }
 
 static const char *entity_name(const struct tma_model *m, int ent)
@@ -167,7 +157,7 @@ static int visit(struct resolver *r, int ent);
 static int visit_expr(struct resolver *r, int e)
 {
 	const struct expr *x = &r->m->pool.e[e];
-	int rc = 0, ent = -1;
+	int kids[3], rc = 0, ent, n;
 
 	switch (x->kind) {
 	case EXPR_HELPER:
@@ -176,20 +166,11 @@ static int visit_expr(struct resolver *r, int e)
 	case EXPR_NODE:
 		ent = r->m->nhelpers + x->a;
 		break;
-	case EXPR_COND:
-	case EXPR_ADD ... EXPR_OR:
-	case EXPR_MIN:
-	case EXPR_MAX:
-	case EXPR_NEG:
-	case EXPR_NOT:
-		rc = visit_expr(r, x->a);
-		if (!rc && x->b >= 0)
-			rc = visit_expr(r, x->b);
-		if (!rc && x->c >= 0)
-			rc = visit_expr(r, x->c);
-		return rc;
 	default:
-		return 0;
+		n = expr_operands(&r->m->pool, e, kids);
+		for (int i = 0; i < n && !rc; i++)
+			rc = visit_expr(r, kids[i]);
+		return rc;
 	}
 	if (r->state[ent] == 1)
 		return cycle_error(r, x, ent);
@@ -240,26 +221,15 @@ static void threshold_visit(struct tsort *t, int node);
 static void over_refs_first(struct tsort *t, int e)
 {
 	const struct expr *x = &t->m->pool.e[e];
+	int kids[3], n;
 
-	switch (x->kind) {
-	case EXPR_OVER:
+	if (x->kind == EXPR_OVER) {
 		threshold_visit(t, x->a);
 		return;
-	case EXPR_COND:
-	case EXPR_ADD ... EXPR_OR:
-	case EXPR_MIN:
-	case EXPR_MAX:
-	case EXPR_NEG:
-	case EXPR_NOT:
-		over_refs_first(t, x->a);
-		if (x->b >= 0)
-			over_refs_first(t, x->b);
-		if (x->c >= 0)
-			over_refs_first(t, x->c);
-		return;
-	default:
-		return;
 	}
+	n = expr_operands(&t->m->pool, e, kids);
+	for (int i = 0; i < n; i++)
+		over_refs_first(t, kids[i]);
 }
 
 static void threshold_visit(struct tsort *t, int node)
@@ -286,22 +256,15 @@ static void threshold_visit(struct tsort *t, int node)
 static bool reads_loop_flag(const struct tma_model *m, int e, const bool *loop)
 {
 	const struct expr *x = &m->pool.e[e];
+	int kids[3], n;
 
-	switch (x->kind) {
-	case EXPR_OVER:
+	if (x->kind == EXPR_OVER)
 		return loop[x->a];
-	case EXPR_COND:
-	case EXPR_ADD ... EXPR_OR:
-	case EXPR_MIN:
-	case EXPR_MAX:
-	case EXPR_NEG:
-	case EXPR_NOT:
-		return reads_loop_flag(m, x->a, loop) ||
-		       (x->b >= 0 && reads_loop_flag(m, x->b, loop)) ||
-		       (x->c >= 0 && reads_loop_flag(m, x->c, loop));
-	default:
-		return false;
-	}
+	n = expr_operands(&m->pool, e, kids);
+	for (int i = 0; i < n; i++)
+		if (reads_loop_flag(m, kids[i], loop))
+			return true;
+	return false;
 }
 
 static int threshold_order(struct tma_model *m)

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The output settings that depend on where tmacg runs, decided once for every
+ * mode (live, replay) so that they cannot differ between them.
+ */
+#include "options.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+/* no-color.org: set and not empty turns colour off, unless asked for by --color always. */
+static bool no_color_env(void)
+{
+	const char *v = getenv("NO_COLOR");
+
+	return v && v[0];
+}
+
+static const char *host_name(struct options *o)
+{
+	const char *env = getenv("TMACG_HOST");
+
+	if (o->host)
+		return o->host;
+	/* The DaemonSet sets it to spec.nodeName: in a container gethostname() is the pod's. */
+	if (env && env[0])
+		return env;
+	if (gethostname(o->host_buf, sizeof(o->host_buf) - 1) || !o->host_buf[0])
+		return "unknown";
+	return o->host_buf;
+}
+
+void options_resolve(struct options *o, bool stdout_tty)
+{
+	if (o->format == FORMAT_AUTO)
+		o->format = stdout_tty ? FORMAT_TABLE : FORMAT_JSON;
+	o->color = o->color_mode == 1 || (o->color_mode == -1 && stdout_tty && !no_color_env());
+	o->host = host_name(o);
+}
