@@ -315,8 +315,8 @@ static int parse_header(struct cpu_parser *p, int k, char **f, int nf, const cha
 		if (!strcmp(f[1], "none"))
 			return 0;
 		if (!valid_id(f[1]))
-			return perr(p, "'libpfm %s': want libpfm4's PMU name (e.g. skx) or none",
-				    f[1]);
+			return perr(p, "'libpfm %s': want libpfm4's PMU name (as "
+				    "LIBPFM_FORCE_PMU takes it) or none", f[1]);
 		return set_string(p, &d->libpfm, f[1]);
 	case 5:
 		return parse_count(p, dir, f[1], CPU_DESC_MAX_GP, &d->gp_counters);
