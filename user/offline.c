@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "pmu/cpu_desc.h"
 #include "pmu/cpu_detect.h"
 #include "model/model.h"
 #include "model/model_list.h"
@@ -51,6 +52,10 @@ static int list_events(const struct options *o, const struct tma_model *m,
 	if (!req.cpu && plan_uses_pmu(&plan))
 		printf("# planned for %s's CPU (this machine has no hardware PMU to ask)\n",
 		       model_id(m));
+	/* Which description the host matched: tests/hw/run reads it to pick its expectations. */
+	if (req.cpu && req.cpu->cpu)
+		printf("# this CPU: %s (%s), planning model %s\n", req.cpu->cpu->id,
+		       req.cpu->cpu->title, model_id(m));
 	plan_print(stdout, &plan);
 	return 0;
 }
