@@ -53,9 +53,9 @@ static int list_events(const struct options *o, const struct tma_model *m,
 		printf("# planned for %s's CPU (this machine has no hardware PMU to ask)\n",
 		       model_id(m));
 	/* Which description the host matched: tests/hw/run reads it to pick its expectations. */
-	if (req.cpu && req.cpu->cpu)
-		printf("# this CPU: %s (%s), planning model %s\n", req.cpu->cpu->id,
-		       req.cpu->cpu->title, model_id(m));
+	if (ci && ci->cpu)
+		printf("# this CPU: %s (%s), planning model %s\n", ci->cpu->id, ci->cpu->title,
+		       model_id(m));
 	plan_print(stdout, &plan);
 	return 0;
 }

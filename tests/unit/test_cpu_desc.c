@@ -21,6 +21,7 @@
 
 #include "model/model.h"
 #include "model/model_list.h"
+#include "offline.h"
 #include "options.h"
 #include "pmu/cpu_desc.h"
 #include "pmu/cpu_detect.h"
@@ -429,6 +430,39 @@ static void test_new_cpu_is_data(void **state)
 		fail_msg("%s", err);
 	assert_int_equal(p.gp_counters, 3);
 	model_free(m);
+
+	/* tmacg --list-events on that host (no PMU in the fixture): detected and planned. */
+	{
+		const char *argv[] = { "tmacg", "--list-events", "--level", "3", NULL };
+		struct options o;
+		char out_path[] = "/tmp/tmacg-desc-out-XXXXXX", text[8192] = "";
+		int fd = mkstemp(out_path), saved = dup(STDOUT_FILENO), code;
+		FILE *f;
+
+		assert_true(fd >= 0);
+		assert_int_equal(options_parse(&o, 4, (char **)argv, stdout, stderr), 0);
+		put("/sys/devices/system/cpu/smt/active", "1\n");
+		unlink(strcat(strcpy(text, root), "/sys/bus/event_source/devices/cpu/type"));
+		setenv("TMACG_SYSFS_ROOT", root, 1);
+		fflush(stdout);
+		dup2(fd, STDOUT_FILENO);
+		code = offline_run(&o);
+		fflush(stdout);
+		dup2(saved, STDOUT_FILENO);
+		close(saved);
+		unsetenv("TMACG_SYSFS_ROOT");
+		assert_int_equal(code, 0);
+		f = fdopen(fd, "r");
+		rewind(f);
+		text[fread(text, 1, sizeof(text) - 1, f)] = '\0';
+		fclose(f);
+		remove(out_path);
+		/* The fixture's cpuinfo is stepping 9 by now: yyy, which runs zzz. */
+		assert_non_null(strstr(text, "# this CPU: yyy (Test CPU YYY (made up, zzz stepping 5 "
+					     "and up)), planning model zzz\n"));
+		assert_non_null(strstr(text, "3 general-purpose counters per group"));
+		assert_non_null(strstr(text, "ZZZ_OCR.DRAM"));
+	}
 
 	unsetenv("TMACG_MODEL_DIR");
 	cpu_desc_reset();
