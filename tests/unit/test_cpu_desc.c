@@ -140,7 +140,7 @@ static void test_parse_errors(void **state)
 	assert_null(parse(header, "other.cpu", err, sizeof(err)));
 	assert_non_null(strstr(err, "'cpu t' must equal the file name (t.cpu)"));
 	assert_null(parse("cpu t\n", "t.cpu", err, sizeof(err)));
-	assert_non_null(strstr(err, "t.cpu:0: no 'title' line"));
+	assert_non_null(strstr(err, "t.cpu: no 'title' line"));
 	{
 		char text[2048];
 
@@ -193,7 +193,8 @@ static void test_builtins_cover_their_models(void **state)
 			snprintf(base, sizeof(base), "%s", model_event_name(m, k));
 			base[strcspn(base, ":")] = '\0';
 			if (needs_description(base) && !cpu_desc_event(d, base))
-				fail_msg("%s (model %s) reads %s, which %s does not describe", d->id,
+				fail_msg("%s (model %s) reads %s, which %s does not describe",
+					 d->id,
 					 d->model, base, d->path);
 		}
 		model_free(m);
@@ -348,7 +349,8 @@ static void set_model_dir(const char *sub)
 
 	snprintf(dir, sizeof(dir), "%s/%s", fixtures(), sub);
 	if (access(dir, R_OK))
-		fail_msg("%s missing (run from the repository root or set TMACG_TEST_FIXTURES)", dir);
+		fail_msg("%s missing (run from the repository root or set TMACG_TEST_FIXTURES)",
+			 dir);
 	setenv("TMACG_MODEL_DIR", dir, 1);
 	cpu_desc_reset();
 }
@@ -458,8 +460,8 @@ static void test_new_cpu_is_data(void **state)
 		fclose(f);
 		remove(out_path);
 		/* The fixture's cpuinfo is stepping 9 by now: yyy, which runs zzz. */
-		assert_non_null(strstr(text, "# this CPU: yyy (Test CPU YYY (made up, zzz stepping 5 "
-					     "and up)), planning model zzz\n"));
+		assert_non_null(strstr(text, "# this CPU: yyy (Test CPU YYY (made up, zzz "
+					     "stepping 5 and up)), planning model zzz\n"));
 		assert_non_null(strstr(text, "3 general-purpose counters per group"));
 		assert_non_null(strstr(text, "ZZZ_OCR.DRAM"));
 	}
@@ -498,6 +500,36 @@ static void test_model_dir_errors(void **state)
 	assert_int_not_equal(cpu_desc_init(err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "bad.cpu:3: 'gp_counters eight'"));
 	remove(path);
+
+	/* A second description of a built-in CPU under another id: refused, both named. */
+	snprintf(path, sizeof(path), "%s/icx2.cpu", dir);
+	f = fopen(path, "w");
+	fputs("cpu icx2\ntitle Another Ice Lake\nmatch GenuineIntel-6-6C-[3]\nmodel icx\n"
+	      "tma_version 4.5\nlibpfm icx\ngp_counters 8\ngp_counters_smt 8\n"
+	      "fixed_counters 4\nperf_metrics yes\nperf_metrics_l2 no\n", f);
+	fclose(f);
+	cpu_desc_reset();
+	assert_int_equal(cpu_desc_init(err, sizeof(err)), -EEXIST);
+	assert_non_null(strstr(err, "icx.cpu and "));
+	assert_non_null(strstr(err, "icx2.cpu both match GenuineIntel family 6 model 0x6C"));
+	/* Under the built-in's id it replaces it. */
+	{
+		char to[512];
+
+		snprintf(to, sizeof(to), "%s/icx.cpu", dir);
+		f = fopen(path, "r+");
+		fputs("cpu icx ", f);	/* "cpu icx2" -> "cpu icx " */
+		fclose(f);
+		assert_int_equal(rename(path, to), 0);
+		cpu_desc_reset();
+		if (cpu_desc_init(err, sizeof(err)))
+			fail_msg("%s", err);
+		assert_string_equal(cpu_desc_by_id("icx")->title, "Another Ice Lake");
+		assert_null(cpu_desc_by_cpuid("GenuineIntel", 6, 0x6A, 1));
+		assert_ptr_equal(cpu_desc_by_cpuid("GenuineIntel", 6, 0x6C, 3),
+				 cpu_desc_by_id("icx"));
+		remove(to);
+	}
 
 	/* A model still carrying the old 'cpu' line points to the description. */
 	snprintf(path, sizeof(path), "%s/old.tma", dir);

@@ -373,8 +373,8 @@ static void test_every_encoding_against_intel(void **state)
 					e = x;
 			}
 			if (!e)
-				fail_msg("%s: model %s reads %s, not in Intel's list", d->id, d->model,
-					 base);
+				fail_msg("%s: model %s reads %s, not in Intel's list", d->id,
+					 d->model, base);
 			if (event_encode(&on, base, &got, err, sizeof(err)) ||
 			    event_encode(&off, base, &got_off, err, sizeof(err)))
 				fail_msg("%s: %s", d->id, err);
@@ -404,7 +404,8 @@ static void test_every_encoding_against_intel(void **state)
 						 counter, field(e, "CounterHTOff"));
 			}
 			if (got.attr.config != want || got.attr.config1 != want1)
-				fail_msg("%s %s: config 0x%llx config1 0x%llx, Intel: 0x%llx 0x%llx",
+				fail_msg("%s %s: config 0x%llx config1 0x%llx, Intel: 0x%llx "
+					 "0x%llx",
 					 d->id, base, (unsigned long long)got.attr.config,
 					 (unsigned long long)got.attr.config1,
 					 (unsigned long long)want, (unsigned long long)want1);

@@ -475,9 +475,11 @@ static void test_shipped_models(void **state)
 			r.cpu = NULL;
 			if (plan_for_model(&r, &p, err, sizeof(err)))
 				fail_msg("%s (%s) level %d: %s", d->model, d->id, r.level, err);
-			assert_int_equal(p.gp_counters, cpu_desc_for_model(d->model)->gp_counters_smt);
+			assert_int_equal(p.gp_counters,
+					 cpu_desc_for_model(d->model)->gp_counters_smt);
 			check_model_plan(&r, &p, p.gp_counters);
-			assert_int_equal(p.ev[0].attr.type, 4);	/* PERF_TYPE_RAW away from a PMU */
+			/* PERF_TYPE_RAW away from a PMU */
+			assert_int_equal(p.ev[0].attr.type, 4);
 			r.cpu = &host;
 			host.smt = true;
 			host.gp_usable = d->gp_counters_smt - 1;
@@ -490,8 +492,8 @@ static void test_shipped_models(void **state)
 			host.smt = false;
 			host.gp_usable = d->gp_counters - 1;
 			if (plan_for_model(&r, &p, err, sizeof(err)))
-				fail_msg("%s on %s, SMT off, level %d: %s", d->model, d->id, r.level,
-					 err);
+				fail_msg("%s on %s, SMT off, level %d: %s", d->model, d->id,
+					 r.level, err);
 			check_model_plan(&r, &p, d->gp_counters - 1);
 			planned++;
 		}

@@ -35,7 +35,9 @@ static const char *const cpu_header_names[] = {
 
 __attribute__((format(printf, 2, 3))) static int perr(struct cpu_parser *p, const char *fmt, ...)
 {
-	size_t n = (size_t)snprintf(p->err, p->errlen, "%s:%d: ", p->file, p->line);
+	/* Line 0: a fact of the whole file (a missing line). */
+	size_t n = p->line ? (size_t)snprintf(p->err, p->errlen, "%s:%d: ", p->file, p->line) :
+			     (size_t)snprintf(p->err, p->errlen, "%s: ", p->file);
 	va_list ap;
 
 	if (n < p->errlen) {
@@ -132,7 +134,8 @@ static int parse_match(struct cpu_parser *p, const char *key)
 	return 0;
 bad:
 	return perr(p, "'match %s': want mapfile.csv's key VENDOR-FAMILY-MODEL[-STEPPING] in hex, "
-		    "the stepping one digit or a class like [01234] (e.g. GenuineIntel-6-55-[01234])",
+		    "the stepping one digit or a class like [01234] "
+		    "(e.g. GenuineIntel-6-55-[01234])",
 		    key);
 }
 

@@ -115,6 +115,39 @@ static int load_dir(const char *dir, char *err, size_t errlen)
 	return ret;
 }
 
+/* A key of a that some CPUID also matches through b, or NULL. */
+static const struct cpu_desc_match *overlap(const struct cpu_desc *a, const struct cpu_desc *b)
+{
+	for (int i = 0; i < a->nmatch; i++)
+		for (int k = 0; k < b->nmatch; k++) {
+			const struct cpu_desc_match *x = &a->match[i], *y = &b->match[k];
+
+			if (!strcmp(x->vendor, y->vendor) && x->family == y->family &&
+			    x->model == y->model && (x->steppings & y->steppings))
+				return x;
+		}
+	return NULL;
+}
+
+/* Two descriptions for one CPUID would make detection depend on their order: refuse it. */
+static int check_overlaps(char *err, size_t errlen)
+{
+	for (int i = 0; i < nregistry; i++)
+		for (int j = i + 1; j < nregistry; j++) {
+			const struct cpu_desc_match *x = overlap(registry[i], registry[j]);
+
+			if (!x)
+				continue;
+			snprintf(err, errlen,
+				 "%s and %s both match %s family %u model 0x%X: give the new one "
+				 "the old one's id to replace it, or split them by stepping",
+				 registry[i]->path, registry[j]->path, x->vendor, x->family,
+				 x->model);
+			return -EEXIST;
+		}
+	return 0;
+}
+
 static int cmp_id(const void *a, const void *b)
 {
 	return strcmp((*(struct cpu_desc *const *)a)->id, (*(struct cpu_desc *const *)b)->id);
@@ -149,6 +182,8 @@ int cpu_desc_init(char *err, size_t errlen)
 	}
 	if (!load_ret && dir)
 		load_ret = load_dir(dir, load_err, sizeof(load_err));
+	if (!load_ret)
+		load_ret = check_overlaps(load_err, sizeof(load_err));
 	if (load_ret) {
 		int ret = load_ret;
 

@@ -236,7 +236,8 @@ void cpu_info_print(const struct cpu_info *ci, FILE *f)
 {
 	fprintf(f, "cpu: %s family %d model 0x%X stepping %d -> %s (%s), model %s\n", ci->vendor,
 		ci->family, (unsigned int)ci->model, ci->stepping, ci->cpu ? ci->cpu->id : "(none)",
-		ci->cpu ? ci->cpu->title : "no description", ci->model_id ? ci->model_id : "(none)");
+		ci->cpu ? ci->cpu->title : "no description",
+		ci->model_id ? ci->model_id : "(none)");
 	if (ci->has_pmu)
 		fprintf(f, "pmu: %s type %u, PERF_METRICS %s, level-2 PERF_METRICS %s\n",
 			ci->pmu_name, ci->pmu_type, ci->topdown_use_fixed ? "yes" : "no",

@@ -65,9 +65,9 @@ static int plan_target(const struct plan_request *r, struct event_target *t, int
 	if (!d) {
 		snprintf(err, errlen,
 			 "model %s has no event encodings: no CPU description says 'model %s' "
-			 "(tmacg --list-models; docs/cpu-format.md, TMACG_MODEL_DIR adds one): tmacg "
-			 "encodes hardware events for the models of its CPU descriptions, and "
-			 "software events (SW.*) for any model", id, id);
+			 "(tmacg --list-models; docs/cpu-format.md, TMACG_MODEL_DIR adds one): "
+			 "tmacg encodes hardware events for the models of its CPU descriptions, "
+			 "and software events (SW.*) for any model", id, id);
 		return -EOPNOTSUPP;
 	}
 	t->cpu = d;

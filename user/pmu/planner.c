@@ -112,7 +112,7 @@ static bool plan_fits(const struct plan_state *s, const struct plan_group *g, co
 				fixed_used |= e->fixed >= 0 && e->fixed < 32 ? 1u << e->fixed : 0;
 				continue;
 			}
-			/* Its fixed counter is taken (THREAD and THREAD_ANY): the kernel uses a GP one. */
+			/* Its fixed counter is taken (THREAD, THREAD_ANY): a GP one instead. */
 			if (!e->counter_mask)
 				return false;
 		} else if (e->kind != EVENT_GP) {
