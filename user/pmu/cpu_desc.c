@@ -416,7 +416,8 @@ static int check_whole(struct cpu_parser *p, const char *file)
 			return perr(p, "event %s: a counter beyond gp_counters %d", e->name,
 				    d->gp_counters);
 	}
-	qsort(d->events, (size_t)d->nevents, sizeof(*d->events), cmp_event);
+	if (d->nevents)	/* qsort's base may not be NULL, even for none */
+		qsort(d->events, (size_t)d->nevents, sizeof(*d->events), cmp_event);
 	return 0;
 }
 

@@ -193,7 +193,8 @@ int cpu_desc_init(char *err, size_t errlen)
 		snprintf(err, errlen, "%s", load_err);
 		return ret;
 	}
-	qsort(registry, (size_t)nregistry, sizeof(*registry), cmp_id);
+	if (nregistry)
+		qsort(registry, (size_t)nregistry, sizeof(*registry), cmp_id);
 	return 0;
 }
 
