@@ -25,6 +25,7 @@
 #include "options.h"
 #include "pmu/cpu_desc.h"
 #include "pmu/cpu_detect.h"
+#include "pmu/events.h"
 #include "pmu/plan_model.h"
 
 static const char header[] =
@@ -426,6 +427,16 @@ static void test_new_cpu_is_data(void **state)
 		fail_msg("%s", err);
 	assert_int_equal(plan_index(&p, "CPU_CLK_UNHALTED.THREAD_ANY"), -1);
 	assert_int_equal(p.ev[plan_index(&p, "ZZZ_STALLS.BACKEND:c1:e1")].counter_mask, 0x3);
+	/* libpfm none: an event the description does not list is refused, naming the file. */
+	{
+		struct event_target t = { .pmu_type = 4, .cpu = ci.cpu, .smt = true };
+		struct event_enc e;
+
+		assert_int_equal(event_encode(&t, "ZZZ_NOT.LISTED", &e, err, sizeof(err)),
+				 -ENOENT);
+		assert_non_null(strstr(err, "ZZZ_NOT.LISTED: CPU description yyy does not list it"));
+		assert_non_null(strstr(err, "cpu-zzz/yyy.cpu"));
+	}
 	/* Away from a host: the description's SMT counters. */
 	r.cpu = NULL;
 	if (plan_for_model(&r, &p, err, sizeof(err)))
