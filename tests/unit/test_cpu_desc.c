@@ -434,7 +434,8 @@ static void test_new_cpu_is_data(void **state)
 
 		assert_int_equal(event_encode(&t, "ZZZ_NOT.LISTED", &e, err, sizeof(err)),
 				 -ENOENT);
-		assert_non_null(strstr(err, "ZZZ_NOT.LISTED: CPU description yyy does not list it"));
+		assert_non_null(strstr(err, "ZZZ_NOT.LISTED: CPU description yyy does not "
+					    "list it"));
 		assert_non_null(strstr(err, "cpu-zzz/yyy.cpu"));
 	}
 	/* Away from a host: the description's SMT counters. */
