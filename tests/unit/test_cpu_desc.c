@@ -474,6 +474,7 @@ static void test_new_cpu_is_data(void **state)
 		/* The fixture's cpuinfo is stepping 9 by now: yyy, which runs zzz. */
 		assert_non_null(strstr(text, "# this CPU: yyy (Test CPU YYY (made up, zzz "
 					     "stepping 5 and up)), planning model zzz\n"));
+		assert_non_null(strstr(text, "# planned for zzz's CPU with SMT on"));
 		assert_non_null(strstr(text, "3 general-purpose counters per group"));
 		assert_non_null(strstr(text, "ZZZ_OCR.DRAM"));
 	}
