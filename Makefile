@@ -5,6 +5,7 @@
 # unit test, fuzz target or model file needs no edit here:
 #   user/*.c, user/*/*.c    -> linked into tmacg (user/main.c holds main)
 #   user/model/builtin/<id>.tma -> compiled into the binary as built-in model <id>
+#   user/model/builtin/<id>.cpu -> ... as built-in CPU description <id> (docs/cpu-format.md)
 #   tests/unit/test_*.c     -> one cmocka program each, linked with all of user/
 #   tests/unit/test_X.wrap  -> optional extra link flags (e.g. -Wl,--wrap=open)
 #   tests/integration/test_*.c -> root integration tests (cmocka)
@@ -43,9 +44,10 @@ endif
 
 USER_SRCS := $(sort $(wildcard user/*.c user/*/*.c))
 LIB_OBJS := $(patsubst user/%.c,$(OUT)/user/%.o,$(filter-out user/main.c,$(USER_SRCS))) \
-	    $(OUT)/models_builtin.o
+	    $(OUT)/models_builtin.o $(OUT)/cpus_builtin.o
 MAIN_OBJ := $(OUT)/user/main.o
 MODEL_FILES := $(sort $(wildcard user/model/builtin/*.tma))
+CPU_FILES := $(sort $(wildcard user/model/builtin/*.cpu))
 TESTLIB_OBJS := $(patsubst tests/lib/%.c,$(OUT)/tests/lib/%.o,$(wildcard tests/lib/*.c))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUT)/tests/unit/%,$(sort $(wildcard tests/unit/test_*.c)))
 INTEG_BINS := $(patsubst tests/integration/%.c,$(OUT)/tests/integration/%,\
@@ -99,22 +101,34 @@ $(OUT)/user/%.o: user/%.c | $(OUT)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
-# Built-in models: each user/models/<id>.tma becomes a NUL-terminated byte
-# array, so the binary needs no files at run time.
-$(OUT)/models_builtin.c: $(MODEL_FILES) Makefile | $(OUT)
+# Built-in models and CPU descriptions: each user/model/builtin/<id>.tma and
+# <id>.cpu becomes a NUL-terminated byte array, so the binary needs no files at
+# run time.  $(call embed_files,HEADER,STRUCT,ARRAY,EXT,FILES)
+define embed_files
 	$(call msg,GEN,$@)
 	$(Q){ echo '/* generated from user/model/builtin by the Makefile */'; \
-	  echo '#include "model/model_builtin.h"'; \
-	  for f in $(MODEL_FILES); do id=$$(basename $$f .tma); \
-	    echo "static const char model_$${id}_text[] = {"; \
+	  echo '#include "$(1)"'; \
+	  for f in $(5); do id=$$(basename $$f $(4)); \
+	    echo "static const char $(3)_$${id}_text[] = {"; \
 	    od -An -v -tx1 $$f | sed -e 's/ *\([0-9a-f][0-9a-f]\)/0x\1,/g'; \
 	    echo '0x00 };'; done; \
-	  echo 'const struct model_builtin model_builtins[] = {'; \
-	  for f in $(MODEL_FILES); do id=$$(basename $$f .tma); \
-	    echo "	{ \"$$id\", \"$$f\", model_$${id}_text, sizeof(model_$${id}_text) - 1 },"; done; \
+	  echo 'const struct $(2) $(3)[] = {'; \
+	  for f in $(5); do id=$$(basename $$f $(4)); \
+	    echo "	{ \"$$id\", \"$$f\", $(3)_$${id}_text, sizeof($(3)_$${id}_text) - 1 },"; done; \
 	  echo '	{ 0, 0, 0, 0 }'; echo '};'; } > $@
+endef
+
+$(OUT)/models_builtin.c: $(MODEL_FILES) Makefile | $(OUT)
+	$(call embed_files,model/model_builtin.h,model_builtin,model_builtins,.tma,$(MODEL_FILES))
+
+$(OUT)/cpus_builtin.c: $(CPU_FILES) Makefile | $(OUT)
+	$(call embed_files,pmu/cpu_builtin.h,cpu_builtin,cpu_builtins,.cpu,$(CPU_FILES))
 
 $(OUT)/models_builtin.o: $(OUT)/models_builtin.c user/model/model_builtin.h
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(OUT)/cpus_builtin.o: $(OUT)/cpus_builtin.c user/pmu/cpu_builtin.h
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 

@@ -49,10 +49,8 @@ int main(int argc, char **argv)
 	/* Line-buffered: `kubectl logs` and pipes see every line at once. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	install_signals();
-	if (o.list_models) {
-		model_list_print(stdout);
-		return 0;
-	}
+	if (o.list_models)
+		return model_list_print(stdout, stderr);
 	if (o.list_metrics || o.list_events || o.replay)
 		return offline_run(&o);
 	return monitor_run(&o);

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "pmu/cpu_desc.h"
 #include "pmu/cpu_detect.h"
 #include "model/model.h"
 #include "model/model_list.h"
@@ -43,7 +44,11 @@ static int list_events(const struct options *o, const struct tma_model *m,
 		return 1;
 	}
 	if (!req.cpu && plan_uses_pmu(&plan))
-		printf("# planned for %s's CPU (this machine has no hardware PMU to ask)\n",
+		printf("# planned for %s's CPU with SMT on (this machine has no hardware PMU to "
+		       "ask)\n", model_id(m));
+	/* Which description the host matched: tests/hw/run reads it to pick its expectations. */
+	if (ci && ci->cpu)
+		printf("# this CPU: %s (%s), planning model %s\n", ci->cpu->id, ci->cpu->title,
 		       model_id(m));
 	plan_print(stdout, &plan);
 	return 0;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/model_list.h"
 #include "version.h"
 
 /* A model level deeper than any model defines: the ICX and SPR trees stop at 6. */
@@ -56,6 +57,22 @@ static int parse_long(const char *s, long min, long max, long *out)
 	return 0;
 }
 
+/* The --model line: every model, so a new one shows without an edit here. */
+static void options_usage_models(FILE *f)
+{
+	char **ids = NULL;
+	int n = model_list_ids(&ids);
+
+	fputs("  -m, --model ID         ", f);
+	for (int i = 0; i < n; i++) {
+		fprintf(f, "%s%s", i ? ", " : "", ids[i]);
+		free(ids[i]);
+	}
+	free(ids);
+	fputs(" (default: detected from the CPU;\n"
+	      "                         tmacg --list-models shows which CPUs run each)\n", f);
+}
+
 void options_usage(FILE *f)
 {
 	fputs("Usage: tmacg [OPTIONS]\n"
@@ -76,9 +93,10 @@ void options_usage(FILE *f)
 	      "                         software: cpu-clock, context switches, migrations and\n"
 	      "                         page faults through the same BPF path (no PMU needed)\n"
 	      "\n"
-	      "The TMA model:\n"
-	      "  -m, --model ID         icx, spr (default: detected from the CPU)\n"
-	      "      --model-file PATH  a model file of your own\n"
+	      "The TMA model:\n",
+	      f);
+	options_usage_models(f);
+	fputs("      --model-file PATH  a model file of your own\n"
 	      "  -l, --level N          tree depth to report, 1-6 (default 3)\n"
 	      "      --info             also report Info metrics (IPC, CPI, ...)\n"
 	      "      --list-models      the built-in models\n"
@@ -100,7 +118,8 @@ void options_usage(FILE *f)
 	      "  -V, --version\n"
 	      "  -h, --help\n"
 	      "\n"
-	      "Needs root, or CAP_BPF and CAP_PERFMON, and a kernel with BTF.\n",
+	      "Needs root, or CAP_BPF and CAP_PERFMON, and a kernel with BTF.\n"
+	      "TMACG_MODEL_DIR=DIR adds the CPU descriptions (.cpu) and models (.tma) in DIR.\n",
 	      f);
 }
 

@@ -1,17 +1,29 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * libFuzzer: any bytes as event names (a user's --model-file spells them),
- * one name per line, encoded for icx and spr and then planned together.
+ * one name per line, encoded for the icx and spr CPU descriptions (with
+ * libpfm4's icx table forced for names they do not list) and then planned.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "pmu/cpu_desc.h"
 #include "pmu/planner.h"
+
+static struct event_target target(const char *id)
+{
+	const struct cpu_desc *d = cpu_desc_by_id(id);
+
+	if (!d)
+		abort();
+	return (struct event_target){ .pfm_pmu = d->libpfm, .pmu_type = 4,
+				      .topdown_l2 = d->perf_metrics_l2, .cpu = d, .smt = true };
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const struct event_target icx = { "icx", 4, false }, spr = { "spr", 4, true };
+	static struct event_target icx, spr;
 	static struct plan p;
 	static bool ready;
 	char err[512], *text, *save = NULL, *tok;
@@ -19,7 +31,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int n = 0;
 
 	if (!ready) {
-		if (events_init("icx", err, sizeof(err)))
+		icx = target("icx");
+		spr = target("spr");
+		if (events_init(icx.pfm_pmu, err, sizeof(err)))
 			abort();
 		ready = true;
 	}

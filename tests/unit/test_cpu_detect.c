@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "pmu/cpu_desc.h"
 #include "pmu/cpu_detect.h"
 
 #define PMU_DIR "/sys/bus/event_source/devices"
@@ -76,17 +77,23 @@ static int teardown(void **state)
 	return nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-static void cpuinfo(const char *vendor, int family, int model)
+static void cpuinfo_stepping(const char *vendor, int family, int model, const char *stepping)
 {
 	char text[1024];
 
 	/* Two processors, as the kernel writes them; "model name" must not be taken for "model". */
 	snprintf(text, sizeof(text),
 		 "processor\t: 0\nvendor_id\t: %s\ncpu family\t: %d\nmodel\t\t: %d\n"
-		 "model name\t: Some CPU @ 2.00GHz\nstepping\t: 6\n\n"
-		 "processor\t: 1\nvendor_id\t: %s\ncpu family\t: %d\nmodel\t\t: %d\n\n",
-		 vendor, family, model, vendor, family, model);
+		 "model name\t: Some CPU @ 2.00GHz\nstepping\t: %s\n\n"
+		 "processor\t: 1\nvendor_id\t: %s\ncpu family\t: %d\nmodel\t\t: %d\n"
+		 "stepping\t: 15\n\n",
+		 vendor, family, model, stepping, vendor, family, model);
 	put("/proc/cpuinfo", text);
+}
+
+static void cpuinfo(const char *vendor, int family, int model)
+{
+	cpuinfo_stepping(vendor, family, model, "6");
 }
 
 static void pmu(const char *name, int type, bool metrics, bool l2)
@@ -132,6 +139,8 @@ static void test_icx(void **state)
 	assert_int_equal(ci.family, 6);
 	assert_int_equal(ci.model, 0x6A);
 	assert_string_equal(ci.model_id, "icx");
+	assert_int_equal(ci.stepping, 6);
+	assert_string_equal(ci.cpu->id, "icx");
 	assert_true(ci.has_pmu);
 	assert_string_equal(ci.pmu_name, "cpu");
 	assert_int_equal(ci.pmu_type, 4);
@@ -167,14 +176,101 @@ static void test_spr_and_emr(void **state)
 	assert_string_equal(ci.model_id, "spr");
 	assert_true(ci.topdown_use_fixed);
 	assert_true(ci.topdown_l2);
+	assert_string_equal(ci.cpu->id, "spr");
+	/* Emerald Rapids: its own description, running the Sapphire Rapids model. */
 	cpuinfo("GenuineIntel", 6, 0xCF);
-	assert_string_equal(detect().model_id, "spr");
+	ci = detect();
+	assert_string_equal(ci.model_id, "spr");
+	assert_string_equal(ci.cpu->id, "emr");
+	assert_non_null(strstr(ci.cpu->title, "Emerald Rapids"));
+}
+
+/* Skylake-SP and Cascade Lake share family 6 model 0x55: the stepping tells them apart. */
+static void test_skx_clx_by_stepping(void **state)
+{
+	static const struct {
+		const char *stepping, *cpu;
+	} want[] = { { "0", "skx" }, { "4", "skx" }, { "5", "clx" }, { "7", "clx" },
+		     { "11", "clx" } };
+	struct cpu_info ci;
+	char err[1024] = "";
+
+	(void)state;
+	pmu("cpu", 4, false, false);
+	put("/sys/devices/system/cpu/smt/active", "1\n");
+	fake_leaf_a_eax = 0x07300404;	/* version 4, 4 GP counters per logical CPU (SMT on) */
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		cpuinfo_stepping("GenuineIntel", 6, 0x55, want[i].stepping);
+		ci = detect();
+		if (!ci.cpu || strcmp(ci.cpu->id, want[i].cpu))
+			fail_msg("stepping %s: %s, want %s", want[i].stepping,
+				 ci.cpu ? ci.cpu->id : "none", want[i].cpu);
+		assert_string_equal(ci.model_id, want[i].cpu);
+		assert_false(ci.topdown_use_fixed);
+		assert_int_equal(ci.gp_counters, 4);	/* CPUID leaf 0xA rules on a PMU */
+	}
+	/* A hypervisor that hides the stepping: neither is guessed. */
+	cpuinfo_stepping("GenuineIntel", 6, 0x55, "unknown");
+	ci = detect();
+	assert_int_equal(ci.stepping, -1);
+	assert_null(ci.cpu);
+	assert_null(cpu_select_model(&ci, NULL, err, sizeof(err)));
+	assert_non_null(strstr(err, "--model skx"));
+	assert_non_null(strstr(err, "--model clx"));
+}
+
+static void test_gnr(void **state)
+{
+	struct cpu_info ci;
+
+	(void)state;
+	pmu("cpu", 4, true, true);
+	cpuinfo("GenuineIntel", 6, 0xAD);
+	ci = detect();
+	assert_string_equal(ci.cpu->id, "gnr");
+	assert_string_equal(ci.model_id, "gnr");
+	cpuinfo("GenuineIntel", 6, 0xAE);
+	assert_string_equal(detect().model_id, "gnr");
+}
+
+/*
+ * Every CPUID every description matches (each stepping of its class) detects
+ * as that description: a CPU added to the data is covered here too.
+ */
+static void test_every_description(void **state)
+{
+	(void)state;
+	pmu("cpu", 4, true, false);
+	for (int i = 0; i < cpu_desc_count(); i++) {
+		const struct cpu_desc *d = cpu_desc_at(i);
+
+		for (int k = 0; k < d->nmatch; k++) {
+			for (int s = 0; s < 16; s++) {
+				char st[8];
+				struct cpu_info ci;
+
+				if (!((d->match[k].steppings >> s) & 1))
+					continue;
+				snprintf(st, sizeof(st), "%d", s);
+				cpuinfo_stepping(d->match[k].vendor, (int)d->match[k].family,
+						 (int)d->match[k].model, st);
+				ci = detect();
+				if (ci.cpu != d)
+					fail_msg("%s-%X-%X stepping %d: %s, want %s",
+						 d->match[k].vendor, d->match[k].family,
+						 d->match[k].model, s, ci.cpu ? ci.cpu->id : "none",
+						 d->id);
+				assert_string_equal(ci.model_id, d->model);
+			}
+		}
+	}
+	assert_true(cpu_desc_count() >= 6);
 }
 
 static void test_hybrid(void **state)
 {
 	struct cpu_info ci;
-	char err[512] = "";
+	char err[1024] = "";
 
 	(void)state;
 	cpuinfo("GenuineIntel", 6, 0x97);	/* Alder Lake: cpu_core + cpu_atom */
@@ -194,7 +290,7 @@ static void test_hybrid(void **state)
 static void test_amd(void **state)
 {
 	struct cpu_info ci;
-	char err[512] = "";
+	char err[1024] = "";
 
 	(void)state;
 	cpuinfo("AuthenticAMD", 25, 1);
@@ -211,25 +307,31 @@ static void test_amd(void **state)
 	assert_non_null(strstr(err, "AuthenticAMD"));
 	assert_non_null(strstr(err, "Ice Lake"));
 	assert_non_null(strstr(err, "Sapphire"));
+	assert_non_null(strstr(err, "Cascade Lake"));
 }
 
 static void test_unknown_intel(void **state)
 {
 	struct cpu_info ci;
-	char err[512] = "";
+	char err[1024] = "";
 
 	(void)state;
-	cpuinfo("GenuineIntel", 6, 0x55);	/* Skylake/Cascade Lake server: no model yet */
+	cpuinfo("GenuineIntel", 6, 0x97);	/* Alder Lake, a client part: no description */
 	pmu("cpu", 4, false, false);
 	ci = detect();
 	assert_null(ci.model_id);
+	assert_null(ci.cpu);
 	assert_false(ci.topdown_use_fixed);
 	assert_null(cpu_select_model(&ci, "", err, sizeof(err)));
-	assert_non_null(strstr(err, "family 6 model 0x55"));
-	assert_non_null(strstr(err, "--model icx"));
-	assert_non_null(strstr(err, "--model spr"));
-	assert_null(cpu_model_id("GenuineIntel", 15, 0x6A));
-	assert_null(cpu_model_id("AuthenticAMD", 6, 0x6A));
+	assert_non_null(strstr(err, "family 6 model 0x97 stepping 6"));
+	for (int i = 0; i < cpu_desc_count(); i++) {
+		char want[64];
+
+		snprintf(want, sizeof(want), "--model %s", cpu_desc_at(i)->model);
+		if (!strstr(err, want))
+			fail_msg("'%s' lacks '%s'", err, want);
+	}
+	assert_non_null(strstr(err, "TMACG_MODEL_DIR"));
 }
 
 static void test_vm_without_pmu(void **state)
@@ -328,7 +430,8 @@ static void test_env_root_and_print(void **state)
 	f = open_memstream(&text, &len);
 	cpu_info_print(&ci, f);
 	fclose(f);
-	assert_non_null(strstr(text, "GenuineIntel family 6 model 0x8F -> model spr"));
+	assert_non_null(strstr(text, "GenuineIntel family 6 model 0x8F stepping 6 -> spr ("));
+	assert_non_null(strstr(text, "(Sapphire Rapids)), model spr\n"));
 	assert_non_null(strstr(text, "level-2 PERF_METRICS yes"));
 	free(text);
 }
@@ -353,6 +456,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_icx, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_icx_other_model_number, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_spr_and_emr, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_skx_clx_by_stepping, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_gnr, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_every_description, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hybrid, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_amd, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_intel, setup, teardown),

@@ -345,17 +345,20 @@ static void test_events_needed(void **state)
 
 static void test_header(void **state)
 {
+	static const char old[] = "model t\ncpu GenuineIntel 6 0x6A\nnode 1 A\n  formula 1\n";
 	struct tma_model *m = load("model t # a comment\ntitle Test CPU\ntma_version 9.1\n"
-				   "cpu GenuineIntel 6 0x6A\ncpu GenuineIntel 6 0x6C\n"
 				   "const W = 2 * 3\nnode 1 A\n  formula W + \\\n    1\n");
+	char err[512] = "";
 
 	(void)state;
 	assert_string_equal(model_id(m), "t");
 	assert_string_equal(model_title(m), "Test CPU");
 	assert_string_equal(model_tma_version(m), "9.1");
-	assert_int_equal(model_cpu_count(m), 2);
-	assert_string_equal(model_cpu(m, 1), "GenuineIntel 6 0x6C");
 	model_free(m);
+	/* Which CPUs run a model is said in their .cpu descriptions only. */
+	assert_null(model_load(old, sizeof(old) - 1, "t.tma", err, sizeof(err)));
+	assert_non_null(strstr(err, "t.tma:2:1: 'cpu' lines belong in the CPU's description"));
+	assert_non_null(strstr(err, "'model t' in its .cpu file"));
 }
 
 static void test_builtins_load(void **state)

@@ -107,26 +107,11 @@ static void test_metrics_list(void **state)
 	model_free(m);
 }
 
-static void test_models_list(void **state)
-{
-	char *out = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&out, &len);
-
-	(void)state;
-	model_list_print(f);
-	fclose(f);
-	assert_non_null(strstr(out, "icx\tIntel Ice Lake Server\tTMA 4.5\t"
-				    "GenuineIntel 6 0x6A, GenuineIntel 6 0x6C\n"));
-	free(out);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_tree_plain),	cmocka_unit_test(test_tree_level_1),
 	    cmocka_unit_test(test_tree_color),	cmocka_unit_test(test_metrics_list),
-	    cmocka_unit_test(test_models_list),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

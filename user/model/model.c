@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "model/model_builtin.h"
 #include "model/model_impl.h"
@@ -482,20 +483,12 @@ static int do_header(struct loader *ld, const char *dir, size_t off, size_t doff
 		return set_text(ld, &m->tma_version, off, dir);
 	if (!strcmp(dir, "source"))
 		return set_text(ld, &m->source, off, dir);
-	if (!strcmp(dir, "cpu")) {
-		char *cpu = NULL;
-		int rc = set_text(ld, &cpu, off, dir);
-
-		if (!rc)
-			rc = grow((void **)&m->cpus, m->ncpus, sizeof(char *));
-		if (rc) {
-			free(cpu);
-			return rc;
-		}
-		m->cpus[m->ncpus++] = cpu;
-		return 0;
-	}
-	(void)doff;
+	/* Which CPUs run a model is said once, in their descriptions. */
+	if (!strcmp(dir, "cpu"))
+		return lerr(ld, doff,
+			    "'cpu' lines belong in the CPU's description now: write 'model %s' in "
+			    "its .cpu file next to the model (docs/cpu-format.md)",
+			    m->id ? m->id : "ID");
 	return 1; /* not a header directive */
 }
 
@@ -690,8 +683,37 @@ out:
 	return m;
 }
 
+/* $TMACG_MODEL_DIR/<id>.tma, which wins over a built-in of the same id; NULL: none there. */
+static struct tma_model *load_from_dir(const char *id, bool *found, char *err, size_t errlen)
+{
+	const char *dir = getenv("TMACG_MODEL_DIR");
+	struct tma_model *m;
+	char path[4096];
+
+	*found = false;
+	if (!dir || !*dir)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/%s.tma", dir, id);
+	if (access(path, F_OK))
+		return NULL;
+	*found = true;
+	m = model_load_file(path, err, errlen);
+	if (m && strcmp(model_id(m), id)) {
+		snprintf(err, errlen, "%s: says 'model %s': it must equal the file name", path,
+			 model_id(m));
+		model_free(m);
+		return NULL;
+	}
+	return m;
+}
+
 struct tma_model *model_load_builtin(const char *id, char *err, size_t errlen)
 {
+	bool found;
+	struct tma_model *m = load_from_dir(id, &found, err, errlen);
+
+	if (found)
+		return m;
 	for (const struct model_builtin *b = model_builtins; b->id; b++)
 		if (!strcmp(b->id, id))
 			return load(b->text, b->len, b->path, b->id, err, errlen);
@@ -703,7 +725,9 @@ struct tma_model *model_load_builtin(const char *id, char *err, size_t errlen)
 			n += snprintf(err + n, errlen - n, "%s %s", b == model_builtins ? "" : ",",
 				      b->id);
 		if (n < errlen)
-			snprintf(err + n, errlen - n, " (or give --model-file PATH)");
+			snprintf(err + n, errlen - n,
+				 " (tmacg --list-models; or give --model-file PATH, or put ID.tma "
+				 "in TMACG_MODEL_DIR)");
 	}
 	return NULL;
 }
@@ -717,9 +741,6 @@ void model_free(struct tma_model *m)
 	free(m->tma_version);
 	free(m->source);
 	free(m->filename);
-	for (int i = 0; i < m->ncpus; i++)
-		free(m->cpus[i]);
-	free(m->cpus);
 	for (int i = 0; i < m->nconsts; i++)
 		free(m->consts[i].name);
 	free(m->consts);
@@ -768,16 +789,6 @@ const char *model_tma_version(const struct tma_model *m)
 const char *model_title(const struct tma_model *m)
 {
 	return m->title ? m->title : m->id;
-}
-
-int model_cpu_count(const struct tma_model *m)
-{
-	return m->ncpus;
-}
-
-const char *model_cpu(const struct tma_model *m, int i)
-{
-	return i >= 0 && i < m->ncpus ? m->cpus[i] : NULL;
 }
 
 int model_event_count(const struct tma_model *m)

@@ -34,14 +34,13 @@ struct model_node_info {
 struct tma_model *model_load(const char *text, size_t len, const char *filename, char *err,
 			     size_t errlen);
 struct tma_model *model_load_file(const char *path, char *err, size_t errlen);
+/* $TMACG_MODEL_DIR/<id>.tma when there is one, else the built-in model <id>. */
 struct tma_model *model_load_builtin(const char *id, char *err, size_t errlen);
 void model_free(struct tma_model *m);
 
 const char *model_id(const struct tma_model *m);		/* "icx" */
 const char *model_tma_version(const struct tma_model *m);	/* "4.5" */
 const char *model_title(const struct tma_model *m);	/* "Intel Ice Lake Server" */
-int model_cpu_count(const struct tma_model *m);
-const char *model_cpu(const struct tma_model *m, int i);	/* "GenuineIntel 6 0x6A" */
 
 /*
  * Events: counter names exactly as the formulas spell them

@@ -89,8 +89,6 @@ struct model_subset {
 
 struct tma_model {
 	char *id, *title, *tma_version, *source, *filename;
-	char **cpus;
-	int ncpus;
 	struct model_const *consts;
 	int nconsts;
 	struct model_helper *helpers;

@@ -2,29 +2,123 @@
 /* Listings of the built-in models and of one model's metrics, for users and scripts. */
 #include "model/model_list.h"
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "model/model.h"
 #include "model/model_builtin.h"
+#include "pmu/cpu_desc.h"
 
-void model_list_print(FILE *f)
+static int is_tma_file(const struct dirent *e)
 {
-	for (const struct model_builtin *b = model_builtins; b->id; b++) {
-		char err[512];
-		struct tma_model *m = model_load_builtin(b->id, err, sizeof(err));
+	size_t n = strlen(e->d_name);
 
-		if (!m) { /* a broken built-in is a bug: show it rather than hide the model */
-			fprintf(f, "%s\t(does not load: %s)\n", b->id, err);
+	return e->d_name[0] != '.' && n > 4 && !strcmp(e->d_name + n - 4, ".tma");
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int model_list_ids(char ***ids)
+{
+	const char *dir = cpu_desc_dir();
+	struct dirent **list = NULL;
+	int n = 0, nd = dir ? scandir(dir, &list, is_tma_file, alphasort) : 0, cap;
+	char **out;
+
+	cap = (nd > 0 ? nd : 0) + 1;
+	for (const struct model_builtin *b = model_builtins; b->id; b++)
+		cap++;
+	out = calloc((size_t)cap, sizeof(*out));
+	for (const struct model_builtin *b = model_builtins; out && b->id; b++)
+		out[n++] = strdup(b->id);
+	for (int i = 0; i < nd; i++) {
+		if (out)
+			out[n++] = strndup(list[i]->d_name, strlen(list[i]->d_name) - 4);
+		free(list[i]);
+	}
+	free(list);
+	if (!out)
+		return -1;
+	qsort(out, (size_t)n, sizeof(*out), cmp_str);
+	for (int i = 1; i < n; i++) { /* a directory's model replaces the built-in one */
+		if (out[i] && out[i - 1] && strcmp(out[i], out[i - 1]))
+			continue;
+		free(out[i]);
+		memmove(out + i, out + i + 1, sizeof(*out) * (size_t)(n - i - 1));
+		n--;
+		i--;
+	}
+	*ids = out;
+	return n;
+}
+
+/* "spr: Intel Xeon ... (Sapphire Rapids); emr: ... (Emerald Rapids)": the model's own CPU first. */
+static void print_cpus(FILE *f, const char *model)
+{
+	int shown = 0;
+
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < cpu_desc_count(); i++) {
+			const struct cpu_desc *d = cpu_desc_at(i);
+
+			if (strcmp(d->model, model) || !strcmp(d->id, model) != (pass == 0))
+				continue;
+			fprintf(f, "%s%s: %s", shown++ ? "; " : "", d->id, d->title);
+		}
+	if (!shown)
+		fprintf(f, "no CPU description runs it (--model on a compatible CPU)");
+}
+
+int model_list_print(FILE *f, FILE *errf)
+{
+	char err[1024], **ids = NULL;
+	int n, ret = cpu_desc_init(err, sizeof(err));
+
+	if (ret) {
+		fprintf(errf, "tmacg: %s\n", err);
+		return 1;
+	}
+	n = model_list_ids(&ids);
+	if (n < 0) {
+		fprintf(errf, "tmacg: out of memory\n");
+		return 1;
+	}
+	for (int k = 0; k < n; k++) {
+		struct tma_model *m = model_load_builtin(ids[k], err, sizeof(err));
+
+		if (!m) { /* a broken model is a bug: show it rather than hide the model */
+			fprintf(f, "%s\t(does not load: %s)\n", ids[k], err);
+			ret = 1;
 			continue;
 		}
 		fprintf(f, "%s\t%s\tTMA %s\t", model_id(m), model_title(m),
 			model_tma_version(m) ? model_tma_version(m) : "?");
-		for (int i = 0; i < model_cpu_count(m); i++)
-			fprintf(f, "%s%s", i ? ", " : "", model_cpu(m, i));
+		print_cpus(f, model_id(m));
 		fprintf(f, "\n");
 		model_free(m);
 	}
+	/* A description naming a model nobody ships cannot run: say so. */
+	for (int i = 0; i < cpu_desc_count(); i++) {
+		const struct cpu_desc *d = cpu_desc_at(i);
+		bool known = false;
+
+		for (int k = 0; k < n; k++)
+			known |= !strcmp(ids[k], d->model);
+		if (!known) {
+			fprintf(f, "%s\t(CPU %s runs model %s, which does not exist)\n", d->model,
+				d->id, d->model);
+			ret = 1;
+		}
+	}
+	for (int k = 0; k < n; k++)
+		free(ids[k]);
+	free(ids);
+	return ret;
 }
 
 static void print_metric(FILE *f, const struct tma_model *m, int i, bool *needed)

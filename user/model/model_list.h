@@ -7,8 +7,16 @@
 
 struct tma_model;
 
-/* One line per built-in model: id, title, TMA version, CPUs (tab-separated). */
-void model_list_print(FILE *f);
+/*
+ * One line per model (built-in and $TMACG_MODEL_DIR's): id, title, TMA
+ * version, and the CPUs whose descriptions run it ("spr: ...; emr: ..."),
+ * tab-separated.  0, or 1 when a model or description does not load (said on
+ * f or errf).
+ */
+int model_list_print(FILE *f, FILE *errf);
+
+/* Every model id, sorted, each once; the caller frees each and the array.  -1: no memory. */
+int model_list_ids(char ***ids);
 /*
  * One line per node, tree nodes then Info metrics: name, level, parent
  * ("-" at level 1 and for Info metrics), the events it reads (comma-separated,

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * Every path is read under a prefix so the tests can run this on fixture
- * trees of machines they are not (ICX, SPR, hybrid, AMD, a VM).
+ * trees of machines they are not (each described CPU, hybrid, AMD, a VM).
+ * Which CPU is which comes from the CPU descriptions (pmu/cpu_desc.h).
  */
 #include "pmu/cpu_detect.h"
+
+#include "pmu/cpu_desc.h"
 
 #include <cpuid.h>
 #include <errno.h>
@@ -12,25 +15,6 @@
 #include <unistd.h>
 
 #define CPU_PMU_DIR "/sys/bus/event_source/devices"
-
-struct cpu_model_row {
-	const char *vendor;
-	int family;
-	int model;
-	const char *id;
-};
-
-/* TMA-MODELS.md "Models to ship". */
-static const struct cpu_model_row cpu_models[] = {
-	{ "GenuineIntel", 6, 0x6A, "icx" },	/* Ice Lake Server */
-	{ "GenuineIntel", 6, 0x6C, "icx" },
-	{ "GenuineIntel", 6, 0x8F, "spr" },	/* Sapphire Rapids */
-	{ "GenuineIntel", 6, 0xCF, "spr" },	/* Emerald Rapids */
-};
-
-static const char cpu_supported[] =
-	"Intel Ice Lake Server (family 6 model 0x6A/0x6C, --model icx), "
-	"Sapphire/Emerald Rapids (family 6 model 0x8F/0xCF, --model spr)";
 
 static const char *cpu_root(const struct cpu_detect_opts *o)
 {
@@ -81,7 +65,7 @@ static int cpu_read_int(const char *root, const char *path, long *val)
 static int cpu_parse_cpuinfo(const char *root, struct cpu_info *ci, char *err, size_t errlen)
 {
 	char path[512], line[512];
-	bool have_vendor = false, have_family = false, have_model = false;
+	bool have_vendor = false, have_family = false, have_model = false, have_stepping = false;
 	FILE *f;
 
 	cpu_path(path, sizeof(path), root, "/proc/cpuinfo");
@@ -92,7 +76,9 @@ static int cpu_parse_cpuinfo(const char *root, struct cpu_info *ci, char *err, s
 		snprintf(err, errlen, "cannot read %s: %s: is /proc mounted?", path, strerror(-e));
 		return e;
 	}
-	while (fgets(line, sizeof(line), f) && !(have_vendor && have_family && have_model)) {
+	ci->stepping = -1;
+	while (fgets(line, sizeof(line), f) &&
+	       !(have_vendor && have_family && have_model && have_stepping)) {
 		char *colon = strchr(line, ':');
 		char *key_end, *val;
 
@@ -114,6 +100,13 @@ static int cpu_parse_cpuinfo(const char *root, struct cpu_info *ci, char *err, s
 		} else if (!have_model && !strcmp(line, "model")) {
 			ci->model = (int)strtol(val, NULL, 10);
 			have_model = true;
+		} else if (!have_stepping && !strcmp(line, "stepping")) {
+			char *end;
+			long v = strtol(val, &end, 10);
+
+			/* "unknown" on some hypervisors: detection then ignores steppings. */
+			ci->stepping = end != val && !*end && v >= 0 && v <= 15 ? (int)v : -1;
+			have_stepping = true;
 		}
 	}
 	fclose(f);
@@ -168,7 +161,11 @@ int cpu_detect(const struct cpu_detect_opts *o, struct cpu_info *ci, char *err, 
 	ret = cpu_parse_cpuinfo(root, ci, err, errlen);
 	if (ret)
 		return ret;
-	ci->model_id = cpu_model_id(ci->vendor, ci->family, ci->model);
+	ret = cpu_desc_init(err, errlen);
+	if (ret)
+		return ret;
+	ci->cpu = cpu_desc_by_cpuid(ci->vendor, ci->family, ci->model, ci->stepping);
+	ci->model_id = ci->cpu ? ci->cpu->model : NULL;
 	cpu_find_pmu(root, ci);
 	ci->smt = !cpu_read_int(root, "/sys/devices/system/cpu/smt/active", &val) && val == 1;
 	ci->nmi_watchdog = !cpu_read_int(root, "/proc/sys/kernel/nmi_watchdog", &val) && val == 1;
@@ -182,17 +179,6 @@ int cpu_detect(const struct cpu_detect_opts *o, struct cpu_info *ci, char *err, 
 	}
 	ci->gp_usable = ci->gp_counters - (ci->nmi_watchdog && ci->gp_counters > 0);
 	return 0;
-}
-
-const char *cpu_model_id(const char *vendor, int family, int model)
-{
-	for (size_t i = 0; i < sizeof(cpu_models) / sizeof(cpu_models[0]); i++) {
-		const struct cpu_model_row *r = &cpu_models[i];
-
-		if (!strcmp(r->vendor, vendor) && r->family == family && r->model == model)
-			return r->id;
-	}
-	return NULL;
 }
 
 int cpu_require_pmu(const struct cpu_info *ci, char *err, size_t errlen)
@@ -209,14 +195,30 @@ int cpu_require_pmu(const struct cpu_info *ci, char *err, size_t errlen)
 const char *cpu_select_model(const struct cpu_info *ci, const char *override, char *err,
 			     size_t errlen)
 {
+	size_t n;
+
 	if (override && *override)
 		return override;
 	if (ci->model_id)
 		return ci->model_id;
-	snprintf(err, errlen,
-		 "no built-in TMA model for this CPU (%s family %d model 0x%X): supported are %s; "
-		 "if this CPU matches one of them, force it with --model ID", ci->vendor[0] ?
-		 ci->vendor : "unknown vendor", ci->family, (unsigned int)ci->model, cpu_supported);
+	n = (size_t)snprintf(err, errlen,
+			     "no TMA model for this CPU (%s family %d model 0x%X stepping %d): "
+			     "supported are", ci->vendor[0] ? ci->vendor : "unknown vendor",
+			     ci->family, (unsigned int)ci->model, ci->stepping);
+	for (int i = 0; i < cpu_desc_count() && n < errlen; i++) {
+		const struct cpu_desc *d = cpu_desc_at(i);
+
+		n += (size_t)snprintf(err + n, errlen - n, "%s %s (", i ? ";" : "", d->title);
+		for (int k = 0; k < d->nmatch && n < errlen; k++)
+			n += (size_t)snprintf(err + n, errlen - n, "%s%u/0x%X",
+					      k ? ", " : "", d->match[k].family, d->match[k].model);
+		if (n < errlen)
+			n += (size_t)snprintf(err + n, errlen - n, ", --model %s)", d->model);
+	}
+	if (n < errlen)
+		snprintf(err + n, errlen - n,
+			 "; if this CPU matches one of them, force it with --model ID, or add "
+			 "its description (docs/cpu-format.md) with TMACG_MODEL_DIR");
 	return NULL;
 }
 
@@ -232,8 +234,10 @@ void cpu_warn(const struct cpu_info *ci, FILE *f)
 
 void cpu_info_print(const struct cpu_info *ci, FILE *f)
 {
-	fprintf(f, "cpu: %s family %d model 0x%X -> model %s\n", ci->vendor, ci->family,
-		(unsigned int)ci->model, ci->model_id ? ci->model_id : "(none)");
+	fprintf(f, "cpu: %s family %d model 0x%X stepping %d -> %s (%s), model %s\n", ci->vendor,
+		ci->family, (unsigned int)ci->model, ci->stepping, ci->cpu ? ci->cpu->id : "(none)",
+		ci->cpu ? ci->cpu->title : "no description",
+		ci->model_id ? ci->model_id : "(none)");
 	if (ci->has_pmu)
 		fprintf(f, "pmu: %s type %u, PERF_METRICS %s, level-2 PERF_METRICS %s\n",
 			ci->pmu_name, ci->pmu_type, ci->topdown_use_fixed ? "yes" : "no",

@@ -21,11 +21,15 @@ struct cpu_detect_opts {
 	int (*cpuid)(unsigned int leaf, unsigned int subleaf, unsigned int regs[4]);
 };
 
+struct cpu_desc;
+
 struct cpu_info {
 	char vendor[16];	/* "GenuineIntel" */
 	int family;
 	int model;
-	const char *model_id;	/* "icx", "spr" or NULL: no built-in model fits */
+	int stepping;		/* -1 when /proc/cpuinfo does not say */
+	const struct cpu_desc *cpu;	/* the description matching this CPUID, or NULL */
+	const char *model_id;	/* the model cpu runs, or NULL: no description fits */
 	bool has_pmu;		/* a core PMU (cpu or cpu_core) is registered */
 	char pmu_name[16];	/* "cpu", or "cpu_core" on hybrid parts */
 	unsigned int pmu_type;	/* perf_event_attr.type of the core PMU */
@@ -37,11 +41,11 @@ struct cpu_info {
 	int gp_usable;		/* gp_counters less the watchdog's */
 };
 
-/* Fills ci.  0, or -errno with what is wrong in err (e.g. /proc/cpuinfo unreadable). */
+/*
+ * Fills ci.  0, or -errno with what is wrong in err (e.g. /proc/cpuinfo
+ * unreadable, a CPU description that does not load).
+ */
 int cpu_detect(const struct cpu_detect_opts *o, struct cpu_info *ci, char *err, size_t errlen);
-
-/* "icx" for GenuineIntel 6/0x6A,0x6C, "spr" for 6/0x8F,0xCF, else NULL. */
-const char *cpu_model_id(const char *vendor, int family, int model);
 
 /* 0 when a hardware PMU exists; -ENODEV with the message for virtual machines. */
 int cpu_require_pmu(const struct cpu_info *ci, char *err, size_t errlen);

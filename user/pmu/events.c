@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * Model event names -> perf_event_attr.  Topdown and fixed-counter events
- * are raw configs the kernel recognises; everything else goes through
- * libpfm4's Intel tables, then the model's modifiers are applied to the
- * config fields, because the seed's ":u0x80" overrides a umask and libpfm4
- * has no modifier for that.
+ * are raw configs the kernel recognises; the events of the CPU's description
+ * are encoded from it (Intel's event list, which also gives their counter
+ * constraints); anything else goes through libpfm4's table for that CPU.
+ * Then the model's modifiers are applied to the config fields, because the
+ * seed's ":u0x80" overrides a umask and libpfm4 has no modifier for that.
  */
 #include "pmu/events.h"
 
@@ -13,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmu/pmu_constraints.h"
+#include "pmu/cpu_desc.h"
 
 /* TMA-MODELS.md raw encodings; the kernel's slots/topdown-* sysfs events say the same. */
 static const struct {
@@ -35,47 +36,25 @@ static const struct {
 
 /*
  * The kernel's generic encodings, which it places on fixed counters 0-2
- * (FIXED_EVENT_CONSTRAINT in arch/x86/events/intel/core.c).  libpfm4 would
- * give INST_RETIRED.PREC_DIST (0x0100) for the first and lacks the second
- * on icx.
+ * (FIXED_EVENT_CONSTRAINT in arch/x86/events/intel/core.c), by counter.
+ * Intel's lists give these events event select 0, which on a GP counter
+ * counts nothing; libpfm4 would give INST_RETIRED.PREC_DIST (0x0100) for the
+ * first.  The kernel may also put fixed counter 0 and 1's events on a GP
+ * counter, never REF_TSC's.
  */
+static const uint64_t event_fixed_config[] = { 0x00c0, 0x003c, 0x0300 };
+
+/* Without a description naming them: the architectural fixed-counter events. */
 static const struct {
 	const char *name;
-	uint64_t config;
+	int fixed;
 } event_fixed[] = {
-	{ "INST_RETIRED.ANY", 0x00c0 },
-	{ "CPU_CLK_UNHALTED.THREAD", 0x003c },
-	{ "CPU_CLK_UNHALTED.REF_TSC", 0x0300 },
+	{ "INST_RETIRED.ANY", 0 },
+	{ "CPU_CLK_UNHALTED.THREAD", 1 },
+	{ "CPU_CLK_UNHALTED.REF_TSC", 2 },
 };
 
-/*
- * Events the models read that libpfm4 4.13 does not list, or encodes with
- * event select 0x00 (TOPDOWN.*_SLOTS), from Intel's event tables
- * (github.com/intel/perfmon ICX/events/icelakex_core.json,
- * SPR/events/sapphirerapids_core.json).
- */
-static const struct {
-	const char *pmu;
-	const char *name;
-	unsigned int event, umask, cmask;
-} event_raw[] = {
-	{ "icx", "TOPDOWN.BACKEND_BOUND_SLOTS", 0xa4, 0x02, 0 },
-	{ "icx", "BR_MISP_RETIRED.RET", 0xc5, 0x08, 0 },
-	{ "spr", "TOPDOWN.BACKEND_BOUND_SLOTS", 0xa4, 0x02, 0 },
-	{ "spr", "TOPDOWN.BR_MISPREDICT_SLOTS", 0xa4, 0x08, 0 },
-	{ "spr", "TOPDOWN.MEMORY_BOUND_SLOTS", 0xa4, 0x10, 0 },
-	{ "spr", "EXE_ACTIVITY.2_3_PORTS_UTIL", 0xa6, 0x0c, 0 },
-	{ "spr", "EXE_ACTIVITY.EXE_BOUND_0_PORTS", 0xa6, 0x80, 0 },
-	{ "spr", "OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DEMAND_CODE_RD", 0x20, 0x02, 1 },
-	{ "spr", "RS.EMPTY_RESOURCE", 0xa5, 0x01, 0 },
-	{ "spr", "BACLEARS.ANY", 0x60, 0x01, 0 },
-	{ "spr", "SW_PREFETCH_ACCESS.ANY", 0x40, 0x0f, 0 },
-	{ "spr", "L2_RQSTS.MISS", 0x24, 0x3f, 0 },
-	{ "spr", "L2_RQSTS.REFERENCES", 0x24, 0xff, 0 },
-	{ "spr", "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", 0x20, 0x01, 0 },
-	{ "spr", "OFFCORE_REQUESTS_OUTSTANDING.L3_MISS_DEMAND_DATA_RD", 0x20, 0x10, 0 },
-	{ "spr", "OFFCORE_REQUESTS.L3_MISS_DEMAND_DATA_RD", 0x21, 0x10, 0 },
-};
+#define EVENT_CFG_ANY_BIT (1ull << 21)	/* AnyThread: count both SMT threads (PMU v3-v4) */
 
 /*
  * The kernel's software events (PERF_TYPE_SOFTWARE), under names with a dot as
@@ -95,17 +74,6 @@ static const struct {
 	{ "SW.PAGE_FAULTS", PERF_COUNT_SW_PAGE_FAULTS },
 	{ "SW.MINOR_FAULTS", PERF_COUNT_SW_PAGE_FAULTS_MIN },
 	{ "SW.MAJOR_FAULTS", PERF_COUNT_SW_PAGE_FAULTS_MAJ },
-};
-
-/* Intel renamed these on SPR; libpfm4 keeps the older name (same event 0x9c umask 0x01). */
-static const struct {
-	const char *pmu;
-	const char *name;
-	const char *pfm;
-} event_alias[] = {
-	{ "spr", "IDQ_BUBBLES.CORE", "IDQ_UOPS_NOT_DELIVERED:CORE" },
-	{ "spr", "IDQ_BUBBLES.CYCLES_0_UOPS_DELIV.CORE",
-	  "IDQ_UOPS_NOT_DELIVERED:CYCLES_0_UOPS_DELIV_CORE" },
 };
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -275,12 +243,6 @@ static void event_pfm_name(const struct event_target *t, const char *base, char 
 	const char *dot = strchr(base, '.');
 	size_t used;
 
-	for (size_t i = 0; i < ARRAY_LEN(event_alias); i++) {
-		if (!strcmp(event_alias[i].pmu, t->pfm_pmu) && !strcmp(event_alias[i].name, base)) {
-			snprintf(out, len, "%s::%s", t->pfm_pmu, event_alias[i].pfm);
-			return;
-		}
-	}
 	snprintf(out, len, "%s::%.*s:", t->pfm_pmu, (int)(dot - base), base);
 	used = strlen(out);
 	for (const char *p = dot + 1; *p && used + 1 < len; p++)
@@ -296,13 +258,12 @@ static int event_libpfm(const struct event_target *t, const char *name, const ch
 	char pfm[EVENT_NAME_MAX + 32];
 	int ret;
 
-	for (size_t i = 0; i < ARRAY_LEN(event_raw); i++) {
-		if (!strcmp(event_raw[i].pmu, t->pfm_pmu) && !strcmp(event_raw[i].name, base)) {
-			*config = event_raw[i].event | (uint64_t)event_raw[i].umask << 8 |
-				  (uint64_t)event_raw[i].cmask << 24;
-			*config1 = 0;
-			return 0;
-		}
+	if (!t->pfm_pmu) {
+		snprintf(err, errlen,
+			 "%s: CPU description %s does not list it and names no libpfm4 table: add "
+			 "the event, as Intel's event list encodes it, to %s", name,
+			 t->cpu ? t->cpu->id : "(none)", t->cpu ? t->cpu->path : "the .cpu file");
+		return -ENOENT;
 	}
 	event_pfm_name(t, base, pfm, sizeof(pfm));
 	memset(&attr, 0, sizeof(attr));
@@ -416,15 +377,45 @@ static int event_encode_software(const char *name, struct event_enc *out, char *
 	return -ENOENT;
 }
 
+/* A fixed counter's event, with the kernel's generic encoding (AnyThread kept). */
+static int event_encode_fixed(const struct event_target *t, const char *name,
+			      const struct event_mods *m, int fixed, bool any,
+			      struct event_enc *out, char *err, size_t errlen)
+{
+	if (m->any || m->sup || m->user) {
+		snprintf(err, errlen,
+			 "%s: fixed-counter events take no modifiers here; for a filtered count "
+			 "use the _P form (e.g. CPU_CLK_UNHALTED.THREAD_P:SUP)", name);
+		return -EINVAL;
+	}
+	if (fixed >= (int)ARRAY_LEN(event_fixed_config)) {
+		snprintf(err, errlen,
+			 "%s: fixed counter %d has no generic kernel encoding (only 0-2 and "
+			 "TOPDOWN.SLOTS on 3): check its counters= in %s", name, fixed,
+			 t->cpu ? t->cpu->path : "the CPU description");
+		return -EINVAL;
+	}
+	out->kind = EVENT_FIXED;
+	out->fixed = fixed;
+	/* Fixed counters 0 and 1 spill to any GP counter when taken; REF_TSC cannot. */
+	out->counter_mask = fixed == 2 ? 0 : UINT32_MAX;
+	event_attr_init(&out->attr, t->pmu_type,
+			event_fixed_config[fixed] | (any ? EVENT_CFG_ANY_BIT : 0), 0);
+	return 0;
+}
+
 int event_encode(const struct event_target *t, const char *name, struct event_enc *out,
 		 char *err, size_t errlen)
 {
 	char base[EVENT_NAME_MAX];
 	uint64_t config = 0, config1 = 0;
+	const struct cpu_desc_event *de;
 	struct event_mods m;
-	int ret;
+	uint32_t counters;
+	int ret, fixed;
 
 	memset(out, 0, sizeof(*out));
+	out->fixed = -1;
 	if (!name || !*name) {
 		snprintf(err, errlen, "empty event name");
 		return -EINVAL;
@@ -440,7 +431,7 @@ int event_encode(const struct event_target *t, const char *name, struct event_en
 	}
 	if (event_is_software(name))
 		return event_encode_software(name, out, err, errlen);
-	if (!t || !t->pfm_pmu) {
+	if (!t || (!t->pfm_pmu && !t->cpu)) {
 		snprintf(err, errlen, "%s: no PMU to encode it for: give --model", name);
 		return -EINVAL;
 	}
@@ -468,9 +459,10 @@ int event_encode(const struct event_target *t, const char *name, struct event_en
 				continue;
 			if (event_topdown[i].l2 && !t->topdown_l2) {
 				snprintf(err, errlen,
-					 "%s: level-2 PERF_METRICS exist on Sapphire Rapids and "
-					 "later only (sysfs lists no events/topdown-heavy-ops "
-					 "here): the model must use its non-PERF_METRICS formula",
+					 "%s: this CPU has level-1 PERF_METRICS only (sysfs "
+					 "lists no events/topdown-heavy-ops here, or its "
+					 "description says perf_metrics_l2 no): the model must "
+					 "use its non-PERF_METRICS formula",
 					 name);
 				return -EOPNOTSUPP;
 			}
@@ -484,29 +476,31 @@ int event_encode(const struct event_target *t, const char *name, struct event_en
 			 "FETCH_LATENCY, MEMORY_BOUND} exist", name);
 		return -ENOENT;
 	}
-	for (size_t i = 0; i < ARRAY_LEN(event_fixed); i++) {
-		if (strcmp(event_fixed[i].name, base))
-			continue;
-		if (m.any || m.sup || m.user) {
-			snprintf(err, errlen,
-				 "%s: fixed-counter events take no modifiers here; for a "
-				 "filtered count use the _P form (e.g. "
-				 "CPU_CLK_UNHALTED.THREAD_P:SUP)", name);
-			return -EINVAL;
-		}
-		out->kind = EVENT_FIXED;
-		out->counter_mask = pmu_counter_mask(t->pfm_pmu, event_fixed[i].config);
-		event_attr_init(&out->attr, t->pmu_type, event_fixed[i].config, 0);
-		return 0;
+	de = t->cpu ? cpu_desc_event(t->cpu, base) : NULL;
+	fixed = de ? de->fixed : -1;
+	for (size_t i = 0; !de && i < ARRAY_LEN(event_fixed); i++)
+		if (!strcmp(event_fixed[i].name, base))
+			fixed = event_fixed[i].fixed;
+	if (fixed >= 0)
+		return event_encode_fixed(t, name, &m, fixed, de && de->any, out, err, errlen);
+	if (de) {
+		config = de->event | (uint64_t)de->umask << 8 | (uint64_t)de->edge << 18 |
+			 (uint64_t)de->any << 21 | (uint64_t)de->inv << 23 |
+			 (uint64_t)de->cmask << 24;
+		config1 = de->msr ? de->msr_value : 0;
+		counters = cpu_desc_event_counters(de, t->smt);
+	} else {
+		ret = event_libpfm(t, name, base, &config, &config1, err, errlen);
+		if (ret)
+			return ret;
+		counters = UINT32_MAX;	/* no constraint known */
 	}
-	ret = event_libpfm(t, name, base, &config, &config1, err, errlen);
-	if (ret)
-		return ret;
 	ret = event_apply_mods(name, &m, &config, &config1, err, errlen);
 	if (ret)
 		return ret;
 	out->kind = EVENT_GP;
-	out->counter_mask = pmu_counter_mask(t->pfm_pmu, config);
+	out->counter_mask = counters;
+	out->msr = de ? de->msr : 0;
 	event_attr_init(&out->attr, t->pmu_type, config, config1);
 	/* The planner keeps such events apart: a group shares one set of flags. */
 	out->attr.exclude_user = m.sup;

@@ -30,24 +30,35 @@ struct event_enc {
 	enum event_kind kind;
 	unsigned int flags;		/* EVENT_F_* */
 	uint32_t counter_mask;		/* GP counters it may use (bit n: counter n) */
+	int fixed;			/* EVENT_FIXED: its fixed counter; else -1 */
+	uint32_t msr;			/* the MSR config1 goes to (0x1a6: offcore response) */
 	struct perf_event_attr attr;	/* zero for EVENT_PSEUDO */
 };
 
-/* What the encoding depends on (cpu_detect fills the facts). */
+struct cpu_desc;
+
+/* What the encoding depends on (cpu_detect and the CPU description fill the facts). */
 struct event_target {
-	const char *pfm_pmu;	/* libpfm4's table: "icx", "spr" */
+	const char *pfm_pmu;	/* libpfm4's table (the description's libpfm), NULL: none */
 	uint32_t pmu_type;	/* perf_event_attr.type of the core PMU */
 	bool topdown_l2;	/* sysfs lists topdown-heavy-ops: 0x8400-0x8700 exist */
+	/* The CPU's description: its events' encodings and counter constraints. */
+	const struct cpu_desc *cpu;
+	bool smt;		/* SMT on: the events' counters=, else counters_smt_off= */
 };
 
 /*
- * Initialises libpfm4 (again when force_pmu changes): force_pmu ("icx",
- * "spr") sets LIBPFM_FORCE_PMU first, so a --model given by hand or a test
+ * Initialises libpfm4 (again when force_pmu changes): force_pmu (a CPU
+ * description's libpfm name) sets LIBPFM_FORCE_PMU first, so a --model given by hand or a test
  * encodes for a CPU this is not.  NULL: what libpfm4 detects.  0 or -EINVAL.
  */
 int events_init(const char *force_pmu, char *err, size_t errlen);
 
-/* 0, or -errno with "EVENT: what is wrong and what to do" in err. */
+/*
+ * 0, or -errno with "EVENT: what is wrong and what to do" in err.  An event
+ * of t->cpu's description is encoded from it (Intel's event list); others
+ * through libpfm4's t->pfm_pmu table.
+ */
 int event_encode(const struct event_target *t, const char *name, struct event_enc *out,
 		 char *err, size_t errlen);
 

@@ -12,29 +12,42 @@
 #include <string.h>
 
 #include "model/model.h"
-
-/* What a model's CPU offers with a current kernel, for planning away from it. */
-static const struct {
-	const char *id;
-	bool topdown_l2;	/* level-2 PERF_METRICS */
-	int gp_counters;	/* per logical CPU, SMT on or off */
-} plan_cpu_defaults[] = {
-	{ "icx", false, 8 },
-	{ "spr", true, 8 },
-};
+#include "pmu/cpu_desc.h"
 
 static bool plan_has_pmu(const struct plan_request *r)
 {
 	return r->cpu && r->cpu->has_pmu;
 }
 
+/*
+ * The description whose events and counters the plan uses: the host's when
+ * it runs this model (an Emerald Rapids host with spr), else one that runs it.
+ */
+static const struct cpu_desc *plan_cpu(const struct plan_request *r)
+{
+	const char *id = model_id(r->model);
+
+	if (r->cpu && r->cpu->cpu && !strcmp(r->cpu->cpu->model, id))
+		return r->cpu->cpu;
+	return cpu_desc_for_model(id);
+}
+
+/* Away from a host, SMT is taken as on: most servers run it, and it leaves fewer counters. */
+static bool plan_smt(const struct plan_request *r)
+{
+	return r->cpu ? r->cpu->smt : true;
+}
+
+/* Away from a host the plan is an SMT host's: fewer counters, and the _ANY/core-wide forms. */
 unsigned int plan_model_flags(const struct plan_request *r)
 {
+	const struct cpu_desc *d = plan_has_pmu(r) ? NULL : plan_cpu(r);
 	unsigned int flags = 0;
 
-	if (!plan_has_pmu(r) || r->cpu->topdown_use_fixed)
+	/* The host's sysfs says whether PERF_METRICS work; away from one, the description. */
+	if (plan_has_pmu(r) ? r->cpu->topdown_use_fixed : !d || d->perf_metrics)
 		flags |= MODEL_FLAG_TOPDOWN_FIXED;
-	if (r->cpu && r->cpu->smt)
+	if (plan_smt(r))
 		flags |= MODEL_FLAG_SMT;
 	return flags;
 }
@@ -43,27 +56,34 @@ static int plan_target(const struct plan_request *r, struct event_target *t, int
 		       size_t errlen)
 {
 	const char *id = model_id(r->model);
+	const struct cpu_desc *d;
+	int ret = cpu_desc_init(err, errlen);
 
-	for (size_t i = 0; i < sizeof(plan_cpu_defaults) / sizeof(plan_cpu_defaults[0]); i++) {
-		if (strcmp(plan_cpu_defaults[i].id, id))
-			continue;
-		t->pfm_pmu = plan_cpu_defaults[i].id;
-		if (plan_has_pmu(r)) {
-			t->pmu_type = r->cpu->pmu_type;
-			t->topdown_l2 = r->cpu->topdown_l2;
-			*gp = r->cpu->gp_usable;
-		} else {
-			t->pmu_type = PERF_TYPE_RAW;
-			t->topdown_l2 = plan_cpu_defaults[i].topdown_l2;
-			*gp = plan_cpu_defaults[i].gp_counters;
-		}
-		return 0;
+	if (ret)
+		return ret;
+	d = plan_cpu(r);
+	if (!d) {
+		snprintf(err, errlen,
+			 "model %s has no event encodings: no CPU description says 'model %s' "
+			 "(tmacg --list-models; docs/cpu-format.md, TMACG_MODEL_DIR adds one): "
+			 "tmacg encodes hardware events for the models of its CPU descriptions, "
+			 "and software events (SW.*) for any model", id, id);
+		return -EOPNOTSUPP;
 	}
-	snprintf(err, errlen,
-		 "model %s has no event encodings (libpfm4 table and counter limits): tmacg "
-		 "encodes hardware events for icx and spr, and software events (SW.*) for any "
-		 "model", id);
-	return -EOPNOTSUPP;
+	t->cpu = d;
+	t->pfm_pmu = d->libpfm;
+	t->smt = plan_smt(r);
+	if (plan_has_pmu(r)) {
+		/* CPUID leaf 0xA and sysfs rule on a real PMU (less the NMI watchdog's). */
+		t->pmu_type = r->cpu->pmu_type;
+		t->topdown_l2 = r->cpu->topdown_l2;
+		*gp = r->cpu->gp_usable;
+	} else {
+		t->pmu_type = PERF_TYPE_RAW;
+		t->topdown_l2 = d->perf_metrics_l2;
+		*gp = t->smt ? d->gp_counters_smt : d->gp_counters;
+	}
+	return 0;
 }
 
 /* Software events need no PMU table: a model reading only them plans anywhere. */

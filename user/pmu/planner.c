@@ -13,8 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ICX and SPR have two offcore-response MSRs (MSR_OFFCORE_RSP_0/1) per thread. */
+/*
+ * Intel's cores have two offcore-response MSRs (MSR_OFFCORE_RSP_0/1, which
+ * Intel's lists give as "0x1a6,0x1a7") per thread; any other extra MSR
+ * (MSR_PEBS_FRONTEND 0x3f7, load latency 0x3f6) holds one value at a time.
+ * config1 without a known MSR (libpfm4's encodings) is offcore response.
+ */
 #define PLAN_OCR_MSRS 2
+#define PLAN_MSR_OFFCORE_RSP_0 0x1a6
+#define PLAN_MAX_OTHER_MSRS 8
 
 struct plan_group {
 	int *member;	/* indices into the encoded events */
@@ -60,8 +67,9 @@ static bool plan_fits(const struct plan_state *s, const struct plan_group *g, co
 {
 	const struct event_enc *first;
 	int gpev[64], ngp = 0, owner[32];
-	uint64_t ocr[PLAN_OCR_MSRS];
-	int nocr = 0;
+	uint64_t ocr[PLAN_OCR_MSRS], other_val[PLAN_MAX_OTHER_MSRS];
+	uint32_t fixed_used = 0, other_msr[PLAN_MAX_OTHER_MSRS];
+	int nocr = 0, nother = 0;
 
 	if (g->n + nadd == 0)
 		return true;
@@ -76,7 +84,20 @@ static bool plan_fits(const struct plan_state *s, const struct plan_group *g, co
 		    e->attr.exclude_kernel != first->attr.exclude_kernel)
 			return false;
 		/* config1 is an extra MSR value (offcore response): two such MSRs exist. */
-		if (e->attr.config1) {
+		if (e->attr.config1 && e->msr && e->msr != PLAN_MSR_OFFCORE_RSP_0) {
+			int o = 0;
+
+			while (o < nother && other_msr[o] != e->msr)
+				o++;
+			if (o < nother && other_val[o] != e->attr.config1)
+				return false;
+			if (o == nother && nother == PLAN_MAX_OTHER_MSRS)
+				return false;
+			if (o == nother) {
+				other_msr[nother] = e->msr;
+				other_val[nother++] = e->attr.config1;
+			}
+		} else if (e->attr.config1) {
 			bool known = false;
 
 			for (int o = 0; o < nocr; o++)
@@ -86,8 +107,17 @@ static bool plan_fits(const struct plan_state *s, const struct plan_group *g, co
 			if (!known)
 				ocr[nocr++] = e->attr.config1;
 		}
-		if (e->kind != EVENT_GP)
+		if (e->kind == EVENT_FIXED) {
+			if (e->fixed < 0 || e->fixed > 31 || !(fixed_used & (1u << e->fixed))) {
+				fixed_used |= e->fixed >= 0 && e->fixed < 32 ? 1u << e->fixed : 0;
+				continue;
+			}
+			/* Its fixed counter is taken (THREAD, THREAD_ANY): a GP one instead. */
+			if (!e->counter_mask)
+				return false;
+		} else if (e->kind != EVENT_GP) {
 			continue;
+		}
 		if (ngp == s->gp || ngp == (int)(sizeof(gpev) / sizeof(gpev[0])))
 			return false;
 		gpev[ngp++] = i;
@@ -220,10 +250,21 @@ static int plan_topdown_group(struct plan_state *s, const struct plan_input *in,
 		td[ntd++] = slots;
 	for (enum event_kind k = EVENT_METRIC; ; k = EVENT_FIXED) {
 		int from = ntd;
+		uint32_t fixed_used = 0;
 
-		for (int i = 0; i < s->nenc; i++)
-			if (s->enc[i].kind == k)
-				td[ntd++] = i;
+		for (int i = 0; i < s->nenc; i++) {
+			int f = s->enc[i].fixed;
+
+			if (s->enc[i].kind != k)
+				continue;
+			/* One event per fixed counter here; a second goes with the GP events. */
+			if (k == EVENT_FIXED && f >= 0 && f < 32) {
+				if (fixed_used & (1u << f))
+					continue;
+				fixed_used |= 1u << f;
+			}
+			td[ntd++] = i;
+		}
 		qsort_r(td + from, (size_t)(ntd - from), sizeof(*td), plan_cmp_config, s->enc);
 		if (k == EVENT_FIXED)
 			break;
@@ -286,7 +327,7 @@ static int plan_pack_gp(struct plan_state *s, const struct plan_input *in, char 
 			plan_place_set(s, &set[j], 1);
 	}
 	for (int i = 0; i < s->nenc; i++)
-		if (s->enc[i].kind == EVENT_GP && !s->placed[i])
+		if ((s->enc[i].kind == EVENT_GP || s->enc[i].kind == EVENT_FIXED) && !s->placed[i])
 			plan_place_set(s, &i, 1);
 	free(set);
 	return 0;

@@ -1,0 +1,577 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * CPU descriptions: the parser's checks (FILE:LINE messages), the built-in
+ * set (each runs a model that exists and lists every event it reads), and
+ * the point of the format: a CPU added as one description plus one model in
+ * TMACG_MODEL_DIR (tests/fixtures/cpu-zzz) is detected, listed and planned
+ * with no C edit.
+ */
+#include <errno.h>
+#include <ftw.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "model/model.h"
+#include "model/model_list.h"
+#include "offline.h"
+#include "options.h"
+#include "pmu/cpu_desc.h"
+#include "pmu/cpu_detect.h"
+#include "pmu/events.h"
+#include "pmu/plan_model.h"
+
+static const char header[] =
+	"cpu t\ntitle Test CPU\nmatch GenuineIntel-6-55-[0-4]\nmodel t\ntma_version 1\n"
+	"libpfm none\ngp_counters 8\ngp_counters_smt 4\nfixed_counters 3\nperf_metrics no\n"
+	"perf_metrics_l2 no\n";
+
+static struct cpu_desc *parse(const char *text, const char *file, char *err, size_t errlen)
+{
+	return cpu_desc_parse(text, strlen(text), file, err, errlen);
+}
+
+static void test_parse_ok(void **state)
+{
+	char text[2048], err[512] = "";
+	struct cpu_desc *d;
+	const struct cpu_desc_event *e;
+
+	(void)state;
+	snprintf(text, sizeof(text), "# comment\n\n%s"
+		 "match GenuineIntel-6-6A    # a second key, no stepping\n"
+		 "event Z.B event=0xa3 umask=0x04 cmask=4 edge=1 inv=1 counters=0-3 "
+		 "counters_smt_off=0,1,2,3,4,5,6,7\n"
+		 "event A.A event=0x00 umask=0x02 any=1 counters=fixed:1\n"
+		 "event O.R event=0xb7 umask=0x01 msr=0x1a6 msr_value=0x10003C0002 counters=0,2\n",
+		 header);
+	d = parse(text, "dir/t.cpu", err, sizeof(err));
+	if (!d)
+		fail_msg("%s", err);
+	assert_string_equal(d->id, "t");
+	assert_string_equal(d->title, "Test CPU");
+	assert_string_equal(d->model, "t");
+	assert_string_equal(d->tma_version, "1");
+	assert_null(d->libpfm);
+	assert_int_equal(d->gp_counters, 8);
+	assert_int_equal(d->gp_counters_smt, 4);
+	assert_int_equal(d->fixed_counters, 3);
+	assert_false(d->perf_metrics);
+	assert_int_equal(d->nmatch, 2);
+	assert_string_equal(d->match[0].vendor, "GenuineIntel");
+	assert_int_equal(d->match[0].family, 6);
+	assert_int_equal(d->match[0].model, 0x55);
+	assert_int_equal(d->match[0].steppings, 0x1f);
+	assert_int_equal(d->match[1].model, 0x6a);
+	assert_int_equal(d->match[1].steppings, 0xffff);
+	/* Sorted by name, found by name. */
+	assert_string_equal(d->events[0].name, "A.A");
+	e = cpu_desc_event(d, "Z.B");
+	assert_non_null(e);
+	assert_int_equal(e->event, 0xa3);
+	assert_int_equal(e->umask, 0x04);
+	assert_int_equal(e->cmask, 4);
+	assert_true(e->edge && e->inv && !e->any);
+	assert_int_equal(e->fixed, -1);
+	assert_int_equal(cpu_desc_event_counters(e, true), 0xf);
+	assert_int_equal(cpu_desc_event_counters(e, false), 0xff);
+	e = cpu_desc_event(d, "A.A");
+	assert_int_equal(e->fixed, 1);
+	assert_true(e->any);
+	e = cpu_desc_event(d, "O.R");
+	assert_int_equal(e->msr, 0x1a6);
+	assert_int_equal(e->msr_value, 0x10003C0002ull);
+	/* Without counters_smt_off the SMT-on list holds for both. */
+	assert_int_equal(cpu_desc_event_counters(e, false), 0x5);
+	assert_null(cpu_desc_event(d, "NO.PE"));
+	cpu_desc_free(d);
+}
+
+static void expect_parse_error(const char *extra, const char *want)
+{
+	char text[2048], err[512] = "";
+	struct cpu_desc *d;
+
+	snprintf(text, sizeof(text), "%s%s", header, extra);
+	d = parse(text, "t.cpu", err, sizeof(err));
+	if (d)
+		fail_msg("'%s' parsed; want an error with '%s'", extra, want);
+	if (!strstr(err, want))
+		fail_msg("'%s': message '%s' lacks '%s'", extra, err, want);
+}
+
+/* Line 12 is the first after the header. */
+static void test_parse_errors(void **state)
+{
+	char err[512] = "";
+
+	(void)state;
+	expect_parse_error("frobnicate 1\n", "t.cpu:12: unknown directive 'frobnicate'");
+	expect_parse_error("gp_counters 4\n", "t.cpu:12: second 'gp_counters' line");
+	expect_parse_error("event X.Y event=0x3c umask=0 counters=0-3 cmsk=1\n",
+			   "t.cpu:12: event X.Y: unknown key 'cmsk'");
+	expect_parse_error("event X.Y event=0x3c counters=0-3\n", "event=, umask= and counters=");
+	expect_parse_error("event X.Y event=0x1ff umask=0 counters=0-3\n", "event=0x1ff");
+	expect_parse_error("event X.Y event=0x3c umask=0 edge=2 counters=0-3\n", "edge=2");
+	expect_parse_error("event X.Y event=0x3c umask=0 counters=0-9\n",
+			   "t.cpu:12: event X.Y: a counter beyond gp_counters 8");
+	expect_parse_error("event X.Y event=0x3c umask=0 counters=3-1\n", "counters=3-1");
+	expect_parse_error("event X.Y event=0x3c umask=0 counters=fixed:3\n",
+			   "fixed counter 3 but fixed_counters is 3");
+	expect_parse_error("event X.Y event=0 umask=2 counters=fixed:1 counters_smt_off=0-7\n",
+			   "no counters_smt_off");
+	expect_parse_error("event X.Y event=0xb7 umask=1 msr=0x1a6 counters=0-3\n",
+			   "msr= and msr_value= go together");
+	expect_parse_error("event X.Y:c1 event=0x3c umask=0 counters=0-3\n", "no ':modifier'");
+	expect_parse_error("event X.Y event=0x3c umask=0 counters=0\n"
+			   "event X.Y event=0x3c umask=0 counters=0\n",
+			   "t.cpu:13: event X.Y given twice (first on line 12)");
+	expect_parse_error("event X.Y event=0x3c umask=0 counters=0 junk\n", "not key=value");
+	expect_parse_error("match GenuineIntel-6-55-[0-Z]\n", "t.cpu:12: 'match");
+	expect_parse_error("match GenuineIntel-6\n", "VENDOR-FAMILY-MODEL");
+	expect_parse_error("match GenuineIntel-0x6-55\n", "VENDOR-FAMILY-MODEL");
+	/* Whole-file checks. */
+	assert_null(parse(header, "other.cpu", err, sizeof(err)));
+	assert_non_null(strstr(err, "'cpu t' must equal the file name (t.cpu)"));
+	assert_null(parse("cpu t\n", "t.cpu", err, sizeof(err)));
+	assert_non_null(strstr(err, "t.cpu: no 'title' line"));
+	{
+		char text[2048];
+
+		snprintf(text, sizeof(text), "%s", header);
+		*strstr(text, "gp_counters_smt 4") = '#';	/* drop the line */
+		assert_null(parse(text, "t.cpu", err, sizeof(err)));
+		assert_non_null(strstr(err, "no 'gp_counters_smt' line"));
+		snprintf(text, sizeof(text), "%s", header);
+		memcpy(strstr(text, "match"), "#atch", 5);
+		assert_null(parse(text, "t.cpu", err, sizeof(err)));
+		assert_non_null(strstr(err, "no 'match' line"));
+		snprintf(text, sizeof(text), "%s", header);
+		memcpy(strstr(text, "perf_metrics_l2 no"), "perf_metrics_l2 ye", 18);
+		assert_null(parse(text, "t.cpu", err, sizeof(err)));
+		assert_non_null(strstr(err, "want yes or no"));
+	}
+}
+
+/* Every event a model reads, by base name, when it needs a PMU counter description. */
+static bool needs_description(const char *name)
+{
+	return strncmp(name, "PERF_METRICS.", 13) && strcmp(name, "msr/tsc/") &&
+	       strncmp(name, "SW.", 3);
+}
+
+/*
+ * Each built-in description runs a model that exists, of the same TMA
+ * version, and lists every hardware event that model reads.
+ */
+static void test_builtins_cover_their_models(void **state)
+{
+	char err[512] = "";
+
+	(void)state;
+	unsetenv("TMACG_MODEL_DIR");
+	cpu_desc_reset();
+	assert_int_equal(cpu_desc_init(err, sizeof(err)), 0);
+	assert_true(cpu_desc_count() >= 3);
+	for (int i = 0; i < cpu_desc_count(); i++) {
+		const struct cpu_desc *d = cpu_desc_at(i);
+		struct tma_model *m = model_load_builtin(d->model, err, sizeof(err));
+
+		if (!m)
+			fail_msg("%s runs model %s: %s", d->id, d->model, err);
+		assert_string_equal(d->tma_version, model_tma_version(m));
+		assert_ptr_equal(cpu_desc_by_id(d->id), d);
+		for (int k = 0; k < model_event_count(m); k++) {
+			char base[128];
+
+			snprintf(base, sizeof(base), "%s", model_event_name(m, k));
+			base[strcspn(base, ":")] = '\0';
+			if (needs_description(base) && !cpu_desc_event(d, base))
+				fail_msg("%s (model %s) reads %s, which %s does not describe",
+					 d->id,
+					 d->model, base, d->path);
+		}
+		model_free(m);
+	}
+}
+
+/* The CPUIDs of the issue: SKX stepping 4 vs CLX stepping 7, EMR runs spr. */
+static void test_cpuid_lookup(void **state)
+{
+	static const struct {
+		int model, stepping;
+		const char *cpu, *runs;
+	} want[] = {
+		{ 0x55, 0, "skx", "skx" }, { 0x55, 4, "skx", "skx" }, { 0x55, 5, "clx", "clx" },
+		{ 0x55, 7, "clx", "clx" }, { 0x55, 11, "clx", "clx" }, { 0x6A, 6, "icx", "icx" },
+		{ 0x6C, 1, "icx", "icx" }, { 0x8F, 8, "spr", "spr" }, { 0xCF, 2, "emr", "spr" },
+		{ 0xAD, 1, "gnr", "gnr" }, { 0xAE, 1, "gnr", "gnr" },
+	};
+
+	(void)state;
+	unsetenv("TMACG_MODEL_DIR");
+	cpu_desc_reset();
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct cpu_desc *d =
+			cpu_desc_by_cpuid("GenuineIntel", 6, want[i].model, want[i].stepping);
+
+		if (!d || strcmp(d->id, want[i].cpu) || strcmp(d->model, want[i].runs))
+			fail_msg("6/0x%X stepping %d: got %s, want %s running %s", want[i].model,
+				 want[i].stepping, d ? d->id : "none", want[i].cpu, want[i].runs);
+	}
+	/* SKX and CLX share a model number: without a stepping neither may be guessed. */
+	assert_null(cpu_desc_by_cpuid("GenuineIntel", 6, 0x55, -1));
+	assert_non_null(cpu_desc_by_cpuid("GenuineIntel", 6, 0x6A, -1));
+	assert_null(cpu_desc_by_cpuid("AuthenticAMD", 6, 0x6A, 6));
+	assert_null(cpu_desc_by_cpuid("GenuineIntel", 15, 0x6A, 6));
+	assert_string_equal(cpu_desc_for_model("spr")->id, "spr");
+	assert_null(cpu_desc_for_model("software"));
+}
+
+static char *capture_list(void)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len), *e = fopen("/dev/null", "w");
+
+	assert_int_equal(model_list_print(f, e), 0);
+	fclose(f);
+	fclose(e);
+	return out;
+}
+
+/* --list-models: every model with the CPUs that run it; Emerald Rapids runs spr. */
+static void test_list_models(void **state)
+{
+	char *out, line[512];
+
+	(void)state;
+	unsetenv("TMACG_MODEL_DIR");
+	cpu_desc_reset();
+	out = capture_list();
+	for (int i = 0; i < cpu_desc_count(); i++) {
+		const struct cpu_desc *d = cpu_desc_at(i);
+		const char *at = out, *want;
+
+		/* The model's line starts "MODEL\t": the first, or after a newline. */
+		snprintf(line, sizeof(line), "%s\t", d->model);
+		while (at && strncmp(at, line, strlen(line)))
+			at = strchr(at, '\n') ? strchr(at, '\n') + 1 : NULL;
+		if (!at)
+			fail_msg("model %s missing from:\n%s", d->model, out);
+		snprintf(line, sizeof(line), "%s: %s", d->id, d->title);
+		want = strstr(at, line);
+		if (!want || strchr(at, '\n') < want)
+			fail_msg("'%s' not on model %s's line:\n%s", line, d->model, out);
+	}
+	assert_non_null(strstr(out, "TMA 5.01\tspr: "));
+	assert_non_null(strstr(out, "; emr: Intel Xeon Scalable 5th gen (Emerald Rapids)\n"));
+	free(out);
+}
+
+/* tmacg --help's --model line lists every model. */
+static void test_help_lists_models(void **state)
+{
+	char *out = NULL, **ids = NULL, *line;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	int n;
+
+	(void)state;
+	unsetenv("TMACG_MODEL_DIR");
+	options_usage(f);
+	fclose(f);
+	line = strstr(out, "--model ID");
+	assert_non_null(line);
+	*strchr(line, '(') = '\0';
+	n = model_list_ids(&ids);
+	assert_true(n >= 5);
+	for (int i = 0; i < n; i++) {
+		if (!strstr(line, ids[i]))
+			fail_msg("--help's --model line '%s' lacks %s", line, ids[i]);
+		free(ids[i]);
+	}
+	free(ids);
+	free(out);
+}
+
+static char root[256];
+
+static void put(const char *rel, const char *text)
+{
+	char path[512], *slash;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s%s", root, rel);
+	for (slash = strchr(path + strlen(root) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(path, 0755);
+		*slash = '/';
+	}
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static int fake_cpuid(unsigned int leaf, unsigned int subleaf, unsigned int regs[4])
+{
+	(void)subleaf;
+	memset(regs, 0, 4 * sizeof(regs[0]));
+	regs[0] = leaf == 0 ? 0x1b : leaf == 0xA ? 0x07300305 : 0;	/* 3 GP counters */
+	return 0;
+}
+
+static const char *fixtures(void)
+{
+	const char *dir = getenv("TMACG_TEST_FIXTURES");
+
+	return dir && *dir ? dir : "tests/fixtures";
+}
+
+static void set_model_dir(const char *sub)
+{
+	char dir[1024];
+
+	snprintf(dir, sizeof(dir), "%s/%s", fixtures(), sub);
+	if (access(dir, R_OK))
+		fail_msg("%s missing (run from the repository root or set TMACG_TEST_FIXTURES)",
+			 dir);
+	setenv("TMACG_MODEL_DIR", dir, 1);
+	cpu_desc_reset();
+}
+
+static struct cpu_info detect_zzz(int stepping)
+{
+	struct cpu_detect_opts o = { .root = root, .cpuid = fake_cpuid };
+	struct cpu_info ci;
+	char text[512], err[512] = "";
+
+	snprintf(text, sizeof(text),
+		 "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 240\n"
+		 "model name\t: Made-up CPU\nstepping\t: %d\n\n", stepping);
+	put("/proc/cpuinfo", text);
+	if (cpu_detect(&o, &ci, err, sizeof(err)))
+		fail_msg("cpu_detect: %s", err);
+	return ci;
+}
+
+/*
+ * Adding a CPU is data: tests/fixtures/cpu-zzz holds zzz.cpu, yyy.cpu (a
+ * stepping split, like SKX/CLX) and zzz.tma, with events libpfm4 has never
+ * heard of.  Detected from a fixture /proc and /sys, listed, planned.
+ */
+static void test_new_cpu_is_data(void **state)
+{
+	struct cpu_info ci;
+	struct plan_request r = { .level = 3 };
+	static struct plan p;
+	char err[1024] = "", *out;
+	struct tma_model *m;
+
+	(void)state;
+	snprintf(root, sizeof(root), "/tmp/tmacg-desc-XXXXXX");
+	assert_non_null(mkdtemp(root));
+	put("/sys/bus/event_source/devices/cpu/type", "4\n");
+	put("/sys/devices/system/cpu/smt/active", "1\n");
+	put("/proc/sys/kernel/nmi_watchdog", "0\n");
+	set_model_dir("cpu-zzz");
+
+	ci = detect_zzz(3);
+	assert_non_null(ci.cpu);
+	assert_string_equal(ci.cpu->id, "zzz");
+	assert_string_equal(ci.model_id, "zzz");
+	assert_int_equal(ci.stepping, 3);
+	ci = detect_zzz(9);
+	assert_string_equal(ci.cpu->id, "yyy");
+	assert_string_equal(cpu_select_model(&ci, NULL, err, sizeof(err)), "zzz");
+
+	out = capture_list();
+	assert_non_null(strstr(out, "\nzzz\tTest model ZZZ\tTMA 0.1\tzzz: Test CPU ZZZ (made up); "
+				    "yyy: Test CPU YYY (made up, zzz stepping 5 and up)\n"));
+	assert_non_null(strstr(out, "\nspr\t"));	/* the built-ins stay */
+	free(out);
+
+	m = model_load_builtin("zzz", err, sizeof(err));
+	if (!m)
+		fail_msg("%s", err);
+	r.model = m;
+	r.cpu = &ci;	/* a host with a PMU: CPUID leaf 0xA's 3 counters, SMT on */
+	if (plan_for_model(&r, &p, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(p.gp_counters, 3);
+	assert_int_equal(p.ev[plan_index(&p, "CPU_CLK_UNHALTED.THREAD_ANY")].attr.config,
+			 0x20003c);	/* AnyThread on the kernel's fixed-counter-1 encoding */
+	assert_int_equal(p.ev[plan_index(&p, "ZZZ_STALLS.BACKEND:c1:e1")].attr.config,
+			 0x10404a3);
+	assert_int_equal(p.ev[plan_index(&p, "ZZZ_STALLS.BACKEND:c1:e1")].counter_mask, 0x1);
+	assert_int_equal(p.ev[plan_index(&p, "ZZZ_OCR.DRAM")].attr.config1, 0x184000001ull);
+	/* SMT off: counters_smt_off, the plain clock. */
+	ci.smt = false;
+	if (plan_for_model(&r, &p, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(plan_index(&p, "CPU_CLK_UNHALTED.THREAD_ANY"), -1);
+	assert_int_equal(p.ev[plan_index(&p, "ZZZ_STALLS.BACKEND:c1:e1")].counter_mask, 0x3);
+	/* libpfm none: an event the description does not list is refused, naming the file. */
+	{
+		struct event_target t = { .pmu_type = 4, .cpu = ci.cpu, .smt = true };
+		struct event_enc e;
+
+		assert_int_equal(event_encode(&t, "ZZZ_NOT.LISTED", &e, err, sizeof(err)),
+				 -ENOENT);
+		assert_non_null(strstr(err, "ZZZ_NOT.LISTED: CPU description yyy does not "
+					    "list it"));
+		assert_non_null(strstr(err, "cpu-zzz/yyy.cpu"));
+	}
+	/* Away from a host: the description's SMT counters. */
+	r.cpu = NULL;
+	if (plan_for_model(&r, &p, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(p.gp_counters, 3);
+	model_free(m);
+
+	/* tmacg --list-events on that host (no PMU in the fixture): detected and planned. */
+	{
+		const char *argv[] = { "tmacg", "--list-events", "--level", "3", NULL };
+		struct options o;
+		char out_path[] = "/tmp/tmacg-desc-out-XXXXXX", text[8192] = "";
+		int fd = mkstemp(out_path), saved = dup(STDOUT_FILENO), code;
+		FILE *f;
+
+		assert_true(fd >= 0);
+		assert_int_equal(options_parse(&o, 4, (char **)argv, stdout, stderr), 0);
+		put("/sys/devices/system/cpu/smt/active", "1\n");
+		unlink(strcat(strcpy(text, root), "/sys/bus/event_source/devices/cpu/type"));
+		setenv("TMACG_SYSFS_ROOT", root, 1);
+		fflush(stdout);
+		dup2(fd, STDOUT_FILENO);
+		code = offline_run(&o);
+		fflush(stdout);
+		dup2(saved, STDOUT_FILENO);
+		close(saved);
+		unsetenv("TMACG_SYSFS_ROOT");
+		assert_int_equal(code, 0);
+		f = fdopen(fd, "r");
+		rewind(f);
+		text[fread(text, 1, sizeof(text) - 1, f)] = '\0';
+		fclose(f);
+		remove(out_path);
+		/* The fixture's cpuinfo is stepping 9 by now: yyy, which runs zzz. */
+		assert_non_null(strstr(text, "# this CPU: yyy (Test CPU YYY (made up, zzz "
+					     "stepping 5 and up)), planning model zzz\n"));
+		assert_non_null(strstr(text, "# planned for zzz's CPU with SMT on"));
+		assert_non_null(strstr(text, "3 general-purpose counters per group"));
+		assert_non_null(strstr(text, "ZZZ_OCR.DRAM"));
+	}
+
+	unsetenv("TMACG_MODEL_DIR");
+	cpu_desc_reset();
+	ci = detect_zzz(3);
+	assert_null(ci.cpu);
+	assert_null(cpu_select_model(&ci, NULL, err, sizeof(err)));
+	assert_non_null(strstr(err, "TMACG_MODEL_DIR"));
+	assert_non_null(strstr(err, "Emerald Rapids"));
+	assert_int_equal(nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS), 0);
+}
+
+/* A broken data drop is refused by file and line, never half-loaded. */
+static void test_model_dir_errors(void **state)
+{
+	char dir[] = "/tmp/tmacg-desc-dir-XXXXXX", path[512], err[512] = "";
+	struct tma_model *m;
+	FILE *f;
+
+	(void)state;
+	setenv("TMACG_MODEL_DIR", "/nonexistent/tmacg", 1);
+	cpu_desc_reset();
+	assert_int_not_equal(cpu_desc_init(err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "TMACG_MODEL_DIR=/nonexistent/tmacg"));
+	assert_int_equal(cpu_desc_count(), 0);
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/bad.cpu", dir);
+	f = fopen(path, "w");
+	fputs("cpu bad\ntitle Bad\ngp_counters eight\n", f);
+	fclose(f);
+	setenv("TMACG_MODEL_DIR", dir, 1);
+	cpu_desc_reset();
+	assert_int_not_equal(cpu_desc_init(err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "bad.cpu:3: 'gp_counters eight'"));
+	remove(path);
+
+	/* A second description of a built-in CPU under another id: refused, both named. */
+	snprintf(path, sizeof(path), "%s/icx2.cpu", dir);
+	f = fopen(path, "w");
+	fputs("cpu icx2\ntitle Another Ice Lake\nmatch GenuineIntel-6-6C-[3]\nmodel icx\n"
+	      "tma_version 4.5\nlibpfm icx\ngp_counters 8\ngp_counters_smt 8\n"
+	      "fixed_counters 4\nperf_metrics yes\nperf_metrics_l2 no\n", f);
+	fclose(f);
+	cpu_desc_reset();
+	assert_int_equal(cpu_desc_init(err, sizeof(err)), -EEXIST);
+	assert_non_null(strstr(err, "icx.cpu and "));
+	assert_non_null(strstr(err, "icx2.cpu both match GenuineIntel family 6 model 0x6C"));
+	/* Under the built-in's id it replaces it. */
+	{
+		char to[512];
+
+		snprintf(to, sizeof(to), "%s/icx.cpu", dir);
+		f = fopen(path, "r+");
+		fputs("cpu icx ", f);	/* "cpu icx2" -> "cpu icx " */
+		fclose(f);
+		assert_int_equal(rename(path, to), 0);
+		cpu_desc_reset();
+		if (cpu_desc_init(err, sizeof(err)))
+			fail_msg("%s", err);
+		assert_string_equal(cpu_desc_by_id("icx")->title, "Another Ice Lake");
+		assert_null(cpu_desc_by_cpuid("GenuineIntel", 6, 0x6A, 1));
+		assert_ptr_equal(cpu_desc_by_cpuid("GenuineIntel", 6, 0x6C, 3),
+				 cpu_desc_by_id("icx"));
+		remove(to);
+	}
+
+	/* A model still carrying the old 'cpu' line points to the description. */
+	snprintf(path, sizeof(path), "%s/old.tma", dir);
+	f = fopen(path, "w");
+	fputs("model old\ncpu GenuineIntel 6 0x6A\nnode 1 A\n  formula 1\n", f);
+	fclose(f);
+	cpu_desc_reset();
+	m = model_load_builtin("old", err, sizeof(err));
+	assert_null(m);
+	assert_non_null(strstr(err, "old.tma:2"));
+	assert_non_null(strstr(err, "'model old' in its .cpu file"));
+	remove(path);
+	rmdir(dir);
+	unsetenv("TMACG_MODEL_DIR");
+	cpu_desc_reset();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_ok),
+		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_builtins_cover_their_models),
+		cmocka_unit_test(test_cpuid_lookup),
+		cmocka_unit_test(test_list_models),
+		cmocka_unit_test(test_help_lists_models),
+		cmocka_unit_test(test_new_cpu_is_data),
+		cmocka_unit_test(test_model_dir_errors),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * CPU descriptions (docs/cpu-format.md): one `.cpu` file per CPU says which
+ * CPUID it serves, its counters, whether it has PERF_METRICS, the model it
+ * runs and the encoding and counter constraints of every event that model
+ * reads.  The built-in ones are compiled in; $TMACG_MODEL_DIR adds (or
+ * replaces, by id) descriptions and models, so a new CPU needs no C edit.
+ */
+#ifndef TMACG_CPU_DESC_H
+#define TMACG_CPU_DESC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* "GenuineIntel-6-55-[01234]": mapfile.csv's key. */
+struct cpu_desc_match {
+	char vendor[16];
+	unsigned int family, model;
+	uint16_t steppings;	/* bit s: stepping s matches (all 16 when the key has none) */
+};
+
+struct cpu_desc_event {
+	char *name;		/* Intel's EventName, "CYCLE_ACTIVITY.STALLS_TOTAL" */
+	unsigned int event, umask, cmask;
+	bool edge, inv, any;
+	uint32_t msr;		/* offcore-response MSR, 0: none */
+	uint64_t msr_value;
+	int fixed;		/* fixed counter N ("counters=fixed:N"), -1: a GP event */
+	uint32_t counters;	/* GP counters it may use with SMT on (bit n: counter n) */
+	uint32_t counters_smt_off;	/* ... with SMT off (= counters when not given) */
+};
+
+struct cpu_desc {
+	char *id;		/* "skx": the file name without .cpu */
+	char *path;		/* for messages */
+	char *title;
+	struct cpu_desc_match *match;
+	int nmatch;
+	char *model;		/* the .tma model it runs */
+	char *tma_version;
+	char *libpfm;		/* libpfm4's PMU name, NULL for "none" */
+	int gp_counters, gp_counters_smt, fixed_counters;
+	bool perf_metrics, perf_metrics_l2;
+	struct cpu_desc_event *events;	/* sorted by name */
+	int nevents;
+};
+
+/*
+ * Parses one description.  NULL with "FILE:LINE: what is wrong" in err.
+ * file names the text in messages and must end in "<id>.cpu".
+ */
+struct cpu_desc *cpu_desc_parse(const char *text, size_t len, const char *file, char *err,
+				size_t errlen);
+void cpu_desc_free(struct cpu_desc *d);
+
+/* The event named (base name, no ":mod"), or NULL. */
+const struct cpu_desc_event *cpu_desc_event(const struct cpu_desc *d, const char *name);
+
+/* Allowed GP counters of e on a host with or without SMT. */
+uint32_t cpu_desc_event_counters(const struct cpu_desc_event *e, bool smt);
+
+/* The directory of extra descriptions and models: $TMACG_MODEL_DIR, or NULL. */
+const char *cpu_desc_dir(void);
+
+/*
+ * Loads the built-in descriptions and those of cpu_desc_dir() (once; again
+ * after cpu_desc_reset()).  0, or -errno with the file and line in err.
+ * The lookups below call it and find nothing when it fails.
+ */
+int cpu_desc_init(char *err, size_t errlen);
+void cpu_desc_reset(void);
+
+/* Every description, sorted by id. */
+int cpu_desc_count(void);
+const struct cpu_desc *cpu_desc_at(int i);
+const struct cpu_desc *cpu_desc_by_id(const char *id);
+/* The description whose match covers this CPUID, or NULL. */
+const struct cpu_desc *cpu_desc_by_cpuid(const char *vendor, int family, int model, int stepping);
+/* A description that runs model: the one of the same id when it does, else the first. */
+const struct cpu_desc *cpu_desc_for_model(const char *model);
+
+#endif /* TMACG_CPU_DESC_H */
