@@ -28,6 +28,7 @@ int report_init(struct report *r, const struct options *o, struct measure *ms, F
 	r->ms = ms;
 	r->out = out;
 	r->json = o->format == FORMAT_JSON || (o->format == FORMAT_AUTO && !tty);
+	r->quiet = o->format == FORMAT_NONE;
 	r->color = o->color_mode == 1 || (o->color_mode == -1 && tty && !getenv("NO_COLOR"));
 	if (host)
 		snprintf(r->host, sizeof(r->host), "%s", host);
@@ -159,7 +160,7 @@ static int emit(struct report *r, const struct line_ctx *lc, const char *name, u
 	struct report_line line = { 0 };
 
 	r->ms->evaluate(r->ms, sum, lc->interval_s, r->counts, r->result);
-	if (r->json) {
+	if (r->json || r->sink) {
 		if (ident) {
 			res = *ident;
 			res.host = r->host;
@@ -188,8 +189,13 @@ static int emit(struct report *r, const struct line_ctx *lc, const char *name, u
 		line.result = r->result;
 		line.level = r->ms->level;
 		line.info = r->ms->info;
-		return output_json_line(r->out, &line);
+		if (r->sink && !task)
+			r->sink->line(r->sink->ctx, &line);
+		if (r->json)
+			return output_json_line(r->out, &line);
 	}
+	if (r->quiet)
+		return 0;
 	if (r->ms->tma) {
 		char label[512];
 
@@ -250,6 +256,13 @@ int report_interval(struct report *r, struct cgroup_tree *t, double interval_s,
 	if (!lines)
 		return -ENOMEM;
 	clock_gettime(CLOCK_REALTIME, &lc.now);
+	if (r->sink) {
+		struct report_line head = { .time = lc.now, .interval_s = interval_s,
+					    .host = r->host, .model = r->ms->model_name,
+					    .tma_version = r->ms->tma_version, .dropped = dropped };
+
+		r->sink->begin(r->sink->ctx, &head);
+	}
 	for (size_t i = 0; i < t->nodes.cap; i++) {
 		struct cgroup_node *node = t->nodes.vals[i];
 
@@ -272,7 +285,7 @@ int report_interval(struct report *r, struct cgroup_tree *t, double interval_s,
 	qsort(lines, shown, sizeof(*lines), by_path);
 	if (r->ntasks)	/* qsort(NULL, 0, ...) is undefined */
 		qsort(r->tasks, r->ntasks, sizeof(*r->tasks), task_order);
-	if (!r->json)
+	if (!r->json && !r->quiet)
 		table_header(r, &lc);
 	for (size_t i = 0; i < shown && !err; i++) {
 		static const struct tmacg_acc empty;
@@ -286,6 +299,8 @@ int report_interval(struct report *r, struct cgroup_tree *t, double interval_s,
 		err = emit(r, &lc, "(other)", 0, NULL, NULL, &other);
 	if (!err && fflush(r->out))
 		err = errno == EPIPE ? -EPIPE : -EIO;
+	if (r->sink)
+		r->sink->end(r->sink->ctx);
 	free(lines);
 	report_reset(r, t);
 	return err;
