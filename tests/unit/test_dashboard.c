@@ -46,6 +46,7 @@ static char *full_exposition(void)
 	struct model_input in = { events, 1, 0 };
 	struct resource res = { .k8s_namespace = "ns", .k8s_pod = "p", .k8s_container = "c",
 				.host = "h" };
+	struct resource host_only = { .host = "h" };
 	struct report_line head = { .interval_s = 1, .host = "h", .model = "t" };
 	struct report_line l = { .interval_s = 1, .host = "h", .model = "t", .cgroup = "/x",
 				 .cgroup_id = 3, .resource = &res, .ncounts = 1,
@@ -58,6 +59,9 @@ static char *full_exposition(void)
 	if (!m || !r || !e || model_eval(m, &in, r))
 		return NULL;
 	prom_expo_begin(e, &head);
+	prom_expo_line(e, &l);
+	l.resource = &host_only;	/* a host cgroup: labelled by its path */
+	l.cgroup_id = 4;
 	prom_expo_line(e, &l);
 	text = prom_expo_end(e, &len);
 	prom_expo_free(e);

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -287,7 +288,7 @@ static void one_series_per_cgroup_tasks_and_nulls_left_out(void **state)
 static void k8s_labels_only_with_k8s(void **state)
 {
 	struct prom_expo *with = prom_expo_new(true), *without = prom_expo_new(false);
-	struct fake_line pod, ctr;
+	struct fake_line pod, ctr, anon, host, again;
 	char *a, *b;
 
 	(void)state;
@@ -299,18 +300,35 @@ static void k8s_labels_only_with_k8s(void **state)
 	ctr.res = pod.res;
 	ctr.res.k8s_container = "cart";
 	ctr.res.container_id = "c1";
+	/* A container known only by its id, a host cgroup, a pod recreated under its name. */
+	fake(&anon, "/kubepods/podu1/c2", 23, 0.5);
+	anon.res = pod.res;
+	anon.res.container_id = "c2";
+	fake(&host, "/system.slice/x.service", 24, 0.5);
+	fake(&again, "/kubepods/podu2", 25, 0.5);
+	again.res = pod.res;
 	begin(with, 0);
-	prom_expo_line(with, &pod.line);
-	prom_expo_line(with, &ctr.line);
+	assert_int_equal(prom_expo_line(with, &pod.line), 0);
+	assert_int_equal(prom_expo_line(with, &ctr.line), 0);
+	assert_int_equal(prom_expo_line(with, &anon.line), 0);
+	assert_int_equal(prom_expo_line(with, &host.line), 0);
+	assert_int_equal(prom_expo_line(with, &again.line), 0);
+	assert_int_equal(prom_expo_line(with, &again.line), -EEXIST);	/* twice: not served */
 	a = end(with);
 	begin(without, 0);
 	prom_expo_line(without, &pod.line);
 	b = end(without);
-	assert_non_null(strstr(a, "\ntmacg_on_cpu_seconds_total{host=\"node-1\",cgroup=\"/kubepods/"
-				  "podu1\",namespace=\"shop\",pod=\"cart-1\"} 0.5\n"));
-	assert_non_null(strstr(a, "\ntmacg_on_cpu_seconds_total{host=\"node-1\",cgroup=\"/kubepods/"
-				  "podu1/c1\",namespace=\"shop\",pod=\"cart-1\",container=\"cart\"} "
-				  "0.5\n"));
+	assert_non_null(strstr(a, "\ntmacg_on_cpu_seconds_total{host=\"node-1\",namespace=\"shop\","
+				  "pod=\"cart-1\"} 0.5\n"));
+	assert_non_null(strstr(a, "\ntmacg_on_cpu_seconds_total{host=\"node-1\",namespace=\"shop\","
+				  "pod=\"cart-1\",container=\"cart\"} 0.5\n"));
+	assert_non_null(strstr(a, "\ntmacg_on_cpu_seconds_total{host=\"node-1\",namespace=\"shop\","
+				  "pod=\"cart-1\",cgroup=\"/kubepods/podu1/c2\"} 0.5\n"));
+	assert_non_null(strstr(a, "\ntmacg_on_cpu_seconds_total{host=\"node-1\","
+				  "cgroup=\"/system.slice/x.service\"} 0.5\n"));
+	assert_non_null(strstr(a, "\ntmacg_on_cpu_seconds_total{host=\"node-1\",namespace=\"shop\","
+				  "pod=\"cart-1\",cgroup=\"/kubepods/podu2\"} 0.5\n"));
+	assert_int_equal(count_of(a, "\ntmacg_on_cpu_seconds_total{"), 5);
 	assert_null(strstr(a, "=\"u1\"")); /* no uid or container id label */
 	assert_null(strstr(a, "=\"c1\""));
 	assert_non_null(strstr(b, "\ntmacg_on_cpu_seconds_total{host=\"node-1\",cgroup=\"/kubepods/"

@@ -19,6 +19,7 @@ struct prom {
 	struct report_sink sink;
 	bool failed;		/* this interval's text could not be built */
 	bool warned;
+	bool warned_duplicate;
 };
 
 static void on_begin(void *ctx, const struct report_line *head)
@@ -32,8 +33,16 @@ static void on_line(void *ctx, const struct report_line *line)
 {
 	struct prom *p = ctx;
 
-	if (!p->failed && prom_expo_line(p->expo, line))
+	int ret = p->failed ? 0 : prom_expo_line(p->expo, line);
+
+	if (ret == -EEXIST && !p->warned_duplicate) {
+		/* Two lines of one label set even with the cgroup path: never expected. */
+		fprintf(stderr, "tmacg: warning: cgroup %s reported twice in an interval: its "
+				"second line is not on /metrics\n", line->cgroup);
+		p->warned_duplicate = true;
+	} else if (ret && ret != -EEXIST) {
 		p->failed = true;
+	}
 }
 
 static void on_end(void *ctx)

@@ -113,6 +113,7 @@ struct prom_expo {
 	bool k8s;
 	uint64_t generation;
 	struct u64map state;		/* cgroup id (UINT64_MAX: "(other)") -> series_state */
+	struct u64map seen;		/* this interval's label sets, by hash */
 	uint64_t dropped;		/* tmacg_dropped_total */
 	size_t lines;
 	char *host;
@@ -137,6 +138,7 @@ struct prom_expo *prom_expo_new(bool k8s)
 		return NULL;
 	e->k8s = k8s;
 	u64map_init(&e->state);
+	u64map_init(&e->seen);
 	return e;
 }
 
@@ -170,6 +172,7 @@ void prom_expo_free(struct prom_expo *e)
 		if (e->state.keys[i])
 			free(e->state.vals[i]);
 	u64map_free(&e->state);
+	u64map_free(&e->seen);
 	free_paths(e);
 	free(e->count_family);
 	free(e->host);
@@ -197,6 +200,8 @@ int prom_expo_begin(struct prom_expo *e, const struct report_line *head)
 	}
 	e->generation++;
 	e->lines = 0;
+	u64map_free(&e->seen);
+	u64map_init(&e->seen);
 	e->dropped += head->dropped;
 	free(e->host);
 	e->host = strdup(head->host ? head->host : "");
@@ -298,38 +303,74 @@ static struct series_state *state_of(struct prom_expo *e, uint64_t cgroup_id)
 	return s;
 }
 
-/* The labels naming this line's cgroup: host, cgroup, and with --k8s who it belongs to. */
-static char *line_labels(const struct prom_expo *e, const struct report_line *l)
+/* FNV-1a: a label set's identity within one interval. */
+static uint64_t hash_text(const char *s)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	const struct resource *res = l->resource;
+	uint64_t h = 0xcbf29ce484222325ULL;
 
-	if (!f)
-		return NULL;
-	prom_label(f, "host", e->host);
-	fputc(',', f);
-	prom_label(f, "cgroup", l->cgroup ? l->cgroup : "");
-	if (e->k8s && res) {
-		if (res->k8s_namespace) {
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h ? h : 1;
+}
+
+/*
+ * The labels naming this line's cgroup: host, then with --k8s the
+ * namespace, pod and container it belongs to, and the cgroup path whenever
+ * those do not tell it apart: outside --k8s, a cgroup that is no named pod,
+ * a container known only by its id (it would share its pod's labels), and
+ * a label set already used in this interval (a pod recreated under the
+ * same name while the old one's last interval is reported).  Pods and
+ * containers thus keep their series across container restarts, and the
+ * long path is not repeated on every one of their samples.
+ */
+static char *line_labels(struct prom_expo *e, const struct report_line *l)
+{
+	const struct resource *res = e->k8s ? l->resource : NULL;
+	bool named = res && res->k8s_namespace && res->k8s_pod &&
+		     (res->k8s_container || !res->container_id);
+
+	for (int attempt = 0; attempt < 2; attempt++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		uint64_t h;
+
+		if (!f)
+			return NULL;
+		prom_label(f, "host", e->host);
+		if (res && res->k8s_namespace) {
 			fputc(',', f);
 			prom_label(f, "namespace", res->k8s_namespace);
 		}
-		if (res->k8s_pod) {
+		if (res && res->k8s_pod) {
 			fputc(',', f);
 			prom_label(f, "pod", res->k8s_pod);
 		}
-		if (res->k8s_container) {
+		if (res && res->k8s_container) {
 			fputc(',', f);
 			prom_label(f, "container", res->k8s_container);
 		}
-	}
-	if (fclose(f)) {
+		if (!named || attempt) {
+			fputc(',', f);
+			prom_label(f, "cgroup", l->cgroup ? l->cgroup : "");
+		}
+		if (fclose(f)) {
+			free(buf);
+			return NULL;
+		}
+		h = hash_text(buf);
+		if (!u64map_get(&e->seen, h)) {
+			if (u64map_put(&e->seen, h, e)) {
+				free(buf);
+				return NULL;
+			}
+			return buf;
+		}
 		free(buf);
-		return NULL;
+		if (!named || attempt)
+			return NULL;	/* a cgroup reported twice: never expected */
 	}
-	return buf;
+	return NULL;
 }
 
 static void sample(FILE *f, enum family fam, const char *labels, double v)
@@ -389,7 +430,7 @@ int prom_expo_line(struct prom_expo *e, const struct report_line *l)
 	labels = line_labels(e, l);
 	if (!s || !labels) {
 		free(labels);
-		return -ENOMEM;
+		return s ? -EEXIST : -ENOMEM;
 	}
 	/*
 	 * Reported twice in one interval (an id shared by two lines, never

@@ -5,23 +5,20 @@
 #include <string.h>
 #include <unistr.h>
 
-/* A valid UTF-8 run: only the three escapes the format defines. */
+/* A valid UTF-8 run: only the three escapes the format defines, the rest in spans. */
 static void escape_valid(FILE *f, const char *s, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		switch (s[i]) {
-		case '\\':
-			fputs("\\\\", f);
-			break;
-		case '"':
-			fputs("\\\"", f);
-			break;
-		case '\n':
-			fputs("\\n", f);
-			break;
-		default:
-			fputc(s[i], f);
+	while (n) {
+		size_t plain = strcspn(s, "\\\"\n");
+
+		if (plain >= n) {
+			fwrite(s, 1, n, f);
+			return;
 		}
+		fwrite(s, 1, plain, f);
+		fputs(s[plain] == '\n' ? "\\n" : s[plain] == '"' ? "\\\"" : "\\\\", f);
+		s += plain + 1;
+		n -= plain + 1;
 	}
 }
 
