@@ -136,6 +136,31 @@ static void assert_close(double got, double want, const char *what)
 	printf("  %s: /metrics %.4f s, cpu.stat %.4f s\n", what, got, want);
 }
 
+/* promtool check metrics on text: fails the test if rejected; false when not installed. */
+static bool promtool_accepts(const char *text)
+{
+	char path[] = "/tmp/tmacg-scrape-XXXXXX", cmd[256];
+	FILE *f;
+	int fd, st;
+
+	if (system("command -v promtool >/dev/null 2>&1")) {
+		fprintf(stderr, "  promtool not installed (Debian package prometheus; "
+				"deploy/install-deps.sh installs it)\n");
+		return false;
+	}
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	fputs(text, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "promtool check metrics < %s 2>&1", path);
+	st = system(cmd);
+	unlink(path);
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		fail_msg("promtool check metrics rejected the scrape:\n%s", text);
+	return true;
+}
+
 /* Starts tmacg with --listen 127.0.0.1:0 and returns the port it says it bound. */
 static int start_listening(struct itest_tmacg *t, const char *const args[])
 {
@@ -197,6 +222,7 @@ static void scrape_matches_cpu_stat_and_forgets_removed(void **state)
 	assert_true(sample(text, "tmacg_interval_seconds", "host=\"" HOST "\"") > 0.4);
 	assert_non_null(strstr(text, "\ntmacg_build_info{host=\"" HOST "\",version=\""));
 	before = sample(text, "tmacg_on_cpu_seconds_total", lk);
+	promtool_accepts(text);	/* the software-mode scrape; the next test skips without it */
 	free(text);
 
 	assert_int_equal(itest_rmcg(gone), 0);
@@ -230,8 +256,7 @@ static void scrape_matches_cpu_stat_and_forgets_removed(void **state)
 /* promtool, Prometheus's own checker, on a real scrape with a model's TMA series. */
 static void scrape_passes_promtool_with_tma_series(void **state)
 {
-	char parent[128], cg[160], mnt[300], lab[400], path[] = "/tmp/tmacg-scrape-XXXXXX";
-	char cmd[256];
+	char parent[128], cg[160], mnt[300], lab[400];
 	const char *args[] = { "--model-file", model_path, "--level", "3", "--cgroup", mnt,
 			       "--interval", "500ms", "--listen", "127.0.0.1:0", "--format",
 			       "none", NULL };
@@ -239,8 +264,7 @@ static void scrape_passes_promtool_with_tma_series(void **state)
 	double share;
 	char *text;
 	pid_t burner;
-	FILE *f;
-	int port, fd, st;
+	int port;
 
 	(void)state;
 	ITEST_NEED_ROOT();
@@ -278,22 +302,10 @@ static void scrape_passes_promtool_with_tma_series(void **state)
 	snprintf(lab, sizeof(lab), "host=\"" HOST "\",cgroup=\"/%s\"", cg);
 	assert_true(sample(text, "tmacg_running_ratio_min", lab) == 1);
 
-	if (system("command -v promtool >/dev/null 2>&1")) {
-		fprintf(stderr, "  promtool not installed (Debian package prometheus; "
-				"deploy/install-deps.sh installs it): skipped\n");
+	if (!promtool_accepts(text)) {
 		free(text);
 		skip();
 	}
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	f = fdopen(fd, "w");
-	fputs(text, f);
-	fclose(f);
-	snprintf(cmd, sizeof(cmd), "promtool check metrics < %s 2>&1", path);
-	st = system(cmd);
-	unlink(path);
-	if (!WIFEXITED(st) || WEXITSTATUS(st))
-		fail_msg("promtool check metrics rejected the scrape:\n%s", text);
 	free(text);
 }
 
