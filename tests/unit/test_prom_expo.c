@@ -62,6 +62,22 @@ static void begin(struct prom_expo *e, uint64_t dropped)
 	assert_int_equal(prom_expo_begin(e, &head), 0);
 }
 
+/* Every family written is one prom_expo_families lists (the dashboard test relies on it). */
+static void families_are_listed(const char *text)
+{
+	for (const char *t = strstr(text, "# TYPE "); t; t = strstr(t + 1, "\n# TYPE ")) {
+		const char *name = t[0] == '\n' ? t + 8 : t + 7;
+		size_t len = strcspn(name, " ");
+		bool listed = false;
+
+		for (int i = 0; prom_expo_families[i]; i++)
+			listed |= strlen(prom_expo_families[i]) == len &&
+				  !strncmp(prom_expo_families[i], name, len);
+		if (!listed)
+			fail_msg("family %.*s is not in prom_expo_families", (int)len, name);
+	}
+}
+
 static char *end(struct prom_expo *e)
 {
 	size_t len = 0;
@@ -69,6 +85,7 @@ static char *end(struct prom_expo *e)
 
 	assert_non_null(text);
 	assert_int_equal(strlen(text), len);
+	families_are_listed(text);
 	return text;
 }
 
@@ -285,6 +302,37 @@ static void one_series_per_cgroup_tasks_and_nulls_left_out(void **state)
 	prom_expo_free(e);
 }
 
+/* Each count tmacg names (software and hardware) feeds its counter; rates feed none. */
+static void every_counter_family(void **state)
+{
+	static const char *const names[] = { "on_cpu_s", "cpu_clock_s", "context_switches",
+					     "cpu_migrations", "page_faults", "cycles",
+					     "instructions", "slots", "cpu_utilization",
+					     "page_faults_per_s", "INT_MISC.RECOVERY_CYCLES:c1:e1" };
+	static const double values[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 };
+	struct prom_expo *e = prom_expo_new(false);
+	struct fake_line l;
+	char *text;
+
+	(void)state;
+	fake(&l, "/svc", 9, 0);
+	l.line.ncounts = 11;
+	l.line.count_names = names;
+	l.line.count_values = values;
+	begin(e, 0);
+	assert_int_equal(prom_expo_line(e, &l.line), 0);
+	text = end(e);
+	assert_int_equal(count_of(text, " counter\n"), 9);	/* 8 counts and dropped_total */
+	assert_true(value_of(text, "tmacg_cpu_clock_seconds_total", "host=\"node-1\"") == 2);
+	assert_true(value_of(text, "tmacg_cpu_migrations_total", "host=\"node-1\"") == 4);
+	assert_true(value_of(text, "tmacg_slots_total", "host=\"node-1\"") == 8);
+	assert_null(strstr(text, "utilization"));
+	assert_null(strstr(text, "per_s"));
+	assert_null(strstr(text, "RECOVERY"));
+	free(text);
+	prom_expo_free(e);
+}
+
 static void k8s_labels_only_with_k8s(void **state)
 {
 	struct prom_expo *with = prom_expo_new(true), *without = prom_expo_new(false);
@@ -453,6 +501,7 @@ int main(void)
 		cmocka_unit_test(one_interval_exact_text),
 		cmocka_unit_test(counters_sum_across_intervals_and_go_with_the_cgroup),
 		cmocka_unit_test(one_series_per_cgroup_tasks_and_nulls_left_out),
+		cmocka_unit_test(every_counter_family),
 		cmocka_unit_test(k8s_labels_only_with_k8s),
 		cmocka_unit_test(tma_nodes_by_path_and_level),
 		cmocka_unit_test(promtool_accepts_hostile_names),
