@@ -376,6 +376,51 @@ static void k8s_series_carry_pod_names(void **state)
 	logs_left[0] = '\0';
 }
 
+/* --top N: N cgroups and "(other)" per scrape, however many cgroups run. */
+static void top_bounds_the_series(void **state)
+{
+	char parent[128], child[4][160], mnt[300];
+	const char *args[] = { "--pmu", "software", "--cgroup", mnt, "--depth", "1", "--top", "2",
+			       "--interval", "500ms", "--listen", "127.0.0.1:0", "--format", "none",
+			       NULL };
+	struct itest_tmacg t;
+	pid_t burners[4];
+	char *text;
+	int port;
+
+	(void)state;
+	ITEST_NEED_ROOT();
+	itest_parent_name(parent, sizeof(parent), "promtop");
+	assert_int_equal(itest_mkcg(parent), 0);
+	for (int i = 0; i < 4; i++) {
+		snprintf(child[i], sizeof(child[i]), "%s/c%d", parent, i);
+		assert_int_equal(itest_mkcg(child[i]), 0);
+	}
+	snprintf(mnt, sizeof(mnt), "%s/%s", itest_cgroup_mount(), parent);
+	port = start_listening(&t, args);
+	for (int i = 0; i < 4; i++)
+		burners[i] = itest_burn_in(child[i], "1.5", "0.2", NULL);
+	usleep(1200000);
+	text = scrape(port);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(itest_wait(burners[i]), 0);
+	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
+	itest_tmacg_free(&t);
+	assert_int_equal(itest_rmcg(parent), 0);
+	/* Five cgroups reported (the parent and four children): two, and the rest summed. */
+	assert_true(sample(text, "tmacg_reported_cgroups", "host=\"" HOST "\"") == 3);
+	{
+		int n = 0;
+
+		for (const char *p = text; (p = strstr(p, "\ntmacg_on_cpu_seconds_total{")); p++)
+			n++;
+		assert_int_equal(n, 3);
+	}
+	assert_false(isnan(sample(text, "tmacg_on_cpu_seconds_total",
+				  "host=\"" HOST "\",cgroup=\"(other)\"")));
+	free(text);
+}
+
 /* Runs tmacg to its end; its exit code, stderr in err. */
 static int run_tmacg(const char *listen, char *err, size_t len)
 {
@@ -426,6 +471,7 @@ int main(void)
 		cmocka_unit_test(scrape_matches_cpu_stat_and_forgets_removed),
 		cmocka_unit_test(scrape_passes_promtool_with_tma_series),
 		cmocka_unit_test(k8s_series_carry_pod_names),
+		cmocka_unit_test(top_bounds_the_series),
 		cmocka_unit_test(bad_listen_ends_with_a_message),
 	};
 
