@@ -285,7 +285,8 @@ int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err
 			else if (!strcmp(optarg, "none"))
 				o->format = FORMAT_NONE;
 			else
-				return bad(err, "--format '%s': expected table, json or none", optarg);
+				return bad(err, "--format '%s': expected table, json or none",
+					   optarg);
 			break;
 		case OPT_COLOR:
 			if (!strcmp(optarg, "auto"))

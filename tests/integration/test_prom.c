@@ -222,7 +222,7 @@ static void scrape_matches_cpu_stat_and_forgets_removed(void **state)
 	assert_true(sample(text, "tmacg_interval_seconds", "host=\"" HOST "\"") > 0.4);
 	assert_non_null(strstr(text, "\ntmacg_build_info{host=\"" HOST "\",version=\""));
 	before = sample(text, "tmacg_on_cpu_seconds_total", lk);
-	promtool_accepts(text);	/* the software-mode scrape; the next test skips without it */
+	promtool_accepts(text);	/* software mode; the next test skips without promtool */
 	free(text);
 
 	assert_int_equal(itest_rmcg(gone), 0);
@@ -281,8 +281,8 @@ static void scrape_passes_promtool_with_tma_series(void **state)
 	itest_tmacg_free(&t);
 	assert_int_equal(itest_rmcg(cg), 0);
 
-	snprintf(lab, sizeof(lab), "host=\"" HOST "\",cgroup=\"/%s\",node=\"CPU_Share\",level=\"1\"",
-		 cg);
+	snprintf(lab, sizeof(lab),
+		 "host=\"" HOST "\",cgroup=\"/%s\",node=\"CPU_Share\",level=\"1\"", cg);
 	share = sample(text, "tmacg_tma_ratio", lab);
 	if (!(share > 0.05 && share < 2.2))
 		fail_msg("CPU_Share of two busy threads: %g in\n%s", share, text);
@@ -441,7 +441,8 @@ static int run_tmacg(const char *listen, char *err, size_t len)
 
 static void bad_listen_ends_with_a_message(void **state)
 {
-	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct sockaddr_in sin = { .sin_family = AF_INET,
+				   .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	socklen_t len = sizeof(sin);
 	char err[2048], spec[64];
 	int fd = socket(AF_INET, SOCK_STREAM, 0);

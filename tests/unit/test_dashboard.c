@@ -190,7 +190,8 @@ static void each_query(void (*fn)(const char *where, const char *expr))
 static bool is_family(const char *name, size_t len)
 {
 	for (int i = 0; prom_expo_families[i]; i++)
-		if (strlen(prom_expo_families[i]) == len && !strncmp(prom_expo_families[i], name, len))
+		if (strlen(prom_expo_families[i]) == len &&
+		    !strncmp(prom_expo_families[i], name, len))
 			return true;
 	return false;
 }
@@ -295,7 +296,7 @@ static void check_labels(const char *where, const char *expr)
 				for (e = s; ident_char(*e); e++)
 					;
 				if (e > s && !label_in_exposition(s, e - s))
-					fail_msg("%s: grouping label '%.*s' is not on /metrics (%s)",
+					fail_msg("%s: grouping label '%.*s' not on /metrics (%s)",
 						 where, (int)(e - s), s, expr);
 				s = e > s ? e : s + 1;
 			}
@@ -373,7 +374,8 @@ static void the_panels_the_issue_asks_for(void **state)
 	assert_string_equal(str(l1, "type"), "timeseries");
 	assert_string_equal(str(l1, "repeat"), "pod");
 	assert_string_equal(
-		str(get(get(get(get(l1, "fieldConfig"), "defaults"), "custom"), "stacking"), "mode"),
+		str(get(get(get(get(l1, "fieldConfig"), "defaults"), "custom"), "stacking"),
+		    "mode"),
 		"normal");
 	assert_non_null(strstr(first_expr(l1), "level=\"1\""));
 	assert_non_null(strstr(first_expr(l1), "by (node)"));

@@ -80,7 +80,8 @@ static void add_interval(const char *text, long ts)
 			snprintf(family(l + 7, n)->type, sizeof(fams[0].type), "%.*s",
 				 (int)(end - l - 8 - n), l + 8 + n);
 		else
-			fprintf(family(l, strcspn(l, " {"))->f, "%.*s %ld\n", (int)(end - l), l, ts);
+			fprintf(family(l, strcspn(l, " {"))->f, "%.*s %ld\n", (int)(end - l), l,
+				ts);
 		l = end + 1;
 	}
 }
@@ -95,7 +96,8 @@ static void write_openmetrics(const char *path)
 		size_t n = strlen(fams[i].name);
 
 		fclose(fams[i].f);
-		if (!strcmp(fams[i].type, "counter") && n > 6 && !strcmp(fams[i].name + n - 6, "_total"))
+		if (!strcmp(fams[i].type, "counter") && n > 6 &&
+		    !strcmp(fams[i].name + n - 6, "_total"))
 			n -= 6;
 		fprintf(f, "# HELP %.*s %s\n# TYPE %.*s %s\n", (int)n, fams[i].name, fams[i].help,
 			(int)n, fams[i].name, fams[i].type);
@@ -183,7 +185,8 @@ static void record(const char *om_path, long first_ts)
 
 static int free_port(void)
 {
-	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct sockaddr_in sin = { .sin_family = AF_INET,
+				   .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	socklen_t len = sizeof(sin);
 	int fd = socket(AF_INET, SOCK_STREAM, 0), port;
 
@@ -232,8 +235,8 @@ static int setup(void **state)
 	snprintf(cmd, sizeof(cmd), "promtool tsdb create-blocks-from openmetrics -q %s/scrapes.om "
 		 "%s/data >%s/blocks.log 2>&1", dir, dir, dir);
 	if (run(cmd)) {
-		fprintf(stderr, "promtool tsdb create-blocks-from openmetrics failed (%s/blocks.log)\n",
-			dir);
+		fprintf(stderr, "promtool tsdb create-blocks-from openmetrics failed "
+				"(%s/blocks.log)\n", dir);
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/prometheus.yml", dir);
@@ -387,7 +390,8 @@ static void every_panel_gets_data(void **state)
 		if (!json_object_object_get_ex(pn, "targets", &tg))
 			continue;
 		for (size_t t = 0; t < json_object_array_length(tg); t++) {
-			const char *title = json_object_get_string(json_object_object_get(pn, "title"));
+			const char *title =
+				json_object_get_string(json_object_object_get(pn, "title"));
 			char *expr = substitute(json_object_get_string(json_object_object_get(
 							json_object_array_get_idx(tg, t), "expr")),
 						"cart-backend");

@@ -308,7 +308,8 @@ static void every_counter_family(void **state)
 	static const char *const names[] = { "on_cpu_s", "cpu_clock_s", "context_switches",
 					     "cpu_migrations", "page_faults", "cycles",
 					     "instructions", "slots", "cpu_utilization",
-					     "page_faults_per_s", "INT_MISC.RECOVERY_CYCLES:c1:e1" };
+					     "page_faults_per_s",
+					     "INT_MISC.RECOVERY_CYCLES:c1:e1" };
 	static const double values[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 };
 	struct prom_expo *e = prom_expo_new(false);
 	struct fake_line l;
@@ -434,7 +435,8 @@ static void tma_nodes_by_path_and_level(void **state)
 	const char *lab = "host=\"node-1\",cgroup=\"/svc\",";
 
 	(void)state;
-	assert_non_null(strstr(l3, "\ntmacg_tma_ratio{host=\"node-1\",cgroup=\"/svc\",node=\"Frontend\","
+	assert_non_null(strstr(l3, "\ntmacg_tma_ratio{host=\"node-1\",cgroup=\"/svc\","
+				   "node=\"Frontend\","
 				   "level=\"1\"} 0.5\n"));
 	assert_non_null(strstr(l3, "node=\"Frontend.Latency\",level=\"2\"} 0.25\n"));
 	assert_non_null(strstr(l3, "node=\"Frontend.Latency.Icache\",level=\"3\"} 0.125\n"));

@@ -104,7 +104,8 @@ static void options_exit_2_on_bad_listen(void **state)
 
 static void port_in_use_is_named(void **state)
 {
-	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct sockaddr_in sin = { .sin_family = AF_INET,
+				   .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	socklen_t len = sizeof(sin);
 	struct prom_listen_addr a;
 	struct prom_server *s;
