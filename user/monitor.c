@@ -23,6 +23,7 @@
 #include "options.h"
 #include "output_json.h"
 #include "pmu/pmu.h"
+#include "prom/prom.h"
 #include "report.h"
 
 volatile sig_atomic_t monitor_stop;
@@ -48,6 +49,7 @@ struct monitor {
 	uint64_t last_negative, last_flush_errors, last_unattributed;
 	bool warned_map_full, warned_lost, warned_read;
 	struct group_health health;	/* perf groups that never counted */
+	struct prom *prom;		/* --listen: the report's sink, serving /metrics */
 };
 
 static uint64_t now_ns(clockid_t clk)
@@ -316,6 +318,7 @@ static int setup(struct monitor *m, char *err, size_t errlen)
 
 static void teardown(struct monitor *m)
 {
+	prom_close(m->prom);	/* stops serving first: nothing reads the report after */
 	collector_close(&m->col);	/* detaches first: no program left loaded */
 	pmu_close(&m->pmu);
 	cgroup_tree_free(&m->tree);
@@ -337,6 +340,15 @@ int monitor_run(const struct options *o)
 		return 1;
 	}
 	ret = report_init(&m.rep, o, m.ms, stdout);
+	/* Before the BPF setup: a port in use fails at once. */
+	if (!ret && o->listen) {
+		m.prom = prom_open(o->listen, o->k8s, m.rep.host, m.ms->model_name,
+				   m.ms->tma_version, err, sizeof(err));
+		if (m.prom)
+			m.rep.sink = prom_sink(m.prom);
+		else
+			ret = -EINVAL;
+	}
 	if (!ret)
 		ret = setup(&m, err, sizeof(err));
 	if (ret) {

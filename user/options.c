@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model/model_list.h"
+#include "prom/prom_listen.h"
 #include "version.h"
 
 /* A model level deeper than any model defines: the ICX and SPR trees stop at 6. */
@@ -108,7 +109,10 @@ void options_usage(FILE *f)
 	      "  -i, --interval DUR     e.g. 500ms, 2s (default 1s)\n"
 	      "  -n, --count N          stop after N intervals\n"
 	      "  -D, --duration DUR     stop after DUR\n"
-	      "  -f, --format table|json  (default: table on a terminal, JSON lines otherwise)\n"
+	      "  -f, --format table|json|none  (default: table on a terminal, JSON lines\n"
+	      "                         otherwise; none: nothing on stdout, with --listen)\n"
+	      "      --listen ADDR:PORT serve Prometheus metrics at http://ADDR:PORT/metrics\n"
+	      "                         (127.0.0.1:9464, [::1]:9464, :9464 for every address)\n"
 	      "      --color auto|always|never\n"
 	      "      --host NAME        host name in the output (default: this host's)\n"
 	      "      --cgroup-root DIR  the cgroup2 mount to use (default: found in mountinfo)\n"
@@ -142,6 +146,7 @@ enum {
 	OPT_CGROUP_ROOT,
 	OPT_MAX_CGROUPS,
 	OPT_MAX_TASKS,
+	OPT_LISTEN,
 };
 
 static const struct option long_options[] = {
@@ -171,6 +176,7 @@ static const struct option long_options[] = {
 	{ "cgroup-root", required_argument, NULL, OPT_CGROUP_ROOT },
 	{ "max-cgroups", required_argument, NULL, OPT_MAX_CGROUPS },
 	{ "max-tasks", required_argument, NULL, OPT_MAX_TASKS },
+	{ "listen", required_argument, NULL, OPT_LISTEN },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "version", no_argument, NULL, 'V' },
 	{ "help", no_argument, NULL, 'h' },
@@ -295,8 +301,11 @@ int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err
 				o->format = FORMAT_TABLE;
 			else if (!strcmp(optarg, "json"))
 				o->format = FORMAT_JSON;
+			else if (!strcmp(optarg, "none"))
+				o->format = FORMAT_NONE;
 			else
-				return bad(err, "--format '%s': expected table or json", optarg);
+				return bad(err, "--format '%s': expected table, json or none",
+					   optarg);
 			break;
 		case OPT_COLOR:
 			if (!strcmp(optarg, "auto"))
@@ -324,6 +333,15 @@ int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err
 				return bad(err, "--max-tasks '%s': expected 16 to 16777216", optarg);
 			o->max_tasks = (uint32_t)v;
 			break;
+		case OPT_LISTEN: {
+			struct prom_listen_addr addr;
+			char why[256];
+
+			if (prom_listen_parse(optarg, &addr, why, sizeof(why)))
+				return bad(err, "%s", why);
+			o->listen = optarg;
+			break;
+		}
 		case 'v':
 			o->verbose++;
 			break;
@@ -347,6 +365,11 @@ int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err
 		return bad(err, "%s", "--list-metrics needs --model ID or --model-file PATH");
 	if (o->k8s && o->ncgroups)
 		return bad(err, "%s", "--k8s and --cgroup: give one of them");
+	if (o->format == FORMAT_NONE && !o->listen)
+		return bad(err, "%s", "--format none prints nothing: it needs --listen ADDR:PORT");
+	if (o->listen && (o->replay || o->list_metrics || o->list_events || o->list_models))
+		return bad(err, "%s", "--listen serves live measurements: not with --replay or "
+			    "--list-*");
 	if (o->depth && !o->ncgroups)
 		return bad(err, "%s", "--depth needs --cgroup");
 	return 0;

@@ -9,7 +9,7 @@
 
 #define OPTIONS_MAX_CGROUPS 64
 
-enum output_format { FORMAT_AUTO, FORMAT_TABLE, FORMAT_JSON };
+enum output_format { FORMAT_AUTO, FORMAT_TABLE, FORMAT_JSON, FORMAT_NONE };
 enum pmu_mode { PMU_HARDWARE, PMU_SOFTWARE };
 enum k8s_level { K8S_LEVEL_POD, K8S_LEVEL_CONTAINER };
 
@@ -36,6 +36,7 @@ struct options {
 	const char *k8s_log_pods;
 	const char *cgroup_root;	/* a cgroup2 mount to use instead of the first one */
 	const char *host;		/* --host; after options_resolve(): the name to print */
+	const char *listen;		/* --listen ADDR:PORT: serve /metrics (user/prom/) */
 	uint32_t max_cgroups;
 	uint32_t max_tasks;
 	int verbose;

@@ -27,6 +27,7 @@ int report_init(struct report *r, const struct options *o, struct measure *ms, F
 	r->json = o->format == FORMAT_JSON;
 	r->color = o->color;
 	snprintf(r->host, sizeof(r->host), "%s", o->host);
+	r->quiet = o->format == FORMAT_NONE;
 	r->counts = calloc(ms->ncounts ? ms->ncounts : 1, sizeof(*r->counts));
 	if (!r->counts)
 		return -ENOMEM;
@@ -153,7 +154,7 @@ static int emit(struct report *r, const struct line_ctx *lc, const char *name, u
 	struct report_line line = { 0 };
 
 	r->ms->evaluate(r->ms, sum, lc->interval_s, r->counts, r->result);
-	if (r->json) {
+	if (r->json || r->sink) {
 		if (ident) {
 			res = *ident;
 			res.host = r->host;
@@ -182,8 +183,13 @@ static int emit(struct report *r, const struct line_ctx *lc, const char *name, u
 		line.result = r->result;
 		line.level = r->ms->level;
 		line.info = r->ms->info;
-		return output_json_line(r->out, &line);
+		if (r->sink && !task)
+			r->sink->line(r->sink->ctx, &line);
+		if (r->json)
+			return output_json_line(r->out, &line);
 	}
+	if (r->quiet)
+		return 0;
 	if (r->ms->tma) {
 		char label[512];
 
@@ -245,6 +251,13 @@ int report_interval(struct report *r, struct cgroup_tree *t, double interval_s,
 	if (!lines)
 		return -ENOMEM;
 	clock_gettime(CLOCK_REALTIME, &lc.now);
+	if (r->sink) {
+		struct report_line head = { .time = lc.now, .interval_s = interval_s,
+					    .host = r->host, .model = r->ms->model_name,
+					    .tma_version = r->ms->tma_version, .dropped = dropped };
+
+		r->sink->begin(r->sink->ctx, &head);
+	}
 	while ((node = cgroup_tree_next(t, &cur)))
 		if (cgroup_node_reported(node))
 			lines[n++] = node;
@@ -264,7 +277,7 @@ int report_interval(struct report *r, struct cgroup_tree *t, double interval_s,
 	qsort(lines, shown, sizeof(*lines), by_path);
 	if (r->ntasks)	/* qsort(NULL, 0, ...) is undefined */
 		qsort(r->tasks, r->ntasks, sizeof(*r->tasks), task_order);
-	if (!r->json)
+	if (!r->json && !r->quiet)
 		table_header(r, &lc);
 	for (size_t i = 0; i < shown && !err; i++) {
 		static const struct tmacg_acc empty;
@@ -278,6 +291,8 @@ int report_interval(struct report *r, struct cgroup_tree *t, double interval_s,
 		err = emit(r, &lc, "(other)", 0, NULL, NULL, &other);
 	if (!err && fflush(r->out))
 		err = errno == EPIPE ? -EPIPE : -EIO;
+	if (r->sink)
+		r->sink->end(r->sink->ctx);
 	free(lines);
 	report_reset(r, t);
 	return err;

@@ -17,6 +17,20 @@ struct cgroup_node;
 struct collector_task;
 struct model_result;
 struct resource;
+struct report_line;
+
+/*
+ * Receives each interval's cgroup lines besides what is printed (--listen):
+ * begin with the interval's facts (a line without a cgroup), every cgroup
+ * line (and "(other)"; no task lines), then end.  Lines point into the
+ * report's buffers: a sink copies what it keeps.
+ */
+struct report_sink {
+	void (*begin)(void *ctx, const struct report_line *head);
+	void (*line)(void *ctx, const struct report_line *line);
+	void (*end)(void *ctx);
+	void *ctx;
+};
 
 struct report_task_entry {
 	const struct cgroup_node *target;
@@ -30,6 +44,7 @@ struct report {
 	struct measure *ms;
 	FILE *out;
 	bool json;
+	bool quiet;		/* --format none: nothing on stdout */
 	bool color;
 	char host[256];
 	double *counts;
@@ -39,6 +54,7 @@ struct report {
 	/* Optional: Kubernetes identity of a cgroup (NULL: none). */
 	const struct resource *(*identify)(const struct cgroup_node *n, void *ctx);
 	void *identify_ctx;
+	const struct report_sink *sink;	/* NULL: none */
 };
 
 int report_init(struct report *r, const struct options *o, struct measure *ms, FILE *out);

@@ -64,6 +64,34 @@ function policyErrors(doc) {
         errors.push(`${where}: hostPath volume ${m.name} must be mounted readOnly`);
   }
   if (pod.hostNetwork || pod.hostIPC) errors.push("hostNetwork and hostIPC must stay off");
+  errors.push(...scrapeErrors(doc, pod));
+  return errors;
+}
+
+// A tmacg container with --listen: Prometheus finds it through the pod's
+// annotations, which must name the port it listens on and /metrics, and the
+// port must be declared (never as a hostPort: the node's own IP stays closed).
+function scrapeErrors(doc, pod) {
+  const errors = [];
+  const ann = (doc.kind === "Pod" ? doc.metadata : doc.spec?.template?.metadata)?.annotations ?? {};
+  for (const c of pod.containers ?? []) {
+    const args = [...(c.command ?? []), ...(c.args ?? [])];
+    const at = args.indexOf("--listen");
+    const spec = at >= 0 ? args[at + 1] : args.find((a) => a.startsWith("--listen="))?.slice(9);
+    if (spec === undefined) continue;
+    const port = spec.slice(spec.lastIndexOf(":") + 1);
+    const where = `container ${c.name}`;
+    if (ann["prometheus.io/scrape"] !== "true")
+      errors.push(`${where}: --listen without the annotation prometheus.io/scrape: "true"`);
+    if (ann["prometheus.io/port"] !== port)
+      errors.push(`${where}: annotation prometheus.io/port is ${JSON.stringify(ann["prometheus.io/port"])}, --listen port is ${port}`);
+    if (ann["prometheus.io/path"] !== "/metrics")
+      errors.push(`${where}: annotation prometheus.io/path must be /metrics`);
+    const declared = (c.ports ?? []).find((p) => String(p.containerPort) === port);
+    if (!declared) errors.push(`${where}: --listen port ${port} is not in ports`);
+    for (const p of c.ports ?? [])
+      if (p.hostPort !== undefined) errors.push(`${where}: hostPort ${p.hostPort} exposes the node`);
+  }
   return errors;
 }
 

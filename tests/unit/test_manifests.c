@@ -128,6 +128,15 @@ static void test_policy_violations(void **state)
 	expect_rejected("bad-policy.yaml", "document 1", "must be mounted readOnly");
 }
 
+/* --listen's port and the scrape annotations must agree, and the node stays closed. */
+static void test_scrape_annotations_match_listen(void **state)
+{
+	(void)state;
+	expect_rejected("bad-scrape.yaml", "document 1 (DaemonSet/wrong-port)",
+			"annotation prometheus.io/port is \"9100\", --listen port is 9464");
+	expect_rejected("bad-scrape.yaml", "document 1", "hostPort 9464 exposes the node");
+}
+
 static void test_unknown_kind(void **state)
 {
 	(void)state;
@@ -161,6 +170,7 @@ int main(void)
 		cmocka_unit_test(test_deploy_manifests_valid),
 		cmocka_unit_test(test_schema_error_in_second_document),
 		cmocka_unit_test(test_policy_violations),
+		cmocka_unit_test(test_scrape_annotations_match_listen),
 		cmocka_unit_test(test_unknown_kind),
 		cmocka_unit_test(test_not_yaml),
 		cmocka_unit_test(test_usage_errors),

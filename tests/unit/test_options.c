@@ -114,7 +114,7 @@ static void bad_arguments_exit_2_with_a_message(void **state)
 		{ { "--interval", "1ms" }, "shortest interval is 10ms" },
 		{ { "--count", "0" }, "--count '0': expected a positive number" },
 		{ { "--count", "-3" }, "--count '-3'" },
-		{ { "--format", "xml" }, "--format 'xml': expected table or json" },
+		{ { "--format", "xml" }, "--format 'xml': expected table, json or none" },
 		{ { "--level", "7" }, "--level '7': expected a number from 1 to 6" },
 		{ { "--pmu", "gpu" }, "--pmu 'gpu': expected hardware or software" },
 		{ { "--bogus" }, "unknown option '--bogus'" },

@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * Every query of deploy/grafana/tmacg.json, evaluated by a real Prometheus
+ * on a recording of tmacg's exposition: 20 intervals of four pods and a
+ * host cgroup, written by the exposition builder with the built-in icx
+ * model's tree (values set by hand: one pod backend bound, one frontend
+ * bound, one retiring, one idle), turned into a TSDB by `promtool tsdb
+ * create-blocks-from openmetrics`, served by `prometheus` on loopback and
+ * queried with `promtool query instant`.  Each panel must get data, and the
+ * top-N, level-1 and bottleneck panels the right pods.  Grafana itself is
+ * not in Debian, so this stands in for rendering the dashboard; the results
+ * are printed.  Skipped, saying so, without promtool and prometheus
+ * (Debian package prometheus, installed by deploy/install-deps.sh).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <arpa/inet.h>
+#include <json-c/json.h>
+#include <libgen.h>
+#include <limits.h>
+#include <math.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "model/model.h"
+#include "output_json.h"
+#include "prom/prom_expo.h"
+
+#define INTERVALS 20
+#define STEP_S 15
+
+static char root[PATH_MAX], dir[64], server[64];
+static pid_t prometheus_pid;
+static long eval_time;
+
+struct family_text {
+	char name[96], type[16], help[256];
+	char *buf;
+	size_t len;
+	FILE *f;
+};
+
+/* Regroups one family's samples of every interval, each with its timestamp. */
+static struct family_text fams[32];
+static int nfams;
+
+static struct family_text *family(const char *name, size_t len)
+{
+	for (int i = 0; i < nfams; i++)
+		if (strlen(fams[i].name) == len && !strncmp(fams[i].name, name, len))
+			return &fams[i];
+	assert_true(nfams < 32 && len < sizeof(fams[0].name));
+	memcpy(fams[nfams].name, name, len);
+	fams[nfams].f = open_memstream(&fams[nfams].buf, &fams[nfams].len);
+	return &fams[nfams++];
+}
+
+static void add_interval(const char *text, long ts)
+{
+	for (const char *l = text; *l;) {
+		const char *end = strchr(l, '\n');
+		size_t n = strcspn(l + (l[0] == '#' ? 7 : 0), " {");
+
+		assert_non_null(end);
+		if (!strncmp(l, "# HELP ", 7))
+			snprintf(family(l + 7, n)->help, sizeof(fams[0].help), "%.*s",
+				 (int)(end - l - 8 - n), l + 8 + n);
+		else if (!strncmp(l, "# TYPE ", 7))
+			snprintf(family(l + 7, n)->type, sizeof(fams[0].type), "%.*s",
+				 (int)(end - l - 8 - n), l + 8 + n);
+		else
+			fprintf(family(l, strcspn(l, " {"))->f, "%.*s %ld\n", (int)(end - l), l,
+				ts);
+		l = end + 1;
+	}
+}
+
+/* OpenMetrics: a counter family is named without its samples' _total. */
+static void write_openmetrics(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	for (int i = 0; i < nfams; i++) {
+		size_t n = strlen(fams[i].name);
+
+		fclose(fams[i].f);
+		if (!strcmp(fams[i].type, "counter") && n > 6 &&
+		    !strcmp(fams[i].name + n - 6, "_total"))
+			n -= 6;
+		fprintf(f, "# HELP %.*s %s\n# TYPE %.*s %s\n", (int)n, fams[i].name, fams[i].help,
+			(int)n, fams[i].name, fams[i].type);
+		fwrite(fams[i].buf, 1, fams[i].len, f);
+		free(fams[i].buf);
+	}
+	fputs("# EOF\n", f);
+	fclose(f);
+	nfams = 0;
+}
+
+struct pod_def {
+	const char *ns, *pod, *cgroup;
+	double cpu;		/* CPUs used */
+	double l1[4];		/* Frontend_Bound, Bad_Speculation, Backend_Bound, Retiring */
+	const char *bottleneck[3];
+};
+
+static const struct pod_def pods[] = {
+	{ "shop", "cart-backend", "/kubepods/podb", 1.5, { 0.1, 0.05, 0.6, 0.25 },
+	  { "Backend_Bound", "Memory_Bound", NULL } },
+	{ "shop", "web-frontend", "/kubepods/podf", 0.8, { 0.55, 0.05, 0.15, 0.25 },
+	  { "Frontend_Bound", "Fetch_Latency", NULL } },
+	{ "batch", "etl-retiring", "/kubepods/podr", 0.3, { 0.1, 0.05, 0.15, 0.7 },
+	  { NULL } },
+	/* Idle: the most backend bound of all, but under the top lists' CPU floor. */
+	{ "shop", "idle-bound", "/kubepods/podi", 0.01, { 0.05, 0.05, 0.85, 0.05 },
+	  { "Backend_Bound", NULL } },
+	{ NULL, NULL, "/system.slice/sshd.service", 0.01, { 0.3, 0.1, 0.3, 0.3 }, { NULL } },
+};
+#define NPODS (sizeof(pods) / sizeof(pods[0]))
+
+/* The recording: the exposition builder's text for each of INTERVALS intervals. */
+static void record(const char *om_path, long first_ts)
+{
+	static const char *const l1[] = { "Frontend_Bound", "Bad_Speculation", "Backend_Bound",
+					  "Retiring" };
+	static const char *const count_names[] = { "on_cpu_s" };
+	char err[512];
+	struct tma_model *icx = model_load_builtin("icx", err, sizeof(err));
+	struct model_result *r;
+	struct prom_expo *e = prom_expo_new(true);
+
+	assert_non_null(icx);
+	r = model_result_new(icx);
+	for (int i = 0; i < INTERVALS; i++) {
+		struct report_line head = { .time = { first_ts + i * STEP_S, 0 },
+					    .interval_s = STEP_S, .host = "node-1", .model = "icx",
+					    .tma_version = "4.5" };
+		size_t len;
+		char *text;
+
+		assert_int_equal(prom_expo_begin(e, &head), 0);
+		for (size_t p = 0; p < NPODS; p++) {
+			struct resource res = { .k8s_namespace = pods[p].ns, .k8s_pod = pods[p].pod,
+						.host = "node-1" };
+			double cpu = pods[p].cpu * STEP_S;
+			struct report_line l = {
+				.time = head.time, .interval_s = STEP_S, .host = "node-1",
+				.model = "icx", .cgroup = pods[p].cgroup, .cgroup_id = 100 + p,
+				.resource = &res, .ncounts = 1, .count_names = count_names,
+				.count_values = &cpu, .running_min = p == 0 ? 0.5 : 1, .tma = icx,
+				.result = r, .level = 3 };
+
+			for (int n = 0; n < r->nnodes; n++)
+				r->value[n] = NAN;
+			for (int k = 0; k < 4; k++)
+				r->value[model_node_index(icx, l1[k])] = pods[p].l1[k];
+			r->bottleneck_len = 0;
+			for (int k = 0; pods[p].bottleneck[k]; k++)
+				r->bottleneck[r->bottleneck_len++] =
+					model_node_index(icx, pods[p].bottleneck[k]);
+			assert_int_equal(prom_expo_line(e, &l), 0);
+		}
+		text = prom_expo_end(e, &len);
+		assert_non_null(text);
+		add_interval(text, first_ts + i * STEP_S);
+		free(text);
+	}
+	write_openmetrics(om_path);
+	prom_expo_free(e);
+	model_result_free(r);
+	model_free(icx);
+}
+
+static int free_port(void)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET,
+				   .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(sin);
+	int fd = socket(AF_INET, SOCK_STREAM, 0), port;
+
+	assert_int_equal(bind(fd, (struct sockaddr *)&sin, sizeof(sin)), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&sin, &len), 0);
+	port = ntohs(sin.sin_port);
+	close(fd);
+	return port;
+}
+
+static int run(const char *cmd)
+{
+	int st = system(cmd);
+
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int setup(void **state)
+{
+	char exe[PATH_MAX], cmd[PATH_MAX + 256], path[128];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	FILE *f;
+
+	(void)state;
+	if (n <= 0)
+		return -1;
+	exe[n] = '\0';
+	strcpy(root, exe);
+	for (int i = 0; i < 4; i++) {
+		char *d = dirname(root);
+
+		memmove(root, d, strlen(d) + 1);
+	}
+	if (run("command -v promtool >/dev/null && command -v prometheus >/dev/null")) {
+		fprintf(stderr, "  promtool and prometheus not installed (Debian package "
+				"prometheus; deploy/install-deps.sh installs it): skipped\n");
+		return 0;
+	}
+	snprintf(dir, sizeof(dir), "/tmp/tmacg-dash-XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	/* Ends a minute ago: inside Prometheus's lookback, with room for rate(). */
+	eval_time = time(NULL) - 60;
+	snprintf(path, sizeof(path), "%s/scrapes.om", dir);
+	record(path, eval_time - (INTERVALS - 1) * STEP_S);
+	snprintf(cmd, sizeof(cmd), "promtool tsdb create-blocks-from openmetrics -q %s/scrapes.om "
+		 "%s/data >%s/blocks.log 2>&1", dir, dir, dir);
+	if (run(cmd)) {
+		fprintf(stderr, "promtool tsdb create-blocks-from openmetrics failed "
+				"(%s/blocks.log)\n", dir);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/prometheus.yml", dir);
+	f = fopen(path, "w");
+	fputs("global:\n  evaluation_interval: 1m\n", f);
+	fclose(f);
+	snprintf(server, sizeof(server), "http://127.0.0.1:%d", free_port());
+	prometheus_pid = fork();
+	if (prometheus_pid == 0) {
+		char cfg[160], data[160], listen[80], log[160];
+
+		snprintf(cfg, sizeof(cfg), "--config.file=%s/prometheus.yml", dir);
+		snprintf(data, sizeof(data), "--storage.tsdb.path=%s/data", dir);
+		snprintf(listen, sizeof(listen), "--web.listen-address=%s", server + 7);
+		snprintf(log, sizeof(log), "%s/prometheus.log", dir);
+		if (!freopen(log, "w", stderr) || !freopen("/dev/null", "w", stdout))
+			_exit(127);
+		execlp("prometheus", "prometheus", cfg, data, listen, "--log.level=warn",
+		       (char *)NULL);
+		_exit(127);
+	}
+	for (int i = 0; i < 600; i++) {	/* up to 60 s on a loaded machine */
+		snprintf(cmd, sizeof(cmd), "promtool query instant %s 'vector(1)' >/dev/null 2>&1",
+			 server);
+		if (!run(cmd))
+			return 0;
+		if (waitpid(prometheus_pid, NULL, WNOHANG) == prometheus_pid) {
+			fprintf(stderr, "prometheus exited: see %s/prometheus.log\n", dir);
+			prometheus_pid = 0;
+			return -1;
+		}
+		usleep(100000);
+	}
+	fprintf(stderr, "prometheus did not answer within 60 s\n");
+	return -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	if (prometheus_pid > 0) {
+		kill(prometheus_pid, SIGTERM);
+		waitpid(prometheus_pid, NULL, 0);
+	}
+	if (dir[0]) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		run(cmd);
+	}
+	return 0;
+}
+
+/* s with every $name replaced (longest names first: $__rate_interval before $pod). */
+static char *substitute(const char *s, const char *pod)
+{
+	const char *vars[][2] = { { "$__rate_interval", "1m" }, { "$namespace", ".*" },
+				  { "$min_cpu", "0.05" }, { "$host", ".*" }, { "$topn", "2" },
+				  { "$pod", pod } };
+	char *out = strdup(s);
+
+	for (size_t v = 0; v < sizeof(vars) / sizeof(vars[0]); v++) {
+		char *at;
+
+		while ((at = strstr(out, vars[v][0]))) {
+			char *next;
+
+			assert_true(asprintf(&next, "%.*s%s%s", (int)(at - out), out, vars[v][1],
+					     at + strlen(vars[v][0])) > 0);
+			free(out);
+			out = next;
+		}
+	}
+	assert_null(strchr(out, '$'));
+	return out;
+}
+
+/* promtool's answer to expr at the recording's last interval: one line per series. */
+static char *query(const char *expr)
+{
+	char path[128], cmd[4096], *out = NULL;
+	size_t len = 0;
+	FILE *f, *p;
+	int c;
+
+	snprintf(path, sizeof(path), "%s/expr", dir);
+	f = fopen(path, "w");
+	fputs(expr, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "promtool query instant --time=%ld %s \"$(cat %s)\" 2>&1",
+		 eval_time, server, path);
+	p = popen(cmd, "r");
+	f = open_memstream(&out, &len);
+	while ((c = fgetc(p)) != EOF)
+		fputc(c, f);
+	fclose(f);
+	if (pclose(p))
+		fail_msg("promtool query failed for %s:\n%s", expr, out);
+	return out;
+}
+
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static char *panel_result(json_object *dash, const char *title, int target, const char *pod)
+{
+	json_object *panels = json_object_object_get(dash, "panels");
+
+	for (size_t i = 0; i < json_object_array_length(panels); i++) {
+		json_object *pn = json_object_array_get_idx(panels, i);
+		json_object *tg = json_object_object_get(pn, "targets");
+
+		if (strcmp(json_object_get_string(json_object_object_get(pn, "title")), title))
+			continue;
+		{
+			char *expr = substitute(json_object_get_string(json_object_object_get(
+							json_object_array_get_idx(tg, target),
+							"expr")),
+						pod);
+			char *out = query(expr);
+
+			free(expr);
+			return out;
+		}
+	}
+	fail_msg("no panel \"%s\"", title);
+	return NULL;
+}
+
+static void every_panel_gets_data(void **state)
+{
+	char path[PATH_MAX + 64];
+	json_object *dash, *panels;
+
+	(void)state;
+	if (!server[0])
+		skip();
+	snprintf(path, sizeof(path), "%s/deploy/grafana/tmacg.json", root);
+	dash = json_object_from_file(path);
+	assert_non_null(dash);
+	panels = json_object_object_get(dash, "panels");
+	for (size_t i = 0; i < json_object_array_length(panels); i++) {
+		json_object *pn = json_object_array_get_idx(panels, i), *tg;
+
+		if (!json_object_object_get_ex(pn, "targets", &tg))
+			continue;
+		for (size_t t = 0; t < json_object_array_length(tg); t++) {
+			const char *title =
+				json_object_get_string(json_object_object_get(pn, "title"));
+			char *expr = substitute(json_object_get_string(json_object_object_get(
+							json_object_array_get_idx(tg, t), "expr")),
+						"cart-backend");
+			char *out = query(expr);
+
+			printf("  %s [%zu]: %s\n%s", title, t, expr, out);
+			if (!count_lines(out))
+				fail_msg("panel \"%s\" gets no data from %s", title, expr);
+			free(expr);
+			free(out);
+		}
+	}
+	json_object_put(dash);
+}
+
+static void panels_show_the_right_pods(void **state)
+{
+	char path[PATH_MAX + 64], *out;
+	json_object *dash;
+	double sum = 0;
+	const char *p;
+
+	(void)state;
+	if (!server[0])
+		skip();
+	snprintf(path, sizeof(path), "%s/deploy/grafana/tmacg.json", root);
+	dash = json_object_from_file(path);
+	assert_non_null(dash);
+
+	/* Level 1 of one pod: its four nodes, adding up to 1. */
+	out = panel_result(dash, "Level 1: $pod", 0, "cart-backend");
+	assert_int_equal(count_lines(out), 4);
+	for (p = strstr(out, "=> "); p; p = strstr(p + 3, "=> "))
+		sum += strtod(p + 3, NULL);
+	assert_true(fabs(sum - 1) < 1e-9);
+	free(out);
+	/* Top 2: the pods using at least 0.05 CPUs, most bound first (the host cgroup is out). */
+	out = panel_result(dash, "Top $topn pods by Backend_Bound", 0, "");
+	assert_int_equal(count_lines(out), 2);
+	assert_non_null(strstr(out, "pod=\"cart-backend\"} => 0.6"));
+	assert_null(strstr(out, "idle-bound"));
+	free(out);
+	out = panel_result(dash, "Top $topn pods by Frontend_Bound", 0, "");
+	assert_non_null(strstr(out, "pod=\"web-frontend\"} => 0.55"));
+	free(out);
+	/* Bottlenecks: one row per pod with a bottleneck, by path; CPUs from the counter. */
+	out = panel_result(dash, "Bottlenecks", 0, "");
+	assert_int_equal(count_lines(out), 3);
+	assert_non_null(strstr(out, "bottleneck=\"Backend_Bound.Memory_Bound\""));
+	assert_non_null(strstr(out, "bottleneck=\"Frontend_Bound.Fetch_Latency\""));
+	free(out);
+	out = panel_result(dash, "Bottlenecks", 1, "");
+	assert_non_null(strstr(out, "pod=\"cart-backend\"} => 1.5 "));
+	free(out);
+	/* Data quality: the lowest running_min of the host, no drops. */
+	out = panel_result(dash, "running_min (lowest on the host)", 0, "");
+	assert_non_null(strstr(out, "{host=\"node-1\"} => 0.5 "));
+	free(out);
+	out = panel_result(dash, "Dropped counter deltas", 0, "");
+	assert_non_null(strstr(out, "=> 0 "));
+	free(out);
+	json_object_put(dash);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(every_panel_gets_data),
+		cmocka_unit_test(panels_show_the_right_pods),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,513 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The Prometheus exposition builder on hand-made lines: label escaping
+ * whatever the cgroup name, HELP/TYPE once per family before its samples,
+ * counters summed across intervals and dropped with their cgroup, one series
+ * per reported cgroup (tasks never), no sample for what was not measured.
+ * Expected texts are written out by hand; promtool (when installed) checks
+ * the hostile-name output as Prometheus would parse it.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "model/model.h"
+#include "output_json.h"
+#include "prom/prom_expo.h"
+#include "prom/prom_label.h"
+
+static const char *const count_names[] = { "on_cpu_s", "cpu_utilization", "context_switches",
+					    "page_faults" };
+
+struct fake_line {
+	struct report_line line;
+	struct resource res;
+	double counts[4];
+};
+
+static void fake(struct fake_line *f, const char *cgroup, uint64_t id, double on_cpu)
+{
+	memset(f, 0, sizeof(*f));
+	f->res.host = "node-1";
+	f->counts[0] = on_cpu;
+	f->counts[1] = on_cpu;
+	f->counts[2] = 10;
+	f->counts[3] = NAN;	/* not measured: no series */
+	f->line.interval_s = 1;
+	f->line.host = "node-1";
+	f->line.model = "software";
+	f->line.cgroup = cgroup;
+	f->line.cgroup_id = id;
+	f->line.resource = &f->res;
+	f->line.ncounts = 4;
+	f->line.count_names = count_names;
+	f->line.count_values = f->counts;
+	f->line.running_min = 1;
+}
+
+static void begin(struct prom_expo *e, uint64_t dropped)
+{
+	struct report_line head = { .time = { 1700000000, 500000000 }, .interval_s = 1,
+				    .host = "node-1", .model = "software", .dropped = dropped };
+
+	assert_int_equal(prom_expo_begin(e, &head), 0);
+}
+
+/* Every family written is one prom_expo_families lists (the dashboard test relies on it). */
+static void families_are_listed(const char *text)
+{
+	for (const char *t = strstr(text, "# TYPE "); t; t = strstr(t + 1, "\n# TYPE ")) {
+		const char *name = t[0] == '\n' ? t + 8 : t + 7;
+		size_t len = strcspn(name, " ");
+		bool listed = false;
+
+		for (int i = 0; prom_expo_families[i]; i++)
+			listed |= strlen(prom_expo_families[i]) == len &&
+				  !strncmp(prom_expo_families[i], name, len);
+		if (!listed)
+			fail_msg("family %.*s is not in prom_expo_families", (int)len, name);
+	}
+}
+
+static char *end(struct prom_expo *e)
+{
+	size_t len = 0;
+	char *text = prom_expo_end(e, &len);
+
+	assert_non_null(text);
+	assert_int_equal(strlen(text), len);
+	families_are_listed(text);
+	return text;
+}
+
+static char *label_text(const char *value)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	prom_label(f, "cgroup", value);
+	fclose(f);
+	return buf;
+}
+
+static void label_values_are_escaped(void **state)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "/plain", "cgroup=\"/plain\"" },
+		{ "/a\\b", "cgroup=\"/a\\\\b\"" },
+		{ "/q\"uote", "cgroup=\"/q\\\"uote\"" },
+		{ "/line\nfeed", "cgroup=\"/line\\nfeed\"" },
+		{ "/tab\tcr\r", "cgroup=\"/tab\tcr\r\"" },	/* legal as they are */
+		{ "/ünï", "cgroup=\"/ünï\"" },
+		{ "/end\\", "cgroup=\"/end\\\\\"" },
+		/* Invalid UTF-8: each bad byte one U+FFFD, the rest kept. */
+		{ "/x\xffy", "cgroup=\"/x\xef\xbf\xbdy\"" },
+		{ "/cut\xc3", "cgroup=\"/cut\xef\xbf\xbd\"" },
+		{ "/over\xc0\xaf", "cgroup=\"/over\xef\xbf\xbd\xef\xbf\xbd\"" },
+		{ "/sur\xed\xa0\x80", "cgroup=\"/sur\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"" },
+		{ "", "cgroup=\"\"" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got = label_text(cases[i].in);
+
+		assert_string_equal(got, cases[i].out);
+		free(got);
+	}
+}
+
+static void one_interval_exact_text(void **state)
+{
+	struct prom_expo *e = prom_expo_new(false);
+	struct fake_line a;
+	char *text;
+
+	(void)state;
+	begin(e, 2);
+	fake(&a, "/svc", 7, 0.25);
+	assert_int_equal(prom_expo_line(e, &a.line), 0);
+	text = end(e);
+	assert_string_equal(
+		text,
+		"# HELP tmacg_build_info tmacg's version and the model it evaluates (value 1)\n"
+		"# TYPE tmacg_build_info gauge\n"
+		"tmacg_build_info{host=\"node-1\",version=\"0.1.0\",model=\"software\","
+		"tma_version=\"\"} 1\n"
+		"# HELP tmacg_interval_seconds Length of the last completed interval, the one "
+		"served\n"
+		"# TYPE tmacg_interval_seconds gauge\n"
+		"tmacg_interval_seconds{host=\"node-1\"} 1\n"
+		"# HELP tmacg_interval_end_timestamp_seconds End of the last completed interval, "
+		"Unix time\n"
+		"# TYPE tmacg_interval_end_timestamp_seconds gauge\n"
+		"tmacg_interval_end_timestamp_seconds{host=\"node-1\"} 1700000000.5\n"
+		"# HELP tmacg_dropped_total Counter deltas lost on this host (failed reads, full "
+		"maps, lost cgroup events, unnamed cgroups)\n"
+		"# TYPE tmacg_dropped_total counter\n"
+		"tmacg_dropped_total{host=\"node-1\"} 2\n"
+		"# HELP tmacg_reported_cgroups Cgroups (or pods, containers) with series in this "
+		"scrape\n"
+		"# TYPE tmacg_reported_cgroups gauge\n"
+		"tmacg_reported_cgroups{host=\"node-1\"} 1\n"
+		"# HELP tmacg_on_cpu_seconds_total CPU time of the cgroup's tasks from the "
+		"scheduler, as cpu.stat usage_usec\n"
+		"# TYPE tmacg_on_cpu_seconds_total counter\n"
+		"tmacg_on_cpu_seconds_total{host=\"node-1\",cgroup=\"/svc\"} 0.25\n"
+		"# HELP tmacg_context_switches_total Context switches of the cgroup's tasks\n"
+		"# TYPE tmacg_context_switches_total counter\n"
+		"tmacg_context_switches_total{host=\"node-1\",cgroup=\"/svc\"} 10\n"
+		"# HELP tmacg_running_ratio_min Smallest running/enabled share of the cgroup's "
+		"perf groups in the interval: below 1 the counts are multiplexed estimates\n"
+		"# TYPE tmacg_running_ratio_min gauge\n"
+		"tmacg_running_ratio_min{host=\"node-1\",cgroup=\"/svc\"} 1\n");
+	free(text);
+	prom_expo_free(e);
+}
+
+static int count_of(const char *text, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = text; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+/* The sample of name whose labels contain labels; NAN when absent. */
+static double value_of(const char *text, const char *name, const char *labels)
+{
+	char needle[512];
+	const char *p;
+
+	snprintf(needle, sizeof(needle), "\n%s{%s", name, labels);
+	p = strstr(text, needle);
+	if (!p)
+		return NAN;
+	p = strchr(p + 1, '\n');
+	while (p[-1] != ' ')
+		p--;
+	return strtod(p, NULL);
+}
+
+static void counters_sum_across_intervals_and_go_with_the_cgroup(void **state)
+{
+	struct prom_expo *e = prom_expo_new(false);
+	struct fake_line a, b;
+	char *text;
+
+	(void)state;
+	begin(e, 1);
+	fake(&a, "/a", 11, 0.5);
+	fake(&b, "/b", 12, 0.125);
+	prom_expo_line(e, &a.line);
+	prom_expo_line(e, &b.line);
+	free(end(e));
+
+	begin(e, 0);
+	fake(&a, "/a", 11, 0.25);
+	a.counts[0] = NAN;	/* not measured this interval: the total stays */
+	prom_expo_line(e, &a.line);
+	text = end(e);
+	assert_true(value_of(text, "tmacg_on_cpu_seconds_total", "host=\"node-1\",cgroup=\"/a\"") ==
+		    0.5);
+	assert_true(value_of(text, "tmacg_context_switches_total",
+			     "host=\"node-1\",cgroup=\"/a\"") == 20);
+	assert_true(value_of(text, "tmacg_dropped_total", "host=\"node-1\"") == 1);
+	assert_true(value_of(text, "tmacg_reported_cgroups", "host=\"node-1\"") == 1);
+	/* /b was not reported: its series are gone, not left at their last value. */
+	assert_null(strstr(text, "cgroup=\"/b\""));
+	free(text);
+
+	begin(e, 0);
+	fake(&a, "/a", 11, 0.25);
+	fake(&b, "/b", 12, 0.125);
+	prom_expo_line(e, &a.line);
+	prom_expo_line(e, &b.line);
+	text = end(e);
+	assert_true(value_of(text, "tmacg_on_cpu_seconds_total", "host=\"node-1\",cgroup=\"/a\"") ==
+		    0.75);
+	/* Back after a gap: a new series from this interval's count (Prometheus: a reset). */
+	assert_true(value_of(text, "tmacg_on_cpu_seconds_total", "host=\"node-1\",cgroup=\"/b\"") ==
+		    0.125);
+	free(text);
+	prom_expo_free(e);
+}
+
+static void one_series_per_cgroup_tasks_and_nulls_left_out(void **state)
+{
+	struct prom_expo *e = prom_expo_new(false);
+	struct report_task task = { .tid = 42, .tgid = 42, .comm = "burn" };
+	struct fake_line l;
+	char *text, name[32];
+
+	(void)state;
+	begin(e, 0);
+	for (int i = 0; i < 50; i++) {
+		snprintf(name, sizeof(name), "/c%02d", i);
+		fake(&l, name, 100 + i, 0.01);
+		l.line.running_min = i == 3 ? NAN : 1;
+		assert_int_equal(prom_expo_line(e, &l.line), 0);
+		l.line.task = &task;	/* a task line: ignored */
+		assert_int_equal(prom_expo_line(e, &l.line), 0);
+	}
+	fake(&l, "(other)", 0, 2);
+	assert_int_equal(prom_expo_line(e, &l.line), 0);
+	text = end(e);
+	assert_int_equal(count_of(text, "\ntmacg_on_cpu_seconds_total{"), 51);
+	assert_int_equal(count_of(text, "\ntmacg_context_switches_total{"), 51);
+	assert_int_equal(count_of(text, "\ntmacg_running_ratio_min{"), 50);
+	assert_int_equal(count_of(text, "cgroup=\"/c03\""), 2);	/* no running_min */
+	assert_int_equal(count_of(text, "\ntmacg_page_faults_total"), 0);
+	assert_int_equal(count_of(text, "burn"), 0);
+	assert_int_equal(count_of(text, "tid"), 0);
+	assert_true(value_of(text, "tmacg_reported_cgroups", "host=\"node-1\"") == 51);
+	assert_true(value_of(text, "tmacg_on_cpu_seconds_total",
+			     "host=\"node-1\",cgroup=\"(other)\"") == 2);
+	/* A family's HELP and TYPE once each, right before its samples, none of a family alone. */
+	for (int i = 0; prom_expo_families[i]; i++) {
+		char help[128], type[128];
+		const char *h, *t;
+
+		snprintf(help, sizeof(help), "# HELP %s ", prom_expo_families[i]);
+		snprintf(type, sizeof(type), "# TYPE %s ", prom_expo_families[i]);
+		h = strstr(text, help);
+		t = strstr(text, type);
+		assert_int_equal(count_of(text, help), h ? 1 : 0);
+		assert_int_equal(count_of(text, type), t ? 1 : 0);
+		if (!t)
+			continue;
+		assert_true(h && h < t);
+		assert_true(!strncmp(strchr(t, '\n') + 1, prom_expo_families[i],
+				     strlen(prom_expo_families[i])));
+		if (strstr(prom_expo_families[i], "_total"))
+			assert_true(!strncmp(t + strlen(type), "counter\n", 8));
+		else
+			assert_true(!strncmp(t + strlen(type), "gauge\n", 6));
+	}
+	free(text);
+	prom_expo_free(e);
+}
+
+/* Each count tmacg names (software and hardware) feeds its counter; rates feed none. */
+static void every_counter_family(void **state)
+{
+	static const char *const names[] = { "on_cpu_s", "cpu_clock_s", "context_switches",
+					     "cpu_migrations", "page_faults", "cycles",
+					     "instructions", "slots", "cpu_utilization",
+					     "page_faults_per_s",
+					     "INT_MISC.RECOVERY_CYCLES:c1:e1" };
+	static const double values[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 };
+	struct prom_expo *e = prom_expo_new(false);
+	struct fake_line l;
+	char *text;
+
+	(void)state;
+	fake(&l, "/svc", 9, 0);
+	l.line.ncounts = 11;
+	l.line.count_names = names;
+	l.line.count_values = values;
+	begin(e, 0);
+	assert_int_equal(prom_expo_line(e, &l.line), 0);
+	text = end(e);
+	assert_int_equal(count_of(text, " counter\n"), 9);	/* 8 counts and dropped_total */
+	assert_true(value_of(text, "tmacg_cpu_clock_seconds_total", "host=\"node-1\"") == 2);
+	assert_true(value_of(text, "tmacg_cpu_migrations_total", "host=\"node-1\"") == 4);
+	assert_true(value_of(text, "tmacg_slots_total", "host=\"node-1\"") == 8);
+	assert_null(strstr(text, "utilization"));
+	assert_null(strstr(text, "per_s"));
+	assert_null(strstr(text, "RECOVERY"));
+	free(text);
+	prom_expo_free(e);
+}
+
+static void k8s_labels_only_with_k8s(void **state)
+{
+	struct prom_expo *with = prom_expo_new(true), *without = prom_expo_new(false);
+	struct fake_line pod, ctr, anon, host, again;
+	char *a, *b;
+
+	(void)state;
+	fake(&pod, "/kubepods/podu1", 21, 0.5);
+	pod.res.k8s_namespace = "shop";
+	pod.res.k8s_pod = "cart-1";
+	pod.res.k8s_pod_uid = "u1";
+	fake(&ctr, "/kubepods/podu1/c1", 22, 0.5);
+	ctr.res = pod.res;
+	ctr.res.k8s_container = "cart";
+	ctr.res.container_id = "c1";
+	/* A container known only by its id, a host cgroup, a pod recreated under its name. */
+	fake(&anon, "/kubepods/podu1/c2", 23, 0.5);
+	anon.res = pod.res;
+	anon.res.container_id = "c2";
+	fake(&host, "/system.slice/x.service", 24, 0.5);
+	fake(&again, "/kubepods/podu2", 25, 0.5);
+	again.res = pod.res;
+	begin(with, 0);
+	assert_int_equal(prom_expo_line(with, &pod.line), 0);
+	assert_int_equal(prom_expo_line(with, &ctr.line), 0);
+	assert_int_equal(prom_expo_line(with, &anon.line), 0);
+	assert_int_equal(prom_expo_line(with, &host.line), 0);
+	assert_int_equal(prom_expo_line(with, &again.line), 0);
+	assert_int_equal(prom_expo_line(with, &again.line), -EEXIST);	/* twice: not served */
+	a = end(with);
+	begin(without, 0);
+	prom_expo_line(without, &pod.line);
+	b = end(without);
+	assert_non_null(strstr(a, "\ntmacg_on_cpu_seconds_total{host=\"node-1\",namespace=\"shop\","
+				  "pod=\"cart-1\"} 0.5\n"));
+	assert_non_null(strstr(a, "\ntmacg_on_cpu_seconds_total{host=\"node-1\",namespace=\"shop\","
+				  "pod=\"cart-1\",container=\"cart\"} 0.5\n"));
+	assert_non_null(strstr(a, "\ntmacg_on_cpu_seconds_total{host=\"node-1\",namespace=\"shop\","
+				  "pod=\"cart-1\",cgroup=\"/kubepods/podu1/c2\"} 0.5\n"));
+	assert_non_null(strstr(a, "\ntmacg_on_cpu_seconds_total{host=\"node-1\","
+				  "cgroup=\"/system.slice/x.service\"} 0.5\n"));
+	assert_non_null(strstr(a, "\ntmacg_on_cpu_seconds_total{host=\"node-1\",namespace=\"shop\","
+				  "pod=\"cart-1\",cgroup=\"/kubepods/podu2\"} 0.5\n"));
+	assert_int_equal(count_of(a, "\ntmacg_on_cpu_seconds_total{"), 5);
+	assert_null(strstr(a, "=\"u1\"")); /* no uid or container id label */
+	assert_null(strstr(a, "=\"c1\""));
+	assert_non_null(strstr(b, "\ntmacg_on_cpu_seconds_total{host=\"node-1\",cgroup=\"/kubepods/"
+				  "podu1\"} 0.5\n"));
+	free(a);
+	free(b);
+	prom_expo_free(with);
+	prom_expo_free(without);
+}
+
+static const char model_text[] =
+	"model t\n"
+	"node 1 Frontend\n  formula E.F\n  threshold > 0.2\n"
+	"node 1.1 Latency\n  formula E.L\n  threshold > 0.1 and parent over threshold\n"
+	"node 1.1.1 Icache\n  formula E.I\n  threshold > 0.05 and parent over threshold\n"
+	"node 1.2 Bandwidth\n  formula E.B / E.ZERO\n"
+	"node 2 Backend\n  formula E.K\n  threshold > 0.2\n"
+	"info IPC\n  formula E.F * 4\n  scope thread\n";
+
+static char *model_text_at(int level, bool info)
+{
+	char err[512];
+	struct tma_model *m = model_load(model_text, strlen(model_text), "t.tma", err, sizeof(err));
+	struct model_result *r;
+	double events[8] = { 0 };
+	struct model_input in = { events, 1, 0 };
+	struct prom_expo *e = prom_expo_new(false);
+	struct fake_line l;
+	char *text;
+
+	assert_non_null(m);
+	r = model_result_new(m);
+	events[model_event_index(m, "E.F")] = 0.5;
+	events[model_event_index(m, "E.L")] = 0.25;
+	events[model_event_index(m, "E.I")] = 0.125;
+	events[model_event_index(m, "E.K")] = 0.25;
+	assert_int_equal(model_eval(m, &in, r), 0);
+	fake(&l, "/svc", 5, 1);
+	l.line.tma = m;
+	l.line.result = r;
+	l.line.level = level;
+	l.line.info = info;
+	begin(e, 0);
+	prom_expo_line(e, &l.line);
+	text = end(e);
+	prom_expo_free(e);
+	model_result_free(r);
+	model_free(m);
+	return text;
+}
+
+static void tma_nodes_by_path_and_level(void **state)
+{
+	char *l3 = model_text_at(3, true), *l2 = model_text_at(2, false);
+	const char *lab = "host=\"node-1\",cgroup=\"/svc\",";
+
+	(void)state;
+	assert_non_null(strstr(l3, "\ntmacg_tma_ratio{host=\"node-1\",cgroup=\"/svc\","
+				   "node=\"Frontend\","
+				   "level=\"1\"} 0.5\n"));
+	assert_non_null(strstr(l3, "node=\"Frontend.Latency\",level=\"2\"} 0.25\n"));
+	assert_non_null(strstr(l3, "node=\"Frontend.Latency.Icache\",level=\"3\"} 0.125\n"));
+	assert_non_null(strstr(l3, "node=\"Backend\",level=\"1\"} 0.25\n"));
+	/* Bandwidth divides by zero: no sample rather than a 0 or NaN. */
+	assert_null(strstr(l3, "Bandwidth"));
+	assert_non_null(strstr(l3, "\ntmacg_bottleneck_info{host=\"node-1\",cgroup=\"/svc\","
+				   "bottleneck=\"Frontend.Latency.Icache\"} 1\n"));
+	assert_true(value_of(l3, "tmacg_tma_info_value", lab) == 2);
+	assert_non_null(strstr(l3, "metric=\"IPC\"} 2\n"));
+	/* --level 2: no level-3 node, the bottleneck cut there, no Info metric without --info. */
+	assert_null(strstr(l2, "Icache"));
+	assert_non_null(strstr(l2, "bottleneck=\"Frontend.Latency\"} 1\n"));
+	assert_null(strstr(l2, "tmacg_tma_info_value"));
+	free(l3);
+	free(l2);
+}
+
+/* promtool, as Prometheus parses it: hostile names and every family at once. */
+static void promtool_accepts_hostile_names(void **state)
+{
+	static const char *names[] = { "/a\"b", "/back\\slash", "/ctl\x01\x1f\n\t", "/ünï",
+				       "/bad\xff\xfe", "/end\\", "(other)" };
+	struct prom_expo *e = prom_expo_new(true);
+	char path[] = "/tmp/tmacg-prom-XXXXXX", cmd[256];
+	struct fake_line l;
+	char *text;
+	FILE *f;
+	int fd, st;
+
+	(void)state;
+	if (system("command -v promtool >/dev/null 2>&1")) {
+		fprintf(stderr, "  promtool not installed (Debian package prometheus; "
+				"deploy/install-deps.sh installs it): skipped\n");
+		prom_expo_free(e);
+		skip();
+	}
+	begin(e, 0);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		fake(&l, names[i], 1 + i, 0.5);
+		l.res.k8s_namespace = names[i];
+		l.res.k8s_pod = names[i];
+		prom_expo_line(e, &l.line);
+	}
+	text = end(e);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	fputs(text, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "promtool check metrics < %s", path);
+	st = system(cmd);
+	unlink(path);
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		fail_msg("promtool check metrics rejected:\n%s", text);
+	free(text);
+	prom_expo_free(e);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(label_values_are_escaped),
+		cmocka_unit_test(one_interval_exact_text),
+		cmocka_unit_test(counters_sum_across_intervals_and_go_with_the_cgroup),
+		cmocka_unit_test(one_series_per_cgroup_tasks_and_nulls_left_out),
+		cmocka_unit_test(every_counter_family),
+		cmocka_unit_test(k8s_labels_only_with_k8s),
+		cmocka_unit_test(tma_nodes_by_path_and_level),
+		cmocka_unit_test(promtool_accepts_hostile_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include "prom.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output_json.h"
+#include "prom_expo.h"
+#include "prom_listen.h"
+#include "prom_server.h"
+#include "report.h"
+
+struct prom {
+	struct prom_expo *expo;
+	struct prom_server *server;
+	struct report_sink sink;
+	bool failed;		/* this interval's text could not be built */
+	bool warned;
+	bool warned_duplicate;
+};
+
+static void on_begin(void *ctx, const struct report_line *head)
+{
+	struct prom *p = ctx;
+
+	p->failed = prom_expo_begin(p->expo, head) != 0;
+}
+
+static void on_line(void *ctx, const struct report_line *line)
+{
+	struct prom *p = ctx;
+
+	int ret = p->failed ? 0 : prom_expo_line(p->expo, line);
+
+	if (ret == -EEXIST && !p->warned_duplicate) {
+		/* Two lines of one label set even with the cgroup path: never expected. */
+		fprintf(stderr, "tmacg: warning: cgroup %s reported twice in an interval: its "
+				"second line is not on /metrics\n", line->cgroup);
+		p->warned_duplicate = true;
+	} else if (ret && ret != -EEXIST) {
+		p->failed = true;
+	}
+}
+
+static void on_end(void *ctx)
+{
+	struct prom *p = ctx;
+	size_t len = 0;
+	char *text = prom_expo_end(p->expo, &len);
+
+	/* Out of memory: the previous interval stays served rather than a partial one. */
+	if (p->failed || !text || prom_server_publish(p->server, text, len)) {
+		if (p->failed)
+			free(text);
+		if (!p->warned)
+			fprintf(stderr, "tmacg: warning: out of memory building /metrics: the "
+					"previous interval is served\n");
+		p->warned = true;
+	}
+}
+
+struct prom *prom_open(const char *spec, bool k8s, const char *host, const char *model,
+		       const char *tma_version, char *err, size_t errlen)
+{
+	struct prom *p = calloc(1, sizeof(*p));
+	struct prom_listen_addr addr;
+	struct report_line head = { .interval_s = NAN, .host = host, .model = model,
+				    .tma_version = tma_version };
+	char bound[80] = "";
+
+	if (!p) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (prom_listen_parse(spec, &addr, err, errlen))
+		goto fail;
+	p->expo = prom_expo_new(k8s);
+	if (!p->expo) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	p->server = prom_server_start(&addr, bound, sizeof(bound), err, errlen);
+	if (!p->server)
+		goto fail;
+	p->sink.begin = on_begin;
+	p->sink.line = on_line;
+	p->sink.end = on_end;
+	p->sink.ctx = p;
+	/* Before the first interval: tmacg_build_info and the host's series only. */
+	on_begin(p, &head);
+	on_end(p);
+	fprintf(stderr, "tmacg: serving Prometheus metrics at http://%s/metrics\n", bound);
+	return p;
+fail:
+	prom_close(p);
+	return NULL;
+}
+
+const struct report_sink *prom_sink(struct prom *p)
+{
+	return &p->sink;
+}
+
+void prom_close(struct prom *p)
+{
+	if (!p)
+		return;
+	prom_server_stop(p->server);
+	prom_expo_free(p->expo);
+	free(p);
+}

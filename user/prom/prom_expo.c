@@ -1,0 +1,523 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * Each family writes into its own memory stream while the lines arrive (a
+ * line touches many families), and the streams are joined at the end, each
+ * under its HELP and TYPE lines, as the format requires.
+ */
+#include "prom_expo.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model.h"
+#include "output_json.h"
+#include "prom_label.h"
+#include "u64map.h"
+#include "version.h"
+
+enum family {
+	F_BUILD_INFO,
+	F_INTERVAL,
+	F_INTERVAL_END,
+	F_DROPPED,
+	F_REPORTED,
+	F_ON_CPU,
+	F_CPU_CLOCK,
+	F_CONTEXT_SWITCHES,
+	F_CPU_MIGRATIONS,
+	F_PAGE_FAULTS,
+	F_CYCLES,
+	F_INSTRUCTIONS,
+	F_SLOTS,
+	F_RUNNING_MIN,
+	F_TMA_RATIO,
+	F_TMA_INFO,
+	F_BOTTLENECK,
+	F_COUNT
+};
+
+struct family_def {
+	const char *name;
+	const char *type;
+	const char *help;
+	const char *count;	/* a counter summed across intervals from this count */
+};
+
+static const struct family_def defs[F_COUNT] = {
+	[F_BUILD_INFO] = { "tmacg_build_info", "gauge",
+			   "tmacg's version and the model it evaluates (value 1)", NULL },
+	[F_INTERVAL] = { "tmacg_interval_seconds", "gauge",
+			 "Length of the last completed interval, the one served", NULL },
+	[F_INTERVAL_END] = { "tmacg_interval_end_timestamp_seconds", "gauge",
+			     "End of the last completed interval, Unix time", NULL },
+	[F_DROPPED] = { "tmacg_dropped_total", "counter",
+			"Counter deltas lost on this host (failed reads, full maps, lost cgroup "
+			"events, unnamed cgroups)", NULL },
+	[F_REPORTED] = { "tmacg_reported_cgroups", "gauge",
+			 "Cgroups (or pods, containers) with series in this scrape", NULL },
+	[F_ON_CPU] = { "tmacg_on_cpu_seconds_total", "counter",
+		       "CPU time of the cgroup's tasks from the scheduler, as cpu.stat usage_usec",
+		       "on_cpu_s" },
+	[F_CPU_CLOCK] = { "tmacg_cpu_clock_seconds_total", "counter",
+			  "cpu-clock software event: on-CPU wall time, steal time included",
+			  "cpu_clock_s" },
+	[F_CONTEXT_SWITCHES] = { "tmacg_context_switches_total", "counter",
+				 "Context switches of the cgroup's tasks", "context_switches" },
+	[F_CPU_MIGRATIONS] = { "tmacg_cpu_migrations_total", "counter",
+			       "Migrations of the cgroup's tasks to another CPU",
+			       "cpu_migrations" },
+	[F_PAGE_FAULTS] = { "tmacg_page_faults_total", "counter",
+			    "Page faults taken by the cgroup's tasks", "page_faults" },
+	[F_CYCLES] = { "tmacg_cycles_total", "counter",
+		       "Core cycles (CPU_CLK_UNHALTED.THREAD), scaled for multiplexing", "cycles" },
+	[F_INSTRUCTIONS] = { "tmacg_instructions_total", "counter",
+			     "Instructions retired (INST_RETIRED.ANY), scaled for multiplexing",
+			     "instructions" },
+	[F_SLOTS] = { "tmacg_slots_total", "counter",
+		      "Pipeline slots (TOPDOWN.SLOTS), scaled for multiplexing", "slots" },
+	[F_RUNNING_MIN] = { "tmacg_running_ratio_min", "gauge",
+			    "Smallest running/enabled share of the cgroup's perf groups in the "
+			    "interval: below 1 the counts are multiplexed estimates", NULL },
+	[F_TMA_RATIO] = { "tmacg_tma_ratio", "gauge",
+			  "TMA node value in the interval, a fraction of its domain (node: path "
+			  "from level 1)", NULL },
+	[F_TMA_INFO] = { "tmacg_tma_info_value", "gauge",
+			 "TMA Info metric (--info) in its own unit", NULL },
+	[F_BOTTLENECK] = { "tmacg_bottleneck_info", "gauge",
+			   "The cgroup's bottleneck path in the interval (value 1)", NULL },
+};
+
+const char *const prom_expo_families[F_COUNT + 1] = {
+	"tmacg_build_info",	       "tmacg_interval_seconds",
+	"tmacg_interval_end_timestamp_seconds", "tmacg_dropped_total",
+	"tmacg_reported_cgroups",      "tmacg_on_cpu_seconds_total",
+	"tmacg_cpu_clock_seconds_total", "tmacg_context_switches_total",
+	"tmacg_cpu_migrations_total",  "tmacg_page_faults_total",
+	"tmacg_cycles_total",	       "tmacg_instructions_total",
+	"tmacg_slots_total",	       "tmacg_running_ratio_min",
+	"tmacg_tma_ratio",	       "tmacg_tma_info_value",
+	"tmacg_bottleneck_info",       NULL,
+};
+
+/* A reported cgroup's counters, summed over the intervals it was reported in. */
+struct series_state {
+	uint64_t generation;		/* the last interval it was reported in */
+	double total[F_COUNT];
+	bool have[F_COUNT];
+};
+
+struct prom_expo {
+	bool k8s;
+	uint64_t generation;
+	struct u64map state;		/* cgroup id (UINT64_MAX: "(other)") -> series_state */
+	struct u64map seen;		/* this interval's label sets, by hash */
+	uint64_t dropped;		/* tmacg_dropped_total */
+	size_t lines;
+	char *host;
+	FILE *f[F_COUNT];		/* this interval's samples of each family */
+	char *buf[F_COUNT];
+	size_t len[F_COUNT];
+	/* count index -> family, for the count names last seen */
+	const char *const *count_names;
+	int ncounts;
+	int *count_family;
+	/* node index -> "Backend_Bound.Memory_Bound", for the model last seen */
+	const struct tma_model *tma;
+	char **node_path;
+	int nnodes;
+};
+
+struct prom_expo *prom_expo_new(bool k8s)
+{
+	struct prom_expo *e = calloc(1, sizeof(*e));
+
+	if (!e)
+		return NULL;
+	e->k8s = k8s;
+	u64map_init(&e->state);
+	u64map_init(&e->seen);
+	return e;
+}
+
+static void close_streams(struct prom_expo *e)
+{
+	for (int i = 0; i < F_COUNT; i++) {
+		if (e->f[i])
+			fclose(e->f[i]);
+		free(e->buf[i]);
+		e->f[i] = NULL;
+		e->buf[i] = NULL;
+	}
+}
+
+static void free_paths(struct prom_expo *e)
+{
+	for (int i = 0; i < e->nnodes; i++)
+		free(e->node_path[i]);
+	free(e->node_path);
+	e->node_path = NULL;
+	e->nnodes = 0;
+	e->tma = NULL;
+}
+
+static bool drop_series(uint64_t key, void *val, void *ctx)
+{
+	(void)key;
+	(void)ctx;
+	free(val);
+	return false;
+}
+
+void prom_expo_free(struct prom_expo *e)
+{
+	if (!e)
+		return;
+	close_streams(e);
+	u64map_retain(&e->state, drop_series, NULL);
+	u64map_free(&e->state);
+	u64map_free(&e->seen);
+	free_paths(e);
+	free(e->count_family);
+	free(e->host);
+	free(e);
+}
+
+/* The value as Prometheus parses it: the shortest text that reads back exactly. */
+static void put_value(FILE *f, double v)
+{
+	char buf[40];
+
+	json_double_text(v, buf, sizeof(buf));
+	fprintf(f, " %s\n", buf);
+}
+
+int prom_expo_begin(struct prom_expo *e, const struct report_line *head)
+{
+	close_streams(e);
+	for (int i = 0; i < F_COUNT; i++) {
+		e->f[i] = open_memstream(&e->buf[i], &e->len[i]);
+		if (!e->f[i]) {
+			close_streams(e);
+			return -ENOMEM;
+		}
+	}
+	e->generation++;
+	e->lines = 0;
+	u64map_free(&e->seen);
+	u64map_init(&e->seen);
+	e->dropped += head->dropped;
+	free(e->host);
+	e->host = strdup(head->host ? head->host : "");
+	if (!e->host)
+		return -ENOMEM;
+
+	fputs(defs[F_BUILD_INFO].name, e->f[F_BUILD_INFO]);
+	fputc('{', e->f[F_BUILD_INFO]);
+	prom_label(e->f[F_BUILD_INFO], "host", e->host);
+	fputc(',', e->f[F_BUILD_INFO]);
+	prom_label(e->f[F_BUILD_INFO], "version", TMACG_VERSION);
+	fputc(',', e->f[F_BUILD_INFO]);
+	prom_label(e->f[F_BUILD_INFO], "model", head->model ? head->model : "");
+	fputc(',', e->f[F_BUILD_INFO]);
+	prom_label(e->f[F_BUILD_INFO], "tma_version", head->tma_version ? head->tma_version : "");
+	fputs("} 1\n", e->f[F_BUILD_INFO]);
+	if (isfinite(head->interval_s)) {
+		double end = head->time.tv_sec + head->time.tv_nsec / 1e9;
+
+		fprintf(e->f[F_INTERVAL], "%s{", defs[F_INTERVAL].name);
+		prom_label(e->f[F_INTERVAL], "host", e->host);
+		fputc('}', e->f[F_INTERVAL]);
+		put_value(e->f[F_INTERVAL], head->interval_s);
+		fprintf(e->f[F_INTERVAL_END], "%s{", defs[F_INTERVAL_END].name);
+		prom_label(e->f[F_INTERVAL_END], "host", e->host);
+		fputc('}', e->f[F_INTERVAL_END]);
+		put_value(e->f[F_INTERVAL_END], end);
+	}
+	return 0;
+}
+
+/* Which counter family each of the line's counts feeds (-1: none). */
+static int map_counts(struct prom_expo *e, const struct report_line *l)
+{
+	if (l->count_names == e->count_names && l->ncounts == e->ncounts)
+		return 0;
+	free(e->count_family);
+	e->count_family = calloc(l->ncounts ? l->ncounts : 1, sizeof(*e->count_family));
+	if (!e->count_family) {
+		e->count_names = NULL;
+		return -ENOMEM;
+	}
+	for (int c = 0; c < l->ncounts; c++) {
+		e->count_family[c] = -1;
+		for (int f = 0; f < F_COUNT; f++)
+			if (defs[f].count && !strcmp(defs[f].count, l->count_names[c]))
+				e->count_family[c] = f;
+	}
+	e->count_names = l->count_names;
+	e->ncounts = l->ncounts;
+	return 0;
+}
+
+/* Node paths from level 1 ("Backend_Bound.Memory_Bound"), computed once per model. */
+static int map_nodes(struct prom_expo *e, const struct tma_model *tma)
+{
+	int n;
+
+	if (tma == e->tma)
+		return 0;
+	free_paths(e);
+	n = model_node_count(tma);
+	e->node_path = calloc(n ? n : 1, sizeof(*e->node_path));
+	if (!e->node_path)
+		return -ENOMEM;
+	e->nnodes = n;
+	/* A parent comes before its children in a model, so its path is ready. */
+	for (int i = 0; i < n; i++) {
+		const struct model_node_info *node = model_node(tma, i);
+		int ret;
+
+		if (node->parent >= 0 && node->parent < i && e->node_path[node->parent])
+			ret = asprintf(&e->node_path[i], "%s.%s", e->node_path[node->parent],
+				       node->name);
+		else
+			ret = asprintf(&e->node_path[i], "%s", node->name);
+		if (ret < 0) {
+			e->node_path[i] = NULL;
+			free_paths(e);
+			return -ENOMEM;
+		}
+	}
+	e->tma = tma;
+	return 0;
+}
+
+static struct series_state *state_of(struct prom_expo *e, uint64_t cgroup_id)
+{
+	uint64_t key = cgroup_id ? cgroup_id : UINT64_MAX;
+	struct series_state *s = u64map_get(&e->state, key);
+
+	if (s)
+		return s;
+	s = calloc(1, sizeof(*s));
+	if (s && u64map_put(&e->state, key, s)) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* FNV-1a: a label set's identity within one interval. */
+static uint64_t hash_text(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h ? h : 1;
+}
+
+/*
+ * The labels naming this line's cgroup: host, then with --k8s the
+ * namespace, pod and container it belongs to, and the cgroup path whenever
+ * those do not tell it apart: outside --k8s, a cgroup that is no named pod,
+ * a container known only by its id (it would share its pod's labels), and
+ * a label set already used in this interval (a pod recreated under the
+ * same name while the old one's last interval is reported).  Pods and
+ * containers thus keep their series across container restarts, and the
+ * long path is not repeated on every one of their samples.
+ */
+static char *line_labels(struct prom_expo *e, const struct report_line *l)
+{
+	const struct resource *res = e->k8s ? l->resource : NULL;
+	bool named = res && res->k8s_namespace && res->k8s_pod &&
+		     (res->k8s_container || !res->container_id);
+
+	for (int attempt = 0; attempt < 2; attempt++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		uint64_t h;
+
+		if (!f)
+			return NULL;
+		prom_label(f, "host", e->host);
+		if (res && res->k8s_namespace) {
+			fputc(',', f);
+			prom_label(f, "namespace", res->k8s_namespace);
+		}
+		if (res && res->k8s_pod) {
+			fputc(',', f);
+			prom_label(f, "pod", res->k8s_pod);
+		}
+		if (res && res->k8s_container) {
+			fputc(',', f);
+			prom_label(f, "container", res->k8s_container);
+		}
+		if (!named || attempt) {
+			fputc(',', f);
+			prom_label(f, "cgroup", l->cgroup ? l->cgroup : "");
+		}
+		if (fclose(f)) {
+			free(buf);
+			return NULL;
+		}
+		h = hash_text(buf);
+		if (!u64map_get(&e->seen, h)) {
+			if (u64map_put(&e->seen, h, e)) {
+				free(buf);
+				return NULL;
+			}
+			return buf;
+		}
+		free(buf);
+		if (!named || attempt)
+			return NULL;	/* a cgroup reported twice: never expected */
+	}
+	return NULL;
+}
+
+static void sample(FILE *f, enum family fam, const char *labels, double v)
+{
+	fprintf(f, "%s{%s}", defs[fam].name, labels);
+	put_value(f, v);
+}
+
+static void model_samples(struct prom_expo *e, const struct report_line *l, const char *labels)
+{
+	const struct model_result *r = l->result;
+	int last = -1;
+
+	for (int i = 0; i < e->nnodes && i < r->nnodes; i++) {
+		const struct model_node_info *node = model_node(l->tma, i);
+
+		if (!isfinite(r->value[i]))
+			continue;	/* not computed: no sample, never a made-up 0 */
+		if (node->is_info) {
+			if (!l->info)
+				continue;
+			fprintf(e->f[F_TMA_INFO], "%s{%s,", defs[F_TMA_INFO].name, labels);
+			prom_label(e->f[F_TMA_INFO], "metric", node->name);
+			fputc('}', e->f[F_TMA_INFO]);
+			put_value(e->f[F_TMA_INFO], r->value[i]);
+		} else if (node->level <= l->level) {
+			fprintf(e->f[F_TMA_RATIO], "%s{%s,", defs[F_TMA_RATIO].name, labels);
+			prom_label(e->f[F_TMA_RATIO], "node", e->node_path[i]);
+			fprintf(e->f[F_TMA_RATIO], ",level=\"%d\"}", node->level);
+			put_value(e->f[F_TMA_RATIO], r->value[i]);
+		}
+	}
+	for (int i = 0; i < r->bottleneck_len; i++) {
+		int node = r->bottleneck[i];
+
+		if (node < 0 || node >= e->nnodes || model_node(l->tma, node)->level > l->level)
+			break;
+		last = node;
+	}
+	if (last >= 0) {
+		fprintf(e->f[F_BOTTLENECK], "%s{%s,", defs[F_BOTTLENECK].name, labels);
+		prom_label(e->f[F_BOTTLENECK], "bottleneck", e->node_path[last]);
+		fputs("} 1\n", e->f[F_BOTTLENECK]);
+	}
+}
+
+int prom_expo_line(struct prom_expo *e, const struct report_line *l)
+{
+	struct series_state *s;
+	char *labels;
+
+	if (l->task || !e->f[0])
+		return 0;
+	if (map_counts(e, l) || (l->tma && l->result && map_nodes(e, l->tma)))
+		return -ENOMEM;
+	s = state_of(e, l->cgroup_id);
+	labels = line_labels(e, l);
+	if (!s || !labels) {
+		free(labels);
+		return s ? -EEXIST : -ENOMEM;
+	}
+	/*
+	 * Reported twice in one interval (an id shared by two lines, never
+	 * expected): the second line's counts are still added, once.
+	 */
+	s->generation = e->generation;
+	for (int c = 0; c < l->ncounts; c++) {
+		int fam = e->count_family[c];
+
+		if (fam < 0)
+			continue;
+		if (isfinite(l->count_values[c])) {
+			s->total[fam] += l->count_values[c];
+			s->have[fam] = true;
+		}
+		if (s->have[fam])
+			sample(e->f[fam], fam, labels, s->total[fam]);
+	}
+	if (isfinite(l->running_min))
+		sample(e->f[F_RUNNING_MIN], F_RUNNING_MIN, labels, l->running_min);
+	if (l->tma && l->result)
+		model_samples(e, l, labels);
+	e->lines++;
+	free(labels);
+	return 0;
+}
+
+/* Cgroups not reported in this interval lose their totals: their series are gone. */
+static bool reported_now(uint64_t key, void *val, void *ctx)
+{
+	struct series_state *s = val;
+	const struct prom_expo *e = ctx;
+
+	(void)key;
+	if (s->generation == e->generation)
+		return true;
+	free(s);
+	return false;
+}
+
+static void forget_unreported(struct prom_expo *e)
+{
+	u64map_retain(&e->state, reported_now, e);
+}
+
+char *prom_expo_end(struct prom_expo *e, size_t *len)
+{
+	char *text = NULL;
+	size_t textlen = 0;
+	FILE *out;
+	bool ok = e->f[0] != NULL;
+
+	if (ok) {
+		fprintf(e->f[F_DROPPED], "%s{", defs[F_DROPPED].name);
+		prom_label(e->f[F_DROPPED], "host", e->host);
+		fprintf(e->f[F_DROPPED], "} %llu\n", (unsigned long long)e->dropped);
+		fprintf(e->f[F_REPORTED], "%s{", defs[F_REPORTED].name);
+		prom_label(e->f[F_REPORTED], "host", e->host);
+		fprintf(e->f[F_REPORTED], "} %zu\n", e->lines);
+	}
+	forget_unreported(e);
+	out = ok ? open_memstream(&text, &textlen) : NULL;
+	for (int i = 0; out && i < F_COUNT; i++) {
+		if (fflush(e->f[i])) {
+			ok = false;
+			break;
+		}
+		if (!e->len[i])
+			continue;
+		fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", defs[i].name, defs[i].help,
+			defs[i].name, defs[i].type);
+		fwrite(e->buf[i], 1, e->len[i], out);
+	}
+	if (out && fclose(out))
+		ok = false;
+	close_streams(e);
+	if (!ok) {
+		free(text);
+		return NULL;
+	}
+	*len = textlen;
+	return text;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The Prometheus text exposition (format 0.0.4) of one interval: the lines
+ * report.c hands its sink become samples, grouped by metric family under
+ * their HELP and TYPE lines.  Counters (CPU seconds, context switches, ...)
+ * are kept per cgroup across intervals; a cgroup missing from an interval
+ * loses its series and its totals.  docs/prometheus.md lists every series.
+ * No I/O and no threads: prom_server.c publishes the text.
+ */
+#ifndef TMACG_PROM_EXPO_H
+#define TMACG_PROM_EXPO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct report_line;
+struct prom_expo;
+
+/* Every metric family the builder can write, NULL-terminated (for docs and tests). */
+extern const char *const prom_expo_families[];
+
+/* k8s: namespace, pod and container labels besides cgroup. */
+struct prom_expo *prom_expo_new(bool k8s);
+void prom_expo_free(struct prom_expo *e);
+
+/*
+ * Starts an interval.  head carries the interval's facts (time, interval_s,
+ * host, model, tma_version, dropped); its cgroup is not read.  interval_s
+ * NAN: no interval measured yet (the text before the first one).
+ */
+int prom_expo_begin(struct prom_expo *e, const struct report_line *head);
+/* One reported cgroup; task lines are ignored (unbounded: not exported). */
+int prom_expo_line(struct prom_expo *e, const struct report_line *line);
+/*
+ * Ends the interval: returns the whole exposition text (malloc'ed, the
+ * caller frees it) and its length, or NULL when out of memory.
+ */
+char *prom_expo_end(struct prom_expo *e, size_t *len);
+
+#endif

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The /metrics endpoint: libmicrohttpd on its own thread serves the text
+ * last published.  The interval loop publishes a new text once per
+ * interval; a scrape only queues the current one (no copy, no BPF map read,
+ * no rebuild), so scraping often costs the network and nothing else.
+ */
+#ifndef TMACG_PROM_SERVER_H
+#define TMACG_PROM_SERVER_H
+
+#include <stddef.h>
+
+struct prom_server;
+struct prom_listen_addr;
+
+/*
+ * Binds the address and starts serving an empty exposition.  NULL with the
+ * reason in err (port in use, address not on this host, ...).  bound gets
+ * the address actually bound ("127.0.0.1:41234" for port 0).
+ */
+struct prom_server *prom_server_start(const struct prom_listen_addr *a, char *bound,
+				      size_t boundlen, char *err, size_t errlen);
+/* Serves text (malloc'ed; the server frees it) from now on.  0 or -ENOMEM. */
+int prom_server_publish(struct prom_server *s, char *text, size_t len);
+/* Stops the thread, closes the socket, frees what is no longer in flight. */
+void prom_server_stop(struct prom_server *s);
+
+#endif
