@@ -14,6 +14,7 @@
 #include "collector.h"
 #include "measure.h"
 #include "model/model.h"
+#include "name_escape.h"
 #include "options.h"
 #include "output_json.h"
 #include "output_tree.h"
@@ -137,13 +138,15 @@ struct line_ctx {
 
 static void table_header(struct report *r, const struct line_ctx *lc)
 {
-	char when[32];
+	char when[32], *host = name_term_text(r->host);
 	struct tm tm;
 
 	localtime_r(&lc->now.tv_sec, &tm);
 	strftime(when, sizeof(when), "%H:%M:%S", &tm);
 	fprintf(r->out, "\n%s  interval %.2fs  host %s  model %s%s\n", when, lc->interval_s,
-		r->host, r->ms->model_name, lc->dropped ? "  (samples dropped: see stderr)" : "");
+		host ? host : "?", r->ms->model_name,
+		lc->dropped ? "  (samples dropped: see stderr)" : "");
+	free(host);
 	if (!r->ms->tma && r->ms->table_header)
 		r->ms->table_header(r->out);
 }
@@ -199,7 +202,12 @@ static int emit(struct report *r, const struct line_ctx *lc, const char *name, u
 		output_tree(r->out, task ? label : name, lc->interval_s, r->ms->tma, r->result,
 			    r->ms->level, r->color);
 	} else if (r->ms->table_row) {
-		r->ms->table_row(r->out, task ? task->comm : name, r->counts, task != NULL);
+		/* Names and comms are chosen by others: no terminal escapes reach the table. */
+		char *shown = name_term_text(task ? task->comm : name);
+
+		r->ms->table_row(r->out, shown ? shown : "(out of memory)", r->counts,
+				 task != NULL);
+		free(shown);
 	}
 	return ferror(r->out) ? (errno == EPIPE ? -EPIPE : -EIO) : 0;
 }
