@@ -2,7 +2,7 @@
 /*
  * Hostile names: JSON lines stay strict UTF-8 and JSON, losslessly; the table
  * never passes a terminal control through.  The UTF-8 check and the decoder
- * here are written from RFC 3629's table, independently of the code tested.
+ * (tests/lib/utf8_check.c) are written independently of the code tested.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,65 +17,7 @@
 
 #include "name_escape.h"
 #include "output_json.h"
-
-/* RFC 3629 section 4's well-formed byte sequences, range by range. */
-static bool strict_utf8(const unsigned char *s, size_t n)
-{
-	static const struct {
-		unsigned char lo[4], hi[4];
-		int len;
-	} forms[] = {
-		{ { 0x00 }, { 0x7F }, 1 },
-		{ { 0xC2, 0x80 }, { 0xDF, 0xBF }, 2 },
-		{ { 0xE0, 0xA0, 0x80 }, { 0xE0, 0xBF, 0xBF }, 3 },
-		{ { 0xE1, 0x80, 0x80 }, { 0xEC, 0xBF, 0xBF }, 3 },
-		{ { 0xED, 0x80, 0x80 }, { 0xED, 0x9F, 0xBF }, 3 },
-		{ { 0xEE, 0x80, 0x80 }, { 0xEF, 0xBF, 0xBF }, 3 },
-		{ { 0xF0, 0x90, 0x80, 0x80 }, { 0xF0, 0xBF, 0xBF, 0xBF }, 4 },
-		{ { 0xF1, 0x80, 0x80, 0x80 }, { 0xF3, 0xBF, 0xBF, 0xBF }, 4 },
-		{ { 0xF4, 0x80, 0x80, 0x80 }, { 0xF4, 0x8F, 0xBF, 0xBF }, 4 },
-	};
-	size_t i = 0;
-
-	while (i < n) {
-		bool ok = false;
-
-		for (size_t f = 0; f < sizeof(forms) / sizeof(forms[0]) && !ok; f++) {
-			int k;
-
-			if (i + forms[f].len > n)
-				continue;
-			for (k = 0; k < forms[f].len; k++)
-				if (s[i + k] < forms[f].lo[k] || s[i + k] > forms[f].hi[k])
-					break;
-			if (k == forms[f].len) {
-				i += k;
-				ok = true;
-			}
-		}
-		if (!ok)
-			return false;
-	}
-	return true;
-}
-
-/* docs/output.md's decoding: U+EF80..U+EFFF (EE BE 80 .. EE BF BF) back to bytes 80..FF. */
-static size_t decode(const char *in, char *out)
-{
-	const unsigned char *s = (const unsigned char *)in;
-	size_t o = 0;
-
-	for (size_t i = 0; s[i];) {
-		if (s[i] == 0xEE && (s[i + 1] == 0xBE || s[i + 1] == 0xBF) && s[i + 2]) {
-			out[o++] = (char)(((s[i + 1] & 1) << 6 | (s[i + 2] & 0x3F)) + 0x80);
-			i += 3;
-		} else {
-			out[o++] = (char)s[i++];
-		}
-	}
-	out[o] = '\0';
-	return o;
-}
+#include "utf8_check.h"
 
 static char *render_cgroup(const char *name)
 {
@@ -97,7 +39,7 @@ static char *cgroup_of_line(const char *name)
 	char *line = render_cgroup(name), *got;
 	json_object *o;
 
-	if (!strict_utf8((const unsigned char *)line, strlen(line)))
+	if (!utf8_check_strict((const unsigned char *)line, strlen(line)))
 		fail_msg("not strict UTF-8 for name %s: %s", name, line);
 	o = json_tokener_parse(line);
 	assert_non_null(o);
@@ -132,8 +74,8 @@ static void invalid_bytes_become_strict_utf8_losslessly(void **state)
 		char *got = cgroup_of_line(hostile[i]);
 		char back[256];
 
-		assert_true(strict_utf8((const unsigned char *)got, strlen(got)));
-		decode(got, back);
+		assert_true(utf8_check_strict((const unsigned char *)got, strlen(got)));
+		utf8_check_name_bytes(got, back);
 		if (strcmp(back, hostile[i]))
 			fail_msg("name %zu does not decode back to itself", i);
 		free(got);
@@ -180,7 +122,7 @@ static void valid_names_pass_unchanged(void **state)
 	{
 		char *got = cgroup_of_line(names[6]);
 
-		assert_true(strict_utf8((const unsigned char *)got, strlen(got)));
+		assert_true(utf8_check_strict((const unsigned char *)got, strlen(got)));
 		assert_non_null(strchr(got, 0x7f));
 		free(got);
 	}
@@ -200,7 +142,7 @@ static void count_names_are_escaped_too(void **state)
 	(void)state;
 	assert_int_equal(output_json_line(f, &r), 0);
 	fclose(f);
-	assert_true(strict_utf8((const unsigned char *)buf, strlen(buf)));
+	assert_true(utf8_check_strict((const unsigned char *)buf, strlen(buf)));
 	assert_non_null(strstr(buf, "\"ev\xee\xbf\xbf\":1"));
 	free(buf);
 }
