@@ -184,6 +184,8 @@ int output_json_line(FILE *f, const struct report_line *r)
 	json_object_object_add(quality, "running_min", json_num(r->running_min));
 	json_object_object_add(quality, "smt_shared", json_object_new_boolean(r->smt_shared));
 	json_object_object_add(quality, "dropped", json_object_new_uint64(r->dropped));
+	json_object_object_add(quality, "map_full", json_object_new_uint64(r->map_full));
+	json_object_object_add(quality, "instance", json_str(r->instance));
 	json_object_object_add(o, "quality", quality);
 	add_model_result(o, r);
 

@@ -34,6 +34,7 @@ int report_init(struct report *r, const struct options *o, struct measure *ms, F
 		snprintf(r->host, sizeof(r->host), "%s", host);
 	else if (gethostname(r->host, sizeof(r->host) - 1))
 		snprintf(r->host, sizeof(r->host), "unknown");
+	report_instance_name(r->instance, sizeof(r->instance));
 	r->counts = calloc(ms->ncounts ? ms->ncounts : 1, sizeof(*r->counts));
 	if (!r->counts)
 		return -ENOMEM;
@@ -143,9 +144,13 @@ static void table_header(struct report *r, const struct line_ctx *lc)
 
 	localtime_r(&lc->now.tv_sec, &tm);
 	strftime(when, sizeof(when), "%H:%M:%S", &tm);
-	fprintf(r->out, "\n%s  interval %.2fs  host %s  model %s%s\n", when, lc->interval_s,
+	fprintf(r->out, "\n%s  interval %.2fs  host %s  model %s%s", when, lc->interval_s,
 		host ? host : "?", r->ms->model_name,
 		lc->dropped ? "  (samples dropped: see stderr)" : "");
+	if (r->map_full)
+		fprintf(r->out, "  map full: %llu dropped, raise --max-cgroups",
+			(unsigned long long)r->map_full);
+	fputc('\n', r->out);
 	free(host);
 	if (!r->ms->tma && r->ms->table_header)
 		r->ms->table_header(r->out);
@@ -187,6 +192,8 @@ static int emit(struct report *r, const struct line_ctx *lc, const char *name, u
 		line.running_min = acc_running_min(sum, r->ms->ngroups);
 		line.smt_shared = r->ms->smt_shared;
 		line.dropped = lc->dropped;
+		line.map_full = r->map_full;
+		line.instance = r->instance;
 		line.tma = r->ms->tma;
 		line.result = r->result;
 		line.level = r->ms->level;
