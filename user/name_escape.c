@@ -67,10 +67,16 @@ static int json_keep(const unsigned char *s, size_t n)
 const char *name_json_text(const char *s)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	size_t n = strlen(s), i = 0, o = 0;
+	size_t n, i = 0, o = 0;
 	char *out;
 	int len;
 
+	/* ASCII, as nearly every name is: nothing to check further. */
+	while (u[i] && u[i] < 0x80)
+		i++;
+	if (!u[i])
+		return s;
+	n = i + strlen(s + i);
 	while (i < n && (len = json_keep(u + i, n - i)))
 		i += len;
 	if (i == n)
