@@ -77,7 +77,7 @@ $(OUT)/tmacg: $(MAIN_OBJ) $(LIB_A)
 STATIC_CFLAGS := -fPIE -fstack-protector-strong -D_FORTIFY_SOURCE=2
 STATIC_LDFLAGS := -static-pie -Wl,-z,relro,-z,now
 static:
-	$(Q)$(MAKE) --no-print-directory OUT=build-static XCFLAGS="$(STATIC_CFLAGS)" \
+	$(Q)$(MAKE) --no-print-directory SAN=0 OUT=build-static XCFLAGS="$(STATIC_CFLAGS)" \
 		LDFLAGS="$(STATIC_LDFLAGS)" build-static/tmacg
 
 $(LIB_A): $(LIB_OBJS)
