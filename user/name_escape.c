@@ -55,7 +55,7 @@ static size_t put_escape_char(char *out, unsigned char byte)
 	return 3;
 }
 
-/* Bytes of s that must be escaped for JSON: a valid sequence outside the escape range is kept. */
+/* Length of the sequence at s that JSON keeps as it is (valid, outside the escape range); 0: escape. */
 static int json_keep(const unsigned char *s, size_t n)
 {
 	uint32_t cp;
