@@ -55,7 +55,7 @@ static size_t put_escape_char(char *out, unsigned char byte)
 	return 3;
 }
 
-/* Length of the sequence at s that JSON keeps as it is (valid, outside the escape range); 0: escape. */
+/* Length of the sequence at s that JSON keeps as is (valid, not in the escape range); 0: escape. */
 static int json_keep(const unsigned char *s, size_t n)
 {
 	uint32_t cp;
@@ -109,7 +109,8 @@ static bool printable(uint32_t cp)
 {
 	if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F))
 		return false;
-	if (cp == 0xAD || cp == 0x61C || (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202E) ||
+	if (cp == 0xAD || cp == 0x61C || (cp >= 0x200B && cp <= 0x200F) ||
+	    (cp >= 0x2028 && cp <= 0x202E) ||
 	    (cp >= 0x2060 && cp <= 0x206F) || cp == 0xFEFF || (cp >= 0xFFF9 && cp <= 0xFFFB))
 		return false;
 	return true;

@@ -237,8 +237,8 @@ int replay_read_stream_limited(FILE *f, const char *name, size_t max_line, size_
 	}
 	if (n == -E2BIG) {
 		rc = rerr(err, errlen, name, lineno + 1,
-			  "line longer than %zu bytes, the limit of one replay line: not JSON lines?",
-			  max_line);
+			  "line longer than %zu bytes, the limit of one replay line: "
+			  "not JSON lines?", max_line);
 	} else if (n == -ENOMEM) {
 		rc = -ENOMEM;
 	}

@@ -88,7 +88,7 @@ static void json_lines_are_strict_utf8_and_lossless(void **state)
 		for (size_t k = 0; k < NNAMES; k++) {
 			snprintf(want, sizeof(want), "/%s/%s", parent, names[k]);
 			if (!strcmp(raw, want)) {
-				assert_false(seen[k]);	/* one line each: no two names merged */
+				assert_false(seen[k]);	/* one line each: none merged */
 				seen[k] = true;
 			}
 		}

@@ -146,7 +146,7 @@ static void burst_beyond_old_ring_is_named(void **state)
 	if (child == 0) {
 		char home[4200], dir[4200];
 
-		/* Back to the test's parent cgroup between children: it holds no children's work. */
+		/* Back to the test's parent cgroup between children: no child's work. */
 		snprintf(home, sizeof(home), "%s", mnt_parent);
 		if (write_pid(home, getpid()))
 			_exit(1);

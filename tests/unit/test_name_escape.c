@@ -164,8 +164,9 @@ static void table_text_escapes_every_control(void **state)
 	term("\x9b" "31m", "\\x9b31m");				/* C1 CSI as a raw byte */
 	term("\xc2\x9b" "31m", "\\xc2\\x9b31m");		/* C1 CSI in UTF-8 */
 	term("\x80\x9f\xff", "\\x80\\x9f\\xff");
-	term("a\xe2\x80\xae" "gpj.exe", "a\\xe2\\x80\\xaegpj.exe");	/* right-to-left override */
-	term("back\\slash", "back\\\\slash");	/* so "\x1b" typed as text cannot pass for ESC */
+	/* Right-to-left override; a backslash doubled, so "\x1b" as text cannot pass for ESC. */
+	term("a\xe2\x80\xae" "gpj.exe", "a\\xe2\\x80\\xaegpj.exe");
+	term("back\\slash", "back\\\\slash");
 	term("café \xf0\x9f\x98\x80 日本", "café \xf0\x9f\x98\x80 日本");
 	term("", "");
 }
