@@ -94,8 +94,8 @@ struct {
 } task_scratch SEC(".maps");
 
 /*
- * ~3,800 events: userspace drains it while it waits for the interval's end,
- * so only a burst of thousands of mkdirs within one wakeup could fill it.
+ * Sized at load from --max-cgroups (user/ring_size.c): a burst of that many
+ * mkdirs within one wakeup still fits.  Userspace drains it while it waits.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);

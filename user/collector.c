@@ -12,6 +12,7 @@
 
 #include "acc_delta.h"
 #include "pmu/pmu.h"
+#include "ring_size.h"
 #include "tmacg.skel.h"
 
 /* Entries read per batch syscall: bounds the read buffers (~400 KiB). */
@@ -63,6 +64,8 @@ static int configure(struct collector *c, bool raw_tp)
 	skel->rodata->per_task = cfg->per_task;
 	bpf_map__set_max_entries(skel->maps.events, cfg->nevents * c->ncpus);
 	bpf_map__set_max_entries(skel->maps.cgroup_acc, cfg->max_cgroups);
+	bpf_map__set_max_entries(skel->maps.cgroup_events,
+				 ring_bytes_for(cfg->max_cgroups, sizeof(struct tmacg_cgroup_event)));
 	/* Unused without --per-task: keep it tiny. */
 	bpf_map__set_max_entries(skel->maps.task_acc, cfg->per_task ? cfg->max_tasks : 1);
 	bpf_program__set_autoload(skel->progs.tmacg_switch, !raw_tp);

@@ -146,6 +146,7 @@ static uint64_t dropped_since_last(struct monitor *m)
 	struct tmacg_stats st;
 	uint64_t dropped;
 
+	m->rep.map_full = 0;
 	if (collector_stats(&m->col, &st))
 		return 0;
 	dropped = (st.read_errors - m->last_stats.read_errors) +
@@ -169,6 +170,7 @@ static uint64_t dropped_since_last(struct monitor *m)
 				"dropped (run with -v for the totals)\n");
 		m->warned_read = true;
 	}
+	m->rep.map_full = st.map_full - m->last_stats.map_full;	/* in each line's quality */
 	m->last_stats = st;
 	m->last_flush_errors = m->col.flush_errors;
 	m->last_unattributed = m->unattributed;

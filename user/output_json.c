@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "name_escape.h"
 
 void json_double_text(double d, char *buf, size_t len)
 {
@@ -56,9 +57,30 @@ static json_object *json_num(double d)
 	return json_object_new_double_s(d, buf);
 }
 
+/* Every string through here: names chosen by others may hold any byte (name_escape.h). */
 static json_object *json_str(const char *s)
 {
-	return s ? json_object_new_string(s) : NULL;
+	const char *text;
+	json_object *o;
+
+	if (!s)
+		return NULL;
+	text = name_json_text(s);
+	if (!text)
+		return NULL;	/* out of memory: null, "could not be given" */
+	o = json_object_new_string(text);
+	if (text != s)
+		free((char *)text);
+	return o;
+}
+
+static void add_key(json_object *o, const char *key, json_object *v)
+{
+	const char *text = name_json_text(key);
+
+	json_object_object_add(o, text ? text : "", v);
+	if (text != key)
+		free((char *)text);
 }
 
 static void format_time(const struct timespec *ts, char *buf, size_t len)
@@ -157,11 +179,13 @@ int output_json_line(FILE *f, const struct report_line *r)
 	}
 	json_object_object_add(o, "resource", resource_object(r->resource));
 	for (int i = 0; i < r->ncounts; i++)
-		json_object_object_add(counts, r->count_names[i], json_num(r->count_values[i]));
+		add_key(counts, r->count_names[i], json_num(r->count_values[i]));
 	json_object_object_add(o, "counts", counts);
 	json_object_object_add(quality, "running_min", json_num(r->running_min));
 	json_object_object_add(quality, "smt_shared", json_object_new_boolean(r->smt_shared));
 	json_object_object_add(quality, "dropped", json_object_new_uint64(r->dropped));
+	json_object_object_add(quality, "map_full", json_object_new_uint64(r->map_full));
+	json_object_object_add(quality, "instance", json_str(r->instance));
 	json_object_object_add(o, "quality", quality);
 	add_model_result(o, r);
 

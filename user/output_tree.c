@@ -3,9 +3,11 @@
 #include "output_tree.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/model.h"
+#include "name_escape.h"
 
 /* Column where values start: fits the deepest ICX/SPR names at level 6. */
 #define TREE_VALUE_COL 44
@@ -44,8 +46,10 @@ void output_tree(FILE *f, const char *cgroup, double interval_s, const struct tm
 		 const struct model_result *r, int level, bool color)
 {
 	int n = model_node_count(m), shown = 0;
+	char *name = name_term_text(cgroup);	/* chosen by others: no terminal escapes */
 
-	fprintf(f, "cgroup %s, interval %.3f s\n", cgroup, interval_s);
+	fprintf(f, "cgroup %s, interval %.3f s\n", name ? name : "(out of memory)", interval_s);
+	free(name);
 	for (int i = 0; i < n; i++) {
 		const struct model_node_info *node = model_node(m, i);
 

@@ -157,21 +157,65 @@ static bool blank(const char *s, size_t n)
 	return true;
 }
 
+/*
+ * One line into *buf, at most max bytes before its newline: the length, -1 at
+ * the end of the input, -E2BIG when the line is longer (/dev/zero has no end).
+ */
+static ssize_t read_line(FILE *f, char **buf, size_t *cap, size_t max)
+{
+	size_t n = 0;
+	int c;
+
+	while ((c = getc_unlocked(f)) != EOF && c != '\n') {
+		if (n == max)
+			return -E2BIG;
+		if (n + 1 >= *cap) {
+			size_t ncap = *cap ? *cap * 2 : 4096;
+			char *nb = realloc(*buf, ncap);
+
+			if (!nb)
+				return -ENOMEM;
+			*buf = nb;
+			*cap = ncap;
+		}
+		(*buf)[n++] = (char)c;
+	}
+	if (c == EOF && n == 0)
+		return -1;
+	if (!*buf && !(*buf = malloc(*cap = 1)))
+		return -ENOMEM;
+	(*buf)[n] = '\0';
+	return (ssize_t)n;
+}
+
 int replay_read_stream(FILE *f, const char *name, struct replay_data *out, char *err, size_t errlen)
 {
+	return replay_read_stream_limited(f, name, REPLAY_MAX_LINE, REPLAY_MAX_BYTES, out, err,
+					  errlen);
+}
+
+int replay_read_stream_limited(FILE *f, const char *name, size_t max_line, size_t max_bytes,
+			       struct replay_data *out, char *err, size_t errlen)
+{
 	char *line = NULL;
-	size_t cap = 0;
+	size_t cap = 0, total = 0;
 	ssize_t n;
 	int lineno = 0, rc = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->name = name;
-	while ((n = getline(&line, &cap, f)) > 0) {
+	while ((n = read_line(f, &line, &cap, max_line)) >= 0) {
 		struct replay_record r = {.line = ++lineno};
 		struct replay_record *nr;
 
-		if (line[n - 1] == '\n')
-			line[--n] = '\0';
+		total += n + 1;
+		if (total > max_bytes + 1) {
+			snprintf(err, errlen,
+				 "%s: larger than %zu bytes, the limit of a replay input: split it "
+				 "and replay the parts", name, max_bytes);
+			rc = -EFBIG;
+			break;
+		}
 		if (blank(line, n))
 			continue;
 		if (memchr(line, '\0', n)) {
@@ -190,6 +234,13 @@ int replay_read_stream(FILE *f, const char *name, struct replay_data *out, char 
 			break;
 		}
 		out->records[out->nrecords++] = r;
+	}
+	if (n == -E2BIG) {
+		rc = rerr(err, errlen, name, lineno + 1,
+			  "line longer than %zu bytes, the limit of one replay line: "
+			  "not JSON lines?", max_line);
+	} else if (n == -ENOMEM) {
+		rc = -ENOMEM;
 	}
 	free(line);
 	if (!rc && ferror(f)) {

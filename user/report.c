@@ -13,6 +13,7 @@
 #include "collector.h"
 #include "measure.h"
 #include "model/model.h"
+#include "name_escape.h"
 #include "options.h"
 #include "output_json.h"
 #include "output_tree.h"
@@ -28,6 +29,7 @@ int report_init(struct report *r, const struct options *o, struct measure *ms, F
 	r->color = o->color;
 	snprintf(r->host, sizeof(r->host), "%s", o->host);
 	r->quiet = o->format == FORMAT_NONE;
+	report_instance_name(r->instance, sizeof(r->instance));
 	r->counts = calloc(ms->ncounts ? ms->ncounts : 1, sizeof(*r->counts));
 	if (!r->counts)
 		return -ENOMEM;
@@ -132,13 +134,19 @@ struct line_ctx {
 
 static void table_header(struct report *r, const struct line_ctx *lc)
 {
-	char when[32];
+	char when[32], *host = name_term_text(r->host);
 	struct tm tm;
 
 	localtime_r(&lc->now.tv_sec, &tm);
 	strftime(when, sizeof(when), "%H:%M:%S", &tm);
-	fprintf(r->out, "\n%s  interval %.2fs  host %s  model %s%s\n", when, lc->interval_s,
-		r->host, r->ms->model_name, lc->dropped ? "  (samples dropped: see stderr)" : "");
+	fprintf(r->out, "\n%s  interval %.2fs  host %s  model %s%s", when, lc->interval_s,
+		host ? host : "?", r->ms->model_name,
+		lc->dropped ? "  (samples dropped: see stderr)" : "");
+	if (r->map_full)
+		fprintf(r->out, "  map full: %llu dropped, raise --max-cgroups",
+			(unsigned long long)r->map_full);
+	fputc('\n', r->out);
+	free(host);
 	if (!r->ms->tma && r->ms->table_header)
 		r->ms->table_header(r->out);
 }
@@ -179,6 +187,8 @@ static int emit(struct report *r, const struct line_ctx *lc, const char *name, u
 		line.running_min = acc_running_min(sum, r->ms->ngroups);
 		line.smt_shared = r->ms->smt_shared;
 		line.dropped = lc->dropped;
+		line.map_full = r->map_full;
+		line.instance = r->instance;
 		line.tma = r->ms->tma;
 		line.result = r->result;
 		line.level = r->ms->level;
@@ -199,7 +209,12 @@ static int emit(struct report *r, const struct line_ctx *lc, const char *name, u
 		output_tree(r->out, task ? label : name, lc->interval_s, r->ms->tma, r->result,
 			    r->ms->level, r->color);
 	} else if (r->ms->table_row) {
-		r->ms->table_row(r->out, task ? task->comm : name, r->counts, task != NULL);
+		/* Names and comms are chosen by others: no terminal escapes reach the table. */
+		char *shown = name_term_text(task ? task->comm : name);
+
+		r->ms->table_row(r->out, shown ? shown : "(out of memory)", r->counts,
+				 task != NULL);
+		free(shown);
 	}
 	return ferror(r->out) ? (errno == EPIPE ? -EPIPE : -EIO) : 0;
 }

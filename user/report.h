@@ -47,6 +47,9 @@ struct report {
 	bool quiet;		/* --format none: nothing on stdout */
 	bool color;
 	char host[256];
+	/* "<pid>@<start time>": tells apart the lines of two tmacg running at once. */
+	char instance[64];
+	uint64_t map_full;		/* this interval's deltas lost to a full cgroup map */
 	double *counts;
 	struct model_result *result;
 	struct report_task_entry *tasks;
@@ -57,6 +60,8 @@ struct report {
 	const struct report_sink *sink;	/* NULL: none */
 };
 
+/* "<pid>@<RFC 3339 start time>" of this process, for quality.instance. */
+void report_instance_name(char *buf, size_t len);
 int report_init(struct report *r, const struct options *o, struct measure *ms, FILE *out);
 void report_free(struct report *r);
 /* Forgets the sums and tasks gathered so far (after the baseline read). */

@@ -206,6 +206,17 @@ static void test_limits(void **state)
 		   "t.tma:3:13: division by zero in a constant");
 }
 
+/* /dev/zero never ends: the reader stops at its limit and says which file and which limit. */
+static void test_unbounded_file_refused(void **state)
+{
+	char err[512];
+
+	(void)state;
+	assert_null(model_load_file("/dev/zero", err, sizeof(err)));
+	assert_string_equal(err, "/dev/zero: larger than 4 MiB, the limit of a model file (the "
+				 "built-in models are under 100 KiB): is it a model file?");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -213,6 +224,7 @@ int main(void)
 	    cmocka_unit_test(test_cycle),	   cmocka_unit_test(test_duplicates),
 	    cmocka_unit_test(test_missing_parent), cmocka_unit_test(test_file_level_errors),
 	    cmocka_unit_test(test_load_file),	   cmocka_unit_test(test_limits),
+	    cmocka_unit_test(test_unbounded_file_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

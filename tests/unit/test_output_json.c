@@ -53,13 +53,15 @@ static void keys_come_in_schema_order(void **state)
 	struct report_line r = { .interval_s = 1.0, .host = "node-7", .model = "software",
 				 .cgroup = "/svc", .cgroup_id = 4821, .ncounts = 2,
 				 .count_names = names, .count_values = values,
-				 .running_min = 0.5, .dropped = 3 };
+				 .running_min = 0.5, .dropped = 3, .map_full = 2,
+				 .instance = "42@2026-11-23T06:00:00.000000001Z" };
 	char *line = render(&r);
 	const char *order[] = { "\"schema\":\"tmacg/1\"", "\"time\":", "\"interval_s\":1",
 				"\"host\":\"node-7\"", "\"model\":\"software\"",
 				"\"tma_version\":null", "\"cgroup\":\"/svc\"", "\"cgroup_id\":4821",
 				"\"resource\":{}", "\"counts\":{\"on_cpu_s\":0.83,\"page_faults\":null}",
-				"\"quality\":{\"running_min\":0.5,\"smt_shared\":false,\"dropped\":3}",
+				"\"quality\":{\"running_min\":0.5,\"smt_shared\":false,\"dropped\":3,"
+				"\"map_full\":2,\"instance\":\"42@2026-11-23T06:00:00.000000001Z\"}",
 				"\"metrics\":{}", "\"flagged\":[]", "\"bottleneck\":null" };
 	const char *at = line;
 

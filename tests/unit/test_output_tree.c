@@ -88,6 +88,26 @@ static void test_tree_color(void **state)
 	free(out);
 }
 
+/* A cgroup name with a terminal escape (clear screen) is printed escaped, as is replay's. */
+static void test_tree_escapes_name(void **state)
+{
+	char err[512], *out = NULL;
+	size_t len = 0;
+	struct tma_model *m = model_load(text, strlen(text), "t.tma", err, sizeof(err));
+	struct model_result *r = model_result_new(m);
+	FILE *f = open_memstream(&out, &len);
+
+	(void)state;
+	output_tree(f, "/x\033[2J\r\xff", 1, m, r, 1, false);
+	fclose(f);
+	assert_null(strchr(out, '\033'));
+	assert_null(strchr(out, '\r'));
+	assert_non_null(strstr(out, "cgroup /x\\x1b[2J\\x0d\\xff, interval"));
+	free(out);
+	model_result_free(r);
+	model_free(m);
+}
+
 static void test_metrics_list(void **state)
 {
 	char err[512], *out = NULL;
@@ -112,6 +132,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_tree_plain),	cmocka_unit_test(test_tree_level_1),
 	    cmocka_unit_test(test_tree_color),	cmocka_unit_test(test_metrics_list),
+	    cmocka_unit_test(test_tree_escapes_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

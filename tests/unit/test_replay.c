@@ -265,6 +265,65 @@ static void test_stdin(void **state)
 	unlink(path);
 }
 
+/* /dev/zero has no newline: one line's limit ends the read, naming the file and the limit. */
+static void test_dev_zero_refused(void **state)
+{
+	struct replay_data d;
+	char err[512] = "";
+
+	(void)state;
+	assert_int_equal(replay_read("/dev/zero", &d, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "/dev/zero:1: line longer than 1048576 bytes, the limit of one "
+				 "replay line: not JSON lines?");
+	assert_int_equal(d.nrecords, 0);
+}
+
+static void test_oversized_line_refused(void **state)
+{
+	size_t n = REPLAY_MAX_LINE + 1;
+	char *text = malloc(sizeof(GOOD) + n + 1), err[512] = "";
+	struct replay_data d;
+
+	(void)state;
+	/* A good first line, then one byte over the limit (spaces: it would parse as blank). */
+	strcpy(text, GOOD);
+	memset(text + strlen(GOOD), ' ', n);
+	text[strlen(GOOD) + n] = '\0';
+	assert_int_equal(read_text(text, &d, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "in.jsonl:2: line longer than 1048576 bytes, the limit of one "
+				 "replay line: not JSON lines?");
+	/* Exactly at the limit is accepted (a blank line). */
+	text[strlen(GOOD) + n - 1] = '\0';
+	assert_int_equal(read_text(text, &d, err, sizeof(err)), 0);
+	assert_int_equal(d.nrecords, 1);
+	replay_free(&d);
+	free(text);
+}
+
+static void test_oversized_input_refused(void **state)
+{
+	const char text[] = GOOD GOOD GOOD;
+	size_t one = strlen(GOOD);
+	struct replay_data d;
+	char err[512] = "";
+	FILE *f;
+
+	(void)state;
+	f = fmemopen((void *)text, strlen(text), "r");
+	assert_int_equal(replay_read_stream_limited(f, "big.jsonl", 4096, 2 * one, &d, err,
+						    sizeof(err)), -EFBIG);
+	fclose(f);
+	assert_string_equal(err, "big.jsonl: larger than 104 bytes, the limit of a replay input: "
+				 "split it and replay the parts");
+	assert_int_equal(d.nrecords, 0);
+	f = fmemopen((void *)text, strlen(text), "r");
+	assert_int_equal(replay_read_stream_limited(f, "big.jsonl", 4096, 3 * one, &d, err,
+						    sizeof(err)), 0);
+	fclose(f);
+	assert_int_equal(d.nrecords, 3);
+	replay_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -275,6 +334,9 @@ int main(void)
 	    cmocka_unit_test(test_model_failure_reported),
 	    cmocka_unit_test(test_json_lines),
 	    cmocka_unit_test(test_stdin),
+	    cmocka_unit_test(test_dev_zero_refused),
+	    cmocka_unit_test(test_oversized_line_refused),
+	    cmocka_unit_test(test_oversized_input_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -648,6 +648,9 @@ struct tma_model *model_load(const char *text, size_t len, const char *filename,
 	return load(text, len, filename, NULL, err, errlen);
 }
 
+/* Far above any real model (ICX's is 64 KiB): /dev/zero must end with a message. */
+#define MODEL_FILE_MAX (4 << 20)
+
 struct tma_model *model_load_file(const char *path, char *err, size_t errlen)
 {
 	struct tma_model *m = NULL;
@@ -660,6 +663,12 @@ struct tma_model *model_load_file(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	do {
+		if (len > MODEL_FILE_MAX) {
+			snprintf(err, errlen, "%s: larger than %d MiB, the limit of a model file "
+				 "(the built-in models are under 100 KiB): is it a model file?", path,
+				 MODEL_FILE_MAX >> 20);
+			goto out;
+		}
 		if (len + 65536 > cap) {
 			char *nb = realloc(buf, cap = (len + 65536) * 2);
 

@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+# The bench's table, from its JSON (build/bench.json, or a recorded one):
+#   jq -r -f tests/bench/render.jq bench.json     (tests/bench/run --render FILE)
+# A figure that was not measured is printed as "not measured: <reason>", from the
+# JSON's not_measured fields, and never as a number: a missing tool or an
+# exceeded limit must not read as a figure of 0.
+
+def r(n): if . == null then null else (. * pow(10; n) | round) / pow(10; n) end;
+def s: if . == null then "-" else tostring end;
+def lpad(n): s | if length < n then (" " * (n - length)) + . else . end;
+def rpad(n): s | if length < n then . + (" " * (n - length)) else . end;
+def range3: "\(.median | r(3) | s) [\(.min | r(3) | s)-\(.max | r(3) | s)]";
+def mib: if . == null then null else . / 1048576 | r(1) end;
+def nm: "not measured: \(.)";
+
+(.machine as $m |
+ "",
+ "tmacg bench  \($m.cpu) (\(if ($m.hypervisor // "") == "" then "bare metal" else $m.hypervisor end)), \($m.cpus) CPUs, kernel \($m.kernel), PMU \($m.pmu)",
+ "medians of \(.repeats) runs, [min-max]; ratios against the unmonitored run of the same round"),
+
+(select(.context_switch) |
+ "",
+ "Context switch (ping-pong between two cgroups, CPUs \(.cpu) and \(.cpu_peer), ns per round trip;",
+ " \(if .events == "software" then "both tools on the four software events" else "tmacg's TMA model, perf on the same raw events" end))",
+ "  \("variant" | rpad(28)) \("ns/rt" | lpad(10)) \("ratio" | lpad(8)) \("ratio [min-max]" | lpad(22)) \("added ns/switch" | lpad(16))",
+ (.context_switch | to_entries[] | .value |
+  if .not_measured then "  \(.label | rpad(28)) \(.not_measured | nm)"
+  else "  \(.label | rpad(28)) \(.ns_per_round_trip.median | r(0) | lpad(10)) \(.ratio.median | r(3) | lpad(8)) \(.ratio | range3 | lpad(22)) \(.added_ns_per_switch | r(0) | lpad(16))"
+  end)),
+
+(select(.scaling) |
+ "",
+ "Scaling: tmacg with N active cgroups (each wakes once a second)",
+ "  (user CPU: % of one CPU at --interval 1s, rolled up into one line / every",
+ "   cgroup reported as a JSON line; RSS and maps with every cgroup reported)",
+ "  (ping-pong ns per round trip without and with tmacg; BPF: the switch program's ns",
+ "   per run with N cgroups in its map, and against the floor measured alongside)",
+ "  \("cgroups" | rpad(7)) \("base" | lpad(7)) \("tmacg" | lpad(7)) \("ratio [min-max]" | lpad(22)) \("added/sw" | lpad(8)) \("BPF ns" | lpad(8)) \("x floor" | lpad(8)) \("early %" | lpad(7)) \("user CPU %" | lpad(16)) \("RSS MiB" | lpad(7)) \("maps MiB" | lpad(8))",
+ (.scaling | to_entries[] | .key as $n | .value |
+  "  \($n | rpad(7)) \(.base_ns_per_round_trip.median | r(0) | lpad(7)) \(.tmacg_ns_per_round_trip.median | r(0) | lpad(7)) \(.ratio | range3 | lpad(22)) \(.added_ns_per_switch | r(0) | lpad(8)) \(.bpf_ns_per_run.median | r(0) | lpad(8)) \(.bpf_ratio_to_floor.median | r(3) | lpad(8)) \((if (.switches // 0) > 0 then 100 * .early_returns / .switches else null end) | r(1) | lpad(7)) \("\(.user_cpu_percent_rolled_up | r(3) | s) / \(.user_cpu_percent_all_reported | r(3) | s)" | lpad(16)) \(.rss_bytes | mib | lpad(7)) \(if .maps_not_measured then "n/m" else .map_bytes | mib end | lpad(8))"),
+ ([.scaling[] | .maps_not_measured // empty] | unique[] | "  maps MiB: \(nm)")),
+
+(select(.map_memory_computed) |
+ "",
+ "BPF map memory from the map definitions (\(.scaling | keys_unsorted | last // "-") cgroups, 64 events)",
+ (if .map_memory_computed.not_measured then "  \(.map_memory_computed.not_measured | nm)"
+  else .map_memory_computed | to_entries[] |
+   "  \(.key | lpad(4)) CPUs: \(.value.total_bytes | mib | lpad(8)) MiB  (\(.value.maps | map("\(.name) \((.bytes / 1024) | floor) KiB") | join(", ")))"
+  end)),
+
+(select(.bpf) |
+ "",
+ "BPF program time on sched_switch (ns per run, BPF run-time statistics)",
+ "  \("program" | rpad(26)) \("ns/run" | lpad(10)) \("x floor [min-max]" | lpad(22)) \("early ret %" | lpad(12))",
+ (.bpf | to_entries[] |
+  "  \(.key | gsub("_"; " ") | rpad(26)) \(.value.ns_per_run.median | r(0) | lpad(10)) \(if .value.ratio_to_floor then .value.ratio_to_floor | range3 else "-" end | lpad(22)) \(.value.early_return_percent | lpad(12))")),
+
+(select(.targets) |
+ "",
+ "Targets (ARCHITECTURE.md)",
+ (.targets | to_entries[] | select(.value != null) |
+  if (.value | type) == "object" and .value.not_measured then "  \(.key): \(.value.not_measured | nm)"
+  else "  \(.key): \(.value | tostring)" end))

@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+# The targets of ARCHITECTURE.md, each held against its figure, added to the
+# bench's JSON as .targets.  A target whose figure was not measured says why
+# ({"not_measured": reason}); one whose section did not run is null.  Never
+# arithmetic on a missing figure.
+
+def nm_or(f): if .not_measured then {not_measured: .not_measured} else f end;
+
+. as $all | . + {targets: {
+	switch_cost_vs_perf_100: (
+		if .context_switch.perf100 == null then null
+		else .context_switch.perf100 | nm_or(.) as $p
+		| if $p.not_measured then $p
+		  else {tmacg: $all.context_switch.tmacg.ratio.median, perf: $p.ratio.median,
+			met: ($all.context_switch.tmacg.ratio.median <= $p.ratio.median)} end
+		end),
+	flat_1_to_max: (if .scaling then (.scaling | keys_unsorted) as $k |
+		{cgroups: [$k[0], $k[-1]],
+		 bpf_ns_per_run: [.scaling[$k[0]].bpf_ns_per_run.median,
+				  .scaling[$k[-1]].bpf_ns_per_run.median],
+		 bpf_ratio_to_floor: [.scaling[$k[0]].bpf_ratio_to_floor.median,
+				      .scaling[$k[-1]].bpf_ratio_to_floor.median],
+		 pingpong_added_ns_per_switch: [.scaling[$k[0]].added_ns_per_switch,
+						.scaling[$k[-1]].added_ns_per_switch],
+		 met: (.scaling[$k[-1]].bpf_ratio_to_floor.median <=
+		       1.1 * .scaling[$k[0]].bpf_ratio_to_floor.median)}
+		else null end),
+	bpf_within_1_5x_floor: (if .bpf then
+		(.bpf | to_entries | map(select(.value.ratio_to_floor != null) |
+		 {key, value: {ratio: .value.ratio_to_floor.median,
+			       met: (.value.ratio_to_floor.median <= 1.5)}}) | from_entries)
+		else null end),
+	user_under_1pct_1000: (if .scaling["1000"] then
+		{rolled_up: .scaling["1000"].user_cpu_percent_rolled_up,
+		 all_reported: .scaling["1000"].user_cpu_percent_all_reported,
+		 met: (.scaling["1000"].user_cpu_percent_rolled_up < 1)} else null end),
+	maps_under_64mib: (if .map_memory_computed == null then null
+		elif .map_memory_computed.not_measured then
+			{not_measured: .map_memory_computed.not_measured}
+		else (.map_memory_computed | to_entries | map({key: "\(.key)_cpus",
+		 value: {mib: (.value.total_bytes / 1048576), met: (.value.total_bytes < 67108864)}})
+		 | from_entries) end)
+}}

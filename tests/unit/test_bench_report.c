@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The bench's reporting without running the bench (tests/bench/run --render and
+ * --plan, on recorded results in tests/bench/fixtures): a missing tool or an
+ * exceeded open file limit is named as "not measured: <reason>", never turned
+ * into a number, and a result without bpftool's figures still renders (it
+ * used to end in jq: "null cannot be divided").
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+static char *run(const char *cmd, int *status)
+{
+	char *out = NULL, buf[4096];
+	size_t len = 0, n;
+	FILE *o = open_memstream(&out, &len), *p = popen(cmd, "r");
+
+	assert_non_null(p);
+	while ((n = fread(buf, 1, sizeof(buf), p)) > 0)
+		fwrite(buf, 1, n, o);
+	*status = pclose(p);
+	fclose(o);
+	return out;
+}
+
+/* The table's row starting with label says "not measured: reason", with no figure before it. */
+static void assert_row_not_measured(const char *out, const char *label, const char *reason)
+{
+	char want[512];
+	const char *row;
+
+	snprintf(want, sizeof(want), "  %s", label);
+	row = strstr(out, want);
+	if (!row)
+		fail_msg("no row %s in:\n%s", label, out);
+	row += strlen(want);
+	while (*row == ' ')
+		row++;
+	snprintf(want, sizeof(want), "not measured: %s", reason);
+	if (strncmp(row, want, strlen(want)))
+		fail_msg("row %s: \"%.80s\", want \"%s\"", label, row, want);
+}
+
+static void no_bpftool_and_perf_over_the_file_limit(void **state)
+{
+	int status;
+	char *out = run("tests/bench/run --render tests/bench/fixtures/no-bpftool-perf-limit.json "
+			"2>&1", &status);
+
+	(void)state;
+	if (status)
+		fail_msg("--render failed:\n%s", out);
+	assert_row_not_measured(out, "perf stat -a -G 1000",
+				"needs 64064 open files (1000 cgroups x 4 events x 16 CPUs), "
+				"over the limit of 20000");
+	assert_row_not_measured(out, "perf stat -a -G 100 ", "perf stat failed: Error: Too many");
+	assert_row_not_measured(out, "maps MiB:", "bpftool not found");
+	assert_non_null(strstr(out, "64 events)\n  not measured: bpftool not found"));
+	assert_row_not_measured(out, "switch_cost_vs_perf_100:", "perf stat failed");
+	assert_row_not_measured(out, "maps_under_64mib:", "bpftool not found");
+	/* The scaling row's maps column: no number where there is none. */
+	assert_non_null(strstr(out, "n/m\n"));
+	assert_null(strstr(out, "null"));
+	/* What was measured is still there. */
+	assert_non_null(strstr(out, "  perf stat -a -G 1                 23940"));
+	free(out);
+}
+
+static void no_perf_and_sections_not_run(void **state)
+{
+	int status;
+	char *out = run("tests/bench/run --render tests/bench/fixtures/no-perf-switch-only.json "
+			"2>&1", &status);
+
+	(void)state;
+	if (status)
+		fail_msg("--render failed:\n%s", out);
+	assert_row_not_measured(out, "perf stat -a -G 1 ", "perf not found (apt-get install");
+	assert_row_not_measured(out, "perf stat -a -G 100 ", "perf not found (apt-get install");
+	assert_row_not_measured(out, "switch_cost_vs_perf_100:", "perf not found");
+	assert_null(strstr(out, "Scaling"));	/* a section not run is absent, not zeros */
+	assert_null(strstr(out, "null"));
+	free(out);
+}
+
+static void plan_names_what_will_not_be_measured(void **state)
+{
+	int status;
+	char *out = run("BENCH_PMU=software BENCH_PERF= BENCH_BPFTOOL= tests/bench/run --plan 2>&1",
+			&status);
+
+	(void)state;
+	assert_int_equal(status, 0);
+	assert_row_not_measured(out, "perf stat -a -G 1:", "perf not found");
+	assert_row_not_measured(out, "maps MiB:", "bpftool not found (apt-get install bpftool)");
+	free(out);
+	/* perf present, 16 CPUs and 1,024 files: 1,000 cgroups x 4 events x 16 CPUs do not fit. */
+	out = run("BENCH_PMU=software BENCH_PERF=/bin/true BENCH_NCPUS=16 BENCH_NOFILE=1024 "
+		  "tests/bench/run --plan 2>&1", &status);
+	assert_int_equal(status, 0);
+	assert_row_not_measured(out, "perf stat -a -G 1000:", "needs 64064 open files");
+	assert_row_not_measured(out, "perf stat -a -G 100:", "needs 6464 open files");
+	assert_non_null(strstr(out, "context switch: base tmacg perf1 \n"));
+	free(out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(no_bpftool_and_perf_over_the_file_limit),
+		cmocka_unit_test(no_perf_and_sections_not_run),
+		cmocka_unit_test(plan_names_what_will_not_be_measured),
+	};
+	return cmocka_run_group_tests_name("bench_report", tests, NULL, NULL);
+}
