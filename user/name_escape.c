@@ -109,7 +109,7 @@ static bool printable(uint32_t cp)
 {
 	if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F))
 		return false;
-	if (cp == 0xAD || cp == 0x61C || (cp >= 0x200B && cp <= 0x200F) ||
+	if (cp == 0x00AD || cp == 0x061C || (cp >= 0x200B && cp <= 0x200F) ||
 	    (cp >= 0x2028 && cp <= 0x202E) ||
 	    (cp >= 0x2060 && cp <= 0x206F) || cp == 0xFEFF || (cp >= 0xFFF9 && cp <= 0xFFFB))
 		return false;
