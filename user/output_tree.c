@@ -49,7 +49,7 @@ void output_tree(FILE *f, const char *cgroup, double interval_s, const struct tm
 	for (int i = 0; i < n; i++) {
 		const struct model_node_info *node = model_node(m, i);
 
-		if (node->is_info || node->level > level)
+		if (node->level == 0 || node->level > level)	/* Info metrics, counts */
 			continue;
 		print_node(f, node, r->value[i], r->flagged[i], on_path(r, i), color);
 	}

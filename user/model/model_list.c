@@ -50,9 +50,9 @@ void model_metrics_print(FILE *f, const struct tma_model *m)
 		fprintf(stderr, "tmacg: out of memory\n");
 		return;
 	}
-	for (int pass = 0; pass < 2; pass++) /* tree nodes, then Info metrics */
+	for (int pass = 0; pass < 2; pass++) /* tree nodes, then Info metrics and counts */
 		for (int i = 0; i < n; i++)
-			if (model_node(m, i)->is_info == (pass == 1))
+			if ((model_node(m, i)->level == 0) == (pass == 1))
 				print_metric(f, m, i, needed);
 	free(needed);
 }
