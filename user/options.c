@@ -73,11 +73,11 @@ void options_usage(FILE *f)
 	      "      --per-task         also report threads (tid, comm)\n"
 	      "      --top N            at most N cgroups (the rest as \"(other)\") and N tasks\n"
 	      "      --pmu hardware|software\n"
-	      "                         software: cpu-clock, context switches, migrations and\n"
-	      "                         page faults through the same BPF path (no PMU needed)\n"
+	      "                         software: the built-in model of cpu-clock, context\n"
+	      "                         switches, migrations and page faults (no PMU needed)\n"
 	      "\n"
 	      "The TMA model:\n"
-	      "  -m, --model ID         icx, spr (default: detected from the CPU)\n"
+	      "  -m, --model ID         icx, spr, software (default: detected from the CPU)\n"
 	      "      --model-file PATH  a model file of your own\n"
 	      "  -l, --level N          tree depth to report, 1-6 (default 3)\n"
 	      "      --info             also report Info metrics (IPC, CPI, ...)\n"
@@ -322,6 +322,12 @@ int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err
 	}
 	if (optind < argc)
 		return bad(err, "unexpected argument '%s'", argv[optind]);
+	if (o->pmu == PMU_SOFTWARE) {	/* the built-in model of software events */
+		if (o->model || o->model_file)
+			return bad(err, "%s", "--pmu software is --model software: give one of "
+				   "--pmu software, --model and --model-file");
+		o->model = "software";
+	}
 	if (o->model && o->model_file)
 		return bad(err, "%s", "--model and --model-file: give one of them");
 	if (o->list_metrics && !o->model && !o->model_file)

@@ -34,13 +34,9 @@ int report_init(struct report *r, const struct options *o, struct measure *ms, F
 	else if (gethostname(r->host, sizeof(r->host) - 1))
 		snprintf(r->host, sizeof(r->host), "unknown");
 	r->counts = calloc(ms->ncounts ? ms->ncounts : 1, sizeof(*r->counts));
-	if (!r->counts)
+	r->result = model_result_new(ms->tma);
+	if (!r->counts || !r->result)
 		return -ENOMEM;
-	if (ms->tma) {
-		r->result = model_result_new(ms->tma);
-		if (!r->result)
-			return -ENOMEM;
-	}
 	return 0;
 }
 
@@ -144,8 +140,6 @@ static void table_header(struct report *r, const struct line_ctx *lc)
 	strftime(when, sizeof(when), "%H:%M:%S", &tm);
 	fprintf(r->out, "\n%s  interval %.2fs  host %s  model %s%s\n", when, lc->interval_s,
 		r->host, r->ms->model_name, lc->dropped ? "  (samples dropped: see stderr)" : "");
-	if (!r->ms->tma && r->ms->table_header)
-		r->ms->table_header(r->out);
 }
 
 static int emit(struct report *r, const struct line_ctx *lc, const char *name, uint64_t id,
@@ -158,49 +152,39 @@ static int emit(struct report *r, const struct line_ctx *lc, const char *name, u
 	struct report_task rt;
 	struct report_line line = { 0 };
 
-	r->ms->evaluate(r->ms, sum, lc->interval_s, r->counts, r->result);
-	if (r->json) {
-		if (ident) {
-			res = *ident;
-			res.host = r->host;
-		}
-		line.time = lc->now;
-		line.interval_s = lc->interval_s;
-		line.host = r->host;
-		line.model = r->ms->model_name;
-		line.tma_version = r->ms->tma_version;
-		line.cgroup = name;
-		line.cgroup_id = id;
-		line.resource = &res;
-		if (task) {
-			rt.tid = task->tid;
-			rt.tgid = task->tgid;
-			rt.comm = task->comm;
-			line.task = &rt;
-		}
-		line.ncounts = r->ms->ncounts;
-		line.count_names = r->ms->count_names;
-		line.count_values = r->counts;
-		line.running_min = acc_running_min(sum, r->ms->ngroups);
-		line.smt_shared = r->ms->smt_shared;
-		line.dropped = lc->dropped;
-		line.tma = r->ms->tma;
-		line.result = r->result;
-		line.level = r->ms->level;
-		line.info = r->ms->info;
+	measure_evaluate(r->ms, sum, lc->interval_s, r->counts, r->result);
+	if (ident) {
+		res = *ident;
+		res.host = r->host;
+	}
+	line.time = lc->now;
+	line.interval_s = lc->interval_s;
+	line.host = r->host;
+	line.model = r->ms->model_name;
+	line.tma_version = r->ms->tma_version;
+	line.cgroup = name;
+	line.cgroup_id = id;
+	line.resource = &res;
+	if (task) {
+		rt.tid = task->tid;
+		rt.tgid = task->tgid;
+		rt.comm = task->comm;
+		line.task = &rt;
+	}
+	line.ncounts = r->ms->ncounts;
+	line.count_names = r->ms->count_names;
+	line.count_values = r->counts;
+	line.nsummary = r->ms->nsummary;
+	line.running_min = acc_running_min(sum, r->ms->ngroups);
+	line.smt_shared = r->ms->smt_shared;
+	line.dropped = lc->dropped;
+	line.tma = r->ms->tma;
+	line.result = r->result;
+	line.level = r->ms->level;
+	line.info = r->ms->info;
+	if (r->json)
 		return output_json_line(r->out, &line);
-	}
-	if (r->ms->tma) {
-		char label[512];
-
-		if (task)
-			snprintf(label, sizeof(label), "%s  task %u (%s)", name, task->tid,
-				 task->comm);
-		output_tree(r->out, task ? label : name, lc->interval_s, r->ms->tma, r->result,
-			    r->ms->level, r->color);
-	} else if (r->ms->table_row) {
-		r->ms->table_row(r->out, task ? task->comm : name, r->counts, task != NULL);
-	}
+	output_tree(r->out, &line, r->color);
 	return ferror(r->out) ? (errno == EPIPE ? -EPIPE : -EIO) : 0;
 }
 

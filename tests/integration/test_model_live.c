@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * The live TMA path on any machine: a model of software events
- * (tests/models/software.tma) planned into perf groups, counted per cgroup
+ * (tests/models/software_test.tma) planned into perf groups, counted per cgroup
  * in BPF, scaled, evaluated and printed.  Its numbers must agree with the
  * kernel's cpu.stat, an idle cgroup's nodes must be null, flags and the
  * bottleneck must follow the model's thresholds, and replaying the live
@@ -32,7 +32,7 @@ static int setup(void **state)
 	const char *dir = getenv("TMACG_TEST_MODELS");
 
 	(void)state;
-	snprintf(model_path, sizeof(model_path), "%s/software.tma",
+	snprintf(model_path, sizeof(model_path), "%s/software_test.tma",
 		 dir && *dir ? dir : "tests/models");
 	if (access(model_path, R_OK)) {
 		fprintf(stderr, "cannot read %s: run from the repository root or set "
@@ -42,7 +42,7 @@ static int setup(void **state)
 	return itest_group_setup(state);
 }
 
-/* The node tree and thresholds of tests/models/software.tma, in model order. */
+/* The node tree and thresholds of tests/models/software_test.tma, in model order. */
 static const struct {
 	const char *name;
 	int parent;	/* index here, -1 at level 1 */
