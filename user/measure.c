@@ -3,8 +3,9 @@
  * The one measurement path: a model's events planned into perf groups, and
  * each cgroup's interval sum, scaled for multiplexing, evaluated by the same
  * model code replay uses.  A model of software events (--pmu software) needs
- * no PMU.  An event whose group never ran for the cgroup is NAN, so the
- * nodes and counts reading it are null rather than 0.
+ * no PMU.  An event whose group was multiplexed out for the whole interval
+ * is NAN, so the nodes and counts reading it are null rather than 0; a
+ * cgroup that did not run at all has zeros.
  */
 #include <errno.h>
 #include <math.h>
@@ -65,9 +66,18 @@ static double tsc_rate(void)
 #endif
 }
 
-static double scaled(const struct measure_impl *mi, const struct tmacg_acc *sum, int idx)
+/*
+ * Plan event idx of a cgroup's sum, scaled; NAN when not opened.  A cgroup
+ * that did not run at all (no runtime, no group enabled) was charged nothing
+ * because nothing happened: its events are measured zeros.  NAN stays for a
+ * group enabled for it but never on the PMU (multiplexed out).
+ */
+static double scaled(const struct measure_impl *mi, const struct tmacg_acc *sum, bool ran,
+		     int idx)
 {
-	return idx < 0 ? NAN : acc_scaled(sum, idx, plan_group_of(&mi->plan, idx));
+	if (idx < 0)
+		return NAN;
+	return ran ? acc_scaled(sum, idx, plan_group_of(&mi->plan, idx)) : 0;
 }
 
 void measure_evaluate(struct measure *ms, const struct tmacg_acc *sum, double interval_s,
@@ -77,10 +87,11 @@ void measure_evaluate(struct measure *ms, const struct tmacg_acc *sum, double in
 	int n = model_event_count(mi->model), c = MEASURE_NFIXED;
 	struct model_input in = { .events = mi->values, .interval_s = interval_s,
 				  .flags = mi->flags };
+	bool ran = !acc_is_empty(sum, ms->ngroups);
 
 	for (int e = 0; e < n; e++)
 		mi->values[e] = e == mi->tsc_event ? mi->tsc_hz * interval_s :
-						     scaled(mi, sum, mi->plan_of[e]);
+						     scaled(mi, sum, ran, mi->plan_of[e]);
 	model_eval_level(mi->model, &in, result, ms->level, ms->info);
 	/* The scheduler's runtime, as cpu.stat counts it: a number even when nothing ran. */
 	counts[MEASURE_ON_CPU_S] = sum->runtime_ns / 1e9;
@@ -89,9 +100,9 @@ void measure_evaluate(struct measure *ms, const struct tmacg_acc *sum, double in
 	for (int i = 0; i < mi->ncount_nodes; i++)
 		counts[c++] = result->value[mi->count_node[i]];
 	for (int i = 0; i < mi->nheadline; i++)
-		counts[c++] = scaled(mi, sum, mi->headline[i]);
+		counts[c++] = scaled(mi, sum, ran, mi->headline[i]);
 	for (int i = 0; i < mi->plan.nevents; i++)
-		counts[c++] = scaled(mi, sum, i);
+		counts[c++] = scaled(mi, sum, ran, i);
 }
 
 void measure_close(struct measure *ms)
