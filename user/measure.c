@@ -260,7 +260,7 @@ int measure_open(struct measure **out, const struct options *o, char *err, size_
 		mi->tsc_hz = tsc_rate();
 	if (o->verbose)
 		cpu_info_print(&mi->ci, stderr);
-	if (plan_uses_pmu(&mi->plan))	/* the watchdog's counter matters to hardware events only */
+	if (plan_uses_pmu(&mi->plan))	/* the watchdog's counter matters to hardware only */
 		cpu_warn(&mi->ci, stderr);
 	mi->ms.model_name = model_id(mi->model);
 	mi->ms.tma_version = model_tma_version(mi->model);

@@ -392,9 +392,9 @@ static void sigterm_prints_last_interval_and_detaches(void **state)
 
 /* docs/output.md: the counts --pmu software has always written, in this order, first. */
 static const char *const documented_counts[] = {
-	"on_cpu_s",	  "cpu_utilization",	    "cpu_clock_s",	  "context_switches",
-	"context_switches_per_s", "cpu_migrations", "cpu_migrations_per_s", "page_faults",
-	"page_faults_per_s",
+	"on_cpu_s",	  "cpu_utilization",	  "cpu_clock_s",
+	"context_switches", "context_switches_per_s", "cpu_migrations",
+	"cpu_migrations_per_s", "page_faults",	  "page_faults_per_s",
 };
 #define NDOCUMENTED ((int)(sizeof(documented_counts) / sizeof(documented_counts[0])))
 

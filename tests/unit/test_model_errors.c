@@ -104,7 +104,8 @@ static void test_count_fields(void **state)
 		   "t.tma:4:3: 'threshold' does not belong to a count (domain, groups, desc, "
 		   "formula do)");
 	load_fails("model t\ncount c\n  formula 1\n  cap 1\n",
-		   "t.tma:4:3: 'cap' does not belong to a count (domain, groups, desc, formula do)");
+		   "t.tma:4:3: 'cap' does not belong to a count (domain, groups, desc, "
+		   "formula do)");
 	load_fails("model t\ncount c\n  scope thread\n",
 		   "t.tma:3:3: 'scope' does not belong to a count (domain, groups, desc, formula "
 		   "do)");

@@ -165,6 +165,9 @@ static void test_models_list(void **state)
 	fclose(f);
 	assert_non_null(strstr(out, "icx\tIntel Ice Lake Server\tTMA 4.5\t"
 				    "GenuineIntel 6 0x6A, GenuineIntel 6 0x6C\n"));
+	/* --pmu software's model: listed, no TMA version, for any CPU */
+	assert_non_null(strstr(out, "\nsoftware\tSoftware events: "));
+	assert_non_null(strstr(out, "(no PMU needed)\t-\tany CPU\n"));
 	free(out);
 }
 

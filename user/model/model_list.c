@@ -18,11 +18,13 @@ void model_list_print(FILE *f)
 			fprintf(f, "%s\t(does not load: %s)\n", b->id, err);
 			continue;
 		}
-		fprintf(f, "%s\t%s\tTMA %s\t", model_id(m), model_title(m),
-			model_tma_version(m) ? model_tma_version(m) : "?");
+		/* A model without TMA version or CPUs: the software events, any CPU. */
+		fprintf(f, "%s\t%s\t%s%s\t", model_id(m), model_title(m),
+			model_tma_version(m) ? "TMA " : "-",
+			model_tma_version(m) ? model_tma_version(m) : "");
 		for (int i = 0; i < model_cpu_count(m); i++)
 			fprintf(f, "%s%s", i ? ", " : "", model_cpu(m, i));
-		fprintf(f, "\n");
+		fprintf(f, "%s\n", model_cpu_count(m) ? "" : "any CPU");
 		model_free(m);
 	}
 }

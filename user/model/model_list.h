@@ -7,12 +7,15 @@
 
 struct tma_model;
 
-/* One line per built-in model: id, title, TMA version, CPUs (tab-separated). */
+/*
+ * One line per built-in model: id, title, "TMA <version>" ("-" without one),
+ * CPUs ("any CPU" without a cpu line), tab-separated.
+ */
 void model_list_print(FILE *f);
 /*
  * One line per node, tree nodes then Info metrics and counts (in file order):
- * name, level (0: not a tree node), parent ("-" at level 1 and for the others), the events it reads (comma-separated,
- * "-" when none), tab-separated.
+ * name, level (0: not a tree node), parent ("-" at level 1 and for the
+ * others), the events it reads (comma-separated, "-" when none), tab-separated.
  */
 void model_metrics_print(FILE *f, const struct tma_model *m);
 
