@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "measure.h"
 #include "model/model.h"
@@ -147,11 +148,35 @@ static void counts_keep_their_keys_and_values(void **state)
 	measure_close(ms);
 }
 
+/* A model's count may not take a name tmacg reports itself: refused, saying which. */
+static void count_named_like_a_fixed_count_is_refused(void **state)
+{
+	static const char text[] = "model clash\nnode 1 N\n  formula SW.CPU_CLOCK\n"
+				   "count cpu_utilization\n  formula SW.CPU_CLOCK\n";
+	char path[] = "/tmp/tmacg-clash-XXXXXX", err[1024];
+	const char *argv[] = { "tmacg", "--model-file", path, NULL };
+	struct options o;
+	struct measure *ms = NULL;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, sizeof(text) - 1), (ssize_t)(sizeof(text) - 1));
+	close(fd);
+	assert_int_equal(options_parse(&o, 3, (char **)argv, stdout, stderr), 0);
+	assert_int_not_equal(measure_open(&ms, &o, err, sizeof(err)), 0);
+	unlink(path);
+	assert_null(ms);
+	assert_non_null(strstr(err, "model clash: count cpu_utilization has the name of a count "
+				    "tmacg reports itself"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(four_events_at_every_depth),
 		cmocka_unit_test(counts_keep_their_keys_and_values),
+		cmocka_unit_test(count_named_like_a_fixed_count_is_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
