@@ -1,17 +1,276 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The one measurement path: a model's events planned into perf groups, and
+ * each cgroup's interval sum, scaled for multiplexing, evaluated by the same
+ * model code replay uses.  A model of software events (--pmu software) needs
+ * no PMU.  An event whose group was multiplexed out for the whole interval
+ * is NAN, so the nodes and counts reading it are null rather than 0; a
+ * cgroup that did not run at all has zeros.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "acc_delta.h"
+#include "pmu/cpu_detect.h"
 #include "measure.h"
-
+#include "model/model.h"
 #include "options.h"
+#include "pmu/plan_model.h"
+#include "pmu/planner.h"
+#include "offline.h"
 
-int measure_open(struct measure **out, const struct options *o, char *err, size_t errlen)
+/* Counts of Intel's fixed counters, under the names users know, when the model reads them. */
+#define NHEADLINE 3
+static const char *const headline_names[NHEADLINE] = { "cycles", "instructions", "slots" };
+static const char *const headline_events[NHEADLINE] = { "CPU_CLK_UNHALTED.THREAD",
+							"INST_RETIRED.ANY", "TOPDOWN.SLOTS" };
+static const char *const fixed_names[MEASURE_NFIXED] = { "on_cpu_s", "cpu_utilization" };
+
+struct measure_impl {
+	struct measure ms;		/* first: the struct measure * is this */
+	struct tma_model *model;
+	struct plan plan;
+	struct cpu_info ci;
+	unsigned int flags;
+	int *plan_of;			/* model event -> plan index, -1: not opened */
+	int tsc_event;			/* model event index of msr/tsc/, -1 if unread */
+	double tsc_hz;
+	double *values;			/* model inputs */
+	int *count_node;		/* the model's counts: node indices, in file order */
+	int ncount_nodes;
+	int headline[NHEADLINE];	/* plan index of the headline counts reported */
+	int nheadline;
+	const char **count_names;
+};
+
+/* The TSC's rate: msr/tsc/ in an interval is this times its length. */
+static double tsc_rate(void)
 {
-	if (o->pmu == PMU_SOFTWARE)
-		return measure_software_open(out, err, errlen);
-	return measure_hardware_open(out, o, err, errlen);
+#if defined(__x86_64__) || defined(__i386__)
+	struct timespec a, b, pause = { 0, 50000000 };
+	unsigned long long t0, t1;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &a);
+	t0 = __builtin_ia32_rdtsc();
+	nanosleep(&pause, NULL);
+	t1 = __builtin_ia32_rdtsc();
+	clock_gettime(CLOCK_MONOTONIC_RAW, &b);
+	return (t1 - t0) / ((b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9);
+#else
+	return NAN;
+#endif
+}
+
+/*
+ * Plan event idx of a cgroup's sum, scaled; NAN when not opened.  A cgroup
+ * that did not run at all (no runtime, no group enabled) was charged nothing
+ * because nothing happened: its events are measured zeros.  NAN stays for a
+ * group enabled for it but never on the PMU (multiplexed out).
+ */
+static double scaled(const struct measure_impl *mi, const struct tmacg_acc *sum, bool ran,
+		     int idx)
+{
+	if (idx < 0)
+		return NAN;
+	return ran ? acc_scaled(sum, idx, plan_group_of(&mi->plan, idx)) : 0;
+}
+
+void measure_evaluate(struct measure *ms, const struct tmacg_acc *sum, double interval_s,
+		      double *counts, struct model_result *result)
+{
+	struct measure_impl *mi = (struct measure_impl *)ms;
+	int n = model_event_count(mi->model), c = MEASURE_NFIXED;
+	struct model_input in = { .events = mi->values, .interval_s = interval_s,
+				  .flags = mi->flags };
+	bool ran = !acc_is_empty(sum, ms->ngroups);
+
+	for (int e = 0; e < n; e++)
+		mi->values[e] = e == mi->tsc_event ? mi->tsc_hz * interval_s :
+						     scaled(mi, sum, ran, mi->plan_of[e]);
+	model_eval_level(mi->model, &in, result, ms->level, ms->info);
+	/* The scheduler's runtime, as cpu.stat counts it: a number even when nothing ran. */
+	counts[MEASURE_ON_CPU_S] = sum->runtime_ns / 1e9;
+	counts[MEASURE_CPU_UTILIZATION] = interval_s > 0 ? counts[MEASURE_ON_CPU_S] / interval_s :
+							    NAN;
+	for (int i = 0; i < mi->ncount_nodes; i++)
+		counts[c++] = result->value[mi->count_node[i]];
+	for (int i = 0; i < mi->nheadline; i++)
+		counts[c++] = scaled(mi, sum, ran, mi->headline[i]);
+	for (int i = 0; i < mi->plan.nevents; i++)
+		counts[c++] = scaled(mi, sum, ran, i);
 }
 
 void measure_close(struct measure *ms)
 {
-	if (ms && ms->close)
-		ms->close(ms);
+	struct measure_impl *mi = (struct measure_impl *)ms;
+
+	if (!mi)
+		return;
+	model_free(mi->model);
+	free(mi->plan_of);
+	free(mi->values);
+	free(mi->count_node);
+	free(mi->count_names);
+	free(mi);
+}
+
+/* The plan's events, as the BPF side and pmu_open() want them. */
+static int fill_events(struct measure_impl *mi, char *err, size_t errlen)
+{
+	struct measure *ms = &mi->ms;
+
+	if (mi->plan.nevents == 0) {
+		snprintf(err, errlen, "model %s reads no event at --level %d: nothing to measure",
+			 model_id(mi->model), ms->level);
+		return -EINVAL;
+	}
+	ms->nevents = mi->plan.nevents;
+	ms->ngroups = mi->plan.ngroups;
+	for (int i = 0; i < mi->plan.nevents; i++) {
+		ms->events[i].name = mi->plan.ev[i].name;
+		ms->events[i].attr = mi->plan.ev[i].attr;
+		ms->events[i].group = plan_group_of(&mi->plan, i);
+	}
+	return 0;
+}
+
+/* A model's count may not take a name tmacg reports itself. */
+static int check_count_name(const struct measure_impl *mi, const char *name, char *err,
+			    size_t errlen)
+{
+	for (int i = 0; i < MEASURE_NFIXED; i++)
+		if (!strcmp(name, fixed_names[i]))
+			goto taken;
+	for (int i = 0; i < mi->nheadline; i++)
+		if (!strcmp(name, mi->count_names[MEASURE_NFIXED + mi->ncount_nodes + i]))
+			goto taken;
+	return 0;
+taken:
+	snprintf(err, errlen, "model %s: count %s has the name of a count tmacg reports "
+		 "itself: rename it in the model file", model_id(mi->model), name);
+	return -EINVAL;
+}
+
+/* The counts' names in their order (measure.h), and where each model input comes from. */
+static int map_model_events(struct measure_impl *mi, char *err, size_t errlen)
+{
+	int n = model_event_count(mi->model), nnodes = model_node_count(mi->model);
+	int total = MEASURE_NFIXED + nnodes + NHEADLINE + mi->plan.nevents, c = 0;
+
+	mi->plan_of = calloc(n + 1, sizeof(*mi->plan_of));
+	mi->values = calloc(n + 1, sizeof(*mi->values));
+	mi->count_node = calloc(nnodes + 1, sizeof(*mi->count_node));
+	mi->count_names = calloc(total, sizeof(*mi->count_names));
+	if (!mi->plan_of || !mi->values || !mi->count_node || !mi->count_names)
+		return -ENOMEM;
+	mi->tsc_event = model_event_index(mi->model, "msr/tsc/");
+	for (int e = 0; e < n; e++)
+		mi->plan_of[e] = plan_index(&mi->plan, model_event_name(mi->model, e));
+	for (int i = 0; i < MEASURE_NFIXED; i++)
+		mi->count_names[c++] = fixed_names[i];
+	for (int k = 0; k < nnodes; k++) {
+		if (!model_node(mi->model, k)->is_count)
+			continue;
+		mi->count_node[mi->ncount_nodes++] = k;
+		mi->count_names[c++] = model_node(mi->model, k)->name;
+	}
+	for (int i = 0; i < NHEADLINE; i++) {
+		if (model_event_index(mi->model, headline_events[i]) < 0)
+			continue;	/* not a model of Intel's fixed counters */
+		mi->headline[mi->nheadline++] = plan_index(&mi->plan, headline_events[i]);
+		mi->count_names[c++] = headline_names[i];
+	}
+	for (int i = 0; i < mi->ncount_nodes; i++) {
+		int ret = check_count_name(mi, mi->count_names[MEASURE_NFIXED + i], err, errlen);
+
+		if (ret)
+			return ret;
+	}
+	for (int i = 0; i < mi->plan.nevents; i++)
+		mi->count_names[c++] = mi->plan.ev[i].name;
+	mi->ms.ncounts = c;
+	mi->ms.nsummary = MEASURE_NFIXED + mi->ncount_nodes;
+	mi->ms.count_names = mi->count_names;
+	return 0;
+}
+
+/* Whether a node that is reported reads core-wide events while SMT is on. */
+static bool smt_caveat(const struct measure_impl *mi)
+{
+	int n = model_node_count(mi->model);
+
+	if (!mi->ci.smt)
+		return false;
+	for (int i = 0; i < n; i++) {
+		const struct model_node_info *node = model_node(mi->model, i);
+
+		if (node->core_wide && (node->is_info ? mi->ms.info : node->level <= mi->ms.level))
+			return true;
+	}
+	return false;
+}
+
+int measure_open(struct measure **out, const struct options *o, char *err, size_t errlen)
+{
+	struct measure_impl *mi = calloc(1, sizeof(*mi));
+	struct plan_request req = { 0 };
+	int ret;
+
+	if (!mi) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	ret = cpu_detect(NULL, &mi->ci, err, errlen);
+	if (ret)
+		goto fail;
+	/*
+	 * Without a PMU only a model of software events can run: when the CPU
+	 * would pick the model, say so before complaining that none fits it.
+	 */
+	if (!o->model_file && !o->model && (ret = cpu_require_pmu(&mi->ci, err, errlen)))
+		goto fail;
+	mi->model = tma_model_open(o, &mi->ci, err, errlen);
+	if (!mi->model) {
+		ret = -EINVAL;
+		goto fail;
+	}
+	mi->ms.level = o->level;
+	mi->ms.info = o->info;
+	req.model = mi->model;
+	req.level = o->level;
+	req.with_info = o->info;
+	req.cpu = mi->ci.has_pmu ? &mi->ci : NULL;
+	ret = plan_for_model(&req, &mi->plan, err, errlen);
+	if (ret)
+		goto fail;
+	if (plan_uses_pmu(&mi->plan) && (ret = cpu_require_pmu(&mi->ci, err, errlen)))
+		goto fail;
+	mi->flags = plan_model_flags(&req);
+	ret = fill_events(mi, err, errlen);
+	if (!ret)
+		ret = map_model_events(mi, err, errlen);
+	if (ret)
+		goto fail;
+	if (mi->tsc_event >= 0)
+		mi->tsc_hz = tsc_rate();
+	if (o->verbose)
+		cpu_info_print(&mi->ci, stderr);
+	if (plan_uses_pmu(&mi->plan))	/* the watchdog's counter matters to hardware only */
+		cpu_warn(&mi->ci, stderr);
+	mi->ms.model_name = model_id(mi->model);
+	mi->ms.tma_version = model_tma_version(mi->model);
+	mi->ms.tma = mi->model;
+	mi->ms.smt_shared = smt_caveat(mi);
+	*out = &mi->ms;
+	return 0;
+fail:
+	if (ret == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
+	measure_close(&mi->ms);
+	return ret;
 }

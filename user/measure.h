@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * What is measured: the perf events opened on every CPU, and how one
- * cgroup's interval sum becomes counts (and TMA metrics).  Software mode and
- * the hardware TMA model path are two implementations of it.
+ * What is measured: a model (icx, spr, software, a --model-file) planned
+ * into the perf events opened on every CPU, and how one cgroup's interval
+ * sum becomes its counts and metrics.  Every model, hardware or software,
+ * takes this one path.
  */
 #ifndef TMACG_MEASURE_H
 #define TMACG_MEASURE_H
@@ -10,7 +11,6 @@
 #include <linux/types.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 
 #include "pmu/pmu.h"
 #include "tmacg.h"
@@ -19,33 +19,37 @@ struct options;
 struct tma_model;
 struct model_result;
 
+/*
+ * Counts come in this order: these two from the scheduler, then the
+ * model's own counts (the table shows these first nsummary), then
+ * cycles, instructions and slots when the model reads them, then every
+ * opened event by the name the model's formulas use (re-playable).
+ */
+enum { MEASURE_ON_CPU_S, MEASURE_CPU_UTILIZATION, MEASURE_NFIXED };
+
 struct measure {
 	int nevents;
 	int ngroups;
 	struct pmu_event events[TMACG_MAX_EVENTS];
-	const char *model_name;		/* "software", or the TMA model's id */
-	const char *tma_version;	/* NULL in software mode */
+	const char *model_name;		/* the model's id: "icx", "software", ... */
+	const char *tma_version;	/* NULL when the model has none (software) */
 	int ncounts;
 	const char *const *count_names;
-	const struct tma_model *tma;	/* NULL in software mode */
+	int nsummary;			/* on_cpu_s, cpu_utilization and the model's counts */
+	const struct tma_model *tma;
 	int level;
 	bool info;
 	bool smt_shared;		/* core-wide inputs while SMT is on */
-	/* counts[ncounts] and, with a model, result from a cgroup's interval sum. */
-	void (*evaluate)(struct measure *ms, const struct tmacg_acc *sum, double interval_s,
-			 double *counts, struct model_result *result);
-	/* The plain table, when there is no model tree to print. */
-	void (*table_header)(FILE *f);
-	void (*table_row)(FILE *f, const char *name, const double *counts, bool task);
-	void (*close)(struct measure *ms);
 };
 
-/* Chooses and prepares the measurement the options ask for.  0 or -errno with err. */
+/*
+ * The model the options name (--pmu software is the built-in model
+ * "software"), planned for this host.  0 or -errno with err.
+ */
 int measure_open(struct measure **out, const struct options *o, char *err, size_t errlen);
+/* counts[ncounts] and result (model_result_new(ms->tma)) from a cgroup's interval sum. */
+void measure_evaluate(struct measure *ms, const struct tmacg_acc *sum, double interval_s,
+		      double *counts, struct model_result *result);
 void measure_close(struct measure *ms);
-
-int measure_software_open(struct measure **out, char *err, size_t errlen);
-int measure_hardware_open(struct measure **out, const struct options *o, char *err,
-			  size_t errlen);
 
 #endif

@@ -91,8 +91,8 @@ void options_usage(FILE *f)
 	      "      --per-task         also report threads (tid, comm)\n"
 	      "      --top N            at most N cgroups (the rest as \"(other)\") and N tasks\n"
 	      "      --pmu hardware|software\n"
-	      "                         software: cpu-clock, context switches, migrations and\n"
-	      "                         page faults through the same BPF path (no PMU needed)\n"
+	      "                         software: the built-in model of cpu-clock, context\n"
+	      "                         switches, migrations and page faults (no PMU needed)\n"
 	      "\n"
 	      "The TMA model:\n",
 	      f);
@@ -360,6 +360,12 @@ int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err
 	}
 	if (optind < argc)
 		return bad(err, "unexpected argument '%s'", argv[optind]);
+	if (o->pmu == PMU_SOFTWARE) {	/* the built-in model of software events */
+		if (o->model || o->model_file)
+			return bad(err, "%s", "--pmu software is --model software: give one of "
+				   "--pmu software, --model and --model-file");
+		o->model = "software";
+	}
 	if (o->model && o->model_file)
 		return bad(err, "%s", "--model and --model-file: give one of them");
 	if (o->list_metrics && !o->model && !o->model_file)

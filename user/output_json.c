@@ -128,7 +128,7 @@ static void add_model_result(json_object *o, const struct report_line *r)
 		for (int i = 0; i < n; i++) {
 			const struct model_node_info *node = model_node(r->tma, i);
 
-			if (node->is_info ? !r->info : node->level > r->level)
+			if (node->is_count || (node->is_info ? !r->info : node->level > r->level))
 				continue;
 			json_object_object_add(metrics, node->name, json_num(r->result->value[i]));
 			if (r->result->flagged[i] && !node->is_info)

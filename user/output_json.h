@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
-/* JSON lines, schema tmacg/1 (ARCHITECTURE.md), one object per cgroup per interval. */
+/*
+ * JSON lines, schema tmacg/1 (ARCHITECTURE.md), one object per cgroup per interval.
+ * struct report_line is one line's result, whatever the model: every printer reads it.
+ */
 #ifndef TMACG_OUTPUT_JSON_H
 #define TMACG_OUTPUT_JSON_H
 
@@ -31,7 +34,7 @@ struct report_line {
 	struct timespec time;		/* end of the interval, CLOCK_REALTIME */
 	double interval_s;
 	const char *host;
-	const char *model;		/* "icx", or "software" */
+	const char *model;		/* "icx", "spr", "software" */
 	const char *tma_version;	/* NULL: null */
 	const char *cgroup;		/* path relative to the cgroup2 root, "/a/b" */
 	uint64_t cgroup_id;		/* 0: null (replay) */
@@ -40,6 +43,7 @@ struct report_line {
 	int ncounts;
 	const char *const *count_names;
 	const double *count_values;	/* NAN: null */
+	int nsummary;			/* the first nsummary counts: the table shows them too */
 	double running_min;		/* NAN: null */
 	bool smt_shared;
 	uint64_t dropped;

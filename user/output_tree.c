@@ -8,9 +8,12 @@
 
 #include "model/model.h"
 #include "name_escape.h"
+#include "output_json.h"
 
 /* Column where values start: fits the deepest ICX/SPR names at level 6. */
 #define TREE_VALUE_COL 44
+/* The summary counts wrap before this column. */
+#define TREE_WIDTH 100
 
 #define ANSI_BOTTLENECK "\033[1;31m"
 #define ANSI_FLAGGED "\033[33m"
@@ -42,21 +45,68 @@ static void print_node(FILE *f, const struct model_node_info *n, double v, bool 
 		bottleneck ? " <" : "", *on ? ANSI_RESET : "");
 }
 
-void output_tree(FILE *f, const char *cgroup, double interval_s, const struct tma_model *m,
-		 const struct model_result *r, int level, bool color)
+/* A count as the table shows it: whole numbers whole, "-" for null. */
+static void count_text(double v, char *buf, size_t len)
 {
-	int n = model_node_count(m), shown = 0;
-	char *name = name_term_text(cgroup);	/* chosen by others: no terminal escapes */
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else if (v == floor(v) && fabs(v) < 1e15)
+		snprintf(buf, len, "%.0f", v);
+	else if (fabs(v) < 1000)
+		snprintf(buf, len, "%.4g", v);
+	else
+		snprintf(buf, len, "%.1f", v);
+}
 
-	fprintf(f, "cgroup %s, interval %.3f s\n", name ? name : "(out of memory)", interval_s);
-	free(name);
+/* "name value" pairs of the summary counts (CPU time, the model's counts), wrapped. */
+static void print_counts(FILE *f, const struct report_line *line)
+{
+	int col = 0;
+
+	for (int i = 0; i < line->nsummary; i++) {
+		char num[40];
+		int w;
+
+		count_text(line->count_values[i], num, sizeof(num));
+		w = 2 + (int)strlen(line->count_names[i]) + 1 + (int)strlen(num);
+		if (col && col + w > TREE_WIDTH) {
+			fputc('\n', f);
+			col = 0;
+		}
+		fprintf(f, "  %s %s", line->count_names[i], num);
+		col += w;
+	}
+	if (col)
+		fputc('\n', f);
+}
+
+void output_tree(FILE *f, const struct report_line *line, bool color)
+{
+	const struct tma_model *m = line->tma;
+	const struct model_result *r = line->result;
+	int n = model_node_count(m), shown = 0, level = line->level;
+	double interval_s = line->interval_s;
+	const char *cgroup = line->cgroup;
+	char label[512], *shown_name;
+
+	if (line->task) {
+		snprintf(label, sizeof(label), "%s  task %u (%s)", line->cgroup, line->task->tid,
+			 line->task->comm);
+		cgroup = label;
+	}
+	/* Names and comms are chosen by others: no terminal escapes reach the table. */
+	shown_name = name_term_text(cgroup);
+	fprintf(f, "cgroup %s, interval %.3f s\n", shown_name ? shown_name : "(out of memory)",
+		interval_s);
+	free(shown_name);
 	for (int i = 0; i < n; i++) {
 		const struct model_node_info *node = model_node(m, i);
 
-		if (node->is_info || node->level > level)
+		if (node->level == 0 || node->level > level)	/* Info metrics, counts */
 			continue;
 		print_node(f, node, r->value[i], r->flagged[i], on_path(r, i), color);
 	}
+	print_counts(f, line);
 	fprintf(f, "  bottleneck: ");
 	for (int i = 0; i < r->bottleneck_len; i++) {
 		const struct model_node_info *node = model_node(m, r->bottleneck[i]);

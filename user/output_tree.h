@@ -6,16 +6,16 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-struct tma_model;
-struct model_result;
+struct report_line;
 
 /*
- * Prints the tree nodes of level <= level, indented by level, values in %,
- * "-" for null, "*" after a node over its threshold, "<" after the nodes of
- * the bottleneck path, then the path itself.  color adds ANSI bold red for
+ * One line's block: "cgroup PATH[  task TID (COMM)], interval N s", the tree
+ * nodes of level <= line->level, indented by level, values in %, "-" for
+ * null, "*" after a node over its threshold, "<" after the nodes of the
+ * bottleneck path; then the summary counts (line->nsummary of them: CPU time
+ * and the model's counts) and the path itself.  color adds ANSI bold red for
  * the bottleneck path and yellow for other flagged nodes.
  */
-void output_tree(FILE *f, const char *cgroup, double interval_s, const struct tma_model *m,
-		 const struct model_result *r, int level, bool color);
+void output_tree(FILE *f, const struct report_line *line, bool color);
 
 #endif /* TMACG_OUTPUT_TREE_H */

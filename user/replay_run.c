@@ -22,6 +22,17 @@ static int print_record(const struct replay_record *rec, const struct tma_model 
 			FILE *out, FILE *err, const char *path)
 {
 	struct model_input in = {.events = events, .interval_s = rec->interval_s};
+	struct report_line line = {
+	    .interval_s = rec->interval_s,
+	    .model = model_id(m),
+	    .tma_version = model_tma_version(m),
+	    .cgroup = rec->cgroup,
+	    .running_min = NAN,
+	    .tma = m,
+	    .result = res,
+	    .level = level,
+	    .info = info,
+	};
 	int nev = model_event_count(m), rc;
 
 	memset(events, 0, (nev + 1) * sizeof(*events));
@@ -40,22 +51,10 @@ static int print_record(const struct replay_record *rec, const struct tma_model 
 		return 1;
 	}
 	if (json) {
-		struct report_line line = {
-		    .interval_s = rec->interval_s,
-		    .model = model_id(m),
-		    .tma_version = model_tma_version(m),
-		    .cgroup = rec->cgroup,
-		    .running_min = NAN,
-		    .tma = m,
-		    .result = res,
-		    .level = level,
-		    .info = info,
-		};
-
 		clock_gettime(CLOCK_REALTIME, &line.time);
 		return output_json_line(out, &line);
 	}
-	output_tree(out, rec->cgroup, rec->interval_s, m, res, level, color);
+	output_tree(out, &line, color);
 	return ferror(out) ? -EIO : 0;
 }
 

@@ -31,13 +31,9 @@ int report_init(struct report *r, const struct options *o, struct measure *ms, F
 	r->quiet = o->format == FORMAT_NONE;
 	report_instance_name(r->instance, sizeof(r->instance));
 	r->counts = calloc(ms->ncounts ? ms->ncounts : 1, sizeof(*r->counts));
-	if (!r->counts)
+	r->result = model_result_new(ms->tma);
+	if (!r->counts || !r->result)
 		return -ENOMEM;
-	if (ms->tma) {
-		r->result = model_result_new(ms->tma);
-		if (!r->result)
-			return -ENOMEM;
-	}
 	return 0;
 }
 
@@ -147,8 +143,6 @@ static void table_header(struct report *r, const struct line_ctx *lc)
 			(unsigned long long)r->map_full);
 	fputc('\n', r->out);
 	free(host);
-	if (!r->ms->tma && r->ms->table_header)
-		r->ms->table_header(r->out);
 }
 
 static int emit(struct report *r, const struct line_ctx *lc, const char *name, uint64_t id,
@@ -161,61 +155,45 @@ static int emit(struct report *r, const struct line_ctx *lc, const char *name, u
 	struct report_task rt;
 	struct report_line line = { 0 };
 
-	r->ms->evaluate(r->ms, sum, lc->interval_s, r->counts, r->result);
-	if (r->json || r->sink) {
-		if (ident) {
-			res = *ident;
-			res.host = r->host;
-		}
-		line.time = lc->now;
-		line.interval_s = lc->interval_s;
-		line.host = r->host;
-		line.model = r->ms->model_name;
-		line.tma_version = r->ms->tma_version;
-		line.cgroup = name;
-		line.cgroup_id = id;
-		line.resource = &res;
-		if (task) {
-			rt.tid = task->tid;
-			rt.tgid = task->tgid;
-			rt.comm = task->comm;
-			line.task = &rt;
-		}
-		line.ncounts = r->ms->ncounts;
-		line.count_names = r->ms->count_names;
-		line.count_values = r->counts;
-		line.running_min = acc_running_min(sum, r->ms->ngroups);
-		line.smt_shared = r->ms->smt_shared;
-		line.dropped = lc->dropped;
-		line.map_full = r->map_full;
-		line.instance = r->instance;
-		line.tma = r->ms->tma;
-		line.result = r->result;
-		line.level = r->ms->level;
-		line.info = r->ms->info;
-		if (r->sink && !task)
-			r->sink->line(r->sink->ctx, &line);
-		if (r->json)
-			return output_json_line(r->out, &line);
+	measure_evaluate(r->ms, sum, lc->interval_s, r->counts, r->result);
+	if (ident) {
+		res = *ident;
+		res.host = r->host;
 	}
+	line.time = lc->now;
+	line.interval_s = lc->interval_s;
+	line.host = r->host;
+	line.model = r->ms->model_name;
+	line.tma_version = r->ms->tma_version;
+	line.cgroup = name;
+	line.cgroup_id = id;
+	line.resource = &res;
+	if (task) {
+		rt.tid = task->tid;
+		rt.tgid = task->tgid;
+		rt.comm = task->comm;
+		line.task = &rt;
+	}
+	line.ncounts = r->ms->ncounts;
+	line.count_names = r->ms->count_names;
+	line.count_values = r->counts;
+	line.nsummary = r->ms->nsummary;
+	line.running_min = acc_running_min(sum, r->ms->ngroups);
+	line.smt_shared = r->ms->smt_shared;
+	line.dropped = lc->dropped;
+	line.map_full = r->map_full;
+	line.instance = r->instance;
+	line.tma = r->ms->tma;
+	line.result = r->result;
+	line.level = r->ms->level;
+	line.info = r->ms->info;
+	if (r->sink && !task)
+		r->sink->line(r->sink->ctx, &line);
+	if (r->json)
+		return output_json_line(r->out, &line);
 	if (r->quiet)
 		return 0;
-	if (r->ms->tma) {
-		char label[512];
-
-		if (task)
-			snprintf(label, sizeof(label), "%s  task %u (%s)", name, task->tid,
-				 task->comm);
-		output_tree(r->out, task ? label : name, lc->interval_s, r->ms->tma, r->result,
-			    r->ms->level, r->color);
-	} else if (r->ms->table_row) {
-		/* Names and comms are chosen by others: no terminal escapes reach the table. */
-		char *shown = name_term_text(task ? task->comm : name);
-
-		r->ms->table_row(r->out, shown ? shown : "(out of memory)", r->counts,
-				 task != NULL);
-		free(shown);
-	}
+	output_tree(r->out, &line, r->color);
 	return ferror(r->out) ? (errno == EPIPE ? -EPIPE : -EIO) : 0;
 }
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * The whole kernel path on software events: tmacg's per-cgroup CPU time must
- * agree with the kernel's own cpu.stat for cgroups this test creates.
+ * --pmu software, the built-in model of software events on the one live
+ * path: tmacg's per-cgroup CPU time must agree with the kernel's own
+ * cpu.stat for cgroups this test creates, its counts keep the keys they
+ * have always had, and the table shows them under the model's tree.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,21 +20,32 @@
 #include "itest.h"
 
 
-/* Sum of counts.on_cpu_s over the lines of one cgroup (and no task). */
-static double on_cpu_of(json_object **lines, size_t n, const char *cgroup, int *seen)
+/* Sum of counts.KEY over the lines of one cgroup (and no task); null counts as 0. */
+static double count_of(json_object **lines, size_t n, const char *cgroup, const char *key,
+		       int *seen)
 {
+	char path[64];
 	double sum = 0;
 
+	snprintf(path, sizeof(path), "counts.%s", key);
 	*seen = 0;
 	for (size_t i = 0; i < n; i++) {
 		const char *cg = itest_str(lines[i], "cgroup");
 
 		if (cg && !strcmp(cg, cgroup) && !json_object_object_get(lines[i], "task")) {
-			sum += itest_num(lines[i], "counts.on_cpu_s");
+			double v = itest_num(lines[i], path);
+
+			sum += isnan(v) ? 0 : v;
 			(*seen)++;
 		}
 	}
 	return sum;
+}
+
+/* Sum of counts.on_cpu_s over the lines of one cgroup (and no task). */
+static double on_cpu_of(json_object **lines, size_t n, const char *cgroup, int *seen)
+{
+	return count_of(lines, n, cgroup, "on_cpu_s", seen);
 }
 
 static void assert_close(double got, double want, double rel, double abs_floor, const char *what)
@@ -52,7 +65,7 @@ static void attribution_matches_cpu_stat(void **state)
 	uint64_t before[3], after[3];
 	struct itest_tmacg t;
 	json_object **lines;
-	double sum_children = 0, parent_s;
+	double sum_children = 0, parent_s, clock_s;
 	pid_t burners[3];
 	size_t n;
 	int seen;
@@ -94,6 +107,15 @@ static void attribution_matches_cpu_stat(void **state)
 		assert_true(seen >= 1);
 		assert_close(got, (after[i] - before[i]) / 1e6, 0.02, 0.020, cg);
 		sum_children += got;
+		/*
+		 * cpu_clock_s, the model's count of cpu-clock: wall time while on a
+		 * CPU, steal time included, so it never falls much short of cpu.stat.
+		 */
+		clock_s = count_of(lines, n, cg, "cpu_clock_s", &seen);
+		if (!(clock_s >= (after[i] - before[i]) / 1e6 * 0.97 - 0.02))
+			fail_msg("%s: cpu_clock_s %.4f s below cpu.stat %.4f s", cg, clock_s,
+				 (after[i] - before[i]) / 1e6);
+		assert_true(count_of(lines, n, cg, "context_switches", &seen) > 0);
 	}
 	snprintf(arg[1], sizeof(arg[1]), "/%s", parent);
 	parent_s = on_cpu_of(lines, n, arg[1], &seen);
@@ -368,6 +390,33 @@ static void sigterm_prints_last_interval_and_detaches(void **state)
 	itest_tmacg_free(&t);
 }
 
+/* docs/output.md: the counts --pmu software has always written, in this order, first. */
+static const char *const documented_counts[] = {
+	"on_cpu_s",	  "cpu_utilization",	  "cpu_clock_s",
+	"context_switches", "context_switches_per_s", "cpu_migrations",
+	"cpu_migrations_per_s", "page_faults",	  "page_faults_per_s",
+};
+#define NDOCUMENTED ((int)(sizeof(documented_counts) / sizeof(documented_counts[0])))
+
+static void assert_documented_counts(json_object *line)
+{
+	json_object *counts = NULL, *v = NULL;
+	int k = 0;
+
+	assert_true(json_object_object_get_ex(line, "counts", &counts));
+	json_object_object_foreach(counts, key, val) {
+		(void)val;
+		if (k < NDOCUMENTED && strcmp(key, documented_counts[k]))
+			fail_msg("counts key %d is %s, want %s", k, key, documented_counts[k]);
+		k++;
+	}
+	assert_true(k >= NDOCUMENTED);
+	/* Not TMA: no version, nothing flagged; the model's one tree node in metrics. */
+	assert_true(json_object_object_get_ex(line, "tma_version", &v) && !v);
+	assert_true(json_object_object_get_ex(line, "metrics", &v));
+	assert_true(json_object_object_get_ex(v, "CPU_Share", NULL));
+}
+
 static void three_valid_json_lines_per_cgroup(void **state)
 {
 	char parent[128], mnt_parent[300], cg[200];
@@ -394,10 +443,95 @@ static void three_valid_json_lines_per_cgroup(void **state)
 		assert_string_equal(itest_str(lines[i], "model"), "software");
 		assert_false(isnan(itest_num(lines[i], "counts.on_cpu_s")));
 		assert_false(isnan(itest_num(lines[i], "quality.dropped")));
+		assert_documented_counts(lines[i]);
 	}
 	itest_json_free(lines, n);
 	itest_tmacg_free(&t);
 	assert_int_equal(itest_rmcg(parent), 0);
+}
+
+/*
+ * The table is the model's: a block per cgroup with the tree and, under it,
+ * the counts a busy cgroup had (numbers, not "-"), as with any model.
+ */
+static void table_shows_tree_and_counts(void **state)
+{
+	char parent[128], mnt_parent[300], header[200];
+	const char *args[] = { "--pmu", "software", "--cgroup", mnt_parent, "--interval", "30s",
+			       "--format", "table", "--color", "never", NULL };
+	struct itest_tmacg t;
+	const char *block;
+
+	(void)state;
+	ITEST_NEED_ROOT();
+	itest_parent_name(parent, sizeof(parent), "table");
+	assert_int_equal(itest_mkcg(parent), 0);
+	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
+	snprintf(header, sizeof(header), "cgroup /%s, interval ", parent);
+	assert_int_equal(itest_tmacg_start(&t, args), 0);
+	itest_tmacg_drain(&t);
+	assert_int_equal(itest_wait(itest_burn_in(parent, "0.5", "1", NULL)), 0);
+	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
+	printf("%s", t.out);
+	assert_non_null(strstr(t.out, "model software"));
+	block = strstr(t.out, header);
+	if (!block)
+		fail_msg("no block for /%s:\n%s", parent, t.out);
+	assert_non_null(strstr(block, "  CPU_Share "));
+	for (int i = 0; i < NDOCUMENTED; i++) {
+		char want[64];
+		const char *at;
+
+		snprintf(want, sizeof(want), "  %s ", documented_counts[i]);
+		at = strstr(block, want);
+		if (!at)
+			fail_msg("table lacks %s:\n%s", documented_counts[i], block);
+		if (at[strlen(want)] == '-')
+			fail_msg("%s is null for a busy cgroup:\n%s", documented_counts[i], block);
+	}
+	assert_non_null(strstr(block, "  bottleneck: none\n"));
+	itest_tmacg_free(&t);
+	assert_int_equal(itest_rmcg(parent), 0);
+}
+
+/* --model software is the same model: the same counts and metrics. */
+static void model_software_is_pmu_software(void **state)
+{
+	const char *pmu_args[] = { "--pmu", "software", "--count", "1", "--interval", "100ms",
+				   "--format", "json", NULL };
+	const char *model_args[] = { "--model", "software", "--count", "1", "--interval",
+				     "100ms", "--format", "json", NULL };
+	const char *const *args[] = { pmu_args, model_args };
+	char keys[2][2048];
+
+	(void)state;
+	ITEST_NEED_ROOT();
+	for (int k = 0; k < 2; k++) {
+		struct itest_tmacg t;
+		json_object **lines, *counts, *metrics;
+		size_t n, used = 0;
+
+		assert_int_equal(itest_tmacg_start(&t, args[k]), 0);
+		assert_int_equal(itest_tmacg_stop(&t, 0), 0);
+		lines = itest_json_lines(t.out, &n);
+		assert_non_null(lines);
+		assert_true(n >= 1);
+		assert_string_equal(itest_str(lines[0], "model"), "software");
+		assert_true(json_object_object_get_ex(lines[0], "counts", &counts));
+		assert_true(json_object_object_get_ex(lines[0], "metrics", &metrics));
+		json_object_object_foreach(counts, ckey, cval) {
+			(void)cval;
+			used += snprintf(keys[k] + used, sizeof(keys[k]) - used, "%s,", ckey);
+		}
+		json_object_object_foreach(metrics, mkey, mval) {
+			(void)mval;
+			used += snprintf(keys[k] + used, sizeof(keys[k]) - used, "%s;", mkey);
+		}
+		assert_true(used < sizeof(keys[k]));
+		itest_json_free(lines, n);
+		itest_tmacg_free(&t);
+	}
+	assert_string_equal(keys[0], keys[1]);
 }
 
 static void closed_pipe_ends_quietly(void **state)
@@ -449,6 +583,8 @@ int main(void)
 		cmocka_unit_test_teardown(top_limits_task_lines, itest_cleanup),
 		cmocka_unit_test_teardown(sigterm_prints_last_interval_and_detaches, itest_cleanup),
 		cmocka_unit_test_teardown(three_valid_json_lines_per_cgroup, itest_cleanup),
+		cmocka_unit_test_teardown(table_shows_tree_and_counts, itest_cleanup),
+		cmocka_unit_test_teardown(model_software_is_pmu_software, itest_cleanup),
 		cmocka_unit_test_teardown(closed_pipe_ends_quietly, itest_cleanup),
 		cmocka_unit_test_teardown(no_pmu_is_explained, itest_cleanup),
 	};

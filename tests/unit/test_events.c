@@ -710,7 +710,7 @@ static void test_software_model_events(void **state)
 	int n;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/software.tma", dir && *dir ? dir : "tests/models");
+	snprintf(path, sizeof(path), "%s/software_test.tma", dir && *dir ? dir : "tests/models");
 	m = model_load_file(path, err, sizeof(err));
 	if (!m)
 		fail_msg("%s (run from the repository root or set TMACG_TEST_MODELS)", err);

@@ -376,6 +376,50 @@ static void test_builtins_load(void **state)
 	assert_non_null(strstr(err, "unknown model 'nope': built-in models are"));
 }
 
+/*
+ * Counts: computed at every depth (their events always needed), with level 0
+ * and no parent, so neither the tree nor the bottleneck walk sees them.
+ */
+static void test_counts(void **state)
+{
+	static const char text[] = "model t\n"
+				   "node 1 A\n  formula E.A\n  threshold > 0.1\n"
+				   "count c_per_s\n  desc per second\n  formula E.C / interval-s\n"
+				   "info I\n  formula E.I\n";
+	static const struct ev evs[] = {{"E.A", 0.5}, {"E.C", 30}, {"E.I", 7}, {0}};
+	struct tma_model *m = load(text);
+	struct model_result *r = model_result_new(m);
+	int c = model_node_index(m, "c_per_s");
+	bool needed[8];
+
+	(void)state;
+	assert_true(c >= 0);
+	assert_true(model_node(m, c)->is_count);
+	assert_false(model_node(m, c)->is_info);
+	assert_int_equal(model_node(m, c)->level, 0);
+	assert_int_equal(model_node(m, c)->parent, -1);
+	assert_null(model_node(m, c)->number);
+	assert_int_equal(model_events_needed(m, 1, false, 0, needed), 2);
+	assert_true(needed[model_event_index(m, "E.C")]);
+	assert_false(needed[model_event_index(m, "E.I")]);
+	run(m, r, evs, 2, 0);	/* every depth: level 6 with Info metrics */
+	assert_float_equal(r->value[c], 15, 0);
+	{
+		double events[8] = {0};
+		struct model_input in = {events, 2, 0};
+
+		for (const struct ev *e = evs; e->name; e++)
+			events[model_event_index(m, e->name)] = e->value;
+		assert_int_equal(model_eval_level(m, &in, r, 1, false), 0);
+		assert_float_equal(r->value[c], 15, 0);
+		assert_true(isnan(r->value[model_node_index(m, "I")]));
+	}
+	assert_int_equal(r->bottleneck_len, 1);
+	assert_int_equal(r->bottleneck[0], model_node_index(m, "A"));
+	model_result_free(r);
+	model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -392,6 +436,7 @@ int main(void)
 	    cmocka_unit_test(test_icx_events_needed),
 	    cmocka_unit_test(test_header),
 	    cmocka_unit_test(test_builtins_load),
+	    cmocka_unit_test(test_counts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -66,7 +66,8 @@ static void test_unknown_name(void **state)
 	load_fails("model t\nconst C = X + 1\n", "t.tma:2:11: 'X' is not a constant defined above");
 	load_fails("model t\nnode 1 A\n  formula 1\n  bogus 2\n",
 		   "t.tma:4:3: unknown directive 'bogus'");
-	load_fails("model t\n  formula 1\n", "t.tma:2:3: 'formula' outside a node or info block");
+	load_fails("model t\n  formula 1\n",
+		   "t.tma:2:3: 'formula' outside a node, info or count block");
 }
 
 static void test_cycle(void **state)
@@ -91,6 +92,26 @@ static void test_duplicates(void **state)
 	load_fails("model t\nhelper H = 1\nhelper H = 2\n", "t.tma:3:8: duplicate name H");
 	load_fails("model t\nnode 1 A\n  formula 1\n  formula 2\n",
 		   "t.tma:4:3: second 'formula' line for the same entry");
+	load_fails("model t\nnode 1 A\n  formula 1\ncount A\n  formula 2\n",
+		   "t.tma:4:7: duplicate name A (first defined at line 2)");
+}
+
+/* A count is a value: no threshold, cap, scope or core_wide, and a formula it must have. */
+static void test_count_fields(void **state)
+{
+	(void)state;
+	load_fails("model t\ncount c\n  formula 1\n  threshold > 1\n",
+		   "t.tma:4:3: 'threshold' does not belong to a count (domain, groups, desc, "
+		   "formula do)");
+	load_fails("model t\ncount c\n  formula 1\n  cap 1\n",
+		   "t.tma:4:3: 'cap' does not belong to a count (domain, groups, desc, "
+		   "formula do)");
+	load_fails("model t\ncount c\n  scope thread\n",
+		   "t.tma:3:3: 'scope' does not belong to a count (domain, groups, desc, formula "
+		   "do)");
+	load_fails("model t\ncount c\n  desc no formula\n", "t.tma:2:7: c has no formula");
+	load_fails("model t\ncount 1.2 c\n  formula 1\n",
+		   "t.tma:2:7: expected a name ([A-Za-z_][A-Za-z0-9_]*, not a keyword)");
 }
 
 static void test_missing_parent(void **state)
@@ -225,6 +246,7 @@ int main(void)
 	    cmocka_unit_test(test_missing_parent), cmocka_unit_test(test_file_level_errors),
 	    cmocka_unit_test(test_load_file),	   cmocka_unit_test(test_limits),
 	    cmocka_unit_test(test_unbounded_file_refused),
+	    cmocka_unit_test(test_count_fields),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -77,6 +77,8 @@ static void defaults(void **state)
 	assert_int_equal(p.o.level, 3);
 	assert_int_equal(p.o.format, FORMAT_AUTO);
 	assert_int_equal(p.o.pmu, PMU_SOFTWARE);
+	/* --pmu software is the built-in model of software events */
+	assert_string_equal(p.o.model, "software");
 	assert_int_equal(p.o.ncgroups, 0);
 	assert_int_equal(p.o.count, 0);
 }
@@ -121,6 +123,7 @@ static void bad_arguments_exit_2_with_a_message(void **state)
 		{ { "--cgroup" }, "option '--cgroup' needs a value" },
 		{ { "stray" }, "unexpected argument 'stray'" },
 		{ { "--model", "icx", "--model-file", "x" }, "give one of them" },
+		{ { "--pmu", "software", "--model", "icx" }, "--pmu software is --model software" },
 		{ { "--list-metrics" }, "--list-metrics needs --model" },
 		{ { "--depth", "1" }, "--depth needs --cgroup" },
 		{ { "--duration", "0s" }, "--duration '0s'" },

@@ -5,12 +5,14 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/model.h"
 #include "model/model_list.h"
+#include "output_json.h"
 #include "output_tree.h"
 
 static const char text[] =
@@ -37,7 +39,9 @@ static char *render(int level, bool color)
 	events[model_event_index(m, "E.L")] = 0.25;
 	events[model_event_index(m, "E.K")] = 0.25;
 	assert_int_equal(model_eval(m, &in, r), 0);
-	output_tree(f, "/kubepods/pod1", 1, m, r, level, color);
+	output_tree(f, &(struct report_line){ .cgroup = "/kubepods/pod1", .interval_s = 1,
+					      .tma = m, .result = r, .level = level },
+		    color);
 	fclose(f);
 	model_result_free(r);
 	model_free(m);
@@ -98,11 +102,56 @@ static void test_tree_escapes_name(void **state)
 	FILE *f = open_memstream(&out, &len);
 
 	(void)state;
-	output_tree(f, "/x\033[2J\r\xff", 1, m, r, 1, false);
+	output_tree(f, &(struct report_line){ .cgroup = "/x\033[2J\r\xff", .interval_s = 1, .tma = m,
+					      .result = r, .level = 1 },
+		    false);
 	fclose(f);
 	assert_null(strchr(out, '\033'));
 	assert_null(strchr(out, '\r'));
 	assert_non_null(strstr(out, "cgroup /x\\x1b[2J\\x0d\\xff, interval"));
+	free(out);
+	model_result_free(r);
+	model_free(m);
+}
+
+/*
+ * The summary counts (CPU time and a model's counts) under the nodes, "name
+ * value" pairs wrapped before 100 columns, null as "-"; a task's label.
+ */
+static void test_tree_counts_and_task(void **state)
+{
+	static const char model[] = "model c\nnode 1 Busy\n  formula E.A / 4\n"
+				    "count a_per_s\n  formula E.A / interval-s\n";
+	static const char *const names[] = { "on_cpu_s", "cpu_utilization", "a_per_s",
+					     "a_long_count_name_to_wrap", "another_long_count_name",
+					     "E.A" };
+	double values[] = { 0.5, 0.25, 1234.5678, NAN, 7, 2 };
+	char err[512], *out = NULL;
+	size_t len = 0;
+	struct tma_model *m = model_load(model, strlen(model), "c.tma", err, sizeof(err));
+	struct model_result *r;
+	double events[2] = { 2 };
+	struct model_input in = { events, 2, 0 };
+	struct report_task task = { .tid = 42, .tgid = 40, .comm = "worker" };
+	FILE *f = open_memstream(&out, &len);
+
+	(void)state;
+	assert_non_null(m);
+	r = model_result_new(m);
+	assert_int_equal(model_eval(m, &in, r), 0);
+	output_tree(f, &(struct report_line){ .cgroup = "/svc", .interval_s = 2, .tma = m,
+					      .result = r, .level = 3, .task = &task,
+					      .ncounts = 6, .count_names = names,
+					      .count_values = values, .nsummary = 5 },
+		    false);
+	fclose(f);
+	assert_string_equal(out, "cgroup /svc  task 42 (worker), interval 2.000 s\n"
+				 "  Busy                                        50.0%\n"
+				 "  on_cpu_s 0.5  cpu_utilization 0.25  a_per_s 1234.6"
+				 "  a_long_count_name_to_wrap -\n"
+				 "  another_long_count_name 7\n"
+				 "  bottleneck: none\n"
+				 "\n");
 	free(out);
 	model_result_free(r);
 	model_free(m);
@@ -131,8 +180,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_tree_plain),	cmocka_unit_test(test_tree_level_1),
-	    cmocka_unit_test(test_tree_color),	cmocka_unit_test(test_metrics_list),
-	    cmocka_unit_test(test_tree_escapes_name),
+	    cmocka_unit_test(test_tree_color),	cmocka_unit_test(test_tree_counts_and_task),
+	    cmocka_unit_test(test_metrics_list),	cmocka_unit_test(test_tree_escapes_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

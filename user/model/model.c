@@ -327,9 +327,12 @@ int model_entry_lookup(const struct tma_model *m, const char *name)
 	return i;
 }
 
-/* node NUMBER NAME | info NAME */
-static int do_entry(struct loader *ld, size_t off, bool info)
+enum entry_kind { ENTRY_NODE, ENTRY_INFO, ENTRY_COUNT };
+
+/* node NUMBER NAME | info NAME | count NAME */
+static int do_entry(struct loader *ld, size_t off, enum entry_kind kind)
 {
+	bool info = kind != ENTRY_NODE;
 	struct tma_model *m = ld->m;
 	struct model_entry e = {.formula = -1, .threshold = -1, .cap = INFINITY, .info.parent = -1};
 	size_t noff = off, nlen = 0, name_off, name_len;
@@ -391,7 +394,8 @@ static int do_entry(struct loader *ld, size_t off, bool info)
 				    (int)name_len, ld->text + name_off, m->nodes[i].line);
 	e.info.name = dup_n(ld->text + name_off, name_len);
 	e.info.number = info ? NULL : dup_n(ld->text + noff - nlen, nlen);
-	e.info.is_info = info;
+	e.info.is_info = kind == ENTRY_INFO;
+	e.info.is_count = kind == ENTRY_COUNT;
 	expr_src_pos(&src, name_off, &e.line, &e.col);
 	rc = grow((void **)&m->nodes, m->nnodes, sizeof(e));
 	if (rc || !e.info.name || (!info && !e.info.number)) {
@@ -410,7 +414,12 @@ static int do_entry_field(struct loader *ld, const char *dir, size_t off, size_t
 	size_t vo = skip_space(ld, off);
 
 	if (!e)
-		return lerr(ld, doff, "'%s' outside a node or info block", dir);
+		return lerr(ld, doff, "'%s' outside a node, info or count block", dir);
+	/* A count is a value, not a finding: nothing flags, caps or scopes it. */
+	if (e->info.is_count && strcmp(dir, "domain") && strcmp(dir, "groups") &&
+	    strcmp(dir, "desc") && strcmp(dir, "formula"))
+		return lerr(ld, doff, "'%s' does not belong to a count (domain, groups, desc, "
+			    "formula do)", dir);
 	if (!strcmp(dir, "domain"))
 		return set_text(ld, (char **)&e->info.domain, off, dir);
 	if (!strcmp(dir, "groups"))
@@ -508,8 +517,12 @@ static int do_line(struct loader *ld)
 		ld->cur = NULL;
 		return dir[0] == 'c' ? do_const(ld, doff + dlen) : do_helper(ld, doff + dlen);
 	}
-	if (!strcmp(dir, "node") || !strcmp(dir, "info"))
-		return do_entry(ld, doff + dlen, dir[0] == 'i');
+	if (!strcmp(dir, "node"))
+		return do_entry(ld, doff + dlen, ENTRY_NODE);
+	if (!strcmp(dir, "info"))
+		return do_entry(ld, doff + dlen, ENTRY_INFO);
+	if (!strcmp(dir, "count"))
+		return do_entry(ld, doff + dlen, ENTRY_COUNT);
 	rc = do_header(ld, dir, doff + dlen, doff);
 	if (rc <= 0) {
 		ld->cur = NULL;

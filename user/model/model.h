@@ -20,13 +20,18 @@ enum model_flag {
 
 struct model_node_info {
 	const char *name;	/* "DRAM_Bound" */
-	const char *number;	/* "3.1.4" as in the seed; NULL for Info metrics */
-	int level;		/* 1..6; 0 for Info metrics */
-	int parent;		/* node index, -1 at level 1 and for Info metrics */
+	const char *number;	/* "3.1.4" as in the seed; NULL for Info metrics and counts */
+	int level;		/* 1..6; 0 for Info metrics and counts */
+	int parent;		/* node index, -1 at level 1, for Info metrics and counts */
 	const char *domain;	/* "Slots", "Clocks", ... */
 	const char *description; /* one line */
 	const char *groups;	/* "TmaL1, PGO" */
 	bool is_info;		/* an Info metric (IPC, CPI, ...), not a tree node */
+	/*
+	 * A count (cpu_clock_s, page_faults_per_s): reported with the line's counts,
+	 * not its metrics, and computed at every depth, so its events are always opened.
+	 */
+	bool is_count;
 	bool core_wide;		/* reads events counting the whole core: inexact per cgroup with SMT */
 };
 

@@ -149,6 +149,7 @@ struct level_want {
 	bool with_info;
 };
 
+/* Counts have level 0: every depth computes them. */
 static bool want_level(const struct model_entry *e, const void *arg)
 {
 	const struct level_want *w = arg;

@@ -10,6 +10,7 @@
 #include "model/model.h"
 #include "model/model_builtin.h"
 #include "pmu/cpu_desc.h"
+#include "pmu/events.h"
 
 static int is_tma_file(const struct dirent *e)
 {
@@ -57,6 +58,17 @@ int model_list_ids(char ***ids)
 	return n;
 }
 
+/* Reads kernel software events only (SW.*): needs no PMU, so no CPU description. */
+static bool model_software_only(const struct tma_model *m)
+{
+	int n = model_event_count(m);
+
+	for (int i = 0; i < n; i++)
+		if (!event_is_software(model_event_name(m, i)))
+			return false;
+	return n > 0;
+}
+
 /* "spr: Intel Xeon ... (Sapphire Rapids); emr: ... (Emerald Rapids)": the model's own CPU first. */
 static void print_cpus(FILE *f, const char *model)
 {
@@ -96,9 +108,14 @@ int model_list_print(FILE *f, FILE *errf)
 			ret = 1;
 			continue;
 		}
-		fprintf(f, "%s\t%s\tTMA %s\t", model_id(m), model_title(m),
-			model_tma_version(m) ? model_tma_version(m) : "?");
-		print_cpus(f, model_id(m));
+		/* A model of software events only (no TMA version): any CPU runs it. */
+		fprintf(f, "%s\t%s\t%s%s\t", model_id(m), model_title(m),
+			model_tma_version(m) ? "TMA " : "-",
+			model_tma_version(m) ? model_tma_version(m) : "");
+		if (model_software_only(m))
+			fprintf(f, "any CPU");
+		else
+			print_cpus(f, model_id(m));
 		fprintf(f, "\n");
 		model_free(m);
 	}
@@ -144,9 +161,9 @@ void model_metrics_print(FILE *f, const struct tma_model *m)
 		fprintf(stderr, "tmacg: out of memory\n");
 		return;
 	}
-	for (int pass = 0; pass < 2; pass++) /* tree nodes, then Info metrics */
+	for (int pass = 0; pass < 2; pass++) /* tree nodes, then Info metrics and counts */
 		for (int i = 0; i < n; i++)
-			if (model_node(m, i)->is_info == (pass == 1))
+			if ((model_node(m, i)->level == 0) == (pass == 1))
 				print_metric(f, m, i, needed);
 	free(needed);
 }

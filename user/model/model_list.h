@@ -18,9 +18,9 @@ int model_list_print(FILE *f, FILE *errf);
 /* Every model id, sorted, each once; the caller frees each and the array.  -1: no memory. */
 int model_list_ids(char ***ids);
 /*
- * One line per node, tree nodes then Info metrics: name, level, parent
- * ("-" at level 1 and for Info metrics), the events it reads (comma-separated,
- * "-" when none), tab-separated.
+ * One line per node, tree nodes then Info metrics and counts (in file order):
+ * name, level (0: not a tree node), parent ("-" at level 1 and for the
+ * others), the events it reads (comma-separated, "-" when none), tab-separated.
  */
 void model_metrics_print(FILE *f, const struct tma_model *m);
 

@@ -314,7 +314,7 @@ static int children(struct tma_model *m)
 	for (int p = -1; p < m->nnodes; p++) {
 		m->kid_start[p + 1] = n;
 		for (int i = 0; i < m->nnodes; i++)
-			if (!m->nodes[i].info.is_info && m->nodes[i].info.parent == p)
+			if (m->nodes[i].info.level > 0 && m->nodes[i].info.parent == p)
 				m->kids[n++] = i;
 	}
 	m->kid_start[m->nnodes + 1] = n;

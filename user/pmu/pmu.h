@@ -36,7 +36,11 @@ int pmu_open(struct pmu_set *s, const struct pmu_event *events, int nevents, int
 int pmu_enable(struct pmu_set *s);
 void pmu_close(struct pmu_set *s);
 
-/* The software events of --pmu software: cpu-clock leads. */
+/*
+ * Four software events in one group, cpu-clock leading: a PMU-free stand-in
+ * for a model's events in the collector's limit test and the BPF-time bench
+ * (--pmu software itself plans the model "software" like any model).
+ */
 int pmu_software_events(struct pmu_event *out, int max);
 
 /* The explanation for an errno from perf_event_open(). */

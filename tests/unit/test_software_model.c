@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The built-in model "software" (--pmu software) on the one measurement path:
+ * the four events it opens at every depth, the count keys docs/output.md
+ * promises, in their order, and their values on an interval sum worked out
+ * here by hand.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "measure.h"
+#include "model/model.h"
+#include "options.h"
+
+static const char *const four[] = { "SW.CPU_CLOCK", "SW.CONTEXT_SWITCHES", "SW.CPU_MIGRATIONS",
+				    "SW.PAGE_FAULTS" };
+
+/* docs/output.md, "Software mode": the keys --pmu software has always written, in order. */
+static const char *const doc_keys[] = { "on_cpu_s",	   "cpu_utilization",
+					"cpu_clock_s",	   "context_switches",
+					"context_switches_per_s", "cpu_migrations",
+					"cpu_migrations_per_s", "page_faults",
+					"page_faults_per_s" };
+#define NDOC ((int)(sizeof(doc_keys) / sizeof(doc_keys[0])))
+
+/* The same four events (what make bench compares with perf) at every depth. */
+static void four_events_at_every_depth(void **state)
+{
+	char err[512];
+	struct tma_model *m = model_load_builtin("software", err, sizeof(err));
+	bool needed[16];
+
+	(void)state;
+	if (!m)
+		fail_msg("%s", err);
+	assert_null(model_tma_version(m));	/* not TMA: JSON tma_version null */
+	assert_true(model_event_count(m) <= 16);
+	for (int info = 0; info < 2; info++) {
+		for (int level = 1; level <= 6; level++) {
+			assert_int_equal(model_events_needed(m, level, info, 0, needed), 4);
+			for (int i = 0; i < 4; i++)
+				assert_true(needed[model_event_index(m, four[i])]);
+		}
+	}
+	model_free(m);
+}
+
+static double count_of(const struct measure *ms, const double *counts, const char *name)
+{
+	for (int i = 0; i < ms->ncounts; i++)
+		if (!strcmp(ms->count_names[i], name))
+			return counts[i];
+	fail_msg("no count %s", name);
+	return NAN;
+}
+
+static int event_of(const struct measure *ms, const char *name)
+{
+	for (int e = 0; e < ms->nevents; e++)
+		if (!strcmp(ms->events[e].name, name))
+			return e;
+	fail_msg("event %s not opened", name);
+	return -1;
+}
+
+/*
+ * measure_open(--pmu software) plans the four events in one group on any
+ * machine, names the counts as the docs do, and computes them: 2 s interval,
+ * 1.5 s on a CPU by the scheduler, 1.6 s of cpu-clock, 300 switches, 30
+ * migrations, 600 faults.
+ */
+static void counts_keep_their_keys_and_values(void **state)
+{
+	static const char *argv[] = { "tmacg", "--pmu", "software", NULL };
+	static const struct {
+		const char *name;
+		double want;
+	} want[] = {
+		{ "on_cpu_s", 1.5 },		{ "cpu_utilization", 0.75 },
+		{ "cpu_clock_s", 1.6 },		{ "context_switches", 300 },
+		{ "context_switches_per_s", 150 }, { "cpu_migrations", 30 },
+		{ "cpu_migrations_per_s", 15 },	{ "page_faults", 600 },
+		{ "page_faults_per_s", 300 },	{ "SW.CPU_CLOCK", 1.6e9 },
+		{ "SW.CONTEXT_SWITCHES", 300 },	{ "SW.CPU_MIGRATIONS", 30 },
+		{ "SW.PAGE_FAULTS", 600 },
+	};
+	struct options o;
+	struct measure *ms;
+	struct model_result *r;
+	struct tmacg_acc sum;
+	double counts[64];
+	char err[1024];
+
+	(void)state;
+	assert_int_equal(options_parse(&o, 3, (char **)argv, stdout, stderr), 0);
+	if (measure_open(&ms, &o, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_string_equal(ms->model_name, "software");
+	assert_null(ms->tma_version);
+	assert_int_equal(ms->nevents, 4);
+	assert_int_equal(ms->ngroups, 1);
+	assert_true(ms->ncounts <= 64);
+	/* The documented keys first, in order: the table shows them (nsummary). */
+	assert_int_equal(ms->nsummary, NDOC);
+	for (int i = 0; i < NDOC; i++)
+		assert_string_equal(ms->count_names[i], doc_keys[i]);
+	assert_int_equal(ms->ncounts, NDOC + 4);	/* then the four events, re-playable */
+	memset(&sum, 0, sizeof(sum));
+	sum.runtime_ns = 1500000000;
+	sum.counter[event_of(ms, "SW.CPU_CLOCK")] = 1600000000;
+	sum.counter[event_of(ms, "SW.CONTEXT_SWITCHES")] = 300;
+	sum.counter[event_of(ms, "SW.CPU_MIGRATIONS")] = 30;
+	sum.counter[event_of(ms, "SW.PAGE_FAULTS")] = 600;
+	sum.time[0].enabled = sum.time[0].running = 1600000000;
+	r = model_result_new(ms->tma);
+	assert_non_null(r);
+	measure_evaluate(ms, &sum, 2.0, counts, r);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		if (fabs(count_of(ms, counts, want[i].name) - want[i].want) > 1e-9 * want[i].want)
+			fail_msg("%s: %.17g, want %.17g", want[i].name,
+				 count_of(ms, counts, want[i].name), want[i].want);
+	assert_float_equal(r->value[model_node_index(ms->tma, "CPU_Share")], 0.8, 1e-12);
+	/* A cgroup that did not run: every count a measured 0, as docs/output.md says. */
+	memset(&sum, 0, sizeof(sum));
+	measure_evaluate(ms, &sum, 2.0, counts, r);
+	for (int i = 0; i < ms->ncounts; i++)
+		if (counts[i] != 0)
+			fail_msg("idle: %s is %g, not 0", ms->count_names[i], counts[i]);
+	assert_float_equal(r->value[model_node_index(ms->tma, "CPU_Share")], 0, 0);
+	/* Multiplexed out all interval (enabled, never running): unmeasured, null. */
+	sum.runtime_ns = 1000;
+	sum.time[0].enabled = 1000;
+	measure_evaluate(ms, &sum, 2.0, counts, r);
+	assert_float_equal(count_of(ms, counts, "on_cpu_s"), 1e-6, 1e-15);
+	assert_true(isnan(count_of(ms, counts, "page_faults")));
+	assert_true(isnan(count_of(ms, counts, "SW.PAGE_FAULTS")));
+	assert_true(isnan(r->value[model_node_index(ms->tma, "CPU_Share")]));
+	model_result_free(r);
+	measure_close(ms);
+}
+
+/* A model's count may not take a name tmacg reports itself: refused, saying which. */
+static void count_named_like_a_fixed_count_is_refused(void **state)
+{
+	static const char text[] = "model clash\nnode 1 N\n  formula SW.CPU_CLOCK\n"
+				   "count cpu_utilization\n  formula SW.CPU_CLOCK\n";
+	char path[] = "/tmp/tmacg-clash-XXXXXX", err[1024];
+	const char *argv[] = { "tmacg", "--model-file", path, NULL };
+	struct options o;
+	struct measure *ms = NULL;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, sizeof(text) - 1), (ssize_t)(sizeof(text) - 1));
+	close(fd);
+	assert_int_equal(options_parse(&o, 3, (char **)argv, stdout, stderr), 0);
+	assert_int_not_equal(measure_open(&ms, &o, err, sizeof(err)), 0);
+	unlink(path);
+	assert_null(ms);
+	assert_non_null(strstr(err, "model clash: count cpu_utilization has the name of a count "
+				    "tmacg reports itself"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(four_events_at_every_depth),
+		cmocka_unit_test(counts_keep_their_keys_and_values),
+		cmocka_unit_test(count_named_like_a_fixed_count_is_refused),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
