@@ -87,7 +87,7 @@ struct {
 } task_scratch SEC(".maps");
 
 /*
- * ~3,800 events: userspace drains it while it waits for the interval's end,
+ * ~2,600 events: userspace drains it while it waits for the interval's end,
  * so only a burst of thousands of mkdirs within one wakeup could fill it.
  */
 struct {
@@ -505,6 +505,8 @@ static __always_inline int send_cgroup_event(struct cgroup *cgrp, const char *pa
 	ev->type = type;
 	ev->hierarchy_id = BPF_CORE_READ(cgrp, root, hierarchy_id);
 	ev->pad = 0;
+	if (bpf_probe_read_kernel_str(ev->name, sizeof(ev->name), BPF_CORE_READ(cgrp, kn, name)) < 0)
+		ev->name[0] = '\0';
 	if (bpf_probe_read_kernel_str(ev->path, sizeof(ev->path), path) < 0)
 		ev->path[0] = '\0';
 	bpf_ringbuf_submit(ev, 0);

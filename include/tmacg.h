@@ -17,6 +17,8 @@
 #define TMACG_MAX_GROUPS 16
 /* Longest cgroup path sent by the mkdir/rmdir tracepoints (kubelet paths are ~200). */
 #define TMACG_PATH_MAX 512
+/* A cgroup's directory entry name: NAME_MAX (255) and its NUL. */
+#define TMACG_NAME_MAX 256
 
 /* A perf group's times: enabled and running side by side, one cache line. */
 struct tmacg_group_time {
@@ -96,7 +98,17 @@ struct tmacg_cgroup_event {
 	__u32 type;		/* enum tmacg_cgroup_event_type */
 	__u32 hierarchy_id;	/* the cgroup2 hierarchy's, so v1 events can be told apart */
 	__u32 pad;
-	char path[TMACG_PATH_MAX];	/* relative to the hierarchy root, "/a/b" */
+	/*
+	 * The directory's own name (kernfs): userspace names the cgroup by its
+	 * parent's path plus this, complete at any depth and length.
+	 */
+	char name[TMACG_NAME_MAX];
+	/*
+	 * The tracepoint's path: cut at TMACG_PATH_MAX (the kernel's is 1024,
+	 * itself cut), and relative to the cgroup namespace of the task calling
+	 * mkdir.  Not trusted for naming; kept for debugging.
+	 */
+	char path[TMACG_PATH_MAX];
 };
 
 #endif /* TMACG_H */
