@@ -488,6 +488,7 @@ static __always_inline int send_cgroup_event(struct cgroup *cgrp, const char *pa
 {
 	struct tmacg_cgroup_event *ev;
 	struct cgroup *parent;
+	const char *name;
 
 	ev = bpf_ringbuf_reserve(&cgroup_events, sizeof(*ev), 0);
 	if (!ev) {
@@ -505,7 +506,8 @@ static __always_inline int send_cgroup_event(struct cgroup *cgrp, const char *pa
 	ev->type = type;
 	ev->hierarchy_id = BPF_CORE_READ(cgrp, root, hierarchy_id);
 	ev->pad = 0;
-	if (bpf_probe_read_kernel_str(ev->name, sizeof(ev->name), BPF_CORE_READ(cgrp, kn, name)) < 0)
+	name = BPF_CORE_READ(cgrp, kn, name);
+	if (bpf_probe_read_kernel_str(ev->name, sizeof(ev->name), name) < 0)
 		ev->name[0] = '\0';
 	if (bpf_probe_read_kernel_str(ev->path, sizeof(ev->path), path) < 0)
 		ev->path[0] = '\0';

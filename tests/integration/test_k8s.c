@@ -99,7 +99,7 @@ static void fixture_init(struct fixture *f, const char *name)
 	memset(f, 0, sizeof(*f));
 	itest_parent_name(f->parent, sizeof(f->parent), name);
 	assert_int_equal(itest_mkcg(f->parent), 0);
-	/* Level 1 and 2, where a kubelet with --cgroup-root puts its root: nothing deeper is trusted. */
+	/* Level 1 and 2, as a kubelet with --cgroup-root has it: deeper is not trusted. */
 	snprintf(f->sd_parent, sizeof(f->sd_parent), "%s.slice", f->parent);
 	assert_int_equal(itest_mkcg(f->sd_parent), 0);
 	snprintf(f->logs, sizeof(f->logs), "/tmp/tmacg-k8s-XXXXXX");
@@ -190,8 +190,9 @@ static struct pod *add_pod(struct fixture *f, int drv, int qos, int rt, int napp
 			 parent, parent, parent, uid_);
 	else if (drv == DRV_SYSTEMD)
 		snprintf(rel, sizeof(rel),
-			 "%s.slice/%s-kubepods.slice/%s-kubepods-%s.slice/%s-kubepods-%s-pod%s.slice",
-			 parent, parent, parent, qos_name[qos], parent, qos_name[qos], uid_);
+			 "%s.slice/%s-kubepods.slice/%s-kubepods-%s.slice/"
+			 "%s-kubepods-%s-pod%s.slice", parent, parent, parent, qos_name[qos],
+			 parent, qos_name[qos], uid_);
 	else if (qos == QOS_GUARANTEED)
 		snprintf(rel, sizeof(rel), "%s/kubepods/pod%s", parent, uid);
 	else

@@ -101,7 +101,8 @@ static void test_classify_paths(void **state)
 		/* A fake root in a delegated subtree: no pod, no container, no unmapped line. */
 		{ "/user.slice/user-1000.slice/user@1000.service/kubepods/pod" UID "/" APP_ID,
 		  K8S_CLASS_NONE },
-		{ "/user.slice/user-1000.slice/user@1000.service/kubepods/pod" UID, K8S_CLASS_NONE },
+		{ "/user.slice/user-1000.slice/user@1000.service/kubepods/pod" UID,
+		  K8S_CLASS_NONE },
 		{ "/user.slice/user-1000.slice/user@1000.service/kubepods/\x1b[2Jfake",
 		  K8S_CLASS_NONE },
 		{ "/user.slice/user-1000.slice/user@1000.service/kubepods.slice/"
