@@ -42,7 +42,7 @@
 #define MAX_RSS_SAMPLES 4096
 
 /* Level-1 cgroups with names chosen to hurt: reported by name in whole-host mode. */
-static const char *const hostile[] = {
+static const char *hostile[] = {
 	"bad\xff\xfe",			/* invalid UTF-8 */
 	"bad\xff\xfd",			/* differs from the one above in one invalid byte */
 	"overlong\xc0\xaf",		/* overlong '/' */
@@ -52,6 +52,7 @@ static const char *const hostile[] = {
 	"ctl\x01\x7f\ttab",
 	"newline\nfake-line",		/* refused by cgroup_mkdir: noted, not an error */
 	"valid-\xc3\xa9\xe2\x82\xac",	/* é€: must stay as it is */
+	"",				/* long: filled in to 255 bytes with the prefix */
 };
 #define NHOSTILE (sizeof(hostile) / sizeof(hostile[0]))
 
@@ -159,6 +160,7 @@ static void batch(int top, int b, struct churn_stats *st)
 			name[255] = '\0';
 		} else {
 			snprintf(name, sizeof(name), "c%d-%s", i, hostile[i % NHOSTILE]);
+			name[255] = '\0';	/* NAME_MAX, for the long one */
 		}
 		if (mkdirat(dir, name, 0755)) {
 			st->refused += errno == EINVAL;
@@ -455,6 +457,14 @@ int main(void)
 	if (itest_mkcg(parent)) {
 		fprintf(stderr, "soak: cannot create %s/%s\n", itest_cgroup_mount(), parent);
 		return 1;
+	}
+	{
+		static char long_name[256];
+		size_t room = 255 - strlen(parent) - 1;
+
+		memset(long_name, 'L', room);
+		long_name[room] = '\0';
+		hostile[NHOSTILE - 1] = long_name;
 	}
 	for (size_t i = 0; i < NHOSTILE; i++) {
 		snprintf(hc[i].rel, sizeof(hc[i].rel), "%s-%s", parent, hostile[i]);

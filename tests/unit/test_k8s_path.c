@@ -154,6 +154,10 @@ static void test_nested_roots(void **state)
 	/* kind / minikube: the kubelet's cgroup root is /kubelet. */
 	check_systemd("/kubelet.slice", "kubelet-kubepods");
 	check_cgroupfs("/kubelet");
+	/* The host's hierarchy seen from a cgroup namespace: its root is "/../..". */
+	check_systemd("/../..", "kubepods");
+	check_cgroupfs("/../../..");
+	check_systemd("/../../kubelet.slice", "kubelet-kubepods");
 }
 
 /*
@@ -210,6 +214,9 @@ static void test_fake_roots_are_not_pods(void **state)
 	expect_none("/.slice/-kubepods.slice/-kubepods-pod" UID_US ".slice");
 	/* A level-1 root named as if nested: systemd would have put it in its parent slice. */
 	expect_none("/kubelet-kubepods.slice/kubelet-kubepods-pod" UID_US ".slice");
+	/* ".." climbs to the host's root only at the start of a path. */
+	expect_none("/a/../kubepods/pod" UID);
+	expect_none("/../a/b/kubepods/pod" UID);
 }
 
 static void test_genuine_pod_parents(void **state)

@@ -208,16 +208,21 @@ static bool is_exactly(const struct comp *c, const char *s)
  *   level 2, the kubelet's --cgroup-root (kind: /kubelet): "<x>.slice/<x>-kubepods.slice"
  *            (systemd) or "<x>/kubepods" (cgroupfs, x a plain name: systemd units and
  *            LXC's lxc.payload.<name>, the level-1 cgroups that get delegated, have dots).
- * Only root on the host creates level-1 cgroups.  On success *pos is past the
- * root and *root is it.
+ * Only root on the host creates level-1 cgroups.  Leading ".." components are
+ * skipped: seen from inside a cgroup namespace (the DaemonSet's), the host's
+ * hierarchy mounted there has the root "/../..", one ".." per level of the
+ * namespace's own root, and no cgroup can be named "..".  On success *pos is
+ * past the root and *root is it.
  */
 static enum k8s_driver find_root(const char *path, size_t *pos, struct comp *root)
 {
 	struct comp first, second;
 	size_t stem;
 
-	if (!comp_next(path, pos, &first))
-		return K8S_DRIVER_UNKNOWN;
+	do {
+		if (!comp_next(path, pos, &first))
+			return K8S_DRIVER_UNKNOWN;
+	} while (is_exactly(&first, ".."));
 	*root = first;
 	if (is_exactly(&first, "kubepods"))
 		return K8S_DRIVER_CGROUPFS;
