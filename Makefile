@@ -54,6 +54,7 @@ INTEG_BINS := $(patsubst tests/integration/%.c,$(OUT)/tests/integration/%,\
 	$(sort $(wildcard tests/integration/test_*.c)))
 INTEG_HELPERS := $(patsubst tests/integration/helpers/%.c,$(OUT)/tests/integration/helpers/%,\
 	$(sort $(wildcard tests/integration/helpers/*.c)))
+SOAK_BIN := $(OUT)/tests/soak/soak
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(OUT)/tests/fuzz/%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 # Tests and tmacg link the archive, so a program pulls in only the modules it uses.
 LIB_A := $(OUT)/libtmacg.a
@@ -63,7 +64,7 @@ SKEL := $(OUT)/tmacg.skel.h
 .DELETE_ON_ERROR:
 # Test helpers are built by pattern rules: keep them between runs.
 .SECONDARY: $(TESTLIB_OBJS)
-.PHONY: all static clean test unit-tests integration-tests test-bins fuzz fuzz-bins hwtest bench \
+.PHONY: all static clean test unit-tests integration-tests test-bins fuzz fuzz-bins hwtest bench soak \
 	bench-bins \
 	vmlinux run install-deps format format-check
 .PHONY: import import-check
@@ -158,6 +159,12 @@ $(OUT)/tests/integration/%: tests/integration/%.c $(LIB_A) $(TESTLIB_OBJS)
 	$(Q)$(CC) $(ALL_CFLAGS) -Itests/lib $< $(TESTLIB_OBJS) $(LIB_A) $(ALL_LDFLAGS) \
 		-lcmocka -lpthread $(LIBS) -o $@
 
+$(OUT)/tests/soak/%: tests/soak/%.c $(LIB_A) $(TESTLIB_OBJS)
+	$(call msg,TEST-CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests/lib $< $(TESTLIB_OBJS) $(LIB_A) $(ALL_LDFLAGS) \
+		-lcmocka -lpthread -lm $(LIBS) -o $@
+
 $(OUT)/tests/integration/helpers/%: tests/integration/helpers/%.c
 	$(call msg,TEST-CC,$@)
 	$(Q)mkdir -p $(@D)
@@ -182,6 +189,10 @@ unit-tests: test-bins static
 
 integration-tests: test-bins
 	$(Q)TMACG_SHARED=$(SHARED) TMACG_ONLY=integration tests/run $(OUT)
+
+# Issue 10's soak (root, ~70 s): hostile cgroups churned under tmacg; not in `make test`.
+soak: $(OUT)/tmacg $(SOAK_BIN) $(INTEG_HELPERS)
+	$(Q)tests/soak/run $(OUT)
 
 # libFuzzer targets, built with clang in their own tree; FUZZ_SECONDS each.
 FUZZ_SECONDS ?= 60

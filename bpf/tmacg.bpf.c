@@ -506,10 +506,11 @@ int BPF_PROG(tmacg_attach_raw, struct cgroup *dst, const char *path, struct task
 	return on_attach(dst, task);
 }
 
-static __always_inline int send_cgroup_event(struct cgroup *cgrp, const char *path, __u32 type)
+static __always_inline int send_cgroup_event(struct cgroup *cgrp, __u32 type)
 {
 	struct tmacg_cgroup_event *ev;
 	struct cgroup *parent;
+	const char *name;
 
 	ev = bpf_ringbuf_reserve(&cgroup_events, sizeof(*ev), 0);
 	if (!ev) {
@@ -527,8 +528,9 @@ static __always_inline int send_cgroup_event(struct cgroup *cgrp, const char *pa
 	ev->type = type;
 	ev->hierarchy_id = BPF_CORE_READ(cgrp, root, hierarchy_id);
 	ev->pad = 0;
-	if (bpf_probe_read_kernel_str(ev->path, sizeof(ev->path), path) < 0)
-		ev->path[0] = '\0';
+	name = BPF_CORE_READ(cgrp, kn, name);
+	if (bpf_probe_read_kernel_str(ev->name, sizeof(ev->name), name) < 0)
+		ev->name[0] = '\0';
 	bpf_ringbuf_submit(ev, 0);
 	return 0;
 }
@@ -536,23 +538,23 @@ static __always_inline int send_cgroup_event(struct cgroup *cgrp, const char *pa
 SEC("tp_btf/cgroup_mkdir")
 int BPF_PROG(tmacg_mkdir, struct cgroup *cgrp, const char *path)
 {
-	return send_cgroup_event(cgrp, path, TMACG_CGROUP_MKDIR);
+	return send_cgroup_event(cgrp, TMACG_CGROUP_MKDIR);
 }
 
 SEC("tp_btf/cgroup_rmdir")
 int BPF_PROG(tmacg_rmdir, struct cgroup *cgrp, const char *path)
 {
-	return send_cgroup_event(cgrp, path, TMACG_CGROUP_RMDIR);
+	return send_cgroup_event(cgrp, TMACG_CGROUP_RMDIR);
 }
 
 SEC("raw_tp/cgroup_mkdir")
 int BPF_PROG(tmacg_mkdir_raw, struct cgroup *cgrp, const char *path)
 {
-	return send_cgroup_event(cgrp, path, TMACG_CGROUP_MKDIR);
+	return send_cgroup_event(cgrp, TMACG_CGROUP_MKDIR);
 }
 
 SEC("raw_tp/cgroup_rmdir")
 int BPF_PROG(tmacg_rmdir_raw, struct cgroup *cgrp, const char *path)
 {
-	return send_cgroup_event(cgrp, path, TMACG_CGROUP_RMDIR);
+	return send_cgroup_event(cgrp, TMACG_CGROUP_RMDIR);
 }

@@ -15,8 +15,8 @@
 #define TMACG_MAX_EVENTS 64
 /* Perf groups per CPU; each keeps its own enabled/running times. */
 #define TMACG_MAX_GROUPS 16
-/* Longest cgroup path sent by the mkdir/rmdir tracepoints (kubelet paths are ~200). */
-#define TMACG_PATH_MAX 512
+/* A cgroup's directory entry name: NAME_MAX (255) and its NUL. */
+#define TMACG_NAME_MAX 256
 
 /* A perf group's times: enabled and running side by side, one cache line. */
 struct tmacg_group_time {
@@ -124,12 +124,21 @@ struct tmacg_cgroup_event {
 	__u32 type;		/* enum tmacg_cgroup_event_type */
 	__u32 hierarchy_id;	/* the cgroup2 hierarchy's, so v1 events can be told apart */
 	__u32 pad;
-	char path[TMACG_PATH_MAX];	/* relative to the hierarchy root, "/a/b" */
+	/*
+	 * The directory's own name (kernfs): userspace names the cgroup by its
+	 * parent's path plus this, complete at any depth and length.
+	 */
+	char name[TMACG_NAME_MAX];
+	/*
+	 * No path: the tracepoint's is cut (1024 bytes in the kernel) and relative
+	 * to the cgroup namespace of the task calling mkdir, so it cannot name a
+	 * cgroup; leaving it out keeps a record at 288 bytes, not 800.
+	 */
 };
 
 /* Ring buffer records shorter than this are refused (collector.c). */
-_Static_assert(__builtin_offsetof(struct tmacg_cgroup_event, path) == 32, "path after the ids");
-_Static_assert(sizeof(struct tmacg_cgroup_event) == 32 + TMACG_PATH_MAX,
+_Static_assert(__builtin_offsetof(struct tmacg_cgroup_event, name) == 32, "name after the ids");
+_Static_assert(sizeof(struct tmacg_cgroup_event) == 32 + TMACG_NAME_MAX,
 	       "struct tmacg_cgroup_event has no padding");
 
 #endif /* TMACG_H */

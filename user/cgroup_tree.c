@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #include "cgroup_tree.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <linux/types.h>
 #include <stdio.h>
@@ -9,9 +8,6 @@
 #include <string.h>
 
 #include "tmacg.h"
-
-/* Deep enough for any real hierarchy (kubelet's is 5); bounds the ancestor walk. */
-#define CGROUP_TREE_MAX_DEPTH 64
 
 int cgroup_tree_init(struct cgroup_tree *t, const struct cgroup_mount *mnt,
 		     const struct cgroup_spec *specs, int nspecs)
@@ -133,57 +129,79 @@ struct tmacg_acc *cgroup_node_sum(struct cgroup_node *n)
 	return n->sum;
 }
 
-/* Depth-first walk of the mounted directories below dir (hierarchy path path). */
-static int scan_dir(struct cgroup_tree *t, const char *path, uint64_t parent_id, int depth)
+int cgroup_tree_add_child(struct cgroup_tree *t, uint64_t id, uint64_t parent_id,
+			  const char *name)
 {
-	char dirpath[CGROUP_PATH_MAX], child[CGROUP_PATH_MAX];
-	struct dirent *de;
-	uint64_t id;
-	DIR *d;
+	struct cgroup_node *parent = u64map_get(&t->nodes, parent_id);
+	size_t plen, nlen = strlen(name);
+	char *path;
 	int err;
 
-	if (depth > CGROUP_TREE_MAX_DEPTH)
-		return 0;
-	err = cgroup_id_of(&t->mnt, path, &id);
-	if (err)
-		return err == -ENOENT ? 0 : err;	/* removed while we looked */
+	if (!parent)
+		return -ENOENT;
+	if (!nlen || strchr(name, '/'))
+		return -EINVAL;
+	plen = strcmp(parent->path, "/") ? strlen(parent->path) : 0;
+	path = malloc(plen + nlen + 2);
+	if (!path)
+		return -ENOMEM;
+	memcpy(path, parent->path, plen);
+	path[plen] = '/';
+	memcpy(path + plen + 1, name, nlen + 1);
 	err = cgroup_tree_add(t, id, parent_id, path);
-	if (err || cgroup_dir_of(&t->mnt, path, dirpath, sizeof(dirpath)))
-		return err;
-	d = opendir(dirpath);
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
-	while ((de = readdir(d))) {
-		if (de->d_type != DT_DIR || de->d_name[0] == '.')
-			continue;
-		if (snprintf(child, sizeof(child), "%s/%s", strcmp(path, "/") ? path : "",
-			     de->d_name) >= (int)sizeof(child))
-			continue;
-		err = scan_dir(t, child, id, depth + 1);
-		if (err)
-			break;
-	}
-	closedir(d);
+	free(path);
 	return err;
 }
 
-int cgroup_tree_scan(struct cgroup_tree *t)
+int cgroup_tree_for_each_target(const struct cgroup_tree *t, uint64_t id,
+				void (*fn)(struct cgroup_node *target, void *ctx), void *ctx)
 {
-	return scan_dir(t, t->mnt.root, 0, 0);
+	struct cgroup_node *n = u64map_get(&t->nodes, id);
+	int count = 0;
+
+	if (!n)
+		return -ENOENT;
+	/*
+	 * To the root, however deep: ids are unique, so a sound chain has at
+	 * most one step per known node.  More steps mean a corrupt chain (a
+	 * loop), fewer an ancestor not known: either way nothing is charged,
+	 * so the caller can count the delta as lost rather than drop it quietly.
+	 */
+	for (size_t steps = 0; steps <= u64map_len(&t->nodes); steps++) {
+		if (n->target && (!n->self_only || n->id == id)) {
+			if (fn)
+				fn(n, ctx);
+			count++;
+		}
+		if (!n->parent_id)
+			return count;
+		n = u64map_get(&t->nodes, n->parent_id);
+		if (!n)
+			return -ESRCH;
+	}
+	return -ELOOP;
+}
+
+struct collect_targets {
+	struct cgroup_node **out;
+	int max, count;
+};
+
+static void collect_target(struct cgroup_node *n, void *ctx)
+{
+	struct collect_targets *c = ctx;
+
+	if (c->count < c->max)
+		c->out[c->count++] = n;
 }
 
 int cgroup_tree_targets_of(const struct cgroup_tree *t, uint64_t id, struct cgroup_node **out,
 			   int max)
 {
-	struct cgroup_node *n = u64map_get(&t->nodes, id);
-	int count = 0;
+	struct collect_targets c = { .out = out, .max = max };
 
-	for (int depth = 0; n && depth < CGROUP_TREE_MAX_DEPTH; depth++) {
-		if (n->target && (!n->self_only || n->id == id) && count < max)
-			out[count++] = n;
-		n = n->parent_id ? u64map_get(&t->nodes, n->parent_id) : NULL;
-	}
-	return count;
+	cgroup_tree_for_each_target(t, id, collect_target, &c);
+	return c.count;
 }
 
 struct ager {

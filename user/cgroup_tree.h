@@ -55,11 +55,22 @@ void cgroup_tree_free(struct cgroup_tree *t);
 void cgroup_tree_set_classifier(struct cgroup_tree *t,
 				bool (*classify)(struct cgroup_node *n, void *ctx), void *ctx);
 
-/* Walks the mounted hierarchy and adds every cgroup not yet known. */
+/*
+ * Walks the mounted hierarchy and adds every cgroup not yet known, at any
+ * depth and path length (cgroup_scan.c).  0 or -errno.
+ */
 int cgroup_tree_scan(struct cgroup_tree *t);
 
 /* A cgroup seen being created (or found); 0 or -ENOMEM. */
 int cgroup_tree_add(struct cgroup_tree *t, uint64_t id, uint64_t parent_id, const char *path);
+/*
+ * A cgroup created below a known parent, named by its directory entry: the
+ * path is the parent's plus name, so it is complete at any length.  0,
+ * -ENOENT when the parent is not known, -EINVAL for an empty name or one
+ * with a '/', -ENOMEM.
+ */
+int cgroup_tree_add_child(struct cgroup_tree *t, uint64_t id, uint64_t parent_id,
+			  const char *name);
 /* A cgroup seen being removed: kept until cgroup_tree_forget_removed(). */
 void cgroup_tree_mark_removed(struct cgroup_tree *t, uint64_t id);
 
@@ -69,9 +80,15 @@ struct cgroup_node *cgroup_tree_get(const struct cgroup_tree *t, uint64_t id);
 struct tmacg_acc *cgroup_node_sum(struct cgroup_node *n);
 
 /*
- * The targets a count charged to cgroup id belongs to (itself and the
- * ancestors that are targets).  Returns how many were stored in out.
+ * Calls fn (if not NULL) for each target a count charged to cgroup id
+ * belongs to (itself and the ancestors that are targets, deepest first),
+ * walking to the root at any depth.  Returns how many; -ENOENT when id is not
+ * known, -ESRCH when an ancestor is not known, -ELOOP when the parent chain
+ * is longer than the tree (corrupt): the count then belongs to no target.
  */
+int cgroup_tree_for_each_target(const struct cgroup_tree *t, uint64_t id,
+				void (*fn)(struct cgroup_node *target, void *ctx), void *ctx);
+/* The same, storing up to max targets in out; returns how many were stored (0 on errors). */
 int cgroup_tree_targets_of(const struct cgroup_tree *t, uint64_t id, struct cgroup_node **out,
 			   int max);
 

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "acc_delta.h"
+#include "cgroup_naming.h"
 #include "cgroup_tree.h"
 #include "collector.h"
 #include "pmu/group_health.h"
@@ -45,6 +46,7 @@ struct monitor {
 	struct report rep;
 	struct k8s_monitor *k8s;	/* --k8s: chooses and names the reported cgroups */
 	uint64_t unattributed;		/* deltas of cgroups never named: counted as dropped */
+	bool may_rescan;		/* this interval has not scanned the hierarchy yet */
 	struct tmacg_stats last_stats;
 	uint64_t last_negative, last_flush_errors, last_unattributed;
 	bool warned_map_full, warned_lost, warned_read;
@@ -63,14 +65,9 @@ static uint64_t now_ns(clockid_t clk)
 static void on_cgroup_event(const struct tmacg_cgroup_event *ev, void *ctx)
 {
 	struct monitor *m = ctx;
-	char path[TMACG_PATH_MAX + 1];
 
-	memcpy(path, ev->path, TMACG_PATH_MAX);
-	path[TMACG_PATH_MAX] = '\0';
-	if (ev->type == TMACG_CGROUP_MKDIR)
-		cgroup_tree_add(&m->tree, ev->id, ev->parent_id, path);
-	else if (ev->type == TMACG_CGROUP_RMDIR)
-		cgroup_tree_mark_removed(&m->tree, ev->id);
+	/* Unnamed: its counts are found unattributed by attribute(), and counted. */
+	cgroup_naming_apply(&m->tree, ev, &m->may_rescan);
 }
 
 static void stash_delta(uint64_t id, const struct tmacg_acc *delta, void *ctx)
@@ -94,31 +91,35 @@ static void stash_delta(uint64_t id, const struct tmacg_acc *delta, void *ctx)
 	m->npending++;
 }
 
+struct charge {
+	struct monitor *m;
+	const struct tmacg_acc *delta;
+};
+
+static void add_to_target(struct cgroup_node *target, void *ctx)
+{
+	struct charge *c = ctx;
+	struct tmacg_acc *sum = cgroup_node_sum(target);
+
+	if (sum)
+		acc_add(sum, c->delta, c->m->ms->nevents, c->m->ms->ngroups);
+}
+
 /* Adds every pending delta to the targets containing its cgroup. */
 static void attribute(struct monitor *m)
 {
-	bool rescanned = false;
-
 	for (size_t i = 0; i < m->npending; i++) {
-		struct cgroup_node *targets[64];
-		int n;
+		struct charge c = { m, &m->pending[i].delta };
+		uint64_t id = m->pending[i].id;
 
-		if (!cgroup_tree_get(&m->tree, m->pending[i].id) && !rescanned) {
-			/* Its mkdir event was lost or predates us: look at the filesystem. */
+		if (cgroup_tree_for_each_target(&m->tree, id, NULL, NULL) < 0 && m->may_rescan) {
+			/* It or an ancestor is unknown (mkdir event lost or before us): look. */
 			cgroup_tree_scan(&m->tree);
-			rescanned = true;
+			m->may_rescan = false;
 		}
-		if (!cgroup_tree_get(&m->tree, m->pending[i].id)) {
+		/* Unknown, or a broken chain of parents: charged to nobody, so counted. */
+		if (cgroup_tree_for_each_target(&m->tree, id, add_to_target, &c) < 0)
 			m->unattributed++;
-			continue;
-		}
-		n = cgroup_tree_targets_of(&m->tree, m->pending[i].id, targets, 64);
-		for (int t = 0; t < n; t++) {
-			struct tmacg_acc *sum = cgroup_node_sum(targets[t]);
-
-			if (sum)
-				acc_add(sum, &m->pending[i].delta, m->ms->nevents, m->ms->ngroups);
-		}
 	}
 	m->npending = 0;
 }
@@ -207,6 +208,7 @@ static int collect(struct monitor *m)
 {
 	int err;
 
+	m->may_rescan = true;
 	collector_flush(&m->col);
 	err = collector_read_cgroups(&m->col, stash_delta, m);
 	if (err)

@@ -59,7 +59,8 @@ struct pod {
 };
 
 struct fixture {
-	char parent[128];
+	char parent[128];	/* cgroupfs pods: <parent>/kubepods/... */
+	char sd_parent[140];	/* systemd pods: <parent>.slice/<parent>-kubepods.slice/... */
 	char logs[64];		/* temp directory holding containers/ and pods/ */
 	char containers[128], pods_dir[128];
 	struct pod pods[MAX_PODS];
@@ -98,6 +99,9 @@ static void fixture_init(struct fixture *f, const char *name)
 	memset(f, 0, sizeof(*f));
 	itest_parent_name(f->parent, sizeof(f->parent), name);
 	assert_int_equal(itest_mkcg(f->parent), 0);
+	/* Level 1 and 2, as a kubelet with --cgroup-root has it: deeper is not trusted. */
+	snprintf(f->sd_parent, sizeof(f->sd_parent), "%s.slice", f->parent);
+	assert_int_equal(itest_mkcg(f->sd_parent), 0);
 	snprintf(f->logs, sizeof(f->logs), "/tmp/tmacg-k8s-XXXXXX");
 	assert_non_null(mkdtemp(f->logs));
 	snprintf(logs_left, sizeof(logs_left), "%s", f->logs);
@@ -119,6 +123,7 @@ static void rm_dir_files(const char *dir)
 static void fixture_free(struct fixture *f)
 {
 	assert_int_equal(itest_rmcg(f->parent), 0);
+	assert_int_equal(itest_rmcg(f->sd_parent), 0);
 	rm_dir_files(f->logs);
 	logs_left[0] = '\0';
 }
@@ -181,12 +186,13 @@ static struct pod *add_pod(struct fixture *f, int drv, int qos, int rt, int napp
 	/* Via locals: p and f->parent are one object to the compiler's overlap check. */
 	snprintf(parent, sizeof(parent), "%s", f->parent);
 	if (drv == DRV_SYSTEMD && qos == QOS_GUARANTEED)
-		snprintf(rel, sizeof(rel), "%s/kubepods.slice/kubepods-pod%s.slice",
-			 parent, uid_);
+		snprintf(rel, sizeof(rel), "%s.slice/%s-kubepods.slice/%s-kubepods-pod%s.slice",
+			 parent, parent, parent, uid_);
 	else if (drv == DRV_SYSTEMD)
 		snprintf(rel, sizeof(rel),
-			 "%s/kubepods.slice/kubepods-%s.slice/kubepods-%s-pod%s.slice", parent,
-			 qos_name[qos], qos_name[qos], uid_);
+			 "%s.slice/%s-kubepods.slice/%s-kubepods-%s.slice/"
+			 "%s-kubepods-%s-pod%s.slice", parent, parent, parent, qos_name[qos],
+			 parent, qos_name[qos], uid_);
 	else if (qos == QOS_GUARANTEED)
 		snprintf(rel, sizeof(rel), "%s/kubepods/pod%s", parent, uid);
 	else
@@ -275,6 +281,19 @@ static bool is_rel(const char *cg, const char *rel)
 	return cg[0] == '/' && !strcmp(cg + 1, rel);
 }
 
+/* A line of one of the fixture's cgroups (below either parent). */
+static bool is_mine(const struct fixture *f, const char *cg)
+{
+	for (int i = 0; i < 2; i++) {
+		const char *top = i ? f->sd_parent : f->parent;
+		size_t len = strlen(top);
+
+		if (cg && cg[0] == '/' && !strncmp(cg + 1, top, len) && cg[len + 1] == '/')
+			return true;
+	}
+	return false;
+}
+
 /*
  * Attributes every line below the fixture's parent to its pod or container,
  * checking its identity; any other line there (a sandbox, a kubepods or QoS
@@ -282,15 +301,12 @@ static bool is_rel(const char *cg, const char *rel)
  */
 static void match_lines(struct fixture *f, json_object **lines, size_t n)
 {
-	char mine[200];
-
-	snprintf(mine, sizeof(mine), "/%s/", f->parent);
 	for (size_t i = 0; i < n; i++) {
 		const char *cg = itest_str(lines[i], "cgroup");
 		double s = itest_num(lines[i], "counts.on_cpu_s");
 		bool found = false;
 
-		if (!cg || strncmp(cg, mine, strlen(mine)))
+		if (!is_mine(f, cg))
 			continue;	/* another tenant of this machine */
 		assert_false(isnan(s));
 		for (int k = 0; k < f->npods && !found; k++) {
@@ -457,16 +473,13 @@ static void pod_level_rolls_up_containers(void **state)
 static void sums(const struct fixture *f, json_object **lines, size_t n, double *pods,
 		 double *other)
 {
-	char mine[200];
-
-	snprintf(mine, sizeof(mine), "/%s/", f->parent);
 	*pods = *other = 0;
 	for (size_t i = 0; i < n; i++) {
 		const char *cg = itest_str(lines[i], "cgroup");
 
 		if (cg && !strcmp(cg, "(other)"))
 			*other += itest_num(lines[i], "counts.on_cpu_s");
-		else if (cg && !strncmp(cg, mine, strlen(mine)))
+		else if (is_mine(f, cg))
 			*pods += itest_num(lines[i], "counts.on_cpu_s");
 	}
 }
@@ -543,6 +556,66 @@ static void top_limits_cgroup_lines(void **state)
 	fixture_free(&f);
 }
 
+/*
+ * Issue 10: a user with a delegated subtree copies a victim's pod and
+ * container names below it, with either driver.  Neither copy may be
+ * reported as the victim (or at all: an unmapped line there would print
+ * names the user chose), and the victim's lines carry only its own time.
+ */
+static void fake_roots_in_a_delegated_subtree_are_not_pods(void **state)
+{
+	static const char *const duty[] = { "0.1" };
+	static struct fixture f;
+	char deleg[300], fake[4][1024];
+	pid_t pids[16];
+	struct itest_tmacg t;
+	json_object **lines;
+	struct pod *fs, *sd;
+	int npids = 0;
+	size_t n;
+
+	(void)state;
+	ITEST_NEED_ROOT();
+	fixture_init(&f, "k8sfake");
+	fs = add_pod(&f, DRV_CGROUPFS, QOS_BURSTABLE, RT_CONTAINERD, 1, duty);
+	sd = add_pod(&f, DRV_SYSTEMD, QOS_GUARANTEED, RT_CONTAINERD, 1, duty);
+	snprintf(deleg, sizeof(deleg), "%s/user.slice/user-1000.slice/user@1000.service",
+		 f.parent);
+	/* The cgroupfs layout, the systemd one, and an unmapped name below each root. */
+	snprintf(fake[0], sizeof(fake[0]), "%s/%s", deleg, strstr(fs->app[0].rel, "kubepods"));
+	snprintf(fake[1], sizeof(fake[1]), "%s/kubepods.slice/kubepods-pod%s.slice/%s", deleg,
+		 strstr(sd->rel, "-pod") + 4, strrchr(sd->app[0].rel, '/') + 1);
+	snprintf(fake[2], sizeof(fake[2]), "%s/kubepods/burstable/chosen-name", deleg);
+	snprintf(fake[3], sizeof(fake[3]), "%s/kubepods.slice/kubepods-burstable.slice/x",
+		 deleg);
+	for (int i = 0; i < 4; i++)
+		mkcg_all(fake[i]);
+	start_tmacg(&t, &f, "container", NULL);
+	for (int i = 0; i < 4; i++)
+		pids[npids++] = itest_burn_in(fake[i], "1.5", "0.3", NULL);
+	npids += start_pod(fs, "1.5", pids + npids);
+	npids += start_pod(sd, "1.5", pids + npids);
+	for (int i = 0; i < npids; i++)
+		assert_int_equal(itest_wait(pids[i]), 0);
+	read_usage(fs);
+	read_usage(sd);
+	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
+	lines = itest_json_lines(t.out, &n);
+	assert_non_null(lines);
+	for (size_t i = 0; i < n; i++) {
+		const char *cg = itest_str(lines[i], "cgroup");
+
+		if (cg && strstr(cg, "user@1000.service"))
+			fail_msg("a cgroup of the delegated subtree was reported: %s", cg);
+	}
+	/* Every line below the fixture is the victims' own, with their own time. */
+	match_lines(&f, lines, n);
+	check_times(&f, true);
+	itest_json_free(lines, n);
+	itest_tmacg_free(&t);
+	fixture_free(&f);
+}
+
 /* No kubepods anywhere: a note once, no line, and the run goes on. */
 static void no_kubernetes_is_noted(void **state)
 {
@@ -598,7 +671,7 @@ static void missing_logs_give_ids_only(void **state)
 	for (size_t i = 0; i < n; i++) {
 		const char *cg = itest_str(lines[i], "cgroup");
 
-		if (!cg || strncmp(cg + 1, f.parent, strlen(f.parent)))
+		if (!is_mine(&f, cg))
 			continue;
 		expect_res(lines[i], "k8s.pod.uid", p->uid, cg);
 		expect_res(lines[i], "k8s.namespace.name", NULL, cg);
@@ -630,6 +703,7 @@ int main(void)
 		cmocka_unit_test_teardown(every_pod_and_container_named, cleanup),
 		cmocka_unit_test_teardown(pod_level_rolls_up_containers, cleanup),
 		cmocka_unit_test_teardown(top_limits_cgroup_lines, cleanup),
+		cmocka_unit_test_teardown(fake_roots_in_a_delegated_subtree_are_not_pods, cleanup),
 		cmocka_unit_test_teardown(no_kubernetes_is_noted, cleanup),
 		cmocka_unit_test_teardown(missing_logs_give_ids_only, cleanup),
 	};

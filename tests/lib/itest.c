@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #include "itest.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -17,6 +16,7 @@
 #include <unistd.h>
 
 #include "cgroup_fs.h"
+#include "itest_deep.h"
 
 static struct cgroup_mount mount_info;
 static bool mount_found;
@@ -110,52 +110,22 @@ int itest_mkcg(const char *rel)
 	return 0;
 }
 
-static void kill_all_in(const char *dir)
-{
-	char procs[4200];
-	FILE *f;
-	int pid;
-
-	/* cgroup.kill needs 5.14; fall back to the process list. */
-	snprintf(procs, sizeof(procs), "%s/cgroup.kill", dir);
-	f = fopen(procs, "w");
-	if (f) {
-		fputs("1", f);
-		fclose(f);
-	}
-	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
-	f = fopen(procs, "r");
-	if (!f)
-		return;
-	while (fscanf(f, "%d", &pid) == 1)
-		kill(pid, SIGKILL);
-	fclose(f);
-}
-
+/* Kills what runs inside and removes dir and its descendants, at any depth. */
 static int remove_tree(const char *dir)
 {
-	struct dirent *de;
-	DIR *d = opendir(dir);
+	char parent[4096];
+	const char *slash = strrchr(dir, '/');
+	int fd, err;
 
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
-	while ((de = readdir(d))) {
-		char child[4200];
-
-		if (de->d_type != DT_DIR || de->d_name[0] == '.')
-			continue;
-		snprintf(child, sizeof(child), "%s/%s", dir, de->d_name);
-		remove_tree(child);
-	}
-	closedir(d);
-	kill_all_in(dir);
-	/* A killed task leaves the cgroup asynchronously: retry for a second. */
-	for (int i = 0; i < 100; i++) {
-		if (!rmdir(dir) || errno == ENOENT)
-			return 0;
-		usleep(10000);
-	}
-	return -errno;
+	if (!slash || snprintf(parent, sizeof(parent), "%.*s", (int)(slash - dir), dir) >=
+			      (int)sizeof(parent))
+		return -ENAMETOOLONG;
+	fd = open(parent[0] ? parent : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	err = itest_deep_remove(fd, slash + 1);
+	close(fd);
+	return err;
 }
 
 int itest_rmcg(const char *rel)

@@ -5,6 +5,9 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,6 +179,157 @@ static void scan_finds_directories_by_inode(void **state)
 	rmdir(dir);
 }
 
+/* A chain DEEP levels below ROOT: ids 1000 (level 1) .. 1000 + DEEP - 1. */
+#define DEEP 150
+
+static void build_deep(struct cgroup_tree *t)
+{
+	uint64_t parent = ROOT;
+
+	assert_int_equal(cgroup_tree_add(t, ROOT, 0, "/"), 0);
+	for (uint64_t i = 0; i < DEEP; i++) {
+		assert_int_equal(cgroup_tree_add_child(t, 1000 + i, parent, "d"), 0);
+		parent = 1000 + i;
+	}
+}
+
+static void leaf_far_below_the_reported_cgroup_is_charged_to_it(void **state)
+{
+	struct cgroup_node *got[4];
+	struct cgroup_tree t;
+	const struct cgroup_node *leaf;
+
+	(void)state;
+	assert_int_equal(cgroup_tree_init(&t, &mnt, NULL, 0), 0);
+	build_deep(&t);
+	leaf = cgroup_tree_get(&t, 1000 + DEEP - 1);
+	assert_non_null(leaf);
+	assert_int_equal(leaf->level, DEEP);
+	assert_int_equal(strlen(leaf->path), 2 * DEEP);
+	/* 150 levels down, still charged to its level-1 ancestor, and only to it. */
+	assert_int_equal(cgroup_tree_for_each_target(&t, 1000 + DEEP - 1, NULL, NULL), 1);
+	assert_int_equal(cgroup_tree_targets_of(&t, 1000 + DEEP - 1, got, 4), 1);
+	assert_true(got[0]->id == 1000);
+	cgroup_tree_free(&t);
+}
+
+static void deep_spec_reports_every_level(void **state)
+{
+	struct cgroup_spec spec = { .path = "/d", .depth = DEEP };
+	struct cgroup_tree t;
+	int calls = 0;
+
+	(void)state;
+	assert_int_equal(cgroup_tree_init(&t, &mnt, &spec, 1), 0);
+	build_deep(&t);
+	/* More targets than any fixed array a caller might have used. */
+	calls = cgroup_tree_for_each_target(&t, 1000 + DEEP - 1, NULL, NULL);
+	assert_int_equal(calls, DEEP);
+	cgroup_tree_free(&t);
+}
+
+static void broken_or_looping_chain_is_an_error_not_a_silent_zero(void **state)
+{
+	struct cgroup_tree t;
+
+	(void)state;
+	assert_int_equal(cgroup_tree_init(&t, &mnt, NULL, 0), 0);
+	build_deep(&t);
+	/* Parent 77 never seen: the delta belongs to nobody and the caller must count it. */
+	assert_int_equal(cgroup_tree_add(&t, 500, 77, "/lost/child"), 0);
+	assert_int_equal(cgroup_tree_for_each_target(&t, 500, NULL, NULL), -ESRCH);
+	assert_int_equal(cgroup_tree_for_each_target(&t, 999999, NULL, NULL), -ENOENT);
+	/* A corrupt chain (a loop) ends with an error instead of spinning. */
+	cgroup_tree_get(&t, 1000)->parent_id = 1000 + DEEP - 1;
+	assert_int_equal(cgroup_tree_for_each_target(&t, 1000 + DEEP / 2, NULL, NULL), -ELOOP);
+	cgroup_tree_free(&t);
+}
+
+static void child_is_named_by_its_parent_and_entry(void **state)
+{
+	char longname[256], want[1024];
+	struct cgroup_tree t;
+
+	(void)state;
+	memset(longname, 'x', 255);
+	longname[255] = '\0';
+	assert_int_equal(cgroup_tree_init(&t, &mnt, NULL, 0), 0);
+	build(&t);
+	assert_int_equal(cgroup_tree_add_child(&t, 40, ABC, longname), 0);
+	snprintf(want, sizeof(want), "/a/b/c/%s", longname);
+	assert_string_equal(cgroup_tree_get(&t, 40)->path, want);
+	assert_int_equal(cgroup_tree_get(&t, 40)->level, 4);
+	assert_int_equal(cgroup_tree_add_child(&t, 41, ROOT, "top"), 0);
+	assert_string_equal(cgroup_tree_get(&t, 41)->path, "/top");
+	assert_int_equal(cgroup_tree_add_child(&t, 42, 4242, "orphan"), -ENOENT);
+	assert_null(cgroup_tree_get(&t, 42));
+	assert_int_equal(cgroup_tree_add_child(&t, 43, ROOT, ""), -EINVAL);
+	assert_int_equal(cgroup_tree_add_child(&t, 43, ROOT, "a/b"), -EINVAL);
+	cgroup_tree_free(&t);
+}
+
+/* mkdir -p of DEEP_FS levels of 200-byte names below dir, by openat: > 4 x PATH_MAX. */
+#define DEEP_FS 100
+
+static int open_chain(const char *dir, const char *name, int levels, bool create)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY);
+
+	for (int i = 0; fd >= 0 && i < levels; i++) {
+		int next;
+
+		if (create && mkdirat(fd, name, 0755))
+			return -1;
+		next = openat(fd, name, O_RDONLY | O_DIRECTORY);
+		close(fd);
+		fd = next;
+	}
+	return fd;
+}
+
+static void remove_chain(const char *dir, const char *name, int levels)
+{
+	for (int depth = levels - 1; depth >= 0; depth--) {
+		int fd = open_chain(dir, name, depth, false);
+
+		assert_true(fd >= 0);
+		assert_int_equal(unlinkat(fd, name, AT_REMOVEDIR), 0);
+		close(fd);
+	}
+}
+
+static void scan_has_no_depth_or_path_length_limit(void **state)
+{
+	char dir[] = "/tmp/tmacg-deep-XXXXXX", name[201];
+	struct cgroup_mount fake = { .root = "/" };
+	const struct cgroup_node *n;
+	struct cgroup_tree t;
+	struct stat st;
+	int fd;
+
+	(void)state;
+	memset(name, 'n', 200);
+	name[200] = '\0';
+	assert_non_null(mkdtemp(dir));
+	snprintf(fake.dir, sizeof(fake.dir), "%s", dir);
+	fd = open_chain(dir, name, DEEP_FS, true);
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	close(fd);
+	assert_int_equal(cgroup_tree_init(&t, &fake, NULL, 0), 0);
+	assert_int_equal(cgroup_tree_scan(&t), 0);
+	assert_int_equal(cgroup_tree_len(&t), DEEP_FS + 1);
+	n = cgroup_tree_get(&t, st.st_ino);
+	assert_non_null(n);
+	assert_int_equal(n->level, DEEP_FS);
+	assert_int_equal(strlen(n->path), DEEP_FS * 201);
+	assert_int_equal(cgroup_tree_targets_of(&t, st.st_ino, (struct cgroup_node *[1]){ 0 }, 1),
+			 1);
+	cgroup_tree_free(&t);
+	remove_chain(dir, name, DEEP_FS);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -185,6 +339,11 @@ int main(void)
 		cmocka_unit_test(removed_cgroup_is_reported_once_more_then_forgotten),
 		cmocka_unit_test(classifier_replaces_specs),
 		cmocka_unit_test(scan_finds_directories_by_inode),
+		cmocka_unit_test(leaf_far_below_the_reported_cgroup_is_charged_to_it),
+		cmocka_unit_test(deep_spec_reports_every_level),
+		cmocka_unit_test(broken_or_looping_chain_is_an_error_not_a_silent_zero),
+		cmocka_unit_test(child_is_named_by_its_parent_and_entry),
+		cmocka_unit_test(scan_has_no_depth_or_path_length_limit),
 	};
 	return cmocka_run_group_tests_name("cgroup_tree", tests, NULL, NULL);
 }

@@ -98,6 +98,16 @@ static void test_classify_paths(void **state)
 		{ "/system.slice/docker-" APP_ID ".scope", K8S_CLASS_NONE },
 		{ "/user.slice/user-0.slice", K8S_CLASS_NONE },
 		{ "/notkubepods/pod" UID, K8S_CLASS_NONE },
+		/* A fake root in a delegated subtree: no pod, no container, no unmapped line. */
+		{ "/user.slice/user-1000.slice/user@1000.service/kubepods/pod" UID "/" APP_ID,
+		  K8S_CLASS_NONE },
+		{ "/user.slice/user-1000.slice/user@1000.service/kubepods/pod" UID,
+		  K8S_CLASS_NONE },
+		{ "/user.slice/user-1000.slice/user@1000.service/kubepods/\x1b[2Jfake",
+		  K8S_CLASS_NONE },
+		{ "/user.slice/user-1000.slice/user@1000.service/kubepods.slice/"
+		  "kubepods-burstable.slice/anything", K8S_CLASS_NONE },
+		{ "/system.slice/docker-" APP_ID ".scope/kubepods/besteffort/x", K8S_CLASS_NONE },
 		{ "", K8S_CLASS_NONE },
 		{ NULL, K8S_CLASS_NONE },
 	};
@@ -125,7 +135,7 @@ static void test_class_names(void **state)
 static void test_pod_parent(void **state)
 {
 	static const char *const yes[] = {
-		"/kubepods", "/kubepods.slice", "/a/b/kubelet-kubepods.slice",
+		"/kubepods", "/kubepods.slice", "/kubelet.slice/kubelet-kubepods.slice",
 		"/kubepods.slice/kubepods-besteffort.slice", "/kubepods/burstable",
 		"/kubelet.slice/kubelet-kubepods.slice/kubelet-kubepods-burstable.slice",
 		"kubepods/besteffort/",
@@ -135,6 +145,10 @@ static void test_pod_parent(void **state)
 		"/kubepods.slice/other-burstable.slice", "/xkubepods.slice", "/kubepods/burstable/x",
 		"/kubepods.slice/kubepods-burstable", "/kubepods/guaranteed", "/burstable",
 		SD_POD,
+		/* Deeper than the kubelet puts them: anyone's to create (issue 10). */
+		"/a/b/kubelet-kubepods.slice", "/a/b/kubepods",
+		"/user.slice/user-1000.slice/user@1000.service/kubepods",
+		"/user.slice/user-1000.slice/user@1000.service/kubepods/burstable",
 	};
 
 	(void)state;

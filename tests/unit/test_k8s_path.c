@@ -153,9 +153,87 @@ static void test_nested_roots(void **state)
 	(void)state;
 	/* kind / minikube: the kubelet's cgroup root is /kubelet. */
 	check_systemd("/kubelet.slice", "kubelet-kubepods");
-	check_systemd("/system.slice/docker-0123.scope/kubelet.slice", "kubelet-kubepods");
 	check_cgroupfs("/kubelet");
-	check_cgroupfs("/docker/" CID);
+	/* The host's hierarchy seen from a cgroup namespace: its root is "/../..". */
+	check_systemd("/../..", "kubepods");
+	check_cgroupfs("/../../..");
+	check_systemd("/../../kubelet.slice", "kubelet-kubepods");
+}
+
+/*
+ * A "kubepods" anyone could have made: in a delegated subtree (systemd's
+ * user@.service, a container with its own cgroup namespace) at any depth
+ * below level 1.  Each must not be taken for the victim's pod or container,
+ * with either driver.
+ */
+static void test_fake_roots_are_not_pods(void **state)
+{
+	static const char *const fake_parents[] = {
+		"/user.slice/user-1000.slice/user@1000.service",
+		"/user.slice/user-1000.slice/user@1000.service/app.slice",
+		"/system.slice/docker-0123.scope",	/* a container's own cgroupns root */
+		"/system.slice/docker-0123.scope/kubelet.slice",
+		"/docker/" CID,
+		"/lxc.payload.c1",	/* LXC delegates at level 1 */
+		"/a/b",
+	};
+	char pod[512], path[640], stem[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(fake_parents) / sizeof(fake_parents[0]); i++) {
+		for (size_t q = 0; q < 3; q++) {
+			cgroupfs_pod(pod, sizeof(pod), fake_parents[i], all_qos[q], UID);
+			expect_none(pod);
+			snprintf(path, sizeof(path), "%s/%s", pod, CID);
+			expect_none(path);
+			systemd_pod(pod, sizeof(pod), fake_parents[i], "kubepods", all_qos[q],
+				    UID_US);
+			expect_none(pod);
+			snprintf(path, sizeof(path), "%s/cri-containerd-%s.scope", pod, CID);
+			expect_none(path);
+			/* And the nested form, one level too deep. */
+			snprintf(stem, sizeof(stem), "%s/x.slice", fake_parents[i]);
+			systemd_pod(pod, sizeof(pod), stem, "x-kubepods", all_qos[q], UID_US);
+			expect_none(pod);
+		}
+		snprintf(path, sizeof(path), "%s/kubepods", fake_parents[i]);
+		assert_false(k8s_path_is_pod_parent(path));
+		snprintf(path, sizeof(path), "%s/kubepods/burstable", fake_parents[i]);
+		assert_false(k8s_path_is_pod_parent(path));
+		snprintf(path, sizeof(path), "%s/kubepods.slice", fake_parents[i]);
+		assert_false(k8s_path_is_pod_parent(path));
+	}
+	/* The reproduction, verbatim. */
+	expect_none("/user.slice/user-1000.slice/user@1000.service/kubepods/pod" UID "/" CID);
+	/* Level 2 only below a slice of the same stem, or a plain (dot-free) name. */
+	expect_none("/kubelet.slice/other-kubepods.slice/other-kubepods-pod" UID_US ".slice");
+	expect_none("/kubelet/kubepods.slice/kubepods-pod" UID_US ".slice");
+	expect_none("/kubelet.slice/kubepods/pod" UID);
+	expect_none("/system.slice/kubepods/pod" UID);
+	expect_none("/-kubepods.slice/kubepods-pod" UID_US ".slice");
+	expect_none("/.slice/-kubepods.slice/-kubepods-pod" UID_US ".slice");
+	/* A level-1 root named as if nested: systemd would have put it in its parent slice. */
+	expect_none("/kubelet-kubepods.slice/kubelet-kubepods-pod" UID_US ".slice");
+	/* ".." climbs to the host's root only at the start of a path. */
+	expect_none("/a/../kubepods/pod" UID);
+	expect_none("/../a/b/kubepods/pod" UID);
+}
+
+static void test_genuine_pod_parents(void **state)
+{
+	(void)state;
+	assert_true(k8s_path_is_pod_parent("/kubepods"));
+	assert_true(k8s_path_is_pod_parent("/kubepods/burstable"));
+	assert_true(k8s_path_is_pod_parent("/kubepods.slice"));
+	assert_true(k8s_path_is_pod_parent("/kubepods.slice/kubepods-besteffort.slice"));
+	assert_true(k8s_path_is_pod_parent("/kubelet.slice/kubelet-kubepods.slice"));
+	assert_true(k8s_path_is_pod_parent(
+		"/kubelet.slice/kubelet-kubepods.slice/kubelet-kubepods-burstable.slice"));
+	assert_true(k8s_path_is_pod_parent("/kubelet/kubepods/besteffort"));
+	assert_false(k8s_path_is_pod_parent("/kubepods/burstable/pod" UID));
+	assert_false(k8s_path_is_pod_parent("/kubepods/other"));
+	assert_false(k8s_path_is_pod_parent("/"));
+	assert_false(k8s_path_is_pod_parent(NULL));
 }
 
 static void test_no_leading_slash_and_extra_slashes(void **state)
@@ -323,6 +401,8 @@ int main(void)
 		cmocka_unit_test(test_systemd_all_qos_runtimes),
 		cmocka_unit_test(test_cgroupfs_all_qos_runtimes),
 		cmocka_unit_test(test_nested_roots),
+		cmocka_unit_test(test_fake_roots_are_not_pods),
+		cmocka_unit_test(test_genuine_pod_parents),
 		cmocka_unit_test(test_no_leading_slash_and_extra_slashes),
 		cmocka_unit_test(test_static_pod_uid),
 		cmocka_unit_test(test_below_container_stays_container),

@@ -194,22 +194,54 @@ static bool parse_cgroupfs_pod(const char *path, size_t *pos, struct k8s_path *o
 	return true;
 }
 
-/* The kubepods root: "kubepods" (cgroupfs), "kubepods.slice" or "<parents>-kubepods.slice". */
-static enum k8s_driver root_driver(const struct comp *c)
+static bool is_exactly(const struct comp *c, const char *s)
 {
-	static const char stem[] = "kubepods";
-	size_t n = strlen(stem), len = c->len;
+	return c->len == strlen(s) && !memcmp(c->s, s, c->len);
+}
 
-	if (len == n && !memcmp(c->s, stem, n))
+/*
+ * The kubepods root, accepted only where the kubelet puts it: anyone with a
+ * delegated subtree (user@.service, a container with its own cgroup
+ * namespace) can create a "kubepods/pod<uid>/<id>" of their own deeper down
+ * and be reported as someone else's pod.  The root is
+ *   level 1: "kubepods" (cgroupfs) or "kubepods.slice" (systemd);
+ *   level 2, the kubelet's --cgroup-root (kind: /kubelet): "<x>.slice/<x>-kubepods.slice"
+ *            (systemd) or "<x>/kubepods" (cgroupfs, x a plain name: systemd units and
+ *            LXC's lxc.payload.<name>, the level-1 cgroups that get delegated, have dots).
+ * Only root on the host creates level-1 cgroups.  Leading ".." components are
+ * skipped: seen from inside a cgroup namespace (the DaemonSet's), the host's
+ * hierarchy mounted there has the root "/../..", one ".." per level of the
+ * namespace's own root, and no cgroup can be named "..".  On success *pos is
+ * past the root and *root is it.
+ */
+static enum k8s_driver find_root(const char *path, size_t *pos, struct comp *root)
+{
+	struct comp first, second;
+	size_t stem;
+
+	do {
+		if (!comp_next(path, pos, &first))
+			return K8S_DRIVER_UNKNOWN;
+	} while (is_exactly(&first, ".."));
+	*root = first;
+	if (is_exactly(&first, "kubepods"))
 		return K8S_DRIVER_CGROUPFS;
-	if (!has_suffix(c->s, len, ".slice"))
-		return K8S_DRIVER_UNKNOWN;
-	len -= strlen(".slice");
-	if (len < n || memcmp(c->s + len - n, stem, n))
-		return K8S_DRIVER_UNKNOWN;
-	if (len == n || c->s[len - n - 1] == '-')
+	if (is_exactly(&first, "kubepods.slice"))
 		return K8S_DRIVER_SYSTEMD;
-	return K8S_DRIVER_UNKNOWN;
+	if (!comp_next(path, pos, &second))
+		return K8S_DRIVER_UNKNOWN;
+	*root = second;
+	if (is_exactly(&second, "kubepods"))
+		return memchr(first.s, '.', first.len) ? K8S_DRIVER_UNKNOWN : K8S_DRIVER_CGROUPFS;
+	/* "<x>.slice/<x>-kubepods.slice": systemd's own nesting of a slice named so. */
+	if (!has_suffix(first.s, first.len, ".slice"))
+		return K8S_DRIVER_UNKNOWN;
+	stem = first.len - strlen(".slice");
+	if (!stem || second.len != stem + strlen("-kubepods.slice") ||
+	    memcmp(second.s, first.s, stem) || memcmp(second.s + stem, "-kubepods.slice",
+						      strlen("-kubepods.slice")))
+		return K8S_DRIVER_UNKNOWN;
+	return K8S_DRIVER_SYSTEMD;
 }
 
 /* Parses the pod and what lies below it, the root being the component c. */
@@ -241,20 +273,15 @@ static bool parse_below_root(const char *path, size_t pos, const struct comp *ro
 
 int k8s_path_parse(const char *path, struct k8s_path *out)
 {
-	struct comp c;
+	enum k8s_driver drv;
+	struct comp root;
 	size_t pos = 0;
 
 	if (!path || !out)
 		return -EINVAL;
-	memset(out, 0, sizeof(*out));
-	/* The first kubepods root that leads to a well-formed pod wins. */
-	while (comp_next(path, &pos, &c)) {
-		enum k8s_driver drv = root_driver(&c);
-
-		if (drv != K8S_DRIVER_UNKNOWN && parse_below_root(path, pos, &c, drv, out))
-			return 0;
-	}
-	memset(out, 0, sizeof(*out));
+	drv = find_root(path, &pos, &root);
+	if (drv == K8S_DRIVER_UNKNOWN || !parse_below_root(path, pos, &root, drv, out))
+		memset(out, 0, sizeof(*out));
 	return 0;
 }
 
@@ -292,26 +319,18 @@ static bool is_qos_below(const struct comp *root, enum k8s_driver drv, const str
 
 bool k8s_path_is_pod_parent(const char *path)
 {
-	struct comp prev = { 0 }, last = { 0 }, c;
 	enum k8s_driver drv;
+	struct comp root, c;
 	size_t pos = 0;
-	int n = 0;
 
 	if (!path)
 		return false;
-	while (comp_next(path, &pos, &c)) {
-		prev = last;
-		last = c;
-		n++;
-	}
-	if (!n)
+	drv = find_root(path, &pos, &root);
+	if (drv == K8S_DRIVER_UNKNOWN)
 		return false;
-	if (root_driver(&last) != K8S_DRIVER_UNKNOWN)
-		return true;
-	if (n < 2)
-		return false;
-	drv = root_driver(&prev);
-	return drv != K8S_DRIVER_UNKNOWN && is_qos_below(&prev, drv, &last);
+	if (!comp_next(path, &pos, &c))
+		return true;	/* the root itself */
+	return is_qos_below(&root, drv, &c) && !comp_next(path, &pos, &c);
 }
 
 const char *k8s_kind_name(enum k8s_kind kind)

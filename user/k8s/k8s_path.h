@@ -4,8 +4,10 @@
  * cgroups with either cgroup driver:
  *   systemd:  kubepods.slice/kubepods-<qos>.slice/kubepods-<qos>-pod<uid>.slice/<rt>-<id>.scope
  *   cgroupfs: kubepods/<qos>/pod<uid>/<id>
- * Guaranteed pods sit directly below the kubepods root.  The root may lie
- * below another prefix (kind, minikube: /kubelet.slice/kubelet-kubepods.slice).
+ * Guaranteed pods sit directly below the kubepods root.  The root is taken
+ * only where the kubelet puts it: at level 1, or at level 2 below its
+ * --cgroup-root (kind: /kubelet.slice/kubelet-kubepods.slice, /kubelet/kubepods).
+ * Deeper "kubepods" are anyone's to create in a delegated subtree: not pods.
  * Pure string work: no file is read, so the collector can call it for every
  * cgroup the mkdir tracepoint reports.
  */
