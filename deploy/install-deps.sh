@@ -5,7 +5,7 @@
 set -eu
 
 PKGS="make gcc clang llvm libclang-rt-14-dev bpftool libbpf-dev libelf-dev zlib1g-dev \
-libpfm4-dev libjson-c-dev libcmocka-dev pkg-config jq linux-perf iproute2"
+libpfm4-dev libjson-c-dev libcmocka-dev pkg-config jq linux-perf iproute2 tmux"
 
 missing=""
 for p in $PKGS; do

@@ -90,7 +90,8 @@ void options_usage(FILE *f)
 	      "  -i, --interval DUR     e.g. 500ms, 2s (default 1s)\n"
 	      "  -n, --count N          stop after N intervals\n"
 	      "  -D, --duration DUR     stop after DUR\n"
-	      "  -f, --format table|json  (default: table on a terminal, JSON lines otherwise)\n"
+	      "  -f, --format table|json|top  (default: table on a terminal, JSON lines\n"
+	      "                         otherwise; on a terminal top once over 8 cgroups show)\n"
 	      "      --color auto|always|never\n"
 	      "      --host NAME        host name in the output (default: this host's)\n"
 	      "      --cgroup-root DIR  the cgroup2 mount to use (default: found in mountinfo)\n"
@@ -276,8 +277,10 @@ int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err
 				o->format = FORMAT_TABLE;
 			else if (!strcmp(optarg, "json"))
 				o->format = FORMAT_JSON;
+			else if (!strcmp(optarg, "top"))
+				o->format = FORMAT_TOP;
 			else
-				return bad(err, "--format '%s': expected table or json", optarg);
+				return bad(err, "--format '%s': expected table, json or top", optarg);
 			break;
 		case OPT_COLOR:
 			if (!strcmp(optarg, "auto"))

@@ -9,7 +9,7 @@
 
 #define OPTIONS_MAX_CGROUPS 64
 
-enum output_format { FORMAT_AUTO, FORMAT_TABLE, FORMAT_JSON };
+enum output_format { FORMAT_AUTO, FORMAT_TABLE, FORMAT_JSON, FORMAT_TOP };
 enum pmu_mode { PMU_HARDWARE, PMU_SOFTWARE };
 enum k8s_level { K8S_LEVEL_POD, K8S_LEVEL_CONTAINER };
 

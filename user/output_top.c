@@ -303,6 +303,18 @@ static void put_text(struct line *ln, const char *s, int w, bool right)
 	ln->cols += w;
 }
 
+/* A name: cut at the start, where paths share their prefix ("~able/pod1"). */
+static void put_name(struct line *ln, const char *s, int w)
+{
+	char fit[TOP_NAME_BYTES * 4], pad[TOP_LINE_BYTES];
+	int cols = term_fit_tail(s, w, fit, sizeof(fit));
+
+	term_pad(pad, sizeof(pad), w - cols);
+	put_raw(ln, fit);
+	put_raw(ln, pad);
+	ln->cols += w;
+}
+
 static void put_sep(struct line *ln)
 {
 	put_raw(ln, " ");
@@ -380,7 +392,7 @@ static void put_bar(const struct top *t, struct line *ln, const struct top_row *
 static void row_line(const struct top *t, const struct layout *l, const struct top_row *r,
 		     bool color, struct line *ln)
 {
-	put_text(ln, r->name, l->name_w, false);
+	put_name(ln, r->name, l->name_w);
 	if (l->cpu) {
 		put_sep(ln);
 		put_num(ln, r->cpu, COL_CPU);
@@ -472,9 +484,10 @@ static void title_line(const struct top *t, const struct top_title *ti, size_t n
 
 	if (localtime_r(&ti->time.tv_sec, &tm))
 		strftime(when, sizeof(when), "%H:%M:%S", &tm);
-	snprintf(text, sizeof(text), "tmacg %s  interval %.2fs  host %s  model %s  %zu %s%s", when,
-		 ti->interval_s, ti->host ? ti->host : "?", ti->model ? ti->model : "?", nrows,
-		 t->pods ? "pods" : "cgroups", ti->dropped ? "  samples dropped: see stderr" : "");
+	snprintf(text, sizeof(text), "tmacg %s  interval %.2fs  host %s  model %s  %zu %s%s%s",
+		 when, ti->interval_s, ti->host ? ti->host : "?", ti->model ? ti->model : "?",
+		 nrows, t->pods ? "pod" : "cgroup", nrows == 1 ? "" : "s",
+		 ti->dropped ? "  samples dropped: see stderr" : "");
 	put_text(ln, text, imin(width, term_width(text)), false);
 }
 

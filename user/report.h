@@ -31,6 +31,9 @@ struct report {
 	FILE *out;
 	bool json;
 	bool color;
+	/* --format top (or auto on a terminal): the live view; auto until over TOP_AUTO_MIN_ROWS */
+	struct top *top;
+	bool top_auto, top_now, top_drawn_ansi;
 	char host[256];
 	double *counts;
 	struct model_result *result;

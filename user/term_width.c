@@ -106,6 +106,35 @@ int term_fit(const char *s, int max_cols, char *out, size_t outlen)
 	return cols;
 }
 
+int term_fit_tail(const char *s, int max_cols, char *out, size_t outlen)
+{
+	locale_t loc = utf8();
+	int width = term_width(s), cols;
+
+	if (width <= max_cols || max_cols < 1 || !outlen)
+		return term_fit(s, max_cols, out, outlen);
+	/* Skip from the start until the rest and the mark fit, then whatever is zero-width. */
+	while (*s && width > max_cols - 1) {
+		struct unit u = next_unit(s, loc);
+
+		width -= u.cols;
+		s += u.in_len;
+	}
+	while (*s) {
+		struct unit u = next_unit(s, loc);
+
+		if (u.cols)
+			break;
+		s += u.in_len;
+	}
+	if (outlen < sizeof(TERM_CUT_MARK))
+		return term_fit(s, 0, out, outlen);
+	memcpy(out, TERM_CUT_MARK, sizeof(TERM_CUT_MARK) - 1);
+	cols = term_fit(s, max_cols - 1, out + sizeof(TERM_CUT_MARK) - 1,
+			outlen - (sizeof(TERM_CUT_MARK) - 1));
+	return cols + 1;
+}
+
 int term_width(const char *s)
 {
 	locale_t loc = utf8();

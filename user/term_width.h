@@ -30,6 +30,13 @@
  */
 int term_fit(const char *s, int max_cols, char *out, size_t outlen);
 
+/*
+ * The same, but a string too wide keeps its end and starts with
+ * TERM_CUT_MARK: a cgroup path's last components are the ones that differ.
+ * Zero-width characters at the cut are dropped with what they belonged to.
+ */
+int term_fit_tail(const char *s, int max_cols, char *out, size_t outlen);
+
 /* The columns s takes once escaped as term_fit does, uncut. */
 int term_width(const char *s);
 

@@ -123,6 +123,31 @@ static void test_small_buffer(void **state)
 	assert_int_equal(term_fit("abc", 10, out, 0), 0);
 }
 
+static void test_fit_tail(void **state)
+{
+	static const struct fit_case c[] = {
+		{ "/kubepods/burstable/pod1", 30, "/kubepods/burstable/pod1", 24 },
+		{ "/kubepods/burstable/pod1", 10, "~able/pod1", 10 },
+		{ "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e", 5, "~\xe6\x9c\xac\xe8\xaa\x9e", 5 },
+		{ "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e", 4, "~\xe8\xaa\x9e", 3 },
+		/* the combining accent goes with the b it belonged to */
+		{ "ab\xcc\x81" "cd", 3, "~cd", 3 },
+		/* an escape goes whole */
+		{ "\x1b[2Jx", 6, "~[2Jx", 5 },
+		{ "abc", 0, "", 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char out[128];
+		int cols = term_fit_tail(c[i].in, c[i].max_cols, out, sizeof(out));
+
+		print_message("case %zu\n", i);
+		assert_string_equal(out, c[i].out);
+		assert_int_equal(cols, c[i].cols);
+	}
+}
+
 static void test_pad(void **state)
 {
 	char out[8];
@@ -143,6 +168,7 @@ int main(void)
 		cmocka_unit_test(test_invalid_utf8),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_small_buffer),
+		cmocka_unit_test(test_fit_tail),
 		cmocka_unit_test(test_pad),
 	};
 
