@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
-/* JSON lines, schema tmacg/1 (ARCHITECTURE.md), one object per cgroup per interval. */
+/* JSON lines, schema tmacg/1 (docs/output.md), one object per cgroup per interval. */
 #ifndef TMACG_OUTPUT_JSON_H
 #define TMACG_OUTPUT_JSON_H
 

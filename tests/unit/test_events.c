@@ -5,7 +5,7 @@
  * (github.com/intel/perfmon ICX/events/icelakex_core.json,
  * SPR/events/sapphirerapids_core.json: EventCode, UMask, CounterMask,
  * EdgeDetect, MSRValue) and the kernel's raw topdown/fixed encodings
- * (TMA-MODELS.md, arch/x86/events/intel/core.c), never from this code.
+ * (docs/tma-rules.md, arch/x86/events/intel/core.c), never from this code.
  */
 #include <errno.h>
 #include <json-c/json.h>

@@ -20,7 +20,7 @@ struct cpu_model_row {
 	const char *id;
 };
 
-/* TMA-MODELS.md "Models to ship". */
+/* docs/tma-rules.md "Models shipped". */
 static const struct cpu_model_row cpu_models[] = {
 	{ "GenuineIntel", 6, 0x6A, "icx" },	/* Ice Lake Server */
 	{ "GenuineIntel", 6, 0x6C, "icx" },

@@ -15,7 +15,7 @@
 
 #include "pmu/pmu_constraints.h"
 
-/* TMA-MODELS.md raw encodings; the kernel's slots/topdown-* sysfs events say the same. */
+/* docs/tma-rules.md raw encodings; the kernel's slots/topdown-* sysfs events say the same. */
 static const struct {
 	const char *name;
 	uint64_t config;
