@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "pmu/cpu_detect.h"
@@ -12,6 +13,7 @@
 #include "pmu/plan_model.h"
 #include "pmu/planner.h"
 #include "replay_run.h"
+#include "replay_top.h"
 
 struct tma_model *tma_model_open(const struct options *o, const struct cpu_info *ci, char *err,
 				 size_t errlen)
@@ -33,7 +35,8 @@ struct tma_model *tma_model_open(const struct options *o, const struct cpu_info 
 
 static bool want_color(const struct options *o)
 {
-	return o->color_mode == 1 || (o->color_mode == -1 && isatty(STDOUT_FILENO));
+	return o->color_mode == 1 ||
+	       (o->color_mode == -1 && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
 }
 
 static int list_events(const struct options *o, const struct tma_model *m,
@@ -77,6 +80,8 @@ int offline_run(const struct options *o)
 		code = 0;
 	} else if (o->list_events) {
 		code = list_events(o, m, have_ci ? &ci : NULL);
+	} else if (o->format == FORMAT_TOP) {
+		code = replay_top(o->replay, m, o->level, want_color(o), stdout, stderr);
 	} else {
 		bool json = o->format == FORMAT_JSON ||
 			    (o->format == FORMAT_AUTO && !isatty(STDOUT_FILENO));

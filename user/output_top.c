@@ -27,6 +27,7 @@
 #define NAME_MIN 12	/* below this a name says little */
 #define NAME_NATURAL_MAX 48	/* spare columns go to the bar and path past this */
 #define BAR_MIN 8
+#define BAR_MID 12	/* the bar grows to this before the path gets spare columns */
 #define BAR_MAX 24
 #define PATH_MIN 12
 
@@ -51,6 +52,8 @@ struct top {
 	int nextra, extra[TOP_MAX_EXTRA];	/* indices of "*_per_s" counts */
 	char extra_head[TOP_MAX_EXTRA][40];
 	bool pods;			/* rows are named by Kubernetes identity */
+	/* The widest name and path so far: columns do not jump from frame to frame. */
+	int name_nat, path_nat;
 	struct top_row *rows;
 	size_t n, cap;
 	bool drawn;
@@ -217,20 +220,22 @@ static void grow(int *w, int want, int *spare)
  * Which columns fit in width, and how wide: the name first (at least
  * NAME_MIN), then by priority CPU, the level-1 shares, running_min, the
  * bottleneck path, the bar, the rate columns; spare columns widen the name,
- * the bar and the path up to what their contents need.
+ * the bar to BAR_MID, the path to its longest, the bar to BAR_MAX, the name
+ * to its longest.
  */
-static void layout(const struct top *t, int width, struct layout *l)
+static void layout(struct top *t, int width, struct layout *l)
 {
-	int name_nat = 4, path_nat = 0, spare;
+	int name_nat, path_nat, spare;
 
 	memset(l, 0, sizeof(*l));
 	for (size_t i = 0; i < t->n; i++) {
 		int w = term_width(t->rows[i].name), p = (int)strlen(t->rows[i].path);
 
-		name_nat = w > name_nat ? w : name_nat;
-		path_nat = p > path_nat ? p : path_nat;
+		t->name_nat = w > t->name_nat ? w : t->name_nat;
+		t->path_nat = p > t->path_nat ? p : t->path_nat;
 	}
-	path_nat = path_nat > 10 ? path_nat : 10;	/* "BOTTLENECK" */
+	name_nat = t->name_nat > 4 ? t->name_nat : 4;		/* "NAME" */
+	path_nat = t->path_nat > 10 ? t->path_nat : 10;		/* "BOTTLENECK" */
 	l->name_w = imin(width, NAME_MIN);
 	spare = width - l->name_w;
 	if (spare >= 1 + COL_CPU) {
@@ -265,9 +270,11 @@ static void layout(const struct top *t, int width, struct layout *l)
 	}
 	grow(&l->name_w, imin(name_nat, NAME_NATURAL_MAX), &spare);
 	if (l->bar_w)
-		grow(&l->bar_w, BAR_MAX, &spare);
+		grow(&l->bar_w, BAR_MID, &spare);
 	if (l->path_w)
 		grow(&l->path_w, path_nat, &spare);
+	if (l->bar_w)
+		grow(&l->bar_w, BAR_MAX, &spare);
 	grow(&l->name_w, name_nat, &spare);
 }
 
