@@ -25,6 +25,7 @@
 #define COL_RUN 5	/* "100.0": running_min in percent */
 #define COL_SHARE 5	/* " 45.2" */
 #define NAME_MIN 12	/* below this a name says little */
+#define NAME_PREFERRED 24	/* a name gets this many before any rate column shows */
 #define NAME_NATURAL_MAX 48	/* spare columns go to the bar and path past this */
 #define BAR_MIN 8
 #define BAR_MID 12	/* the bar grows to this before the path gets spare columns */
@@ -219,7 +220,8 @@ static void grow(int *w, int want, int *spare)
 /*
  * Which columns fit in width, and how wide: the name first (at least
  * NAME_MIN), then by priority CPU, the level-1 shares, running_min, the
- * bottleneck path, the bar, the rate columns; spare columns widen the name,
+ * bottleneck path, the bar, the name to NAME_PREFERRED, the rate columns
+ * (a name says more than a third rate); spare columns widen the name,
  * the bar to BAR_MID, the path to its longest, the bar to BAR_MAX, the name
  * to its longest.
  */
@@ -259,6 +261,7 @@ static void layout(struct top *t, int width, struct layout *l)
 		l->bar_w = BAR_MIN;
 		spare -= 1 + BAR_MIN;
 	}
+	grow(&l->name_w, imin(name_nat, NAME_PREFERRED), &spare);
 	for (int i = 0; l->run && i < t->nextra; i++) {
 		int w = (int)strlen(t->extra_head[i]);
 

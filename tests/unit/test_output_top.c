@@ -325,6 +325,38 @@ static void test_no_level1(void **state)
 	top_free(t);
 }
 
+/* A long name gets NAME_PREFERRED (24) columns before a rate column, then what is left. */
+static void test_name_before_rates(void **state)
+{
+	static const char *const names[] = { "on_cpu_s", "context_switches_per_s",
+					     "page_faults_per_s" };
+	double v[3] = { 0.5, 100, 10 };
+	struct top *t = top_new(NULL, 3, 3, names);
+	struct top_screen s = { 64, 0, false, false };
+	struct report_line line = {
+		.interval_s = 1, .cgroup = "/kubepods/burstable/pod-abcdef/c1", .ncounts = 3,
+		.count_names = names, .count_values = v, .running_min = 1,
+	};
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	(void)state;
+	assert_int_equal(top_add(t, &line, false), 0);
+	assert_int_equal(top_draw(t, f, &s, &title), 0);
+	fclose(f);
+	/*
+	 * 64: name 12, CPU and RUN leave 39; the name to 24 leaves 27; the first
+	 * rate (19) fits, the second (14) does not; the 8 left widen the name to
+	 * 32: the mark and the last 31 of its 33 characters.
+	 */
+	assert_non_null(strstr(out, "\n~ubepods/burstable/pod-abcdef/c1   50.0 100.0 "));
+	assert_non_null(strstr(out, "context_switches/s\n"));
+	assert_null(strstr(out, "page_faults"));
+	free(out);
+	top_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -338,6 +370,7 @@ int main(void)
 		cmocka_unit_test(test_height),
 		cmocka_unit_test(test_color),
 		cmocka_unit_test(test_no_level1),
+		cmocka_unit_test(test_name_before_rates),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
