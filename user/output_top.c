@@ -165,7 +165,13 @@ int top_add(struct top *t, const struct report_line *line, bool other)
 			 res->k8s_container ? "/" : "", res->k8s_container ? res->k8s_container : "");
 		t->pods = true;
 	} else {
-		snprintf(row->name, sizeof(row->name), "%s", line->cgroup ? line->cgroup : "?");
+		const char *name = line->cgroup ? line->cgroup : "?";
+		size_t len = strlen(name);
+
+		/* A path longer than the row keeps its end: that is what the column shows. */
+		if (len >= sizeof(row->name))
+			name += len - (sizeof(row->name) - 1);
+		snprintf(row->name, sizeof(row->name), "%s", name);
 	}
 	row->cpu = NAN;
 	if (t->on_cpu >= 0 && line->count_values && line->interval_s > 0)

@@ -25,7 +25,12 @@
 #include "itest.h"
 #include "term_width.h"
 
-static char sock[64];	/* this test's own tmux server: -L tmacg-test-<pid> */
+/*
+ * The running session's own tmux server, -L tmacg-test-<pid>-<n>: a new one
+ * for every session, so a server still exiting is never asked for another.
+ */
+static char sock[64];
+static int sessions;
 
 static int sh(const char *fmt, ...)
 {
@@ -42,7 +47,7 @@ static int sh(const char *fmt, ...)
 
 static int group_setup(void **state)
 {
-	snprintf(sock, sizeof(sock), "tmacg-test-%d", (int)getpid());
+	snprintf(sock, sizeof(sock), "tmacg-test-%d-0", (int)getpid());
 	return itest_group_setup(state);
 }
 
@@ -174,6 +179,7 @@ static void start_top(int w, int h, bool no_color, const char *parent, const cha
 	char tmacg[PATH_MAX];
 
 	assert_non_null(realpath(getenv("TMACG"), tmacg));
+	snprintf(sock, sizeof(sock), "tmacg-test-%d-%d", (int)getpid(), ++sessions);
 	assert_int_equal(sh("tmux -L %s new-session -d -s top -x %d -y %d "
 			    "\"exec env %s '%s' --pmu software --cgroup '%s/%s' --interval 1s "
 			    "--duration 40s %s 2>'%s'\"",
@@ -226,10 +232,13 @@ static void one_size(const char *parent, int w, int h, bool no_color)
 	b = row_ending(&r2, "/b");
 	c = row_ending(&r2, "/c");
 	assert_true(a >= 0 && b >= 0 && c >= 0);
-	/* sorted by CPU; 90 % of a CPU ahead of 5 % even on a busy machine */
+	/*
+	 * Sorted by CPU; 90 % of a CPU ahead of 5 % even on a busy machine (under
+	 * a load of 16 on 2 CPUs, a still got twice c's share).
+	 */
 	for (int i = 1; i < r2.nrows; i++)
 		assert_true(r2.cpu[i - 1] >= r2.cpu[i]);
-	assert_true(r2.cpu[a] > 20 && r2.cpu[a] > r2.cpu[c] && r2.cpu[c] > 0);
+	assert_true(r2.cpu[a] > r2.cpu[c] && r2.cpu[c] > 0);
 	assert_true(a < c);
 	/* colour (the header's reverse video) unless NO_COLOR */
 	assert_non_null(colored);

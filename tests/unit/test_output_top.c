@@ -357,6 +357,34 @@ static void test_name_before_rates(void **state)
 	top_free(t);
 }
 
+/* A path longer than a row holds (511 bytes) still shows its leaf. */
+static void test_long_path_keeps_leaf(void **state)
+{
+	static const char *const names[] = { "on_cpu_s" };
+	double v[1] = { 0.5 };
+	char path[700];
+	struct top *t = top_new(NULL, 3, 1, names);
+	struct top_screen s = { 40, 0, false, false };
+	struct report_line line = {
+		.interval_s = 1, .cgroup = path, .ncounts = 1, .count_names = names,
+		.count_values = v, .running_min = 1,
+	};
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	(void)state;
+	memset(path, 'a', sizeof(path));
+	strcpy(path + sizeof(path) - 6, "/leaf");
+	assert_int_equal(top_add(t, &line, false), 0);
+	assert_int_equal(top_draw(t, f, &s, &title), 0);
+	fclose(f);
+	/* 40: CPU and RUN leave the name 27 columns: the mark and the last 26 bytes */
+	assert_non_null(strstr(out, "\n~aaaaaaaaaaaaaaaaaaaaa/leaf   50.0 100.0\n"));
+	free(out);
+	top_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -371,6 +399,7 @@ int main(void)
 		cmocka_unit_test(test_color),
 		cmocka_unit_test(test_no_level1),
 		cmocka_unit_test(test_name_before_rates),
+		cmocka_unit_test(test_long_path_keeps_leaf),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
