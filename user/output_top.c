@@ -112,7 +112,8 @@ struct top *top_new(const struct tma_model *m, int level, int ncounts,
 
 		if (!strcmp(name, "on_cpu_s"))
 			t->on_cpu = i;
-		else if (len > 6 && !strcmp(name + len - 6, "_per_s") && t->nextra < TOP_MAX_EXTRA) {
+		else if (len > 6 && !strcmp(name + len - 6, "_per_s") &&
+			 t->nextra < TOP_MAX_EXTRA) {
 			snprintf(t->extra_head[t->nextra], sizeof(t->extra_head[0]), "%.*s/s",
 				 (int)(len - 6 > 30 ? 30 : len - 6), name);
 			t->extra[t->nextra++] = i;
@@ -160,9 +161,11 @@ int top_add(struct top *t, const struct report_line *line, bool other)
 	row = &t->rows[t->n++];
 	row->other = other;
 	if (!other && res && res->k8s_pod) {
+		const char *ctr = res->k8s_container;
+
 		snprintf(row->name, sizeof(row->name), "%s/%s%s%s",
 			 res->k8s_namespace ? res->k8s_namespace : "?", res->k8s_pod,
-			 res->k8s_container ? "/" : "", res->k8s_container ? res->k8s_container : "");
+			 ctr ? "/" : "", ctr ? ctr : "");
 		t->pods = true;
 	} else {
 		const char *name = line->cgroup ? line->cgroup : "?";
