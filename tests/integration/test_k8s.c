@@ -464,7 +464,7 @@ static void live_view_names_pods(void **state)
 
 	(void)state;
 	ITEST_NEED_ROOT();
-	fixture_init(&f, "k8stop");
+	fixture_init(&f, "k8slive");
 	add_pod(&f, DRV_SYSTEMD, QOS_BURSTABLE, RT_CONTAINERD, 2, duty);
 	add_pod(&f, DRV_CGROUPFS, QOS_GUARANTEED, RT_DOCKER, 1, duty);
 	{

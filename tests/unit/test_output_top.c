@@ -357,6 +357,35 @@ static void test_name_before_rates(void **state)
 	top_free(t);
 }
 
+/* --top's "(other)" row comes last, however busy the rest together were. */
+static void test_other_last(void **state)
+{
+	static const char *const names[] = { "on_cpu_s" };
+	double busy[1] = { 1.5 }, idle[1] = { 0.1 };
+	struct top *t = top_new(NULL, 3, 1, names);
+	struct top_screen s = { 60, 0, false, false };
+	struct report_line other = {
+		.interval_s = 1, .cgroup = "(other)", .ncounts = 1, .count_names = names,
+		.count_values = busy, .running_min = 1,
+	};
+	struct report_line one = other;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	(void)state;
+	one.cgroup = "/quiet";
+	one.count_values = idle;
+	assert_int_equal(top_add(t, &other, true), 0);
+	assert_int_equal(top_add(t, &one, false), 0);
+	assert_int_equal(top_draw(t, f, &s, &title), 0);
+	fclose(f);
+	assert_non_null(strstr(out, "\n/quiet "));
+	assert_true(strstr(out, "\n/quiet ") < strstr(out, "\n(other) "));
+	free(out);
+	top_free(t);
+}
+
 /* A path longer than a row holds (511 bytes) still shows its leaf. */
 static void test_long_path_keeps_leaf(void **state)
 {
@@ -400,6 +429,7 @@ int main(void)
 		cmocka_unit_test(test_no_level1),
 		cmocka_unit_test(test_name_before_rates),
 		cmocka_unit_test(test_long_path_keeps_leaf),
+		cmocka_unit_test(test_other_last),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
