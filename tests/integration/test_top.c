@@ -26,8 +26,9 @@
 #include "term_width.h"
 
 /*
- * The running session's own tmux server, -L tmacg-test-<pid>-<n>: a new one
- * for every session, so a server still exiting is never asked for another.
+ * The running session's own tmux server, -S /tmp/tmacg-test-<pid>-<n>.tmux: a
+ * new one for every session, so a server still exiting is never asked for
+ * another; the socket file is removed with it (tmux leaves it behind).
  */
 static char sock[64];
 static int sessions;
@@ -47,14 +48,15 @@ static int sh(const char *fmt, ...)
 
 static int group_setup(void **state)
 {
-	snprintf(sock, sizeof(sock), "tmacg-test-%d-0", (int)getpid());
+	snprintf(sock, sizeof(sock), "/tmp/tmacg-test-%d-0.tmux", (int)getpid());
 	return itest_group_setup(state);
 }
 
 /* Ends the tmux server (and tmacg in it), then what itest_cleanup ends. */
 static int teardown(void **state)
 {
-	sh("tmux -L %s kill-server 2>/dev/null", sock);
+	sh("tmux -S %s kill-server 2>/dev/null", sock);
+	unlink(sock);
 	return itest_cleanup(state);
 }
 
@@ -72,7 +74,7 @@ static char *capture(bool escapes)
 	FILE *p, *m = open_memstream(&buf, &len);
 	int c;
 
-	snprintf(cmd, sizeof(cmd), "tmux -L %s capture-pane -p %s -t top 2>/dev/null", sock,
+	snprintf(cmd, sizeof(cmd), "tmux -S %s capture-pane -p %s -t top 2>/dev/null", sock,
 		 escapes ? "-e" : "");
 	p = popen(cmd, "r");
 	while (p && (c = fgetc(p)) != EOF)
@@ -179,8 +181,8 @@ static void start_top(int w, int h, bool no_color, const char *parent, const cha
 	char tmacg[PATH_MAX];
 
 	assert_non_null(realpath(getenv("TMACG"), tmacg));
-	snprintf(sock, sizeof(sock), "tmacg-test-%d-%d", (int)getpid(), ++sessions);
-	assert_int_equal(sh("tmux -L %s new-session -d -s top -x %d -y %d "
+	snprintf(sock, sizeof(sock), "/tmp/tmacg-test-%d-%d.tmux", (int)getpid(), ++sessions);
+	assert_int_equal(sh("tmux -S %s new-session -d -s top -x %d -y %d "
 			    "\"exec env %s '%s' --pmu software --cgroup '%s/%s' --interval 1s "
 			    "--duration 40s %s 2>'%s'\"",
 			    sock, w, h, no_color ? "NO_COLOR=1" : "-u NO_COLOR", tmacg,
@@ -194,7 +196,8 @@ static void stop_top(const char *errfile)
 	char buf[1024];
 	size_t n;
 
-	sh("tmux -L %s kill-server 2>/dev/null", sock);
+	sh("tmux -S %s kill-server 2>/dev/null", sock);
+	unlink(sock);
 	if (f) {
 		n = fread(buf, 1, sizeof(buf) - 1, f);
 		buf[n] = '\0';
@@ -211,7 +214,7 @@ static void one_size(const char *parent, int w, int h, bool no_color)
 	struct screen_rows r1, r2;
 	int a, b, c;
 
-	snprintf(errfile, sizeof(errfile), "/tmp/%s-%dx%d.err", sock, w, h);
+	snprintf(errfile, sizeof(errfile), "/tmp/tmacg-test-%d-%dx%d.err", (int)getpid(), w, h);
 	start_top(w, h, no_color, parent, "--depth 1 --format top", errfile);
 	/* the first interval's frame, then one showing a later interval */
 	first = wait_screen(NULL, 20);
@@ -289,7 +292,7 @@ static void auto_top_over_eight(void **state)
 	need_tmux();
 	itest_parent_name(parent, sizeof(parent), "auto");
 	assert_int_equal(itest_mkcg(parent), 0);
-	snprintf(errfile, sizeof(errfile), "/tmp/%s-auto.err", sock);
+	snprintf(errfile, sizeof(errfile), "/tmp/tmacg-test-%d-auto.err", (int)getpid());
 	/* 8 cgroups, the parent and 7 children: the table */
 	for (int i = 0; i < 7; i++) {
 		snprintf(cg, sizeof(cg), "%s/c%d", parent, i);
