@@ -9,7 +9,7 @@ set -eu
 # systemd host Debian also starts it on :9090 (systemctl disable --now prometheus).
 PKGS="make gcc clang llvm libclang-rt-14-dev bpftool libbpf-dev libelf-dev zlib1g-dev \
 libpfm4-dev libjson-c-dev libcmocka-dev pkg-config jq linux-perf iproute2 python3 \
-libmicrohttpd-dev libunistring-dev prometheus"
+libmicrohttpd-dev libunistring-dev prometheus tmux"
 # The house format (.clang-format) is written for clang-format 19.
 PKGS="$PKGS clang-format-19"
 

@@ -12,6 +12,7 @@
 #include "pmu/plan_model.h"
 #include "pmu/planner.h"
 #include "replay_run.h"
+#include "replay_top.h"
 
 struct tma_model *tma_model_open(const struct options *o, const struct cpu_info *ci, char *err,
 				 size_t errlen)
@@ -76,6 +77,8 @@ int offline_run(const struct options *o)
 		code = 0;
 	} else if (o->list_events) {
 		code = list_events(o, m, have_ci ? &ci : NULL);
+	} else if (o->format == FORMAT_TOP) {
+		code = replay_top(o->replay, m, o->level, o->color, stdout, stderr);
 	} else {
 		code = replay_run(o->replay, m, o->level, o->format == FORMAT_JSON, o->color,
 				  o->info, stdout, stderr);

@@ -109,8 +109,10 @@ void options_usage(FILE *f)
 	      "  -i, --interval DUR     e.g. 500ms, 2s (default 1s)\n"
 	      "  -n, --count N          stop after N intervals\n"
 	      "  -D, --duration DUR     stop after DUR\n"
-	      "  -f, --format table|json|none  (default: table on a terminal, JSON lines\n"
-	      "                         otherwise; none: nothing on stdout, with --listen)\n"
+	      "  -f, --format table|json|top|none  (default: table on a terminal, top once\n"
+	      "                         more than 8 cgroups show; JSON lines otherwise)\n"
+	      "                         top: the live view, a row per cgroup redrawn every\n"
+	      "                         interval; none: nothing on stdout, with --listen\n"
 	      "      --listen ADDR:PORT serve Prometheus metrics at http://ADDR:PORT/metrics\n"
 	      "                         (127.0.0.1:9464, [::1]:9464, :9464 for every address)\n"
 	      "      --color auto|always|never\n"
@@ -302,10 +304,12 @@ int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err
 				o->format = FORMAT_TABLE;
 			else if (!strcmp(optarg, "json"))
 				o->format = FORMAT_JSON;
+			else if (!strcmp(optarg, "top"))
+				o->format = FORMAT_TOP;
 			else if (!strcmp(optarg, "none"))
 				o->format = FORMAT_NONE;
 			else
-				return bad(err, "--format '%s': expected table, json or none",
+				return bad(err, "--format '%s': expected table, json, top or none",
 					   optarg);
 			break;
 		case OPT_COLOR:

@@ -9,7 +9,7 @@
 
 #define OPTIONS_MAX_CGROUPS 64
 
-enum output_format { FORMAT_AUTO, FORMAT_TABLE, FORMAT_JSON, FORMAT_NONE };
+enum output_format { FORMAT_AUTO, FORMAT_TABLE, FORMAT_JSON, FORMAT_TOP, FORMAT_NONE };
 enum pmu_mode { PMU_HARDWARE, PMU_SOFTWARE };
 enum k8s_level { K8S_LEVEL_POD, K8S_LEVEL_CONTAINER };
 
@@ -43,6 +43,7 @@ struct options {
 	int color_mode;			/* --color: -1 auto, 0 never, 1 always */
 	/* Set by options_resolve(): */
 	bool color;			/* ANSI colour in tables */
+	bool top_auto;			/* no --format, a terminal: table, then top past 8 cgroups */
 	char host_buf[256];		/* gethostname()'s answer, when host points here */
 };
 

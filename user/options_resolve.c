@@ -32,6 +32,8 @@ static const char *host_name(struct options *o)
 
 void options_resolve(struct options *o, bool stdout_tty)
 {
+	/* A terminal's table turns into the live view once many cgroups show (report.c). */
+	o->top_auto = o->format == FORMAT_AUTO && stdout_tty;
 	if (o->format == FORMAT_AUTO)
 		o->format = stdout_tty ? FORMAT_TABLE : FORMAT_JSON;
 	o->color = o->color_mode == 1 || (o->color_mode == -1 && stdout_tty && !no_color_env());

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * JSON lines, schema tmacg/1 (ARCHITECTURE.md), one object per cgroup per interval.
+ * JSON lines, schema tmacg/1 (docs/output.md), one object per cgroup per interval.
  * struct report_line is one line's result, whatever the model: every printer reads it.
  */
 #ifndef TMACG_OUTPUT_JSON_H

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * Recorded counts (ARCHITECTURE.md "Replay input"): JSON lines, one interval
+ * Recorded counts (docs/architecture.md "Replay input"): JSON lines, one interval
  * of one cgroup each.  The whole input is read and checked before anything is
  * printed, so a bad line never leaves half an output behind.
  */

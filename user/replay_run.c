@@ -16,12 +16,29 @@
 #include "output_tree.h"
 #include "replay_read.h"
 
+int replay_eval(const struct replay_record *rec, const struct tma_model *m, double *events,
+		struct model_result *res, int level, bool info)
+{
+	struct model_input in = {.events = events, .interval_s = rec->interval_s};
+	int nev = model_event_count(m);
+
+	memset(events, 0, (nev + 1) * sizeof(*events));
+	for (int i = 0; i < rec->ncounters; i++) {
+		int e = model_event_index(m, rec->counters[i].name);
+
+		if (e >= 0)
+			events[e] = rec->counters[i].value;
+	}
+	in.flags =
+	    (rec->topdown_fixed ? MODEL_FLAG_TOPDOWN_FIXED : 0) | (rec->smt ? MODEL_FLAG_SMT : 0);
+	return model_eval_level(m, &in, res, level, info);
+}
+
 /* 0, 1 when the model failed (said on err), or -errno when out could not be written. */
 static int print_record(const struct replay_record *rec, const struct tma_model *m, double *events,
 			struct model_result *res, int level, bool json, bool color, bool info,
 			FILE *out, FILE *err, const char *path)
 {
-	struct model_input in = {.events = events, .interval_s = rec->interval_s};
 	struct report_line line = {
 	    .interval_s = rec->interval_s,
 	    .model = model_id(m),
@@ -33,18 +50,8 @@ static int print_record(const struct replay_record *rec, const struct tma_model 
 	    .level = level,
 	    .info = info,
 	};
-	int nev = model_event_count(m), rc;
+	int rc = replay_eval(rec, m, events, res, level, info);
 
-	memset(events, 0, (nev + 1) * sizeof(*events));
-	for (int i = 0; i < rec->ncounters; i++) {
-		int e = model_event_index(m, rec->counters[i].name);
-
-		if (e >= 0)
-			events[e] = rec->counters[i].value;
-	}
-	in.flags =
-	    (rec->topdown_fixed ? MODEL_FLAG_TOPDOWN_FIXED : 0) | (rec->smt ? MODEL_FLAG_SMT : 0);
-	rc = model_eval_level(m, &in, res, level, info);
 	if (rc) {
 		fprintf(err, "tmacg: %s:%d: cannot evaluate model %s: %s\n", path, rec->line,
 			model_id(m), strerror(-rc));

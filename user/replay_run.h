@@ -8,6 +8,15 @@
 
 struct tma_model;
 struct replay_data;
+struct replay_record;
+struct model_result;
+
+/*
+ * Evaluates one record: its counters into events[model_event_count(m) + 1]
+ * (absent ones 0), then the model to level.  0 or -errno from the model.
+ */
+int replay_eval(const struct replay_record *rec, const struct tma_model *m, double *events,
+		struct model_result *res, int level, bool info);
 
 /*
  * Reads and checks all of path ("-": stdin) first, then prints one JSON line

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "acc_delta.h"
 #include "cgroup_tree.h"
@@ -16,6 +17,7 @@
 #include "name_escape.h"
 #include "options.h"
 #include "output_json.h"
+#include "output_top.h"
 #include "output_tree.h"
 
 int report_init(struct report *r, const struct options *o, struct measure *ms, FILE *out)
@@ -30,6 +32,12 @@ int report_init(struct report *r, const struct options *o, struct measure *ms, F
 	snprintf(r->host, sizeof(r->host), "%s", o->host);
 	r->quiet = o->format == FORMAT_NONE;
 	report_instance_name(r->instance, sizeof(r->instance));
+	if (o->format == FORMAT_TOP || o->top_auto) {
+		r->top = top_new(ms->tma, ms->level, ms->ncounts, ms->count_names);
+		if (!r->top)
+			return -ENOMEM;
+		r->top_auto = o->top_auto;
+	}
 	r->counts = calloc(ms->ncounts ? ms->ncounts : 1, sizeof(*r->counts));
 	r->result = model_result_new(ms->tma);
 	if (!r->counts || !r->result)
@@ -39,6 +47,12 @@ int report_init(struct report *r, const struct options *o, struct measure *ms, F
 
 void report_free(struct report *r)
 {
+	/* The live view's last line has no newline: the shell's prompt goes below it. */
+	if (r->top_drawn_ansi)
+		fputc('\n', r->out);
+	top_free(r->top);
+	r->top = NULL;
+	r->top_drawn_ansi = false;
 	free(r->counts);
 	if (r->result)
 		model_result_free(r->result);
@@ -189,12 +203,27 @@ static int emit(struct report *r, const struct line_ctx *lc, const char *name, u
 	line.info = r->ms->info;
 	if (r->sink && !task)
 		r->sink->line(r->sink->ctx, &line);
+	if (r->top_now)
+		return task ? 0 : top_add(r->top, &line, !node);
 	if (r->json)
 		return output_json_line(r->out, &line);
 	if (r->quiet)
 		return 0;
 	output_tree(r->out, &line, r->color);
 	return ferror(r->out) ? (errno == EPIPE ? -EPIPE : -EIO) : 0;
+}
+
+static int draw_top(struct report *r, const struct line_ctx *lc)
+{
+	struct top_title title = { lc->now, lc->interval_s, r->host, r->ms->model_name,
+				   lc->dropped };
+	struct top_screen scr;
+
+	top_screen_size(fileno(r->out), &scr);
+	scr.ansi = isatty(fileno(r->out));
+	scr.color = r->color;
+	r->top_drawn_ansi = scr.ansi;
+	return top_draw(r->top, r->out, &scr, &title);
 }
 
 /* The first of n's tasks: they are sorted by target (task_order), so a lower bound. */
@@ -270,18 +299,24 @@ int report_interval(struct report *r, struct cgroup_tree *t, double interval_s,
 	qsort(lines, shown, sizeof(*lines), by_path);
 	if (r->ntasks)	/* qsort(NULL, 0, ...) is undefined */
 		qsort(r->tasks, r->ntasks, sizeof(*r->tasks), task_order);
-	if (!r->json && !r->quiet)
+	/* auto: the live view once more than a handful show, and from then on */
+	if (r->top_auto && n > TOP_AUTO_MIN_ROWS)
+		r->top_auto = false;
+	r->top_now = r->top && !r->top_auto;
+	if (!r->json && !r->quiet && !r->top_now)
 		table_header(r, &lc);
 	for (size_t i = 0; i < shown && !err; i++) {
 		static const struct tmacg_acc empty;
 		const struct tmacg_acc *sum = lines[i]->sum ? lines[i]->sum : &empty;
 
 		err = emit(r, &lc, lines[i]->path, lines[i]->id, lines[i], NULL, sum);
-		if (!err)
+		if (!err && !r->top_now)	/* the live view has a row per cgroup */
 			err = emit_tasks(r, &lc, lines[i]);
 	}
 	if (!err && any_other)
 		err = emit(r, &lc, "(other)", 0, NULL, NULL, &other);
+	if (!err && r->top_now)
+		err = draw_top(r, &lc);
 	if (!err && fflush(r->out))
 		err = errno == EPIPE ? -EPIPE : -EIO;
 	if (r->sink)

@@ -46,6 +46,9 @@ struct report {
 	bool json;
 	bool quiet;		/* --format none: nothing on stdout */
 	bool color;
+	/* --format top (or auto on a terminal): the live view; auto until over TOP_AUTO_MIN_ROWS */
+	struct top *top;
+	bool top_auto, top_now, top_drawn_ansi;
 	char host[256];
 	/* "<pid>@<start time>": tells apart the lines of two tmacg running at once. */
 	char instance[64];

@@ -57,7 +57,7 @@ def nm: "not measured: \(.)";
 
 (select(.targets) |
  "",
- "Targets (ARCHITECTURE.md)",
+ "Targets (docs/architecture.md)",
  (.targets | to_entries[] | select(.value != null) |
   if (.value | type) == "object" and .value.not_measured then "  \(.key): \(.value.not_measured | nm)"
   else "  \(.key): \(.value | tostring)" end))

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-# The targets of ARCHITECTURE.md, each held against its figure, added to the
+# The targets of docs/architecture.md, each held against its figure, added to the
 # bench's JSON as .targets.  A target whose figure was not measured says why
 # ({"not_measured": reason}); one whose section did not run is null.  Never
 # arithmetic on a missing figure.

@@ -469,6 +469,49 @@ static void pod_level_rolls_up_containers(void **state)
 	fixture_free(&f);
 }
 
+/* --format top names each row namespace/pod, and says so in its header. */
+static void live_view_names_pods(void **state)
+{
+	static const char *const duty[] = { "0.05", "0.1" };
+	static struct fixture f;
+	pid_t pids[3 * 4];
+	struct itest_tmacg t;
+	int npids = 0;
+
+	(void)state;
+	ITEST_NEED_ROOT();
+	fixture_init(&f, "k8slive");
+	add_pod(&f, DRV_SYSTEMD, QOS_BURSTABLE, RT_CONTAINERD, 2, duty);
+	add_pod(&f, DRV_CGROUPFS, QOS_GUARANTEED, RT_DOCKER, 1, duty);
+	{
+		const char *args[] = { "--pmu", "software", "--k8s", "--k8s-logs-containers",
+				       f.containers, "--k8s-logs-pods", f.pods_dir, "--interval",
+				       "500ms", "--format", "top", NULL };
+
+		setenv("COLUMNS", "200", 1);	/* whole names: a pipe is 80 columns by default */
+		assert_int_equal(itest_tmacg_start(&t, args), 0);
+		unsetenv("COLUMNS");
+		itest_tmacg_drain(&t);
+	}
+	for (int k = 0; k < f.npods; k++)
+		npids += start_pod(&f.pods[k], "1.5", pids + npids);
+	for (int i = 0; i < npids; i++)
+		assert_int_equal(itest_wait(pids[i]), 0);
+	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
+	print_message("%s", t.out);
+	assert_non_null(strstr(t.out, "\nPOD "));
+	assert_null(strchr(t.out, '\033'));
+	for (int k = 0; k < f.npods; k++) {
+		char row[128];
+
+		snprintf(row, sizeof(row), "\n%s/%s ", f.pods[k].ns, f.pods[k].name);
+		if (!strstr(t.out, row))
+			fail_msg("no row for %s/%s", f.pods[k].ns, f.pods[k].name);
+	}
+	itest_tmacg_free(&t);
+	fixture_free(&f);
+}
+
 /* Sum of on_cpu_s over the lines of the fixture's pods, and over "(other)". */
 static void sums(const struct fixture *f, json_object **lines, size_t n, double *pods,
 		 double *other)
@@ -704,6 +747,7 @@ int main(void)
 		cmocka_unit_test_teardown(pod_level_rolls_up_containers, cleanup),
 		cmocka_unit_test_teardown(top_limits_cgroup_lines, cleanup),
 		cmocka_unit_test_teardown(fake_roots_in_a_delegated_subtree_are_not_pods, cleanup),
+		cmocka_unit_test_teardown(live_view_names_pods, cleanup),
 		cmocka_unit_test_teardown(no_kubernetes_is_noted, cleanup),
 		cmocka_unit_test_teardown(missing_logs_give_ids_only, cleanup),
 	};

@@ -4,7 +4,7 @@
  * roll-up, scaling of multiplexed groups by enabled/running and the
  * quality.running_min that tells how much of the counts is estimated.
  * Expected values are worked out by hand from the definitions in
- * docs/output.md ("running_min") and ARCHITECTURE.md (scaling).
+ * docs/output.md ("running_min") and docs/architecture.md (scaling).
  */
 #include <math.h>
 #include <setjmp.h>

@@ -4,7 +4,7 @@
  * table.  Expected configs come from Intel's published event lists, the
  * repository's copy in tools/perfmon/ (EventCode, UMask, CounterMask,
  * EdgeDetect, Invert, AnyThread, MSRValue, Counter, CounterHTOff), read here
- * with json-c, and the kernel's raw topdown/fixed encodings (TMA-MODELS.md,
+ * with json-c, and the kernel's raw topdown/fixed encodings (docs/tma-rules.md,
  * arch/x86/events/intel/core.c), never from this code or the .cpu files.
  */
 #include <errno.h>

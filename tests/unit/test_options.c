@@ -83,6 +83,16 @@ static void defaults(void **state)
 	assert_int_equal(p.o.count, 0);
 }
 
+static void format_top_parses(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	PARSE(&p, "--format", "top");
+	assert_int_equal(p.ret, 0);
+	assert_int_equal(p.o.format, FORMAT_TOP);
+}
+
 static void everything_parses(void **state)
 {
 	struct parsed p;
@@ -116,7 +126,7 @@ static void bad_arguments_exit_2_with_a_message(void **state)
 		{ { "--interval", "1ms" }, "shortest interval is 10ms" },
 		{ { "--count", "0" }, "--count '0': expected a positive number" },
 		{ { "--count", "-3" }, "--count '-3'" },
-		{ { "--format", "xml" }, "--format 'xml': expected table, json or none" },
+		{ { "--format", "xml" }, "--format 'xml': expected table, json, top or none" },
 		{ { "--level", "7" }, "--level '7': expected a number from 1 to 6" },
 		{ { "--pmu", "gpu" }, "--pmu 'gpu': expected hardware or software" },
 		{ { "--bogus" }, "unknown option '--bogus'" },
@@ -232,6 +242,7 @@ int main(void)
 		cmocka_unit_test(durations_take_units),
 		cmocka_unit_test(durations_reject_garbage),
 		cmocka_unit_test(defaults),
+		cmocka_unit_test(format_top_parses),
 		cmocka_unit_test(everything_parses),
 		cmocka_unit_test(bad_arguments_exit_2_with_a_message),
 		cmocka_unit_test(help_and_version_exit_0),

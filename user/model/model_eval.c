@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * Evaluates a model on one cgroup's counts with the reference's rules
- * (TMA-MODELS.md "Evaluation rules").  Runs per cgroup per interval: it runs
+ * (docs/tma-rules.md "Evaluation rules").  Runs per cgroup per interval: it runs
  * the compiled code (model_compile.c) in dependency order, computes each
  * helper once per evaluation and allocates nothing.
  */

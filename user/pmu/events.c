@@ -16,7 +16,7 @@
 
 #include "pmu/cpu_desc.h"
 
-/* TMA-MODELS.md raw encodings; the kernel's slots/topdown-* sysfs events say the same. */
+/* docs/tma-rules.md raw encodings; the kernel's slots/topdown-* sysfs events say the same. */
 static const struct {
 	const char *name;
 	uint64_t config;

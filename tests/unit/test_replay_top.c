@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* --replay with --format top: a frame per recorded interval, each one the live view's. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model.h"
+#include "replay_read.h"
+#include "replay_top.h"
+
+static const char model_text[] =
+	"model t\n"
+	"node 1 Frontend_Bound\n  formula E.F\n  threshold > 0.2\n"
+	"node 2 Bad_Speculation\n  formula E.S\n  threshold > 0.15\n"
+	"node 3 Backend_Bound\n  formula E.B\n  threshold > 0.2\n"
+	"node 4 Retiring\n  formula E.R\n  threshold > 0.7\n";
+
+/* Two intervals of /x and /y; /y is Frontend bound in the second. */
+static const char records[] =
+	"{\"cgroup\":\"/x\",\"interval_s\":1,\"counters\":{\"E.F\":0.1,\"E.B\":0.6,\"E.R\":0.3}}\n"
+	"{\"cgroup\":\"/y\",\"interval_s\":1,\"counters\":{\"E.R\":1}}\n"
+	"{\"cgroup\":\"/x\",\"interval_s\":2,\"counters\":{\"E.B\":0.5,\"E.R\":0.5}}\n"
+	"{\"cgroup\":\"/y\",\"interval_s\":2,\"counters\":{\"E.F\":0.9,\"E.R\":0.1}}\n";
+
+static void frames(void **state)
+{
+	char err[256], *out = NULL, *second;
+	size_t len = 0;
+	struct tma_model *m = model_load(model_text, strlen(model_text), "t.tma", err, sizeof(err));
+	FILE *in = fmemopen((void *)records, strlen(records), "r"), *f = open_memstream(&out, &len);
+	struct replay_data d;
+
+	(void)state;
+	assert_non_null(m);
+	assert_int_equal(replay_read_stream(in, "in.jsonl", &d, err, sizeof(err)), 0);
+	fclose(in);
+	assert_int_equal(replay_top_data(&d, m, 3, false, 80, f, stderr), 0);
+	fclose(f);
+	print_message("%s", out);
+	/* two frames, an empty line apart, no escapes */
+	assert_null(strchr(out, '\033'));
+	second = strstr(out, "\n\ntmacg ");
+	assert_non_null(second);
+	assert_null(strstr(second + 2, "\n\ntmacg "));
+	assert_memory_equal(out, "tmacg ", 6);
+	assert_non_null(strstr(out, "interval 1.00s  host replay  model t  2 cgroups\n"));
+	assert_non_null(strstr(second, "interval 2.00s  host replay  model t  2 cgroups\n"));
+	/* no CPU time in a recording: "-", rows by name; each with its interval's path */
+	assert_non_null(strstr(out, "\n/x                -     -  10.0   0.0  60.0  30.0 "));
+	assert_true(strstr(out, "\n/x ") < strstr(out, "\n/y "));
+	assert_true(strstr(out, " Backend_Bound\n") < second);
+	assert_non_null(strstr(second, "\n/y                -     -  90.0   0.0   0.0  10.0 "));
+	assert_non_null(strstr(second, " Frontend_Bound\n"));
+	free(out);
+	replay_free(&d);
+	model_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(frames),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

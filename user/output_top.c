@@ -1,0 +1,630 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include "output_top.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "model/model.h"
+#include "output_json.h"
+#include "term_width.h"
+
+#define TOP_MAX_L1 8
+#define TOP_MAX_EXTRA 8
+#define TOP_NAME_BYTES 512
+#define TOP_PATH_BYTES 256
+/* A line is at most this many bytes: wide enough for any terminal, escapes included. */
+#define TOP_LINE_BYTES 16384
+#define TOP_MAX_WIDTH 1000
+
+/* Column widths, without the space before each. */
+#define COL_CPU 6	/* "1234.5": percent of one CPU */
+#define COL_RUN 5	/* "100.0": running_min in percent */
+#define COL_SHARE 5	/* " 45.2" */
+#define NAME_MIN 12	/* below this a name says little */
+#define NAME_PREFERRED 24	/* a name gets this many before any rate column shows */
+#define NAME_NATURAL_MAX 48	/* spare columns go to the bar and path past this */
+#define BAR_MIN 8
+#define BAR_MID 12	/* the bar grows to this before the path gets spare columns */
+#define BAR_MAX 24
+#define PATH_MIN 12
+
+#define SGR_RESET "\033[0m"
+#define SGR_HEADER "\033[7m"
+
+struct top_row {
+	char name[TOP_NAME_BYTES];
+	bool other;
+	double cpu;		/* % of one CPU; NAN: unknown */
+	double run;		/* running_min, %; NAN: unknown */
+	double l1[TOP_MAX_L1];
+	double extra[TOP_MAX_EXTRA];
+	char path[TOP_PATH_BYTES];
+};
+
+struct top {
+	const struct tma_model *m;
+	int level;
+	int nl1, l1[TOP_MAX_L1];	/* level-1 node indices, model order */
+	int on_cpu;			/* index of the "on_cpu_s" count; -1: none */
+	int nextra, extra[TOP_MAX_EXTRA];	/* indices of "*_per_s" counts */
+	char extra_head[TOP_MAX_EXTRA][40];
+	bool pods;			/* rows are named by Kubernetes identity */
+	/* The widest name and path so far: columns do not jump from frame to frame. */
+	int name_nat, path_nat;
+	struct top_row *rows;
+	size_t n, cap;
+	bool drawn;
+};
+
+/* How a level-1 node shows: its column header, bar letter and bar colour. */
+static const struct {
+	const char *name, *head;
+	char letter;
+	const char *sgr;
+} known_l1[] = {
+	{ "Frontend_Bound", "FE%", 'F', "\033[30;44m" },
+	{ "Bad_Speculation", "BAD%", 'S', "\033[30;41m" },
+	{ "Backend_Bound", "BE%", 'B', "\033[30;43m" },
+	{ "Retiring", "RET%", 'R', "\033[30;42m" },
+};
+
+static void l1_style(const struct top *t, int i, const char **head, char *letter,
+		     const char **sgr)
+{
+	const char *name = model_node(t->m, t->l1[i])->name;
+
+	for (size_t k = 0; k < sizeof(known_l1) / sizeof(known_l1[0]); k++) {
+		if (!strcmp(name, known_l1[k].name)) {
+			*head = known_l1[k].head;
+			*letter = known_l1[k].letter;
+			*sgr = known_l1[k].sgr;
+			return;
+		}
+	}
+	*head = name;	/* cut to the column */
+	*letter = (char)('1' + i);
+	*sgr = "\033[30;47m";
+}
+
+struct top *top_new(const struct tma_model *m, int level, int ncounts,
+		    const char *const *count_names)
+{
+	struct top *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->m = m;
+	t->level = level;
+	t->on_cpu = -1;
+	for (int i = 0; m && i < model_node_count(m) && t->nl1 < TOP_MAX_L1; i++) {
+		const struct model_node_info *n = model_node(m, i);
+
+		if (!n->is_info && n->level == 1)
+			t->l1[t->nl1++] = i;
+	}
+	for (int i = 0; i < ncounts; i++) {
+		const char *name = count_names[i];
+		size_t len = strlen(name);
+
+		if (!strcmp(name, "on_cpu_s"))
+			t->on_cpu = i;
+		else if (len > 6 && !strcmp(name + len - 6, "_per_s") &&
+			 t->nextra < TOP_MAX_EXTRA) {
+			snprintf(t->extra_head[t->nextra], sizeof(t->extra_head[0]), "%.*s/s",
+				 (int)(len - 6 > 30 ? 30 : len - 6), name);
+			t->extra[t->nextra++] = i;
+		}
+	}
+	return t;
+}
+
+void top_free(struct top *t)
+{
+	if (!t)
+		return;
+	free(t->rows);
+	free(t);
+}
+
+static void path_text(const struct top *t, const struct model_result *r, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; r && i < r->bottleneck_len && o + 1 < len; i++) {
+		const struct model_node_info *n = model_node(t->m, r->bottleneck[i]);
+
+		if (n->level > t->level)
+			break;
+		o += snprintf(buf + o, len - o, "%s%s", i ? "." : "", n->name);
+	}
+}
+
+int top_add(struct top *t, const struct report_line *line, bool other)
+{
+	const struct resource *res = line->resource;
+	struct top_row *row;
+
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 32;
+		struct top_row *grown = realloc(t->rows, cap * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		t->rows = grown;
+		t->cap = cap;
+	}
+	row = &t->rows[t->n++];
+	row->other = other;
+	if (!other && res && res->k8s_pod) {
+		const char *ctr = res->k8s_container;
+
+		snprintf(row->name, sizeof(row->name), "%s/%s%s%s",
+			 res->k8s_namespace ? res->k8s_namespace : "?", res->k8s_pod,
+			 ctr ? "/" : "", ctr ? ctr : "");
+		t->pods = true;
+	} else {
+		const char *name = line->cgroup ? line->cgroup : "?";
+		size_t len = strlen(name);
+
+		/* A path longer than the row keeps its end: that is what the column shows. */
+		if (len >= sizeof(row->name))
+			name += len - (sizeof(row->name) - 1);
+		snprintf(row->name, sizeof(row->name), "%s", name);
+	}
+	row->cpu = NAN;
+	if (t->on_cpu >= 0 && line->count_values && line->interval_s > 0)
+		row->cpu = 100 * line->count_values[t->on_cpu] / line->interval_s;
+	row->run = 100 * line->running_min;
+	for (int i = 0; i < t->nl1; i++)
+		row->l1[i] = line->result ? line->result->value[t->l1[i]] : NAN;
+	for (int i = 0; i < t->nextra; i++)
+		row->extra[i] = line->count_values ? line->count_values[t->extra[i]] : NAN;
+	path_text(t, line->result, row->path, sizeof(row->path));
+	return 0;
+}
+
+/* Busiest first; unknown CPU after known; "(other)" last; then by name. */
+static int by_cpu(const void *a, const void *b)
+{
+	const struct top_row *x = a, *y = b;
+
+	if (x->other != y->other)
+		return x->other ? 1 : -1;
+	if (isnan(x->cpu) != isnan(y->cpu))
+		return isnan(x->cpu) ? 1 : -1;
+	if (!isnan(x->cpu) && x->cpu != y->cpu)
+		return x->cpu > y->cpu ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+struct layout {
+	int name_w;
+	bool cpu, run, l1;
+	int nextra;		/* extra columns shown, from the first */
+	int extra_w[TOP_MAX_EXTRA];
+	int bar_w, path_w;	/* 0: not shown */
+};
+
+static int imin(int a, int b)
+{
+	return a < b ? a : b;
+}
+
+/* Moves spare columns into *w until it reaches want. */
+static void grow(int *w, int want, int *spare)
+{
+	int add = imin(want - *w, *spare);
+
+	if (add > 0) {
+		*w += add;
+		*spare -= add;
+	}
+}
+
+/*
+ * Which columns fit in width, and how wide: the name first (at least
+ * NAME_MIN), then by priority CPU, the level-1 shares, running_min, the
+ * bottleneck path, the bar, the name to NAME_PREFERRED, the rate columns
+ * (a name says more than a third rate); spare columns widen the name,
+ * the bar to BAR_MID, the path to its longest, the bar to BAR_MAX, the name
+ * to its longest.
+ */
+static void layout(struct top *t, int width, struct layout *l)
+{
+	int name_nat, path_nat, spare;
+
+	memset(l, 0, sizeof(*l));
+	for (size_t i = 0; i < t->n; i++) {
+		int w = term_width(t->rows[i].name), p = (int)strlen(t->rows[i].path);
+
+		t->name_nat = w > t->name_nat ? w : t->name_nat;
+		t->path_nat = p > t->path_nat ? p : t->path_nat;
+	}
+	name_nat = t->name_nat > 4 ? t->name_nat : 4;		/* "NAME" */
+	path_nat = t->path_nat > 10 ? t->path_nat : 10;		/* "BOTTLENECK" */
+	l->name_w = imin(width, NAME_MIN);
+	spare = width - l->name_w;
+	if (spare >= 1 + COL_CPU) {
+		l->cpu = true;
+		spare -= 1 + COL_CPU;
+	}
+	if (l->cpu && t->nl1 && spare >= t->nl1 * (1 + COL_SHARE)) {
+		l->l1 = true;
+		spare -= t->nl1 * (1 + COL_SHARE);
+	}
+	if (l->cpu && spare >= 1 + COL_RUN) {
+		l->run = true;
+		spare -= 1 + COL_RUN;
+	}
+	/* Without room for the shares, the bar still shows them (and the path is no number). */
+	if (l->cpu && t->nl1 && spare >= 1 + PATH_MIN) {
+		l->path_w = PATH_MIN;
+		spare -= 1 + PATH_MIN;
+	}
+	if (l->cpu && t->nl1 && spare >= 1 + BAR_MIN) {
+		l->bar_w = BAR_MIN;
+		spare -= 1 + BAR_MIN;
+	}
+	grow(&l->name_w, imin(name_nat, NAME_PREFERRED), &spare);
+	for (int i = 0; l->run && i < t->nextra; i++) {
+		int w = (int)strlen(t->extra_head[i]);
+
+		w = w > 9 ? w : 9;
+		if (spare < 1 + w)
+			break;
+		l->extra_w[l->nextra++] = w;
+		spare -= 1 + w;
+	}
+	grow(&l->name_w, imin(name_nat, NAME_NATURAL_MAX), &spare);
+	if (l->bar_w)
+		grow(&l->bar_w, BAR_MID, &spare);
+	if (l->path_w)
+		grow(&l->path_w, path_nat, &spare);
+	if (l->bar_w)
+		grow(&l->bar_w, BAR_MAX, &spare);
+	grow(&l->name_w, name_nat, &spare);
+}
+
+/* A line being built: bytes and the columns they take. */
+struct line {
+	char buf[TOP_LINE_BYTES];
+	size_t len;
+	int cols;
+};
+
+static void put_raw(struct line *ln, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (ln->len + n < sizeof(ln->buf)) {
+		memcpy(ln->buf + ln->len, s, n + 1);
+		ln->len += n;
+	}
+}
+
+/* Text cut and escaped to w columns, padded to w (left-aligned) or right-aligned. */
+static void put_text(struct line *ln, const char *s, int w, bool right)
+{
+	char fit[TOP_NAME_BYTES * 4], pad[TOP_LINE_BYTES];
+	int cols = term_fit(s, w, fit, sizeof(fit));
+
+	term_pad(pad, sizeof(pad), w - cols);
+	if (right)
+		put_raw(ln, pad);
+	put_raw(ln, fit);
+	if (!right)
+		put_raw(ln, pad);
+	ln->cols += w;
+}
+
+/* A name: cut at the start, where paths share their prefix ("~able/pod1"). */
+static void put_name(struct line *ln, const char *s, int w)
+{
+	char fit[TOP_NAME_BYTES * 4], pad[TOP_LINE_BYTES];
+	int cols = term_fit_tail(s, w, fit, sizeof(fit));
+
+	term_pad(pad, sizeof(pad), w - cols);
+	put_raw(ln, fit);
+	put_raw(ln, pad);
+	ln->cols += w;
+}
+
+static void put_sep(struct line *ln)
+{
+	put_raw(ln, " ");
+	ln->cols++;
+}
+
+/* A number right-aligned in w columns: one decimal when it fits, "-" when unknown. */
+static void put_num(struct line *ln, double v, int w)
+{
+	char buf[64];
+
+	if (isnan(v) || isinf(v))
+		snprintf(buf, sizeof(buf), "-");
+	else if (snprintf(buf, sizeof(buf), "%.1f", v) > w &&
+		 snprintf(buf, sizeof(buf), "%.0f", v) > w)
+		snprintf(buf, sizeof(buf), "%.*e", w > 7 ? w - 7 : 0, v);
+	put_text(ln, buf, w, true);
+}
+
+/*
+ * The bar: each level-1 share gets cells in proportion, the cells left by
+ * rounding down going to the largest remainders, so the bar is always full
+ * when any share is known.  Letters always; colours only when allowed.
+ */
+static void put_bar(const struct top *t, struct line *ln, const struct top_row *r, int w,
+		    bool color)
+{
+	int cells[TOP_MAX_L1] = { 0 }, used = 0;
+	double rem[TOP_MAX_L1] = { 0 }, sum = 0;
+
+	for (int i = 0; i < t->nl1; i++)
+		if (isfinite(r->l1[i]) && r->l1[i] > 0)
+			sum += r->l1[i];
+	for (int i = 0; sum > 0 && i < t->nl1; i++) {
+		double exact = isfinite(r->l1[i]) && r->l1[i] > 0 ? w * r->l1[i] / sum : 0;
+
+		cells[i] = (int)floor(exact);
+		rem[i] = exact - cells[i];
+		used += cells[i];
+	}
+	while (sum > 0 && used < w) {
+		int best = 0;
+
+		for (int i = 1; i < t->nl1; i++)
+			if (rem[i] > rem[best])
+				best = i;
+		cells[best]++;
+		rem[best] = -1;
+		used++;
+	}
+	for (int i = 0; i < t->nl1; i++) {
+		const char *head, *sgr;
+		char letter, run[BAR_MAX + 1];
+
+		if (!cells[i])
+			continue;
+		l1_style(t, i, &head, &letter, &sgr);
+		memset(run, letter, cells[i]);
+		run[cells[i]] = '\0';
+		if (color)
+			put_raw(ln, sgr);
+		put_raw(ln, run);
+		if (color)
+			put_raw(ln, SGR_RESET);
+	}
+	if (sum <= 0) {
+		char pad[BAR_MAX + 1];
+
+		term_pad(pad, sizeof(pad), w);
+		put_raw(ln, pad);
+	}
+	ln->cols += w;
+}
+
+static void row_line(const struct top *t, const struct layout *l, const struct top_row *r,
+		     bool color, struct line *ln)
+{
+	put_name(ln, r->name, l->name_w);
+	if (l->cpu) {
+		put_sep(ln);
+		put_num(ln, r->cpu, COL_CPU);
+	}
+	if (l->run) {
+		put_sep(ln);
+		put_num(ln, r->run, COL_RUN);
+	}
+	for (int i = 0; l->l1 && i < t->nl1; i++) {
+		put_sep(ln);
+		put_num(ln, isnan(r->l1[i]) ? NAN : 100 * r->l1[i], COL_SHARE);
+	}
+	for (int i = 0; i < l->nextra; i++) {
+		put_sep(ln);
+		put_num(ln, r->extra[i], l->extra_w[i]);
+	}
+	if (l->bar_w) {
+		put_sep(ln);
+		put_bar(t, ln, r, l->bar_w, color);
+	}
+	if (l->path_w) {
+		put_sep(ln);
+		put_text(ln, *r->path ? r->path : "-", l->path_w, false);
+	}
+}
+
+static void header_line(const struct top *t, const struct layout *l, struct line *ln)
+{
+	put_text(ln, t->pods ? "POD" : "CGROUP", l->name_w, false);
+	if (l->cpu) {
+		put_sep(ln);
+		put_text(ln, "CPU%", COL_CPU, true);
+	}
+	if (l->run) {
+		put_sep(ln);
+		put_text(ln, "RUN%", COL_RUN, true);
+	}
+	for (int i = 0; l->l1 && i < t->nl1; i++) {
+		const char *head, *sgr;
+		char letter;
+
+		l1_style(t, i, &head, &letter, &sgr);
+		put_sep(ln);
+		put_text(ln, head, COL_SHARE, true);
+	}
+	for (int i = 0; i < l->nextra; i++) {
+		put_sep(ln);
+		put_text(ln, t->extra_head[i], l->extra_w[i], true);
+	}
+	if (l->bar_w) {
+		put_sep(ln);
+		put_text(ln, "LEVEL 1", l->bar_w, false);
+	}
+	if (l->path_w) {
+		put_sep(ln);
+		put_text(ln, "BOTTLENECK", l->path_w, false);
+	}
+}
+
+/* "F Frontend_Bound  S Bad_Speculation ...": what the bar's letters stand for. */
+static void legend_line(const struct top *t, bool color, int width, struct line *ln)
+{
+	char item[256];
+
+	put_raw(ln, "bar:");
+	ln->cols += 4;
+	for (int i = 0; i < t->nl1; i++) {
+		const char *head, *sgr, *name = model_node(t->m, t->l1[i])->name;
+		char letter;
+		int w;
+
+		l1_style(t, i, &head, &letter, &sgr);
+		w = 4 + term_width(name);
+		if (ln->cols + w > width)
+			break;
+		snprintf(item, sizeof(item), "  %s%c%s ", color ? sgr : "", letter,
+			 color ? SGR_RESET : "");
+		put_raw(ln, item);
+		ln->cols += 4;
+		put_text(ln, name, w - 4, false);
+	}
+}
+
+static void title_line(const struct top *t, const struct top_title *ti, size_t nrows, int width,
+		       struct line *ln)
+{
+	char when[32] = "", text[1024];
+	struct tm tm;
+
+	if (localtime_r(&ti->time.tv_sec, &tm))
+		strftime(when, sizeof(when), "%H:%M:%S", &tm);
+	snprintf(text, sizeof(text), "tmacg %s  interval %.2fs  host %s  model %s  %zu %s%s%s",
+		 when, ti->interval_s, ti->host ? ti->host : "?", ti->model ? ti->model : "?",
+		 nrows, t->pods ? "pod" : "cgroup", nrows == 1 ? "" : "s",
+		 ti->dropped ? "  samples dropped: see stderr" : "");
+	put_text(ln, text, imin(width, term_width(text)), false);
+}
+
+/* Where a frame goes, and how many lines it has left on the screen. */
+struct frame {
+	FILE *f;
+	const struct top_screen *s;
+	size_t lines, written;	/* lines the frame has (at most the height), written so far */
+};
+
+/* Writes one line: on a terminal, clears what an earlier frame left to its right. */
+static void emit(struct frame *fr, struct line *ln)
+{
+	/* Padding at the end of a line shows nothing: drop it. */
+	while (ln->len && ln->buf[ln->len - 1] == ' ') {
+		ln->buf[--ln->len] = '\0';
+		ln->cols--;
+	}
+	if (fr->written < fr->lines) {
+		fputs(ln->buf, fr->f);
+		if (fr->s->ansi && ln->cols < fr->s->width)
+			fputs("\033[K", fr->f);
+		/* The last line of the frame gets no newline on a terminal: it could scroll. */
+		if (++fr->written < fr->lines || !fr->s->ansi)
+			fputc('\n', fr->f);
+	}
+	ln->len = 0;
+	ln->cols = 0;
+	ln->buf[0] = '\0';
+}
+
+int top_draw(struct top *t, FILE *f, const struct top_screen *s, const struct top_title *ti)
+{
+	struct line *ln = calloc(1, sizeof(*ln));
+	struct top_screen scr = *s;
+	struct frame fr = { .f = f, .s = &scr };
+	struct layout l;
+	size_t fixed, shown;
+	int err = 0;
+
+	if (!ln)
+		return -ENOMEM;
+	/* Wider than any screen, and every line fits its buffer. */
+	scr.width = s->width > 0 ? imin(s->width, TOP_MAX_WIDTH) : 80;
+	if (t->n)
+		qsort(t->rows, t->n, sizeof(*t->rows), by_cpu);
+	layout(t, scr.width, &l);
+	fixed = 2 + (l.bar_w ? 1 : 0);	/* title, legend, column header */
+	shown = t->n;
+	fr.lines = fixed + t->n;
+	if (scr.height > 0 && fr.lines > (size_t)scr.height) {
+		fr.lines = scr.height;
+		/* a line for "+N more" */
+		shown = fr.lines > fixed + 1 ? fr.lines - fixed - 1 : 0;
+	}
+	if (scr.ansi)
+		fputs(t->drawn ? "\033[H" : "\033[H\033[2J", f);
+	else if (t->drawn)
+		fputc('\n', f);	/* frames apart by one empty line */
+	title_line(t, ti, t->n, scr.width, ln);
+	emit(&fr, ln);
+	if (l.bar_w) {
+		legend_line(t, scr.color, scr.width, ln);
+		emit(&fr, ln);
+	}
+	if (scr.color)
+		put_raw(ln, SGR_HEADER);
+	header_line(t, &l, ln);
+	if (scr.color)
+		put_raw(ln, SGR_RESET);
+	emit(&fr, ln);
+	for (size_t i = 0; i < shown; i++) {
+		row_line(t, &l, &t->rows[i], scr.color, ln);
+		emit(&fr, ln);
+	}
+	if (shown < t->n) {
+		char more[96];
+
+		snprintf(more, sizeof(more), "+%zu more (--top N sums the rest)", t->n - shown);
+		put_text(ln, more, imin(scr.width, (int)strlen(more)), false);
+		emit(&fr, ln);
+	}
+	if (scr.ansi)
+		fputs("\033[J", f);
+	t->drawn = true;
+	t->n = 0;
+	t->pods = false;
+	free(ln);
+	if (fflush(f) || ferror(f))
+		err = errno == EPIPE ? -EPIPE : -EIO;
+	return err;
+}
+
+static int env_int(const char *name)
+{
+	const char *v = getenv(name);
+	char *end;
+	long n;
+
+	if (!v || !*v)
+		return 0;
+	n = strtol(v, &end, 10);
+	return *end || n <= 0 || n > 100000 ? 0 : (int)n;
+}
+
+void top_screen_size(int fd, struct top_screen *s)
+{
+	struct winsize ws;
+	bool tty = isatty(fd);
+
+	s->width = env_int("COLUMNS");
+	s->height = tty ? env_int("LINES") : 0;
+	if (tty && !ioctl(fd, TIOCGWINSZ, &ws) && ws.ws_col && ws.ws_row) {
+		s->width = ws.ws_col;
+		s->height = ws.ws_row;
+	}
+	if (!s->width)
+		s->width = 80;
+	if (tty && !s->height)
+		s->height = 24;
+}
