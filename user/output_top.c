@@ -100,7 +100,12 @@ struct top *top_new(const struct tma_model *m, int level, int ncounts,
 	t->m = m;
 	t->level = level;
 	t->on_cpu = -1;
-	for (int i = 0; m && i < model_node_count(m) && t->nl1 < TOP_MAX_L1; i++) {
+	/*
+	 * A TMA model's level 1 splits the pipeline's slots into shares that add
+	 * up; another model's tree (the software one's CPU_Share) is no such split.
+	 */
+	for (int i = 0; m && model_tma_version(m) && i < model_node_count(m) &&
+			t->nl1 < TOP_MAX_L1; i++) {
 		const struct model_node_info *n = model_node(m, i);
 
 		if (!n->is_info && n->level == 1)

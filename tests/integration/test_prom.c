@@ -38,7 +38,7 @@ static int setup(void **state)
 {
 	const char *dir = getenv("TMACG_TEST_MODELS");
 
-	snprintf(model_path, sizeof(model_path), "%s/software.tma",
+	snprintf(model_path, sizeof(model_path), "%s/software_test.tma",
 		 dir && *dir ? dir : "tests/models");
 	if (access(model_path, R_OK)) {
 		fprintf(stderr, "cannot read %s: run from the repository root or set "
@@ -314,7 +314,7 @@ static void k8s_series_carry_pod_names(void **state)
 {
 	static const char uid[] = "7d3c9a1e-2b4f-4c6d-8e0f-1a2b3c4d5e6f";
 	static const char id[] = "4f9a0000000000000000000000000000000000000000000000000000000003b4";
-	char parent[128], pod[512], ctr[700], logs[64] = "/tmp/tmacg-prom-k8s-XXXXXX";
+	char name[100], parent[128], pod[1024], ctr[1200], logs[64] = "/tmp/tmacg-prom-k8s-XXXXXX";
 	char containers[128], pods[128], path[512], lab[1200];
 	const char *args[] = { "--pmu", "software", "--k8s", "--k8s-level", "container",
 			       "--k8s-logs-containers", containers, "--k8s-logs-pods", pods,
@@ -326,9 +326,12 @@ static void k8s_series_carry_pod_names(void **state)
 
 	(void)state;
 	ITEST_NEED_ROOT();
-	itest_parent_name(parent, sizeof(parent), "promk8s");
-	snprintf(pod, sizeof(pod), "%s/kubepods.slice/kubepods-besteffort.slice/"
-		 "kubepods-besteffort-pod7d3c9a1e_2b4f_4c6d_8e0f_1a2b3c4d5e6f.slice", parent);
+	itest_parent_name(name, sizeof(name), "promk8s");
+	/* A kind-style node: kubepods below <x>.slice, where the kubelet puts it there. */
+	snprintf(parent, sizeof(parent), "%s.slice", name);
+	snprintf(pod, sizeof(pod), "%s/%s-kubepods.slice/%s-kubepods-besteffort.slice/"
+		 "%s-kubepods-besteffort-pod7d3c9a1e_2b4f_4c6d_8e0f_1a2b3c4d5e6f.slice", parent,
+		 name, name, name);
 	snprintf(ctr, sizeof(ctr), "%s/cri-containerd-%s.scope", pod, id);
 	assert_non_null(mkdtemp(logs));
 	snprintf(logs_left, sizeof(logs_left), "%s", logs);
@@ -343,12 +346,13 @@ static void k8s_series_carry_pod_names(void **state)
 	assert_true(fd >= 0);
 	close(fd);
 	{
-		char part[700];
+		char part[1024];
 
 		assert_int_equal(itest_mkcg(parent), 0);
-		snprintf(part, sizeof(part), "%s/kubepods.slice", parent);
+		snprintf(part, sizeof(part), "%s/%s-kubepods.slice", parent, name);
 		assert_int_equal(itest_mkcg(part), 0);
-		snprintf(part, sizeof(part), "%s/kubepods.slice/kubepods-besteffort.slice", parent);
+		snprintf(part, sizeof(part), "%s/%s-kubepods.slice/%s-kubepods-besteffort.slice",
+			 parent, name, name);
 		assert_int_equal(itest_mkcg(part), 0);
 		assert_int_equal(itest_mkcg(pod), 0);
 		assert_int_equal(itest_mkcg(ctr), 0);
