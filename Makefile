@@ -30,7 +30,7 @@ CFLAGS ?= -O2 -g
 XCFLAGS ?=
 WARN := -Wall -Wextra -Werror
 ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Iinclude -Iuser -I$(OUT) $(WARN) $(CFLAGS) $(SANFLAGS) $(XCFLAGS) -MMD -MP
-LIBS := -lbpf -lelf -lz -lpfm -ljson-c -lmicrohttpd -lunistring -lpthread -lm
+LIBS := -lbpf -lelf -lz -lpfm -ljson-c -levent_extra -levent_core -lpthread -lm
 LDFLAGS ?=
 ALL_LDFLAGS := $(SANFLAGS) $(XCFLAGS) $(LDFLAGS)
 
@@ -78,6 +78,8 @@ $(OUT)/tmacg: $(MAIN_OBJ) $(LIB_A)
 # The image's binary (deploy/Dockerfile), in build-static/: static and still
 # position-independent (ASLR), stack protector, fortified libc calls, relocations
 # read-only and bound at start.  tests/unit/test_image checks each property.
+# The linker warns that libevent's evutil_getaddrinfo needs glibc's NSS at run
+# time: tmacg never resolves a name (--listen takes addresses, peers are numeric).
 STATIC_CFLAGS := -fPIE -fstack-protector-strong -D_FORTIFY_SOURCE=2
 STATIC_LDFLAGS := -static-pie -Wl,-z,relro,-z,now
 static:

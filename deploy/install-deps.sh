@@ -4,12 +4,12 @@
 # Idempotent: a second run installs nothing and exits 0.
 set -eu
 
-# libmicrohttpd and libunistring: --listen's HTTP server and label escaping.
+# libevent: --listen's HTTP server (evhttp; static archives for `make static`).
 # prometheus: promtool and the server for the metrics and dashboard tests; on a
 # systemd host Debian also starts it on :9090 (systemctl disable --now prometheus).
 PKGS="make gcc clang llvm libclang-rt-14-dev bpftool libbpf-dev libelf-dev zlib1g-dev \
 libpfm4-dev libjson-c-dev libcmocka-dev pkg-config jq linux-perf iproute2 python3 \
-libmicrohttpd-dev libunistring-dev prometheus tmux"
+libevent-dev prometheus tmux"
 # The house format (.clang-format) is written for clang-format 19.
 PKGS="$PKGS clang-format-19"
 

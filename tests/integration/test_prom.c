@@ -4,8 +4,9 @@
  * loopback with a plain socket (the test's own minimal HTTP client).  The
  * counter must agree with cpu.stat, a removed cgroup's series must go, the
  * text must pass promtool, the TMA series must carry node paths, --k8s
- * must label pods and containers while JSON lines still go to stdout, and
- * a port in use or a bad address must end tmacg with a message.
+ * must label pods and containers while JSON lines still go to stdout, a
+ * hostile client must be cut off without holding up scrapes or intervals,
+ * and a port in use or a bad address must end tmacg with a message.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <cmocka.h>
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <netinet/in.h>
@@ -25,6 +27,7 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "itest.h"
@@ -425,6 +428,137 @@ static void top_bounds_the_series(void **state)
 	free(text);
 }
 
+/* A connection to the server with a receive timeout of timeout_s seconds. */
+static int connect_to(int port, int timeout_s)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons(port),
+				   .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct timeval tv = { .tv_sec = timeout_s };
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	assert_true(fd >= 0);
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	assert_int_equal(connect(fd, (struct sockaddr *)&sin, sizeof(sin)), 0);
+	return fd;
+}
+
+/*
+ * Reads what the server sends until it closes the connection; fails the test
+ * if it is still open after the receive timeout.  The status line's code in
+ * *status (0 when nothing came).
+ */
+static void read_until_closed(int fd, int *status, const char *what)
+{
+	char buf[4096], head[64] = "";
+	size_t got = 0;
+	ssize_t n;
+
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		if (got < sizeof(head) - 1) {
+			size_t k = (size_t)n < sizeof(head) - 1 - got ? (size_t)n
+								   : sizeof(head) - 1 - got;
+
+			memcpy(head + got, buf, k);
+			head[got + k] = '\0';
+		}
+		got += n;
+	}
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		fail_msg("%s: the server kept the connection open", what);
+	*status = 0;
+	sscanf(head, "HTTP/1.%*d %d", status);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * What a hostile client can make the server do is bounded: 1 MB of headers or
+ * a 1 MB body is refused and the connection closed (not buffered), a client
+ * that stops mid-request is dropped after the 10 s timeout, and meanwhile
+ * scrapes are answered and the interval loop goes on printing lines.
+ */
+static void hostile_clients_are_bounded(void **state)
+{
+	char parent[128], mnt[300], line[1100], *text;
+	const char *args[] = { "--pmu", "software", "--cgroup", mnt, "--depth", "0", "--interval",
+			       "500ms", "--listen", "127.0.0.1:0", "--format", "json", NULL };
+	static const char slow_req[] = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ";
+	static const char body_req[] = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+				       "Content-Length: 1048576\r\n\r\n";
+	struct itest_tmacg t;
+	size_t sent = 0, nlines = 0;
+	double slow_at, slow_closed;
+	int port, fd, slow, status;
+
+	(void)state;
+	ITEST_NEED_ROOT();
+	itest_parent_name(parent, sizeof(parent), "promhostile");
+	assert_int_equal(itest_mkcg(parent), 0);
+	snprintf(mnt, sizeof(mnt), "%s/%s", itest_cgroup_mount(), parent);
+	port = start_listening(&t, args);
+
+	/* Stops mid-header and stays silent. */
+	slow = connect_to(port, 20);
+	assert_int_equal(write(slow, slow_req, strlen(slow_req)), (ssize_t)strlen(slow_req));
+	slow_at = now_s();
+
+	/* 1 MB of headers: refused once past the limit, the connection closed. */
+	fd = connect_to(port, 5);
+	assert_int_equal(send(fd, "GET /metrics HTTP/1.1\r\n", 23, MSG_NOSIGNAL), 23);
+	memset(line, 'a', sizeof(line));
+	memcpy(line, "X-Pad: ", 7);
+	memcpy(line + sizeof(line) - 2, "\r\n", 2);
+	while (sent < 1 << 20) {
+		ssize_t n = send(fd, line, sizeof(line), MSG_NOSIGNAL);
+
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			fail_msg("the server neither read nor closed (%zu bytes sent)", sent);
+		if (n < 0)
+			break;	/* EPIPE, ECONNRESET: closed, as it should */
+		sent += n;
+	}
+	read_until_closed(fd, &status, "1 MB of headers");
+	close(fd);
+	printf("  1 MB of headers: closed after %zu bytes sent, status %d\n", sent, status);
+	assert_int_not_equal(status, 200);
+
+	/* A body announced as 1 MB: refused before it is read. */
+	fd = connect_to(port, 5);
+	assert_int_equal(write(fd, body_req, strlen(body_req)), (ssize_t)strlen(body_req));
+	read_until_closed(fd, &status, "a 1 MB body");
+	close(fd);
+	assert_int_equal(status, 413);
+
+	/* Scrapes still work, the silent client still connected. */
+	text = scrape(port);
+	assert_non_null(strstr(text, "\ntmacg_build_info{"));
+	free(text);
+
+	read_until_closed(slow, &status, "a client silent mid-request");
+	slow_closed = now_s() - slow_at;
+	close(slow);
+	printf("  silent client closed after %.1f s\n", slow_closed);
+	assert_true(slow_closed > 8 && slow_closed < 15);
+	text = scrape(port);
+	free(text);
+
+	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
+	for (const char *p = t.out; (p = strchr(p, '\n')); p++)
+		nlines++;
+	/* About 20 intervals went by: the loop was never held up by the server. */
+	printf("  %zu JSON lines in %.1f s\n", nlines, now_s() - slow_at);
+	assert_true(nlines >= 15);
+	itest_tmacg_free(&t);
+	assert_int_equal(itest_rmcg(parent), 0);
+}
+
 /* Runs tmacg to its end; its exit code, stderr in err. */
 static int run_tmacg(const char *listen, char *err, size_t len)
 {
@@ -477,6 +611,7 @@ int main(void)
 		cmocka_unit_test(scrape_passes_promtool_with_tma_series),
 		cmocka_unit_test(k8s_series_carry_pod_names),
 		cmocka_unit_test(top_bounds_the_series),
+		cmocka_unit_test(hostile_clients_are_bounded),
 		cmocka_unit_test(bad_listen_ends_with_a_message),
 	};
 

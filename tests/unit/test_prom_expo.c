@@ -113,11 +113,15 @@ static void label_values_are_escaped(void **state)
 		{ "/tab\tcr\r", "cgroup=\"/tab\tcr\r\"" },	/* legal as they are */
 		{ "/ünï", "cgroup=\"/ünï\"" },
 		{ "/end\\", "cgroup=\"/end\\\\\"" },
-		/* Invalid UTF-8: each bad byte one U+FFFD, the rest kept. */
-		{ "/x\xffy", "cgroup=\"/x\xef\xbf\xbdy\"" },
-		{ "/cut\xc3", "cgroup=\"/cut\xef\xbf\xbd\"" },
-		{ "/over\xc0\xaf", "cgroup=\"/over\xef\xbf\xbd\xef\xbf\xbd\"" },
-		{ "/sur\xed\xa0\x80", "cgroup=\"/sur\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"" },
+		/* Invalid UTF-8: each bad byte U+EF00 + byte (docs/output.md), the rest kept. */
+		{ "/x\xffy", "cgroup=\"/x\xee\xbf\xbfy\"" },
+		{ "/cut\xc3", "cgroup=\"/cut\xee\xbf\x83\"" },
+		{ "/over\xc0\xaf", "cgroup=\"/over\xee\xbf\x80\xee\xbe\xaf\"" },
+		{ "/sur\xed\xa0\x80", "cgroup=\"/sur\xee\xbf\xad\xee\xbe\xa0\xee\xbe\x80\"" },
+		/* A valid character of the escape range (U+EFFF) is escaped byte by byte. */
+		{ "/e\xee\xbf\xbf", "cgroup=\"/e\xee\xbf\xae\xee\xbe\xbf\xee\xbe\xbf\"" },
+		/* The mapping first, then the format's escapes. */
+		{ "/q\xff\"\\", "cgroup=\"/q\xee\xbf\xbf\\\"\\\\\"" },
 		{ "", "cgroup=\"\"" },
 	};
 
@@ -128,6 +132,29 @@ static void label_values_are_escaped(void **state)
 		assert_string_equal(got, cases[i].out);
 		free(got);
 	}
+}
+
+/*
+ * Names that differ only in their invalid bytes, or in an invalid byte against
+ * the valid text another name maps to, keep different label values (U+FFFD
+ * for every invalid byte made the first three one series).
+ */
+static void different_names_keep_different_values(void **state)
+{
+	static const char *names[] = { "/pod\xff", "/pod\xfe", "/pod\xef\xbf\xbd",
+				       "/pod\xee\xbf\xbf", "/pod\xff\xff", "/pod" };
+	enum { N = sizeof(names) / sizeof(names[0]) };
+	char *got[N];
+
+	(void)state;
+	for (size_t i = 0; i < N; i++)
+		got[i] = label_text(names[i]);
+	for (size_t i = 0; i < N; i++)
+		for (size_t j = i + 1; j < N; j++)
+			if (!strcmp(got[i], got[j]))
+				fail_msg("names %zu and %zu share the label %s", i, j, got[i]);
+	for (size_t i = 0; i < N; i++)
+		free(got[i]);
 }
 
 static void one_interval_exact_text(void **state)
@@ -459,7 +486,8 @@ static void tma_nodes_by_path_and_level(void **state)
 static void promtool_accepts_hostile_names(void **state)
 {
 	static const char *names[] = { "/a\"b", "/back\\slash", "/ctl\x01\x1f\n\t", "/ünï",
-				       "/bad\xff\xfe", "/end\\", "(other)" };
+				       "/bad\xff\xfe", "/bad\xff\xfd",
+				       "/bad\xee\xbf\xbf\xee\xbf\xbe", "/end\\", "(other)" };
 	struct prom_expo *e = prom_expo_new(true);
 	char path[] = "/tmp/tmacg-prom-XXXXXX", cmd[256];
 	struct fake_line l;
@@ -507,6 +535,7 @@ int main(void)
 		cmocka_unit_test(k8s_labels_only_with_k8s),
 		cmocka_unit_test(tma_nodes_by_path_and_level),
 		cmocka_unit_test(promtool_accepts_hostile_names),
+		cmocka_unit_test(different_names_keep_different_values),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

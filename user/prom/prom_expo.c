@@ -119,6 +119,7 @@ struct prom_expo {
 	size_t lines;
 	char *host;
 	FILE *f[F_COUNT];		/* this interval's samples of each family */
+	bool label_failed;		/* a label value was left out (out of memory) */
 	char *buf[F_COUNT];
 	size_t len[F_COUNT];
 	/* count index -> family, for the count names last seen */
@@ -130,6 +131,13 @@ struct prom_expo {
 	char **node_path;
 	int nnodes;
 };
+
+/* A label; one that could not be written fails the interval's text, never mislabels it. */
+static void label(struct prom_expo *e, FILE *f, const char *name, const char *value)
+{
+	if (prom_label(f, name, value))
+		e->label_failed = true;
+}
 
 struct prom_expo *prom_expo_new(bool k8s)
 {
@@ -207,6 +215,7 @@ int prom_expo_begin(struct prom_expo *e, const struct report_line *head)
 	}
 	e->generation++;
 	e->lines = 0;
+	e->label_failed = false;
 	u64map_free(&e->seen);
 	u64map_init(&e->seen);
 	e->dropped += head->dropped;
@@ -217,23 +226,23 @@ int prom_expo_begin(struct prom_expo *e, const struct report_line *head)
 
 	fputs(defs[F_BUILD_INFO].name, e->f[F_BUILD_INFO]);
 	fputc('{', e->f[F_BUILD_INFO]);
-	prom_label(e->f[F_BUILD_INFO], "host", e->host);
+	label(e, e->f[F_BUILD_INFO], "host", e->host);
 	fputc(',', e->f[F_BUILD_INFO]);
-	prom_label(e->f[F_BUILD_INFO], "version", TMACG_VERSION);
+	label(e, e->f[F_BUILD_INFO], "version", TMACG_VERSION);
 	fputc(',', e->f[F_BUILD_INFO]);
-	prom_label(e->f[F_BUILD_INFO], "model", head->model ? head->model : "");
+	label(e, e->f[F_BUILD_INFO], "model", head->model ? head->model : "");
 	fputc(',', e->f[F_BUILD_INFO]);
-	prom_label(e->f[F_BUILD_INFO], "tma_version", head->tma_version ? head->tma_version : "");
+	label(e, e->f[F_BUILD_INFO], "tma_version", head->tma_version ? head->tma_version : "");
 	fputs("} 1\n", e->f[F_BUILD_INFO]);
 	if (isfinite(head->interval_s)) {
 		double end = head->time.tv_sec + head->time.tv_nsec / 1e9;
 
 		fprintf(e->f[F_INTERVAL], "%s{", defs[F_INTERVAL].name);
-		prom_label(e->f[F_INTERVAL], "host", e->host);
+		label(e, e->f[F_INTERVAL], "host", e->host);
 		fputc('}', e->f[F_INTERVAL]);
 		put_value(e->f[F_INTERVAL], head->interval_s);
 		fprintf(e->f[F_INTERVAL_END], "%s{", defs[F_INTERVAL_END].name);
-		prom_label(e->f[F_INTERVAL_END], "host", e->host);
+		label(e, e->f[F_INTERVAL_END], "host", e->host);
 		fputc('}', e->f[F_INTERVAL_END]);
 		put_value(e->f[F_INTERVAL_END], end);
 	}
@@ -344,22 +353,22 @@ static char *line_labels(struct prom_expo *e, const struct report_line *l)
 
 		if (!f)
 			return NULL;
-		prom_label(f, "host", e->host);
+		label(e, f, "host", e->host);
 		if (res && res->k8s_namespace) {
 			fputc(',', f);
-			prom_label(f, "namespace", res->k8s_namespace);
+			label(e, f, "namespace", res->k8s_namespace);
 		}
 		if (res && res->k8s_pod) {
 			fputc(',', f);
-			prom_label(f, "pod", res->k8s_pod);
+			label(e, f, "pod", res->k8s_pod);
 		}
 		if (res && res->k8s_container) {
 			fputc(',', f);
-			prom_label(f, "container", res->k8s_container);
+			label(e, f, "container", res->k8s_container);
 		}
 		if (!named || attempt) {
 			fputc(',', f);
-			prom_label(f, "cgroup", l->cgroup ? l->cgroup : "");
+			label(e, f, "cgroup", l->cgroup ? l->cgroup : "");
 		}
 		if (fclose(f)) {
 			free(buf);
@@ -400,12 +409,12 @@ static void model_samples(struct prom_expo *e, const struct report_line *l, cons
 			if (!l->info)
 				continue;
 			fprintf(e->f[F_TMA_INFO], "%s{%s,", defs[F_TMA_INFO].name, labels);
-			prom_label(e->f[F_TMA_INFO], "metric", node->name);
+			label(e, e->f[F_TMA_INFO], "metric", node->name);
 			fputc('}', e->f[F_TMA_INFO]);
 			put_value(e->f[F_TMA_INFO], r->value[i]);
 		} else if (node->level <= l->level) {
 			fprintf(e->f[F_TMA_RATIO], "%s{%s,", defs[F_TMA_RATIO].name, labels);
-			prom_label(e->f[F_TMA_RATIO], "node", e->node_path[i]);
+			label(e, e->f[F_TMA_RATIO], "node", e->node_path[i]);
 			fprintf(e->f[F_TMA_RATIO], ",level=\"%d\"}", node->level);
 			put_value(e->f[F_TMA_RATIO], r->value[i]);
 		}
@@ -419,7 +428,7 @@ static void model_samples(struct prom_expo *e, const struct report_line *l, cons
 	}
 	if (last >= 0) {
 		fprintf(e->f[F_BOTTLENECK], "%s{%s,", defs[F_BOTTLENECK].name, labels);
-		prom_label(e->f[F_BOTTLENECK], "bottleneck", e->node_path[last]);
+		label(e, e->f[F_BOTTLENECK], "bottleneck", e->node_path[last]);
 		fputs("} 1\n", e->f[F_BOTTLENECK]);
 	}
 }
@@ -492,10 +501,10 @@ char *prom_expo_end(struct prom_expo *e, size_t *len)
 
 	if (ok) {
 		fprintf(e->f[F_DROPPED], "%s{", defs[F_DROPPED].name);
-		prom_label(e->f[F_DROPPED], "host", e->host);
+		label(e, e->f[F_DROPPED], "host", e->host);
 		fprintf(e->f[F_DROPPED], "} %llu\n", (unsigned long long)e->dropped);
 		fprintf(e->f[F_REPORTED], "%s{", defs[F_REPORTED].name);
-		prom_label(e->f[F_REPORTED], "host", e->host);
+		label(e, e->f[F_REPORTED], "host", e->host);
 		fprintf(e->f[F_REPORTED], "} %zu\n", e->lines);
 	}
 	forget_unreported(e);
@@ -511,7 +520,7 @@ char *prom_expo_end(struct prom_expo *e, size_t *len)
 			defs[i].name, defs[i].type);
 		fwrite(e->buf[i], 1, e->len[i], out);
 	}
-	if (out && fclose(out))
+	if ((out && fclose(out)) || e->label_failed)
 		ok = false;
 	close_streams(e);
 	if (!ok) {

@@ -10,13 +10,15 @@
 #include <stdio.h>
 
 /*
- * Writes `name="value"` to f, value escaped; a byte sequence that is not
- * valid UTF-8 becomes U+FFFD, one per invalid byte, so the output is always
- * parseable (two invalid names may then share a value: documented).
+ * Writes `name="value"` to f, value escaped.  A value that is not valid
+ * UTF-8 is first mapped as the JSON output maps it (name_escape.h: each
+ * invalid byte becomes U+EF00 + byte), so the output always parses and two
+ * different names keep two different values.  0, or -ENOMEM when that
+ * mapping could not be allocated (the value is then left empty).
  */
-void prom_label(FILE *f, const char *name, const char *value);
+int prom_label(FILE *f, const char *name, const char *value);
 
-/* Only the escaped value, without the quotes. */
-void prom_label_value(FILE *f, const char *value);
+/* Only the escaped value, without the quotes.  0 or -ENOMEM. */
+int prom_label_value(FILE *f, const char *value);
 
 #endif

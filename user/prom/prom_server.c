@@ -2,14 +2,19 @@
 #include "prom_server.h"
 
 #include <errno.h>
-#include <microhttpd.h>
+#include <event2/buffer.h>
+#include <event2/event.h>
+#include <event2/http.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -17,93 +22,144 @@
 
 /* Prometheus's text format, version 0.0.4. */
 #define CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
-/* Scrapers are few (one or two Prometheus servers): a cap keeps a flood cheap. */
-#define MAX_CONNECTIONS 32
+/*
+ * What one client can make the server hold: a request line and headers of at
+ * most 8 KB (Prometheus sends about 300 bytes), no body (a GET has none), and
+ * a connection that makes no progress for 10 s is closed.
+ */
+#define MAX_HEADERS_SIZE 8192
+#define MAX_BODY_SIZE 0
 #define CONNECTION_TIMEOUT_S 10
 
-struct prom_server {
-	struct MHD_Daemon *daemon;
-	int fd;
-	pthread_mutex_t lock;
-	/* The last interval's text as a response MHD may queue any number of times. */
-	struct MHD_Response *current;
-	struct MHD_Response *index, *not_found, *not_allowed;
+/*
+ * One interval's text, shared by every reply still sending it: a scrape takes
+ * a reference instead of a copy, the last reference frees it.
+ */
+struct snapshot {
+	atomic_uint refs;
+	size_t len;
+	char *text;
 };
 
-static void log_mhd(void *cls, const char *fmt, va_list ap)
+struct prom_server {
+	struct event_base *base;
+	struct evhttp *http;
+	struct event *stop_ev;
+	int stop_fd;	/* eventfd: the main thread's way to end the loop */
+	int fd;
+	pthread_t thread;
+	bool running;
+	pthread_mutex_t lock;	/* guards current */
+	struct snapshot *current;
+};
+
+static void snapshot_put(struct snapshot *snap)
 {
-	(void)cls;
-	fputs("tmacg: http: ", stderr);
-	vfprintf(stderr, fmt, ap);
+	if (snap && atomic_fetch_sub(&snap->refs, 1) == 1) {
+		free(snap->text);
+		free(snap);
+	}
 }
 
-static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
-			      const char *method, const char *version, const char *upload_data,
-			      size_t *upload_data_size, void **con_cls)
+/* evbuffer's cleanup: the reply no longer needs the text (sent, or the connection died). */
+static void snapshot_release(const void *data, size_t len, void *arg)
 {
-	struct prom_server *s = cls;
-	enum MHD_Result ret;
+	(void)data;
+	(void)len;
+	snapshot_put(arg);
+}
 
-	(void)version;
-	(void)upload_data;
-	(void)upload_data_size;
-	(void)con_cls;
-	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
-		return MHD_queue_response(c, MHD_HTTP_METHOD_NOT_ALLOWED, s->not_allowed);
-	if (!strcmp(url, "/"))
-		return MHD_queue_response(c, MHD_HTTP_OK, s->index);
-	if (strcmp(url, "/metrics"))
-		return MHD_queue_response(c, MHD_HTTP_NOT_FOUND, s->not_found);
-	/* Under the lock: publish must not destroy the response before MHD holds it. */
+static void reply_text(struct evhttp_request *req, int code, const char *reason,
+		       const char *text)
+{
+	struct evkeyvalq *h = evhttp_request_get_output_headers(req);
+
+	evhttp_add_header(h, "Content-Type", "text/plain; charset=utf-8");
+	if (code == HTTP_BADMETHOD)
+		evhttp_add_header(h, "Allow", "GET, HEAD");
+	evbuffer_add_reference(evhttp_request_get_output_buffer(req), text, strlen(text), NULL,
+			       NULL);
+	evhttp_send_reply(req, code, reason, NULL);
+}
+
+static void reply_metrics(struct prom_server *s, struct evhttp_request *req, bool head)
+{
+	struct evkeyvalq *h = evhttp_request_get_output_headers(req);
+	struct snapshot *snap;
+	char len[24];
+
+	/* Under the lock: publish must not drop the text before this reply holds it. */
 	pthread_mutex_lock(&s->lock);
-	ret = MHD_queue_response(c, MHD_HTTP_OK, s->current);
+	snap = s->current;
+	atomic_fetch_add(&snap->refs, 1);
 	pthread_mutex_unlock(&s->lock);
-	return ret;
+	evhttp_add_header(h, "Content-Type", CONTENT_TYPE);
+	if (head) {
+		/* libevent leaves Content-Length out of a HEAD reply; say what GET would send. */
+		snprintf(len, sizeof(len), "%zu", snap->len);
+		evhttp_add_header(h, "Content-Length", len);
+		snapshot_put(snap);
+	} else if (snap->len == 0 ||
+		   evbuffer_add_reference(evhttp_request_get_output_buffer(req), snap->text,
+					  snap->len, snapshot_release, snap)) {
+		snapshot_put(snap);	/* nothing to send, or out of memory: an empty body */
+	}
+	evhttp_send_reply(req, HTTP_OK, "OK", NULL);
 }
 
-static struct MHD_Response *static_text(const char *text, const char *header, const char *value)
+static void handle(struct evhttp_request *req, void *arg)
 {
-	struct MHD_Response *r = MHD_create_response_from_buffer(strlen(text), (void *)text,
-								  MHD_RESPMEM_PERSISTENT);
+	enum evhttp_cmd_type m = evhttp_request_get_command(req);
+	const char *path = evhttp_uri_get_path(evhttp_request_get_evhttp_uri(req));
 
-	if (r && (MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
-					  "text/plain; charset=utf-8") != MHD_YES ||
-		  (header && MHD_add_response_header(r, header, value) != MHD_YES))) {
-		MHD_destroy_response(r);
-		r = NULL;
-	}
-	return r;
+	if (m != EVHTTP_REQ_GET && m != EVHTTP_REQ_HEAD)
+		reply_text(req, HTTP_BADMETHOD, "Method Not Allowed", "only GET and HEAD\n");
+	else if (path && !strcmp(path, "/"))
+		reply_text(req, HTTP_OK, "OK", "tmacg: Prometheus metrics at /metrics\n");
+	else if (path && !strcmp(path, "/metrics"))
+		reply_metrics(arg, req, m == EVHTTP_REQ_HEAD);
+	else
+		reply_text(req, HTTP_NOTFOUND, "Not Found", "not found: tmacg serves /metrics\n");
 }
 
-static struct MHD_Response *metrics_response(char *text, size_t len)
+static void on_stop(evutil_socket_t fd, short what, void *arg)
 {
-	struct MHD_Response *r = MHD_create_response_from_buffer_with_free_callback_cls(
-		len, text, free, text);
+	(void)fd;
+	(void)what;
+	event_base_loopbreak(arg);
+}
 
-	if (!r) {
-		free(text);
-		return NULL;
-	}
-	if (MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, CONTENT_TYPE) != MHD_YES) {
-		MHD_destroy_response(r);
-		return NULL;
-	}
-	return r;
+static void *serve(void *arg)
+{
+	struct prom_server *s = arg;
+
+	event_base_dispatch(s->base);
+	return NULL;
+}
+
+static void log_libevent(int severity, const char *msg)
+{
+	if (severity >= EVENT_LOG_WARN)
+		fprintf(stderr, "tmacg: http: %s\n", msg);
 }
 
 int prom_server_publish(struct prom_server *s, char *text, size_t len)
 {
-	struct MHD_Response *r = metrics_response(text, len), *old;
+	struct snapshot *snap = malloc(sizeof(*snap)), *old;
 
-	if (!r)
+	if (!snap) {
+		free(text);
 		return -ENOMEM;	/* the last text stays served */
+	}
+	atomic_init(&snap->refs, 1);
+	snap->text = text;
+	snap->len = len;
 	pthread_mutex_lock(&s->lock);
 	old = s->current;
-	s->current = r;
+	s->current = snap;
 	pthread_mutex_unlock(&s->lock);
-	/* MHD counts its own references: scrapes still sending it keep it alive. */
-	if (old)
-		MHD_destroy_response(old);
+	/* Replies still sending the old text hold their own references. */
+	snapshot_put(old);
 	return 0;
 }
 
@@ -115,7 +171,7 @@ static int bind_socket(const struct prom_listen_addr *a, char *err, size_t errle
 	int one = 1, zero = 0, fd;
 
 	prom_listen_format((const struct sockaddr *)&a->ss, shown, sizeof(shown));
-	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0 && a->any && errno == EAFNOSUPPORT) {
 		/* No IPv6 on this host: every IPv4 address. */
 		struct sockaddr_in *in4 = (struct sockaddr_in *)&ss;
@@ -126,7 +182,7 @@ static int bind_socket(const struct prom_listen_addr *a, char *err, size_t errle
 		in4->sin_addr.s_addr = htonl(INADDR_ANY);
 		in4->sin_port = port;
 		len = sizeof(*in4);
-		fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	}
 	if (fd < 0) {
 		snprintf(err, errlen, "--listen %s: cannot create a socket: %s", shown,
@@ -157,6 +213,30 @@ static int bind_socket(const struct prom_listen_addr *a, char *err, size_t errle
 	return fd;
 }
 
+/* The evhttp server on s->fd, its limits, and the event that ends the loop. */
+static int setup_http(struct prom_server *s)
+{
+	s->base = event_base_new();
+	if (!s->base)
+		return -1;
+	s->stop_ev = event_new(s->base, s->stop_fd, EV_READ, on_stop, s->base);
+	s->http = evhttp_new(s->base);
+	if (!s->stop_ev || !s->http || event_add(s->stop_ev, NULL))
+		return -1;
+	evhttp_set_max_headers_size(s->http, MAX_HEADERS_SIZE);
+	evhttp_set_max_body_size(s->http, MAX_BODY_SIZE);
+	evhttp_set_timeout(s->http, CONNECTION_TIMEOUT_S);
+	/* Every method reaches handle(), which answers 405 with Allow (libevent: 501). */
+	evhttp_set_allowed_methods(s->http, EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_HEAD |
+				   EVHTTP_REQ_PUT | EVHTTP_REQ_DELETE | EVHTTP_REQ_OPTIONS |
+				   EVHTTP_REQ_TRACE | EVHTTP_REQ_CONNECT | EVHTTP_REQ_PATCH);
+	evhttp_set_gencb(s->http, handle, s);
+	if (!evhttp_accept_socket_with_handle(s->http, s->fd))
+		return -1;
+	s->fd = -1;	/* evhttp's now: evhttp_free() closes it */
+	return 0;
+}
+
 struct prom_server *prom_server_start(const struct prom_listen_addr *a, char *bound,
 				      size_t boundlen, char *err, size_t errlen)
 {
@@ -164,27 +244,27 @@ struct prom_server *prom_server_start(const struct prom_listen_addr *a, char *bo
 	struct sockaddr_storage ss;
 	socklen_t sslen = sizeof(ss);
 	sigset_t stop, old;
-	char *empty = strdup("");
+	int ret;
 
-	if (!s || !empty) {
-		free(s);
-		free(empty);
+	if (!s) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	s->fd = s->stop_fd = -1;
 	pthread_mutex_init(&s->lock, NULL);
+	if (prom_server_publish(s, NULL, 0)) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
 	s->fd = bind_socket(a, err, errlen);
 	if (s->fd < 0)
 		goto fail;
 	if (!getsockname(s->fd, (struct sockaddr *)&ss, &sslen))
 		prom_listen_format((struct sockaddr *)&ss, bound, boundlen);
-	s->current = metrics_response(empty, 0);
-	empty = NULL;
-	s->index = static_text("tmacg: Prometheus metrics at /metrics\n", NULL, NULL);
-	s->not_found = static_text("not found: tmacg serves /metrics\n", NULL, NULL);
-	s->not_allowed = static_text("only GET and HEAD\n", MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
-	if (!s->current || !s->index || !s->not_found || !s->not_allowed) {
-		snprintf(err, errlen, "out of memory");
+	event_set_log_callback(log_libevent);
+	s->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (s->stop_fd < 0 || setup_http(s)) {
+		snprintf(err, errlen, "cannot start the HTTP server (libevent) on %s", bound);
 		goto fail;
 	}
 	/*
@@ -195,20 +275,15 @@ struct prom_server *prom_server_start(const struct prom_listen_addr *a, char *bo
 	sigaddset(&stop, SIGINT);
 	sigaddset(&stop, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &stop, &old);
-	s->daemon = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG, 0, NULL,
-				     NULL, handle, s, MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,
-				     MHD_OPTION_LISTEN_SOCKET, s->fd, MHD_OPTION_CONNECTION_LIMIT,
-				     (unsigned int)MAX_CONNECTIONS, MHD_OPTION_CONNECTION_TIMEOUT,
-				     (unsigned int)CONNECTION_TIMEOUT_S, MHD_OPTION_END);
+	ret = pthread_create(&s->thread, NULL, serve, s);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (!s->daemon) {
-		snprintf(err, errlen, "cannot start the HTTP server (libmicrohttpd) on %s", bound);
+	if (ret) {
+		snprintf(err, errlen, "cannot start the HTTP server's thread: %s", strerror(ret));
 		goto fail;
 	}
-	s->fd = -1;	/* the daemon's now: MHD_stop_daemon() closes it */
+	s->running = true;
 	return s;
 fail:
-	free(empty);
 	prom_server_stop(s);
 	return NULL;
 }
@@ -217,18 +292,26 @@ void prom_server_stop(struct prom_server *s)
 {
 	if (!s)
 		return;
-	if (s->daemon)
-		MHD_stop_daemon(s->daemon);	/* joins its thread */
+	if (s->running) {
+		uint64_t one = 1;
+
+		/* Cannot fail: adding 1 to a counter nobody else writes. */
+		if (write(s->stop_fd, &one, sizeof(one)) != sizeof(one))
+			abort();
+		pthread_join(s->thread, NULL);
+	}
+	/* Frees the connections still open, so their replies drop their snapshots. */
+	if (s->http)
+		evhttp_free(s->http);
+	if (s->stop_ev)
+		event_free(s->stop_ev);
+	if (s->base)
+		event_base_free(s->base);
+	if (s->stop_fd >= 0)
+		close(s->stop_fd);
 	if (s->fd >= 0)
 		close(s->fd);
-	if (s->current)
-		MHD_destroy_response(s->current);
-	if (s->index)
-		MHD_destroy_response(s->index);
-	if (s->not_found)
-		MHD_destroy_response(s->not_found);
-	if (s->not_allowed)
-		MHD_destroy_response(s->not_allowed);
+	snapshot_put(s->current);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }

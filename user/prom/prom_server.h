@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * The /metrics endpoint: libmicrohttpd on its own thread serves the text
- * last published.  The interval loop publishes a new text once per
- * interval; a scrape only queues the current one (no copy, no BPF map read,
- * no rebuild), so scraping often costs the network and nothing else.
+ * The /metrics endpoint: libevent's HTTP server (evhttp) on its own thread
+ * serves the text last published.  The interval loop publishes a new text
+ * once per interval; a scrape only takes a reference to the current one (no
+ * copy, no BPF map read, no rebuild), so scraping often costs the network and
+ * nothing else.
  */
 #ifndef TMACG_PROM_SERVER_H
 #define TMACG_PROM_SERVER_H
@@ -20,7 +21,7 @@ struct prom_listen_addr;
  */
 struct prom_server *prom_server_start(const struct prom_listen_addr *a, char *bound,
 				      size_t boundlen, char *err, size_t errlen);
-/* Serves text (malloc'ed; the server frees it) from now on.  0 or -ENOMEM. */
+/* Serves text (malloc'ed; the server frees it, also on error) from now on.  0 or -ENOMEM. */
 int prom_server_publish(struct prom_server *s, char *text, size_t len);
 /* Stops the thread, closes the socket, frees what is no longer in flight. */
 void prom_server_stop(struct prom_server *s);
