@@ -100,17 +100,18 @@ struct top *top_new(const struct tma_model *m, int level, int ncounts,
 	t->m = m;
 	t->level = level;
 	t->on_cpu = -1;
-	/*
-	 * A TMA model's level 1 splits the pipeline's slots into shares that add
-	 * up; another model's tree (the software one's CPU_Share) is no such split.
-	 */
-	for (int i = 0; m && model_tma_version(m) && i < model_node_count(m) &&
-			t->nl1 < TOP_MAX_L1; i++) {
+	for (int i = 0; m && i < model_node_count(m) && t->nl1 < TOP_MAX_L1; i++) {
 		const struct model_node_info *n = model_node(m, i);
 
 		if (!n->is_info && n->level == 1)
 			t->l1[t->nl1++] = i;
 	}
+	/*
+	 * A TMA model's level 1 splits the pipeline's slots into shares that add
+	 * up; a lone level-1 node (the software model's CPU_Share) splits nothing.
+	 */
+	if (t->nl1 < 2)
+		t->nl1 = 0;
 	for (int i = 0; i < ncounts; i++) {
 		const char *name = count_names[i];
 		size_t len = strlen(name);

@@ -290,13 +290,18 @@ static void test_color(void **state)
 	free(out);
 }
 
-/* No level-1 node (the software measurement): CPU, running_min and the rates. */
+/*
+ * No level-1 split (the software model: one level-1 node, CPU_Share): CPU,
+ * running_min and the rates.
+ */
 static void test_no_level1(void **state)
 {
 	static const char *const names[] = { "on_cpu_s", "cpu_utilization",
 					     "context_switches_per_s", "page_faults_per_s" };
 	double v[2][4] = { { 0.25, 0.25, 1234.5, 10 }, { 0.75, 0.75, 12, 0 } };
-	struct top *t = top_new(NULL, 3, 4, names);
+	char err[512];
+	struct tma_model *m = model_load_builtin("software", err, sizeof(err));
+	struct top *t = top_new(m, 3, 4, names);
 	struct top_screen s = { 70, 0, false, false };
 	const struct resource pod = { .k8s_namespace = "prod", .k8s_pod = "web-0" };
 	char *out = NULL;
@@ -323,6 +328,7 @@ static void test_no_level1(void **state)
 		"/kubepods/y    25.0 100.0             1234.5          10.0\n");
 	free(out);
 	top_free(t);
+	model_free(m);
 }
 
 /* A long name gets NAME_PREFERRED (24) columns before a rate column, then what is left. */
