@@ -33,7 +33,7 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 const volatile __u32 nr_cpus = 1;
 const volatile __u32 nr_events = 0;
 const volatile __u32 nr_groups = 0;
-const volatile __u8 event_group[TMACG_MAX_EVENTS];	/* group of each event */
+const volatile __u8 event_group[TMACG_MAX_EVENTS]; /* group of each event */
 const volatile __u8 event_is_leader[TMACG_MAX_EVENTS];
 const volatile bool per_task = false;
 
@@ -180,8 +180,7 @@ static __always_inline bool task_is_idle(struct task_struct *t, bool btf)
 }
 
 /* Thread id, process id and name of t, which is the task running on this CPU. */
-static __always_inline __u32 task_ident(struct task_struct *t, bool btf, __u32 *tgid,
-					char comm[16])
+static __always_inline __u32 task_ident(struct task_struct *t, bool btf, __u32 *tgid, char comm[16])
 {
 	__u64 pid_tgid;
 
@@ -207,7 +206,7 @@ static __always_inline void charge_cgroup(__u64 cgid, const struct tmacg_acc *d,
 
 		if (!err)
 			return;
-		acc = bpf_map_lookup_elem(&cgroup_acc, &cgid);	/* lost a race: add */
+		acc = bpf_map_lookup_elem(&cgroup_acc, &cgid); /* lost a race: add */
 		if (!acc) {
 			st->map_full++;
 			return;
@@ -244,13 +243,13 @@ static __always_inline void charge_task(__u64 cgid, const struct tmacg_acc *d,
 	}
 	/* Userspace reports a task's delta under the cgroup it ran in last. */
 	t->cgroup_id = cgid;
-	__builtin_memcpy(t->comm, comm, sizeof(t->comm));	/* threads rename themselves */
+	__builtin_memcpy(t->comm, comm, sizeof(t->comm)); /* threads rename themselves */
 	add_to_owned(&t->acc, d);
 }
 
 /* How account() reads task and whom it charges; constant at every call. */
 enum account_flags {
-	ACCOUNT_TYPED = 1 << 0,	/* task is a tp_btf pointer: plain loads (see task_runtime) */
+	ACCOUNT_TYPED = 1 << 0, /* task is a tp_btf pointer: plain loads (see task_runtime) */
 	ACCOUNT_TASK = 1 << 1,	/* with per_task, charge the task too, not only its cgroup */
 };
 
@@ -288,7 +287,7 @@ static __always_inline int account(struct tmacg_stats *st, struct tmacg_cpu_stat
 		bit = 1ull << g;
 		d->counter[e] = 0;
 		if (cs->pass_skip & bit)
-			continue;	/* this group's members did not count, or failed */
+			continue; /* this group's members did not count, or failed */
 		key = e * nr_cpus + cpu;
 		if (bpf_perf_event_read_value(&events, key, &v, sizeof(v))) {
 			st->read_errors++;
@@ -321,9 +320,9 @@ static __always_inline int account(struct tmacg_stats *st, struct tmacg_cpu_stat
 	d->runtime_ns = cs->run_pending;
 	cs->run_pending = 0;
 	if (failed)
-		return 0;	/* never charge a delta measured against a stale baseline */
+		return 0; /* never charge a delta measured against a stale baseline */
 	if (cs->cur_idle || !cs->cur_cgid) {
-		st->idle++;	/* idle time belongs to no cgroup */
+		st->idle++; /* idle time belongs to no cgroup */
 		return 0;
 	}
 	/*
@@ -380,7 +379,8 @@ static __always_inline void resync(struct tmacg_cpu_state *cs, struct task_struc
 		return;
 	if (cs->run_task) {
 		__u64 now = task_runtime(running, btf);
-		__u64 begin = BPF_CORE_READ(running, se.prev_sum_exec_runtime);	/* rare: no fast path */
+		__u64 begin =
+			BPF_CORE_READ(running, se.prev_sum_exec_runtime); /* rare: no fast path */
 		__u32 policy = BPF_CORE_READ(running, policy);
 		__u64 slice = begin <= now ? now - begin : 0;
 
@@ -398,7 +398,7 @@ static __always_inline void resync(struct tmacg_cpu_state *cs, struct task_struc
 		 * charged.  For other classes the field is stale: counted as lost.
 		 */
 		if (slice > UNSEEN_SLICE_MAX_NS)
-			slice = 0;	/* not a slice: a stale or foreign value */
+			slice = 0; /* not a slice: a stale or foreign value */
 		if (policy == SCHED_NORMAL_POLICY || policy == SCHED_BATCH_POLICY ||
 		    policy == SCHED_IDLE_POLICY)
 			cs->run_pending += slice;

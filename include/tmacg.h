@@ -20,8 +20,8 @@
 
 /* A perf group's times: enabled and running side by side, one cache line. */
 struct tmacg_group_time {
-	__u64 enabled;		/* ns the group was enabled */
-	__u64 running;		/* ns the group was on the PMU */
+	__u64 enabled; /* ns the group was enabled */
+	__u64 running; /* ns the group was on the PMU */
 };
 
 /*
@@ -49,7 +49,8 @@ struct tmacg_acc {
 
 /* acc_delta() and the snapshots copy and subtract it field by field: no padding. */
 _Static_assert(sizeof(struct tmacg_acc) ==
-		       8 + 8 * TMACG_MAX_EVENTS + sizeof(struct tmacg_group_time) * TMACG_MAX_GROUPS,
+		       8 + 8 * TMACG_MAX_EVENTS +
+			       sizeof(struct tmacg_group_time) * TMACG_MAX_GROUPS,
 	       "struct tmacg_acc has no padding");
 _Static_assert(__builtin_offsetof(struct tmacg_acc, counter) == 8, "counters follow runtime_ns");
 
@@ -57,12 +58,12 @@ _Static_assert(__builtin_offsetof(struct tmacg_acc, counter) == 8, "counters fol
 struct tmacg_cpu_state {
 	__u64 counter[TMACG_MAX_EVENTS];
 	struct tmacg_group_time time[TMACG_MAX_GROUPS];
-	__u64 valid;	/* bit g set: group g has a baseline */
-	__u64 cur_cgid;		/* cgroup of the task switched in last: pending work is its */
-	__u64 cur_idle;		/* that task is the idle task: its time belongs to no cgroup */
-	__u64 run_task;		/* the task switched in last (its address) */
-	__u64 run_start;	/* its sum_exec_runtime then */
-	__u64 run_pending;	/* runtime since the last charge, not yet charged */
+	__u64 valid;	   /* bit g set: group g has a baseline */
+	__u64 cur_cgid;	   /* cgroup of the task switched in last: pending work is its */
+	__u64 cur_idle;	   /* that task is the idle task: its time belongs to no cgroup */
+	__u64 run_task;	   /* the task switched in last (its address) */
+	__u64 run_start;   /* its sum_exec_runtime then */
+	__u64 run_pending; /* runtime since the last charge, not yet charged */
 	/*
 	 * Scratch of one read pass: groups that failed, groups whose members are
 	 * skipped.  Kept in map memory on purpose: the verifier does not track
@@ -88,18 +89,18 @@ _Static_assert(sizeof(struct tmacg_task_acc) == 32 + sizeof(struct tmacg_acc),
 
 /* Per-CPU counters of what the BPF side did and, above all, what it lost. */
 struct tmacg_stats {
-	__u64 switches;		/* sched_switch runs */
-	__u64 early_returns;	/* prev and next in one cgroup: nothing read */
-	__u64 idle;		/* prev was the idle task: baseline advanced, nothing charged */
-	__u64 flushes;		/* flush program runs */
+	__u64 switches;		  /* sched_switch runs */
+	__u64 early_returns;	  /* prev and next in one cgroup: nothing read */
+	__u64 idle;		  /* prev was the idle task: baseline advanced, nothing charged */
+	__u64 flushes;		  /* flush program runs */
 	__u64 groups_not_running; /* group's running did not advance: members not read */
-	__u64 read_errors;	/* bpf_perf_event_read_value failed: delta dropped */
-	__u64 map_full;		/* no room for a cgroup accumulator: delta dropped */
-	__u64 task_map_full;	/* no room for a task accumulator: task delta dropped */
-	__u64 negative_deltas;	/* a reading went backwards: clamped to 0 */
-	__u64 events_lost;	/* cgroup mkdir/rmdir events lost: ring buffer full */
-	__u64 migrations;	/* a running task moved itself: its pending delta charged first */
-	__u64 missed_switches;	/* the running task was not the one switched in: resynced */
+	__u64 read_errors;	  /* bpf_perf_event_read_value failed: delta dropped */
+	__u64 map_full;		  /* no room for a cgroup accumulator: delta dropped */
+	__u64 task_map_full;	  /* no room for a task accumulator: task delta dropped */
+	__u64 negative_deltas;	  /* a reading went backwards: clamped to 0 */
+	__u64 events_lost;	  /* cgroup mkdir/rmdir events lost: ring buffer full */
+	__u64 migrations;	  /* a running task moved itself: its pending delta charged first */
+	__u64 missed_switches;	  /* the running task was not the one switched in: resynced */
 	__u64 missed_runtime_ns; /* CPU time of such slices that could not be charged (non-fair class) */
 };
 
@@ -118,11 +119,11 @@ enum tmacg_cgroup_event_type {
 
 /* Sent through the ring buffer so a cgroup that lives for a millisecond has a name. */
 struct tmacg_cgroup_event {
-	__u64 id;		/* kernfs id: the directory's inode number in cgroup2 */
+	__u64 id; /* kernfs id: the directory's inode number in cgroup2 */
 	__u64 parent_id;
-	__u32 level;		/* 0 is the root */
-	__u32 type;		/* enum tmacg_cgroup_event_type */
-	__u32 hierarchy_id;	/* the cgroup2 hierarchy's, so v1 events can be told apart */
+	__u32 level;	    /* 0 is the root */
+	__u32 type;	    /* enum tmacg_cgroup_event_type */
+	__u32 hierarchy_id; /* the cgroup2 hierarchy's, so v1 events can be told apart */
 	__u32 pad;
 	/*
 	 * The directory's own name (kernfs): userspace names the cgroup by its

@@ -12,8 +12,8 @@ static __u64 sub_clamped(__u64 now, __u64 before, int *negative)
 	return now - before;
 }
 
-int acc_delta(const struct tmacg_acc *now, const struct tmacg_acc *before, int nevents,
-	      int ngroups, struct tmacg_acc *out)
+int acc_delta(const struct tmacg_acc *now, const struct tmacg_acc *before, int nevents, int ngroups,
+	      struct tmacg_acc *out)
 {
 	int negative = 0;
 
@@ -21,8 +21,10 @@ int acc_delta(const struct tmacg_acc *now, const struct tmacg_acc *before, int n
 	for (int e = 0; e < nevents; e++)
 		out->counter[e] = sub_clamped(now->counter[e], before->counter[e], &negative);
 	for (int g = 0; g < ngroups; g++) {
-		out->time[g].enabled = sub_clamped(now->time[g].enabled, before->time[g].enabled, &negative);
-		out->time[g].running = sub_clamped(now->time[g].running, before->time[g].running, &negative);
+		out->time[g].enabled =
+			sub_clamped(now->time[g].enabled, before->time[g].enabled, &negative);
+		out->time[g].running =
+			sub_clamped(now->time[g].running, before->time[g].running, &negative);
 	}
 	return negative;
 }
@@ -54,7 +56,8 @@ double acc_scaled(const struct tmacg_acc *a, int event, int group)
 		return NAN;
 	if (a->time[group].running == a->time[group].enabled)
 		return (double)a->counter[event];
-	return (double)a->counter[event] * ((double)a->time[group].enabled / a->time[group].running);
+	return (double)a->counter[event] *
+	       ((double)a->time[group].enabled / a->time[group].running);
 }
 
 double acc_running_min(const struct tmacg_acc *a, int ngroups)

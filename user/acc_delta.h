@@ -12,8 +12,8 @@
  * out = now - before over the first nevents counters and ngroups times.  A
  * field that went backwards is clamped to 0 and counted.  Returns that count.
  */
-int acc_delta(const struct tmacg_acc *now, const struct tmacg_acc *before, int nevents,
-	      int ngroups, struct tmacg_acc *out);
+int acc_delta(const struct tmacg_acc *now, const struct tmacg_acc *before, int nevents, int ngroups,
+	      struct tmacg_acc *out);
 
 /* sum += d over the first nevents counters and ngroups times. */
 void acc_add(struct tmacg_acc *sum, const struct tmacg_acc *d, int nevents, int ngroups);

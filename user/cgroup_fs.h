@@ -9,8 +9,8 @@
 #define CGROUP_PATH_MAX 4096
 
 struct cgroup_mount {
-	char dir[CGROUP_PATH_MAX];	/* where it is mounted: "/sys/fs/cgroup/unified" */
-	char root[CGROUP_PATH_MAX];	/* the hierarchy path mounted there: "/" */
+	char dir[CGROUP_PATH_MAX];  /* where it is mounted: "/sys/fs/cgroup/unified" */
+	char root[CGROUP_PATH_MAX]; /* the hierarchy path mounted there: "/" */
 };
 
 /*

@@ -4,8 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
-int cgroup_naming_apply(struct cgroup_tree *t, const struct tmacg_cgroup_event *ev,
-			bool *may_scan)
+int cgroup_naming_apply(struct cgroup_tree *t, const struct tmacg_cgroup_event *ev, bool *may_scan)
 {
 	char name[TMACG_NAME_MAX + 1];
 	int err;
@@ -22,8 +21,8 @@ int cgroup_naming_apply(struct cgroup_tree *t, const struct tmacg_cgroup_event *
 	if (err != -ENOENT || !*may_scan)
 		return err;
 	*may_scan = false;
-	cgroup_tree_scan(t);	/* errors: the cgroup stays unnamed, as below */
+	cgroup_tree_scan(t); /* errors: the cgroup stays unnamed, as below */
 	if (cgroup_tree_get(t, ev->id))
-		return 0;	/* the scan found it */
+		return 0; /* the scan found it */
 	return cgroup_tree_add_child(t, ev->id, ev->parent_id, name);
 }

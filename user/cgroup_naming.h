@@ -23,7 +23,6 @@
  * cgroup could not be named (its counts are then counted as unattributed);
  * -EINVAL for an event without a name; -ENOMEM.
  */
-int cgroup_naming_apply(struct cgroup_tree *t, const struct tmacg_cgroup_event *ev,
-			bool *may_scan);
+int cgroup_naming_apply(struct cgroup_tree *t, const struct tmacg_cgroup_event *ev, bool *may_scan);
 
 #endif

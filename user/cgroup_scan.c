@@ -21,7 +21,7 @@
 
 /* A directory found but not yet listed. */
 struct scan_item {
-	char *path;	/* hierarchy path */
+	char *path; /* hierarchy path */
 	uint64_t id;
 };
 
@@ -113,8 +113,8 @@ static char *child_path(const char *parent, const char *name)
 }
 
 /* Adds every child directory of item (open as dirfd) and queues it to be listed. */
-static int list_children(struct cgroup_tree *t, struct scan_stack *s,
-			 const struct scan_item *item, int dirfd)
+static int list_children(struct cgroup_tree *t, struct scan_stack *s, const struct scan_item *item,
+			 int dirfd)
 {
 	DIR *d = fdopendir(dirfd);
 	struct dirent *de;
@@ -132,7 +132,7 @@ static int list_children(struct cgroup_tree *t, struct scan_stack *s,
 			continue;
 		if (fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW)) {
 			if (errno == ENOENT)
-				continue;	/* removed while we looked */
+				continue; /* removed while we looked */
 			err = -errno;
 			break;
 		}
@@ -176,7 +176,7 @@ int cgroup_tree_scan(struct cgroup_tree *t)
 		if (fd >= 0)
 			err = list_children(t, &s, &item, fd);
 		else if (fd != -ENOENT)
-			err = fd;	/* ENOENT: removed while we looked */
+			err = fd; /* ENOENT: removed while we looked */
 		free(item.path);
 	}
 	while (s.len)

@@ -129,8 +129,7 @@ struct tmacg_acc *cgroup_node_sum(struct cgroup_node *n)
 	return n->sum;
 }
 
-int cgroup_tree_add_child(struct cgroup_tree *t, uint64_t id, uint64_t parent_id,
-			  const char *name)
+int cgroup_tree_add_child(struct cgroup_tree *t, uint64_t id, uint64_t parent_id, const char *name)
 {
 	struct cgroup_node *parent = u64map_get(&t->nodes, parent_id);
 	size_t plen, nlen = strlen(name);

@@ -17,27 +17,27 @@ struct tmacg_acc;
 
 struct cgroup_node {
 	uint64_t id;
-	uint64_t parent_id;	/* 0 for the root */
+	uint64_t parent_id; /* 0 for the root */
 	int level;
-	char *path;		/* hierarchy path, "/a/b" */
-	bool removed;		/* rmdir seen: reported once more, then forgotten */
-	int removed_age;	/* intervals reported since the rmdir */
-	bool target;		/* reported */
-	bool self_only;		/* target counting only its own tasks (the root line) */
-	struct tmacg_acc *sum;	/* a target's counts this interval: cgroup_node_sum() */
+	char *path;	       /* hierarchy path, "/a/b" */
+	bool removed;	       /* rmdir seen: reported once more, then forgotten */
+	int removed_age;       /* intervals reported since the rmdir */
+	bool target;	       /* reported */
+	bool self_only;	       /* target counting only its own tasks (the root line) */
+	struct tmacg_acc *sum; /* a target's counts this interval: cgroup_node_sum() */
 };
 
 struct cgroup_spec {
-	char path[CGROUP_PATH_MAX];	/* hierarchy path */
-	int depth;			/* descendants this many levels down are targets too */
+	char path[CGROUP_PATH_MAX]; /* hierarchy path */
+	int depth;		    /* descendants this many levels down are targets too */
 };
 
 struct cgroup_tree {
 	struct cgroup_mount mnt;
-	struct u64map nodes;		/* id -> struct cgroup_node * */
+	struct u64map nodes; /* id -> struct cgroup_node * */
 	struct cgroup_spec *specs;
 	int nspecs;
-	bool whole_host;	/* no --cgroup: children of the root, plus the root's own tasks */
+	bool whole_host; /* no --cgroup: children of the root, plus the root's own tasks */
 	/*
 	 * Optional, instead of specs: decides whether a cgroup is reported (and
 	 * may set self_only).  --k8s reports pods and containers this way.
@@ -69,8 +69,7 @@ int cgroup_tree_add(struct cgroup_tree *t, uint64_t id, uint64_t parent_id, cons
  * -ENOENT when the parent is not known, -EINVAL for an empty name or one
  * with a '/', -ENOMEM.
  */
-int cgroup_tree_add_child(struct cgroup_tree *t, uint64_t id, uint64_t parent_id,
-			  const char *name);
+int cgroup_tree_add_child(struct cgroup_tree *t, uint64_t id, uint64_t parent_id, const char *name);
 /* A cgroup seen being removed: kept until cgroup_tree_forget_removed(). */
 void cgroup_tree_mark_removed(struct cgroup_tree *t, uint64_t id);
 

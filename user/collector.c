@@ -20,7 +20,7 @@
 
 struct task_snap {
 	struct tmacg_acc acc;
-	uint64_t seen;		/* read generation that last saw the tid */
+	uint64_t seen; /* read generation that last saw the tid */
 };
 
 static bool libbpf_verbose;
@@ -64,8 +64,9 @@ static int configure(struct collector *c, bool raw_tp)
 	skel->rodata->per_task = cfg->per_task;
 	bpf_map__set_max_entries(skel->maps.events, cfg->nevents * c->ncpus);
 	bpf_map__set_max_entries(skel->maps.cgroup_acc, cfg->max_cgroups);
-	bpf_map__set_max_entries(skel->maps.cgroup_events,
-				 ring_bytes_for(cfg->max_cgroups, sizeof(struct tmacg_cgroup_event)));
+	bpf_map__set_max_entries(
+		skel->maps.cgroup_events,
+		ring_bytes_for(cfg->max_cgroups, sizeof(struct tmacg_cgroup_event)));
 	/* Unused without --per-task: keep it tiny. */
 	bpf_map__set_max_entries(skel->maps.task_acc, cfg->per_task ? cfg->max_tasks : 1);
 	bpf_program__set_autoload(skel->progs.tmacg_switch, !raw_tp);
@@ -141,8 +142,7 @@ int collector_open(struct collector *c, const struct collector_config *cfg, char
 	return 0;
 }
 
-int collector_set_events(struct collector *c, const struct pmu_set *pmu, char *err,
-			 size_t errlen)
+int collector_set_events(struct collector *c, const struct pmu_set *pmu, char *err, size_t errlen)
 {
 	int map_fd = bpf_map__fd(c->skel->maps.events);
 
@@ -162,8 +162,8 @@ int collector_set_events(struct collector *c, const struct pmu_set *pmu, char *e
 			if (bpf_map_update_elem(map_fd, &key, &fd, BPF_ANY)) {
 				int e_no = errno;
 
-				snprintf(err, errlen, "cannot hand event %d of CPU %d to BPF: %s", e,
-					 cpu, strerror(e_no));
+				snprintf(err, errlen, "cannot hand event %d of CPU %d to BPF: %s",
+					 e, cpu, strerror(e_no));
 				return -e_no;
 			}
 		}
@@ -214,7 +214,7 @@ int collector_flush(struct collector *c)
 			continue;
 		if (bpf_prog_test_run_opts(prog_fd, &opts)) {
 			if (errno == ENXIO) {
-				c->online[cpu] = false;	/* went offline: stop asking */
+				c->online[cpu] = false; /* went offline: stop asking */
 				continue;
 			}
 			c->flush_errors++;
@@ -244,7 +244,7 @@ static int for_each_entry(struct collector *c, int fd, size_t ksize, size_t vsiz
 		if (err) {
 			if (errno != ENOENT)
 				return -errno;
-			done = true;	/* last batch: count still holds its entries */
+			done = true; /* last batch: count still holds its entries */
 		}
 		for (__u32 i = 0; i < count; i++) {
 			int ret = fn(c, c->batch_keys + i * ksize, c->batch_vals + i * vsize, ctx);
@@ -319,15 +319,15 @@ static int read_task(struct collector *c, const void *key, const void *val, void
 	struct tmacg_acc delta;
 
 	if (!tid)
-		return 0;	/* the idle task is never charged; never a real entry */
+		return 0; /* the idle task is never charged; never a real entry */
 	snap = snapshot_of(&c->task_snaps, tid, sizeof(*snap));
 	if (!snap)
 		return -ENOMEM;
 	/* The LRU evicted and re-created this tid: count from zero again. */
 	if (t->acc.time[0].enabled < snap->acc.time[0].enabled)
 		memset(&snap->acc, 0, sizeof(snap->acc));
-	c->negative_deltas += acc_delta(&t->acc, &snap->acc, c->cfg.nevents, c->cfg.ngroups,
-					&delta);
+	c->negative_deltas +=
+		acc_delta(&t->acc, &snap->acc, c->cfg.nevents, c->cfg.ngroups, &delta);
 	snap->acc = t->acc;
 	snap->seen = c->task_generation;
 	memcpy(info.comm, t->comm, sizeof(info.comm));

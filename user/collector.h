@@ -22,12 +22,12 @@ struct ring_buffer;
 struct collector_config {
 	int nevents;
 	int ngroups;
-	const int *event_group;		/* [nevents] */
-	const bool *event_is_leader;	/* [nevents] */
+	const int *event_group;	     /* [nevents] */
+	const bool *event_is_leader; /* [nevents] */
 	bool per_task;
-	uint32_t max_cgroups;		/* cgroup accumulator entries */
-	uint32_t max_tasks;		/* task accumulator entries (LRU) */
-	bool verbose;			/* libbpf's debug output */
+	uint32_t max_cgroups; /* cgroup accumulator entries */
+	uint32_t max_tasks;   /* task accumulator entries (LRU) */
+	bool verbose;	      /* libbpf's debug output */
 	/* Called for every cgroup mkdir/rmdir of the cgroup2 hierarchy. */
 	void (*on_cgroup)(const struct tmacg_cgroup_event *ev, void *ctx);
 	void *ctx;
@@ -39,13 +39,13 @@ struct collector {
 	struct collector_config cfg;
 	int ncpus;
 	bool *online;
-	bool raw_tp;			/* tp_btf unavailable: raw tracepoints */
-	struct u64map snaps;		/* cgroup id -> struct tmacg_acc: last seen */
-	struct u64map task_snaps;	/* tid -> struct task_snap */
-	uint64_t negative_deltas;	/* clamped in userspace */
+	bool raw_tp;		  /* tp_btf unavailable: raw tracepoints */
+	struct u64map snaps;	  /* cgroup id -> struct tmacg_acc: last seen */
+	struct u64map task_snaps; /* tid -> struct task_snap */
+	uint64_t negative_deltas; /* clamped in userspace */
 	uint64_t flush_errors;
-	uint64_t task_generation;	/* read pass, to find tids the LRU dropped */
-	char *batch_keys;		/* read buffers, sized to the maps */
+	uint64_t task_generation; /* read pass, to find tids the LRU dropped */
+	char *batch_keys;	  /* read buffers, sized to the maps */
 	char *batch_vals;
 };
 
@@ -53,8 +53,7 @@ struct collector {
 int collector_open(struct collector *c, const struct collector_config *cfg, char *err,
 		   size_t errlen);
 /* Puts the opened perf events into the BPF perf event array. */
-int collector_set_events(struct collector *c, const struct pmu_set *pmu, char *err,
-			 size_t errlen);
+int collector_set_events(struct collector *c, const struct pmu_set *pmu, char *err, size_t errlen);
 int collector_attach(struct collector *c, char *err, size_t errlen);
 /* Delivers pending cgroup events to cfg.on_cgroup. */
 int collector_poll_cgroups(struct collector *c);

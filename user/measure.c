@@ -32,18 +32,18 @@ static const char *const headline_events[NHEADLINE] = { "CPU_CLK_UNHALTED.THREAD
 static const char *const fixed_names[MEASURE_NFIXED] = { "on_cpu_s", "cpu_utilization" };
 
 struct measure_impl {
-	struct measure ms;		/* first: the struct measure * is this */
+	struct measure ms; /* first: the struct measure * is this */
 	struct tma_model *model;
 	struct plan plan;
 	struct cpu_info ci;
 	unsigned int flags;
-	int *plan_of;			/* model event -> plan index, -1: not opened */
-	int tsc_event;			/* model event index of msr/tsc/, -1 if unread */
+	int *plan_of;  /* model event -> plan index, -1: not opened */
+	int tsc_event; /* model event index of msr/tsc/, -1 if unread */
 	double tsc_hz;
-	double *values;			/* model inputs */
-	int *count_node;		/* the model's counts: node indices, in file order */
+	double *values;	 /* model inputs */
+	int *count_node; /* the model's counts: node indices, in file order */
 	int ncount_nodes;
-	int headline[NHEADLINE];	/* plan index of the headline counts reported */
+	int headline[NHEADLINE]; /* plan index of the headline counts reported */
 	int nheadline;
 	const char **count_names;
 };
@@ -72,8 +72,7 @@ static double tsc_rate(void)
  * because nothing happened: its events are measured zeros.  NAN stays for a
  * group enabled for it but never on the PMU (multiplexed out).
  */
-static double scaled(const struct measure_impl *mi, const struct tmacg_acc *sum, bool ran,
-		     int idx)
+static double scaled(const struct measure_impl *mi, const struct tmacg_acc *sum, bool ran, int idx)
 {
 	if (idx < 0)
 		return NAN;
@@ -85,7 +84,8 @@ void measure_evaluate(struct measure *ms, const struct tmacg_acc *sum, double in
 {
 	struct measure_impl *mi = (struct measure_impl *)ms;
 	int n = model_event_count(mi->model), c = MEASURE_NFIXED;
-	struct model_input in = { .events = mi->values, .interval_s = interval_s,
+	struct model_input in = { .events = mi->values,
+				  .interval_s = interval_s,
 				  .flags = mi->flags };
 	bool ran = !acc_is_empty(sum, ms->ngroups);
 
@@ -95,8 +95,8 @@ void measure_evaluate(struct measure *ms, const struct tmacg_acc *sum, double in
 	model_eval_level(mi->model, &in, result, ms->level, ms->info);
 	/* The scheduler's runtime, as cpu.stat counts it: a number even when nothing ran. */
 	counts[MEASURE_ON_CPU_S] = sum->runtime_ns / 1e9;
-	counts[MEASURE_CPU_UTILIZATION] = interval_s > 0 ? counts[MEASURE_ON_CPU_S] / interval_s :
-							    NAN;
+	counts[MEASURE_CPU_UTILIZATION] =
+		interval_s > 0 ? counts[MEASURE_ON_CPU_S] / interval_s : NAN;
 	for (int i = 0; i < mi->ncount_nodes; i++)
 		counts[c++] = result->value[mi->count_node[i]];
 	for (int i = 0; i < mi->nheadline; i++)
@@ -151,8 +151,10 @@ static int check_count_name(const struct measure_impl *mi, const char *name, cha
 			goto taken;
 	return 0;
 taken:
-	snprintf(err, errlen, "model %s: count %s has the name of a count tmacg reports "
-		 "itself: rename it in the model file", model_id(mi->model), name);
+	snprintf(err, errlen,
+		 "model %s: count %s has the name of a count tmacg reports "
+		 "itself: rename it in the model file",
+		 model_id(mi->model), name);
 	return -EINVAL;
 }
 
@@ -181,7 +183,7 @@ static int map_model_events(struct measure_impl *mi, char *err, size_t errlen)
 	}
 	for (int i = 0; i < NHEADLINE; i++) {
 		if (model_event_index(mi->model, headline_events[i]) < 0)
-			continue;	/* not a model of Intel's fixed counters */
+			continue; /* not a model of Intel's fixed counters */
 		mi->headline[mi->nheadline++] = plan_index(&mi->plan, headline_events[i]);
 		mi->count_names[c++] = headline_names[i];
 	}
@@ -260,7 +262,7 @@ int measure_open(struct measure **out, const struct options *o, char *err, size_
 		mi->tsc_hz = tsc_rate();
 	if (o->verbose)
 		cpu_info_print(&mi->ci, stderr);
-	if (plan_uses_pmu(&mi->plan))	/* the watchdog's counter matters to hardware only */
+	if (plan_uses_pmu(&mi->plan)) /* the watchdog's counter matters to hardware only */
 		cpu_warn(&mi->ci, stderr);
 	mi->ms.model_name = model_id(mi->model);
 	mi->ms.tma_version = model_tma_version(mi->model);

@@ -31,15 +31,15 @@ struct measure {
 	int nevents;
 	int ngroups;
 	struct pmu_event events[TMACG_MAX_EVENTS];
-	const char *model_name;		/* the model's id: "icx", "software", ... */
-	const char *tma_version;	/* NULL when the model has none (software) */
+	const char *model_name;	 /* the model's id: "icx", "software", ... */
+	const char *tma_version; /* NULL when the model has none (software) */
 	int ncounts;
 	const char *const *count_names;
-	int nsummary;			/* on_cpu_s, cpu_utilization and the model's counts */
+	int nsummary; /* on_cpu_s, cpu_utilization and the model's counts */
 	const struct tma_model *tma;
 	int level;
 	bool info;
-	bool smt_shared;		/* core-wide inputs while SMT is on */
+	bool smt_shared; /* core-wide inputs while SMT is on */
 };
 
 /*

@@ -44,14 +44,14 @@ struct monitor {
 	struct pending *pending;
 	size_t npending, cap_pending;
 	struct report rep;
-	struct k8s_monitor *k8s;	/* --k8s: chooses and names the reported cgroups */
-	uint64_t unattributed;		/* deltas of cgroups never named: counted as dropped */
-	bool may_rescan;		/* this interval has not scanned the hierarchy yet */
+	struct k8s_monitor *k8s; /* --k8s: chooses and names the reported cgroups */
+	uint64_t unattributed;	 /* deltas of cgroups never named: counted as dropped */
+	bool may_rescan;	 /* this interval has not scanned the hierarchy yet */
 	struct tmacg_stats last_stats;
 	uint64_t last_negative, last_flush_errors, last_unattributed;
 	bool warned_map_full, warned_lost, warned_read;
-	struct group_health health;	/* perf groups that never counted */
-	struct prom *prom;		/* --listen: the report's sink, serving /metrics */
+	struct group_health health; /* perf groups that never counted */
+	struct prom *prom;	    /* --listen: the report's sink, serving /metrics */
 };
 
 static uint64_t now_ns(clockid_t clk)
@@ -157,8 +157,10 @@ static uint64_t dropped_since_last(struct monitor *m)
 		  (m->col.flush_errors - m->last_flush_errors) +
 		  (m->unattributed - m->last_unattributed);
 	if (st.map_full > m->last_stats.map_full && !m->warned_map_full) {
-		fprintf(stderr, "tmacg: warning: the cgroup map is full (%u entries): counts "
-				"dropped; raise --max-cgroups\n", m->o->max_cgroups);
+		fprintf(stderr,
+			"tmacg: warning: the cgroup map is full (%u entries): counts "
+			"dropped; raise --max-cgroups\n",
+			m->o->max_cgroups);
 		m->warned_map_full = true;
 	}
 	if (st.events_lost > m->last_stats.events_lost && !m->warned_lost) {
@@ -171,7 +173,7 @@ static uint64_t dropped_since_last(struct monitor *m)
 				"dropped (run with -v for the totals)\n");
 		m->warned_read = true;
 	}
-	m->rep.map_full = st.map_full - m->last_stats.map_full;	/* in each line's quality */
+	m->rep.map_full = st.map_full - m->last_stats.map_full; /* in each line's quality */
 	m->last_stats = st;
 	m->last_flush_errors = m->col.flush_errors;
 	m->last_unattributed = m->unattributed;
@@ -196,10 +198,9 @@ static void print_totals(struct monitor *m)
 		(unsigned long long)st.idle, (unsigned long long)st.flushes,
 		(unsigned long long)st.groups_not_running, (unsigned long long)st.migrations,
 		(unsigned long long)st.missed_switches, st.missed_runtime_ns / 1e9,
-		(unsigned long long)st.read_errors,
-		(unsigned long long)st.map_full, (unsigned long long)st.task_map_full,
-		(unsigned long long)st.events_lost, (unsigned long long)m->unattributed,
-		(unsigned long long)m->col.flush_errors,
+		(unsigned long long)st.read_errors, (unsigned long long)st.map_full,
+		(unsigned long long)st.task_map_full, (unsigned long long)st.events_lost,
+		(unsigned long long)m->unattributed, (unsigned long long)m->col.flush_errors,
 		(unsigned long long)(st.negative_deltas + m->col.negative_deltas));
 }
 
@@ -234,10 +235,13 @@ static int setup(struct monitor *m, char *err, size_t errlen)
 	ret = cgroup_find_mount("/proc/self/mountinfo", m->o->cgroup_root, &mnt);
 	if (ret) {
 		if (m->o->cgroup_root)
-			snprintf(err, errlen, "--cgroup-root %s: not a cgroup2 mount point "
-				 "(see /proc/self/mountinfo)", m->o->cgroup_root);
+			snprintf(err, errlen,
+				 "--cgroup-root %s: not a cgroup2 mount point "
+				 "(see /proc/self/mountinfo)",
+				 m->o->cgroup_root);
 		else
-			snprintf(err, errlen, "no cgroup2 filesystem is mounted: tmacg needs "
+			snprintf(err, errlen,
+				 "no cgroup2 filesystem is mounted: tmacg needs "
 				 "cgroup v2 (mount -t cgroup2 none /sys/fs/cgroup)");
 		return -ENOENT;
 	}
@@ -248,7 +252,8 @@ static int setup(struct monitor *m, char *err, size_t errlen)
 	}
 	for (int i = 0; i < m->o->ncgroups; i++) {
 		if (cgroup_resolve(&mnt, m->o->cgroups[i], specs[i].path, sizeof(specs[i].path))) {
-			snprintf(err, errlen, "cgroup '%s' not found: cgroup v2 is mounted at %s "
+			snprintf(err, errlen,
+				 "cgroup '%s' not found: cgroup v2 is mounted at %s "
 				 "here; give a directory below it or a path inside it",
 				 m->o->cgroups[i], mnt.dir);
 			free(specs);
@@ -298,7 +303,8 @@ static int setup(struct monitor *m, char *err, size_t errlen)
 	if (ret)
 		return ret;
 	if (m->o->verbose)
-		fprintf(stderr, "tmacg: BPF programs loaded (%s), %d CPUs, %d events in %d groups\n",
+		fprintf(stderr,
+			"tmacg: BPF programs loaded (%s), %d CPUs, %d events in %d groups\n",
 			m->col.raw_tp ? "raw_tp" : "tp_btf", m->col.ncpus, m->ms->nevents,
 			m->ms->ngroups);
 	ret = pmu_open(&m->pmu, m->ms->events, m->ms->nevents, m->col.ncpus, err, errlen);
@@ -322,8 +328,8 @@ static int setup(struct monitor *m, char *err, size_t errlen)
 
 static void teardown(struct monitor *m)
 {
-	prom_close(m->prom);	/* stops serving first: nothing reads the report after */
-	collector_close(&m->col);	/* detaches first: no program left loaded */
+	prom_close(m->prom);	  /* stops serving first: nothing reads the report after */
+	collector_close(&m->col); /* detaches first: no program left loaded */
 	pmu_close(&m->pmu);
 	cgroup_tree_free(&m->tree);
 	report_free(&m->rep);
@@ -387,7 +393,7 @@ int monitor_run(const struct options *o)
 		last = now;
 		cgroup_tree_age_removed(&m.tree, 2, forget_cgroup, &m);
 		if (ret == -EPIPE)
-			break;	/* the reader went away: stop quietly */
+			break; /* the reader went away: stop quietly */
 		if (ret) {
 			fprintf(stderr, "tmacg: cannot write the output: %s\n", strerror(-ret));
 			code = 1;

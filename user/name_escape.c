@@ -29,7 +29,7 @@ int utf8_sequence(const unsigned char *s, size_t n, uint32_t *cp)
 	} else if (b >= 0xF0 && b <= 0xF4) {
 		len = 4, c = b & 0x07, min = 0x10000;
 	} else {
-		return 0;	/* continuation byte, C0/C1 (overlong), F5..FF */
+		return 0; /* continuation byte, C0/C1 (overlong), F5..FF */
 	}
 	if ((size_t)len > n)
 		return 0;
@@ -81,7 +81,7 @@ const char *name_json_text(const char *s)
 		i += len;
 	if (i == n)
 		return s;
-	out = malloc(3 * n + 1);	/* each byte at most one 3-byte character */
+	out = malloc(3 * n + 1); /* each byte at most one 3-byte character */
 	if (!out)
 		return NULL;
 	memcpy(out, s, i);
@@ -110,8 +110,8 @@ static bool printable(uint32_t cp)
 	if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F))
 		return false;
 	if (cp == 0x00AD || cp == 0x061C || (cp >= 0x200B && cp <= 0x200F) ||
-	    (cp >= 0x2028 && cp <= 0x202E) ||
-	    (cp >= 0x2060 && cp <= 0x206F) || cp == 0xFEFF || (cp >= 0xFFF9 && cp <= 0xFFFB))
+	    (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2060 && cp <= 0x206F) || cp == 0xFEFF ||
+	    (cp >= 0xFFF9 && cp <= 0xFFFB))
 		return false;
 	return true;
 }
@@ -121,7 +121,7 @@ char *name_term_text(const char *s)
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *u = (const unsigned char *)s;
 	size_t n = strlen(s), i = 0, o = 0;
-	char *out = malloc(4 * n + 1);	/* each byte at most \xHH */
+	char *out = malloc(4 * n + 1); /* each byte at most \xHH */
 
 	if (!out)
 		return NULL;

@@ -25,7 +25,8 @@ struct tma_model *tma_model_open(const struct options *o, const struct cpu_info 
 		id = cpu_select_model(ci, NULL, err, errlen);
 	if (!id) {
 		if (!ci)
-			snprintf(err, errlen, "no TMA model given: name one with --model ID "
+			snprintf(err, errlen,
+				 "no TMA model given: name one with --model ID "
 				 "(tmacg --list-models) or --model-file PATH");
 		return NULL;
 	}
@@ -35,9 +36,11 @@ struct tma_model *tma_model_open(const struct options *o, const struct cpu_info 
 static int list_events(const struct options *o, const struct tma_model *m,
 		       const struct cpu_info *ci)
 {
-	struct plan_request req = { .model = m, .level = o->level, .with_info = o->info,
+	struct plan_request req = { .model = m,
+				    .level = o->level,
+				    .with_info = o->info,
 				    .cpu = ci && ci->has_pmu ? ci : NULL };
-	static struct plan plan;	/* ~20 KiB: off the stack */
+	static struct plan plan; /* ~20 KiB: off the stack */
 	char err[1024];
 
 	if (plan_for_model(&req, &plan, err, sizeof(err))) {
@@ -46,7 +49,8 @@ static int list_events(const struct options *o, const struct tma_model *m,
 	}
 	if (!req.cpu && plan_uses_pmu(&plan))
 		printf("# planned for %s's CPU with SMT on (this machine has no hardware PMU to "
-		       "ask)\n", model_id(m));
+		       "ask)\n",
+		       model_id(m));
 	/* Which description the host matched: tests/hw/run reads it to pick its expectations. */
 	if (ci && ci->cpu)
 		printf("# this CPU: %s (%s), planning model %s\n", ci->cpu->id, ci->cpu->title,
@@ -64,9 +68,9 @@ int offline_run(const struct options *o)
 	int code;
 
 	/* The host's CPU picks the model only when none was named. */
-	have_ci = !o->model && !o->model_file ? !cpu_detect(NULL, &ci, err, sizeof(err)) :
-						  (o->list_events && !cpu_detect(NULL, &ci, err,
-										   sizeof(err)));
+	have_ci = !o->model && !o->model_file ?
+			  !cpu_detect(NULL, &ci, err, sizeof(err)) :
+			  (o->list_events && !cpu_detect(NULL, &ci, err, sizeof(err)));
 	m = tma_model_open(o, have_ci ? &ci : NULL, err, sizeof(err));
 	if (!m) {
 		fprintf(stderr, "tmacg: %s\n", err);

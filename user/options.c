@@ -22,8 +22,8 @@ int parse_duration(const char *s, uint64_t *ns)
 		const char *suffix;
 		double ns;
 	} units[] = {
-		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 }, { "m", 60e9 },
-		{ "h", 3600e9 }, { "", 1e9 },
+		{ "ns", 1 },   { "us", 1e3 },	{ "ms", 1e6 }, { "s", 1e9 },
+		{ "m", 60e9 }, { "h", 3600e9 }, { "", 1e9 },
 	};
 	char *end;
 	double v;
@@ -71,7 +71,8 @@ static void options_usage_models(FILE *f)
 	}
 	free(ids);
 	fputs(" (default: detected from the CPU;\n"
-	      "                         tmacg --list-models shows which CPUs run each)\n", f);
+	      "                         tmacg --list-models shows which CPUs run each)\n",
+	      f);
 }
 
 void options_usage(FILE *f)
@@ -218,7 +219,8 @@ int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err
 			break;
 		case 'd':
 			if (parse_long(optarg, 0, 64, &v))
-				return bad(err, "--depth '%s': expected a number from 0 to 64", optarg);
+				return bad(err, "--depth '%s': expected a number from 0 to 64",
+					   optarg);
 			o->depth = (int)v;
 			break;
 		case OPT_K8S:
@@ -230,7 +232,8 @@ int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err
 			else if (!strcmp(optarg, "container"))
 				o->k8s_level = K8S_LEVEL_CONTAINER;
 			else
-				return bad(err, "--k8s-level '%s': expected pod or container", optarg);
+				return bad(err, "--k8s-level '%s': expected pod or container",
+					   optarg);
 			o->k8s = true;
 			break;
 		case OPT_K8S_LOGS_CONTAINERS:
@@ -253,7 +256,8 @@ int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err
 			else if (!strcmp(optarg, "hardware"))
 				o->pmu = PMU_HARDWARE;
 			else
-				return bad(err, "--pmu '%s': expected hardware or software", optarg);
+				return bad(err, "--pmu '%s': expected hardware or software",
+					   optarg);
 			break;
 		case 'm':
 			o->model = optarg;
@@ -263,7 +267,8 @@ int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err
 			break;
 		case 'l':
 			if (parse_long(optarg, 1, OPTIONS_MAX_LEVEL, &v))
-				return bad(err, "--level '%s': expected a number from 1 to 6", optarg);
+				return bad(err, "--level '%s': expected a number from 1 to 6",
+					   optarg);
 			o->level = (int)v;
 			break;
 		case OPT_INFO:
@@ -283,7 +288,8 @@ int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err
 			break;
 		case 'i':
 			if (parse_duration(optarg, &o->interval_ns))
-				return bad(err, "--interval '%s': expected a duration like 500ms or 2s",
+				return bad(err,
+					   "--interval '%s': expected a duration like 500ms or 2s",
 					   optarg);
 			if (o->interval_ns < OPTIONS_MIN_INTERVAL_NS)
 				return bad(err, "--interval '%s': the shortest interval is 10ms",
@@ -296,7 +302,8 @@ int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err
 			break;
 		case 'D':
 			if (parse_duration(optarg, &o->duration_ns) || !o->duration_ns)
-				return bad(err, "--duration '%s': expected a duration like 10s or 5m",
+				return bad(err,
+					   "--duration '%s': expected a duration like 10s or 5m",
 					   optarg);
 			break;
 		case 'f':
@@ -320,7 +327,8 @@ int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err
 			else if (!strcmp(optarg, "never"))
 				o->color_mode = 0;
 			else
-				return bad(err, "--color '%s': expected auto, always or never", optarg);
+				return bad(err, "--color '%s': expected auto, always or never",
+					   optarg);
 			break;
 		case OPT_HOST:
 			o->host = optarg;
@@ -330,12 +338,14 @@ int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err
 			break;
 		case OPT_MAX_CGROUPS:
 			if (parse_long(optarg, 16, 1L << 24, &v))
-				return bad(err, "--max-cgroups '%s': expected 16 to 16777216", optarg);
+				return bad(err, "--max-cgroups '%s': expected 16 to 16777216",
+					   optarg);
 			o->max_cgroups = (uint32_t)v;
 			break;
 		case OPT_MAX_TASKS:
 			if (parse_long(optarg, 16, 1L << 24, &v))
-				return bad(err, "--max-tasks '%s': expected 16 to 16777216", optarg);
+				return bad(err, "--max-tasks '%s': expected 16 to 16777216",
+					   optarg);
 			o->max_tasks = (uint32_t)v;
 			break;
 		case OPT_LISTEN: {
@@ -364,9 +374,10 @@ int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err
 	}
 	if (optind < argc)
 		return bad(err, "unexpected argument '%s'", argv[optind]);
-	if (o->pmu == PMU_SOFTWARE) {	/* the built-in model of software events */
+	if (o->pmu == PMU_SOFTWARE) { /* the built-in model of software events */
 		if (o->model || o->model_file)
-			return bad(err, "%s", "--pmu software is --model software: give one of "
+			return bad(err, "%s",
+				   "--pmu software is --model software: give one of "
 				   "--pmu software, --model and --model-file");
 		o->model = "software";
 	}
@@ -379,8 +390,9 @@ int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err
 	if (o->format == FORMAT_NONE && !o->listen)
 		return bad(err, "%s", "--format none prints nothing: it needs --listen ADDR:PORT");
 	if (o->listen && (o->replay || o->list_metrics || o->list_events || o->list_models))
-		return bad(err, "%s", "--listen serves live measurements: not with --replay or "
-			    "--list-*");
+		return bad(err, "%s",
+			   "--listen serves live measurements: not with --replay or "
+			   "--list-*");
 	if (o->depth && !o->ncgroups)
 		return bad(err, "%s", "--depth needs --cgroup");
 	return 0;

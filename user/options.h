@@ -16,35 +16,35 @@ enum k8s_level { K8S_LEVEL_POD, K8S_LEVEL_CONTAINER };
 struct options {
 	const char *cgroups[OPTIONS_MAX_CGROUPS];
 	int ncgroups;
-	int depth;			/* --depth: descendants reported below each --cgroup */
+	int depth; /* --depth: descendants reported below each --cgroup */
 	uint64_t interval_ns;
-	long count;			/* intervals; 0: until stopped */
-	uint64_t duration_ns;		/* 0: until stopped */
-	enum output_format format;	/* never FORMAT_AUTO after options_resolve() */
+	long count;		   /* intervals; 0: until stopped */
+	uint64_t duration_ns;	   /* 0: until stopped */
+	enum output_format format; /* never FORMAT_AUTO after options_resolve() */
 	bool per_task;
-	int top;			/* 0: no limit */
+	int top; /* 0: no limit */
 	enum pmu_mode pmu;
-	const char *model;		/* --model id */
+	const char *model; /* --model id */
 	const char *model_file;
 	int level;
-	bool info;			/* --info: Info metrics too */
+	bool info; /* --info: Info metrics too */
 	const char *replay;
 	bool list_models, list_metrics, list_events;
 	bool k8s;
 	enum k8s_level k8s_level;
 	const char *k8s_log_containers;
 	const char *k8s_log_pods;
-	const char *cgroup_root;	/* a cgroup2 mount to use instead of the first one */
-	const char *host;		/* --host; after options_resolve(): the name to print */
-	const char *listen;		/* --listen ADDR:PORT: serve /metrics (user/prom/) */
+	const char *cgroup_root; /* a cgroup2 mount to use instead of the first one */
+	const char *host;	 /* --host; after options_resolve(): the name to print */
+	const char *listen;	 /* --listen ADDR:PORT: serve /metrics (user/prom/) */
 	uint32_t max_cgroups;
 	uint32_t max_tasks;
 	int verbose;
-	int color_mode;			/* --color: -1 auto, 0 never, 1 always */
+	int color_mode; /* --color: -1 auto, 0 never, 1 always */
 	/* Set by options_resolve(): */
-	bool color;			/* ANSI colour in tables */
-	bool top_auto;			/* no --format, a terminal: table, then top past 8 cgroups */
-	char host_buf[256];		/* gethostname()'s answer, when host points here */
+	bool color;	    /* ANSI colour in tables */
+	bool top_auto;	    /* no --format, a terminal: table, then top past 8 cgroups */
+	char host_buf[256]; /* gethostname()'s answer, when host points here */
 };
 
 /*

@@ -52,7 +52,7 @@ static json_object *json_num(double d)
 	char buf[40];
 
 	if (!isfinite(d))
-		return NULL;	/* json-c writes NULL as null */
+		return NULL; /* json-c writes NULL as null */
 	json_double_text(d, buf, sizeof(buf));
 	return json_object_new_double_s(d, buf);
 }
@@ -67,7 +67,7 @@ static json_object *json_str(const char *s)
 		return NULL;
 	text = name_json_text(s);
 	if (!text)
-		return NULL;	/* out of memory: null, "could not be given" */
+		return NULL; /* out of memory: null, "could not be given" */
 	o = json_object_new_string(text);
 	if (text != s)
 		free((char *)text);
@@ -189,7 +189,8 @@ int output_json_line(FILE *f, const struct report_line *r)
 	json_object_object_add(o, "quality", quality);
 	add_model_result(o, r);
 
-	if (fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+	if (fprintf(f, "%s\n",
+		    json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
 							      JSON_C_TO_STRING_NOSLASHESCAPE)) < 0)
 		err = errno == EPIPE ? -EPIPE : -EIO;
 	json_object_put(o);

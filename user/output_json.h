@@ -21,7 +21,7 @@ struct resource {
 	const char *k8s_pod_uid;
 	const char *k8s_container;
 	const char *container_id;
-	const char *host;	/* host.name */
+	const char *host; /* host.name */
 };
 
 struct report_task {
@@ -31,24 +31,24 @@ struct report_task {
 };
 
 struct report_line {
-	struct timespec time;		/* end of the interval, CLOCK_REALTIME */
+	struct timespec time; /* end of the interval, CLOCK_REALTIME */
 	double interval_s;
 	const char *host;
-	const char *model;		/* "icx", "spr", "software" */
-	const char *tma_version;	/* NULL: null */
-	const char *cgroup;		/* path relative to the cgroup2 root, "/a/b" */
-	uint64_t cgroup_id;		/* 0: null (replay) */
-	const struct resource *resource;	/* NULL: {} */
-	const struct report_task *task;	/* per-task line when set */
+	const char *model;		 /* "icx", "spr", "software" */
+	const char *tma_version;	 /* NULL: null */
+	const char *cgroup;		 /* path relative to the cgroup2 root, "/a/b" */
+	uint64_t cgroup_id;		 /* 0: null (replay) */
+	const struct resource *resource; /* NULL: {} */
+	const struct report_task *task;	 /* per-task line when set */
 	int ncounts;
 	const char *const *count_names;
-	const double *count_values;	/* NAN: null */
-	int nsummary;			/* the first nsummary counts: the table shows them too */
-	double running_min;		/* NAN: null */
+	const double *count_values; /* NAN: null */
+	int nsummary;		    /* the first nsummary counts: the table shows them too */
+	double running_min;	    /* NAN: null */
 	bool smt_shared;
 	uint64_t dropped;
-	uint64_t map_full;		/* of dropped: deltas the full cgroup map had no room for */
-	const char *instance;		/* "<pid>@<start time>" of this tmacg; NULL: null (replay) */
+	uint64_t map_full;    /* of dropped: deltas the full cgroup map had no room for */
+	const char *instance; /* "<pid>@<start time>" of this tmacg; NULL: null (replay) */
 	/* With a model: "metrics" holds nodes of level <= level (and Info metrics when info). */
 	const struct tma_model *tma;
 	const struct model_result *result;

@@ -21,14 +21,14 @@
 #define TOP_MAX_WIDTH 1000
 
 /* Column widths, without the space before each. */
-#define COL_CPU 6	/* "1234.5": percent of one CPU */
-#define COL_RUN 5	/* "100.0": running_min in percent */
-#define COL_SHARE 5	/* " 45.2" */
-#define NAME_MIN 12	/* below this a name says little */
-#define NAME_PREFERRED 24	/* a name gets this many before any rate column shows */
-#define NAME_NATURAL_MAX 48	/* spare columns go to the bar and path past this */
+#define COL_CPU 6	    /* "1234.5": percent of one CPU */
+#define COL_RUN 5	    /* "100.0": running_min in percent */
+#define COL_SHARE 5	    /* " 45.2" */
+#define NAME_MIN 12	    /* below this a name says little */
+#define NAME_PREFERRED 24   /* a name gets this many before any rate column shows */
+#define NAME_NATURAL_MAX 48 /* spare columns go to the bar and path past this */
 #define BAR_MIN 8
-#define BAR_MID 12	/* the bar grows to this before the path gets spare columns */
+#define BAR_MID 12 /* the bar grows to this before the path gets spare columns */
 #define BAR_MAX 24
 #define PATH_MIN 12
 
@@ -38,8 +38,8 @@
 struct top_row {
 	char name[TOP_NAME_BYTES];
 	bool other;
-	double cpu;		/* % of one CPU; NAN: unknown */
-	double run;		/* running_min, %; NAN: unknown */
+	double cpu; /* % of one CPU; NAN: unknown */
+	double run; /* running_min, %; NAN: unknown */
 	double l1[TOP_MAX_L1];
 	double extra[TOP_MAX_EXTRA];
 	char path[TOP_PATH_BYTES];
@@ -48,11 +48,11 @@ struct top_row {
 struct top {
 	const struct tma_model *m;
 	int level;
-	int nl1, l1[TOP_MAX_L1];	/* level-1 node indices, model order */
-	int on_cpu;			/* index of the "on_cpu_s" count; -1: none */
-	int nextra, extra[TOP_MAX_EXTRA];	/* indices of "*_per_s" counts */
+	int nl1, l1[TOP_MAX_L1];	  /* level-1 node indices, model order */
+	int on_cpu;			  /* index of the "on_cpu_s" count; -1: none */
+	int nextra, extra[TOP_MAX_EXTRA]; /* indices of "*_per_s" counts */
 	char extra_head[TOP_MAX_EXTRA][40];
-	bool pods;			/* rows are named by Kubernetes identity */
+	bool pods; /* rows are named by Kubernetes identity */
 	/* The widest name and path so far: columns do not jump from frame to frame. */
 	int name_nat, path_nat;
 	struct top_row *rows;
@@ -72,8 +72,7 @@ static const struct {
 	{ "Retiring", "RET%", 'R', "\033[30;42m" },
 };
 
-static void l1_style(const struct top *t, int i, const char **head, char *letter,
-		     const char **sgr)
+static void l1_style(const struct top *t, int i, const char **head, char *letter, const char **sgr)
 {
 	const char *name = model_node(t->m, t->l1[i])->name;
 
@@ -85,7 +84,7 @@ static void l1_style(const struct top *t, int i, const char **head, char *letter
 			return;
 		}
 	}
-	*head = name;	/* cut to the column */
+	*head = name; /* cut to the column */
 	*letter = (char)('1' + i);
 	*sgr = "\033[30;47m";
 }
@@ -211,9 +210,9 @@ static int by_cpu(const void *a, const void *b)
 struct layout {
 	int name_w;
 	bool cpu, run, l1;
-	int nextra;		/* extra columns shown, from the first */
+	int nextra; /* extra columns shown, from the first */
 	int extra_w[TOP_MAX_EXTRA];
-	int bar_w, path_w;	/* 0: not shown */
+	int bar_w, path_w; /* 0: not shown */
 };
 
 static int imin(int a, int b)
@@ -251,8 +250,8 @@ static void layout(struct top *t, int width, struct layout *l)
 		t->name_nat = w > t->name_nat ? w : t->name_nat;
 		t->path_nat = p > t->path_nat ? p : t->path_nat;
 	}
-	name_nat = t->name_nat > 4 ? t->name_nat : 4;		/* "NAME" */
-	path_nat = t->path_nat > 10 ? t->path_nat : 10;		/* "BOTTLENECK" */
+	name_nat = t->name_nat > 4 ? t->name_nat : 4;	/* "NAME" */
+	path_nat = t->path_nat > 10 ? t->path_nat : 10; /* "BOTTLENECK" */
 	l->name_w = imin(width, NAME_MIN);
 	spare = width - l->name_w;
 	if (spare >= 1 + COL_CPU) {
@@ -520,7 +519,7 @@ static void title_line(const struct top *t, const struct top_title *ti, size_t n
 struct frame {
 	FILE *f;
 	const struct top_screen *s;
-	size_t lines, written;	/* lines the frame has (at most the height), written so far */
+	size_t lines, written; /* lines the frame has (at most the height), written so far */
 };
 
 /* Writes one line: on a terminal, clears what an earlier frame left to its right. */
@@ -560,7 +559,7 @@ int top_draw(struct top *t, FILE *f, const struct top_screen *s, const struct to
 	if (t->n)
 		qsort(t->rows, t->n, sizeof(*t->rows), by_cpu);
 	layout(t, scr.width, &l);
-	fixed = 2 + (l.bar_w ? 1 : 0);	/* title, legend, column header */
+	fixed = 2 + (l.bar_w ? 1 : 0); /* title, legend, column header */
 	shown = t->n;
 	fr.lines = fixed + t->n;
 	if (scr.height > 0 && fr.lines > (size_t)scr.height) {
@@ -571,7 +570,7 @@ int top_draw(struct top *t, FILE *f, const struct top_screen *s, const struct to
 	if (scr.ansi)
 		fputs(t->drawn ? "\033[H" : "\033[H\033[2J", f);
 	else if (t->drawn)
-		fputc('\n', f);	/* frames apart by one empty line */
+		fputc('\n', f); /* frames apart by one empty line */
 	title_line(t, ti, t->n, scr.width, ln);
 	emit(&fr, ln);
 	if (l.bar_w) {

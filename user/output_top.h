@@ -25,10 +25,10 @@ struct report_line;
 struct top;
 
 struct top_screen {
-	int width;		/* columns: no line is wider */
-	int height;		/* lines; 0: as many as there are rows (not a terminal) */
-	bool ansi;		/* redraw in place with cursor escapes */
-	bool color;		/* SGR colours in the bar and the header */
+	int width;  /* columns: no line is wider */
+	int height; /* lines; 0: as many as there are rows (not a terminal) */
+	bool ansi;  /* redraw in place with cursor escapes */
+	bool color; /* SGR colours in the bar and the header */
 };
 
 struct top_title {

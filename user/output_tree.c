@@ -39,9 +39,9 @@ static void print_node(FILE *f, const struct model_node_info *n, double v, bool 
 	else
 		fprintf(f, "%6.1f%%", v * 100);
 	fprintf(f, "%s%s%s\n",
-		flagged	     ? " *"
-		: bottleneck ? "  "
-			     : "",
+		flagged	   ? " *" :
+		bottleneck ? "  " :
+			     "",
 		bottleneck ? " <" : "", *on ? ANSI_RESET : "");
 }
 
@@ -102,7 +102,7 @@ void output_tree(FILE *f, const struct report_line *line, bool color)
 	for (int i = 0; i < n; i++) {
 		const struct model_node_info *node = model_node(m, i);
 
-		if (node->level == 0 || node->level > level)	/* Info metrics, counts */
+		if (node->level == 0 || node->level > level) /* Info metrics, counts */
 			continue;
 		print_node(f, node, r->value[i], r->flagged[i], on_path(r, i), color);
 	}

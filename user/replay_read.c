@@ -45,8 +45,7 @@ static int parse_counters(json_object *c, struct replay_record *r, const char *n
 	r->counters = calloc(json_object_object_length(c) + 1, sizeof(*r->counters));
 	if (!r->counters)
 		return -ENOMEM;
-	json_object_object_foreach(c, key, val)
-	{
+	json_object_object_foreach(c, key, val) {
 		struct replay_counter *k = &r->counters[r->ncounters];
 		double v;
 
@@ -103,8 +102,8 @@ static int parse_line(const char *text, size_t len, struct replay_record *r, con
 		if (e == json_tokener_success && end < len)
 			return rerr(err, errlen, name, r->line, "bad JSON: text after the object");
 		return rerr(err, errlen, name, r->line, "bad JSON: %s",
-			    e == json_tokener_continue ? "the object is not complete on this line"
-						       : json_tokener_error_desc(e));
+			    e == json_tokener_continue ? "the object is not complete on this line" :
+							 json_tokener_error_desc(e));
 	}
 	json_tokener_free(tok);
 	if (json_object_get_type(o) != json_type_object) {
@@ -205,14 +204,15 @@ int replay_read_stream_limited(FILE *f, const char *name, size_t max_line, size_
 	memset(out, 0, sizeof(*out));
 	out->name = name;
 	while ((n = read_line(f, &line, &cap, max_line)) >= 0) {
-		struct replay_record r = {.line = ++lineno};
+		struct replay_record r = { .line = ++lineno };
 		struct replay_record *nr;
 
 		total += n + 1;
 		if (total > max_bytes + 1) {
 			snprintf(err, errlen,
 				 "%s: larger than %zu bytes, the limit of a replay input: split it "
-				 "and replay the parts", name, max_bytes);
+				 "and replay the parts",
+				 name, max_bytes);
 			rc = -EFBIG;
 			break;
 		}
@@ -238,7 +238,8 @@ int replay_read_stream_limited(FILE *f, const char *name, size_t max_line, size_
 	if (n == -E2BIG) {
 		rc = rerr(err, errlen, name, lineno + 1,
 			  "line longer than %zu bytes, the limit of one replay line: "
-			  "not JSON lines?", max_line);
+			  "not JSON lines?",
+			  max_line);
 	} else if (n == -ENOMEM) {
 		rc = -ENOMEM;
 	}

@@ -42,8 +42,8 @@ int replay_read_stream(FILE *f, const char *name, struct replay_data *out, char 
  * the whole input is kept in memory, so /dev/zero or a wrong file must end
  * with a message, not exhaust memory.
  */
-#define REPLAY_MAX_LINE (1u << 20)	/* 1 MiB */
-#define REPLAY_MAX_BYTES (256u << 20)	/* 256 MiB */
+#define REPLAY_MAX_LINE (1u << 20)    /* 1 MiB */
+#define REPLAY_MAX_BYTES (256u << 20) /* 256 MiB */
 /* The same with other limits: a line over max_line is -EINVAL, an input over max_bytes -EFBIG. */
 int replay_read_stream_limited(FILE *f, const char *name, size_t max_line, size_t max_bytes,
 			       struct replay_data *out, char *err, size_t errlen);

@@ -19,7 +19,7 @@
 int replay_eval(const struct replay_record *rec, const struct tma_model *m, double *events,
 		struct model_result *res, int level, bool info)
 {
-	struct model_input in = {.events = events, .interval_s = rec->interval_s};
+	struct model_input in = { .events = events, .interval_s = rec->interval_s };
 	int nev = model_event_count(m);
 
 	memset(events, 0, (nev + 1) * sizeof(*events));
@@ -29,8 +29,8 @@ int replay_eval(const struct replay_record *rec, const struct tma_model *m, doub
 		if (e >= 0)
 			events[e] = rec->counters[i].value;
 	}
-	in.flags =
-	    (rec->topdown_fixed ? MODEL_FLAG_TOPDOWN_FIXED : 0) | (rec->smt ? MODEL_FLAG_SMT : 0);
+	in.flags = (rec->topdown_fixed ? MODEL_FLAG_TOPDOWN_FIXED : 0) |
+		   (rec->smt ? MODEL_FLAG_SMT : 0);
 	return model_eval_level(m, &in, res, level, info);
 }
 
@@ -40,15 +40,15 @@ static int print_record(const struct replay_record *rec, const struct tma_model 
 			FILE *out, FILE *err, const char *path)
 {
 	struct report_line line = {
-	    .interval_s = rec->interval_s,
-	    .model = model_id(m),
-	    .tma_version = model_tma_version(m),
-	    .cgroup = rec->cgroup,
-	    .running_min = NAN,
-	    .tma = m,
-	    .result = res,
-	    .level = level,
-	    .info = info,
+		.interval_s = rec->interval_s,
+		.model = model_id(m),
+		.tma_version = model_tma_version(m),
+		.cgroup = rec->cgroup,
+		.running_min = NAN,
+		.tma = m,
+		.result = res,
+		.level = level,
+		.info = info,
 	};
 	int rc = replay_eval(rec, m, events, res, level, info);
 

@@ -164,8 +164,8 @@ static int emit(struct report *r, const struct line_ctx *lc, const char *name, u
 		const struct tmacg_acc *sum)
 {
 	struct resource res = { .host = r->host };
-	const struct resource *ident = node && r->identify ? r->identify(node, r->identify_ctx) :
-							      NULL;
+	const struct resource *ident =
+		node && r->identify ? r->identify(node, r->identify_ctx) : NULL;
 	struct report_task rt;
 	struct report_line line = { 0 };
 
@@ -259,8 +259,7 @@ static int emit_tasks(struct report *r, const struct line_ctx *lc, const struct 
 	return 0;
 }
 
-int report_interval(struct report *r, struct cgroup_tree *t, double interval_s,
-		    uint64_t dropped)
+int report_interval(struct report *r, struct cgroup_tree *t, double interval_s, uint64_t dropped)
 {
 	struct cgroup_node **lines = calloc(cgroup_tree_len(t) + 1, sizeof(*lines));
 	struct cgroup_node *node;
@@ -274,9 +273,12 @@ int report_interval(struct report *r, struct cgroup_tree *t, double interval_s,
 		return -ENOMEM;
 	clock_gettime(CLOCK_REALTIME, &lc.now);
 	if (r->sink) {
-		struct report_line head = { .time = lc.now, .interval_s = interval_s,
-					    .host = r->host, .model = r->ms->model_name,
-					    .tma_version = r->ms->tma_version, .dropped = dropped };
+		struct report_line head = { .time = lc.now,
+					    .interval_s = interval_s,
+					    .host = r->host,
+					    .model = r->ms->model_name,
+					    .tma_version = r->ms->tma_version,
+					    .dropped = dropped };
 
 		r->sink->begin(r->sink->ctx, &head);
 	}
@@ -297,7 +299,7 @@ int report_interval(struct report *r, struct cgroup_tree *t, double interval_s,
 		any_other = any_other || shown < n;
 	}
 	qsort(lines, shown, sizeof(*lines), by_path);
-	if (r->ntasks)	/* qsort(NULL, 0, ...) is undefined */
+	if (r->ntasks) /* qsort(NULL, 0, ...) is undefined */
 		qsort(r->tasks, r->ntasks, sizeof(*r->tasks), task_order);
 	/* auto: the live view once more than a handful show, and from then on */
 	if (r->top_auto && n > TOP_AUTO_MIN_ROWS)
@@ -310,7 +312,7 @@ int report_interval(struct report *r, struct cgroup_tree *t, double interval_s,
 		const struct tmacg_acc *sum = lines[i]->sum ? lines[i]->sum : &empty;
 
 		err = emit(r, &lc, lines[i]->path, lines[i]->id, lines[i], NULL, sum);
-		if (!err && !r->top_now)	/* the live view has a row per cgroup */
+		if (!err && !r->top_now) /* the live view has a row per cgroup */
 			err = emit_tasks(r, &lc, lines[i]);
 	}
 	if (!err && any_other)

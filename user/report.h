@@ -44,7 +44,7 @@ struct report {
 	struct measure *ms;
 	FILE *out;
 	bool json;
-	bool quiet;		/* --format none: nothing on stdout */
+	bool quiet; /* --format none: nothing on stdout */
 	bool color;
 	/* --format top (or auto on a terminal): the live view; auto until over TOP_AUTO_MIN_ROWS */
 	struct top *top;
@@ -52,7 +52,7 @@ struct report {
 	char host[256];
 	/* "<pid>@<start time>": tells apart the lines of two tmacg running at once. */
 	char instance[64];
-	uint64_t map_full;		/* this interval's deltas lost to a full cgroup map */
+	uint64_t map_full; /* this interval's deltas lost to a full cgroup map */
 	double *counts;
 	struct model_result *result;
 	struct report_task_entry *tasks;
@@ -60,7 +60,7 @@ struct report {
 	/* Optional: Kubernetes identity of a cgroup (NULL: none). */
 	const struct resource *(*identify)(const struct cgroup_node *n, void *ctx);
 	void *identify_ctx;
-	const struct report_sink *sink;	/* NULL: none */
+	const struct report_sink *sink; /* NULL: none */
 };
 
 /* "<pid>@<RFC 3339 start time>" of this process, for quality.instance. */
@@ -72,7 +72,6 @@ void report_reset(struct report *r, struct cgroup_tree *t);
 void report_add_task(struct report *r, const struct cgroup_node *target,
 		     const struct collector_task *t, const struct tmacg_acc *delta);
 /* Prints every reported cgroup's line, then clears the sums.  0, -EPIPE or -EIO. */
-int report_interval(struct report *r, struct cgroup_tree *t, double interval_s,
-		    uint64_t dropped);
+int report_interval(struct report *r, struct cgroup_tree *t, double interval_s, uint64_t dropped);
 
 #endif

@@ -34,9 +34,9 @@ static bool is_bidi_control(wchar_t c)
 
 /* One unit of the safe copy: a character kept as is, or one escaped byte. */
 struct unit {
-	size_t in_len;		/* bytes of s it consumes */
+	size_t in_len; /* bytes of s it consumes */
 	int cols;
-	bool escape;		/* print "\xNN" for the first byte instead */
+	bool escape; /* print "\xNN" for the first byte instead */
 };
 
 static struct unit next_unit(const char *s, locale_t loc)
@@ -51,7 +51,7 @@ static struct unit next_unit(const char *s, locale_t loc)
 	if (b >= 0x20 && b < 0x7f)
 		return (struct unit){ 1, 1, false };
 	if (b < 0x80 || loc == (locale_t)0)
-		return u;	/* C0 control, DEL; without the locale any non-ASCII byte */
+		return u; /* C0 control, DEL; without the locale any non-ASCII byte */
 	memset(&st, 0, sizeof(st));
 	{
 		locale_t old = uselocale(loc);
@@ -61,7 +61,7 @@ static struct unit next_unit(const char *s, locale_t loc)
 		uselocale(old);
 	}
 	if (n == 0 || n > MB_LEN_MAX || w < 0 || is_bidi_control(wc))
-		return u;	/* invalid or truncated sequence, C1 control, unassigned */
+		return u; /* invalid or truncated sequence, C1 control, unassigned */
 	return (struct unit){ n, w, false };
 }
 
@@ -78,7 +78,7 @@ int term_fit(const char *s, int max_cols, char *out, size_t outlen)
 	if (max_cols < 1)
 		return 0;
 	if (term_width(s) > max_cols)
-		limit--;	/* room for the cut mark */
+		limit--; /* room for the cut mark */
 	while (*s) {
 		struct unit u = next_unit(s, loc);
 		size_t bytes = u.escape ? 4 : u.in_len;

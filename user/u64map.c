@@ -11,7 +11,7 @@
 
 static size_t slot_of(uint64_t key, size_t cap)
 {
-	key ^= key >> 33;	/* murmur3 finaliser: ids are sequential */
+	key ^= key >> 33; /* murmur3 finaliser: ids are sequential */
 	key *= 0xff51afd7ed558ccdULL;
 	key ^= key >> 33;
 	return key & (cap - 1);
@@ -83,7 +83,7 @@ int u64map_put(struct u64map *m, uint64_t key, void *val)
 
 	if (!key)
 		return -EINVAL;
-	if ((m->len + 1) * 4 > m->cap * 3) {	/* keep the load under 3/4 */
+	if ((m->len + 1) * 4 > m->cap * 3) { /* keep the load under 3/4 */
 		int err = grow(m);
 
 		if (err)
@@ -147,8 +147,7 @@ bool u64map_next(const struct u64map *m, size_t *cur, uint64_t *key, void **val)
 	return false;
 }
 
-size_t u64map_retain(struct u64map *m, bool (*keep)(uint64_t key, void *val, void *ctx),
-		     void *ctx)
+size_t u64map_retain(struct u64map *m, bool (*keep)(uint64_t key, void *val, void *ctx), void *ctx)
 {
 	size_t start = 0, removed = 0;
 

@@ -12,17 +12,17 @@
  * the layout and the deletion scheme may change, the functions below stay.
  */
 struct u64map {
-	uint64_t *keys;		/* 0: empty slot */
+	uint64_t *keys; /* 0: empty slot */
 	void **vals;
-	size_t cap;		/* power of two */
+	size_t cap; /* power of two */
 	size_t len;
 };
 
 void u64map_init(struct u64map *m);
-void u64map_free(struct u64map *m);	/* frees the table, not the values */
+void u64map_free(struct u64map *m); /* frees the table, not the values */
 void *u64map_get(const struct u64map *m, uint64_t key);
-int u64map_put(struct u64map *m, uint64_t key, void *val);	/* 0 or -ENOMEM */
-void *u64map_del(struct u64map *m, uint64_t key);	/* returns the value removed */
+int u64map_put(struct u64map *m, uint64_t key, void *val); /* 0 or -ENOMEM */
+void *u64map_del(struct u64map *m, uint64_t key);	   /* returns the value removed */
 
 static inline size_t u64map_len(const struct u64map *m)
 {
@@ -44,7 +44,6 @@ bool u64map_next(const struct u64map *m, size_t *cur, uint64_t *key, void **val)
  * false for (keep may free val first).  keep must not use the map itself.
  * Returns how many were deleted.
  */
-size_t u64map_retain(struct u64map *m, bool (*keep)(uint64_t key, void *val, void *ctx),
-		     void *ctx);
+size_t u64map_retain(struct u64map *m, bool (*keep)(uint64_t key, void *val, void *ctx), void *ctx);
 
 #endif

@@ -42,7 +42,7 @@ static int make_events(struct pmu_event *ev, int n)
 		return -EINVAL;
 	for (int e = 0; e < n; e++) {
 		ev[e] = kinds[e % nk];
-		ev[e].group = 0;	/* cpu-clock leads, as in --pmu software */
+		ev[e].group = 0; /* cpu-clock leads, as in --pmu software */
 	}
 	return 0;
 }
@@ -87,8 +87,13 @@ static int load_tmacg(struct run *r, int nevents, bool per_task, char *err, size
 	int group[TMACG_MAX_EVENTS] = { 0 };
 	bool leader[TMACG_MAX_EVENTS] = { true };
 	struct collector_config cfg = {
-		.nevents = nevents, .ngroups = 1, .event_group = group, .event_is_leader = leader,
-		.per_task = per_task, .max_cgroups = 16384, .max_tasks = 16384,
+		.nevents = nevents,
+		.ngroups = 1,
+		.event_group = group,
+		.event_is_leader = leader,
+		.per_task = per_task,
+		.max_cgroups = 16384,
+		.max_tasks = 16384,
 	};
 	int ret = collector_open(&r->col, &cfg, err, len);
 
@@ -98,7 +103,7 @@ static int load_tmacg(struct run *r, int nevents, bool per_task, char *err, size
 		ret = collector_attach(&r->col, err, len);
 	if (!ret)
 		r->prog_fd = bpf_program__fd(r->col.raw_tp ? r->col.skel->progs.tmacg_switch_raw :
-							      r->col.skel->progs.tmacg_switch);
+							     r->col.skel->progs.tmacg_switch);
 	return ret;
 }
 

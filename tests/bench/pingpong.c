@@ -103,7 +103,7 @@ int main(int argc, char **argv)
 	}
 	close(ab[0]);
 	close(ba[1]);
-	signal(SIGPIPE, SIG_IGN);	/* a failed peer is reported, not a silent death */
+	signal(SIGPIPE, SIG_IGN); /* a failed peer is reported, not a silent death */
 	place(atoi(argv[1]), argc == 6 ? argv[4] : NULL);
 	/* One warm-up round: both sides placed and running before the clock starts. */
 	if (write(ab[1], &b, 1) != 1 || read(ba[0], &b, 1) != 1)

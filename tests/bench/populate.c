@@ -119,19 +119,21 @@ int main(int argc, char **argv)
 	}
 	err = make_cgroups(n);
 	if (err) {
-		fprintf(stderr, "populate: cannot create the cgroups under %s/pool: %s "
-			"(run as root; DIR must be in a cgroup2 hierarchy)\n", dir, strerror(-err));
+		fprintf(stderr,
+			"populate: cannot create the cgroups under %s/pool: %s "
+			"(run as root; DIR must be in a cgroup2 hierarchy)\n",
+			dir, strerror(-err));
 		return 1;
 	}
 	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, 64 * 1024);	/* 10,000 threads: keep it small */
+	pthread_attr_setstacksize(&attr, 64 * 1024); /* 10,000 threads: keep it small */
 	for (long i = 0; i < n; i++) {
 		pthread_t th;
 
 		err = pthread_create(&th, &attr, active, (void *)i);
 		if (err) {
-			fprintf(stderr, "populate: thread %ld: %s (raise kernel.threads-max?)\n",
-				i, strerror(err));
+			fprintf(stderr, "populate: thread %ld: %s (raise kernel.threads-max?)\n", i,
+				strerror(err));
 			return 1;
 		}
 	}

@@ -17,8 +17,11 @@ static struct event_target target(const char *id)
 
 	if (!d)
 		abort();
-	return (struct event_target){ .pfm_pmu = d->libpfm, .pmu_type = 4,
-				      .topdown_l2 = d->perf_metrics_l2, .cpu = d, .smt = true };
+	return (struct event_target){ .pfm_pmu = d->libpfm,
+				      .pmu_type = 4,
+				      .topdown_l2 = d->perf_metrics_l2,
+				      .cpu = d,
+				      .smt = true };
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -51,8 +54,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		names[n++] = tok;
 	}
 	for (int gp = 0; gp <= 8; gp += 4) {
-		struct plan_input in = { .target = &icx, .gp_counters = gp, .events = names,
-					 .nevents = n };
+		struct plan_input in = {
+			.target = &icx, .gp_counters = gp, .events = names, .nevents = n
+		};
 
 		plan_build(&in, &p, err, sizeof(err));
 	}

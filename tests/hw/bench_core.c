@@ -18,7 +18,7 @@ int main(int argc, char **argv)
 	while (bench_now() < end) {
 		for (int k = 0; k < 1000000; k++) {
 			x = x * 0x9E3779B97F4A7C15ull + 1;
-			x = x / d + x;	/* the divider: tens of cycles, dependent */
+			x = x / d + x; /* the divider: tens of cycles, dependent */
 			/* Keeps d unknown to the compiler, so the division stays. */
 			__asm__ volatile("" : "+r"(d));
 		}

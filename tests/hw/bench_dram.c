@@ -12,7 +12,7 @@
 
 #include "bench.h"
 
-#define LINE_WORDS 8	/* one pointer per 64-byte line: no two loads share a line */
+#define LINE_WORDS 8 /* one pointer per 64-byte line: no two loads share a line */
 #define HUGE_PAGE (2u << 20)
 
 int main(int argc, char **argv)
@@ -33,7 +33,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_dram: cannot allocate %zu MiB\n", mib);
 		return 1;
 	}
-	madvise(buf, bytes, MADV_HUGEPAGE);	/* best effort */
+	madvise(buf, bytes, MADV_HUGEPAGE); /* best effort */
 	for (size_t i = 0; i < lines; i++)
 		order[i] = i;
 	for (size_t i = lines - 1; i > 0; i--) {
@@ -42,7 +42,7 @@ int main(int argc, char **argv)
 		rng ^= rng << 13;
 		rng ^= rng >> 7;
 		rng ^= rng << 17;
-		j = rng % i;	/* Sattolo: j < i gives one cycle through every line */
+		j = rng % i; /* Sattolo: j < i gives one cycle through every line */
 		t = order[i];
 		order[i] = order[j];
 		order[j] = t;

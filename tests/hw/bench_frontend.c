@@ -12,17 +12,17 @@
  * 128 one-cycle adds on four independent registers: the backend could run
  * four per cycle, so whatever is lost is lost fetching them.
  */
-#define FN(n)                                                                          \
-	static __attribute__((noinline)) unsigned long f##n(unsigned long x)           \
-	{                                                                              \
-		__asm__ volatile(".rept 32\n\t"                                        \
-				 "add %0, %%eax\n\tadd %0, %%ecx\n\t"                  \
-				 "add %0, %%edx\n\tadd %0, %%esi\n\t"                  \
-				 ".endr"                                               \
-				 :                                                     \
-				 : "i"(1##n)                                           \
-				 : "eax", "ecx", "edx", "esi", "cc");                  \
-		return x + 1##n;                                                       \
+#define FN(n)                                                                \
+	static __attribute__((noinline)) unsigned long f##n(unsigned long x) \
+	{                                                                    \
+		__asm__ volatile(".rept 32\n\t"                              \
+				 "add %0, %%eax\n\tadd %0, %%ecx\n\t"        \
+				 "add %0, %%edx\n\tadd %0, %%esi\n\t"        \
+				 ".endr"                                     \
+				 :                                           \
+				 : "i"(1##n)                                 \
+				 : "eax", "ecx", "edx", "esi", "cc");        \
+		return x + 1##n;                                             \
 	}
 #define CALL(n) x = f##n(x);
 

@@ -18,10 +18,17 @@ int main(int argc, char **argv)
 	end = bench_now() + secs;
 	while (bench_now() < end) {
 		for (int k = 0; k < 1000000; k++) {
-			a += 3; b ^= 5; c += 7; d ^= 11;
-			e += 13; f ^= 17; g += 19; h ^= 23;
-			__asm__ volatile("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d), "+r"(e), "+r"(f),
-					 "+r"(g), "+r"(h));
+			a += 3;
+			b ^= 5;
+			c += 7;
+			d ^= 11;
+			e += 13;
+			f ^= 17;
+			g += 19;
+			h ^= 23;
+			__asm__ volatile(""
+					 : "+r"(a), "+r"(b), "+r"(c), "+r"(d), "+r"(e), "+r"(f),
+					   "+r"(g), "+r"(h));
 		}
 		iters += 1000000;
 	}

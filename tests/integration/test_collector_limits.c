@@ -17,7 +17,6 @@
 #include "itest.h"
 #include "pmu/pmu.h"
 
-
 struct found {
 	uint64_t want;
 	struct tmacg_acc sum;
@@ -68,7 +67,7 @@ static void max_events_and_groups_load_and_count(void **state)
 	cfg.ngroups = TMACG_MAX_GROUPS;
 	cfg.event_group = event_group;
 	cfg.event_is_leader = leader;
-	cfg.per_task = true;	/* the largest program: nothing pruned */
+	cfg.per_task = true; /* the largest program: nothing pruned */
 	cfg.max_cgroups = 1024;
 	cfg.max_tasks = 1024;
 	if (collector_open(&col, &cfg, err, sizeof(err)))
@@ -83,7 +82,7 @@ static void max_events_and_groups_load_and_count(void **state)
 	assert_int_equal(itest_mkcg(parent), 0);
 	assert_int_equal(itest_cgroup_id(parent, &f.want), 0);
 	collector_flush(&col);
-	assert_int_equal(collector_read_cgroups(&col, collect_one, &f), 0);	/* baseline */
+	assert_int_equal(collector_read_cgroups(&col, collect_one, &f), 0); /* baseline */
 	memset(&f.sum, 0, sizeof(f.sum));
 	before = itest_usage_usec(parent);
 	assert_int_equal(itest_wait(itest_burn_in(parent, "0.5", "0.8", NULL)), 0);

@@ -85,7 +85,7 @@ static void deep_burners_are_charged_to_the_top_level_cgroup(void **state)
 	printf("  %s (burners %d levels down): tmacg %.4f s, cpu.stat %.4f s, error %.2f%%\n", cg,
 	       LEVELS, got, want, want > 0 ? 100 * (got - want) / want : 0.0);
 	assert_true(seen >= 1);
-	assert_true(want > 0.3);	/* the burners ran: not a comparison of two zeros */
+	assert_true(want > 0.3); /* the burners ran: not a comparison of two zeros */
 	if (!(fabs(got - want) <= tol))
 		fail_msg("%s: tmacg %.4f s, kernel %.4f s (tolerance %.4f s)", cg, got, want, tol);
 	itest_json_free(lines, n);
@@ -104,7 +104,7 @@ static void name200(char *buf, char c)
 }
 
 struct sibling {
-	char rel[8192];		/* below the mount, no leading '/' */
+	char rel[8192]; /* below the mount, no leading '/' */
 	int fd;
 };
 
@@ -125,8 +125,9 @@ static void siblings_differing_after_the_cut_get_their_own_names(void **state)
 	assert_int_equal(itest_mkcg(parent), 0);
 	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
 	{
-		const char *args[] = { "--pmu", "software", "--cgroup", mnt_parent, "--depth",
-				       "40", "--interval", "30s", "--format", "json", NULL };
+		const char *args[] = { "--pmu",	   "software", "--cgroup",   mnt_parent,
+				       "--depth",  "40",       "--interval", "30s",
+				       "--format", "json",     NULL };
 
 		assert_int_equal(itest_tmacg_start(&t, args), 0);
 		itest_tmacg_drain(&t);

@@ -20,9 +20,15 @@
 #include "utf8_check.h"
 
 static const char *const names[] = {
-	"bad\xff\xfe", "bad\xfe\xff",	/* differ only in invalid bytes */
-	"over\xc0\xaf", "surr\xed\xa0\x80", "cut\xe2\x82",
-	"clear\x1b[2Jfake", "bell\a\r", "csi\x9b" "31m",
+	"bad\xff\xfe",
+	"bad\xfe\xff", /* differ only in invalid bytes */
+	"over\xc0\xaf",
+	"surr\xed\xa0\x80",
+	"cut\xe2\x82",
+	"clear\x1b[2Jfake",
+	"bell\a\r",
+	"csi\x9b"
+	"31m",
 	"café \xf0\x9f\x98\x80",
 };
 #define NNAMES (sizeof(names) / sizeof(names[0]))
@@ -48,7 +54,8 @@ static int python_loads_every_line(const char *out)
 	close(fd);
 	snprintf(cmd, sizeof(cmd),
 		 "python3 -c 'import json,sys\n"
-		 "for b in open(sys.argv[1], \"rb\"): json.loads(b)' %s", path);
+		 "for b in open(sys.argv[1], \"rb\"): json.loads(b)' %s",
+		 path);
 	rc = system(cmd);
 	unlink(path);
 	return rc;
@@ -57,8 +64,9 @@ static int python_loads_every_line(const char *out)
 static void json_lines_are_strict_utf8_and_lossless(void **state)
 {
 	char parent[128], mnt_parent[300];
-	const char *args[] = { "--pmu", "software", "--cgroup", mnt_parent, "--depth", "1",
-			       "--count", "1", "--interval", "300ms", "--format", "json", NULL };
+	const char *args[] = { "--pmu",	   "software", "--cgroup", mnt_parent,	 "--depth",
+			       "1",	   "--count",  "1",	   "--interval", "300ms",
+			       "--format", "json",     NULL };
 	bool seen[NNAMES] = { false };
 	struct itest_tmacg t;
 	json_object **lines;
@@ -88,7 +96,7 @@ static void json_lines_are_strict_utf8_and_lossless(void **state)
 		for (size_t k = 0; k < NNAMES; k++) {
 			snprintf(want, sizeof(want), "/%s/%s", parent, names[k]);
 			if (!strcmp(raw, want)) {
-				assert_false(seen[k]);	/* one line each: none merged */
+				assert_false(seen[k]); /* one line each: none merged */
 				seen[k] = true;
 			}
 		}
@@ -116,9 +124,9 @@ static void table_has_no_terminal_escapes(void **state)
 {
 	char parent[128], mnt_parent[300], cg[300], link[] = "/tmp/tmacg-comm-XXXXXX";
 	char linkpath[200];
-	const char *args[] = { "--pmu", "software", "--cgroup", mnt_parent, "--depth", "1",
-			       "--per-task", "--interval", "30s", "--format", "table",
-			       "--color", "never", NULL };
+	const char *args[] = { "--pmu", "software",   "--cgroup",   mnt_parent, "--depth",
+			       "1",	"--per-task", "--interval", "30s",	"--format",
+			       "table", "--color",    "never",	    NULL };
 	/* dash names itself after the path it was started by: a comm with ESC[2J in it. */
 	char *argv[] = { linkpath, "-c", "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done",
 			 NULL };
@@ -139,11 +147,11 @@ static void table_has_no_terminal_escapes(void **state)
 	assert_int_equal(itest_wait(itest_spawn_in(cg, argv)), 0);
 	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
 	assert_no_terminal_controls(t.out);
-	assert_non_null(strstr(t.out, "clear\\x1b[2Jfake"));	/* the row, escaped */
-	assert_non_null(strstr(t.out, "\\x1b[2J\\x9b\\x0d"));	/* the task's comm, escaped */
+	assert_non_null(strstr(t.out, "clear\\x1b[2Jfake"));  /* the row, escaped */
+	assert_non_null(strstr(t.out, "\\x1b[2J\\x9b\\x0d")); /* the task's comm, escaped */
 	assert_non_null(strstr(t.out, "bad\\xff\\xfe"));
 	assert_non_null(strstr(t.out, "bad\\xfe\\xff"));
-	assert_non_null(strstr(t.out, "café \xf0\x9f\x98\x80"));	/* printable: as it is */
+	assert_non_null(strstr(t.out, "café \xf0\x9f\x98\x80")); /* printable: as it is */
 	unlink(linkpath);
 	rmdir(link);
 	itest_tmacg_free(&t);

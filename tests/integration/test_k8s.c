@@ -40,10 +40,10 @@ static const char *const rt_cgroupfs[] = { "", "crio-", "" };
 struct ctr {
 	char name[32];
 	char id[65];
-	char rel[1200];		/* below the cgroup2 mount */
+	char rel[1200]; /* below the cgroup2 mount */
 	char duty[16];
-	uint64_t usage_usec;	/* cpu.stat after the burner ended */
-	double got;		/* tmacg's on_cpu_s summed over its lines */
+	uint64_t usage_usec; /* cpu.stat after the burner ended */
+	double got;	     /* tmacg's on_cpu_s summed over its lines */
 	int lines;
 };
 
@@ -59,9 +59,9 @@ struct pod {
 };
 
 struct fixture {
-	char parent[128];	/* cgroupfs pods: <parent>/kubepods/... */
-	char sd_parent[140];	/* systemd pods: <parent>.slice/<parent>-kubepods.slice/... */
-	char logs[64];		/* temp directory holding containers/ and pods/ */
+	char parent[128];    /* cgroupfs pods: <parent>/kubepods/... */
+	char sd_parent[140]; /* systemd pods: <parent>.slice/<parent>-kubepods.slice/... */
+	char logs[64];	     /* temp directory holding containers/ and pods/ */
 	char containers[128], pods_dir[128];
 	struct pod pods[MAX_PODS];
 	int npods;
@@ -75,7 +75,7 @@ static void mkcg_all(const char *rel)
 {
 	char part[1024];
 
-	for (const char *s = strchr(rel, '/'); ; s = strchr(s + 1, '/')) {
+	for (const char *s = strchr(rel, '/');; s = strchr(s + 1, '/')) {
 		size_t len = s ? (size_t)(s - rel) : strlen(rel);
 
 		memcpy(part, rel, len);
@@ -176,8 +176,8 @@ static struct pod *add_pod(struct fixture *f, int drv, int qos, int rt, int napp
 	snprintf(p->ns, sizeof(p->ns), "%s", ns[f->npods % 3]);
 	snprintf(p->name, sizeof(p->name), "%s-%s-%s-%d", drv == DRV_SYSTEMD ? "sd" : "fs",
 		 qos_name[qos], rt_name[rt], f->npods);
-	snprintf(p->uid, sizeof(p->uid), "%08x-%04x-4%03x-8%03x-%012x", 0x7d3c0000u + f->npods,
-		 drv, qos, rt, 0x1a2b3cu + f->npods);
+	snprintf(p->uid, sizeof(p->uid), "%08x-%04x-4%03x-8%03x-%012x", 0x7d3c0000u + f->npods, drv,
+		 qos, rt, 0x1a2b3cu + f->npods);
 	snprintf(uid, sizeof(uid), "%s", p->uid);
 	snprintf(uid_, sizeof(uid_), "%s", p->uid);
 	for (char *c = uid_; *c; c++)
@@ -191,13 +191,12 @@ static struct pod *add_pod(struct fixture *f, int drv, int qos, int rt, int napp
 	else if (drv == DRV_SYSTEMD)
 		snprintf(rel, sizeof(rel),
 			 "%s.slice/%s-kubepods.slice/%s-kubepods-%s.slice/"
-			 "%s-kubepods-%s-pod%s.slice", parent, parent, parent, qos_name[qos],
-			 parent, qos_name[qos], uid_);
+			 "%s-kubepods-%s-pod%s.slice",
+			 parent, parent, parent, qos_name[qos], parent, qos_name[qos], uid_);
 	else if (qos == QOS_GUARANTEED)
 		snprintf(rel, sizeof(rel), "%s/kubepods/pod%s", parent, uid);
 	else
-		snprintf(rel, sizeof(rel), "%s/kubepods/%s/pod%s", parent, qos_name[qos],
-			 uid);
+		snprintf(rel, sizeof(rel), "%s/kubepods/%s/pod%s", parent, qos_name[qos], uid);
 	snprintf(p->rel, sizeof(p->rel), "%s", rel);
 	ctr_init(&p->sandbox, p, "pause", serial, "0.01");
 	for (int i = 0; i < napp; i++)
@@ -307,7 +306,7 @@ static void match_lines(struct fixture *f, json_object **lines, size_t n)
 		bool found = false;
 
 		if (!is_mine(f, cg))
-			continue;	/* another tenant of this machine */
+			continue; /* another tenant of this machine */
 		assert_false(isnan(s));
 		for (int k = 0; k < f->npods && !found; k++) {
 			struct pod *p = &f->pods[k];
@@ -373,10 +372,14 @@ static void check_times(const struct fixture *f, bool containers)
 static void start_tmacg(struct itest_tmacg *t, const struct fixture *f, const char *level,
 			const char *top)
 {
-	const char *args[] = { "--pmu", "software", "--k8s", "--k8s-level", level,
-			       "--k8s-logs-containers", f->containers, "--k8s-logs-pods",
-			       f->pods_dir, "--interval", "1s", "--format", "json",
-			       top ? "--top" : NULL, top, NULL };
+	const char *args[] = { "--pmu",	      "software",
+			       "--k8s",	      "--k8s-level",
+			       level,	      "--k8s-logs-containers",
+			       f->containers, "--k8s-logs-pods",
+			       f->pods_dir,   "--interval",
+			       "1s",	      "--format",
+			       "json",	      top ? "--top" : NULL,
+			       top,	      NULL };
 
 	setenv("TMACG_HOST", HOST, 1);
 	assert_int_equal(itest_tmacg_start(t, args), 0);
@@ -386,7 +389,8 @@ static void start_tmacg(struct itest_tmacg *t, const struct fixture *f, const ch
 
 static void every_pod_and_container_named(void **state)
 {
-	static const char *const duties[][2] = { { "0.015", "0.03" }, { "0.03", "0.045" },
+	static const char *const duties[][2] = { { "0.015", "0.03" },
+						 { "0.03", "0.045" },
 						 { "0.045", "0.015" } };
 	static struct fixture f;
 	pid_t pids[3 * MAX_PODS], late_pids[3];
@@ -484,11 +488,13 @@ static void live_view_names_pods(void **state)
 	add_pod(&f, DRV_SYSTEMD, QOS_BURSTABLE, RT_CONTAINERD, 2, duty);
 	add_pod(&f, DRV_CGROUPFS, QOS_GUARANTEED, RT_DOCKER, 1, duty);
 	{
-		const char *args[] = { "--pmu", "software", "--k8s", "--k8s-logs-containers",
-				       f.containers, "--k8s-logs-pods", f.pods_dir, "--interval",
-				       "500ms", "--format", "top", NULL };
+		const char *args[] = {
+			"--pmu",      "software",	 "--k8s",    "--k8s-logs-containers",
+			f.containers, "--k8s-logs-pods", f.pods_dir, "--interval",
+			"500ms",      "--format",	 "top",	     NULL
+		};
 
-		setenv("COLUMNS", "200", 1);	/* whole names: a pipe is 80 columns by default */
+		setenv("COLUMNS", "200", 1); /* whole names: a pipe is 80 columns by default */
 		assert_int_equal(itest_tmacg_start(&t, args), 0);
 		unsetenv("COLUMNS");
 		itest_tmacg_drain(&t);
@@ -563,8 +569,7 @@ static void top_limits_cgroup_lines(void **state)
 	ITEST_NEED_ROOT();
 	fixture_init(&f, "k8stop");
 	for (int k = 0; k < 4; k++)
-		add_pod(&f, k % 2 ? DRV_CGROUPFS : DRV_SYSTEMD, QOS_BURSTABLE, k % NRT, 1,
-			duty[k]);
+		add_pod(&f, k % 2 ? DRV_CGROUPFS : DRV_SYSTEMD, QOS_BURSTABLE, k % NRT, 1, duty[k]);
 	/* Both watch the same burners: the same totals, printed two ways. */
 	start_tmacg(&all, &f, "pod", NULL);
 	start_tmacg(&top, &f, "pod", "2");
@@ -583,11 +588,12 @@ static void top_limits_cgroup_lines(void **state)
 	assert_non_null(la);
 	assert_non_null(lt);
 	check_top_per_interval(lt, nt, 2, &others);
-	assert_true(others >= 1);	/* four pods busy, two shown */
+	assert_true(others >= 1); /* four pods busy, two shown */
 	sums(&f, la, na, &all_pods, &all_other);
 	sums(&f, lt, nt, &top_pods, &top_other);
 	printf("  without --top: pods %.4f s; --top 2: pods %.4f s + (other) %.4f s; "
-	       "cpu.stat %.4f s\n", all_pods, top_pods, top_other, kernel);
+	       "cpu.stat %.4f s\n",
+	       all_pods, top_pods, top_other, kernel);
 	assert_true(all_other == 0);
 	assert_true(top_other > 0);
 	assert_close(top_pods + top_other, all_pods, "--top 2 total");
@@ -622,15 +628,13 @@ static void fake_roots_in_a_delegated_subtree_are_not_pods(void **state)
 	fixture_init(&f, "k8sfake");
 	fs = add_pod(&f, DRV_CGROUPFS, QOS_BURSTABLE, RT_CONTAINERD, 1, duty);
 	sd = add_pod(&f, DRV_SYSTEMD, QOS_GUARANTEED, RT_CONTAINERD, 1, duty);
-	snprintf(deleg, sizeof(deleg), "%s/user.slice/user-1000.slice/user@1000.service",
-		 f.parent);
+	snprintf(deleg, sizeof(deleg), "%s/user.slice/user-1000.slice/user@1000.service", f.parent);
 	/* The cgroupfs layout, the systemd one, and an unmapped name below each root. */
 	snprintf(fake[0], sizeof(fake[0]), "%s/%s", deleg, strstr(fs->app[0].rel, "kubepods"));
 	snprintf(fake[1], sizeof(fake[1]), "%s/kubepods.slice/kubepods-pod%s.slice/%s", deleg,
 		 strstr(sd->rel, "-pod") + 4, strrchr(sd->app[0].rel, '/') + 1);
 	snprintf(fake[2], sizeof(fake[2]), "%s/kubepods/burstable/chosen-name", deleg);
-	snprintf(fake[3], sizeof(fake[3]), "%s/kubepods.slice/kubepods-burstable.slice/x",
-		 deleg);
+	snprintf(fake[3], sizeof(fake[3]), "%s/kubepods.slice/kubepods-burstable.slice/x", deleg);
 	for (int i = 0; i < 4; i++)
 		mkcg_all(fake[i]);
 	start_tmacg(&t, &f, "container", NULL);
@@ -662,23 +666,22 @@ static void fake_roots_in_a_delegated_subtree_are_not_pods(void **state)
 /* No kubepods anywhere: a note once, no line, and the run goes on. */
 static void no_kubernetes_is_noted(void **state)
 {
-	const char *args[] = { "--pmu", "software", "--k8s", "--count", "2", "--interval",
-			       "200ms", "--format", "json", NULL };
+	const char *args[] = { "--pmu",	     "software", "--k8s",    "--count", "2",
+			       "--interval", "200ms",	 "--format", "json",	NULL };
 	struct itest_tmacg t;
 	const char *note;
 	char cmd[200];
 
 	(void)state;
 	ITEST_NEED_ROOT();
-	snprintf(cmd, sizeof(cmd), "find %s -name '*kubepods*' | grep -q .",
-		 itest_cgroup_mount());
+	snprintf(cmd, sizeof(cmd), "find %s -name '*kubepods*' | grep -q .", itest_cgroup_mount());
 	if (!system(cmd))
-		skip();	/* some kubepods exists here: not this test's situation */
+		skip(); /* some kubepods exists here: not this test's situation */
 	assert_int_equal(itest_tmacg_start(&t, args), 0);
 	assert_int_equal(itest_tmacg_stop(&t, 0), 0);
 	note = strstr(t.err, "no Kubernetes cgroups");
 	assert_non_null(note);
-	assert_null(strstr(note + 1, "no Kubernetes cgroups"));	/* once */
+	assert_null(strstr(note + 1, "no Kubernetes cgroups")); /* once */
 	assert_string_equal(t.out, "");
 	itest_tmacg_free(&t);
 }
@@ -691,10 +694,22 @@ static void missing_logs_give_ids_only(void **state)
 {
 	static const char *const duty[] = { "0.05" };
 	static struct fixture f;
-	const char *args[] = { "--pmu", "software", "--k8s", "--k8s-level", "container",
-			       "--k8s-logs-containers", "/nonexistent/containers",
-			       "--k8s-logs-pods", "/nonexistent/pods", "--count", "2",
-			       "--interval", "300ms", "--format", "json", NULL };
+	const char *args[] = { "--pmu",
+			       "software",
+			       "--k8s",
+			       "--k8s-level",
+			       "container",
+			       "--k8s-logs-containers",
+			       "/nonexistent/containers",
+			       "--k8s-logs-pods",
+			       "/nonexistent/pods",
+			       "--count",
+			       "2",
+			       "--interval",
+			       "300ms",
+			       "--format",
+			       "json",
+			       NULL };
 	struct itest_tmacg t;
 	json_object **lines;
 	struct pod *p;

@@ -36,8 +36,10 @@ static int setup(void **state)
 	snprintf(model_path, sizeof(model_path), "%s/software_test.tma",
 		 dir && *dir ? dir : "tests/models");
 	if (access(model_path, R_OK)) {
-		fprintf(stderr, "cannot read %s: run from the repository root or set "
-				"TMACG_TEST_MODELS\n", model_path);
+		fprintf(stderr,
+			"cannot read %s: run from the repository root or set "
+			"TMACG_TEST_MODELS\n",
+			model_path);
 		return -1;
 	}
 	return itest_group_setup(state);
@@ -46,13 +48,12 @@ static int setup(void **state)
 /* The node tree and thresholds of tests/models/software_test.tma, in model order. */
 static const struct {
 	const char *name;
-	int parent;	/* index here, -1 at level 1 */
-	double over;	/* threshold: value > over (and parent flagged) */
+	int parent;  /* index here, -1 at level 1 */
+	double over; /* threshold: value > over (and parent flagged) */
 } tree[] = {
-	{ "CPU_Share", -1, 0.5 },	{ "Switching", 0, 0.05 },
-	{ "Faulting", 0, 0.05 },	{ "Minor_Faulting", 2, 0.05 },
-	{ "Major_Faulting", 2, 0.05 },	{ "Computing", 0, 0.3 },
-	{ "Migrating", 5, 0.05 },	{ "Off_CPU", -1, 0.5 },
+	{ "CPU_Share", -1, 0.5 },      { "Switching", 0, 0.05 },      { "Faulting", 0, 0.05 },
+	{ "Minor_Faulting", 2, 0.05 }, { "Major_Faulting", 2, 0.05 }, { "Computing", 0, 0.3 },
+	{ "Migrating", 5, 0.05 },      { "Off_CPU", -1, 0.5 },
 };
 #define NTREE ((int)(sizeof(tree) / sizeof(tree[0])))
 
@@ -111,8 +112,8 @@ static json_object *member(json_object *o, const char *key)
 
 static double num_or_nan(json_object *v)
 {
-	if (!v || !(json_object_is_type(v, json_type_double) ||
-		    json_object_is_type(v, json_type_int)))
+	if (!v ||
+	    !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
 		return NAN;
 	return json_object_get_double(v);
 }
@@ -160,13 +161,16 @@ static void check_thresholds(json_object *line)
 		double v = num_or_nan(member(metrics, tree[i].name));
 
 		assert_true(json_object_object_get_ex(metrics, tree[i].name, NULL));
-		flag[i] = !isnan(v) && v > tree[i].over && (tree[i].parent < 0 || flag[tree[i].parent]);
+		flag[i] = !isnan(v) && v > tree[i].over &&
+			  (tree[i].parent < 0 || flag[tree[i].parent]);
 		if (flag[i]) {
 			json_object *got = json_object_array_get_idx(flagged, nflag++);
 
 			if (!got || strcmp(json_object_get_string(got), tree[i].name))
-				fail_msg("%s: flagged %s, want %s at %zu", itest_str(line, "cgroup"),
-					 json_object_to_json_string(flagged), tree[i].name, nflag - 1);
+				fail_msg("%s: flagged %s, want %s at %zu",
+					 itest_str(line, "cgroup"),
+					 json_object_to_json_string(flagged), tree[i].name,
+					 nflag - 1);
 		}
 	}
 	assert_int_equal(json_object_array_length(flagged), nflag);
@@ -276,7 +280,7 @@ static void check_replay(json_object **lines, size_t n)
 {
 	char in_path[] = "/tmp/tmacg-replay-XXXXXX", *out;
 	char *argv[] = { getenv("TMACG"), "--replay", "-", "--model-file", model_path, "--info",
-			 "--format", "json", NULL };
+			 "--format",	  "json",     NULL };
 	size_t *which = calloc(n + 1, sizeof(*which)), nrep;
 	json_object **rep;
 	int count;
@@ -362,11 +366,11 @@ static void check_idle(json_object **lines, size_t n, const char *cg)
 {
 	static const struct {
 		const char *name;
-		double want;	/* NAN: null */
+		double want; /* NAN: null */
 	} idle[] = {
-		{ "CPU_Share", 0 },	  { "Switching", NAN }, { "Faulting", NAN },
+		{ "CPU_Share", 0 },	   { "Switching", NAN },      { "Faulting", NAN },
 		{ "Minor_Faulting", NAN }, { "Major_Faulting", NAN }, { "Computing", 0 },
-		{ "Migrating", NAN },	  { "Off_CPU", 1 },	{ "Switches_Per_s", 0 },
+		{ "Migrating", NAN },	   { "Off_CPU", 1 },	      { "Switches_Per_s", 0 },
 	};
 	int seen = 0;
 
@@ -377,7 +381,7 @@ static void check_idle(json_object **lines, size_t n, const char *cg)
 			continue;
 		seen++;
 		metrics = member(lines[i], "metrics");
-		assert_int_equal(json_object_object_length(metrics), NTREE + 1);	/* + Info */
+		assert_int_equal(json_object_object_length(metrics), NTREE + 1); /* + Info */
 		for (size_t k = 0; k < sizeof(idle) / sizeof(idle[0]); k++) {
 			double v = num_or_nan(member(metrics, idle[k].name));
 
@@ -441,8 +445,8 @@ static void live_model_matches_kernel_and_replay(void **state)
 	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
 	{
 		const char *args[] = { "--model-file", model_path, "--info", "--cgroup",
-				       mnt_parent, "--depth", "1", "--interval", "400ms",
-				       "--format", "json", NULL };
+				       mnt_parent,     "--depth",  "1",	     "--interval",
+				       "400ms",	       "--format", "json",   NULL };
 
 		assert_int_equal(itest_tmacg_start(&t, args), 0);
 		itest_tmacg_drain(&t);
@@ -455,7 +459,7 @@ static void live_model_matches_kernel_and_replay(void **state)
 		assert_int_equal(itest_wait(burners[i]), 0);
 	for (int i = 0; i < 2; i++)
 		after[i] = itest_usage_usec(child[i]);
-	usleep(500000);	/* an interval with nothing running: the burners' cgroups go null */
+	usleep(500000); /* an interval with nothing running: the burners' cgroups go null */
 	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
 	lines = itest_json_lines(t.out, &n);
 	assert_non_null(lines);
@@ -506,7 +510,7 @@ static void list_events_shows_software_group(void **state)
 	printf("%s", out);
 	assert_non_null(strstr(out, "group 0 (software)"));
 	assert_non_null(strstr(out, "no hardware counter"));
-	assert_null(strstr(out, "planned for"));	/* nothing about a CPU it does not need */
+	assert_null(strstr(out, "planned for")); /* nothing about a CPU it does not need */
 	for (int i = 0; i < n; i++) {
 		char want[128];
 
@@ -520,8 +524,9 @@ static void list_events_shows_software_group(void **state)
 /* The table output runs the same evaluation: the tree names the model's nodes. */
 static void table_output_prints_tree(void **state)
 {
-	const char *args[] = { "--model-file", model_path, "--count", "2", "--interval",
-			       "200ms", "--format", "table", "--color", "never", NULL };
+	const char *args[] = { "--model-file", model_path, "--count",  "2",
+			       "--interval",   "200ms",	   "--format", "table",
+			       "--color",      "never",	   NULL };
 	struct itest_tmacg t;
 
 	(void)state;

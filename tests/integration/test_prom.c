@@ -44,8 +44,10 @@ static int setup(void **state)
 	snprintf(model_path, sizeof(model_path), "%s/software_test.tma",
 		 dir && *dir ? dir : "tests/models");
 	if (access(model_path, R_OK)) {
-		fprintf(stderr, "cannot read %s: run from the repository root or set "
-				"TMACG_TEST_MODELS\n", model_path);
+		fprintf(stderr,
+			"cannot read %s: run from the repository root or set "
+			"TMACG_TEST_MODELS\n",
+			model_path);
 		return -1;
 	}
 	return itest_group_setup(state);
@@ -73,7 +75,8 @@ struct http_reply {
 /* One request over a fresh connection, read to EOF ("Connection: close"). */
 static void http(int port, const char *method, const char *path, struct http_reply *r)
 {
-	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons(port),
+	struct sockaddr_in sin = { .sin_family = AF_INET,
+				   .sin_port = htons(port),
 				   .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	struct timeval tv = { .tv_sec = 10 };
 	char req[256], chunk[65536], *all = NULL, *p, *head_end;
@@ -175,8 +178,8 @@ static int start_listening(struct itest_tmacg *t, const char *const args[])
 	unsetenv("TMACG_HOST");
 	at = strstr(t->err, "serving Prometheus metrics at http://127.0.0.1:");
 	assert_non_null(at);
-	assert_int_equal(sscanf(at, "serving Prometheus metrics at http://127.0.0.1:%d/metrics",
-				&port), 1);
+	assert_int_equal(
+		sscanf(at, "serving Prometheus metrics at http://127.0.0.1:%d/metrics", &port), 1);
 	assert_true(port > 0);
 	itest_tmacg_drain(t);
 	return port;
@@ -185,8 +188,9 @@ static int start_listening(struct itest_tmacg *t, const char *const args[])
 static void scrape_matches_cpu_stat_and_forgets_removed(void **state)
 {
 	char parent[128], keep[160], gone[160], mnt[300], lk[300], lg[300];
-	const char *args[] = { "--pmu", "software", "--cgroup", mnt, "--depth", "1", "--interval",
-			       "500ms", "--listen", "127.0.0.1:0", "--format", "none", NULL };
+	const char *args[] = { "--pmu",	   "software",	 "--cgroup", mnt,	 "--depth",
+			       "1",	   "--interval", "500ms",    "--listen", "127.0.0.1:0",
+			       "--format", "none",	 NULL };
 	struct itest_tmacg t;
 	struct http_reply r;
 	pid_t a, b;
@@ -213,7 +217,7 @@ static void scrape_matches_cpu_stat_and_forgets_removed(void **state)
 	assert_int_equal(itest_wait(b), 0);
 	keep_s = itest_usage_usec(keep) / 1e6;
 	gone_s = itest_usage_usec(gone) / 1e6;
-	usleep(1200000);	/* two intervals: both burners' time is in the served one */
+	usleep(1200000); /* two intervals: both burners' time is in the served one */
 	text = scrape(port);
 	assert_close(sample(text, "tmacg_on_cpu_seconds_total", lk), keep_s, keep);
 	assert_close(sample(text, "tmacg_on_cpu_seconds_total", lg), gone_s, gone);
@@ -225,11 +229,11 @@ static void scrape_matches_cpu_stat_and_forgets_removed(void **state)
 	assert_true(sample(text, "tmacg_interval_seconds", "host=\"" HOST "\"") > 0.4);
 	assert_non_null(strstr(text, "\ntmacg_build_info{host=\"" HOST "\",version=\""));
 	before = sample(text, "tmacg_on_cpu_seconds_total", lk);
-	promtool_accepts(text);	/* software mode; the next test skips without promtool */
+	promtool_accepts(text); /* software mode; the next test skips without promtool */
 	free(text);
 
 	assert_int_equal(itest_rmcg(gone), 0);
-	usleep(1600000);	/* the removal's interval, then one without it */
+	usleep(1600000); /* the removal's interval, then one without it */
 	text = scrape(port);
 	if (strstr(text, "/gone\""))
 		fail_msg("a removed cgroup still has series:\n%s", text);
@@ -251,7 +255,7 @@ static void scrape_matches_cpu_stat_and_forgets_removed(void **state)
 	free(r.body);
 
 	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
-	assert_string_equal(t.out, "");	/* --format none */
+	assert_string_equal(t.out, ""); /* --format none */
 	itest_tmacg_free(&t);
 	assert_int_equal(itest_rmcg(parent), 0);
 }
@@ -260,9 +264,19 @@ static void scrape_matches_cpu_stat_and_forgets_removed(void **state)
 static void scrape_passes_promtool_with_tma_series(void **state)
 {
 	char parent[128], cg[160], mnt[300], lab[400];
-	const char *args[] = { "--model-file", model_path, "--level", "3", "--cgroup", mnt,
-			       "--interval", "500ms", "--listen", "127.0.0.1:0", "--format",
-			       "none", NULL };
+	const char *args[] = { "--model-file",
+			       model_path,
+			       "--level",
+			       "3",
+			       "--cgroup",
+			       mnt,
+			       "--interval",
+			       "500ms",
+			       "--listen",
+			       "127.0.0.1:0",
+			       "--format",
+			       "none",
+			       NULL };
 	struct itest_tmacg t;
 	double share;
 	char *text;
@@ -277,7 +291,7 @@ static void scrape_passes_promtool_with_tma_series(void **state)
 	snprintf(mnt, sizeof(mnt), "%s/%s", itest_cgroup_mount(), cg);
 	port = start_listening(&t, args);
 	burner = itest_burn_in(cg, "2", "1", "1");
-	usleep(1300000);	/* two intervals while it burns */
+	usleep(1300000); /* two intervals while it burns */
 	text = scrape(port);
 	assert_int_equal(itest_wait(burner), 0);
 	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
@@ -293,12 +307,16 @@ static void scrape_passes_promtool_with_tma_series(void **state)
 	snprintf(lab, sizeof(lab), "host=\"" HOST "\",cgroup=\"/%s\",node=\"Off_CPU\",level=\"1\"",
 		 cg);
 	assert_true(fabs(sample(text, "tmacg_tma_ratio", lab) - fmax(0, 1 - share)) < 1e-9);
-	snprintf(lab, sizeof(lab), "host=\"" HOST "\",cgroup=\"/%s\",node=\"CPU_Share.Computing\","
-		 "level=\"2\"", cg);
+	snprintf(lab, sizeof(lab),
+		 "host=\"" HOST "\",cgroup=\"/%s\",node=\"CPU_Share.Computing\","
+		 "level=\"2\"",
+		 cg);
 	assert_false(isnan(sample(text, "tmacg_tma_ratio", lab)));
 	/* Over 0.5 one of the two level-1 nodes is flagged: the bottleneck starts there. */
-	snprintf(lab, sizeof(lab), "\ntmacg_bottleneck_info{host=\"" HOST "\",cgroup=\"/%s\","
-		 "bottleneck=\"%s", cg, share > 0.5 ? "CPU_Share" : "Off_CPU");
+	snprintf(lab, sizeof(lab),
+		 "\ntmacg_bottleneck_info{host=\"" HOST "\",cgroup=\"/%s\","
+		 "bottleneck=\"%s",
+		 cg, share > 0.5 ? "CPU_Share" : "Off_CPU");
 	if (fabs(share - 0.5) > 1e-6 && !strstr(text, lab))
 		fail_msg("no %s...\" in\n%s", lab + 1, text);
 	assert_non_null(strstr(text, "\n# TYPE tmacg_tma_ratio gauge\n"));
@@ -319,9 +337,11 @@ static void k8s_series_carry_pod_names(void **state)
 	static const char id[] = "4f9a0000000000000000000000000000000000000000000000000000000003b4";
 	char name[100], parent[128], pod[1024], ctr[1200], logs[64] = "/tmp/tmacg-prom-k8s-XXXXXX";
 	char containers[128], pods[128], path[512], lab[1200];
-	const char *args[] = { "--pmu", "software", "--k8s", "--k8s-level", "container",
-			       "--k8s-logs-containers", containers, "--k8s-logs-pods", pods,
-			       "--interval", "500ms", "--listen", "127.0.0.1:0", "--format", "json",
+	const char *args[] = { "--pmu",	      "software",	 "--k8s",
+			       "--k8s-level", "container",	 "--k8s-logs-containers",
+			       containers,    "--k8s-logs-pods", pods,
+			       "--interval",  "500ms",		 "--listen",
+			       "127.0.0.1:0", "--format",	 "json",
 			       NULL };
 	struct itest_tmacg t;
 	char *text;
@@ -332,9 +352,10 @@ static void k8s_series_carry_pod_names(void **state)
 	itest_parent_name(name, sizeof(name), "promk8s");
 	/* A kind-style node: kubepods below <x>.slice, where the kubelet puts it there. */
 	snprintf(parent, sizeof(parent), "%s.slice", name);
-	snprintf(pod, sizeof(pod), "%s/%s-kubepods.slice/%s-kubepods-besteffort.slice/"
-		 "%s-kubepods-besteffort-pod7d3c9a1e_2b4f_4c6d_8e0f_1a2b3c4d5e6f.slice", parent,
-		 name, name, name);
+	snprintf(pod, sizeof(pod),
+		 "%s/%s-kubepods.slice/%s-kubepods-besteffort.slice/"
+		 "%s-kubepods-besteffort-pod7d3c9a1e_2b4f_4c6d_8e0f_1a2b3c4d5e6f.slice",
+		 parent, name, name, name);
 	snprintf(ctr, sizeof(ctr), "%s/cri-containerd-%s.scope", pod, id);
 	assert_non_null(mkdtemp(logs));
 	snprintf(logs_left, sizeof(logs_left), "%s", logs);
@@ -369,7 +390,8 @@ static void k8s_series_carry_pod_names(void **state)
 	snprintf(lab, sizeof(lab), "host=\"" HOST "\",namespace=\"shop\",pod=\"cart-1\"");
 	if (!(sample(text, "tmacg_on_cpu_seconds_total", lab) > 0.1))
 		fail_msg("no pod series {%s} in\n%s", lab, text);
-	snprintf(lab, sizeof(lab), "host=\"" HOST "\",namespace=\"shop\",pod=\"cart-1\","
+	snprintf(lab, sizeof(lab),
+		 "host=\"" HOST "\",namespace=\"shop\",pod=\"cart-1\","
 		 "container=\"app\"");
 	if (!(sample(text, "tmacg_on_cpu_seconds_total", lab) > 0.1))
 		fail_msg("no container series {%s} in\n%s", lab, text);
@@ -387,9 +409,9 @@ static void k8s_series_carry_pod_names(void **state)
 static void top_bounds_the_series(void **state)
 {
 	char parent[128], child[4][160], mnt[300];
-	const char *args[] = { "--pmu", "software", "--cgroup", mnt, "--depth", "1", "--top", "2",
-			       "--interval", "500ms", "--listen", "127.0.0.1:0", "--format", "none",
-			       NULL };
+	const char *args[] = { "--pmu",	   "software",	  "--cgroup", mnt,	    "--depth",
+			       "1",	   "--top",	  "2",	      "--interval", "500ms",
+			       "--listen", "127.0.0.1:0", "--format", "none",	    NULL };
 	struct itest_tmacg t;
 	pid_t burners[4];
 	char *text;
@@ -431,7 +453,8 @@ static void top_bounds_the_series(void **state)
 /* A connection to the server with a receive timeout of timeout_s seconds. */
 static int connect_to(int port, int timeout_s)
 {
-	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons(port),
+	struct sockaddr_in sin = { .sin_family = AF_INET,
+				   .sin_port = htons(port),
 				   .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	struct timeval tv = { .tv_sec = timeout_s };
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -456,8 +479,8 @@ static void read_until_closed(int fd, int *status, const char *what)
 
 	while ((n = read(fd, buf, sizeof(buf))) > 0) {
 		if (got < sizeof(head) - 1) {
-			size_t k = (size_t)n < sizeof(head) - 1 - got ? (size_t)n
-								   : sizeof(head) - 1 - got;
+			size_t k = (size_t)n < sizeof(head) - 1 - got ? (size_t)n :
+									sizeof(head) - 1 - got;
 
 			memcpy(head + got, buf, k);
 			head[got + k] = '\0';
@@ -487,8 +510,9 @@ static double now_s(void)
 static void hostile_clients_are_bounded(void **state)
 {
 	char parent[128], mnt[300], line[1100], *text;
-	const char *args[] = { "--pmu", "software", "--cgroup", mnt, "--depth", "0", "--interval",
-			       "500ms", "--listen", "127.0.0.1:0", "--format", "json", NULL };
+	const char *args[] = { "--pmu",	   "software",	 "--cgroup", mnt,	 "--depth",
+			       "0",	   "--interval", "500ms",    "--listen", "127.0.0.1:0",
+			       "--format", "json",	 NULL };
 	static const char slow_req[] = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ";
 	static const char body_req[] = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n"
 				       "Content-Length: 1048576\r\n\r\n";
@@ -521,7 +545,7 @@ static void hostile_clients_are_bounded(void **state)
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 			fail_msg("the server neither read nor closed (%zu bytes sent)", sent);
 		if (n < 0)
-			break;	/* EPIPE, ECONNRESET: closed, as it should */
+			break; /* EPIPE, ECONNRESET: closed, as it should */
 		sent += n;
 	}
 	read_until_closed(fd, &status, "1 MB of headers");
@@ -567,8 +591,10 @@ static int run_tmacg(const char *listen, char *err, size_t len)
 	size_t n;
 	int st;
 
-	snprintf(cmd, sizeof(cmd), "'%s' --pmu software --count 1 --interval 100ms --format none "
-		 "--listen '%s' 2>&1 >/dev/null", getenv("TMACG"), listen);
+	snprintf(cmd, sizeof(cmd),
+		 "'%s' --pmu software --count 1 --interval 100ms --format none "
+		 "--listen '%s' 2>&1 >/dev/null",
+		 getenv("TMACG"), listen);
 	p = popen(cmd, "r");
 	assert_non_null(p);
 	n = fread(err, 1, len - 1, p);

@@ -44,12 +44,14 @@ static void full_map_shows_in_every_line(void **state)
 {
 	enum { NCG = 40 };
 	char parent[128], mnt_parent[300];
-	const char *json_args[] = { "--pmu", "software", "--cgroup", mnt_parent, "--depth", "1",
-				    "--max-cgroups", "16", "--interval", "30s", "--format",
-				    "json", NULL };
-	const char *table_args[] = { "--pmu", "software", "--cgroup", mnt_parent, "--depth",
-				     "1", "--max-cgroups", "16", "--interval", "30s",
-				     "--format", "table", NULL };
+	const char *json_args[] = { "--pmu",	  "software", "--cgroup",      mnt_parent,
+				    "--depth",	  "1",	      "--max-cgroups", "16",
+				    "--interval", "30s",      "--format",      "json",
+				    NULL };
+	const char *table_args[] = { "--pmu",	   "software", "--cgroup",	mnt_parent,
+				     "--depth",	   "1",	       "--max-cgroups", "16",
+				     "--interval", "30s",      "--format",	"table",
+				     NULL };
 	struct itest_tmacg tj, tt;
 	json_object **lines;
 	size_t n;
@@ -126,8 +128,8 @@ static void burst_beyond_old_ring_is_named(void **state)
 {
 	enum { NCG = 3000 };
 	char parent[128], mnt_parent[300];
-	const char *args[] = { "--pmu", "software", "--cgroup", mnt_parent, "--depth", "1",
-			       "--interval", "1s", "--format", "json", NULL };
+	const char *args[] = { "--pmu",	     "software", "--cgroup", mnt_parent, "--depth", "1",
+			       "--interval", "1s",	 "--format", "json",	 NULL };
 	struct itest_tmacg t;
 	json_object **lines;
 	pid_t child;
@@ -163,7 +165,7 @@ static void burst_beyond_old_ring_is_named(void **state)
 	assert_true(child > 0);
 	assert_int_equal(itest_wait(child), 0);
 	assert_int_equal(kill(t.pid, SIGCONT), 0);
-	usleep(3500000);	/* the next intervals: read, named, reported */
+	usleep(3500000); /* the next intervals: read, named, reported */
 	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
 	lines = itest_json_lines(t.out, &n);
 	assert_non_null(lines);
@@ -203,8 +205,8 @@ static void assert_instance_is(json_object *line, pid_t pid)
 static void two_instances_agree_and_tell_apart(void **state)
 {
 	char parent[128], mnt_parent[300], cg[200];
-	const char *args[] = { "--pmu", "software", "--cgroup", mnt_parent, "--interval", "30s",
-			       "--format", "json", NULL };
+	const char *args[] = { "--pmu", "software", "--cgroup", mnt_parent, "--interval",
+			       "30s",	"--format", "json",	NULL };
 	struct itest_tmacg t[2];
 	json_object **lines[2];
 	size_t n[2];

@@ -19,7 +19,6 @@
 
 #include "itest.h"
 
-
 /* Sum of counts.KEY over the lines of one cgroup (and no task); null counts as 0. */
 static double count_of(json_object **lines, size_t n, const char *cgroup, const char *key,
 		       int *seen)
@@ -53,7 +52,8 @@ static void assert_close(double got, double want, double rel, double abs_floor, 
 	double tol = fmax(want * rel, abs_floor);
 
 	if (!(fabs(got - want) <= tol))
-		fail_msg("%s: tmacg %.4f s, kernel %.4f s (tolerance %.4f s)", what, got, want, tol);
+		fail_msg("%s: tmacg %.4f s, kernel %.4f s (tolerance %.4f s)", what, got, want,
+			 tol);
 	printf("  %s: tmacg %.4f s, cpu.stat %.4f s, error %.2f%%\n", what, got, want,
 	       want > 0 ? 100 * (got - want) / want : 0.0);
 }
@@ -80,8 +80,8 @@ static void attribution_matches_cpu_stat(void **state)
 	}
 	snprintf(arg[0], sizeof(arg[0]), "%s/%s", itest_cgroup_mount(), parent);
 	{
-		const char *args[] = { "--pmu", "software", "--cgroup", arg[0], "--depth", "1",
-				       "--interval", "30s", "--format", "json", NULL };
+		const char *args[] = { "--pmu",	     "software", "--cgroup", arg[0], "--depth", "1",
+				       "--interval", "30s",	 "--format", "json", NULL };
 
 		assert_int_equal(itest_tmacg_start(&t, args), 0);
 		itest_tmacg_drain(&t);
@@ -131,8 +131,8 @@ static void attribution_matches_cpu_stat(void **state)
 static void raw_tracepoint_fallback_counts(void **state)
 {
 	char parent[128], mnt_parent[300], cg[200];
-	const char *args[] = { "--pmu", "software", "--cgroup", mnt_parent, "--interval", "30s",
-			       "--format", "json", NULL };
+	const char *args[] = { "--pmu", "software", "--cgroup", mnt_parent, "--interval",
+			       "30s",	"--format", "json",	NULL };
 	struct itest_tmacg t;
 	json_object **lines;
 	uint64_t before, after;
@@ -156,8 +156,7 @@ static void raw_tracepoint_fallback_counts(void **state)
 	assert_non_null(strstr(t.err, "BPF programs loaded (raw_tp)"));
 	lines = itest_json_lines(t.out, &n);
 	assert_non_null(lines);
-	assert_close(on_cpu_of(lines, n, cg, &seen), (after - before) / 1e6, 0.02, 0.020,
-		     "raw_tp");
+	assert_close(on_cpu_of(lines, n, cg, &seen), (after - before) / 1e6, 0.02, 0.020, "raw_tp");
 	itest_json_free(lines, n);
 	itest_tmacg_free(&t);
 	assert_int_equal(itest_rmcg(parent), 0);
@@ -180,8 +179,9 @@ static void short_lived_cgroups_are_named(void **state)
 	assert_int_equal(itest_mkcg(parent), 0);
 	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
 	{
-		const char *args[] = { "--pmu", "software", "--cgroup", mnt_parent, "--depth",
-				       "1", "--interval", "500ms", "--format", "json", NULL };
+		const char *args[] = { "--pmu",	   "software", "--cgroup",   mnt_parent,
+				       "--depth",  "1",	       "--interval", "500ms",
+				       "--format", "json",     NULL };
 
 		assert_int_equal(itest_tmacg_start(&t, args), 0);
 		itest_tmacg_drain(&t);
@@ -196,7 +196,7 @@ static void short_lived_cgroups_are_named(void **state)
 		usage_sum += usage[i];
 		assert_int_equal(itest_rmcg(cg), 0);
 	}
-	usleep(1200000);	/* two intervals: every removal reported */
+	usleep(1200000); /* two intervals: every removal reported */
 	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
 	lines = itest_json_lines(t.out, &n);
 	assert_non_null(lines);
@@ -240,8 +240,9 @@ static void per_task_split(void **state)
 	assert_int_equal(itest_mkcg(parent), 0);
 	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
 	{
-		const char *args[] = { "--pmu", "software", "--cgroup", mnt_parent, "--per-task",
-				       "--interval", "30s", "--format", "json", NULL };
+		const char *args[] = { "--pmu",	     "software",   "--cgroup", mnt_parent,
+				       "--per-task", "--interval", "30s",      "--format",
+				       "json",	     NULL };
 
 		assert_int_equal(itest_tmacg_start(&t, args), 0);
 		itest_tmacg_drain(&t);
@@ -271,9 +272,10 @@ static void per_task_split(void **state)
 			b += itest_num(lines[i], "counts.on_cpu_s");
 	}
 	printf("  tmacg: burn-a %.4f s, burn-b %.4f s, ratio %.3f\n", a, b, b > 0 ? a / b : 0);
-	printf("  kernel: burn-a %.4f s, burn-b %.4f s, ratio %.3f\n", ka, kb, kb > 0 ? ka / kb : 0);
+	printf("  kernel: burn-a %.4f s, burn-b %.4f s, ratio %.3f\n", ka, kb,
+	       kb > 0 ? ka / kb : 0);
 	assert_true(b > 0 && kb > 0);
-	assert_true(ka / kb > 2.0 && ka / kb < 4.0);	/* the burner did run 3:1 */
+	assert_true(ka / kb > 2.0 && ka / kb < 4.0); /* the burner did run 3:1 */
 	assert_true(fabs((a / b) / (ka / kb) - 1.0) <= 0.05);
 	assert_close(a, ka, 0.05, 0.0, "burn-a");
 	assert_close(b, kb, 0.05, 0.0, "burn-b");
@@ -286,8 +288,8 @@ static void per_task_split(void **state)
 static void top_limits_task_lines(void **state)
 {
 	char parent[128], mnt_parent[300], cg[200];
-	const char *args[] = { "--pmu", "software", "--cgroup", mnt_parent, "--per-task", "--top",
-			       "1", "--interval", "500ms", "--format", "json", NULL };
+	const char *args[] = { "--pmu", "software",   "--cgroup", mnt_parent, "--per-task", "--top",
+			       "1",	"--interval", "500ms",	  "--format", "json",	    NULL };
 	struct itest_tmacg t;
 	json_object **lines;
 	size_t n;
@@ -377,11 +379,11 @@ static void sigterm_prints_last_interval_and_detaches(void **state)
 		if (!old)
 			ours[n_ours++] = after[i];
 	}
-	assert_true(n_ours >= 3);	/* switch, flush, mkdir, rmdir */
+	assert_true(n_ours >= 3); /* switch, flush, mkdir, rmdir */
 	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
 	lines = itest_json_lines(t.out, &n);
 	assert_non_null(lines);
-	assert_true(n >= 1);	/* the interval cut short by the signal */
+	assert_true(n >= 1); /* the interval cut short by the signal */
 	/* The kernel frees programs shortly after their last reference goes. */
 	for (int i = 0; i < 50 && any_loaded(ours, n_ours); i++)
 		usleep(100000);
@@ -392,9 +394,15 @@ static void sigterm_prints_last_interval_and_detaches(void **state)
 
 /* docs/output.md: the counts --pmu software has always written, in this order, first. */
 static const char *const documented_counts[] = {
-	"on_cpu_s",	  "cpu_utilization",	  "cpu_clock_s",
-	"context_switches", "context_switches_per_s", "cpu_migrations",
-	"cpu_migrations_per_s", "page_faults",	  "page_faults_per_s",
+	"on_cpu_s",
+	"cpu_utilization",
+	"cpu_clock_s",
+	"context_switches",
+	"context_switches_per_s",
+	"cpu_migrations",
+	"cpu_migrations_per_s",
+	"page_faults",
+	"page_faults_per_s",
 };
 #define NDOCUMENTED ((int)(sizeof(documented_counts) / sizeof(documented_counts[0])))
 
@@ -420,8 +428,8 @@ static void assert_documented_counts(json_object *line)
 static void three_valid_json_lines_per_cgroup(void **state)
 {
 	char parent[128], mnt_parent[300], cg[200];
-	const char *args[] = { "--pmu", "software", "--cgroup", mnt_parent, "--count", "3",
-			       "--interval", "200ms", "--format", "json", NULL };
+	const char *args[] = { "--pmu",	     "software", "--cgroup", mnt_parent, "--count", "3",
+			       "--interval", "200ms",	 "--format", "json",	 NULL };
 	struct itest_tmacg t;
 	json_object **lines;
 	size_t n;
@@ -435,7 +443,7 @@ static void three_valid_json_lines_per_cgroup(void **state)
 	assert_int_equal(itest_tmacg_start(&t, args), 0);
 	assert_int_equal(itest_tmacg_stop(&t, 0), 0);
 	lines = itest_json_lines(t.out, &n);
-	assert_non_null(lines);	/* every line parses, quotes and backslashes included */
+	assert_non_null(lines); /* every line parses, quotes and backslashes included */
 	assert_int_equal(n, 3);
 	for (size_t i = 0; i < n; i++) {
 		assert_string_equal(itest_str(lines[i], "schema"), "tmacg/1");
@@ -457,8 +465,8 @@ static void three_valid_json_lines_per_cgroup(void **state)
 static void table_shows_tree_and_counts(void **state)
 {
 	char parent[128], mnt_parent[300], header[200];
-	const char *args[] = { "--pmu", "software", "--cgroup", mnt_parent, "--interval", "30s",
-			       "--format", "table", "--color", "never", NULL };
+	const char *args[] = { "--pmu",	   "software", "--cgroup", mnt_parent, "--interval", "30s",
+			       "--format", "table",    "--color",  "never",    NULL };
 	struct itest_tmacg t;
 	const char *block;
 
@@ -497,10 +505,10 @@ static void table_shows_tree_and_counts(void **state)
 /* --model software is the same model: the same counts and metrics. */
 static void model_software_is_pmu_software(void **state)
 {
-	const char *pmu_args[] = { "--pmu", "software", "--count", "1", "--interval", "100ms",
-				   "--format", "json", NULL };
+	const char *pmu_args[] = { "--pmu", "software", "--count", "1", "--interval",
+				   "100ms", "--format", "json",	   NULL };
 	const char *model_args[] = { "--model", "software", "--count", "1", "--interval",
-				     "100ms", "--format", "json", NULL };
+				     "100ms",	"--format", "json",    NULL };
 	const char *const *args[] = { pmu_args, model_args };
 	char keys[2][2048];
 
@@ -536,8 +544,9 @@ static void model_software_is_pmu_software(void **state)
 
 static void closed_pipe_ends_quietly(void **state)
 {
-	const char *args[] = { "--pmu", "software", "--interval", "100ms", "--format", "json",
-			       NULL };
+	const char *args[] = {
+		"--pmu", "software", "--interval", "100ms", "--format", "json", NULL
+	};
 	struct itest_tmacg t;
 	char c = 0;
 
@@ -564,7 +573,7 @@ static void no_pmu_is_explained(void **state)
 	ITEST_NEED_ROOT();
 	if (!access("/sys/bus/event_source/devices/cpu/type", F_OK) ||
 	    !access("/sys/bus/event_source/devices/cpu_core/type", F_OK))
-		skip();	/* this machine has a hardware PMU */
+		skip(); /* this machine has a hardware PMU */
 	itest_tmacg_start(&t, args);
 	assert_int_not_equal(itest_tmacg_stop(&t, 0), 0);
 	assert_non_null(strstr(t.err, "no hardware PMU"));

@@ -167,7 +167,7 @@ static int row_ending(const struct screen_rows *r, const char *end)
 		size_t n = strlen(r->name[i]), e = strlen(end);
 
 		if (n >= e && !strcmp(r->name[i] + n - e, end)) {
-			assert_int_equal(found, -1);	/* once */
+			assert_int_equal(found, -1); /* once */
 			found = i;
 		}
 	}
@@ -305,7 +305,7 @@ static void auto_top_over_eight(void **state)
 	assert_non_null(screen);
 	print_message("%s", screen);
 	assert_null(strstr(screen, "tmacg "));
-	assert_non_null(strstr(screen, ", interval "));	/* the table's tree per cgroup */
+	assert_non_null(strstr(screen, ", interval ")); /* the table's tree per cgroup */
 	free(screen);
 	/* 9: the live view */
 	snprintf(cg, sizeof(cg), "%s/c7", parent);
@@ -324,8 +324,8 @@ static void auto_top_over_eight(void **state)
 /* Into a pipe: whole frames one after another, an empty line apart, no escapes. */
 static void top_into_a_pipe(void **state)
 {
-	const char *args[] = { "--pmu", "software", "--format", "top", "--interval", "300ms",
-			       "--count", "3", NULL };
+	const char *args[] = { "--pmu", "software", "--format", "top", "--interval",
+			       "300ms", "--count",  "3",	NULL };
 	struct itest_tmacg t;
 	char *p;
 

@@ -41,7 +41,7 @@ static void remember_pid(pid_t pid, bool add)
 static void remember_cgroup(const char *rel, bool add)
 {
 	if (strchr(rel, '/'))
-		return;	/* a child goes with its top-level parent */
+		return; /* a child goes with its top-level parent */
 	for (int i = 0; i < ITEST_MAX_LEFT; i++) {
 		if (add && !created[i]) {
 			created[i] = strdup(rel);
@@ -95,7 +95,7 @@ bool itest_can_run(char *why, size_t len)
 static int path_of(char *buf, size_t len, const char *rel)
 {
 	return snprintf(buf, len, "%s/%s", itest_cgroup_mount(), rel) >= (int)len ? -ENAMETOOLONG :
-										     0;
+										    0;
 }
 
 int itest_mkcg(const char *rel)
@@ -188,7 +188,8 @@ pid_t itest_burn_in(const char *rel, const char *seconds, const char *duty, cons
 	char *argv[] = { burn, (char *)seconds, (char *)duty, (char *)duty2, NULL };
 	const char *helpers = getenv("TMACG_HELPERS");
 
-	snprintf(burn, sizeof(burn), "%s/burn", helpers ? helpers : "build/tests/integration/helpers");
+	snprintf(burn, sizeof(burn), "%s/burn",
+		 helpers ? helpers : "build/tests/integration/helpers");
 	return itest_spawn_in(rel, argv);
 }
 
@@ -214,7 +215,7 @@ static int drain(int fd, char **buf, size_t *len, int timeout_ms)
 		return 0;
 	n = read(fd, chunk, sizeof(chunk));
 	if (n <= 0)
-		return -1;	/* EOF */
+		return -1; /* EOF */
 	*buf = realloc(*buf, *len + n + 1);
 	memcpy(*buf + *len, chunk, n);
 	*len += n;
@@ -273,7 +274,7 @@ int itest_tmacg_start(struct itest_tmacg *t, const char *const args[])
 	/* Ready once it says so on stderr (its stdout is quiet until an interval ends). */
 	while (time(NULL) < give_up) {
 		if (drain(t->err_fd, &t->err, &elen, 100) < 0)
-			return -EIO;	/* exited: t->err says why */
+			return -EIO; /* exited: t->err says why */
 		if (t->err && strstr(t->err, "tmacg: ready"))
 			break;
 	}
@@ -400,7 +401,8 @@ double itest_num(json_object *o, const char *path)
 {
 	json_object *v = lookup(o, path);
 
-	if (!v || !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
+	if (!v ||
+	    !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
 		return NAN;
 	return json_object_get_double(v);
 }

@@ -22,10 +22,10 @@ bool itest_can_run(char *why, size_t len);
  */
 extern char itest_skip_reason[256];
 int itest_group_setup(void **state);
-#define ITEST_NEED_ROOT()                                                                  \
-	do {                                                                               \
-		if (itest_skip_reason[0])                                                  \
-			skip();                                                            \
+#define ITEST_NEED_ROOT()                 \
+	do {                              \
+		if (itest_skip_reason[0]) \
+			skip();           \
 	} while (0)
 
 /* The cgroup2 mount directory ("/sys/fs/cgroup/unified" here). */
@@ -49,12 +49,12 @@ int itest_wait(pid_t pid);
 
 struct itest_tmacg {
 	pid_t pid;
-	int out_fd;		/* read by a thread so tmacg never blocks on a full pipe */
+	int out_fd; /* read by a thread so tmacg never blocks on a full pipe */
 	int err_fd;
-	char *out;		/* all of stdout, after itest_tmacg_stop */
-	char *err;		/* all of stderr (so far, before the stop) */
+	char *out; /* all of stdout, after itest_tmacg_stop */
+	char *err; /* all of stderr (so far, before the stop) */
 	int status;
-	void *reader;		/* the draining thread */
+	void *reader; /* the draining thread */
 };
 
 /* Runs $TMACG with args (NULL-terminated) and -v; waits for its "ready" line. */

@@ -82,7 +82,7 @@ static void kill_in(int fd)
 	/* cgroup.kill needs 5.14; fall back to the process list. */
 	if (k >= 0) {
 		if (write(k, "1", 1) < 0)
-			(void)0;	/* the list below still works */
+			(void)0; /* the list below still works */
 		close(k);
 	}
 	k = openat(fd, "cgroup.procs", O_RDONLY | O_CLOEXEC);

@@ -43,21 +43,21 @@
 #define RSS_TOLERANCE 0.05
 #define RSS_SLACK_KB 2048
 #define DEEP_LEVELS 100
-#define DEEP_NAME "soak-level-of-a-deep-hierarchy-0123456789abcdef"	/* 47 bytes */
+#define DEEP_NAME "soak-level-of-a-deep-hierarchy-0123456789abcdef" /* 47 bytes */
 #define MAX_RSS_SAMPLES 4096
 
 /* Level-1 cgroups with names chosen to hurt: reported by name in whole-host mode. */
 static const char *hostile[] = {
-	"bad\xff\xfe",			/* invalid UTF-8 */
-	"bad\xff\xfd",			/* differs from the one above in one invalid byte */
-	"overlong\xc0\xaf",		/* overlong '/' */
-	"surrogate\xed\xa0\x80",	/* UTF-8 of a UTF-16 surrogate */
-	"esc\x1b[2J\x1b[H",		/* clears a terminal */
+	"bad\xff\xfe",		 /* invalid UTF-8 */
+	"bad\xff\xfd",		 /* differs from the one above in one invalid byte */
+	"overlong\xc0\xaf",	 /* overlong '/' */
+	"surrogate\xed\xa0\x80", /* UTF-8 of a UTF-16 surrogate */
+	"esc\x1b[2J\x1b[H",	 /* clears a terminal */
 	"quote\"back\\slash'",
 	"ctl\x01\x7f\ttab",
-	"newline\nfake-line",		/* refused by cgroup_mkdir: noted, not an error */
-	"valid-\xc3\xa9\xe2\x82\xac",	/* é€: must stay as it is */
-	"",				/* long: filled in to 255 bytes with the prefix */
+	"newline\nfake-line",	      /* refused by cgroup_mkdir: noted, not an error */
+	"valid-\xc3\xa9\xe2\x82\xac", /* é€: must stay as it is */
+	"",			      /* long: filled in to 255 bytes with the prefix */
 };
 #define NHOSTILE (sizeof(hostile) / sizeof(hostile[0]))
 
@@ -85,7 +85,7 @@ static void sleep_s(double s)
 /* --- the churn, in a child process ------------------------------------------------------ */
 
 struct churn_stats {
-	long created, deep_chains, refused, burners, left;	/* left: not removed */
+	long created, deep_chains, refused, burners, left; /* left: not removed */
 };
 
 static void reap(pid_t *pids, int *n, bool block)
@@ -165,7 +165,7 @@ static void batch(int top, int b, struct churn_stats *st)
 			name[255] = '\0';
 		} else {
 			snprintf(name, sizeof(name), "c%d-%s", i, hostile[i % NHOSTILE]);
-			name[255] = '\0';	/* NAME_MAX, for the long one */
+			name[255] = '\0'; /* NAME_MAX, for the long one */
 		}
 		if (mkdirat(dir, name, 0755)) {
 			st->refused += errno == EINVAL;
@@ -285,7 +285,7 @@ static bool has_lone_surrogate_escape(const char *s, size_t len)
 			continue;
 		}
 		if (s[i + 1] != 'u') {
-			i++;	/* skip the escaped character */
+			i++; /* skip the escaped character */
 			continue;
 		}
 		if (sscanf(s + i + 2, "%4x", &v) != 1)
@@ -433,8 +433,8 @@ static double mean_rss(const double *t, const long *kb, int n, double from, doub
 
 int main(void)
 {
-	const char *args[] = { "--pmu", "software", "--interval", "1s", "--format", "json",
-			       "--max-cgroups", "65536", NULL };
+	const char *args[] = { "--pmu", "software",	 "--interval", "1s", "--format",
+			       "json",	"--max-cgroups", "65536",      NULL };
 	static double rss_t[MAX_RSS_SAMPLES];
 	static long rss_kb[MAX_RSS_SAMPLES];
 	struct hostile_cg hc[NHOSTILE] = { 0 };
@@ -457,7 +457,8 @@ int main(void)
 	}
 	if (seconds < 2 * WINDOW_S + WARMUP_S)
 		printf("soak: %.0f s is shorter than the RSS windows need (%.0f s): "
-		       "RSS not judged\n", seconds, 2 * WINDOW_S + WARMUP_S);
+		       "RSS not judged\n",
+		       seconds, 2 * WINDOW_S + WARMUP_S);
 	itest_parent_name(parent, sizeof(parent), "soak");
 	if (itest_mkcg(parent)) {
 		fprintf(stderr, "soak: cannot create %s/%s\n", itest_cgroup_mount(), parent);
@@ -507,8 +508,8 @@ int main(void)
 		nhostile_seen += fig.hostile_seen[i] != NULL;
 	ok_utf8 = fig.lines > 0 && !fig.bad_utf8 && !fig.bad_json;
 	printf("soak: %zu lines: %zu not strict UTF-8, %zu not one JSON object, %zu with a lone "
-	       "surrogate escape -> %s\n", fig.lines, fig.bad_utf8, fig.bad_json,
-	       fig.lone_surrogates, ok_utf8 ? "ok" : "FAIL");
+	       "surrogate escape -> %s\n",
+	       fig.lines, fig.bad_utf8, fig.bad_json, fig.lone_surrogates, ok_utf8 ? "ok" : "FAIL");
 	ok_names = fig.hostile_distinct && nhostile_seen == nhostile_made;
 	printf("soak: hostile level-1 names: %d made, %d reported, %s -> %s\n", nhostile_made,
 	       nhostile_seen, fig.hostile_distinct ? "all different" : "TWO SHARE ONE NAME",
@@ -516,8 +517,8 @@ int main(void)
 	err = (fig.tmacg_cpu_s - (u1 - u0) / 1e6) / ((u1 - u0) / 1e6);
 	ok_cpu = fabs(err) <= CPU_TOLERANCE;
 	printf("soak: host CPU over %.1f s: tmacg %.3f s (level-1 lines + root's own tasks), "
-	       "root cpu.stat %.3f s, error %+.2f %% (limit %.0f %%) -> %s\n", t_end,
-	       fig.tmacg_cpu_s, (u1 - u0) / 1e6, 100 * err, 100 * CPU_TOLERANCE,
+	       "root cpu.stat %.3f s, error %+.2f %% (limit %.0f %%) -> %s\n",
+	       t_end, fig.tmacg_cpu_s, (u1 - u0) / 1e6, 100 * err, 100 * CPU_TOLERANCE,
 	       ok_cpu ? "ok" : "FAIL");
 	printf("soak: quality.dropped summed over the lines: %llu\n",
 	       (unsigned long long)fig.dropped);
@@ -531,9 +532,9 @@ int main(void)
 
 		ok_rss = last_mean <= limit;
 		printf("soak: tmacg VmRSS: %.0f kB mean over %.0f-%.0f s (%d samples), "
-		       "%.0f kB over the last %.0f s (%d samples), limit %.0f kB -> %s\n", first_mean, WARMUP_S,
-		       WARMUP_S + WINDOW_S, nfirst, last_mean, WINDOW_S, nlast, limit,
-		       ok_rss ? "ok" : "FAIL");
+		       "%.0f kB over the last %.0f s (%d samples), limit %.0f kB -> %s\n",
+		       first_mean, WARMUP_S, WARMUP_S + WINDOW_S, nfirst, last_mean, WINDOW_S,
+		       nlast, limit, ok_rss ? "ok" : "FAIL");
 	}
 	{
 		const char *tot = strstr(t.err, "tmacg: dropped:");

@@ -31,7 +31,7 @@ static void delta_subtracts_used_fields_only(void **state)
 	assert_true(out.counter[1] == 7);
 	assert_true(out.time[0].enabled == 200);
 	assert_true(out.time[0].running == 50);
-	assert_true(out.counter[2] == 0x5555555555555555ULL);	/* beyond nevents: untouched */
+	assert_true(out.counter[2] == 0x5555555555555555ULL); /* beyond nevents: untouched */
 }
 
 static void going_backwards_is_clamped_and_counted(void **state)
@@ -66,7 +66,7 @@ static void add_and_empty(void **state)
 	assert_true(sum.time[1].enabled == 8);
 	assert_false(acc_is_empty(&sum, 2));
 	memset(&d, 0, sizeof(d));
-	d.runtime_ns = 1;	/* ran, though no group was enabled: not empty */
+	d.runtime_ns = 1; /* ran, though no group was enabled: not empty */
 	assert_false(acc_is_empty(&d, 2));
 }
 
@@ -77,11 +77,11 @@ static void scaling_for_multiplexing(void **state)
 	(void)state;
 	a.counter[0] = 1000;
 	a.time[0].enabled = 400;
-	a.time[0].running = 100;	/* on the PMU a quarter of the time */
+	a.time[0].running = 100; /* on the PMU a quarter of the time */
 	assert_true(acc_scaled(&a, 0, 0) == 4000.0);
 	a.time[0].running = 400;
 	assert_true(acc_scaled(&a, 0, 0) == 1000.0);
-	a.time[0].running = 0;	/* never counted: unknown, not zero */
+	a.time[0].running = 0; /* never counted: unknown, not zero */
 	assert_true(isnan(acc_scaled(&a, 0, 0)));
 }
 

@@ -29,12 +29,12 @@ static void test_delta_and_clamp(void **state)
 	now.counter[0] = 50;
 	before.counter[0] = 20;
 	now.counter[1] = 5;
-	before.counter[1] = 9;	/* went backwards: clamped, counted */
+	before.counter[1] = 9; /* went backwards: clamped, counted */
 	now.time[0].enabled = 1000;
 	before.time[0].enabled = 400;
 	now.time[0].running = 300;
-	before.time[0].running = 301;	/* backwards too */
-	now.counter[2] = 77;	/* beyond nevents: not touched */
+	before.time[0].running = 301; /* backwards too */
+	now.counter[2] = 77;	      /* beyond nevents: not touched */
 	assert_int_equal(acc_delta(&now, &before, 2, 1, &out), 2);
 	assert_int_equal(out.runtime_ns, 800);
 	assert_int_equal(out.counter[0], 30);
@@ -58,7 +58,7 @@ static void test_add_and_empty(void **state)
 	d.counter[3] = 4;
 	d.time[1].enabled = 7;
 	d.time[1].running = 6;
-	d.time[2].enabled = 99;	/* beyond ngroups */
+	d.time[2].enabled = 99; /* beyond ngroups */
 	acc_add(&sum, &d, 4, 2);
 	acc_add(&sum, &d, 4, 2);
 	assert_int_equal(sum.runtime_ns, 20);
@@ -93,7 +93,7 @@ static void test_scaled(void **state)
 	assert_true(acc_scaled(&a, 1, 1) == 4000.0);
 	assert_true(acc_scaled(&a, 2, 1) == 12.0);
 	/* Group 2 enabled but never running: not measured, NAN rather than 0. */
-	a.counter[3] = 55;	/* a frozen value must not leak out */
+	a.counter[3] = 55; /* a frozen value must not leak out */
 	a.time[2].enabled = 500;
 	assert_true(isnan(acc_scaled(&a, 3, 2)));
 	/* Group 3 never enabled (the cgroup did not run): NAN too. */

@@ -53,7 +53,8 @@ static void no_bpftool_and_perf_over_the_file_limit(void **state)
 {
 	int status;
 	char *out = run("tests/bench/run --render tests/bench/fixtures/no-bpftool-perf-limit.json "
-			"2>&1", &status);
+			"2>&1",
+			&status);
 
 	(void)state;
 	if (status)
@@ -78,7 +79,8 @@ static void no_perf_and_sections_not_run(void **state)
 {
 	int status;
 	char *out = run("tests/bench/run --render tests/bench/fixtures/no-perf-switch-only.json "
-			"2>&1", &status);
+			"2>&1",
+			&status);
 
 	(void)state;
 	if (status)
@@ -86,7 +88,7 @@ static void no_perf_and_sections_not_run(void **state)
 	assert_row_not_measured(out, "perf stat -a -G 1 ", "perf not found (apt-get install");
 	assert_row_not_measured(out, "perf stat -a -G 100 ", "perf not found (apt-get install");
 	assert_row_not_measured(out, "switch_cost_vs_perf_100:", "perf not found");
-	assert_null(strstr(out, "Scaling"));	/* a section not run is absent, not zeros */
+	assert_null(strstr(out, "Scaling")); /* a section not run is absent, not zeros */
 	assert_null(strstr(out, "null"));
 	free(out);
 }
@@ -104,7 +106,8 @@ static void plan_names_what_will_not_be_measured(void **state)
 	free(out);
 	/* perf present, 16 CPUs and 1,024 files: 1,000 cgroups x 4 events x 16 CPUs do not fit. */
 	out = run("BENCH_PMU=software BENCH_PERF=/bin/true BENCH_NCPUS=16 BENCH_NOFILE=1024 "
-		  "tests/bench/run --plan 2>&1", &status);
+		  "tests/bench/run --plan 2>&1",
+		  &status);
 	assert_int_equal(status, 0);
 	assert_row_not_measured(out, "perf stat -a -G 1000:", "needs 64064 open files");
 	assert_row_not_measured(out, "perf stat -a -G 100:", "needs 6464 open files");

@@ -45,9 +45,8 @@ static void finds_cgroup2_among_v1_mounts(void **state)
 
 static void unescapes_and_selects_by_directory(void **state)
 {
-	char *mi = write_tmp(
-		"33 31 0:28 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n"
-		"40 31 0:28 /kubepods /mnt/my\\040cg rw - cgroup2 cgroup2 rw\n");
+	char *mi = write_tmp("33 31 0:28 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n"
+			     "40 31 0:28 /kubepods /mnt/my\\040cg rw - cgroup2 cgroup2 rw\n");
 	struct cgroup_mount m;
 
 	(void)state;
@@ -85,7 +84,7 @@ static void resolves_user_paths(void **state)
 	snprintf(sub, sizeof(sub), "%s/svc/web", dir);
 	assert_int_equal(mkdir(sub, 0755), 0);
 
-	snprintf(abs, sizeof(abs), "%s/svc/web/", dir);	/* below the mount, trailing slash */
+	snprintf(abs, sizeof(abs), "%s/svc/web/", dir); /* below the mount, trailing slash */
 	assert_int_equal(cgroup_resolve(&m, abs, out, sizeof(out)), 0);
 	assert_string_equal(out, "/svc/web");
 	snprintf(abs, sizeof(abs), "%s//svc", dir);
@@ -93,7 +92,8 @@ static void resolves_user_paths(void **state)
 	assert_string_equal(out, "/svc");
 	assert_int_equal(cgroup_resolve(&m, dir, out, sizeof(out)), 0);
 	assert_string_equal(out, "/");
-	assert_int_equal(cgroup_resolve(&m, "/svc/web", out, sizeof(out)), 0);	/* in the hierarchy */
+	assert_int_equal(cgroup_resolve(&m, "/svc/web", out, sizeof(out)),
+			 0); /* in the hierarchy */
 	assert_string_equal(out, "/svc/web");
 	assert_int_equal(cgroup_resolve(&m, "svc", out, sizeof(out)), 0);
 	assert_string_equal(out, "/svc");

@@ -18,7 +18,8 @@ static struct cgroup_mount mnt = { .dir = "/nonexistent", .root = "/" };
 
 static struct tmacg_cgroup_event mkdir_ev(uint64_t id, uint64_t parent, const char *name)
 {
-	struct tmacg_cgroup_event ev = { .id = id, .parent_id = parent,
+	struct tmacg_cgroup_event ev = { .id = id,
+					 .parent_id = parent,
 					 .type = TMACG_CGROUP_MKDIR };
 
 	snprintf(ev.name, sizeof(ev.name), "%s", name);
@@ -85,7 +86,7 @@ static void unknown_parent_is_found_by_one_scan(void **state)
 	assert_int_equal(stat(subsub, &cst), 0);
 	ev = mkdir_ev(cst.st_ino, pst.st_ino, "web");
 	assert_int_equal(cgroup_naming_apply(&t, &ev, &may_scan), 0);
-	assert_false(may_scan);	/* spent */
+	assert_false(may_scan); /* spent */
 	assert_string_equal(cgroup_tree_get(&t, cst.st_ino)->path, "/svc/web");
 	assert_string_equal(cgroup_tree_get(&t, pst.st_ino)->path, "/svc");
 	/* Without a scan left, an unknown parent leaves the cgroup unnamed (and says so). */

@@ -38,7 +38,7 @@ static void expect_targets(struct cgroup_tree *t, uint64_t id, const uint64_t *w
 
 	assert_int_equal(n, nwant);
 	for (int i = 0; i < n; i++)
-		assert_true(got[i]->id == want[i]);	/* deepest first */
+		assert_true(got[i]->id == want[i]); /* deepest first */
 }
 
 static void whole_host_reports_root_children_and_root_tasks(void **state)
@@ -56,7 +56,7 @@ static void whole_host_reports_root_children_and_root_tasks(void **state)
 	expect_targets(&t, ABC, (uint64_t[]){ A }, 1);
 	expect_targets(&t, XY, (uint64_t[]){ X }, 1);
 	expect_targets(&t, ROOT, (uint64_t[]){ ROOT }, 1);
-	expect_targets(&t, 999, NULL, 0);	/* unknown */
+	expect_targets(&t, 999, NULL, 0); /* unknown */
 	cgroup_tree_free(&t);
 }
 
@@ -71,7 +71,7 @@ static void spec_with_depth_rolls_up_into_every_reported_ancestor(void **state)
 	assert_false(cgroup_tree_get(&t, ROOT)->target);
 	assert_true(cgroup_tree_get(&t, A)->target);
 	assert_true(cgroup_tree_get(&t, AB)->target);
-	assert_false(cgroup_tree_get(&t, ABC)->target);	/* two levels down */
+	assert_false(cgroup_tree_get(&t, ABC)->target); /* two levels down */
 	assert_false(cgroup_tree_get(&t, X)->target);
 	expect_targets(&t, ABC, (uint64_t[]){ AB, A }, 2);
 	expect_targets(&t, AB, (uint64_t[]){ AB, A }, 2);
@@ -87,7 +87,7 @@ static void spec_does_not_match_a_sibling_prefix(void **state)
 
 	(void)state;
 	assert_int_equal(cgroup_tree_init(&t, &mnt, &spec, 1), 0);
-	assert_int_equal(cgroup_tree_add(&t, 30, ROOT, "/ab"), 0);	/* "/ab" is not below "/a" */
+	assert_int_equal(cgroup_tree_add(&t, 30, ROOT, "/ab"), 0); /* "/ab" is not below "/a" */
 	assert_false(cgroup_tree_get(&t, 30)->target);
 	cgroup_tree_free(&t);
 }
@@ -112,13 +112,13 @@ static void removed_cgroup_is_reported_once_more_then_forgotten(void **state)
 	assert_int_equal(cgroup_tree_init(&t, &mnt, &spec, 1), 0);
 	build(&t);
 	n = cgroup_tree_get(&t, ABC);
-	assert_non_null(cgroup_node_sum(n));	/* freed with the node: ASan checks */
-	assert_ptr_equal(cgroup_node_sum(n), n->sum);	/* allocated once */
+	assert_non_null(cgroup_node_sum(n));	      /* freed with the node: ASan checks */
+	assert_ptr_equal(cgroup_node_sum(n), n->sum); /* allocated once */
 	cgroup_tree_mark_removed(&t, ABC);
-	assert_true(cgroup_node_reported(n));	/* the interval it was removed in */
+	assert_true(cgroup_node_reported(n)); /* the interval it was removed in */
 	cgroup_tree_age_removed(&t, 2, count_forget, NULL);
-	assert_false(cgroup_node_reported(n));	/* not printed again... */
-	expect_targets(&t, ABC, (uint64_t[]){ ABC, AB, A }, 3);	/* ...but late counts roll up */
+	assert_false(cgroup_node_reported(n));			/* not printed again... */
+	expect_targets(&t, ABC, (uint64_t[]){ ABC, AB, A }, 3); /* ...but late counts roll up */
 	cgroup_tree_age_removed(&t, 2, count_forget, NULL);
 	assert_int_equal(forgotten, 0);
 	cgroup_tree_age_removed(&t, 2, count_forget, NULL);

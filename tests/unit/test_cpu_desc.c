@@ -45,7 +45,8 @@ static void test_parse_ok(void **state)
 	const struct cpu_desc_event *e;
 
 	(void)state;
-	snprintf(text, sizeof(text), "# comment\n\n%s"
+	snprintf(text, sizeof(text),
+		 "# comment\n\n%s"
 		 "match GenuineIntel-6-6A    # a second key, no stepping\n"
 		 "event Z.B event=0xa3 umask=0x04 cmask=4 edge=1 inv=1 counters=0-3 "
 		 "counters_smt_off=0,1,2,3,4,5,6,7\n"
@@ -146,7 +147,7 @@ static void test_parse_errors(void **state)
 		char text[2048];
 
 		snprintf(text, sizeof(text), "%s", header);
-		*strstr(text, "gp_counters_smt 4") = '#';	/* drop the line */
+		*strstr(text, "gp_counters_smt 4") = '#'; /* drop the line */
 		assert_null(parse(text, "t.cpu", err, sizeof(err)));
 		assert_non_null(strstr(err, "no 'gp_counters_smt' line"));
 		snprintf(text, sizeof(text), "%s", header);
@@ -195,8 +196,7 @@ static void test_builtins_cover_their_models(void **state)
 			base[strcspn(base, ":")] = '\0';
 			if (needs_description(base) && !cpu_desc_event(d, base))
 				fail_msg("%s (model %s) reads %s, which %s does not describe",
-					 d->id,
-					 d->model, base, d->path);
+					 d->id, d->model, base, d->path);
 		}
 		model_free(m);
 	}
@@ -209,9 +209,9 @@ static void test_cpuid_lookup(void **state)
 		int model, stepping;
 		const char *cpu, *runs;
 	} want[] = {
-		{ 0x55, 0, "skx", "skx" }, { 0x55, 4, "skx", "skx" }, { 0x55, 5, "clx", "clx" },
+		{ 0x55, 0, "skx", "skx" }, { 0x55, 4, "skx", "skx" },  { 0x55, 5, "clx", "clx" },
 		{ 0x55, 7, "clx", "clx" }, { 0x55, 11, "clx", "clx" }, { 0x6A, 6, "icx", "icx" },
-		{ 0x6C, 1, "icx", "icx" }, { 0x8F, 8, "spr", "spr" }, { 0xCF, 2, "emr", "spr" },
+		{ 0x6C, 1, "icx", "icx" }, { 0x8F, 8, "spr", "spr" },  { 0xCF, 2, "emr", "spr" },
 		{ 0xAD, 1, "gnr", "gnr" }, { 0xAE, 1, "gnr", "gnr" },
 	};
 
@@ -333,7 +333,7 @@ static int fake_cpuid(unsigned int leaf, unsigned int subleaf, unsigned int regs
 {
 	(void)subleaf;
 	memset(regs, 0, 4 * sizeof(regs[0]));
-	regs[0] = leaf == 0 ? 0x1b : leaf == 0xA ? 0x07300305 : 0;	/* 3 GP counters */
+	regs[0] = leaf == 0 ? 0x1b : leaf == 0xA ? 0x07300305 : 0; /* 3 GP counters */
 	return 0;
 }
 
@@ -364,7 +364,8 @@ static struct cpu_info detect_zzz(int stepping)
 
 	snprintf(text, sizeof(text),
 		 "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 240\n"
-		 "model name\t: Made-up CPU\nstepping\t: %d\n\n", stepping);
+		 "model name\t: Made-up CPU\nstepping\t: %d\n\n",
+		 stepping);
 	put("/proc/cpuinfo", text);
 	if (cpu_detect(&o, &ci, err, sizeof(err)))
 		fail_msg("cpu_detect: %s", err);
@@ -404,21 +405,20 @@ static void test_new_cpu_is_data(void **state)
 	out = capture_list();
 	assert_non_null(strstr(out, "\nzzz\tTest model ZZZ\tTMA 0.1\tzzz: Test CPU ZZZ (made up); "
 				    "yyy: Test CPU YYY (made up, zzz stepping 5 and up)\n"));
-	assert_non_null(strstr(out, "\nspr\t"));	/* the built-ins stay */
+	assert_non_null(strstr(out, "\nspr\t")); /* the built-ins stay */
 	free(out);
 
 	m = model_load_builtin("zzz", err, sizeof(err));
 	if (!m)
 		fail_msg("%s", err);
 	r.model = m;
-	r.cpu = &ci;	/* a host with a PMU: CPUID leaf 0xA's 3 counters, SMT on */
+	r.cpu = &ci; /* a host with a PMU: CPUID leaf 0xA's 3 counters, SMT on */
 	if (plan_for_model(&r, &p, err, sizeof(err)))
 		fail_msg("%s", err);
 	assert_int_equal(p.gp_counters, 3);
 	assert_int_equal(p.ev[plan_index(&p, "CPU_CLK_UNHALTED.THREAD_ANY")].attr.config,
-			 0x20003c);	/* AnyThread on the kernel's fixed-counter-1 encoding */
-	assert_int_equal(p.ev[plan_index(&p, "ZZZ_STALLS.BACKEND:c1:e1")].attr.config,
-			 0x10404a3);
+			 0x20003c); /* AnyThread on the kernel's fixed-counter-1 encoding */
+	assert_int_equal(p.ev[plan_index(&p, "ZZZ_STALLS.BACKEND:c1:e1")].attr.config, 0x10404a3);
 	assert_int_equal(p.ev[plan_index(&p, "ZZZ_STALLS.BACKEND:c1:e1")].counter_mask, 0x1);
 	assert_int_equal(p.ev[plan_index(&p, "ZZZ_OCR.DRAM")].attr.config1, 0x184000001ull);
 	/* SMT off: counters_smt_off, the plain clock. */
@@ -432,8 +432,7 @@ static void test_new_cpu_is_data(void **state)
 		struct event_target t = { .pmu_type = 4, .cpu = ci.cpu, .smt = true };
 		struct event_enc e;
 
-		assert_int_equal(event_encode(&t, "ZZZ_NOT.LISTED", &e, err, sizeof(err)),
-				 -ENOENT);
+		assert_int_equal(event_encode(&t, "ZZZ_NOT.LISTED", &e, err, sizeof(err)), -ENOENT);
 		assert_non_null(strstr(err, "ZZZ_NOT.LISTED: CPU description yyy does not "
 					    "list it"));
 		assert_non_null(strstr(err, "cpu-zzz/yyy.cpu"));
@@ -519,7 +518,8 @@ static void test_model_dir_errors(void **state)
 	f = fopen(path, "w");
 	fputs("cpu icx2\ntitle Another Ice Lake\nmatch GenuineIntel-6-6C-[3]\nmodel icx\n"
 	      "tma_version 4.5\nlibpfm icx\ngp_counters 8\ngp_counters_smt 8\n"
-	      "fixed_counters 4\nperf_metrics yes\nperf_metrics_l2 no\n", f);
+	      "fixed_counters 4\nperf_metrics yes\nperf_metrics_l2 no\n",
+	      f);
 	fclose(f);
 	cpu_desc_reset();
 	assert_int_equal(cpu_desc_init(err, sizeof(err)), -EEXIST);
@@ -531,7 +531,7 @@ static void test_model_dir_errors(void **state)
 
 		snprintf(to, sizeof(to), "%s/icx.cpu", dir);
 		f = fopen(path, "r+");
-		fputs("cpu icx ", f);	/* "cpu icx2" -> "cpu icx " */
+		fputs("cpu icx ", f); /* "cpu icx2" -> "cpu icx " */
 		fclose(f);
 		assert_int_equal(rename(path, to), 0);
 		cpu_desc_reset();

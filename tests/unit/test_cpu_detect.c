@@ -66,7 +66,7 @@ static int setup(void **state)
 	if (!mkdtemp(root))
 		return -1;
 	fake_max_leaf = 0x1b;
-	fake_leaf_a_eax = 0x07300805;	/* version 5, 8 GP counters per logical CPU */
+	fake_leaf_a_eax = 0x07300805; /* version 5, 8 GP counters per logical CPU */
 	cpuid_calls = 0;
 	return 0;
 }
@@ -190,15 +190,16 @@ static void test_skx_clx_by_stepping(void **state)
 {
 	static const struct {
 		const char *stepping, *cpu;
-	} want[] = { { "0", "skx" }, { "4", "skx" }, { "5", "clx" }, { "7", "clx" },
-		     { "11", "clx" } };
+	} want[] = {
+		{ "0", "skx" }, { "4", "skx" }, { "5", "clx" }, { "7", "clx" }, { "11", "clx" }
+	};
 	struct cpu_info ci;
 	char err[1024] = "";
 
 	(void)state;
 	pmu("cpu", 4, false, false);
 	put("/sys/devices/system/cpu/smt/active", "1\n");
-	fake_leaf_a_eax = 0x07300404;	/* version 4, 4 GP counters per logical CPU (SMT on) */
+	fake_leaf_a_eax = 0x07300404; /* version 4, 4 GP counters per logical CPU (SMT on) */
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		cpuinfo_stepping("GenuineIntel", 6, 0x55, want[i].stepping);
 		ci = detect();
@@ -207,7 +208,7 @@ static void test_skx_clx_by_stepping(void **state)
 				 ci.cpu ? ci.cpu->id : "none", want[i].cpu);
 		assert_string_equal(ci.model_id, want[i].cpu);
 		assert_false(ci.topdown_use_fixed);
-		assert_int_equal(ci.gp_counters, 4);	/* CPUID leaf 0xA rules on a PMU */
+		assert_int_equal(ci.gp_counters, 4); /* CPUID leaf 0xA rules on a PMU */
 	}
 	/* A hypervisor that hides the stepping: neither is guessed. */
 	cpuinfo_stepping("GenuineIntel", 6, 0x55, "unknown");
@@ -273,7 +274,7 @@ static void test_hybrid(void **state)
 	char err[1024] = "";
 
 	(void)state;
-	cpuinfo("GenuineIntel", 6, 0x97);	/* Alder Lake: cpu_core + cpu_atom */
+	cpuinfo("GenuineIntel", 6, 0x97); /* Alder Lake: cpu_core + cpu_atom */
 	pmu("cpu_core", 4, true, false);
 	pmu("cpu_atom", 10, false, false);
 	ci = detect();
@@ -316,7 +317,7 @@ static void test_unknown_intel(void **state)
 	char err[1024] = "";
 
 	(void)state;
-	cpuinfo("GenuineIntel", 6, 0x97);	/* Alder Lake, a client part: no description */
+	cpuinfo("GenuineIntel", 6, 0x97); /* Alder Lake, a client part: no description */
 	pmu("cpu", 4, false, false);
 	ci = detect();
 	assert_null(ci.model_id);

@@ -30,7 +30,7 @@
 
 static char root[PATH_MAX];
 static json_object *dash;
-static char *exposition;	/* the builder's output with every label it can write */
+static char *exposition; /* the builder's output with every label it can write */
 
 /* A k8s container line with a model and --info: every label the builder writes. */
 static char *full_exposition(void)
@@ -44,14 +44,25 @@ static char *full_exposition(void)
 	struct tma_model *m = model_load(model_text, strlen(model_text), "t.tma", err, sizeof(err));
 	struct model_result *r = model_result_new(m);
 	struct model_input in = { events, 1, 0 };
-	struct resource res = { .k8s_namespace = "ns", .k8s_pod = "p", .k8s_container = "c",
-				.host = "h" };
+	struct resource res = {
+		.k8s_namespace = "ns", .k8s_pod = "p", .k8s_container = "c", .host = "h"
+	};
 	struct resource host_only = { .host = "h" };
 	struct report_line head = { .interval_s = 1, .host = "h", .model = "t" };
-	struct report_line l = { .interval_s = 1, .host = "h", .model = "t", .cgroup = "/x",
-				 .cgroup_id = 3, .resource = &res, .ncounts = 1,
-				 .count_names = names, .count_values = counts, .running_min = 1,
-				 .tma = m, .result = r, .level = 1, .info = true };
+	struct report_line l = { .interval_s = 1,
+				 .host = "h",
+				 .model = "t",
+				 .cgroup = "/x",
+				 .cgroup_id = 3,
+				 .resource = &res,
+				 .ncounts = 1,
+				 .count_names = names,
+				 .count_values = counts,
+				 .running_min = 1,
+				 .tma = m,
+				 .result = r,
+				 .level = 1,
+				 .info = true };
 	struct prom_expo *e = prom_expo_new(true);
 	size_t len;
 	char *text;
@@ -60,7 +71,7 @@ static char *full_exposition(void)
 		return NULL;
 	prom_expo_begin(e, &head);
 	prom_expo_line(e, &l);
-	l.resource = &host_only;	/* a host cgroup: labelled by its path */
+	l.resource = &host_only; /* a host cgroup: labelled by its path */
 	l.cgroup_id = 4;
 	prom_expo_line(e, &l);
 	text = prom_expo_end(e, &len);
@@ -80,7 +91,7 @@ static int setup(void **state)
 		return -1;
 	exe[n] = '\0';
 	strcpy(root, exe);
-	for (int i = 0; i < 4; i++) {	/* <root>/<tree>/tests/unit/test_dashboard */
+	for (int i = 0; i < 4; i++) { /* <root>/<tree>/tests/unit/test_dashboard */
 		char *d = dirname(root);
 
 		memmove(root, d, strlen(d) + 1);
@@ -204,10 +215,11 @@ static bool ident_char(char c)
 /* PromQL words that are not metric names: functions, keywords, Grafana's variables. */
 static bool known_word(const char *w, size_t len)
 {
-	static const char *const words[] = { "sum", "avg", "min", "max", "by", "on", "and", "or",
-					     "topk", "bottomk", "rate", "increase", "time",
-					     "label_values", "without", "ignoring", "unless",
-					     "group_left", "count", NULL };
+	static const char *const words[] = { "sum",    "avg",	       "min",	  "max",
+					     "by",     "on",	       "and",	  "or",
+					     "topk",   "bottomk",      "rate",	  "increase",
+					     "time",   "label_values", "without", "ignoring",
+					     "unless", "group_left",   "count",	  NULL };
 
 	for (int i = 0; words[i]; i++)
 		if (strlen(words[i]) == len && !strncmp(words[i], w, len))
@@ -380,8 +392,8 @@ static void the_panels_the_issue_asks_for(void **state)
 	assert_non_null(strstr(first_expr(l1), "level=\"1\""));
 	assert_non_null(strstr(first_expr(l1), "by (node)"));
 	/* Top N by Backend_Bound and Frontend_Bound. */
-	assert_non_null(strstr(first_expr(panel_titled("Top $topn pods by Backend_Bound")),
-			       "topk($topn"));
+	assert_non_null(
+		strstr(first_expr(panel_titled("Top $topn pods by Backend_Bound")), "topk($topn"));
 	assert_non_null(strstr(first_expr(panel_titled("Top $topn pods by Frontend_Bound")),
 			       "node=\"Frontend_Bound\""));
 	/* A bottleneck table and the data quality. */

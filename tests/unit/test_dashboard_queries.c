@@ -111,20 +111,31 @@ static void write_openmetrics(const char *path)
 
 struct pod_def {
 	const char *ns, *pod, *cgroup;
-	double cpu;		/* CPUs used */
-	double l1[4];		/* Frontend_Bound, Bad_Speculation, Backend_Bound, Retiring */
+	double cpu;   /* CPUs used */
+	double l1[4]; /* Frontend_Bound, Bad_Speculation, Backend_Bound, Retiring */
 	const char *bottleneck[3];
 };
 
 static const struct pod_def pods[] = {
-	{ "shop", "cart-backend", "/kubepods/podb", 1.5, { 0.1, 0.05, 0.6, 0.25 },
+	{ "shop",
+	  "cart-backend",
+	  "/kubepods/podb",
+	  1.5,
+	  { 0.1, 0.05, 0.6, 0.25 },
 	  { "Backend_Bound", "Memory_Bound", NULL } },
-	{ "shop", "web-frontend", "/kubepods/podf", 0.8, { 0.55, 0.05, 0.15, 0.25 },
+	{ "shop",
+	  "web-frontend",
+	  "/kubepods/podf",
+	  0.8,
+	  { 0.55, 0.05, 0.15, 0.25 },
 	  { "Frontend_Bound", "Fetch_Latency", NULL } },
-	{ "batch", "etl-retiring", "/kubepods/podr", 0.3, { 0.1, 0.05, 0.15, 0.7 },
-	  { NULL } },
+	{ "batch", "etl-retiring", "/kubepods/podr", 0.3, { 0.1, 0.05, 0.15, 0.7 }, { NULL } },
 	/* Idle: the most backend bound of all, but under the top lists' CPU floor. */
-	{ "shop", "idle-bound", "/kubepods/podi", 0.01, { 0.05, 0.05, 0.85, 0.05 },
+	{ "shop",
+	  "idle-bound",
+	  "/kubepods/podi",
+	  0.01,
+	  { 0.05, 0.05, 0.85, 0.05 },
 	  { "Backend_Bound", NULL } },
 	{ NULL, NULL, "/system.slice/sshd.service", 0.01, { 0.3, 0.1, 0.3, 0.3 }, { NULL } },
 };
@@ -145,22 +156,33 @@ static void record(const char *om_path, long first_ts)
 	r = model_result_new(icx);
 	for (int i = 0; i < INTERVALS; i++) {
 		struct report_line head = { .time = { first_ts + i * STEP_S, 0 },
-					    .interval_s = STEP_S, .host = "node-1", .model = "icx",
+					    .interval_s = STEP_S,
+					    .host = "node-1",
+					    .model = "icx",
 					    .tma_version = "4.5" };
 		size_t len;
 		char *text;
 
 		assert_int_equal(prom_expo_begin(e, &head), 0);
 		for (size_t p = 0; p < NPODS; p++) {
-			struct resource res = { .k8s_namespace = pods[p].ns, .k8s_pod = pods[p].pod,
+			struct resource res = { .k8s_namespace = pods[p].ns,
+						.k8s_pod = pods[p].pod,
 						.host = "node-1" };
 			double cpu = pods[p].cpu * STEP_S;
-			struct report_line l = {
-				.time = head.time, .interval_s = STEP_S, .host = "node-1",
-				.model = "icx", .cgroup = pods[p].cgroup, .cgroup_id = 100 + p,
-				.resource = &res, .ncounts = 1, .count_names = count_names,
-				.count_values = &cpu, .running_min = p == 0 ? 0.5 : 1, .tma = icx,
-				.result = r, .level = 3 };
+			struct report_line l = { .time = head.time,
+						 .interval_s = STEP_S,
+						 .host = "node-1",
+						 .model = "icx",
+						 .cgroup = pods[p].cgroup,
+						 .cgroup_id = 100 + p,
+						 .resource = &res,
+						 .ncounts = 1,
+						 .count_names = count_names,
+						 .count_values = &cpu,
+						 .running_min = p == 0 ? 0.5 : 1,
+						 .tma = icx,
+						 .result = r,
+						 .level = 3 };
 
 			for (int n = 0; n < r->nnodes; n++)
 				r->value[n] = NAN;
@@ -232,11 +254,15 @@ static int setup(void **state)
 	eval_time = time(NULL) - 60;
 	snprintf(path, sizeof(path), "%s/scrapes.om", dir);
 	record(path, eval_time - (INTERVALS - 1) * STEP_S);
-	snprintf(cmd, sizeof(cmd), "promtool tsdb create-blocks-from openmetrics -q %s/scrapes.om "
-		 "%s/data >%s/blocks.log 2>&1", dir, dir, dir);
+	snprintf(cmd, sizeof(cmd),
+		 "promtool tsdb create-blocks-from openmetrics -q %s/scrapes.om "
+		 "%s/data >%s/blocks.log 2>&1",
+		 dir, dir, dir);
 	if (run(cmd)) {
-		fprintf(stderr, "promtool tsdb create-blocks-from openmetrics failed "
-				"(%s/blocks.log)\n", dir);
+		fprintf(stderr,
+			"promtool tsdb create-blocks-from openmetrics failed "
+			"(%s/blocks.log)\n",
+			dir);
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/prometheus.yml", dir);
@@ -258,7 +284,7 @@ static int setup(void **state)
 		       (char *)NULL);
 		_exit(127);
 	}
-	for (int i = 0; i < 600; i++) {	/* up to 60 s on a loaded machine */
+	for (int i = 0; i < 600; i++) { /* up to 60 s on a loaded machine */
 		snprintf(cmd, sizeof(cmd), "promtool query instant %s 'vector(1)' >/dev/null 2>&1",
 			 server);
 		if (!run(cmd))
@@ -293,8 +319,11 @@ static int teardown(void **state)
 /* s with every $name replaced (longest names first: $__rate_interval before $pod). */
 static char *substitute(const char *s, const char *pod)
 {
-	const char *vars[][2] = { { "$__rate_interval", "1m" }, { "$namespace", ".*" },
-				  { "$min_cpu", "0.05" }, { "$host", ".*" }, { "$topn", "2" },
+	const char *vars[][2] = { { "$__rate_interval", "1m" },
+				  { "$namespace", ".*" },
+				  { "$min_cpu", "0.05" },
+				  { "$host", ".*" },
+				  { "$topn", "2" },
 				  { "$pod", pod } };
 	char *out = strdup(s);
 
@@ -358,10 +387,10 @@ static char *panel_result(json_object *dash, const char *title, int target, cons
 		if (strcmp(json_object_get_string(json_object_object_get(pn, "title")), title))
 			continue;
 		{
-			char *expr = substitute(json_object_get_string(json_object_object_get(
-							json_object_array_get_idx(tg, target),
-							"expr")),
-						pod);
+			char *expr =
+				substitute(json_object_get_string(json_object_object_get(
+						   json_object_array_get_idx(tg, target), "expr")),
+					   pod);
 			char *out = query(expr);
 
 			free(expr);

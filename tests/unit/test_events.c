@@ -24,7 +24,7 @@
 #include "pmu/cpu_desc.h"
 #include "pmu/events.h"
 
-#define PMU_TYPE 8	/* not PERF_TYPE_RAW: the encoder must take the type from the target */
+#define PMU_TYPE 8 /* not PERF_TYPE_RAW: the encoder must take the type from the target */
 
 /* What plan_model gives the encoder for a CPU: its description, SMT on. */
 static struct event_target target(const char *id)
@@ -33,8 +33,11 @@ static struct event_target target(const char *id)
 
 	if (!d)
 		fail_msg("no CPU description %s", id);
-	return (struct event_target){ .pfm_pmu = d->libpfm, .pmu_type = PMU_TYPE,
-				      .topdown_l2 = d->perf_metrics_l2, .cpu = d, .smt = true };
+	return (struct event_target){ .pfm_pmu = d->libpfm,
+				      .pmu_type = PMU_TYPE,
+				      .topdown_l2 = d->perf_metrics_l2,
+				      .cpu = d,
+				      .smt = true };
 }
 
 static struct event_target icx, spr;
@@ -138,8 +141,9 @@ static void free_keys(char **keys, int n)
 static bool is_l2_metric(const char *name)
 {
 	static const char *const l2[] = { "PERF_METRICS.HEAVY_OPERATIONS",
-		"PERF_METRICS.BRANCH_MISPREDICTS", "PERF_METRICS.FETCH_LATENCY",
-		"PERF_METRICS.MEMORY_BOUND" };
+					  "PERF_METRICS.BRANCH_MISPREDICTS",
+					  "PERF_METRICS.FETCH_LATENCY",
+					  "PERF_METRICS.MEMORY_BOUND" };
 
 	for (size_t i = 0; i < sizeof(l2) / sizeof(l2[0]); i++)
 		if (!strcmp(l2[i], name))
@@ -229,7 +233,6 @@ static void test_model_events(void **state)
 	}
 }
 
-
 static const char *perfmon_dir(void)
 {
 	const char *s = getenv("TMACG_PERFMON_DIR");
@@ -308,7 +311,7 @@ static const char *field(json_object *e, const char *key)
 
 static unsigned long long num(json_object *e, const char *key)
 {
-	return strtoull(field(e, key), NULL, 0);	/* "0xB7, 0xBB": the first */
+	return strtoull(field(e, key), NULL, 0); /* "0xB7, 0xBB": the first */
 }
 
 /* "0,1,2,3" -> 0xf; "" or absent -> 0. */
@@ -383,7 +386,8 @@ static void test_every_encoding_against_intel(void **state)
 				/* CounterHTOff: SKX/CLX's counters with SMT off; absent later. */
 				uint32_t smt_off = counter_bits(
 					json_object_object_get_ex(e, "CounterHTOff", &h) ?
-						json_object_get_string(h) : counter);
+						json_object_get_string(h) :
+						counter);
 
 				want = num(e, "EventCode") | num(e, "UMask") << 8 |
 				       num(e, "EdgeDetect") << 18 | num(e, "AnyThread") << 21 |
@@ -422,10 +426,10 @@ static void test_privilege_filters(void **state)
 	assert_int_equal(e.attr.exclude_user, 1);
 	assert_int_equal(e.attr.exclude_kernel, 0);
 	e = enc_ok(&icx, "BR_INST_RETIRED.FAR_BRANCH:USER");
-	assert_fields(&e, 0xc4, 0x40, 0, 0, 0);	/* icelakex_core.json: 0xC4/0x40 */
+	assert_fields(&e, 0xc4, 0x40, 0, 0, 0); /* icelakex_core.json: 0xC4/0x40 */
 	assert_int_equal(e.attr.exclude_user, 0);
 	assert_int_equal(e.attr.exclude_kernel, 1);
-	e = enc_ok(&icx, "BR_MISP_RETIRED.RET");	/* 0xC5/0x08; libpfm4 4.13 lacks it */
+	e = enc_ok(&icx, "BR_MISP_RETIRED.RET"); /* 0xC5/0x08; libpfm4 4.13 lacks it */
 	assert_fields(&e, 0xc5, 0x08, 0, 0, 0);
 	force("spr");
 	/* sapphirerapids: BACLEARS moved to 0x60; the rest from Intel's list too. */
@@ -433,8 +437,8 @@ static void test_privilege_filters(void **state)
 	assert_fields((e = enc_ok(&spr, "L2_RQSTS.MISS"), &e), 0x24, 0x3f, 0, 0, 0);
 	assert_fields((e = enc_ok(&spr, "L2_RQSTS.REFERENCES"), &e), 0x24, 0xff, 0, 0, 0);
 	assert_fields((e = enc_ok(&spr, "SW_PREFETCH_ACCESS.ANY"), &e), 0x40, 0x0f, 0, 0, 0);
-	assert_fields((e = enc_ok(&spr, "OFFCORE_REQUESTS.L3_MISS_DEMAND_DATA_RD"), &e), 0x21,
-		      0x10, 0, 0, 0);
+	assert_fields((e = enc_ok(&spr, "OFFCORE_REQUESTS.L3_MISS_DEMAND_DATA_RD"), &e), 0x21, 0x10,
+		      0, 0, 0);
 	assert_fields((e = enc_ok(&spr, "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD:c1"), &e),
 		      0x20, 0x01, 1, 0, 0);
 }
@@ -523,7 +527,7 @@ static void test_spr_intel_encodings(void **state)
 	assert_fields(&e, 0xa4, 0x10, 0, 0, 0);
 	e = enc_ok(&spr, "TOPDOWN.BR_MISPREDICT_SLOTS");
 	assert_fields(&e, 0xa4, 0x08, 0, 0, 0);
-	assert_int_equal(e.counter_mask, 0x1);	/* the kernel keeps 0x08a4 on counter 0 */
+	assert_int_equal(e.counter_mask, 0x1); /* the kernel keeps 0x08a4 on counter 0 */
 	e = enc_ok(&spr, "TOPDOWN.BACKEND_BOUND_SLOTS");
 	assert_fields(&e, 0xa4, 0x02, 0, 0, 0);
 }
@@ -676,7 +680,7 @@ static void test_software_events(void **state)
 			assert_int_equal(e.attr.type, PERF_TYPE_SOFTWARE);
 			assert_int_equal(e.attr.config, sw[i].config);
 			assert_int_equal(e.attr.config1, 0);
-			assert_int_equal(e.counter_mask, 0);	/* no hardware counter */
+			assert_int_equal(e.counter_mask, 0); /* no hardware counter */
 			assert_int_equal(e.flags, 0);
 			assert_int_equal(e.attr.size, sizeof(e.attr));
 			assert_int_equal(e.attr.sample_period, 0);
@@ -747,7 +751,7 @@ static void test_switch_pmu(void **state)
 	(void)state;
 	force("spr");
 	e = enc_ok(&spr, "UOPS_ISSUED.ANY");
-	assert_fields(&e, 0xae, 0x01, 0, 0, 0);	/* Golden Cove moved it to 0xAE */
+	assert_fields(&e, 0xae, 0x01, 0, 0, 0); /* Golden Cove moved it to 0xAE */
 	force("icx");
 	e = enc_ok(&icx, "UOPS_ISSUED.ANY");
 	assert_fields(&e, 0x0e, 0x01, 0, 0, 0);

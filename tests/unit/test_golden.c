@@ -39,7 +39,7 @@ static bool close_enough(double want, double got, double rel)
 /* What one golden file binds, and what it cannot. */
 struct golden_case {
 	const char *model, *file;
-	double rel;		/* relative tolerance */
+	double rel; /* relative tolerance */
 	/* Vectors without PERF_METRICS (topdown_fixed false): the model has no
 	 * general-purpose-counter form of levels 1-2, so these nodes (those levels and every
 	 * node that reads one) are not compared there; every other node is. */
@@ -64,7 +64,7 @@ static int check_vector(const struct golden_case *gc, const struct tma_model *m,
 	json_object *counters, *expected, *levels, *id = json_object_object_get(o, "id");
 	int nev = model_event_count(m), compared = 0;
 	double *events = calloc(nev + 1, sizeof(double));
-	struct model_input in = {.events = events};
+	struct model_input in = { .events = events };
 	bool fixed = vector_flags(o) & MODEL_FLAG_TOPDOWN_FIXED;
 
 	assert_non_null(events);
@@ -80,8 +80,7 @@ static int check_vector(const struct golden_case *gc, const struct tma_model *m,
 	in.interval_s = json_object_get_double(json_object_object_get(o, "interval_s"));
 	in.flags = vector_flags(o);
 	assert_int_equal(model_eval(m, &in, r), 0);
-	json_object_object_foreach(expected, name, want)
-	{
+	json_object_object_foreach(expected, name, want) {
 		int i = model_node_index(m, name);
 		double got;
 
@@ -162,8 +161,9 @@ static void run_golden(const struct golden_case *gc, bool only_fixed)
 
 static void test_icx_golden(void **state)
 {
-	static const struct golden_case gc = {
-	    .model = "icx", .file = "icx-tma4.5.jsonl", .rel = 1e-9};
+	static const struct golden_case gc = { .model = "icx",
+					       .file = "icx-tma4.5.jsonl",
+					       .rel = 1e-9 };
 
 	(void)state;
 	run_golden(&gc, false);
@@ -171,8 +171,9 @@ static void test_icx_golden(void **state)
 
 static void test_spr_golden(void **state)
 {
-	static const struct golden_case gc = {
-	    .model = "spr", .file = "spr-tma5.01.jsonl", .rel = 1e-9};
+	static const struct golden_case gc = { .model = "spr",
+					       .file = "spr-tma5.01.jsonl",
+					       .rel = 1e-9 };
 
 	(void)state;
 	run_golden(&gc, true);
@@ -181,8 +182,9 @@ static void test_spr_golden(void **state)
 /* No PERF_METRICS: every vector binds, topdown_fixed or not (the model never reads it). */
 static void test_skx_golden(void **state)
 {
-	static const struct golden_case gc = {
-	    .model = "skx", .file = "skx-tma5.01.jsonl", .rel = 1e-6};
+	static const struct golden_case gc = { .model = "skx",
+					       .file = "skx-tma5.01.jsonl",
+					       .rel = 1e-6 };
 
 	(void)state;
 	run_golden(&gc, false);
@@ -190,8 +192,9 @@ static void test_skx_golden(void **state)
 
 static void test_clx_golden(void **state)
 {
-	static const struct golden_case gc = {
-	    .model = "clx", .file = "clx-tma5.01.jsonl", .rel = 1e-6};
+	static const struct golden_case gc = { .model = "clx",
+					       .file = "clx-tma5.01.jsonl",
+					       .rel = 1e-6 };
 
 	(void)state;
 	run_golden(&gc, false);
@@ -204,21 +207,47 @@ static void test_clx_golden(void **state)
  * differ (levels 1-2 and 19 of the 22 nodes that read them) and all the others agree.  The
  * reference's CXL_Mem_Bound is not in Intel's file (0 in every vector).
  */
-static const char *const gnr_unfixed_differs[] = {
-    "Frontend_Bound", "Fetch_Latency", "Mispredicts_Resteers", "Clears_Resteers",
-    "Fetch_Bandwidth", "Bad_Speculation", "Branch_Mispredicts", "Other_Mispredicts",
-    "Machine_Clears", "Backend_Bound", "Memory_Bound", "Core_Bound", "Ports_Utilization",
-    "Retiring", "Light_Operations", "FP_Arith", "X87_Use", "FP_Scalar", "FP_Vector",
-    "FP_Vector_128b", "FP_Vector_256b", "Int_Operations", "Int_Vector_128b",
-    "Int_Vector_256b", "Memory_Operations", "Fused_Instructions", "Non_Fused_Branches",
-    "Nop_Instructions", "Shuffles_256b", "Heavy_Operations", "Few_Uops_Instructions", NULL};
-static const char *const gnr_reference_only[] = {"CXL_Mem_Bound", NULL};
+static const char *const gnr_unfixed_differs[] = { "Frontend_Bound",
+						   "Fetch_Latency",
+						   "Mispredicts_Resteers",
+						   "Clears_Resteers",
+						   "Fetch_Bandwidth",
+						   "Bad_Speculation",
+						   "Branch_Mispredicts",
+						   "Other_Mispredicts",
+						   "Machine_Clears",
+						   "Backend_Bound",
+						   "Memory_Bound",
+						   "Core_Bound",
+						   "Ports_Utilization",
+						   "Retiring",
+						   "Light_Operations",
+						   "FP_Arith",
+						   "X87_Use",
+						   "FP_Scalar",
+						   "FP_Vector",
+						   "FP_Vector_128b",
+						   "FP_Vector_256b",
+						   "Int_Operations",
+						   "Int_Vector_128b",
+						   "Int_Vector_256b",
+						   "Memory_Operations",
+						   "Fused_Instructions",
+						   "Non_Fused_Branches",
+						   "Nop_Instructions",
+						   "Shuffles_256b",
+						   "Heavy_Operations",
+						   "Few_Uops_Instructions",
+						   NULL };
+static const char *const gnr_reference_only[] = { "CXL_Mem_Bound", NULL };
 
 static void test_gnr_golden(void **state)
 {
-	static const struct golden_case gc = {
-	    .model = "gnr", .file = "gnr-tma5.1.jsonl", .rel = 1e-6,
-	    .unfixed_differs = gnr_unfixed_differs, .reference_only = gnr_reference_only};
+	static const struct golden_case gc = { .model = "gnr",
+					       .file = "gnr-tma5.1.jsonl",
+					       .rel = 1e-6,
+					       .unfixed_differs = gnr_unfixed_differs,
+					       .reference_only = gnr_reference_only };
 
 	(void)state;
 	run_golden(&gc, false);
@@ -227,11 +256,9 @@ static void test_gnr_golden(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_icx_golden),
-	    cmocka_unit_test(test_spr_golden),
-	    cmocka_unit_test(test_skx_golden),
-	    cmocka_unit_test(test_clx_golden),
-	    cmocka_unit_test(test_gnr_golden),
+		cmocka_unit_test(test_icx_golden), cmocka_unit_test(test_spr_golden),
+		cmocka_unit_test(test_skx_golden), cmocka_unit_test(test_clx_golden),
+		cmocka_unit_test(test_gnr_golden),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -31,8 +31,7 @@ static void fake_measure(struct measure *ms)
 	}
 }
 
-static struct tmacg_acc delta(__u64 en0, __u64 run0, __u64 en1, __u64 run1, __u64 en2,
-			      __u64 run2)
+static struct tmacg_acc delta(__u64 en0, __u64 run0, __u64 en1, __u64 run1, __u64 en2, __u64 run2)
 {
 	struct tmacg_acc d;
 
@@ -103,7 +102,7 @@ static void test_dead_group_is_named_once(void **state)
 	assert_non_null(strstr(text, "--level"));
 	assert_non_null(strstr(text, "nmi_watchdog"));
 	assert_non_null(strstr(text, "perf users"));
-	assert_int_equal(strchr(text, '\n') - text + 1, (long)strlen(text));	/* one line */
+	assert_int_equal(strchr(text, '\n') - text + 1, (long)strlen(text)); /* one line */
 	free(text);
 	/* Still dead in the next interval: counted, not repeated. */
 	group_health_add(&h, &a, ms.ngroups);
@@ -162,10 +161,10 @@ static void test_bounds(void **state)
 	fake_measure(&ms);
 	memset(&d, 0, sizeof(d));
 	for (int g = 0; g < TMACG_MAX_GROUPS; g++)
-		d.time[g].enabled = 5;	/* none running */
+		d.time[g].enabled = 5; /* none running */
 	group_health_add(&h, &d, TMACG_MAX_GROUPS + 10);
 	group_health_add(&h, &d, -1);
-	assert_int_equal(check(&h, &ms, &text), 3);	/* only the measure's 3 groups */
+	assert_int_equal(check(&h, &ms, &text), 3); /* only the measure's 3 groups */
 	free(text);
 	ms.ngroups = 0;
 	group_health_add(&h, &d, TMACG_MAX_GROUPS);

@@ -58,8 +58,8 @@ static void static_binary_is_hardened(void **state)
 	(void)state;
 	if (!strstr(hdr, "Type:                              DYN"))
 		fail_msg("not position-independent (ET_DYN): %s", hdr);
-	assert_null(strstr(ph, "INTERP"));	/* no dynamic loader: static */
-	assert_null(strstr(dyn, "(NEEDED)"));	/* no shared library */
+	assert_null(strstr(ph, "INTERP"));    /* no dynamic loader: static */
+	assert_null(strstr(dyn, "(NEEDED)")); /* no shared library */
 	assert_non_null(strstr(ph, "GNU_RELRO"));
 	if (!strstr(dyn, "BIND_NOW") && !strstr(dyn, "Flags: NOW"))
 		fail_msg("relocations not bound at start (-z now): %s", dyn);
@@ -113,10 +113,10 @@ static void dockerfile_pins_bases_and_runs_no_shell(void **state)
 		}
 	}
 	fclose(f);
-	assert_true(froms >= 2);	/* a build stage and a runtime stage */
+	assert_true(froms >= 2); /* a build stage and a runtime stage */
 	if (strncmp(last_from, "gcr.io/distroless/static", 24) && strncmp(last_from, "scratch", 7))
 		fail_msg("the runtime base has a shell or a package manager: %s", last_from);
-	assert_false(run_after_last);	/* a RUN needs a shell the runtime image lacks */
+	assert_false(run_after_last); /* a RUN needs a shell the runtime image lacks */
 }
 
 int main(void)

@@ -222,8 +222,7 @@ static void expect_container(const struct k8s_logs *l, const char *id, const cha
 	assert_string_equal(c->container, container);
 }
 
-static void expect_pod(const struct k8s_logs *l, const char *uid, const char *ns,
-		       const char *pod)
+static void expect_pod(const struct k8s_logs *l, const char *uid, const char *ns, const char *pod)
 {
 	const struct k8s_log_pod *p = k8s_logs_pod(l, uid);
 
@@ -261,23 +260,23 @@ static void test_foreign_entries_skipped(void **state)
 	struct fixture *f = *state;
 	static const char *const bad_containers[] = {
 		"notalog.txt",
-		"pod_ns_c-" CART_ID ".txt",				/* not .log */
-		"pod_ns_c-" CART_ID,					/* no .log */
-		"pod_ns_c" CART_ID ".log",				/* no dash */
+		"pod_ns_c-" CART_ID ".txt", /* not .log */
+		"pod_ns_c-" CART_ID,	    /* no .log */
+		"pod_ns_c" CART_ID ".log",  /* no dash */
 		"pod_ns_c-4F9A3B2C1D0E5F6A7B8C9D0E1F2A3B4C5D6E7F8091A2B3C4D5E6F708192A3B4C.log",
-		"pod_ns_c-" CART_ID "0.log",			/* 65 hex */
-		"pod_ns_c_x-" CART_ID ".log",				/* 3 underscores */
-		"pod_ns-" CART_ID ".log",				/* 1 underscore */
-		"_ns_c-" CART_ID ".log",				/* empty pod */
-		"pod__c-" CART_ID ".log",				/* empty namespace */
-		"pod_ns_-" CART_ID ".log",				/* empty container */
-		"Pod_ns_c-" CART_ID ".log",				/* not a DNS name */
+		"pod_ns_c-" CART_ID "0.log",  /* 65 hex */
+		"pod_ns_c_x-" CART_ID ".log", /* 3 underscores */
+		"pod_ns-" CART_ID ".log",     /* 1 underscore */
+		"_ns_c-" CART_ID ".log",      /* empty pod */
+		"pod__c-" CART_ID ".log",     /* empty namespace */
+		"pod_ns_-" CART_ID ".log",    /* empty container */
+		"Pod_ns_c-" CART_ID ".log",   /* not a DNS name */
 		"pod_ns_c c-" CART_ID ".log",
 	};
 	static const char *const bad_pods[] = {
 		"shop_cart",
 		"shop_cart_" CART_UID "_x",
-		"shop_cart_" CART_UID_US,	/* systemd's escaping is not the API's uid */
+		"shop_cart_" CART_UID_US, /* systemd's escaping is not the API's uid */
 		"shop_cart_7d3c9a1e-2b4f-4c6d-8e0f-1a2b3c4d5e6",
 		"shop_cart_not-a-uid",
 		"_cart_" CART_UID,
@@ -305,7 +304,7 @@ static void test_rescan_only_on_change(void **state)
 	struct k8s_logs *l = open_logs(f);
 	unsigned long scans = k8s_logs_scans(l);
 
-	assert_int_equal(scans, 2);	/* one per directory */
+	assert_int_equal(scans, 2); /* one per directory */
 	assert_int_equal(k8s_logs_refresh(l, NULL, 0), 0);
 	assert_int_equal(k8s_logs_refresh(l, NULL, 0), 0);
 	assert_int_equal(k8s_logs_scans(l), scans);
@@ -350,7 +349,7 @@ static void test_rescan_same_tick(void **state)
 	fresh = get_mtime(f->pdir);
 	l = open_logs(f);
 	add_pod_dir(f, "batch", "job-28373-abcde", "11111111-2222-4333-8444-555555555555");
-	set_mtime(f->pdir, &fresh);	/* same tick: no visible change */
+	set_mtime(f->pdir, &fresh); /* same tick: no visible change */
 	/* Rescans of an untrusted directory are spaced out: look-up misses refresh a lot. */
 	scans = k8s_logs_scans(l);
 	for (int i = 0; i < 50; i++)
@@ -456,7 +455,7 @@ static void test_refresh_null(void **state)
 	k8s_logs_free(NULL);
 }
 
-#define CART_POD_SD                                                                               \
+#define CART_POD_SD \
 	"/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod" CART_UID_US ".slice"
 
 static void resolve(struct k8s_logs *l, const char *path, struct k8s_identity *id)
@@ -630,14 +629,18 @@ static void test_identity_in_json_line(void **state)
 {
 	struct fixture *f = *state;
 	struct k8s_logs *l = open_logs(f);
-	struct report_line r = { .interval_s = 1.0, .host = "node-7", .model = "software",
-				 .cgroup = CART_POD_SD, .cgroup_id = 42, .running_min = 1.0 };
+	struct report_line r = { .interval_s = 1.0,
+				 .host = "node-7",
+				 .model = "software",
+				 .cgroup = CART_POD_SD,
+				 .cgroup_id = 42,
+				 .running_min = 1.0 };
 	static const struct {
 		const char *key, *value;
 	} want[] = {
-		{ "k8s.namespace.name", "shop" },     { "k8s.pod.name", "cart-5d8f7b9c4-x2k9q" },
-		{ "k8s.pod.uid", CART_UID },	      { "k8s.container.name", "cart" },
-		{ "container.id", CART_ID },	      { "host.name", "node-7" },
+		{ "k8s.namespace.name", "shop" }, { "k8s.pod.name", "cart-5d8f7b9c4-x2k9q" },
+		{ "k8s.pod.uid", CART_UID },	  { "k8s.container.name", "cart" },
+		{ "container.id", CART_ID },	  { "host.name", "node-7" },
 	};
 	struct k8s_identity id;
 	json_object *o, *res;

@@ -65,12 +65,14 @@ static void test_classify_paths(void **state)
 		{ SD_POD, K8S_CLASS_POD },
 		{ SD_POD2, K8S_CLASS_POD },
 		{ "/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod" UID_US
-		  ".slice", K8S_CLASS_POD },
+		  ".slice",
+		  K8S_CLASS_POD },
 		{ "/kubepods/pod" UID, K8S_CLASS_POD },
 		{ "/kubepods/burstable/pod" UID, K8S_CLASS_POD },
 		{ "/kubepods/besteffort/pod" STATIC_UID, K8S_CLASS_POD },
 		{ "/kubelet.slice/kubelet-kubepods.slice/kubelet-kubepods-besteffort.slice/"
-		  "kubelet-kubepods-besteffort-pod" UID_US ".slice", K8S_CLASS_POD },
+		  "kubelet-kubepods-besteffort-pod" UID_US ".slice",
+		  K8S_CLASS_POD },
 		{ "/tmacg-test-1-k8s/kubepods/pod" UID, K8S_CLASS_POD },
 		/* Container scopes of the three runtimes, cgroupfs bare ids. */
 		{ SD_APP, K8S_CLASS_CONTAINER },
@@ -106,7 +108,8 @@ static void test_classify_paths(void **state)
 		{ "/user.slice/user-1000.slice/user@1000.service/kubepods/\x1b[2Jfake",
 		  K8S_CLASS_NONE },
 		{ "/user.slice/user-1000.slice/user@1000.service/kubepods.slice/"
-		  "kubepods-burstable.slice/anything", K8S_CLASS_NONE },
+		  "kubepods-burstable.slice/anything",
+		  K8S_CLASS_NONE },
 		{ "/system.slice/docker-" APP_ID ".scope/kubepods/besteffort/x", K8S_CLASS_NONE },
 		{ "", K8S_CLASS_NONE },
 		{ NULL, K8S_CLASS_NONE },
@@ -135,18 +138,28 @@ static void test_class_names(void **state)
 static void test_pod_parent(void **state)
 {
 	static const char *const yes[] = {
-		"/kubepods", "/kubepods.slice", "/kubelet.slice/kubelet-kubepods.slice",
-		"/kubepods.slice/kubepods-besteffort.slice", "/kubepods/burstable",
+		"/kubepods",
+		"/kubepods.slice",
+		"/kubelet.slice/kubelet-kubepods.slice",
+		"/kubepods.slice/kubepods-besteffort.slice",
+		"/kubepods/burstable",
 		"/kubelet.slice/kubelet-kubepods.slice/kubelet-kubepods-burstable.slice",
 		"kubepods/besteffort/",
 	};
 	static const char *const no[] = {
-		"/", "", "/kubepods.slice/kubepods-guaranteed.slice",
-		"/kubepods.slice/other-burstable.slice", "/xkubepods.slice", "/kubepods/burstable/x",
-		"/kubepods.slice/kubepods-burstable", "/kubepods/guaranteed", "/burstable",
+		"/",
+		"",
+		"/kubepods.slice/kubepods-guaranteed.slice",
+		"/kubepods.slice/other-burstable.slice",
+		"/xkubepods.slice",
+		"/kubepods/burstable/x",
+		"/kubepods.slice/kubepods-burstable",
+		"/kubepods/guaranteed",
+		"/burstable",
 		SD_POD,
 		/* Deeper than the kubelet puts them: anyone's to create (issue 10). */
-		"/a/b/kubelet-kubepods.slice", "/a/b/kubepods",
+		"/a/b/kubelet-kubepods.slice",
+		"/a/b/kubepods",
 		"/user.slice/user-1000.slice/user@1000.service/kubepods",
 		"/user.slice/user-1000.slice/user@1000.service/kubepods/burstable",
 	};
@@ -332,8 +345,7 @@ struct glue {
 	FILE *notes_f;
 };
 
-static void glue_init(struct glue *g, const struct fixture *f, bool containers,
-		      const char *cdir)
+static void glue_init(struct glue *g, const struct fixture *f, bool containers, const char *cdir)
 {
 	struct cgroup_mount mnt = { .dir = "/nonexistent", .root = "/" };
 	struct k8s_monitor_config cfg = {
@@ -397,7 +409,7 @@ static void test_container_level(void **state)
 	glue_init(&g, f, true, NULL);
 	add_pod_tree(&g);
 	for (uint64_t id = 1; id <= 8; id++) {
-		bool want = id == 4 || id == 5;	/* the pod and its app container */
+		bool want = id == 4 || id == 5; /* the pod and its app container */
 
 		if (cgroup_tree_get(&g.tree, id)->target != want)
 			fail_msg("cgroup %s: target %d", cgroup_tree_get(&g.tree, id)->path, !want);
@@ -446,7 +458,8 @@ static void test_pod_level(void **state)
 static void test_unmapped_reported_by_path(void **state)
 {
 	struct fixture *f = *state;
-	const char *bad = "/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-podXYZ.slice";
+	const char *bad =
+		"/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-podXYZ.slice";
 	const struct resource *res;
 	struct cgroup_node *n, *targets[4];
 	char below[256];
@@ -527,7 +540,7 @@ static void test_removed_cgroups_forgotten(void **state)
 	glue_init(&g, f, true, NULL);
 	add_pod_tree(&g);
 	identify(&g, cgroup_tree_get(&g.tree, 4));
-	assert_int_equal(k8s_monitor_cached(g.km), 3);	/* pod, app, sandbox */
+	assert_int_equal(k8s_monitor_cached(g.km), 3); /* pod, app, sandbox */
 	cgroup_tree_mark_removed(&g.tree, 5);
 	cgroup_tree_mark_removed(&g.tree, 6);
 	cgroup_tree_age_removed(&g.tree, 0, forget, NULL);

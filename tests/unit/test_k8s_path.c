@@ -21,8 +21,7 @@
 #define STATIC_UID "3c5b2f1e9e5b4c0f8b2f0e5d3a1c4b6e"
 #define CID "4f9a3b2c1d0e5f6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c"
 
-static const enum k8s_qos all_qos[] = { K8S_QOS_GUARANTEED, K8S_QOS_BURSTABLE,
-					K8S_QOS_BESTEFFORT };
+static const enum k8s_qos all_qos[] = { K8S_QOS_GUARANTEED, K8S_QOS_BURSTABLE, K8S_QOS_BESTEFFORT };
 static const enum k8s_runtime all_rt[] = { K8S_RUNTIME_CONTAINERD, K8S_RUNTIME_CRIO,
 					   K8S_RUNTIME_DOCKER };
 
@@ -41,8 +40,8 @@ static void systemd_pod(char *buf, size_t len, const char *parents, const char *
 	if (qos == K8S_QOS_GUARANTEED)
 		snprintf(buf, len, "%s/%s.slice/%s-pod%s.slice", parents, stem, stem, uid);
 	else
-		snprintf(buf, len, "%s/%s.slice/%s-%s.slice/%s-%s-pod%s.slice", parents, stem,
-			 stem, k8s_qos_name(qos), stem, k8s_qos_name(qos), uid);
+		snprintf(buf, len, "%s/%s.slice/%s-%s.slice/%s-%s-pod%s.slice", parents, stem, stem,
+			 k8s_qos_name(qos), stem, k8s_qos_name(qos), uid);
 }
 
 static void cgroupfs_pod(char *buf, size_t len, const char *parents, enum k8s_qos qos,
@@ -111,8 +110,7 @@ static void check_systemd(const char *parents, const char *stem)
 		for (size_t r = 0; r < 3; r++) {
 			snprintf(path, sizeof(path), "%s/%s%s.scope", pod, rt_prefix(all_rt[r]),
 				 CID);
-			expect_container(pod, path, K8S_DRIVER_SYSTEMD, all_qos[q], all_rt[r],
-					 UID);
+			expect_container(pod, path, K8S_DRIVER_SYSTEMD, all_qos[q], all_rt[r], UID);
 		}
 	}
 }
@@ -171,10 +169,10 @@ static void test_fake_roots_are_not_pods(void **state)
 	static const char *const fake_parents[] = {
 		"/user.slice/user-1000.slice/user@1000.service",
 		"/user.slice/user-1000.slice/user@1000.service/app.slice",
-		"/system.slice/docker-0123.scope",	/* a container's own cgroupns root */
+		"/system.slice/docker-0123.scope", /* a container's own cgroupns root */
 		"/system.slice/docker-0123.scope/kubelet.slice",
 		"/docker/" CID,
-		"/lxc.payload.c1",	/* LXC delegates at level 1 */
+		"/lxc.payload.c1", /* LXC delegates at level 1 */
 		"/a/b",
 	};
 	char pod[512], path[640], stem[256];
@@ -252,8 +250,7 @@ static void test_static_pod_uid(void **state)
 	expect_pod("/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod" STATIC_UID
 		   ".slice",
 		   K8S_DRIVER_SYSTEMD, K8S_QOS_BURSTABLE, STATIC_UID);
-	expect_pod("/kubepods/pod" STATIC_UID, K8S_DRIVER_CGROUPFS, K8S_QOS_GUARANTEED,
-		   STATIC_UID);
+	expect_pod("/kubepods/pod" STATIC_UID, K8S_DRIVER_CGROUPFS, K8S_QOS_GUARANTEED, STATIC_UID);
 }
 
 static void test_below_container_stays_container(void **state)
@@ -289,28 +286,28 @@ static void expect_pod_other(const char *path, const char *pod_path)
 
 static void test_malformed_container_ids(void **state)
 {
-	const char *sd = "/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod" UID_US
-			 ".slice";
+	const char *sd =
+		"/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod" UID_US ".slice";
 	const char *fs = "/kubepods/burstable/pod" UID;
 	char path[640];
 
 	(void)state;
 	/* Inside a pod but no container id: attributed to the pod, never a container. */
-	snprintf(path, sizeof(path), "%s/cri-containerd-%.63s.scope", sd, CID);	/* 63 */
+	snprintf(path, sizeof(path), "%s/cri-containerd-%.63s.scope", sd, CID); /* 63 */
 	expect_pod_other(path, sd);
-	snprintf(path, sizeof(path), "%s/cri-containerd-%s0.scope", sd, CID);	/* 65 */
+	snprintf(path, sizeof(path), "%s/cri-containerd-%s0.scope", sd, CID); /* 65 */
 	expect_pod_other(path, sd);
-	snprintf(path, sizeof(path), "%s/crio-%.63sg.scope", sd, CID);	/* non-hex */
+	snprintf(path, sizeof(path), "%s/crio-%.63sg.scope", sd, CID); /* non-hex */
 	expect_pod_other(path, sd);
-	snprintf(path, sizeof(path), "%s/crio-%.63sA.scope", sd, CID);	/* upper case */
+	snprintf(path, sizeof(path), "%s/crio-%.63sA.scope", sd, CID); /* upper case */
 	expect_pod_other(path, sd);
 	snprintf(path, sizeof(path), "%s/crio-conmon-%s.scope", sd, CID);
 	expect_pod_other(path, sd);
-	snprintf(path, sizeof(path), "%s/%s.scope", sd, CID);	/* systemd needs a runtime */
+	snprintf(path, sizeof(path), "%s/%s.scope", sd, CID); /* systemd needs a runtime */
 	expect_pod_other(path, sd);
 	snprintf(path, sizeof(path), "%s/podman-%s.scope", sd, CID);
 	expect_pod_other(path, sd);
-	snprintf(path, sizeof(path), "%s/docker-%s", sd, CID);	/* no .scope */
+	snprintf(path, sizeof(path), "%s/docker-%s", sd, CID); /* no .scope */
 	expect_pod_other(path, sd);
 	snprintf(path, sizeof(path), "%s/%.63s", fs, CID);
 	expect_pod_other(path, fs);
@@ -324,10 +321,10 @@ static void test_malformed_pod_uids(void **state)
 	/* systemd escapes the uid's dashes: a dash there is not the kubelet's name. */
 	expect_none("/kubepods.slice/kubepods-pod" UID ".slice");
 	expect_none("/kubepods/pod" UID_US);
-	expect_none("/kubepods/burstable/pod0a1b2c3d-4e5f-6789-abcd-ef012345678");	/* short */
-	expect_none("/kubepods/burstable/pod0a1b2c3d-4e5f-6789-abcd-ef01234567890");	/* long */
-	expect_none("/kubepods/burstable/pod0a1b2c3d-4e5f-6789-abcd-ef012345678z"); /* non-hex */
-	expect_none("/kubepods/burstable/pod0A1B2C3D-4E5F-6789-ABCD-EF0123456789");	/* upper */
+	expect_none("/kubepods/burstable/pod0a1b2c3d-4e5f-6789-abcd-ef012345678");   /* short */
+	expect_none("/kubepods/burstable/pod0a1b2c3d-4e5f-6789-abcd-ef01234567890"); /* long */
+	expect_none("/kubepods/burstable/pod0a1b2c3d-4e5f-6789-abcd-ef012345678z");  /* non-hex */
+	expect_none("/kubepods/burstable/pod0A1B2C3D-4E5F-6789-ABCD-EF0123456789");  /* upper */
 	expect_none("/kubepods/burstable/pod0a1b2c3d4-e5f-6789-abcd-ef0123456789"); /* dash moved */
 	expect_none("/kubepods/burstable/pod" STATIC_UID "0");
 	expect_none("/kubepods/burstable/pod");
@@ -362,7 +359,7 @@ static void test_not_kubernetes(void **state)
 	expect_none("/kubepods.slice/kubepods-burstable.slice/kubepods-besteffort-pod" UID_US
 		    ".slice");
 	expect_none("/kubepods.slice/other-pod" UID_US ".slice");
-	expect_none("/kubepods.slice/kubepods-pod" UID_US);	/* no .slice */
+	expect_none("/kubepods.slice/kubepods-pod" UID_US); /* no .slice */
 	/* Pod directly below the root with systemd but three levels deep. */
 	expect_none("/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-x.slice/"
 		    "kubepods-burstable-x-pod" UID_US ".slice");

@@ -35,16 +35,16 @@ static int find_root(void **state)
 	exe[n] = '\0';
 	strcpy(root, exe);
 	for (int i = 0; i < 4; i++) {
-		char *d = dirname(root);	/* may point into root */
+		char *d = dirname(root); /* may point into root */
 
 		memmove(root, d, strlen(d) + 1);
 	}
-	return strchr(root, '\'') ? -1 : 0;	/* quoted in a shell command below */
+	return strchr(root, '\'') ? -1 : 0; /* quoted in a shell command below */
 }
 
 struct run {
-	int status;		/* exit code, or -1 when it did not exit */
-	char out[16384];	/* stdout and stderr */
+	int status;	 /* exit code, or -1 when it did not exit */
+	char out[16384]; /* stdout and stderr */
 };
 
 /* Runs the validator on a path relative to the root. */

@@ -32,8 +32,8 @@ struct ev {
 static void run(const struct tma_model *m, struct model_result *r, const struct ev *evs,
 		double interval, unsigned flags)
 {
-	double events[64] = {0};
-	struct model_input in = {events, interval, flags};
+	double events[64] = { 0 };
+	struct model_input in = { events, interval, flags };
 
 	assert_true(model_event_count(m) <= 64);
 	for (; evs && evs->name; evs++) {
@@ -69,7 +69,7 @@ static double formula_flags(const char *f, const struct ev *evs, unsigned flags)
 
 static double formula(const char *f)
 {
-	static const struct ev evs[] = {{"A.X", 4}, {"B.X", 0}, {"C.X", 10}, {0}};
+	static const struct ev evs[] = { { "A.X", 4 }, { "B.X", 0 }, { "C.X", 10 }, { 0 } };
 
 	return formula_flags(f, evs, 0);
 }
@@ -103,11 +103,11 @@ static void test_numbers_and_precedence(void **state)
 
 static void test_events_and_inputs(void **state)
 {
-	static const struct ev evs[] = {{"INT_MISC.RECOVERY_CYCLES:c1:e1", 3},
-					{"EXE_ACTIVITY.3_PORTS_UTIL:u0x80", 5},
-					{"OCR.DEMAND_RFO.L3_MISS:ocr_msr_val=0x103b800002", 7},
-					{"msr/tsc/", 11},
-					{0}};
+	static const struct ev evs[] = { { "INT_MISC.RECOVERY_CYCLES:c1:e1", 3 },
+					 { "EXE_ACTIVITY.3_PORTS_UTIL:u0x80", 5 },
+					 { "OCR.DEMAND_RFO.L3_MISS:ocr_msr_val=0x103b800002", 7 },
+					 { "msr/tsc/", 11 },
+					 { 0 } };
 
 	(void)state;
 	assert_float_equal(formula_flags("INT_MISC.RECOVERY_CYCLES:c1:e1 + "
@@ -124,7 +124,8 @@ static void test_flags(void **state)
 	(void)state;
 	assert_float_equal(formula_flags("1 if topdown_use_fixed else 2", NULL, 0), 2, 0);
 	assert_float_equal(
-	    formula_flags("1 if topdown_use_fixed else 2", NULL, MODEL_FLAG_TOPDOWN_FIXED), 1, 0);
+		formula_flags("1 if topdown_use_fixed else 2", NULL, MODEL_FLAG_TOPDOWN_FIXED), 1,
+		0);
 	assert_float_equal(formula_flags("smt_enabled * 4", NULL, MODEL_FLAG_SMT), 4, 0);
 	assert_float_equal(formula_flags("smt_enabled * 4", NULL, MODEL_FLAG_TOPDOWN_FIXED), 0, 0);
 }
@@ -161,23 +162,24 @@ static void test_division_by_zero(void **state)
 }
 
 static const char tree[] =
-    "model t\n"
-    "node 1 A\n  formula E.A\n  threshold > 0.3\n"
-    "node 1.1 B\n  formula E.B\n  threshold > 0.1 and parent over threshold\n"
-    "node 1.2 C\n  formula E.C\n  threshold > 0.1 and parent over threshold\n"
-    "node 2 R\n  formula E.R + 0 * D\n  threshold > 0.7 or self.D.thresh\n"
-    "node 2.1 D\n  formula E.D\n  threshold > 0.5\n"
-    "node 2.2 S\n  formula E.S / E.ZERO\n  threshold True\n"
-    "node 3 Later\n  formula Cap + 1\n"
-    "node 4 Cap\n  formula E.A * 10\n  cap 1\n"
-    "node 5 T\n  formula E.A\n  threshold > 0.1 and D over threshold and 1 / E.ZERO\n"
-    "node 6 NanRead\n  formula S + 1\n"
-    "info I\n  formula E.A * 2\n  scope thread\n";
+	"model t\n"
+	"node 1 A\n  formula E.A\n  threshold > 0.3\n"
+	"node 1.1 B\n  formula E.B\n  threshold > 0.1 and parent over threshold\n"
+	"node 1.2 C\n  formula E.C\n  threshold > 0.1 and parent over threshold\n"
+	"node 2 R\n  formula E.R + 0 * D\n  threshold > 0.7 or self.D.thresh\n"
+	"node 2.1 D\n  formula E.D\n  threshold > 0.5\n"
+	"node 2.2 S\n  formula E.S / E.ZERO\n  threshold True\n"
+	"node 3 Later\n  formula Cap + 1\n"
+	"node 4 Cap\n  formula E.A * 10\n  cap 1\n"
+	"node 5 T\n  formula E.A\n  threshold > 0.1 and D over threshold and 1 / E.ZERO\n"
+	"node 6 NanRead\n  formula S + 1\n"
+	"info I\n  formula E.A * 2\n  scope thread\n";
 
 static void test_nodes_caps_and_null_reads(void **state)
 {
-	static const struct ev evs[] = {{"E.A", 0.5}, {"E.B", 0.4}, {"E.C", 0.6}, {"E.R", 0.1},
-					{"E.D", 0.9}, {"E.S", 1},   {0}};
+	static const struct ev evs[] = { { "E.A", 0.5 }, { "E.B", 0.4 }, { "E.C", 0.6 },
+					 { "E.R", 0.1 }, { "E.D", 0.9 }, { "E.S", 1 },
+					 { 0 } };
 	struct tma_model *m = load(tree);
 	struct model_result *r = model_result_new(m);
 
@@ -201,8 +203,8 @@ static void test_unmeasured_event_is_null(void **state)
 {
 	struct tma_model *m = load(tree);
 	struct model_result *r = model_result_new(m);
-	double events[16] = {0};
-	struct model_input in = {events, 1, 0};
+	double events[16] = { 0 };
+	struct model_input in = { events, 1, 0 };
 
 	(void)state;
 	events[model_event_index(m, "E.A")] = NAN;
@@ -219,8 +221,9 @@ static void test_unmeasured_event_is_null(void **state)
 
 static void test_thresholds_and_bottleneck(void **state)
 {
-	static const struct ev evs[] = {{"E.A", 0.5}, {"E.B", 0.4}, {"E.C", 0.6}, {"E.R", 0.1},
-					{"E.D", 0.9}, {"E.S", 1},   {0}};
+	static const struct ev evs[] = { { "E.A", 0.5 }, { "E.B", 0.4 }, { "E.C", 0.6 },
+					 { "E.R", 0.1 }, { "E.D", 0.9 }, { "E.S", 1 },
+					 { 0 } };
 	struct tma_model *m = load(tree);
 	struct model_result *r = model_result_new(m);
 
@@ -242,14 +245,16 @@ static void test_thresholds_and_bottleneck(void **state)
 	assert_int_equal(r->bottleneck[1], model_node_index(m, "C"));
 
 	/* A under its threshold: its children are not flagged, R leads, then D */
-	run(m, r, (const struct ev[]){{"E.A", 0.2}, {"E.B", 0.4}, {"E.R", 0.1}, {"E.D", 0.9}, {0}},
+	run(m, r,
+	    (const struct ev[]){
+		    { "E.A", 0.2 }, { "E.B", 0.4 }, { "E.R", 0.1 }, { "E.D", 0.9 }, { 0 } },
 	    1, 0);
 	assert_false(r->flagged[model_node_index(m, "B")]);
 	assert_int_equal(r->bottleneck_len, 2);
 	assert_int_equal(r->bottleneck[0], model_node_index(m, "R"));
 	assert_int_equal(r->bottleneck[1], model_node_index(m, "D"));
 	/* T's threshold stops at "D over threshold" before dividing: T keeps its value */
-	run(m, r, (const struct ev[]){{"E.A", 0.2}, {"E.D", 0.1}, {0}}, 1, 0);
+	run(m, r, (const struct ev[]){ { "E.A", 0.2 }, { "E.D", 0.1 }, { 0 } }, 1, 0);
 	assert_float_equal(r->value[model_node_index(m, "T")], 0.2, 0);
 	assert_int_equal(r->bottleneck_len, 0);
 	model_result_free(r);
@@ -258,12 +263,13 @@ static void test_thresholds_and_bottleneck(void **state)
 
 static void test_eval_level(void **state)
 {
-	static const struct ev evs[] = {{"E.A", 0.5}, {"E.B", 0.4}, {"E.C", 0.6}, {"E.R", 0.1},
-					{"E.D", 0.9}, {"E.S", 1},   {0}};
+	static const struct ev evs[] = { { "E.A", 0.5 }, { "E.B", 0.4 }, { "E.C", 0.6 },
+					 { "E.R", 0.1 }, { "E.D", 0.9 }, { "E.S", 1 },
+					 { 0 } };
 	struct tma_model *m = load(tree);
 	struct model_result *r = model_result_new(m);
-	double events[16] = {0};
-	struct model_input in = {events, 1, 0};
+	double events[16] = { 0 };
+	struct model_input in = { events, 1, 0 };
 
 	(void)state;
 	for (const struct ev *e = evs; e->name; e++)
@@ -386,7 +392,7 @@ static void test_counts(void **state)
 				   "node 1 A\n  formula E.A\n  threshold > 0.1\n"
 				   "count c_per_s\n  desc per second\n  formula E.C / interval-s\n"
 				   "info I\n  formula E.I\n";
-	static const struct ev evs[] = {{"E.A", 0.5}, {"E.C", 30}, {"E.I", 7}, {0}};
+	static const struct ev evs[] = { { "E.A", 0.5 }, { "E.C", 30 }, { "E.I", 7 }, { 0 } };
 	struct tma_model *m = load(text);
 	struct model_result *r = model_result_new(m);
 	int c = model_node_index(m, "c_per_s");
@@ -402,11 +408,11 @@ static void test_counts(void **state)
 	assert_int_equal(model_events_needed(m, 1, false, 0, needed), 2);
 	assert_true(needed[model_event_index(m, "E.C")]);
 	assert_false(needed[model_event_index(m, "E.I")]);
-	run(m, r, evs, 2, 0);	/* every depth: level 6 with Info metrics */
+	run(m, r, evs, 2, 0); /* every depth: level 6 with Info metrics */
 	assert_float_equal(r->value[c], 15, 0);
 	{
-		double events[8] = {0};
-		struct model_input in = {events, 2, 0};
+		double events[8] = { 0 };
+		struct model_input in = { events, 2, 0 };
 
 		for (const struct ev *e = evs; e->name; e++)
 			events[model_event_index(m, e->name)] = e->value;
@@ -423,20 +429,20 @@ static void test_counts(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_numbers_and_precedence),
-	    cmocka_unit_test(test_events_and_inputs),
-	    cmocka_unit_test(test_flags),
-	    cmocka_unit_test(test_short_circuit_values),
-	    cmocka_unit_test(test_division_by_zero),
-	    cmocka_unit_test(test_nodes_caps_and_null_reads),
-	    cmocka_unit_test(test_unmeasured_event_is_null),
-	    cmocka_unit_test(test_thresholds_and_bottleneck),
-	    cmocka_unit_test(test_events_needed),
-	    cmocka_unit_test(test_eval_level),
-	    cmocka_unit_test(test_icx_events_needed),
-	    cmocka_unit_test(test_header),
-	    cmocka_unit_test(test_builtins_load),
-	    cmocka_unit_test(test_counts),
+		cmocka_unit_test(test_numbers_and_precedence),
+		cmocka_unit_test(test_events_and_inputs),
+		cmocka_unit_test(test_flags),
+		cmocka_unit_test(test_short_circuit_values),
+		cmocka_unit_test(test_division_by_zero),
+		cmocka_unit_test(test_nodes_caps_and_null_reads),
+		cmocka_unit_test(test_unmeasured_event_is_null),
+		cmocka_unit_test(test_thresholds_and_bottleneck),
+		cmocka_unit_test(test_events_needed),
+		cmocka_unit_test(test_eval_level),
+		cmocka_unit_test(test_icx_events_needed),
+		cmocka_unit_test(test_header),
+		cmocka_unit_test(test_builtins_load),
+		cmocka_unit_test(test_counts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -141,7 +141,7 @@ static void test_file_level_errors(void **state)
 		   "t.tma:4:9: scope must be thread, core, uncore or system");
 	assert_null(model_load_file("/nonexistent/x.tma", err, sizeof(err)));
 	assert_string_equal(
-	    err, "/nonexistent/x.tma: cannot open the model file: No such file or directory");
+		err, "/nonexistent/x.tma: cannot open the model file: No such file or directory");
 }
 
 static void test_load_file(void **state)
@@ -193,8 +193,9 @@ static void load_fails_saying(const char *text, const char *says)
 /* Each of the parser's four recursions is bounded, and so is the tree's height. */
 static void test_limits(void **state)
 {
-	static const char *const nest[][2] = { { "(", ")" }, { "-", "" }, { "not ", "" },
-					       { "1 if 1 else ", "" } };
+	static const char *const nest[][2] = {
+		{ "(", ")" }, { "-", "" }, { "not ", "" }, { "1 if 1 else ", "" }
+	};
 	static char f[12000];
 
 	(void)state;
@@ -213,7 +214,7 @@ static void test_limits(void **state)
 	for (int i = 0; i < 1001; i++)
 		memcpy(f + 1 + 4 * i, " + 1", 5);
 	load_fails_saying(node_with(f), "expression too long: split it with helpers");
-	f[1 + 4 * 1000] = '\0';	/* 1000 operators: the most allowed */
+	f[1 + 4 * 1000] = '\0'; /* 1000 operators: the most allowed */
 	{
 		char err[512] = "";
 		const char *text = node_with(f);
@@ -241,12 +242,16 @@ static void test_unbounded_file_refused(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_syntax_errors),  cmocka_unit_test(test_unknown_name),
-	    cmocka_unit_test(test_cycle),	   cmocka_unit_test(test_duplicates),
-	    cmocka_unit_test(test_missing_parent), cmocka_unit_test(test_file_level_errors),
-	    cmocka_unit_test(test_load_file),	   cmocka_unit_test(test_limits),
-	    cmocka_unit_test(test_unbounded_file_refused),
-	    cmocka_unit_test(test_count_fields),
+		cmocka_unit_test(test_syntax_errors),
+		cmocka_unit_test(test_unknown_name),
+		cmocka_unit_test(test_cycle),
+		cmocka_unit_test(test_duplicates),
+		cmocka_unit_test(test_missing_parent),
+		cmocka_unit_test(test_file_level_errors),
+		cmocka_unit_test(test_load_file),
+		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_unbounded_file_refused),
+		cmocka_unit_test(test_count_fields),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,8 +21,12 @@
 
 static char *render_cgroup(const char *name)
 {
-	struct report_line r = { .interval_s = 1, .host = "h", .model = "software",
-				 .cgroup = name, .cgroup_id = 7, .running_min = NAN };
+	struct report_line r = { .interval_s = 1,
+				 .host = "h",
+				 .model = "software",
+				 .cgroup = name,
+				 .cgroup_id = 7,
+				 .running_min = NAN };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -50,20 +54,20 @@ static char *cgroup_of_line(const char *name)
 }
 
 static const char *const hostile[] = {
-	"/bad\xff\xfe",		/* bytes never in UTF-8 */
-	"/cont\x80\xbf",	/* continuation bytes alone */
-	"/over\xc0\xaf",	/* overlong '/' */
-	"/over3\xe0\x80\xaf",	/* overlong, three bytes */
+	"/bad\xff\xfe",	      /* bytes never in UTF-8 */
+	"/cont\x80\xbf",      /* continuation bytes alone */
+	"/over\xc0\xaf",      /* overlong '/' */
+	"/over3\xe0\x80\xaf", /* overlong, three bytes */
 	"/over4\xf0\x80\x80\xaf",
 	"/surr\xed\xa0\x80",	/* UTF-16 surrogate D800 */
 	"/surr\xed\xbf\xbf",	/* DFFF */
 	"/big\xf4\x90\x80\x80", /* past U+10FFFF */
 	"/f5\xf5\x80\x80\x80",
-	"/trunc\xe2\x82",	/* euro sign cut short */
-	"/trunc4\xf0\x9f\x98",	/* emoji cut short, at the end */
-	"/mid\xe2\x82x",	/* cut short before ASCII */
-	"/esc\xee\xbe\x80",	/* valid U+EF80: the escape range itself */
-	"/escff\xee\xbf\xbf",	/* valid U+EFFF */
+	"/trunc\xe2\x82",      /* euro sign cut short */
+	"/trunc4\xf0\x9f\x98", /* emoji cut short, at the end */
+	"/mid\xe2\x82x",       /* cut short before ASCII */
+	"/esc\xee\xbe\x80",    /* valid U+EF80: the escape range itself */
+	"/escff\xee\xbf\xbf",  /* valid U+EFFF */
 	"/\xc1\xbf\xf8\xfc\xfe\xff",
 };
 
@@ -85,8 +89,8 @@ static void invalid_bytes_become_strict_utf8_losslessly(void **state)
 static void names_differing_in_invalid_bytes_stay_different(void **state)
 {
 	static const char *const names[] = {
-		"/a\xff", "/a\xfe", "/a\xee\xbf\xbf", "/a\xef\xbf\xbd", "/a\xc3\xbf", "/a",
-		"/a\xff\xfe", "/a\xfe\xff",
+		"/a\xff",     "/a\xfe", "/a\xee\xbf\xbf", "/a\xef\xbf\xbd",
+		"/a\xc3\xbf", "/a",	"/a\xff\xfe",	  "/a\xfe\xff",
 	};
 	char *got[sizeof(names) / sizeof(names[0])];
 	size_t n = sizeof(names) / sizeof(names[0]);
@@ -105,8 +109,12 @@ static void names_differing_in_invalid_bytes_stay_different(void **state)
 static void valid_names_pass_unchanged(void **state)
 {
 	static const char *const names[] = {
-		"/café", "/\xf0\x9f\x98\x80 emoji", "/system.slice/system-systemd\\x2dfsck.slice",
-		"/日本語", "/\xef\xbf\xbd replacement char", "/\xf4\x8f\xbf\xbf last",
+		"/café",
+		"/\xf0\x9f\x98\x80 emoji",
+		"/system.slice/system-systemd\\x2dfsck.slice",
+		"/日本語",
+		"/\xef\xbf\xbd replacement char",
+		"/\xf4\x8f\xbf\xbf last",
 		"/\xee\xbe\x7f", /* not escape range: ASCII after a cut sequence is kept */
 	};
 
@@ -115,7 +123,7 @@ static void valid_names_pass_unchanged(void **state)
 		char *got = cgroup_of_line(names[i]);
 
 		assert_string_equal(got, names[i]);
-		assert_ptr_equal(name_json_text(names[i]), names[i]);	/* no copy needed */
+		assert_ptr_equal(name_json_text(names[i]), names[i]); /* no copy needed */
 		free(got);
 	}
 	/* ...but a cut sequence is escaped and its ASCII successor kept. */
@@ -132,8 +140,11 @@ static void count_names_are_escaped_too(void **state)
 {
 	static const char *const cnames[] = { "ev\xff" };
 	static const double values[] = { 1 };
-	struct report_line r = { .interval_s = 1, .cgroup = "/", .ncounts = 1,
-				 .count_names = cnames, .count_values = values,
+	struct report_line r = { .interval_s = 1,
+				 .cgroup = "/",
+				 .ncounts = 1,
+				 .count_names = cnames,
+				 .count_values = values,
 				 .running_min = NAN };
 	char *buf = NULL;
 	size_t len = 0;
@@ -159,13 +170,19 @@ static void term(const char *in, const char *want)
 static void table_text_escapes_every_control(void **state)
 {
 	(void)state;
-	term("/x\x1b[2J", "/x\\x1b[2J");			/* clears the screen */
-	term("a\rb\nc\ad\x7f", "a\\x0db\\x0ac\\x07d\\x7f");	/* CR, LF, BEL, DEL */
-	term("\x9b" "31m", "\\x9b31m");				/* C1 CSI as a raw byte */
-	term("\xc2\x9b" "31m", "\\xc2\\x9b31m");		/* C1 CSI in UTF-8 */
+	term("/x\x1b[2J", "/x\\x1b[2J");		    /* clears the screen */
+	term("a\rb\nc\ad\x7f", "a\\x0db\\x0ac\\x07d\\x7f"); /* CR, LF, BEL, DEL */
+	term("\x9b"
+	     "31m",
+	     "\\x9b31m"); /* C1 CSI as a raw byte */
+	term("\xc2\x9b"
+	     "31m",
+	     "\\xc2\\x9b31m"); /* C1 CSI in UTF-8 */
 	term("\x80\x9f\xff", "\\x80\\x9f\\xff");
 	/* Right-to-left override; a backslash doubled, so "\x1b" as text cannot pass for ESC. */
-	term("a\xe2\x80\xae" "gpj.exe", "a\\xe2\\x80\\xaegpj.exe");
+	term("a\xe2\x80\xae"
+	     "gpj.exe",
+	     "a\\xe2\\x80\\xaegpj.exe");
 	term("back\\slash", "back\\\\slash");
 	term("café \xf0\x9f\x98\x80 日本", "café \xf0\x9f\x98\x80 日本");
 	term("", "");

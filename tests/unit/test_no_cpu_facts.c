@@ -122,8 +122,8 @@ static int scan_dir(const char *dir)
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
 		if (e->d_type == DT_DIR) {
 			files += scan_dir(path);
-		} else if (n > 2 && (!strcmp(e->d_name + n - 2, ".c") ||
-				     !strcmp(e->d_name + n - 2, ".h"))) {
+		} else if (n > 2 &&
+			   (!strcmp(e->d_name + n - 2, ".c") || !strcmp(e->d_name + n - 2, ".h"))) {
 			scan_file(path);
 			files++;
 		}

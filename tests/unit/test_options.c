@@ -30,10 +30,10 @@ static void parse(struct parsed *p, int argc, const char **argv)
 	fclose(err);
 }
 
-#define PARSE(p, ...)                                                                      \
-	do {                                                                               \
-		const char *argv_[] = { "tmacg", __VA_ARGS__ };                            \
-		parse(p, sizeof(argv_) / sizeof(argv_[0]), argv_);                         \
+#define PARSE(p, ...)                                              \
+	do {                                                       \
+		const char *argv_[] = { "tmacg", __VA_ARGS__ };    \
+		parse(p, sizeof(argv_) / sizeof(argv_[0]), argv_); \
 	} while (0)
 
 static void durations_take_units(void **state)
@@ -98,9 +98,9 @@ static void everything_parses(void **state)
 	struct parsed p;
 
 	(void)state;
-	PARSE(&p, "--cgroup", "/sys/fs/cgroup/a", "-c", "b", "--depth", "2", "--interval",
-	      "250ms", "--count", "3", "--format", "json", "--per-task", "--top", "5",
-	      "--model", "icx", "--level", "4", "-v", "-v");
+	PARSE(&p, "--cgroup", "/sys/fs/cgroup/a", "-c", "b", "--depth", "2", "--interval", "250ms",
+	      "--count", "3", "--format", "json", "--per-task", "--top", "5", "--model", "icx",
+	      "--level", "4", "-v", "-v");
 	assert_int_equal(p.ret, 0);
 	assert_int_equal(p.o.ncgroups, 2);
 	assert_string_equal(p.o.cgroups[0], "/sys/fs/cgroup/a");
@@ -169,11 +169,11 @@ static void help_and_version_exit_0(void **state)
 }
 
 /* Parses argv, then resolves as main() does with stdout a terminal or not. */
-#define RESOLVE(p, tty, ...)                                                               \
-	do {                                                                               \
-		PARSE(p, "--pmu", "software", ##__VA_ARGS__);                              \
-		assert_int_equal((p)->ret, 0);                                             \
-		options_resolve(&(p)->o, tty);                                             \
+#define RESOLVE(p, tty, ...)                                  \
+	do {                                                  \
+		PARSE(p, "--pmu", "software", ##__VA_ARGS__); \
+		assert_int_equal((p)->ret, 0);                \
+		options_resolve(&(p)->o, tty);                \
 	} while (0)
 
 static void format_auto_is_table_on_a_terminal_json_otherwise(void **state)
@@ -208,9 +208,9 @@ static void color_auto_on_a_terminal_unless_no_color(void **state)
 	setenv("NO_COLOR", "1", 1);
 	RESOLVE(&p, true);
 	assert_false(p.o.color);
-	RESOLVE(&p, true, "--color", "always");	/* asked for: NO_COLOR only changes the default */
+	RESOLVE(&p, true, "--color", "always"); /* asked for: NO_COLOR only changes the default */
 	assert_true(p.o.color);
-	setenv("NO_COLOR", "", 1);	/* no-color.org: an empty value does not count */
+	setenv("NO_COLOR", "", 1); /* no-color.org: an empty value does not count */
 	RESOLVE(&p, true);
 	assert_true(p.o.color);
 	unsetenv("NO_COLOR");
@@ -227,7 +227,7 @@ static void host_from_option_then_environment_then_system(void **state)
 	assert_string_equal(p.o.host, "given");
 	RESOLVE(&p, false);
 	assert_string_equal(p.o.host, "node-7.example");
-	setenv("TMACG_HOST", "", 1);	/* set but empty, as a DaemonSet with no value gives */
+	setenv("TMACG_HOST", "", 1); /* set but empty, as a DaemonSet with no value gives */
 	RESOLVE(&p, false);
 	assert_int_equal(gethostname(sys, sizeof(sys) - 1), 0);
 	assert_string_equal(p.o.host, sys);

@@ -30,8 +30,11 @@ static void hostile_cgroup_names_stay_valid_json(void **state)
 				       "/end\\" };
 	(void)state;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		struct report_line r = { .interval_s = 1, .host = "h", .model = "software",
-					 .cgroup = names[i], .cgroup_id = 7,
+		struct report_line r = { .interval_s = 1,
+					 .host = "h",
+					 .model = "software",
+					 .cgroup = names[i],
+					 .cgroup_id = 7,
 					 .running_min = NAN };
 		char *line = render(&r);
 		json_object *o = json_tokener_parse(line);
@@ -50,19 +53,36 @@ static void keys_come_in_schema_order(void **state)
 {
 	static const char *const names[] = { "on_cpu_s", "page_faults" };
 	static const double values[] = { 0.83, NAN };
-	struct report_line r = { .interval_s = 1.0, .host = "node-7", .model = "software",
-				 .cgroup = "/svc", .cgroup_id = 4821, .ncounts = 2,
-				 .count_names = names, .count_values = values,
-				 .running_min = 0.5, .dropped = 3, .map_full = 2,
+	struct report_line r = { .interval_s = 1.0,
+				 .host = "node-7",
+				 .model = "software",
+				 .cgroup = "/svc",
+				 .cgroup_id = 4821,
+				 .ncounts = 2,
+				 .count_names = names,
+				 .count_values = values,
+				 .running_min = 0.5,
+				 .dropped = 3,
+				 .map_full = 2,
 				 .instance = "42@2026-11-23T06:00:00.000000001Z" };
 	char *line = render(&r);
-	const char *order[] = { "\"schema\":\"tmacg/1\"", "\"time\":", "\"interval_s\":1",
-				"\"host\":\"node-7\"", "\"model\":\"software\"",
-				"\"tma_version\":null", "\"cgroup\":\"/svc\"", "\"cgroup_id\":4821",
-				"\"resource\":{}", "\"counts\":{\"on_cpu_s\":0.83,\"page_faults\":null}",
-				"\"quality\":{\"running_min\":0.5,\"smt_shared\":false,\"dropped\":3,"
-				"\"map_full\":2,\"instance\":\"42@2026-11-23T06:00:00.000000001Z\"}",
-				"\"metrics\":{}", "\"flagged\":[]", "\"bottleneck\":null" };
+	const char *order[] = {
+		"\"schema\":\"tmacg/1\"",
+		"\"time\":",
+		"\"interval_s\":1",
+		"\"host\":\"node-7\"",
+		"\"model\":\"software\"",
+		"\"tma_version\":null",
+		"\"cgroup\":\"/svc\"",
+		"\"cgroup_id\":4821",
+		"\"resource\":{}",
+		"\"counts\":{\"on_cpu_s\":0.83,\"page_faults\":null}",
+		"\"quality\":{\"running_min\":0.5,\"smt_shared\":false,\"dropped\":3,"
+		"\"map_full\":2,\"instance\":\"42@2026-11-23T06:00:00.000000001Z\"}",
+		"\"metrics\":{}",
+		"\"flagged\":[]",
+		"\"bottleneck\":null"
+	};
 	const char *at = line;
 
 	(void)state;
@@ -79,7 +99,8 @@ static void keys_come_in_schema_order(void **state)
 static void time_is_rfc3339_with_nanoseconds(void **state)
 {
 	struct report_line r = { .time = { .tv_sec = 1795255201, .tv_nsec = 5 },
-				 .interval_s = 1, .running_min = NAN };
+				 .interval_s = 1,
+				 .running_min = NAN };
 	char *line = render(&r);
 
 	(void)state;

@@ -137,7 +137,8 @@ static void test_plain_80(void **state)
 	 * the two largest remainders (F .8, R .6) get one more each.
 	 * /a: 1.2/.6/7.2/3 -> 1+0+7+3 = 11, then S (.6).
 	 */
-	assert_string_equal(out,
+	assert_string_equal(
+		out,
 		"tmacg 00:00:00  interval 1.00s  host h1  model t  3 cgroups\n"
 		"bar:  F Frontend_Bound  S Bad_Speculation  B Backend_Bound  R Retiring\n"
 		"CGROUP         CPU%  RUN%   FE%  BAD%   BE%  RET% LEVEL 1      BOTTLENECK\n"
@@ -154,7 +155,8 @@ static void test_plain_120(void **state)
 	/* 49 spare: the bar to 12, the path to its longest (26), the bar to its 24 */
 	assert_non_null(strstr(out, "  25.0 "));
 	assert_non_null(strstr(out, " Backend_Bound.Memory_Bound\n"));
-	assert_non_null(strstr(out, "LEVEL 1" "                  BOTTLENECK\n"));
+	assert_non_null(strstr(out, "LEVEL 1"
+				    "                  BOTTLENECK\n"));
 	free(out);
 }
 
@@ -163,12 +165,11 @@ static void test_narrow(void **state)
 	char *out = render(*state, 40, 0, false, false);
 
 	/* No room for the shares: name 12, CPU, RUN, and the path (13) gets the last 15. */
-	assert_string_equal(out,
-		"tmacg 00:00:00  interval 1.00s  host h1~\n"
-		"CGROUP         CPU%  RUN% BOTTLENECK\n"
-		"/b            150.0 100.0 Frontend_Bound\n"
-		"/a             50.0  50.0 Backend_Bound~\n"
-		"/c             20.0     - -\n");
+	assert_string_equal(out, "tmacg 00:00:00  interval 1.00s  host h1~\n"
+				 "CGROUP         CPU%  RUN% BOTTLENECK\n"
+				 "/b            150.0 100.0 Frontend_Bound\n"
+				 "/a             50.0  50.0 Backend_Bound~\n"
+				 "/c             20.0     - -\n");
 	free(out);
 	out = render(*state, 10, 0, false, false);
 	assert_string_equal(out, "tmacg 00:~\nCGROUP\n/b\n/a\n/c\n");
@@ -311,9 +312,13 @@ static void test_no_level1(void **state)
 	(void)state;
 	for (int i = 0; i < 2; i++) {
 		struct report_line line = {
-			.interval_s = 1, .cgroup = i ? "/kubepods/x" : "/kubepods/y",
-			.resource = i ? &pod : NULL, .ncounts = 4, .count_names = names,
-			.count_values = v[i], .running_min = 1,
+			.interval_s = 1,
+			.cgroup = i ? "/kubepods/x" : "/kubepods/y",
+			.resource = i ? &pod : NULL,
+			.ncounts = 4,
+			.count_names = names,
+			.count_values = v[i],
+			.running_min = 1,
 		};
 
 		assert_int_equal(top_add(t, &line, false), 0);
@@ -321,11 +326,10 @@ static void test_no_level1(void **state)
 	assert_int_equal(top_draw(t, f, &s, &title), 0);
 	fclose(f);
 	/* 70: name 12, CPU, RUN, the rates in 18 and 13 columns; the names need no more */
-	assert_string_equal(out,
-		"tmacg 00:00:00  interval 1.00s  host h1  model t  2 pods\n"
-		"POD            CPU%  RUN% context_switches/s page_faults/s\n"
-		"prod/web-0     75.0 100.0               12.0           0.0\n"
-		"/kubepods/y    25.0 100.0             1234.5          10.0\n");
+	assert_string_equal(out, "tmacg 00:00:00  interval 1.00s  host h1  model t  2 pods\n"
+				 "POD            CPU%  RUN% context_switches/s page_faults/s\n"
+				 "prod/web-0     75.0 100.0               12.0           0.0\n"
+				 "/kubepods/y    25.0 100.0             1234.5          10.0\n");
 	free(out);
 	top_free(t);
 	model_free(m);
@@ -340,8 +344,12 @@ static void test_name_before_rates(void **state)
 	struct top *t = top_new(NULL, 3, 3, names);
 	struct top_screen s = { 64, 0, false, false };
 	struct report_line line = {
-		.interval_s = 1, .cgroup = "/kubepods/burstable/pod-abcdef/c1", .ncounts = 3,
-		.count_names = names, .count_values = v, .running_min = 1,
+		.interval_s = 1,
+		.cgroup = "/kubepods/burstable/pod-abcdef/c1",
+		.ncounts = 3,
+		.count_names = names,
+		.count_values = v,
+		.running_min = 1,
 	};
 	char *out = NULL;
 	size_t len = 0;
@@ -371,8 +379,12 @@ static void test_other_last(void **state)
 	struct top *t = top_new(NULL, 3, 1, names);
 	struct top_screen s = { 60, 0, false, false };
 	struct report_line other = {
-		.interval_s = 1, .cgroup = "(other)", .ncounts = 1, .count_names = names,
-		.count_values = busy, .running_min = 1,
+		.interval_s = 1,
+		.cgroup = "(other)",
+		.ncounts = 1,
+		.count_names = names,
+		.count_values = busy,
+		.running_min = 1,
 	};
 	struct report_line one = other;
 	char *out = NULL;
@@ -401,8 +413,12 @@ static void test_long_path_keeps_leaf(void **state)
 	struct top *t = top_new(NULL, 3, 1, names);
 	struct top_screen s = { 40, 0, false, false };
 	struct report_line line = {
-		.interval_s = 1, .cgroup = path, .ncounts = 1, .count_names = names,
-		.count_values = v, .running_min = 1,
+		.interval_s = 1,
+		.cgroup = path,
+		.ncounts = 1,
+		.count_names = names,
+		.count_values = v,
+		.running_min = 1,
 	};
 	char *out = NULL;
 	size_t len = 0;

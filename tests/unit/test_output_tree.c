@@ -16,12 +16,12 @@
 #include "output_tree.h"
 
 static const char text[] =
-    "model t\n"
-    "node 1 Frontend\n  formula E.F\n  threshold > 0.2\n"
-    "node 1.1 Latency\n  formula E.L\n  threshold > 0.1 and parent over threshold\n"
-    "node 1.2 Bandwidth\n  formula E.B / E.ZERO\n"
-    "node 2 Backend\n  formula E.K\n  threshold > 0.2\n"
-    "info IPC\n  formula E.F * 4\n  scope thread\n";
+	"model t\n"
+	"node 1 Frontend\n  formula E.F\n  threshold > 0.2\n"
+	"node 1.1 Latency\n  formula E.L\n  threshold > 0.1 and parent over threshold\n"
+	"node 1.2 Bandwidth\n  formula E.B / E.ZERO\n"
+	"node 2 Backend\n  formula E.K\n  threshold > 0.2\n"
+	"info IPC\n  formula E.F * 4\n  scope thread\n";
 
 static char *render(int level, bool color)
 {
@@ -29,8 +29,8 @@ static char *render(int level, bool color)
 	size_t len = 0;
 	struct tma_model *m = model_load(text, strlen(text), "t.tma", err, sizeof(err));
 	struct model_result *r;
-	double events[8] = {0};
-	struct model_input in = {events, 1, 0};
+	double events[8] = { 0 };
+	struct model_input in = { events, 1, 0 };
 	FILE *f = open_memstream(&out, &len);
 
 	assert_non_null(m);
@@ -39,8 +39,12 @@ static char *render(int level, bool color)
 	events[model_event_index(m, "E.L")] = 0.25;
 	events[model_event_index(m, "E.K")] = 0.25;
 	assert_int_equal(model_eval(m, &in, r), 0);
-	output_tree(f, &(struct report_line){ .cgroup = "/kubepods/pod1", .interval_s = 1,
-					      .tma = m, .result = r, .level = level },
+	output_tree(f,
+		    &(struct report_line){ .cgroup = "/kubepods/pod1",
+					   .interval_s = 1,
+					   .tma = m,
+					   .result = r,
+					   .level = level },
 		    color);
 	fclose(f);
 	model_result_free(r);
@@ -82,13 +86,13 @@ static void test_tree_color(void **state)
 
 	(void)state;
 	assert_string_equal(
-	    out, "cgroup /kubepods/pod1, interval 1.000 s\n"
-		 "\033[1;31m  Frontend                                    50.0% * <\033[0m\n"
-		 "\033[1;31m    Latency                                   25.0% * <\033[0m\n"
-		 "    Bandwidth                                     -\n"
-		 "\033[33m  Backend                                     25.0% *\033[0m\n"
-		 "  bottleneck: Frontend.Latency\n"
-		 "\n");
+		out, "cgroup /kubepods/pod1, interval 1.000 s\n"
+		     "\033[1;31m  Frontend                                    50.0% * <\033[0m\n"
+		     "\033[1;31m    Latency                                   25.0% * <\033[0m\n"
+		     "    Bandwidth                                     -\n"
+		     "\033[33m  Backend                                     25.0% *\033[0m\n"
+		     "  bottleneck: Frontend.Latency\n"
+		     "\n");
 	free(out);
 }
 
@@ -102,8 +106,12 @@ static void test_tree_escapes_name(void **state)
 	FILE *f = open_memstream(&out, &len);
 
 	(void)state;
-	output_tree(f, &(struct report_line){ .cgroup = "/x\033[2J\r\xff", .interval_s = 1, .tma = m,
-					      .result = r, .level = 1 },
+	output_tree(f,
+		    &(struct report_line){ .cgroup = "/x\033[2J\r\xff",
+					   .interval_s = 1,
+					   .tma = m,
+					   .result = r,
+					   .level = 1 },
 		    false);
 	fclose(f);
 	assert_null(strchr(out, '\033'));
@@ -122,8 +130,11 @@ static void test_tree_counts_and_task(void **state)
 {
 	static const char model[] = "model c\nnode 1 Busy\n  formula E.A / 4\n"
 				    "count a_per_s\n  formula E.A / interval-s\n";
-	static const char *const names[] = { "on_cpu_s", "cpu_utilization", "a_per_s",
-					     "a_long_count_name_to_wrap", "another_long_count_name",
+	static const char *const names[] = { "on_cpu_s",
+					     "cpu_utilization",
+					     "a_per_s",
+					     "a_long_count_name_to_wrap",
+					     "another_long_count_name",
 					     "E.A" };
 	double values[] = { 0.5, 0.25, 1234.5678, NAN, 7, 2 };
 	char err[512], *out = NULL;
@@ -139,10 +150,17 @@ static void test_tree_counts_and_task(void **state)
 	assert_non_null(m);
 	r = model_result_new(m);
 	assert_int_equal(model_eval(m, &in, r), 0);
-	output_tree(f, &(struct report_line){ .cgroup = "/svc", .interval_s = 2, .tma = m,
-					      .result = r, .level = 3, .task = &task,
-					      .ncounts = 6, .count_names = names,
-					      .count_values = values, .nsummary = 5 },
+	output_tree(f,
+		    &(struct report_line){ .cgroup = "/svc",
+					   .interval_s = 2,
+					   .tma = m,
+					   .result = r,
+					   .level = 3,
+					   .task = &task,
+					   .ncounts = 6,
+					   .count_names = names,
+					   .count_values = values,
+					   .nsummary = 5 },
 		    false);
 	fclose(f);
 	assert_string_equal(out, "cgroup /svc  task 42 (worker), interval 2.000 s\n"
@@ -179,9 +197,9 @@ static void test_metrics_list(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_tree_plain),	cmocka_unit_test(test_tree_level_1),
-	    cmocka_unit_test(test_tree_color),	cmocka_unit_test(test_tree_counts_and_task),
-	    cmocka_unit_test(test_metrics_list),	cmocka_unit_test(test_tree_escapes_name),
+		cmocka_unit_test(test_tree_plain),   cmocka_unit_test(test_tree_level_1),
+		cmocka_unit_test(test_tree_color),   cmocka_unit_test(test_tree_counts_and_task),
+		cmocka_unit_test(test_metrics_list), cmocka_unit_test(test_tree_escapes_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -27,8 +27,11 @@ static struct event_target target(const char *id)
 
 	if (!d)
 		fail_msg("no CPU description %s", id);
-	return (struct event_target){ .pfm_pmu = d->libpfm, .pmu_type = 4,
-				      .topdown_l2 = d->perf_metrics_l2, .cpu = d, .smt = true };
+	return (struct event_target){ .pfm_pmu = d->libpfm,
+				      .pmu_type = 4,
+				      .topdown_l2 = d->perf_metrics_l2,
+				      .cpu = d,
+				      .smt = true };
 }
 
 static struct event_target icx, spr;
@@ -44,20 +47,45 @@ static int setup(void **state)
 
 /* ICX level 1-3 style needs: topdown, fixed, a few constrained frontend events. */
 static const char *const icx_events[] = {
-	"TOPDOWN.SLOTS", "PERF_METRICS.RETIRING", "PERF_METRICS.BAD_SPECULATION",
-	"PERF_METRICS.FRONTEND_BOUND", "PERF_METRICS.BACKEND_BOUND", "INT_MISC.UOP_DROPPING",
-	"IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", "CPU_CLK_UNHALTED.THREAD",
-	"INST_RETIRED.ANY", "CPU_CLK_UNHALTED.REF_TSC", "ICACHE_16B.IFDATA_STALL",
-	"ICACHE_64B.IFTAG_STALL", "INT_MISC.CLEAR_RESTEER_CYCLES", "BR_MISP_RETIRED.ALL_BRANCHES",
-	"MACHINE_CLEARS.COUNT", "BACLEARS.ANY", "DSB2MITE_SWITCHES.PENALTY_CYCLES",
-	"ILD_STALL.LCP", "IDQ.MS_SWITCHES", "IDQ.MITE_UOPS", "IDQ.DSB_CYCLES_ANY",
-	"CYCLE_ACTIVITY.STALLS_MEM_ANY", "EXE_ACTIVITY.BOUND_ON_STORES",
-	"CYCLE_ACTIVITY.STALLS_L1D_MISS", "CYCLE_ACTIVITY.STALLS_L2_MISS",
-	"CYCLE_ACTIVITY.STALLS_L3_MISS", "CYCLE_ACTIVITY.STALLS_TOTAL", "ARITH.DIVIDER_ACTIVE",
-	"EXE_ACTIVITY.1_PORTS_UTIL", "EXE_ACTIVITY.2_PORTS_UTIL",
-	"EXE_ACTIVITY.3_PORTS_UTIL:u0x80", "UOPS_RETIRED.SLOTS", "UOPS_ISSUED.ANY",
-	"OCR.DEMAND_RFO.L3_HIT.SNOOP_HITM", "OCR.STREAMING_WR.ANY_RESPONSE", "msr/tsc/",
-	"INT_MISC.RECOVERY_CYCLES:c1:e1", "UOPS_DECODED.DEC0", "UOPS_DECODED.DEC0:c1",
+	"TOPDOWN.SLOTS",
+	"PERF_METRICS.RETIRING",
+	"PERF_METRICS.BAD_SPECULATION",
+	"PERF_METRICS.FRONTEND_BOUND",
+	"PERF_METRICS.BACKEND_BOUND",
+	"INT_MISC.UOP_DROPPING",
+	"IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE",
+	"CPU_CLK_UNHALTED.THREAD",
+	"INST_RETIRED.ANY",
+	"CPU_CLK_UNHALTED.REF_TSC",
+	"ICACHE_16B.IFDATA_STALL",
+	"ICACHE_64B.IFTAG_STALL",
+	"INT_MISC.CLEAR_RESTEER_CYCLES",
+	"BR_MISP_RETIRED.ALL_BRANCHES",
+	"MACHINE_CLEARS.COUNT",
+	"BACLEARS.ANY",
+	"DSB2MITE_SWITCHES.PENALTY_CYCLES",
+	"ILD_STALL.LCP",
+	"IDQ.MS_SWITCHES",
+	"IDQ.MITE_UOPS",
+	"IDQ.DSB_CYCLES_ANY",
+	"CYCLE_ACTIVITY.STALLS_MEM_ANY",
+	"EXE_ACTIVITY.BOUND_ON_STORES",
+	"CYCLE_ACTIVITY.STALLS_L1D_MISS",
+	"CYCLE_ACTIVITY.STALLS_L2_MISS",
+	"CYCLE_ACTIVITY.STALLS_L3_MISS",
+	"CYCLE_ACTIVITY.STALLS_TOTAL",
+	"ARITH.DIVIDER_ACTIVE",
+	"EXE_ACTIVITY.1_PORTS_UTIL",
+	"EXE_ACTIVITY.2_PORTS_UTIL",
+	"EXE_ACTIVITY.3_PORTS_UTIL:u0x80",
+	"UOPS_RETIRED.SLOTS",
+	"UOPS_ISSUED.ANY",
+	"OCR.DEMAND_RFO.L3_HIT.SNOOP_HITM",
+	"OCR.STREAMING_WR.ANY_RESPONSE",
+	"msr/tsc/",
+	"INT_MISC.RECOVERY_CYCLES:c1:e1",
+	"UOPS_DECODED.DEC0",
+	"UOPS_DECODED.DEC0:c1",
 };
 #define N_ICX ((int)(sizeof(icx_events) / sizeof(icx_events[0])))
 
@@ -73,8 +101,12 @@ static int build(const struct event_target *t, int gp, const char *const *ev, in
 		 size_t errlen)
 {
 	struct plan_input in = {
-		.target = t, .gp_counters = gp, .events = ev, .nevents = n,
-		.nodes = nodes, .nnodes = nnodes,
+		.target = t,
+		.gp_counters = gp,
+		.events = ev,
+		.nevents = n,
+		.nodes = nodes,
+		.nnodes = nnodes,
 	};
 
 	return plan_build(&in, p, err, errlen);
@@ -197,9 +229,13 @@ static void test_icx_plan(void **state)
 static void test_topdown_group(void **state)
 {
 	static const char *const ev[] = {
-		"PERF_METRICS.MEMORY_BOUND", "PERF_METRICS.RETIRING", "INST_RETIRED.ANY",
-		"PERF_METRICS.HEAVY_OPERATIONS", "PERF_METRICS.BACKEND_BOUND",
-		"CPU_CLK_UNHALTED.THREAD", "UOPS_ISSUED.ANY",
+		"PERF_METRICS.MEMORY_BOUND",
+		"PERF_METRICS.RETIRING",
+		"INST_RETIRED.ANY",
+		"PERF_METRICS.HEAVY_OPERATIONS",
+		"PERF_METRICS.BACKEND_BOUND",
+		"CPU_CLK_UNHALTED.THREAD",
+		"UOPS_ISSUED.ANY",
 	};
 	struct plan p;
 	char err[512];
@@ -225,8 +261,10 @@ static void test_topdown_group(void **state)
 static void test_counter_constraints(void **state)
 {
 	static const char *const ev[] = {
-		"ICACHE_16B.IFDATA_STALL", "ICACHE_64B.IFTAG_STALL", "IDQ.MITE_UOPS",
-		"IDQ.MS_UOPS", "ILD_STALL.LCP", "UOPS_ISSUED.ANY", "UOPS_EXECUTED.THREAD",
+		"ICACHE_16B.IFDATA_STALL", "ICACHE_64B.IFTAG_STALL",
+		"IDQ.MITE_UOPS",	   "IDQ.MS_UOPS",
+		"ILD_STALL.LCP",	   "UOPS_ISSUED.ANY",
+		"UOPS_EXECUTED.THREAD",
 	};
 	struct plan p;
 	char err[512];
@@ -241,7 +279,8 @@ static void test_counter_constraints(void **state)
 static void test_offcore_msrs(void **state)
 {
 	static const char *const ev[] = {
-		"OCR.DEMAND_RFO.L3_HIT.SNOOP_HITM", "OCR.STREAMING_WR.ANY_RESPONSE",
+		"OCR.DEMAND_RFO.L3_HIT.SNOOP_HITM",
+		"OCR.STREAMING_WR.ANY_RESPONSE",
 		"OCR.DEMAND_DATA_RD.L3_HIT.SNOOP_HITM",
 	};
 	struct plan p;
@@ -290,14 +329,18 @@ static void test_deterministic(void **state)
 static void test_node_groups(void **state)
 {
 	static const char *const ports[] = { "EXE_ACTIVITY.1_PORTS_UTIL",
-		"EXE_ACTIVITY.2_PORTS_UTIL", "EXE_ACTIVITY.3_PORTS_UTIL:u0x80",
-		"CYCLE_ACTIVITY.STALLS_TOTAL" };
+					     "EXE_ACTIVITY.2_PORTS_UTIL",
+					     "EXE_ACTIVITY.3_PORTS_UTIL:u0x80",
+					     "CYCLE_ACTIVITY.STALLS_TOTAL" };
 	static const char *const mem[] = { "CYCLE_ACTIVITY.STALLS_L1D_MISS",
-		"CYCLE_ACTIVITY.STALLS_L2_MISS", "CYCLE_ACTIVITY.STALLS_MEM_ANY" };
+					   "CYCLE_ACTIVITY.STALLS_L2_MISS",
+					   "CYCLE_ACTIVITY.STALLS_MEM_ANY" };
 	static const char *const fe[] = { "ICACHE_16B.IFDATA_STALL", "ICACHE_64B.IFTAG_STALL",
-		"CPU_CLK_UNHALTED.THREAD" };
+					  "CPU_CLK_UNHALTED.THREAD" };
 	const struct plan_node nodes[] = {
-		{ "Ports_Utilization", ports, 4 }, { "Memory_Bound", mem, 3 }, { "Fetch", fe, 3 },
+		{ "Ports_Utilization", ports, 4 },
+		{ "Memory_Bound", mem, 3 },
+		{ "Fetch", fe, 3 },
 	};
 	struct plan p;
 	char err[512];
@@ -404,7 +447,8 @@ static void test_print(void **state)
 	/* Privilege-filtered events are marked. */
 	{
 		static const char *const ev[] = { "CPU_CLK_UNHALTED.THREAD_P:SUP",
-			"BR_INST_RETIRED.FAR_BRANCH:USER", "CPU_CLK_UNHALTED.DISTRIBUTED:percore" };
+						  "BR_INST_RETIRED.FAR_BRANCH:USER",
+						  "CPU_CLK_UNHALTED.DISTRIBUTED:percore" };
 
 		assert_int_equal(build(&icx, 4, ev, 3, NULL, 0, &p, err, sizeof(err)), 0);
 		text = NULL;
@@ -465,9 +509,14 @@ static void test_shipped_models(void **state)
 		const struct cpu_desc *d = cpu_desc_at(i);
 		struct plan_request r = { .model = load(d->model) };
 		struct cpu_info host = {
-			.has_pmu = true, .pmu_type = 8, .topdown_use_fixed = d->perf_metrics,
-			.topdown_l2 = d->perf_metrics_l2, .smt = true, .cpu = d,
-			.gp_counters = d->gp_counters_smt, .nmi_watchdog = true,
+			.has_pmu = true,
+			.pmu_type = 8,
+			.topdown_use_fixed = d->perf_metrics,
+			.topdown_l2 = d->perf_metrics_l2,
+			.smt = true,
+			.cpu = d,
+			.gp_counters = d->gp_counters_smt,
+			.nmi_watchdog = true,
 			.gp_usable = d->gp_counters_smt - 1,
 		};
 
@@ -522,9 +571,14 @@ static void test_shipped_models(void **state)
 static void test_fixed_counter_shared(void **state)
 {
 	static const char *const ev[] = {
-		"CPU_CLK_UNHALTED.THREAD", "CPU_CLK_UNHALTED.THREAD_ANY", "INST_RETIRED.ANY",
-		"CPU_CLK_UNHALTED.REF_TSC", "UOPS_ISSUED.ANY", "UOPS_RETIRED.RETIRE_SLOTS",
-		"IDQ_UOPS_NOT_DELIVERED.CORE", "INT_MISC.RECOVERY_CYCLES",
+		"CPU_CLK_UNHALTED.THREAD",
+		"CPU_CLK_UNHALTED.THREAD_ANY",
+		"INST_RETIRED.ANY",
+		"CPU_CLK_UNHALTED.REF_TSC",
+		"UOPS_ISSUED.ANY",
+		"UOPS_RETIRED.RETIRE_SLOTS",
+		"IDQ_UOPS_NOT_DELIVERED.CORE",
+		"INT_MISC.RECOVERY_CYCLES",
 	};
 	struct event_target skx = target("skx");
 	struct plan p;
@@ -545,8 +599,7 @@ static void test_fixed_counter_shared(void **state)
 /* Without PERF_METRICS in sysfs the formulas' other branch applies: no metric events. */
 static void test_model_without_perf_metrics(void **state)
 {
-	struct cpu_info host = { .has_pmu = true, .pmu_type = 4, .gp_counters = 8,
-				 .gp_usable = 8 };
+	struct cpu_info host = { .has_pmu = true, .pmu_type = 4, .gp_counters = 8, .gp_usable = 8 };
 	struct plan_request r = { .model = load("icx"), .level = 2, .cpu = &host };
 	static struct plan p;
 	char err[512] = "";
@@ -585,9 +638,10 @@ static void test_model_without_encodings(void **state)
 static void test_privilege_groups(void **state)
 {
 	static const char *const ev[] = {
-		"CPU_CLK_UNHALTED.THREAD_P:SUP", "INST_RETIRED.ANY_P:SUP",
-		"BR_INST_RETIRED.FAR_BRANCH:USER", "UOPS_ISSUED.ANY", "CPU_CLK_UNHALTED.THREAD",
-		"TOPDOWN.SLOTS", "PERF_METRICS.RETIRING",
+		"CPU_CLK_UNHALTED.THREAD_P:SUP",   "INST_RETIRED.ANY_P:SUP",
+		"BR_INST_RETIRED.FAR_BRANCH:USER", "UOPS_ISSUED.ANY",
+		"CPU_CLK_UNHALTED.THREAD",	   "TOPDOWN.SLOTS",
+		"PERF_METRICS.RETIRING",
 	};
 	struct plan p;
 	char err[512];
@@ -602,7 +656,7 @@ static void test_privilege_groups(void **state)
 }
 
 static const char *const sw_events[] = {
-	"SW.CPU_CLOCK", "SW.TASK_CLOCK", "SW.CONTEXT_SWITCHES", "SW.CPU_MIGRATIONS",
+	"SW.CPU_CLOCK",	  "SW.TASK_CLOCK",   "SW.CONTEXT_SWITCHES", "SW.CPU_MIGRATIONS",
 	"SW.PAGE_FAULTS", "SW.MINOR_FAULTS", "SW.MAJOR_FAULTS",
 };
 #define N_SW ((int)(sizeof(sw_events) / sizeof(sw_events[0])))
@@ -650,8 +704,7 @@ static void test_software_only(void **state)
 	{
 		const char *const mixed[] = { "SW.CPU_CLOCK", "UOPS_ISSUED.ANY" };
 
-		assert_int_equal(build(NULL, 0, mixed, 2, NULL, 0, &p, err, sizeof(err)),
-				 -EINVAL);
+		assert_int_equal(build(NULL, 0, mixed, 2, NULL, 0, &p, err, sizeof(err)), -EINVAL);
 		assert_non_null(strstr(err, "UOPS_ISSUED.ANY"));
 	}
 }
@@ -673,8 +726,8 @@ static void test_software_with_hardware(void **state)
 	for (int i = 0; i < N_SW; i++)
 		ev[N_ICX + i] = sw_events[i];
 	for (int gp = 2; gp <= 8; gp += 2) {
-		assert_int_equal(build(&icx, gp, icx_events, N_ICX, NULL, 0, &hw, err,
-				       sizeof(err)), 0);
+		assert_int_equal(build(&icx, gp, icx_events, N_ICX, NULL, 0, &hw, err, sizeof(err)),
+				 0);
 		if (build(&icx, gp, ev, N_ICX + N_SW, NULL, 0, &mixed, err, sizeof(err)))
 			fail_msg("gp %d: %s", gp, err);
 		check_plan(&mixed, ev, N_ICX + N_SW, gp);
@@ -705,22 +758,22 @@ static void test_software_limits(void **state)
 	/* 58 + 7 = 65 events: one too many. */
 	for (int i = 0; i < N_SW; i++)
 		ev[TMACG_MAX_EVENTS - N_SW + 1 + i] = sw_events[i];
-	assert_int_equal(build(&icx, 8, ev, TMACG_MAX_EVENTS + 1, NULL, 0, &p, err,
-			       sizeof(err)), -E2BIG);
+	assert_int_equal(build(&icx, 8, ev, TMACG_MAX_EVENTS + 1, NULL, 0, &p, err, sizeof(err)),
+			 -E2BIG);
 	assert_non_null(strstr(err, "TMACG_MAX_EVENTS"));
-	assert_int_equal(build(&icx, 8, ev + 1, TMACG_MAX_EVENTS, NULL, 0, &p, err,
-			       sizeof(err)), 0);
+	assert_int_equal(build(&icx, 8, ev + 1, TMACG_MAX_EVENTS, NULL, 0, &p, err, sizeof(err)),
+			 0);
 	/* One GP counter: 15 groups of one event, and the software group makes 16. */
 	for (int i = 0; i < N_SW; i++)
 		ev[TMACG_MAX_GROUPS - 1 + i] = sw_events[i];
-	assert_int_equal(build(&icx, 1, ev, TMACG_MAX_GROUPS - 1 + N_SW, NULL, 0, &p, err,
-			       sizeof(err)), 0);
+	assert_int_equal(
+		build(&icx, 1, ev, TMACG_MAX_GROUPS - 1 + N_SW, NULL, 0, &p, err, sizeof(err)), 0);
 	assert_int_equal(p.ngroups, TMACG_MAX_GROUPS);
 	for (int i = 0; i < N_SW; i++)
 		ev[TMACG_MAX_GROUPS + i] = sw_events[i];
 	ev[TMACG_MAX_GROUPS - 1] = names[TMACG_MAX_GROUPS - 1];
-	assert_int_equal(build(&icx, 1, ev, TMACG_MAX_GROUPS + N_SW, NULL, 0, &p, err,
-			       sizeof(err)), -E2BIG);
+	assert_int_equal(build(&icx, 1, ev, TMACG_MAX_GROUPS + N_SW, NULL, 0, &p, err, sizeof(err)),
+			 -E2BIG);
 	assert_non_null(strstr(err, "TMACG_MAX_GROUPS"));
 }
 
@@ -777,8 +830,11 @@ static struct tma_model *load_text(const char *text, const char *file)
  */
 static void test_software_model_plan(void **state)
 {
-	struct cpu_info host = { .has_pmu = true, .pmu_type = 8, .topdown_use_fixed = true,
-				 .gp_counters = 8, .gp_usable = 8 };
+	struct cpu_info host = { .has_pmu = true,
+				 .pmu_type = 8,
+				 .topdown_use_fixed = true,
+				 .gp_counters = 8,
+				 .gp_usable = 8 };
 	struct tma_model *sw = load_text("model mine\nnode 1 Share\n"
 					 "  formula SW.CPU_CLOCK / (interval-s * 1e9)\n"
 					 "node 1.1 Faults\n"

@@ -26,7 +26,7 @@
 #include "prom/prom_label.h"
 
 static const char *const count_names[] = { "on_cpu_s", "cpu_utilization", "context_switches",
-					    "page_faults" };
+					   "page_faults" };
 
 struct fake_line {
 	struct report_line line;
@@ -41,7 +41,7 @@ static void fake(struct fake_line *f, const char *cgroup, uint64_t id, double on
 	f->counts[0] = on_cpu;
 	f->counts[1] = on_cpu;
 	f->counts[2] = 10;
-	f->counts[3] = NAN;	/* not measured: no series */
+	f->counts[3] = NAN; /* not measured: no series */
 	f->line.interval_s = 1;
 	f->line.host = "node-1";
 	f->line.model = "software";
@@ -56,8 +56,11 @@ static void fake(struct fake_line *f, const char *cgroup, uint64_t id, double on
 
 static void begin(struct prom_expo *e, uint64_t dropped)
 {
-	struct report_line head = { .time = { 1700000000, 500000000 }, .interval_s = 1,
-				    .host = "node-1", .model = "software", .dropped = dropped };
+	struct report_line head = { .time = { 1700000000, 500000000 },
+				    .interval_s = 1,
+				    .host = "node-1",
+				    .model = "software",
+				    .dropped = dropped };
 
 	assert_int_equal(prom_expo_begin(e, &head), 0);
 }
@@ -110,7 +113,7 @@ static void label_values_are_escaped(void **state)
 		{ "/a\\b", "cgroup=\"/a\\\\b\"" },
 		{ "/q\"uote", "cgroup=\"/q\\\"uote\"" },
 		{ "/line\nfeed", "cgroup=\"/line\\nfeed\"" },
-		{ "/tab\tcr\r", "cgroup=\"/tab\tcr\r\"" },	/* legal as they are */
+		{ "/tab\tcr\r", "cgroup=\"/tab\tcr\r\"" }, /* legal as they are */
 		{ "/ünï", "cgroup=\"/ünï\"" },
 		{ "/end\\", "cgroup=\"/end\\\\\"" },
 		/* Invalid UTF-8: each bad byte U+EF00 + byte (docs/output.md), the rest kept. */
@@ -141,7 +144,7 @@ static void label_values_are_escaped(void **state)
  */
 static void different_names_keep_different_values(void **state)
 {
-	static const char *names[] = { "/pod\xff", "/pod\xfe", "/pod\xef\xbf\xbd",
+	static const char *names[] = { "/pod\xff",	   "/pod\xfe",	   "/pod\xef\xbf\xbd",
 				       "/pod\xee\xbf\xbf", "/pod\xff\xff", "/pod" };
 	enum { N = sizeof(names) / sizeof(names[0]) };
 	char *got[N];
@@ -246,7 +249,7 @@ static void counters_sum_across_intervals_and_go_with_the_cgroup(void **state)
 
 	begin(e, 0);
 	fake(&a, "/a", 11, 0.25);
-	a.counts[0] = NAN;	/* not measured this interval: the total stays */
+	a.counts[0] = NAN; /* not measured this interval: the total stays */
 	prom_expo_line(e, &a.line);
 	text = end(e);
 	assert_true(value_of(text, "tmacg_on_cpu_seconds_total", "host=\"node-1\",cgroup=\"/a\"") ==
@@ -288,7 +291,7 @@ static void one_series_per_cgroup_tasks_and_nulls_left_out(void **state)
 		fake(&l, name, 100 + i, 0.01);
 		l.line.running_min = i == 3 ? NAN : 1;
 		assert_int_equal(prom_expo_line(e, &l.line), 0);
-		l.line.task = &task;	/* a task line: ignored */
+		l.line.task = &task; /* a task line: ignored */
 		assert_int_equal(prom_expo_line(e, &l.line), 0);
 	}
 	fake(&l, "(other)", 0, 2);
@@ -297,7 +300,7 @@ static void one_series_per_cgroup_tasks_and_nulls_left_out(void **state)
 	assert_int_equal(count_of(text, "\ntmacg_on_cpu_seconds_total{"), 51);
 	assert_int_equal(count_of(text, "\ntmacg_context_switches_total{"), 51);
 	assert_int_equal(count_of(text, "\ntmacg_running_ratio_min{"), 50);
-	assert_int_equal(count_of(text, "cgroup=\"/c03\""), 2);	/* no running_min */
+	assert_int_equal(count_of(text, "cgroup=\"/c03\""), 2); /* no running_min */
 	assert_int_equal(count_of(text, "\ntmacg_page_faults_total"), 0);
 	assert_int_equal(count_of(text, "burn"), 0);
 	assert_int_equal(count_of(text, "tid"), 0);
@@ -332,9 +335,15 @@ static void one_series_per_cgroup_tasks_and_nulls_left_out(void **state)
 /* Each count tmacg names (software and hardware) feeds its counter; rates feed none. */
 static void every_counter_family(void **state)
 {
-	static const char *const names[] = { "on_cpu_s", "cpu_clock_s", "context_switches",
-					     "cpu_migrations", "page_faults", "cycles",
-					     "instructions", "slots", "cpu_utilization",
+	static const char *const names[] = { "on_cpu_s",
+					     "cpu_clock_s",
+					     "context_switches",
+					     "cpu_migrations",
+					     "page_faults",
+					     "cycles",
+					     "instructions",
+					     "slots",
+					     "cpu_utilization",
 					     "page_faults_per_s",
 					     "INT_MISC.RECOVERY_CYCLES:c1:e1" };
 	static const double values[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 };
@@ -350,7 +359,7 @@ static void every_counter_family(void **state)
 	begin(e, 0);
 	assert_int_equal(prom_expo_line(e, &l.line), 0);
 	text = end(e);
-	assert_int_equal(count_of(text, " counter\n"), 9);	/* 8 counts and dropped_total */
+	assert_int_equal(count_of(text, " counter\n"), 9); /* 8 counts and dropped_total */
 	assert_true(value_of(text, "tmacg_cpu_clock_seconds_total", "host=\"node-1\"") == 2);
 	assert_true(value_of(text, "tmacg_cpu_migrations_total", "host=\"node-1\"") == 4);
 	assert_true(value_of(text, "tmacg_slots_total", "host=\"node-1\"") == 8);
@@ -389,7 +398,7 @@ static void k8s_labels_only_with_k8s(void **state)
 	assert_int_equal(prom_expo_line(with, &anon.line), 0);
 	assert_int_equal(prom_expo_line(with, &host.line), 0);
 	assert_int_equal(prom_expo_line(with, &again.line), 0);
-	assert_int_equal(prom_expo_line(with, &again.line), -EEXIST);	/* twice: not served */
+	assert_int_equal(prom_expo_line(with, &again.line), -EEXIST); /* twice: not served */
 	a = end(with);
 	begin(without, 0);
 	prom_expo_line(without, &pod.line);
@@ -485,9 +494,15 @@ static void tma_nodes_by_path_and_level(void **state)
 /* promtool, as Prometheus parses it: hostile names and every family at once. */
 static void promtool_accepts_hostile_names(void **state)
 {
-	static const char *names[] = { "/a\"b", "/back\\slash", "/ctl\x01\x1f\n\t", "/ünï",
-				       "/bad\xff\xfe", "/bad\xff\xfd",
-				       "/bad\xee\xbf\xbf\xee\xbf\xbe", "/end\\", "(other)" };
+	static const char *names[] = { "/a\"b",
+				       "/back\\slash",
+				       "/ctl\x01\x1f\n\t",
+				       "/ünï",
+				       "/bad\xff\xfe",
+				       "/bad\xff\xfd",
+				       "/bad\xee\xbf\xbf\xee\xbf\xbe",
+				       "/end\\",
+				       "(other)" };
 	struct prom_expo *e = prom_expo_new(true);
 	char path[] = "/tmp/tmacg-prom-XXXXXX", cmd[256];
 	struct fake_line l;

@@ -43,13 +43,13 @@ static void bad(const char *text, const char *want)
 static void test_read_ok(void **state)
 {
 	const char text[] =
-	    "{\"cgroup\":\"/a\",\"interval_s\":0.5,\"counters\":{\"PERF_METRICS.RETIRING\":2,"
-	    "\"TOPDOWN.SLOTS\":10},\"other\":[1]}\n"
-	    "\n"
-	    "{\"cgroup\":\"/b\",\"interval_s\":2,\"counters\":{\"PERF_METRICS.RETIRING\":2},"
-	    "\"topdown_fixed\":false,\"smt\":true}\n"
-	    "{\"cgroup\":\"/"
-	    "c\",\"interval_s\":1,\"counters\":{\"A.B\":3.5},\"topdown_fixed\":true}";
+		"{\"cgroup\":\"/a\",\"interval_s\":0.5,\"counters\":{\"PERF_METRICS.RETIRING\":2,"
+		"\"TOPDOWN.SLOTS\":10},\"other\":[1]}\n"
+		"\n"
+		"{\"cgroup\":\"/b\",\"interval_s\":2,\"counters\":{\"PERF_METRICS.RETIRING\":2},"
+		"\"topdown_fixed\":false,\"smt\":true}\n"
+		"{\"cgroup\":\"/"
+		"c\",\"interval_s\":1,\"counters\":{\"A.B\":3.5},\"topdown_fixed\":true}";
 	struct replay_data d;
 	char err[512];
 
@@ -134,7 +134,7 @@ static void test_nothing_half_printed(void **state)
 {
 	struct tma_model *m = icx();
 	const char *path =
-	    temp_file(GOOD GOOD "{\"cgroup\":\"/a\",\"interval_s\":1,\"counters\":7}\n");
+		temp_file(GOOD GOOD "{\"cgroup\":\"/a\",\"interval_s\":1,\"counters\":7}\n");
 	char *out = NULL, *err = NULL, want[256];
 	size_t outlen = 0, errlen = 0;
 	FILE *o = open_memstream(&out, &outlen), *e = open_memstream(&err, &errlen);
@@ -183,8 +183,8 @@ static void test_missing_file(void **state)
 	assert_int_equal(replay_run("/nonexistent.jsonl", m, 1, true, false, false, stdout, e), 1);
 	fclose(e);
 	assert_string_equal(
-	    err,
-	    "tmacg: /nonexistent.jsonl: cannot open the replay file: No such file or directory\n");
+		err,
+		"tmacg: /nonexistent.jsonl: cannot open the replay file: No such file or directory\n");
 	free(err);
 	model_free(m);
 }
@@ -201,13 +201,13 @@ static double metric(json_object *o, const char *name)
 static void test_json_lines(void **state)
 {
 	/* PERF_METRICS summing to SLOTS: each level-1 node is its share */
-	const char *path =
-	    temp_file("{\"cgroup\":\"/p\",\"interval_s\":2,\"counters\":{\"TOPDOWN.SLOTS\":1000,"
-		      "\"PERF_METRICS.RETIRING\":100,\"PERF_METRICS.FRONTEND_BOUND\":200,"
-		      "\"PERF_METRICS.BAD_SPECULATION\":300,\"PERF_METRICS.BACKEND_BOUND\":400,"
-		      "\"NOT.READ_BY_ICX\":5}}\n"
-		      "{\"cgroup\":\"/q\",\"interval_s\":1,\"counters\":{\"TOPDOWN.SLOTS\":1000,"
-		      "\"UOPS_RETIRED.SLOTS\":500}}\n");
+	const char *path = temp_file(
+		"{\"cgroup\":\"/p\",\"interval_s\":2,\"counters\":{\"TOPDOWN.SLOTS\":1000,"
+		"\"PERF_METRICS.RETIRING\":100,\"PERF_METRICS.FRONTEND_BOUND\":200,"
+		"\"PERF_METRICS.BAD_SPECULATION\":300,\"PERF_METRICS.BACKEND_BOUND\":400,"
+		"\"NOT.READ_BY_ICX\":5}}\n"
+		"{\"cgroup\":\"/q\",\"interval_s\":1,\"counters\":{\"TOPDOWN.SLOTS\":1000,"
+		"\"UOPS_RETIRED.SLOTS\":500}}\n");
 	struct tma_model *m = icx();
 	char *out = NULL, *line2;
 	size_t outlen = 0;
@@ -254,7 +254,7 @@ static void test_json_lines(void **state)
 static void test_stdin(void **state)
 {
 	const char *path =
-	    temp_file("{\"cgroup\":\"/s\",\"interval_s\":1,\"counters\":{}}\n{\"cgroup\":1}\n");
+		temp_file("{\"cgroup\":\"/s\",\"interval_s\":1,\"counters\":{}}\n{\"cgroup\":1}\n");
 	struct replay_data d;
 	char err[512];
 
@@ -310,15 +310,16 @@ static void test_oversized_input_refused(void **state)
 
 	(void)state;
 	f = fmemopen((void *)text, strlen(text), "r");
-	assert_int_equal(replay_read_stream_limited(f, "big.jsonl", 4096, 2 * one, &d, err,
-						    sizeof(err)), -EFBIG);
+	assert_int_equal(
+		replay_read_stream_limited(f, "big.jsonl", 4096, 2 * one, &d, err, sizeof(err)),
+		-EFBIG);
 	fclose(f);
 	assert_string_equal(err, "big.jsonl: larger than 104 bytes, the limit of a replay input: "
 				 "split it and replay the parts");
 	assert_int_equal(d.nrecords, 0);
 	f = fmemopen((void *)text, strlen(text), "r");
-	assert_int_equal(replay_read_stream_limited(f, "big.jsonl", 4096, 3 * one, &d, err,
-						    sizeof(err)), 0);
+	assert_int_equal(
+		replay_read_stream_limited(f, "big.jsonl", 4096, 3 * one, &d, err, sizeof(err)), 0);
 	fclose(f);
 	assert_int_equal(d.nrecords, 3);
 	replay_free(&d);
@@ -327,16 +328,16 @@ static void test_oversized_input_refused(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_read_ok),
-	    cmocka_unit_test(test_malformed),
-	    cmocka_unit_test(test_nothing_half_printed),
-	    cmocka_unit_test(test_missing_file),
-	    cmocka_unit_test(test_model_failure_reported),
-	    cmocka_unit_test(test_json_lines),
-	    cmocka_unit_test(test_stdin),
-	    cmocka_unit_test(test_dev_zero_refused),
-	    cmocka_unit_test(test_oversized_line_refused),
-	    cmocka_unit_test(test_oversized_input_refused),
+		cmocka_unit_test(test_read_ok),
+		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_nothing_half_printed),
+		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_model_failure_reported),
+		cmocka_unit_test(test_json_lines),
+		cmocka_unit_test(test_stdin),
+		cmocka_unit_test(test_dev_zero_refused),
+		cmocka_unit_test(test_oversized_line_refused),
+		cmocka_unit_test(test_oversized_input_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

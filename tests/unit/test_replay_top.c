@@ -13,12 +13,11 @@
 #include "replay_read.h"
 #include "replay_top.h"
 
-static const char model_text[] =
-	"model t\n"
-	"node 1 Frontend_Bound\n  formula E.F\n  threshold > 0.2\n"
-	"node 2 Bad_Speculation\n  formula E.S\n  threshold > 0.15\n"
-	"node 3 Backend_Bound\n  formula E.B\n  threshold > 0.2\n"
-	"node 4 Retiring\n  formula E.R\n  threshold > 0.7\n";
+static const char model_text[] = "model t\n"
+				 "node 1 Frontend_Bound\n  formula E.F\n  threshold > 0.2\n"
+				 "node 2 Bad_Speculation\n  formula E.S\n  threshold > 0.15\n"
+				 "node 3 Backend_Bound\n  formula E.B\n  threshold > 0.2\n"
+				 "node 4 Retiring\n  formula E.R\n  threshold > 0.7\n";
 
 /* Two intervals of /x and /y; /y is Frontend bound in the second. */
 static const char records[] =

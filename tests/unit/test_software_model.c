@@ -24,10 +24,14 @@ static const char *const four[] = { "SW.CPU_CLOCK", "SW.CONTEXT_SWITCHES", "SW.C
 				    "SW.PAGE_FAULTS" };
 
 /* docs/output.md, "Software mode": the keys --pmu software has always written, in order. */
-static const char *const doc_keys[] = { "on_cpu_s",	   "cpu_utilization",
-					"cpu_clock_s",	   "context_switches",
-					"context_switches_per_s", "cpu_migrations",
-					"cpu_migrations_per_s", "page_faults",
+static const char *const doc_keys[] = { "on_cpu_s",
+					"cpu_utilization",
+					"cpu_clock_s",
+					"context_switches",
+					"context_switches_per_s",
+					"cpu_migrations",
+					"cpu_migrations_per_s",
+					"page_faults",
 					"page_faults_per_s" };
 #define NDOC ((int)(sizeof(doc_keys) / sizeof(doc_keys[0])))
 
@@ -41,7 +45,7 @@ static void four_events_at_every_depth(void **state)
 	(void)state;
 	if (!m)
 		fail_msg("%s", err);
-	assert_null(model_tma_version(m));	/* not TMA: JSON tma_version null */
+	assert_null(model_tma_version(m)); /* not TMA: JSON tma_version null */
 	assert_true(model_event_count(m) <= 16);
 	for (int info = 0; info < 2; info++) {
 		for (int level = 1; level <= 6; level++) {
@@ -84,12 +88,18 @@ static void counts_keep_their_keys_and_values(void **state)
 		const char *name;
 		double want;
 	} want[] = {
-		{ "on_cpu_s", 1.5 },		{ "cpu_utilization", 0.75 },
-		{ "cpu_clock_s", 1.6 },		{ "context_switches", 300 },
-		{ "context_switches_per_s", 150 }, { "cpu_migrations", 30 },
-		{ "cpu_migrations_per_s", 15 },	{ "page_faults", 600 },
-		{ "page_faults_per_s", 300 },	{ "SW.CPU_CLOCK", 1.6e9 },
-		{ "SW.CONTEXT_SWITCHES", 300 },	{ "SW.CPU_MIGRATIONS", 30 },
+		{ "on_cpu_s", 1.5 },
+		{ "cpu_utilization", 0.75 },
+		{ "cpu_clock_s", 1.6 },
+		{ "context_switches", 300 },
+		{ "context_switches_per_s", 150 },
+		{ "cpu_migrations", 30 },
+		{ "cpu_migrations_per_s", 15 },
+		{ "page_faults", 600 },
+		{ "page_faults_per_s", 300 },
+		{ "SW.CPU_CLOCK", 1.6e9 },
+		{ "SW.CONTEXT_SWITCHES", 300 },
+		{ "SW.CPU_MIGRATIONS", 30 },
 		{ "SW.PAGE_FAULTS", 600 },
 	};
 	struct options o;
@@ -112,7 +122,7 @@ static void counts_keep_their_keys_and_values(void **state)
 	assert_int_equal(ms->nsummary, NDOC);
 	for (int i = 0; i < NDOC; i++)
 		assert_string_equal(ms->count_names[i], doc_keys[i]);
-	assert_int_equal(ms->ncounts, NDOC + 4);	/* then the four events, re-playable */
+	assert_int_equal(ms->ncounts, NDOC + 4); /* then the four events, re-playable */
 	memset(&sum, 0, sizeof(sum));
 	sum.runtime_ns = 1500000000;
 	sum.counter[event_of(ms, "SW.CPU_CLOCK")] = 1600000000;

@@ -50,7 +50,8 @@ static void test_wide_and_combining(void **state)
 {
 	static const struct fit_case c[] = {
 		/* 日本語: three wide characters, two columns each */
-		{ "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e", 6, "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e", 6 },
+		{ "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e", 6, "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e",
+		  6 },
 		{ "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e", 5, "\xe6\x97\xa5\xe6\x9c\xac~", 5 },
 		/* a wide character never straddles the limit: 日 + mark, one column left over */
 		{ "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e", 4, "\xe6\x97\xa5~", 3 },
@@ -59,7 +60,12 @@ static void test_wide_and_combining(void **state)
 		{ "cafe\xcc\x81", 4, "cafe\xcc\x81", 4 },
 		{ "cafe\xcc\x81!", 4, "caf~", 4 },
 		/* full-width Ａ (U+FF21) */
-		{ "\xef\xbc\xa1" "b", 3, "\xef\xbc\xa1" "b", 3 },
+		{ "\xef\xbc\xa1"
+		  "b",
+		  3,
+		  "\xef\xbc\xa1"
+		  "b",
+		  3 },
 	};
 
 	(void)state;
@@ -71,7 +77,9 @@ static void test_wide_and_combining(void **state)
 static void test_invalid_utf8(void **state)
 {
 	static const struct fit_case c[] = {
-		{ "a\xff" "b", 10, "a\\xffb", 6 },
+		{ "a\xff"
+		  "b",
+		  10, "a\\xffb", 6 },
 		/* the first two bytes of 日, then the end */
 		{ "a\xe6\x97", 10, "a\\xe6\\x97", 9 },
 		/* a lone continuation byte, an overlong '/', a UTF-16 surrogate */
@@ -95,13 +103,19 @@ static void test_hostile(void **state)
 		{ "a\nb\tc\r\x07\x7f", 40, "a\\x0ab\\x09c\\x0d\\x07\\x7f", 23 },
 		/* U+0085 NEXT LINE (C1) and U+009B CSI encoded as UTF-8 */
 		{ "\xc2\x85", 10, "\\xc2\\x85", 8 },
-		{ "\xc2\x9b" "2J", 10, "\\xc2\\x9b2J", 10 },
+		{ "\xc2\x9b"
+		  "2J",
+		  10, "\\xc2\\x9b2J", 10 },
 		/* U+202E RIGHT-TO-LEFT OVERRIDE and U+2066 LEFT-TO-RIGHT ISOLATE */
-		{ "a\xe2\x80\xae" "b", 20, "a\\xe2\\x80\\xaeb", 14 },
+		{ "a\xe2\x80\xae"
+		  "b",
+		  20, "a\\xe2\\x80\\xaeb", 14 },
 		{ "\xe2\x81\xa6", 20, "\\xe2\\x81\\xa6", 12 },
 		/* an escape is never split: it goes whole or not at all */
 		{ "ab\x1b", 5, "ab~", 3 },
-		{ "\x1b" "b", 4, "~", 1 },
+		{ "\x1b"
+		  "b",
+		  4, "~", 1 },
 	};
 
 	(void)state;
@@ -131,7 +145,9 @@ static void test_fit_tail(void **state)
 		{ "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e", 5, "~\xe6\x9c\xac\xe8\xaa\x9e", 5 },
 		{ "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e", 4, "~\xe8\xaa\x9e", 3 },
 		/* the combining accent goes with the b it belonged to */
-		{ "ab\xcc\x81" "cd", 3, "~cd", 3 },
+		{ "ab\xcc\x81"
+		  "cd",
+		  3, "~cd", 3 },
 		/* an escape goes whole */
 		{ "\x1b[2Jx", 6, "~[2Jx", 5 },
 		{ "abc", 0, "", 0 },
@@ -163,12 +179,9 @@ static void test_pad(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ascii),
-		cmocka_unit_test(test_wide_and_combining),
-		cmocka_unit_test(test_invalid_utf8),
-		cmocka_unit_test(test_hostile),
-		cmocka_unit_test(test_small_buffer),
-		cmocka_unit_test(test_fit_tail),
+		cmocka_unit_test(test_ascii),	     cmocka_unit_test(test_wide_and_combining),
+		cmocka_unit_test(test_invalid_utf8), cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_small_buffer), cmocka_unit_test(test_fit_tail),
 		cmocka_unit_test(test_pad),
 	};
 

@@ -26,13 +26,13 @@ static void basic(void **state)
 	assert_int_equal(u64map_put(&m, 5, &a), 0);
 	assert_int_equal(u64map_put(&m, 6, &b), 0);
 	assert_ptr_equal(u64map_get(&m, 5), &a);
-	assert_int_equal(u64map_put(&m, 5, &b), 0);	/* replace */
+	assert_int_equal(u64map_put(&m, 5, &b), 0); /* replace */
 	assert_ptr_equal(u64map_get(&m, 5), &b);
 	assert_int_equal(u64map_len(&m), 2);
 	assert_ptr_equal(u64map_del(&m, 5), &b);
 	assert_null(u64map_get(&m, 5));
 	assert_null(u64map_del(&m, 5));
-	assert_int_equal(u64map_put(&m, 0, &a), -EINVAL);	/* 0 marks empty slots */
+	assert_int_equal(u64map_put(&m, 0, &a), -EINVAL); /* 0 marks empty slots */
 	u64map_free(&m);
 }
 
@@ -84,7 +84,7 @@ static void walk_sees_every_entry_once(void **state)
 
 	(void)state;
 	u64map_init(&m);
-	assert_false(u64map_next(&m, &cur, &key, &val));	/* empty, never allocated */
+	assert_false(u64map_next(&m, &cur, &key, &val)); /* empty, never allocated */
 	for (uint64_t k = 1; k <= KEYS; k++)
 		assert_int_equal(u64map_put(&m, k, (void *)(uintptr_t)(k * 7)), 0);
 	for (uint64_t k = 2; k <= KEYS; k += 2)
@@ -99,7 +99,7 @@ static void walk_sees_every_entry_once(void **state)
 	assert_int_equal(n, KEYS / 2);
 	for (uint64_t k = 1; k <= KEYS; k += 2)
 		assert_int_equal(seen[k], 1);
-	assert_false(u64map_next(&m, &cur, NULL, NULL));	/* stays at the end */
+	assert_false(u64map_next(&m, &cur, NULL, NULL)); /* stays at the end */
 	u64map_free(&m);
 }
 
@@ -141,7 +141,7 @@ static void retain_deletes_exactly_the_rejected(void **state)
 		memset(&r, 0, sizeof(r));
 		r.salt = (uint64_t)rand();
 		u64map_init(&m);
-		for (int i = 0; i < 48; i++) {	/* 48 of 64 slots: the most before growing */
+		for (int i = 0; i < 48; i++) { /* 48 of 64 slots: the most before growing */
 			do
 				key = (uint64_t)(rand() % 4095) + 1;
 			while (u64map_get(&m, key));
@@ -159,7 +159,8 @@ static void retain_deletes_exactly_the_rejected(void **state)
 
 			assert_int_equal(r.calls[keys[i]], 1);
 			if (kept)
-				assert_ptr_equal(u64map_get(&m, keys[i]), (void *)(uintptr_t)keys[i]);
+				assert_ptr_equal(u64map_get(&m, keys[i]),
+						 (void *)(uintptr_t)keys[i]);
 			else
 				assert_null(u64map_get(&m, keys[i]));
 			expect_removed += !kept;
@@ -186,13 +187,13 @@ static void retain_can_empty_the_map_and_free_values(void **state)
 
 	(void)state;
 	u64map_init(&m);
-	assert_int_equal(u64map_retain(&m, keep_none, &calls), 0);	/* never allocated */
+	assert_int_equal(u64map_retain(&m, keep_none, &calls), 0); /* never allocated */
 	for (uint64_t k = 1; k <= 300; k++)
 		assert_int_equal(u64map_put(&m, k, malloc(8)), 0);
 	assert_int_equal(u64map_retain(&m, keep_none, &calls), 300);
 	assert_int_equal(calls, 300);
 	assert_int_equal(u64map_len(&m), 0);
-	assert_int_equal(u64map_put(&m, 5, &calls), 0);	/* still usable */
+	assert_int_equal(u64map_put(&m, 5, &calls), 0); /* still usable */
 	assert_ptr_equal(u64map_get(&m, 5), &calls);
 	u64map_free(&m);
 }

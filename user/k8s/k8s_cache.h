@@ -16,7 +16,7 @@
 #include "u64map.h"
 
 struct k8s_cache_entry {
-	struct k8s_identity id;	/* its resource points into this entry: entries never move */
+	struct k8s_identity id; /* its resource points into this entry: entries never move */
 	unsigned long scans;	/* k8s_logs_scans() when resolved */
 };
 
@@ -24,7 +24,7 @@ struct k8s_cache {
 	struct u64map entries;	/* cgroup id -> struct k8s_cache_entry * */
 	struct k8s_logs *logs;	/* not owned; NULL: ids only, no names */
 	const char *host;	/* not owned; host.name, may be NULL */
-	unsigned long resolves;	/* identities computed so far (tests check the caching) */
+	unsigned long resolves; /* identities computed so far (tests check the caching) */
 };
 
 void k8s_cache_init(struct k8s_cache *c, struct k8s_logs *logs, const char *host);

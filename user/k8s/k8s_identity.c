@@ -6,7 +6,7 @@
 #include <string.h>
 
 static const struct k8s_log_container *find_container(struct k8s_logs *logs, bool refresh,
-						       const char *cid)
+						      const char *cid)
 {
 	const struct k8s_log_container *c = k8s_logs_container(logs, cid);
 

@@ -15,7 +15,7 @@
 #include "output_json.h"
 
 struct k8s_identity {
-	struct resource res;	/* points into this struct and to host: copy it with care */
+	struct resource res; /* points into this struct and to host: copy it with care */
 	/*
 	 * K8S_POD_OTHER also for a sandbox: a container scope folded into its pod
 	 * (see k8s_identity_resolve).

@@ -31,7 +31,7 @@ struct dir_state {
 	char *path;
 	bool present;
 	bool racy;
-	struct timespec scanned;	/* start of the last scan */
+	struct timespec scanned; /* start of the last scan */
 	dev_t dev;
 	ino_t ino;
 	struct timespec mtime;
@@ -39,9 +39,9 @@ struct dir_state {
 
 struct k8s_logs {
 	struct dir_state cdir, pdir;
-	struct k8s_log_container *containers;	/* by id */
+	struct k8s_log_container *containers; /* by id */
 	size_t ncontainers;
-	const struct k8s_log_container **by_pod;	/* the same, by namespace and pod */
+	const struct k8s_log_container **by_pod; /* the same, by namespace and pod */
 	struct k8s_log_pod *pods;
 	size_t npods;
 	unsigned long scans;
@@ -170,9 +170,9 @@ static int cmp_pod(const void *a, const void *b)
  * Reads the entries of d->path through parse (one element of size bytes
  * each) into a new sorted array.  0 with *items and *n set, or -errno with err set.
  */
-static int scan_dir(const struct dir_state *d, size_t size,
-		    bool (*parse)(const char *, void *), int (*cmp)(const void *, const void *),
-		    void **items, size_t *n, unsigned long *skipped, char *err, size_t errlen)
+static int scan_dir(const struct dir_state *d, size_t size, bool (*parse)(const char *, void *),
+		    int (*cmp)(const void *, const void *), void **items, size_t *n,
+		    unsigned long *skipped, char *err, size_t errlen)
 {
 	struct vec v = { .size = size };
 	struct dirent *de;
@@ -303,7 +303,7 @@ static int refresh_dir(struct k8s_logs *l, struct dir_state *d, size_t size,
 		if (!ret) {
 			dir_scanned(d, &t0);
 		} else if (ret == -ENOENT || ret == -ENOTDIR) {
-			d->present = false;	/* removed between stat and opendir */
+			d->present = false; /* removed between stat and opendir */
 			ret = 0;
 		} else {
 			/* Keep the old names; an mtime never seen forces a retry next time. */

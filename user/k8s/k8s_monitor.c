@@ -18,8 +18,7 @@ struct k8s_monitor {
 	bool noted_empty, noted_refresh, noted_no_logs;
 };
 
-struct k8s_monitor *k8s_monitor_new(const struct k8s_monitor_config *cfg, char *err,
-				    size_t errlen)
+struct k8s_monitor *k8s_monitor_new(const struct k8s_monitor_config *cfg, char *err, size_t errlen)
 {
 	struct k8s_monitor *km = calloc(1, sizeof(*km));
 
@@ -67,7 +66,7 @@ static bool classify(struct cgroup_node *n, void *ctx)
 		if (!km->cfg.containers)
 			return false;
 		id = k8s_cache_get(&km->cache, n->id, n->path);
-		return !id || !id->sandbox;	/* out of memory: shown rather than hidden */
+		return !id || !id->sandbox; /* out of memory: shown rather than hidden */
 	case K8S_CLASS_INSIDE:
 		km->seen++;
 		return false;
@@ -118,7 +117,7 @@ static void redecide_containers(struct k8s_monitor *km)
 			continue;
 		n = cgroup_tree_get(km->tree, cgid);
 		if (!n || n->path[e->id.path.container_path_len])
-			continue;	/* gone, or below the scope: never a target */
+			continue; /* gone, or below the scope: never a target */
 		id = k8s_cache_get(&km->cache, n->id, n->path);
 		if (id)
 			n->target = !id->sandbox;

@@ -19,16 +19,15 @@ struct report;
 struct k8s_monitor;
 
 struct k8s_monitor_config {
-	bool containers;		/* --k8s-level container */
-	const char *log_containers;	/* NULL: /var/log/containers */
-	const char *log_pods;		/* NULL: /var/log/pods */
-	const char *host;		/* host.name; NULL: none (the report adds its own) */
-	FILE *notes;			/* where the one-time notes go (stderr); NULL: nowhere */
+	bool containers;	    /* --k8s-level container */
+	const char *log_containers; /* NULL: /var/log/containers */
+	const char *log_pods;	    /* NULL: /var/log/pods */
+	const char *host;	    /* host.name; NULL: none (the report adds its own) */
+	FILE *notes;		    /* where the one-time notes go (stderr); NULL: nowhere */
 };
 
 /* NULL with the reason in err (a log directory exists but cannot be read, no memory). */
-struct k8s_monitor *k8s_monitor_new(const struct k8s_monitor_config *cfg, char *err,
-				    size_t errlen);
+struct k8s_monitor *k8s_monitor_new(const struct k8s_monitor_config *cfg, char *err, size_t errlen);
 void k8s_monitor_free(struct k8s_monitor *km);
 
 /*

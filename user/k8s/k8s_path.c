@@ -16,7 +16,7 @@
 struct comp {
 	const char *s;
 	size_t len;
-	size_t end;	/* offset just past this component in the whole path */
+	size_t end; /* offset just past this component in the whole path */
 };
 
 /* The next non-empty component at or after *pos; false at the end. */
@@ -238,8 +238,8 @@ static enum k8s_driver find_root(const char *path, size_t *pos, struct comp *roo
 		return K8S_DRIVER_UNKNOWN;
 	stem = first.len - strlen(".slice");
 	if (!stem || second.len != stem + strlen("-kubepods.slice") ||
-	    memcmp(second.s, first.s, stem) || memcmp(second.s + stem, "-kubepods.slice",
-						      strlen("-kubepods.slice")))
+	    memcmp(second.s, first.s, stem) ||
+	    memcmp(second.s + stem, "-kubepods.slice", strlen("-kubepods.slice")))
 		return K8S_DRIVER_UNKNOWN;
 	return K8S_DRIVER_SYSTEMD;
 }
@@ -329,7 +329,7 @@ bool k8s_path_is_pod_parent(const char *path)
 	if (drv == K8S_DRIVER_UNKNOWN)
 		return false;
 	if (!comp_next(path, &pos, &c))
-		return true;	/* the root itself */
+		return true; /* the root itself */
 	return is_qos_below(&root, drv, &c) && !comp_next(path, &pos, &c);
 }
 

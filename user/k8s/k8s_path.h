@@ -22,15 +22,15 @@
 #define K8S_CONTAINER_ID_LEN 64
 
 enum k8s_kind {
-	K8S_NONE,	/* not below a kubepods root, or the root/QoS level itself */
-	K8S_POD,	/* the pod's own cgroup */
-	K8S_POD_OTHER,	/* below the pod, not a container scope (crio-conmon, unknown) */
-	K8S_CONTAINER,	/* a container scope, or a cgroup below one */
+	K8S_NONE,      /* not below a kubepods root, or the root/QoS level itself */
+	K8S_POD,       /* the pod's own cgroup */
+	K8S_POD_OTHER, /* below the pod, not a container scope (crio-conmon, unknown) */
+	K8S_CONTAINER, /* a container scope, or a cgroup below one */
 };
 
 enum k8s_qos {
 	K8S_QOS_UNKNOWN,
-	K8S_QOS_GUARANTEED,	/* no QoS level in the path */
+	K8S_QOS_GUARANTEED, /* no QoS level in the path */
 	K8S_QOS_BURSTABLE,
 	K8S_QOS_BESTEFFORT,
 };
@@ -43,7 +43,7 @@ enum k8s_driver {
 
 enum k8s_runtime {
 	K8S_RUNTIME_UNKNOWN,	/* cgroupfs bare id: any runtime */
-	K8S_RUNTIME_CONTAINERD,	/* cri-containerd-<id> */
+	K8S_RUNTIME_CONTAINERD, /* cri-containerd-<id> */
 	K8S_RUNTIME_CRIO,	/* crio-<id> */
 	K8S_RUNTIME_DOCKER,	/* docker-<id> */
 };
@@ -53,10 +53,10 @@ struct k8s_path {
 	enum k8s_driver driver;
 	enum k8s_qos qos;
 	enum k8s_runtime runtime;
-	char pod_uid[K8S_UID_MAX + 1];			/* dashes, lowercase; "" if none */
-	char container_id[K8S_CONTAINER_ID_LEN + 1];	/* bare 64 hex; "" if none */
-	size_t pod_path_len;		/* bytes of the path naming the pod cgroup; 0 if none */
-	size_t container_path_len;	/* bytes naming the container cgroup; 0 if none */
+	char pod_uid[K8S_UID_MAX + 1];		     /* dashes, lowercase; "" if none */
+	char container_id[K8S_CONTAINER_ID_LEN + 1]; /* bare 64 hex; "" if none */
+	size_t pod_path_len;	   /* bytes of the path naming the pod cgroup; 0 if none */
+	size_t container_path_len; /* bytes naming the container cgroup; 0 if none */
 };
 
 /*
@@ -81,8 +81,8 @@ int k8s_path_pod(const char *path, char *buf, size_t len);
  */
 bool k8s_path_is_pod_parent(const char *path);
 
-const char *k8s_kind_name(enum k8s_kind kind);		/* "pod", "container", ... */
-const char *k8s_qos_name(enum k8s_qos qos);		/* "guaranteed", ... */
-const char *k8s_runtime_name(enum k8s_runtime rt);	/* "containerd", "cri-o", ... */
+const char *k8s_kind_name(enum k8s_kind kind);	   /* "pod", "container", ... */
+const char *k8s_qos_name(enum k8s_qos qos);	   /* "guaranteed", ... */
+const char *k8s_runtime_name(enum k8s_runtime rt); /* "containerd", "cri-o", ... */
 
 #endif

@@ -204,9 +204,9 @@ static int lex_number(struct parser *ps, size_t start)
 		size_t digits = 0;
 
 		for (i += 2; i < end && isxdigit((unsigned char)s[i]); i++, digits++)
-			v = v * 16 + (isdigit((unsigned char)s[i])
-					  ? s[i] - '0'
-					  : (tolower((unsigned char)s[i]) - 'a' + 10));
+			v = v * 16 + (isdigit((unsigned char)s[i]) ?
+					      s[i] - '0' :
+					      (tolower((unsigned char)s[i]) - 'a' + 10));
 		if (!digits || digits > 16)
 			return fail(ps, start, "bad hexadecimal number");
 		ps->t.num = (double)v;
@@ -337,10 +337,10 @@ static int next(struct parser *ps)
 		if ((c == '=' || c == '!') && !eq)
 			return fail(ps, ps->pos, "unexpected '%c' (comparisons are == and !=)", c);
 		ps->t.len = eq ? 2 : 1;
-		ps->t.op = c == '<'   ? (eq ? EXPR_LE : EXPR_LT)
-			   : c == '>' ? (eq ? EXPR_GE : EXPR_GT)
-			   : c == '=' ? EXPR_EQ
-				      : EXPR_NE;
+		ps->t.op = c == '<' ? (eq ? EXPR_LE : EXPR_LT) :
+			   c == '>' ? (eq ? EXPR_GE : EXPR_GT) :
+			   c == '=' ? EXPR_EQ :
+				      EXPR_NE;
 		break;
 	}
 	default:
@@ -416,7 +416,7 @@ static int expect(struct parser *ps, enum tok_kind kind, const char *what)
 
 static bool is_keyword(const struct parser *ps)
 {
-	static const char *const words[] = {"and", "or", "not", "if", "else"};
+	static const char *const words[] = { "and", "or", "not", "if", "else" };
 
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		if (tok_is(ps, words[i]))
@@ -754,7 +754,7 @@ static int parse_cond(struct parser *ps)
 int expr_parse(struct expr_pool *p, const struct expr_src *src, enum expr_mode mode, int *root,
 	       struct expr_error *err)
 {
-	struct parser ps = {.p = p, .src = src, .mode = mode, .err = err};
+	struct parser ps = { .p = p, .src = src, .mode = mode, .err = err };
 	char buf[64];
 	int e;
 

@@ -111,7 +111,7 @@ int expr_operands(const struct expr_pool *p, int e, int kids[3]);
  * folding, the flags-only branches, the evaluator), so they cannot disagree.
  * Comparisons give 1 or 0, as Python's True and False count.
  */
-static inline double expr_unary(int kind, double a)	/* EXPR_NEG, EXPR_NOT */
+static inline double expr_unary(int kind, double a) /* EXPR_NEG, EXPR_NOT */
 {
 	return kind == EXPR_NEG ? -a : a == 0;
 }
@@ -148,9 +148,9 @@ static inline double expr_binary(int kind, double a, double b, bool *div0)
 		return a == b;
 	case EXPR_NE:
 		return a != b;
-	case EXPR_MIN:	/* Python's min and max keep the first of equal values */
+	case EXPR_MIN: /* Python's min and max keep the first of equal values */
 		return b < a ? b : a;
-	default:	/* EXPR_MAX */
+	default: /* EXPR_MAX */
 		return b > a ? b : a;
 	}
 }

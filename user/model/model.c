@@ -34,7 +34,7 @@ struct loader {
 
 static int lerr(struct loader *ld, size_t off, const char *fmt, ...)
 {
-	struct expr_src src = {ld->text, ld->len, ld->segs, ld->nsegs};
+	struct expr_src src = { ld->text, ld->len, ld->segs, ld->nsegs };
 	int line, col, n;
 	va_list ap;
 
@@ -74,9 +74,10 @@ static char *dup_n(const char *s, size_t n)
 static bool valid_name(const char *s, size_t n, bool node)
 {
 	static const char *const reserved[] = {
-	    "and",	  "or",	   "not",  "if",     "else", "min",	  "max",
-	    "True",	  "False", "self", "parent", "over", "threshold", "topdown_use_fixed",
-	    "smt_enabled"};
+		"and",	      "or",    "not",  "if",	 "else", "min",	      "max",
+		"True",	      "False", "self", "parent", "over", "threshold", "topdown_use_fixed",
+		"smt_enabled"
+	};
 
 	if (!n || !(isalpha((unsigned char)s[0]) || s[0] == '_' ||
 		    (node && isdigit((unsigned char)s[0]))))
@@ -131,7 +132,7 @@ static int parse_expr_at(struct loader *ld, size_t off, enum expr_mode mode, int
 		}
 		n++;
 	}
-	src = (struct expr_src){ld->text + off, ld->len - off, segs, n};
+	src = (struct expr_src){ ld->text + off, ld->len - off, segs, n };
 	rc = expr_parse(&ld->m->pool, &src, mode, root, &e);
 	if (rc == -EINVAL)
 		snprintf(ld->err, ld->errlen, "%s:%d:%d: %s", ld->file, e.line, e.col, e.msg);
@@ -247,7 +248,7 @@ static int const_value(struct loader *ld, int e, double *v)
 static int do_const(struct loader *ld, size_t off)
 {
 	struct tma_model *m = ld->m;
-	struct model_const c = {0};
+	struct model_const c = { 0 };
 	size_t name_off = skip_space(ld, off);
 	int root, rc;
 
@@ -275,7 +276,7 @@ fail:
 static int do_helper(struct loader *ld, size_t off)
 {
 	struct tma_model *m = ld->m;
-	struct model_helper h = {0};
+	struct model_helper h = { 0 };
 	size_t name_off = skip_space(ld, off);
 	int rc;
 
@@ -334,9 +335,11 @@ static int do_entry(struct loader *ld, size_t off, enum entry_kind kind)
 {
 	bool info = kind != ENTRY_NODE;
 	struct tma_model *m = ld->m;
-	struct model_entry e = {.formula = -1, .threshold = -1, .cap = INFINITY, .info.parent = -1};
+	struct model_entry e = {
+		.formula = -1, .threshold = -1, .cap = INFINITY, .info.parent = -1
+	};
 	size_t noff = off, nlen = 0, name_off, name_len;
-	struct expr_src src = {ld->text, ld->len, ld->segs, ld->nsegs};
+	struct expr_src src = { ld->text, ld->len, ld->segs, ld->nsegs };
 	int rc;
 
 	if (!info) {
@@ -349,9 +352,9 @@ static int do_entry(struct loader *ld, size_t off, enum entry_kind kind)
 
 			if (!(isdigit((unsigned char)c) || (c == '.' && dot_ok)))
 				return lerr(
-				    ld, noff,
-				    "bad node number '%.*s': write it as in the seed, e.g. 3.1.4",
-				    (int)nlen, ld->text + noff);
+					ld, noff,
+					"bad node number '%.*s': write it as in the seed, e.g. 3.1.4",
+					(int)nlen, ld->text + noff);
 			if (c == '.')
 				e.info.level++;
 		}
@@ -370,9 +373,10 @@ static int do_entry(struct loader *ld, size_t off, enum entry_kind kind)
 			e.info.parent = find_number(m, ld->text + noff, plen - 1);
 			if (e.info.parent < 0)
 				return lerr(
-				    ld, noff,
-				    "node %.*s has no parent: node %.*s must come before it",
-				    (int)nlen, ld->text + noff, (int)(plen - 1), ld->text + noff);
+					ld, noff,
+					"node %.*s has no parent: node %.*s must come before it",
+					(int)nlen, ld->text + noff, (int)(plen - 1),
+					ld->text + noff);
 		}
 		noff += nlen;
 	}
@@ -418,8 +422,10 @@ static int do_entry_field(struct loader *ld, const char *dir, size_t off, size_t
 	/* A count is a value, not a finding: nothing flags, caps or scopes it. */
 	if (e->info.is_count && strcmp(dir, "domain") && strcmp(dir, "groups") &&
 	    strcmp(dir, "desc") && strcmp(dir, "formula"))
-		return lerr(ld, doff, "'%s' does not belong to a count (domain, groups, desc, "
-			    "formula do)", dir);
+		return lerr(ld, doff,
+			    "'%s' does not belong to a count (domain, groups, desc, "
+			    "formula do)",
+			    dir);
 	if (!strcmp(dir, "domain"))
 		return set_text(ld, (char **)&e->info.domain, off, dir);
 	if (!strcmp(dir, "groups"))
@@ -431,7 +437,7 @@ static int do_entry_field(struct loader *ld, const char *dir, size_t off, size_t
 	if (!strcmp(dir, "sample"))
 		return set_text(ld, &e->sample, off, dir);
 	if (!strcmp(dir, "scope")) {
-		static const char *const scopes[] = {"thread", "core", "uncore", "system"};
+		static const char *const scopes[] = { "thread", "core", "uncore", "system" };
 		size_t n = ld->len - vo;
 		bool ok = false;
 
@@ -565,7 +571,7 @@ static int append_line(struct loader *ld, const char *s, size_t n, int line, boo
 	}
 	if (ld->nsegs)
 		ld->text[ld->len++] = ' ';
-	ld->segs[ld->nsegs++] = (struct expr_seg){ld->len, line, (int)start + 1};
+	ld->segs[ld->nsegs++] = (struct expr_seg){ ld->len, line, (int)start + 1 };
 	memcpy(ld->text + ld->len, s + start, n);
 	ld->len += n;
 	ld->text[ld->len] = '\0';
@@ -605,7 +611,7 @@ static int check_complete(struct loader *ld, const char *base)
 static struct tma_model *load(const char *text, size_t len, const char *filename, const char *base,
 			      char *err, size_t errlen)
 {
-	struct loader ld = {.file = filename, .err = err, .errlen = errlen};
+	struct loader ld = { .file = filename, .err = err, .errlen = errlen };
 	size_t pos = 0;
 	int line = 0, rc = 0;
 	bool cont = false;
@@ -677,9 +683,10 @@ struct tma_model *model_load_file(const char *path, char *err, size_t errlen)
 	}
 	do {
 		if (len > MODEL_FILE_MAX) {
-			snprintf(err, errlen, "%s: larger than %d MiB, the limit of a model file "
-				 "(the built-in models are under 100 KiB): is it a model file?", path,
-				 MODEL_FILE_MAX >> 20);
+			snprintf(err, errlen,
+				 "%s: larger than %d MiB, the limit of a model file "
+				 "(the built-in models are under 100 KiB): is it a model file?",
+				 path, MODEL_FILE_MAX >> 20);
 			goto out;
 		}
 		if (len + 65536 > cap) {
@@ -740,8 +747,8 @@ struct tma_model *model_load_builtin(const char *id, char *err, size_t errlen)
 		if (!strcmp(b->id, id))
 			return load(b->text, b->len, b->path, b->id, err, errlen);
 	{
-		size_t n =
-		    (size_t)snprintf(err, errlen, "unknown model '%s': built-in models are", id);
+		size_t n = (size_t)snprintf(err, errlen, "unknown model '%s': built-in models are",
+					    id);
 
 		for (const struct model_builtin *b = model_builtins; b->id && n < errlen; b++)
 			n += snprintf(err + n, errlen - n, "%s %s", b == model_builtins ? "" : ",",

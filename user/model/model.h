@@ -14,25 +14,25 @@ struct tma_model;
 
 /* Facts about the host the formulas branch on. */
 enum model_flag {
-	MODEL_FLAG_TOPDOWN_FIXED = 1u << 0,	/* topdown_use_fixed: PERF_METRICS available */
-	MODEL_FLAG_SMT = 1u << 1,		/* smt_enabled */
+	MODEL_FLAG_TOPDOWN_FIXED = 1u << 0, /* topdown_use_fixed: PERF_METRICS available */
+	MODEL_FLAG_SMT = 1u << 1,	    /* smt_enabled */
 };
 
 struct model_node_info {
-	const char *name;	/* "DRAM_Bound" */
-	const char *number;	/* "3.1.4" as in the seed; NULL for Info metrics and counts */
-	int level;		/* 1..6; 0 for Info metrics and counts */
-	int parent;		/* node index, -1 at level 1, for Info metrics and counts */
-	const char *domain;	/* "Slots", "Clocks", ... */
+	const char *name;	 /* "DRAM_Bound" */
+	const char *number;	 /* "3.1.4" as in the seed; NULL for Info metrics and counts */
+	int level;		 /* 1..6; 0 for Info metrics and counts */
+	int parent;		 /* node index, -1 at level 1, for Info metrics and counts */
+	const char *domain;	 /* "Slots", "Clocks", ... */
 	const char *description; /* one line */
-	const char *groups;	/* "TmaL1, PGO" */
-	bool is_info;		/* an Info metric (IPC, CPI, ...), not a tree node */
+	const char *groups;	 /* "TmaL1, PGO" */
+	bool is_info;		 /* an Info metric (IPC, CPI, ...), not a tree node */
 	/*
 	 * A count (cpu_clock_s, page_faults_per_s): reported with the line's counts,
 	 * not its metrics, and computed at every depth, so its events are always opened.
 	 */
 	bool is_count;
-	bool core_wide;		/* reads events counting the whole core: inexact per cgroup with SMT */
+	bool core_wide; /* reads events counting the whole core: inexact per cgroup with SMT */
 };
 
 /* Each returns NULL on error with "file:line:column: what is wrong" in err. */
@@ -43,9 +43,9 @@ struct tma_model *model_load_file(const char *path, char *err, size_t errlen);
 struct tma_model *model_load_builtin(const char *id, char *err, size_t errlen);
 void model_free(struct tma_model *m);
 
-const char *model_id(const struct tma_model *m);		/* "icx" */
-const char *model_tma_version(const struct tma_model *m);	/* "4.5" */
-const char *model_title(const struct tma_model *m);	/* "Intel Ice Lake Server" */
+const char *model_id(const struct tma_model *m);	  /* "icx" */
+const char *model_tma_version(const struct tma_model *m); /* "4.5" */
+const char *model_title(const struct tma_model *m);	  /* "Intel Ice Lake Server" */
 
 /*
  * Events: counter names exactly as the formulas spell them
@@ -76,16 +76,16 @@ const struct model_node_info *model_node(const struct tma_model *m, int i);
 int model_node_index(const struct tma_model *m, const char *name); /* -1 if none */
 
 struct model_input {
-	const double *events;	/* by event index; NAN: not measured for this cgroup */
+	const double *events; /* by event index; NAN: not measured for this cgroup */
 	double interval_s;
-	unsigned flags;		/* enum model_flag */
+	unsigned flags; /* enum model_flag */
 };
 
 struct model_result {
 	int nnodes;
-	double *value;		/* NAN: no value (JSON null): division by zero or unmeasured input */
-	bool *flagged;		/* over its threshold */
-	int *bottleneck;	/* node indices, level 1 first */
+	double *value;	 /* NAN: no value (JSON null): division by zero or unmeasured input */
+	bool *flagged;	 /* over its threshold */
+	int *bottleneck; /* node indices, level 1 first */
 	int bottleneck_len;
 };
 

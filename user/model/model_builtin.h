@@ -6,9 +6,9 @@
 #include <stddef.h>
 
 struct model_builtin {
-	const char *id;		/* "icx": the file name without .tma */
-	const char *path;	/* "user/model/builtin/icx.tma": for error messages */
-	const char *text;	/* NUL-terminated */
+	const char *id;	  /* "icx": the file name without .tma */
+	const char *path; /* "user/model/builtin/icx.tma": for error messages */
+	const char *text; /* NUL-terminated */
 	size_t len;
 };
 

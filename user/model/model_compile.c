@@ -33,7 +33,7 @@ static int emit(struct compiler *k, int code, int arg)
 		c->ops = n;
 		k->cap = cap;
 	}
-	c->ops[c->nops] = (struct model_op){code, arg};
+	c->ops[c->nops] = (struct model_op){ code, arg };
 	return c->nops++;
 }
 
@@ -139,9 +139,9 @@ static void compile(struct compiler *k, int e)
 	compile(k, x->b);
 	push(k, -1);
 	emit(k,
-	     x->kind == EXPR_MIN   ? OP_MIN
-	     : x->kind == EXPR_MAX ? OP_MAX
-				   : OP_ADD + (x->kind - EXPR_ADD),
+	     x->kind == EXPR_MIN ? OP_MIN :
+	     x->kind == EXPR_MAX ? OP_MAX :
+				   OP_ADD + (x->kind - EXPR_ADD),
 	     0);
 }
 
@@ -163,7 +163,7 @@ static int block(struct compiler *k, int root)
 int model_compile(struct tma_model *m)
 {
 	struct model_code *c = &m->code;
-	struct compiler k = {.m = m, .c = c};
+	struct compiler k = { .m = m, .c = c };
 
 	c->helper_pc = calloc(m->nhelpers + 1, sizeof(int));
 	c->node_pc = calloc(m->nnodes + 1, sizeof(int));
@@ -175,7 +175,7 @@ int model_compile(struct tma_model *m)
 	for (int i = 0; i < m->nnodes; i++) {
 		c->node_pc[i] = block(&k, m->nodes[i].formula);
 		c->thresh_pc[i] =
-		    m->nodes[i].threshold >= 0 ? block(&k, m->nodes[i].threshold) : -1;
+			m->nodes[i].threshold >= 0 ? block(&k, m->nodes[i].threshold) : -1;
 	}
 	return k.rc;
 }

@@ -55,10 +55,10 @@ static double helper(struct ctx *c, int h, double *sp)
  * arithmetic; with the kind a constant it compiles to the operation alone,
  * so each opcode keeps its own case.
  */
-#define BINARY(op, kind)                                                                  \
-	case op:                                                                          \
-		sp--;                                                                     \
-		sp[-1] = expr_binary(kind, sp[-1], sp[0], &c->bad);                       \
+#define BINARY(op, kind)                                            \
+	case op:                                                    \
+		sp--;                                               \
+		sp[-1] = expr_binary(kind, sp[-1], sp[0], &c->bad); \
 		break
 
 /* Runs one compiled formula with its values stacked from sp up; returns its value. */
@@ -110,18 +110,18 @@ static double run(struct ctx *c, int pc, double *sp)
 		case OP_NOT:
 			sp[-1] = expr_unary(EXPR_NOT, sp[-1]);
 			break;
-		BINARY(OP_ADD, EXPR_ADD);
-		BINARY(OP_SUB, EXPR_SUB);
-		BINARY(OP_MUL, EXPR_MUL);
-		BINARY(OP_DIV, EXPR_DIV);	/* by 0.0: the formula fails */
-		BINARY(OP_LT, EXPR_LT);
-		BINARY(OP_LE, EXPR_LE);
-		BINARY(OP_GT, EXPR_GT);
-		BINARY(OP_GE, EXPR_GE);
-		BINARY(OP_EQ, EXPR_EQ);
-		BINARY(OP_NE, EXPR_NE);
-		BINARY(OP_MIN, EXPR_MIN);
-		BINARY(OP_MAX, EXPR_MAX);
+			BINARY(OP_ADD, EXPR_ADD);
+			BINARY(OP_SUB, EXPR_SUB);
+			BINARY(OP_MUL, EXPR_MUL);
+			BINARY(OP_DIV, EXPR_DIV); /* by 0.0: the formula fails */
+			BINARY(OP_LT, EXPR_LT);
+			BINARY(OP_LE, EXPR_LE);
+			BINARY(OP_GT, EXPR_GT);
+			BINARY(OP_GE, EXPR_GE);
+			BINARY(OP_EQ, EXPR_EQ);
+			BINARY(OP_NE, EXPR_NE);
+			BINARY(OP_MIN, EXPR_MIN);
+			BINARY(OP_MAX, EXPR_MAX);
 		case OP_AND: /* Python: the deciding operand is the value */
 			if (sp[-1] == 0)
 				pc = o.arg;
@@ -300,7 +300,7 @@ int model_eval_level(const struct tma_model *m, const struct model_input *in,
 		     struct model_result *out, int max_level, bool with_info)
 {
 	struct result_impl *ri = (struct result_impl *)out;
-	struct ctx c = {.m = m, .in = in, .ri = ri};
+	struct ctx c = { .m = m, .in = in, .ri = ri };
 	const struct model_subset *s;
 
 	if (!m || !in || !out || out->nnodes != m->nnodes || ri->nhelpers != m->nhelpers ||

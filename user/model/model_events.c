@@ -50,7 +50,7 @@ bool model_expr_static(const struct tma_model *m, int e, unsigned flags, double 
 		    !model_expr_static(m, x->b, flags, &b))
 			return false;
 		*v = expr_binary(x->kind, a, b, &div0);
-		return !div0;	/* the evaluator's null, not a value */
+		return !div0; /* the evaluator's null, not a value */
 	default:
 		return false;
 	}
@@ -160,9 +160,9 @@ static bool want_level(const struct model_entry *e, const void *arg)
 int model_events_needed(const struct tma_model *m, int max_level, bool with_info, unsigned flags,
 			bool *needed)
 {
-	struct level_want w = {max_level, with_info};
+	struct level_want w = { max_level, with_info };
 
-	return mark((struct marker){m, flags, needed, NULL, true, true}, want_level, &w);
+	return mark((struct marker){ m, flags, needed, NULL, true, true }, want_level, &w);
 }
 
 static bool want_one(const struct model_entry *e, const void *arg)
@@ -174,7 +174,7 @@ int model_node_events(const struct tma_model *m, int node, bool *needed)
 {
 	if (node < 0 || node >= m->nnodes)
 		return -1;
-	return mark((struct marker){m, 0, needed, NULL, false, false}, want_one, &m->nodes[node]);
+	return mark((struct marker){ m, 0, needed, NULL, false, false }, want_one, &m->nodes[node]);
 }
 
 /*
@@ -185,8 +185,8 @@ int model_node_events(const struct tma_model *m, int node, bool *needed)
 static int subset(struct tma_model *m, int max_level, bool with_info, struct model_subset *s)
 {
 	bool *needed = calloc(m->nevents + 1, sizeof(bool));
-	struct level_want w = {max_level, with_info};
-	struct marker k = {m, 0, needed, NULL, true, false};
+	struct level_want w = { max_level, with_info };
+	struct marker k = { m, 0, needed, NULL, true, false };
 	int *buf = calloc(3 * (m->nnodes + 1), sizeof(int));
 
 	k.seen = calloc(m->nhelpers + m->nnodes + 1, sizeof(bool));

@@ -138,8 +138,8 @@ static const char *entity_name(const struct tma_model *m, int ent)
 static int cycle_error(struct resolver *r, const struct expr *x, int ent)
 {
 	struct tma_model *m = r->m;
-	size_t n =
-	    (size_t)snprintf(r->err, r->errlen, "%s:%d:%d: cycle: ", m->filename, x->line, x->col);
+	size_t n = (size_t)snprintf(r->err, r->errlen, "%s:%d:%d: cycle: ", m->filename, x->line,
+				    x->col);
 	int from = r->depth - 1;
 
 	while (from > 0 && r->stack[from] != ent)
@@ -190,8 +190,8 @@ static int visit(struct resolver *r, int ent)
 	}
 	r->state[ent] = 1;
 	r->stack[r->depth++] = ent;
-	rc = visit_expr(r, ent < m->nhelpers ? m->helpers[ent].root
-					     : m->nodes[ent - m->nhelpers].formula);
+	rc = visit_expr(r, ent < m->nhelpers ? m->helpers[ent].root :
+					       m->nodes[ent - m->nhelpers].formula);
 	if (rc)
 		return rc;
 	r->depth--;
@@ -269,7 +269,7 @@ static bool reads_loop_flag(const struct tma_model *m, int e, const bool *loop)
 
 static int threshold_order(struct tma_model *m)
 {
-	struct tsort t = {.m = m};
+	struct tsort t = { .m = m };
 	bool changed = true;
 	int rc = -ENOMEM;
 
@@ -323,7 +323,7 @@ static int children(struct tma_model *m)
 
 int model_resolve(struct tma_model *m, char *err, size_t errlen)
 {
-	struct resolver r = {.m = m, .err = err, .errlen = errlen, .owner = -1};
+	struct resolver r = { .m = m, .err = err, .errlen = errlen, .owner = -1 };
 	int nent = m->nhelpers + m->nnodes, rc = 0;
 
 	for (int i = 0; i < m->nhelpers && !rc; i++)

@@ -6,9 +6,9 @@
 #include <stddef.h>
 
 struct cpu_builtin {
-	const char *id;		/* "spr": the file name without .cpu */
-	const char *path;	/* "user/model/builtin/spr.cpu": for error messages */
-	const char *text;	/* NUL-terminated */
+	const char *id;	  /* "spr": the file name without .cpu */
+	const char *path; /* "user/model/builtin/spr.cpu": for error messages */
+	const char *text; /* NUL-terminated */
 	size_t len;
 };
 

@@ -23,13 +23,13 @@ struct cpu_parser {
 	char *err;
 	size_t errlen;
 	struct cpu_desc *d;
-	int *event_line;	/* each event's line, for checks made once all is read */
-	unsigned int seen;	/* header directives given (bit per cpu_header_names entry) */
+	int *event_line;   /* each event's line, for checks made once all is read */
+	unsigned int seen; /* header directives given (bit per cpu_header_names entry) */
 };
 
 static const char *const cpu_header_names[] = {
-	"cpu", "title", "model", "tma_version", "libpfm", "gp_counters", "gp_counters_smt",
-	"fixed_counters", "perf_metrics", "perf_metrics_l2",
+	"cpu",	       "title",		  "model",	    "tma_version",  "libpfm",
+	"gp_counters", "gp_counters_smt", "fixed_counters", "perf_metrics", "perf_metrics_l2",
 };
 #define CPU_NHEADERS (sizeof(cpu_header_names) / sizeof(cpu_header_names[0]))
 
@@ -133,7 +133,8 @@ static int parse_match(struct cpu_parser *p, const char *key)
 	d->match[d->nmatch++] = m;
 	return 0;
 bad:
-	return perr(p, "'match %s': want mapfile.csv's key VENDOR-FAMILY-MODEL[-STEPPING] in hex, "
+	return perr(p,
+		    "'match %s': want mapfile.csv's key VENDOR-FAMILY-MODEL[-STEPPING] in hex, "
 		    "the stepping one digit or a class like [01234] "
 		    "(e.g. GenuineIntel-6-55-[01234])",
 		    key);
@@ -184,14 +185,14 @@ static int parse_event(struct cpu_parser *p, char **f, int nf)
 			return perr(p, "event %s: '%s' is not key=value", f[1], f[i]);
 		*eq = '\0';
 		val = eq + 1;
-#define NUM(k, max, dst, flag)                                                                  \
-	if (!strcmp(key, k)) {                                                                  \
-		if (parse_uint(val, max, &v))                                                   \
+#define NUM(k, max, dst, flag)                                                                    \
+	if (!strcmp(key, k)) {                                                                    \
+		if (parse_uint(val, max, &v))                                                     \
 			return perr(p, "event %s: %s=%s: want a number up to %llu", f[1], k, val, \
-				    (unsigned long long)(max));                                 \
-		dst = v;                                                                        \
-		flag;                                                                           \
-		continue;                                                                       \
+				    (unsigned long long)(max));                                   \
+		dst = v;                                                                          \
+		flag;                                                                             \
+		continue;                                                                         \
 	}
 		NUM("event", 0xff, e.event, have_event = true)
 		NUM("umask", 0xff, e.umask, have_umask = true)
@@ -208,14 +209,18 @@ static int parse_event(struct cpu_parser *p, char **f, int nf)
 
 			if (!smt_off && !strncmp(val, "fixed:", 6)) {
 				if (parse_uint(val + 6, CPU_DESC_MAX_FIXED - 1, &n))
-					return perr(p, "event %s: counters=%s: fixed:N takes N "
-						    "0-%d", f[1], val, CPU_DESC_MAX_FIXED - 1);
+					return perr(p,
+						    "event %s: counters=%s: fixed:N takes N "
+						    "0-%d",
+						    f[1], val, CPU_DESC_MAX_FIXED - 1);
 				e.fixed = (int)n;
 			} else if (parse_counter_list(val, smt_off ? &e.counters_smt_off :
-							       &e.counters)) {
-				return perr(p, "event %s: %s=%s: want general-purpose counters "
-					    "like 0-3 or 0,1,2,3 (0-%d)%s", f[1], key, val,
-					    CPU_DESC_MAX_GP - 1, smt_off ? "" : ", or fixed:N");
+								     &e.counters)) {
+				return perr(p,
+					    "event %s: %s=%s: want general-purpose counters "
+					    "like 0-3 or 0,1,2,3 (0-%d)%s",
+					    f[1], key, val, CPU_DESC_MAX_GP - 1,
+					    smt_off ? "" : ", or fixed:N");
 			}
 			if (smt_off)
 				have_smt_off = true;
@@ -223,8 +228,10 @@ static int parse_event(struct cpu_parser *p, char **f, int nf)
 				have_counters = true;
 			continue;
 		}
-		return perr(p, "event %s: unknown key '%s': events take event, umask, cmask, edge, "
-			    "inv, any, msr, msr_value, counters, counters_smt_off", f[1], key);
+		return perr(p,
+			    "event %s: unknown key '%s': events take event, umask, cmask, edge, "
+			    "inv, any, msr, msr_value, counters, counters_smt_off",
+			    f[1], key);
 	}
 	if (!have_event || !have_umask || !have_counters)
 		return perr(p, "event %s: event=, umask= and counters= are required", f[1]);
@@ -302,7 +309,7 @@ static int parse_header(struct cpu_parser *p, int k, char **f, int nf, const cha
 	if (p->seen & (1u << k))
 		return perr(p, "second '%s' line", dir);
 	p->seen |= 1u << k;
-	if (k == 1)	/* title */
+	if (k == 1) /* title */
 		return *rest ? set_string(p, &d->title, rest) : perr(p, "'title' needs a text");
 	if (nf != 2)
 		return perr(p, "'%s' takes one value", dir);
@@ -318,8 +325,10 @@ static int parse_header(struct cpu_parser *p, int k, char **f, int nf, const cha
 		if (!strcmp(f[1], "none"))
 			return 0;
 		if (!valid_id(f[1]))
-			return perr(p, "'libpfm %s': want libpfm4's PMU name (as "
-				    "LIBPFM_FORCE_PMU takes it) or none", f[1]);
+			return perr(p,
+				    "'libpfm %s': want libpfm4's PMU name (as "
+				    "LIBPFM_FORCE_PMU takes it) or none",
+				    f[1]);
 		return set_string(p, &d->libpfm, f[1]);
 	case 5:
 		return parse_count(p, dir, f[1], CPU_DESC_MAX_GP, &d->gp_counters);
@@ -371,9 +380,11 @@ static int parse_line(struct cpu_parser *p, char *line)
 	for (size_t k = 0; k < CPU_NHEADERS; k++)
 		if (!strcmp(f[0], cpu_header_names[k]))
 			return parse_header(p, (int)k, f, nf, rest);
-	return perr(p, "unknown directive '%s' (docs/cpu-format.md lists them: cpu, title, match, "
+	return perr(p,
+		    "unknown directive '%s' (docs/cpu-format.md lists them: cpu, title, match, "
 		    "model, tma_version, libpfm, gp_counters, gp_counters_smt, fixed_counters, "
-		    "perf_metrics, perf_metrics_l2, event)", f[0]);
+		    "perf_metrics, perf_metrics_l2, event)",
+		    f[0]);
 }
 
 static int cmp_event(const void *a, const void *b)
@@ -416,7 +427,7 @@ static int check_whole(struct cpu_parser *p, const char *file)
 			return perr(p, "event %s: a counter beyond gp_counters %d", e->name,
 				    d->gp_counters);
 	}
-	if (d->nevents)	/* qsort's base may not be NULL, even for none */
+	if (d->nevents) /* qsort's base may not be NULL, even for none */
 		qsort(d->events, (size_t)d->nevents, sizeof(*d->events), cmp_event);
 	return 0;
 }

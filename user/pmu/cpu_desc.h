@@ -17,32 +17,32 @@
 struct cpu_desc_match {
 	char vendor[16];
 	unsigned int family, model;
-	uint16_t steppings;	/* bit s: stepping s matches (all 16 when the key has none) */
+	uint16_t steppings; /* bit s: stepping s matches (all 16 when the key has none) */
 };
 
 struct cpu_desc_event {
-	char *name;		/* Intel's EventName, "CYCLE_ACTIVITY.STALLS_TOTAL" */
+	char *name; /* Intel's EventName, "CYCLE_ACTIVITY.STALLS_TOTAL" */
 	unsigned int event, umask, cmask;
 	bool edge, inv, any;
-	uint32_t msr;		/* offcore-response MSR, 0: none */
+	uint32_t msr; /* offcore-response MSR, 0: none */
 	uint64_t msr_value;
-	int fixed;		/* fixed counter N ("counters=fixed:N"), -1: a GP event */
-	uint32_t counters;	/* GP counters it may use with SMT on (bit n: counter n) */
-	uint32_t counters_smt_off;	/* ... with SMT off (= counters when not given) */
+	int fixed;		   /* fixed counter N ("counters=fixed:N"), -1: a GP event */
+	uint32_t counters;	   /* GP counters it may use with SMT on (bit n: counter n) */
+	uint32_t counters_smt_off; /* ... with SMT off (= counters when not given) */
 };
 
 struct cpu_desc {
-	char *id;		/* "skx": the file name without .cpu */
-	char *path;		/* for messages */
+	char *id;   /* "skx": the file name without .cpu */
+	char *path; /* for messages */
 	char *title;
 	struct cpu_desc_match *match;
 	int nmatch;
-	char *model;		/* the .tma model it runs */
+	char *model; /* the .tma model it runs */
 	char *tma_version;
-	char *libpfm;		/* libpfm4's PMU name, NULL for "none" */
+	char *libpfm; /* libpfm4's PMU name, NULL for "none" */
 	int gp_counters, gp_counters_smt, fixed_counters;
 	bool perf_metrics, perf_metrics_l2;
-	struct cpu_desc_event *events;	/* sorted by name */
+	struct cpu_desc_event *events; /* sorted by name */
 	int nevents;
 };
 

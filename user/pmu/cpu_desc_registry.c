@@ -94,15 +94,18 @@ static int load_dir(const char *dir, char *err, size_t errlen)
 	if (n < 0) {
 		int e = errno;
 
-		snprintf(err, errlen, "TMACG_MODEL_DIR=%s: %s: it must name a directory of .cpu "
-			 "and .tma files", dir, strerror(e));
+		snprintf(err, errlen,
+			 "TMACG_MODEL_DIR=%s: %s: it must name a directory of .cpu "
+			 "and .tma files",
+			 dir, strerror(e));
 		return -e;
 	}
 	for (int i = 0; i < n; i++) {
 		char path[4096];
 
 		if (snprintf(path, sizeof(path), "%s/%s", dir, list[i]->d_name) >=
-		    (int)sizeof(path) && !ret) {
+			    (int)sizeof(path) &&
+		    !ret) {
 			snprintf(err, errlen, "TMACG_MODEL_DIR: a path longer than %zu bytes",
 				 sizeof(path) - 1);
 			ret = -ENAMETOOLONG;
@@ -175,8 +178,8 @@ int cpu_desc_init(char *err, size_t errlen)
 	loaded = true;
 	load_ret = 0;
 	for (const struct cpu_builtin *b = cpu_builtins; b->id && !load_ret; b++) {
-		struct cpu_desc *d = cpu_desc_parse(b->text, b->len, b->path, load_err,
-						    sizeof(load_err));
+		struct cpu_desc *d =
+			cpu_desc_parse(b->text, b->len, b->path, load_err, sizeof(load_err));
 
 		load_ret = d ? add(d, load_err, sizeof(load_err)) : -EINVAL;
 	}

@@ -113,7 +113,8 @@ static int cpu_parse_cpuinfo(const char *root, struct cpu_info *ci, char *err, s
 	if (!have_vendor || !have_family || !have_model) {
 		snprintf(err, errlen,
 			 "%s lacks vendor_id, cpu family or model: cannot tell which CPU this is; "
-			 "name the model with --model", path);
+			 "name the model with --model",
+			 path);
 		return -EINVAL;
 	}
 	return 0;
@@ -186,8 +187,8 @@ int cpu_require_pmu(const struct cpu_info *ci, char *err, size_t errlen)
 	if (ci->has_pmu)
 		return 0;
 	snprintf(err, errlen,
-		 "no hardware PMU on this machine (virtual machine?): neither "
-		 CPU_PMU_DIR "/cpu nor cpu_core exists, so TMA cannot be measured; "
+		 "no hardware PMU on this machine (virtual machine?): neither " CPU_PMU_DIR
+		 "/cpu nor cpu_core exists, so TMA cannot be measured; "
 		 "use --pmu software to see the pipeline, or --replay FILE");
 	return -ENODEV;
 }
@@ -203,15 +204,16 @@ const char *cpu_select_model(const struct cpu_info *ci, const char *override, ch
 		return ci->model_id;
 	n = (size_t)snprintf(err, errlen,
 			     "no TMA model for this CPU (%s family %d model 0x%X stepping %d): "
-			     "supported are", ci->vendor[0] ? ci->vendor : "unknown vendor",
-			     ci->family, (unsigned int)ci->model, ci->stepping);
+			     "supported are",
+			     ci->vendor[0] ? ci->vendor : "unknown vendor", ci->family,
+			     (unsigned int)ci->model, ci->stepping);
 	for (int i = 0; i < cpu_desc_count() && n < errlen; i++) {
 		const struct cpu_desc *d = cpu_desc_at(i);
 
 		n += (size_t)snprintf(err + n, errlen - n, "%s %s (", i ? ";" : "", d->title);
 		for (int k = 0; k < d->nmatch && n < errlen; k++)
-			n += (size_t)snprintf(err + n, errlen - n, "%s%u/0x%X",
-					      k ? ", " : "", d->match[k].family, d->match[k].model);
+			n += (size_t)snprintf(err + n, errlen - n, "%s%u/0x%X", k ? ", " : "",
+					      d->match[k].family, d->match[k].model);
 		if (n < errlen)
 			n += (size_t)snprintf(err + n, errlen - n, ", --model %s)", d->model);
 	}

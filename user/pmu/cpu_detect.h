@@ -24,21 +24,21 @@ struct cpu_detect_opts {
 struct cpu_desc;
 
 struct cpu_info {
-	char vendor[16];	/* "GenuineIntel" */
+	char vendor[16]; /* "GenuineIntel" */
 	int family;
 	int model;
-	int stepping;		/* -1 when /proc/cpuinfo does not say */
-	const struct cpu_desc *cpu;	/* the description matching this CPUID, or NULL */
-	const char *model_id;	/* the model cpu runs, or NULL: no description fits */
-	bool has_pmu;		/* a core PMU (cpu or cpu_core) is registered */
-	char pmu_name[16];	/* "cpu", or "cpu_core" on hybrid parts */
-	unsigned int pmu_type;	/* perf_event_attr.type of the core PMU */
-	bool topdown_use_fixed;	/* events/topdown-retiring: PERF_METRICS level 1 */
-	bool topdown_l2;	/* events/topdown-heavy-ops: PERF_METRICS level 2 (SPR+) */
-	bool smt;		/* /sys/devices/system/cpu/smt/active */
-	int gp_counters;	/* per logical CPU, CPUID.0AH:EAX[15:8] */
-	bool nmi_watchdog;	/* kernel.nmi_watchdog = 1: it holds one counter */
-	int gp_usable;		/* gp_counters less the watchdog's */
+	int stepping;		    /* -1 when /proc/cpuinfo does not say */
+	const struct cpu_desc *cpu; /* the description matching this CPUID, or NULL */
+	const char *model_id;	    /* the model cpu runs, or NULL: no description fits */
+	bool has_pmu;		    /* a core PMU (cpu or cpu_core) is registered */
+	char pmu_name[16];	    /* "cpu", or "cpu_core" on hybrid parts */
+	unsigned int pmu_type;	    /* perf_event_attr.type of the core PMU */
+	bool topdown_use_fixed;	    /* events/topdown-retiring: PERF_METRICS level 1 */
+	bool topdown_l2;	    /* events/topdown-heavy-ops: PERF_METRICS level 2 (SPR+) */
+	bool smt;		    /* /sys/devices/system/cpu/smt/active */
+	int gp_counters;	    /* per logical CPU, CPUID.0AH:EAX[15:8] */
+	bool nmi_watchdog;	    /* kernel.nmi_watchdog = 1: it holds one counter */
+	int gp_usable;		    /* gp_counters less the watchdog's */
 };
 
 /*

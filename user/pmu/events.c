@@ -20,7 +20,7 @@
 static const struct {
 	const char *name;
 	uint64_t config;
-	bool l2;	/* Sapphire Rapids and later only */
+	bool l2; /* Sapphire Rapids and later only */
 } event_topdown[] = {
 	{ "PERF_METRICS.RETIRING", 0x8000, false },
 	{ "PERF_METRICS.BAD_SPECULATION", 0x8100, false },
@@ -54,7 +54,7 @@ static const struct {
 	{ "CPU_CLK_UNHALTED.REF_TSC", 2 },
 };
 
-#define EVENT_CFG_ANY_BIT (1ull << 21)	/* AnyThread: count both SMT threads (PMU v3-v4) */
+#define EVENT_CFG_ANY_BIT (1ull << 21) /* AnyThread: count both SMT threads (PMU v3-v4) */
 
 /*
  * The kernel's software events (PERF_TYPE_SOFTWARE), under names with a dot as
@@ -79,14 +79,14 @@ static const struct {
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 struct event_mods {
-	int cmask;		/* -1: as encoded */
-	int edge, inv;		/* -1: as encoded */
-	int umask;		/* -1: as encoded */
+	int cmask;     /* -1: as encoded */
+	int edge, inv; /* -1: as encoded */
+	int umask;     /* -1: as encoded */
 	bool percore;
-	bool sup, user;		/* :SUP kernel only, :USER user space only */
+	bool sup, user; /* :SUP kernel only, :USER user space only */
 	bool has_msr_val;
 	uint64_t msr_val;
-	bool any;		/* any of cmask/edge/inv/umask/msr given */
+	bool any; /* any of cmask/edge/inv/umask/msr given */
 };
 
 static bool events_ready;
@@ -192,7 +192,8 @@ static int event_parse_mod(const char *name, const char *mod, struct event_mods 
 		snprintf(err, errlen,
 			 "%s: unknown modifier ':%s': models may use :cN (counter mask), "
 			 ":e1 (edge), :i1 (invert), :u0xNN (umask), :percore, "
-			 ":ocr_msr_val=0x..., :SUP, :USER", name, mod);
+			 ":ocr_msr_val=0x..., :SUP, :USER",
+			 name, mod);
 		return -EINVAL;
 	}
 	m->any = true;
@@ -200,8 +201,8 @@ static int event_parse_mod(const char *name, const char *mod, struct event_mods 
 bad_value:
 	snprintf(err, errlen,
 		 "%s: bad modifier value ':%s' (:cN takes 0-255, :e and :i take 0 or 1, :u a hex "
-		 "umask 0x00-0xff, :ocr_msr_val a number; :SUP and :USER exclude each other)", name,
-		 mod);
+		 "umask 0x00-0xff, :ocr_msr_val a number; :SUP and :USER exclude each other)",
+		 name, mod);
 	return -EINVAL;
 }
 
@@ -224,7 +225,8 @@ static int event_parse(const char *name, char *base, size_t baselen, struct even
 	if (!tok || !strchr(tok, '.') || tok[0] == '.' || tok[strlen(tok) - 1] == '.') {
 		snprintf(err, errlen,
 			 "'%s' is not an event name: models spell events EVENT.UMASK[:modifier...] "
-			 "(e.g. INT_MISC.RECOVERY_CYCLES:c1:e1)", name);
+			 "(e.g. INT_MISC.RECOVERY_CYCLES:c1:e1)",
+			 name);
 		return -EINVAL;
 	}
 	snprintf(base, baselen, "%s", tok);
@@ -237,8 +239,7 @@ static int event_parse(const char *name, char *base, size_t baselen, struct even
 }
 
 /* "EVENT.UMASK.MORE" -> "pmu::EVENT:UMASK_MORE", libpfm4's spelling. */
-static void event_pfm_name(const struct event_target *t, const char *base, char *out,
-			   size_t len)
+static void event_pfm_name(const struct event_target *t, const char *base, char *out, size_t len)
 {
 	const char *dot = strchr(base, '.');
 	size_t used;
@@ -261,8 +262,9 @@ static int event_libpfm(const struct event_target *t, const char *name, const ch
 	if (!t->pfm_pmu) {
 		snprintf(err, errlen,
 			 "%s: CPU description %s does not list it and names no libpfm4 table: add "
-			 "the event, as Intel's event list encodes it, to %s", name,
-			 t->cpu ? t->cpu->id : "(none)", t->cpu ? t->cpu->path : "the .cpu file");
+			 "the event, as Intel's event list encodes it, to %s",
+			 name, t->cpu ? t->cpu->id : "(none)",
+			 t->cpu ? t->cpu->path : "the .cpu file");
 		return -ENOENT;
 	}
 	event_pfm_name(t, base, pfm, sizeof(pfm));
@@ -277,7 +279,8 @@ static int event_libpfm(const struct event_target *t, const char *name, const ch
 			 "Intel's event list for this CPU, or use the --model that matches the CPU",
 			 name, pfm, pfm_strerror(ret));
 		return ret == PFM_ERR_NOTFOUND || ret == PFM_ERR_ATTR || ret == PFM_ERR_UMASK ?
-			       -ENOENT : -EINVAL;
+			       -ENOENT :
+			       -EINVAL;
 	}
 	if (attr.type != PERF_TYPE_RAW) {
 		snprintf(err, errlen, "%s: libpfm4 gave perf type %u, not a raw core PMU event",
@@ -292,7 +295,8 @@ static int event_libpfm(const struct event_target *t, const char *name, const ch
 		snprintf(err, errlen,
 			 "%s: libpfm4 encodes it as fixed-counter pseudo-event 0x%llx, which no "
 			 "general-purpose counter can count: it needs a raw encoding from Intel's "
-			 "event list", name, (unsigned long long)attr.config);
+			 "event list",
+			 name, (unsigned long long)attr.config);
 		return -EINVAL;
 	}
 	*config = attr.config;
@@ -316,7 +320,8 @@ static int event_apply_mods(const char *name, const struct event_mods *m, uint64
 	if (EVENT_CFG_EDGE(c) && !EVENT_CFG_CMASK(c)) {
 		snprintf(err, errlen,
 			 "%s: edge detection (:e1) counts transitions of a counter-mask condition: "
-			 "add :c1 or higher", name);
+			 "add :c1 or higher",
+			 name);
 		return -EINVAL;
 	}
 	if (m->has_msr_val) {
@@ -357,8 +362,7 @@ bool event_is_software(const char *name)
 }
 
 /* SW.NAME: no modifiers (the kernel ignores the filters for the clocks), no PMU needed. */
-static int event_encode_software(const char *name, struct event_enc *out, char *err,
-				 size_t errlen)
+static int event_encode_software(const char *name, struct event_enc *out, char *err, size_t errlen)
 {
 	if (strchr(name, ':')) {
 		snprintf(err, errlen, "%s: software events take no modifiers", name);
@@ -373,7 +377,8 @@ static int event_encode_software(const char *name, struct event_enc *out, char *
 	}
 	snprintf(err, errlen,
 		 "%s: unknown software event: SW.{CPU_CLOCK, TASK_CLOCK, CONTEXT_SWITCHES, "
-		 "CPU_MIGRATIONS, PAGE_FAULTS, MINOR_FAULTS, MAJOR_FAULTS} exist", name);
+		 "CPU_MIGRATIONS, PAGE_FAULTS, MINOR_FAULTS, MAJOR_FAULTS} exist",
+		 name);
 	return -ENOENT;
 }
 
@@ -385,14 +390,15 @@ static int event_encode_fixed(const struct event_target *t, const char *name,
 	if (m->any || m->sup || m->user) {
 		snprintf(err, errlen,
 			 "%s: fixed-counter events take no modifiers here; for a filtered count "
-			 "use the _P form (e.g. CPU_CLK_UNHALTED.THREAD_P:SUP)", name);
+			 "use the _P form (e.g. CPU_CLK_UNHALTED.THREAD_P:SUP)",
+			 name);
 		return -EINVAL;
 	}
 	if (fixed >= (int)ARRAY_LEN(event_fixed_config)) {
 		snprintf(err, errlen,
 			 "%s: fixed counter %d has no generic kernel encoding (only 0-2 and "
-			 "TOPDOWN.SLOTS on 3): check its counters= in %s", name, fixed,
-			 t->cpu ? t->cpu->path : "the CPU description");
+			 "TOPDOWN.SLOTS on 3): check its counters= in %s",
+			 name, fixed, t->cpu ? t->cpu->path : "the CPU description");
 		return -EINVAL;
 	}
 	out->kind = EVENT_FIXED;
@@ -404,8 +410,8 @@ static int event_encode_fixed(const struct event_target *t, const char *name,
 	return 0;
 }
 
-int event_encode(const struct event_target *t, const char *name, struct event_enc *out,
-		 char *err, size_t errlen)
+int event_encode(const struct event_target *t, const char *name, struct event_enc *out, char *err,
+		 size_t errlen)
 {
 	char base[EVENT_NAME_MAX];
 	uint64_t config = 0, config1 = 0;
@@ -446,7 +452,8 @@ int event_encode(const struct event_target *t, const char *name, struct event_en
 		if (m.any || m.sup || m.user) {
 			snprintf(err, errlen,
 				 "%s: topdown events take no modifiers (cmask, edge, invert, "
-				 "umask, config1, privilege)", name);
+				 "umask, config1, privilege)",
+				 name);
 			return -EINVAL;
 		}
 		if (!strcmp(base, "TOPDOWN.SLOTS")) {
@@ -473,7 +480,8 @@ int event_encode(const struct event_target *t, const char *name, struct event_en
 		snprintf(err, errlen,
 			 "%s: unknown topdown event: PERF_METRICS.{RETIRING, BAD_SPECULATION, "
 			 "FRONTEND_BOUND, BACKEND_BOUND, HEAVY_OPERATIONS, BRANCH_MISPREDICTS, "
-			 "FETCH_LATENCY, MEMORY_BOUND} exist", name);
+			 "FETCH_LATENCY, MEMORY_BOUND} exist",
+			 name);
 		return -ENOENT;
 	}
 	de = t->cpu ? cpu_desc_event(t->cpu, base) : NULL;
@@ -493,7 +501,7 @@ int event_encode(const struct event_target *t, const char *name, struct event_en
 		ret = event_libpfm(t, name, base, &config, &config1, err, errlen);
 		if (ret)
 			return ret;
-		counters = UINT32_MAX;	/* no constraint known */
+		counters = UINT32_MAX; /* no constraint known */
 	}
 	ret = event_apply_mods(name, &m, &config, &config1, err, errlen);
 	if (ret)

@@ -18,33 +18,33 @@ enum event_kind {
 	EVENT_SLOTS,	/* TOPDOWN.SLOTS, fixed counter 3: leads the topdown group */
 	EVENT_METRIC,	/* PERF_METRICS.*: a member of the SLOTS group, counts in slots */
 	EVENT_PSEUDO,	/* msr/tsc/: not opened, the collector computes it */
-	EVENT_SOFTWARE,	/* SW.*: a kernel software event, no hardware counter, any machine */
+	EVENT_SOFTWARE, /* SW.*: a kernel software event, no hardware counter, any machine */
 };
 
-#define EVENT_F_PERCORE (1u << 0)	/* :percore: counts the whole core (SMT caveat) */
+#define EVENT_F_PERCORE (1u << 0) /* :percore: counts the whole core (SMT caveat) */
 
 #define EVENT_NAME_MAX 128
 
 struct event_enc {
-	char name[EVENT_NAME_MAX];	/* as the model spells it */
+	char name[EVENT_NAME_MAX]; /* as the model spells it */
 	enum event_kind kind;
-	unsigned int flags;		/* EVENT_F_* */
-	uint32_t counter_mask;		/* GP counters it may use (bit n: counter n) */
-	int fixed;			/* EVENT_FIXED: its fixed counter; else -1 */
-	uint32_t msr;			/* the MSR config1 goes to (0x1a6: offcore response) */
-	struct perf_event_attr attr;	/* zero for EVENT_PSEUDO */
+	unsigned int flags;	     /* EVENT_F_* */
+	uint32_t counter_mask;	     /* GP counters it may use (bit n: counter n) */
+	int fixed;		     /* EVENT_FIXED: its fixed counter; else -1 */
+	uint32_t msr;		     /* the MSR config1 goes to (0x1a6: offcore response) */
+	struct perf_event_attr attr; /* zero for EVENT_PSEUDO */
 };
 
 struct cpu_desc;
 
 /* What the encoding depends on (cpu_detect and the CPU description fill the facts). */
 struct event_target {
-	const char *pfm_pmu;	/* libpfm4's table (the description's libpfm), NULL: none */
-	uint32_t pmu_type;	/* perf_event_attr.type of the core PMU */
-	bool topdown_l2;	/* sysfs lists topdown-heavy-ops: 0x8400-0x8700 exist */
+	const char *pfm_pmu; /* libpfm4's table (the description's libpfm), NULL: none */
+	uint32_t pmu_type;   /* perf_event_attr.type of the core PMU */
+	bool topdown_l2;     /* sysfs lists topdown-heavy-ops: 0x8400-0x8700 exist */
 	/* The CPU's description: its events' encodings and counter constraints. */
 	const struct cpu_desc *cpu;
-	bool smt;		/* SMT on: the events' counters=, else counters_smt_off= */
+	bool smt; /* SMT on: the events' counters=, else counters_smt_off= */
 };
 
 /*
@@ -59,8 +59,8 @@ int events_init(const char *force_pmu, char *err, size_t errlen);
  * of t->cpu's description is encoded from it (Intel's event list); others
  * through libpfm4's t->pfm_pmu table.
  */
-int event_encode(const struct event_target *t, const char *name, struct event_enc *out,
-		 char *err, size_t errlen);
+int event_encode(const struct event_target *t, const char *name, struct event_enc *out, char *err,
+		 size_t errlen);
 
 /* "gp", "fixed", "slots", "metric", "pseudo", "sw". */
 const char *event_kind_name(enum event_kind k);

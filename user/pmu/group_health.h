@@ -20,9 +20,9 @@ struct measure;
 
 /* Zero-initialised is ready: one per monitor. */
 struct group_health {
-	__u64 enabled[TMACG_MAX_GROUPS];	/* this interval, summed over every cgroup */
+	__u64 enabled[TMACG_MAX_GROUPS]; /* this interval, summed over every cgroup */
 	__u64 running[TMACG_MAX_GROUPS];
-	bool warned[TMACG_MAX_GROUPS];		/* reported once already */
+	bool warned[TMACG_MAX_GROUPS]; /* reported once already */
 };
 
 /* Adds one cgroup's interval delta (every cgroup's, before any roll-up). */

@@ -67,7 +67,8 @@ static int plan_target(const struct plan_request *r, struct event_target *t, int
 			 "model %s has no event encodings: no CPU description says 'model %s' "
 			 "(tmacg --list-models; docs/cpu-format.md, TMACG_MODEL_DIR adds one): "
 			 "tmacg encodes hardware events for the models of its CPU descriptions, "
-			 "and software events (SW.*) for any model", id, id);
+			 "and software events (SW.*) for any model",
+			 id, id);
 		return -EOPNOTSUPP;
 	}
 	t->cpu = d;

@@ -16,8 +16,8 @@ struct tma_model;
 
 struct plan_request {
 	const struct tma_model *model;
-	int level;		/* 1..6: nodes up to this level */
-	bool with_info;		/* Info metrics too */
+	int level;	/* 1..6: nodes up to this level */
+	bool with_info; /* Info metrics too */
 	/*
 	 * The host; NULL or without a PMU: plan as on the model's own CPU with a
 	 * current kernel (for --list-events on another machine).

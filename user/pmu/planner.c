@@ -24,18 +24,18 @@
 #define PLAN_MAX_OTHER_MSRS 8
 
 struct plan_group {
-	int *member;	/* indices into the encoded events */
+	int *member; /* indices into the encoded events */
 	int n;
 };
 
 struct plan_state {
-	struct event_enc *enc;	/* unique, sorted by name */
+	struct event_enc *enc; /* unique, sorted by name */
 	int nenc;
 	bool *placed;
 	struct plan_group *group;
 	int ngroups;
 	int gp;
-	size_t cap;	/* room for every input event, SLOTS added, and a spare */
+	size_t cap; /* room for every input event, SLOTS added, and a spare */
 };
 
 static int plan_cmp_name(const void *a, const void *b)
@@ -44,8 +44,7 @@ static int plan_cmp_name(const void *a, const void *b)
 }
 
 /* Is there one GP counter per GP member, each allowed for its event?  Augmenting paths. */
-static bool plan_match(const struct plan_state *s, const int *gpev, int ev, int *owner,
-		       bool *seen)
+static bool plan_match(const struct plan_state *s, const int *gpev, int ev, int *owner, bool *seen)
 {
 	uint32_t mask = s->enc[gpev[ev]].counter_mask;
 
@@ -248,7 +247,7 @@ static int plan_topdown_group(struct plan_state *s, const struct plan_input *in,
 	}
 	if (slots >= 0)
 		td[ntd++] = slots;
-	for (enum event_kind k = EVENT_METRIC; ; k = EVENT_FIXED) {
+	for (enum event_kind k = EVENT_METRIC;; k = EVENT_FIXED) {
 		int from = ntd;
 		uint32_t fixed_used = 0;
 
@@ -276,8 +275,7 @@ static int plan_topdown_group(struct plan_state *s, const struct plan_input *in,
 }
 
 /* Each node's GP events together where possible, in model order; then the rest. */
-static int plan_pack_gp(struct plan_state *s, const struct plan_input *in, char *err,
-			size_t errlen)
+static int plan_pack_gp(struct plan_state *s, const struct plan_input *in, char *err, size_t errlen)
 {
 	int *set = calloc(s->cap, sizeof(*set));
 
@@ -292,8 +290,8 @@ static int plan_pack_gp(struct plan_state *s, const struct plan_input *in, char 
 			snprintf(err, errlen,
 				 "%s cannot be counted: it needs a general-purpose counter among "
 				 "mask 0x%x but %d are usable here (NMI watchdog? "
-				 "sysctl kernel.nmi_watchdog=0)", s->enc[i].name,
-				 s->enc[i].counter_mask, s->gp);
+				 "sysctl kernel.nmi_watchdog=0)",
+				 s->enc[i].name, s->enc[i].counter_mask, s->gp);
 			free(set);
 			return -ENOSPC;
 		}
@@ -360,14 +358,16 @@ static int plan_emit(const struct plan_state *s, struct plan *out, char *err, si
 	if (total > TMACG_MAX_EVENTS) {
 		snprintf(err, errlen,
 			 "%d events needed but tmacg reads at most %d per CPU (TMACG_MAX_EVENTS): "
-			 "choose a lower --level", total, TMACG_MAX_EVENTS);
+			 "choose a lower --level",
+			 total, TMACG_MAX_EVENTS);
 		return -E2BIG;
 	}
 	if (s->ngroups > TMACG_MAX_GROUPS) {
 		snprintf(err, errlen,
 			 "the events need %d perf groups but tmacg reads at most %d per CPU "
 			 "(TMACG_MAX_GROUPS) with %d general-purpose counters: choose a lower "
-			 "--level", s->ngroups, TMACG_MAX_GROUPS, s->gp);
+			 "--level",
+			 s->ngroups, TMACG_MAX_GROUPS, s->gp);
 		return -E2BIG;
 	}
 	out->nevents = 0;
@@ -466,14 +466,17 @@ void plan_print(FILE *f, const struct plan *p)
 		fprintf(f, "%d events in %d groups, %d general-purpose counters per group\n",
 			p->nevents, p->ngroups, p->gp_counters);
 	else
-		fprintf(f, "%d events in %d groups, software events only: no hardware counter "
-			"needed\n", p->nevents, p->ngroups);
+		fprintf(f,
+			"%d events in %d groups, software events only: no hardware counter "
+			"needed\n",
+			p->nevents, p->ngroups);
 	for (int g = 0; g < p->ngroups; g++) {
 		enum event_kind lead = p->ev[p->first[g]].kind;
 
 		fprintf(f, "group %d%s\n", g,
-			lead == EVENT_SLOTS ? " (topdown: SLOTS leads)" :
-			lead == EVENT_SOFTWARE ? " (software)" : "");
+			lead == EVENT_SLOTS    ? " (topdown: SLOTS leads)" :
+			lead == EVENT_SOFTWARE ? " (software)" :
+						 "");
 		for (int i = p->first[g]; i < p->first[g + 1]; i++) {
 			const struct event_enc *e = &p->ev[i];
 
@@ -485,7 +488,8 @@ void plan_print(FILE *f, const struct plan *p)
 			if (e->kind == EVENT_GP && e->counter_mask != UINT32_MAX)
 				fprintf(f, " counters=0x%x", e->counter_mask);
 			if (e->attr.exclude_user || e->attr.exclude_kernel)
-				fprintf(f, " %s", e->attr.exclude_user ? "kernel-only" : "user-only");
+				fprintf(f, " %s",
+					e->attr.exclude_user ? "kernel-only" : "user-only");
 			fprintf(f, "%s\n", e->flags & EVENT_F_PERCORE ? " percore" : "");
 		}
 	}

@@ -24,10 +24,10 @@ struct plan_node {
 
 struct plan_input {
 	const struct event_target *target;
-	int gp_counters;	/* usable per logical CPU (cpu_info.gp_usable) */
-	const char *const *events;	/* every event needed; duplicates are ignored */
+	int gp_counters;	   /* usable per logical CPU (cpu_info.gp_usable) */
+	const char *const *events; /* every event needed; duplicates are ignored */
 	int nevents;
-	const struct plan_node *nodes;	/* optional, in model order */
+	const struct plan_node *nodes; /* optional, in model order */
 	int nnodes;
 };
 
@@ -38,9 +38,9 @@ struct plan {
 	struct event_enc ev[TMACG_MAX_EVENTS];
 	int ngroups;
 	int first[TMACG_MAX_GROUPS + 1];
-	int npseudo;	/* inputs not opened (msr/tsc/) */
+	int npseudo; /* inputs not opened (msr/tsc/) */
 	char pseudo[PLAN_MAX_PSEUDO][EVENT_NAME_MAX];
-	int gp_counters;	/* what the plan was built for */
+	int gp_counters; /* what the plan was built for */
 };
 
 /*

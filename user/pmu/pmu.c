@@ -74,8 +74,8 @@ const char *pmu_errno_hint(int err)
 	}
 }
 
-int pmu_open(struct pmu_set *s, const struct pmu_event *events, int nevents, int ncpus,
-	     char *err, size_t errlen)
+int pmu_open(struct pmu_set *s, const struct pmu_event *events, int nevents, int ncpus, char *err,
+	     size_t errlen)
 {
 	memset(s, 0, sizeof(*s));
 	s->nevents = nevents;
@@ -109,7 +109,7 @@ int pmu_open(struct pmu_set *s, const struct pmu_event *events, int nevents, int
 			int fd;
 
 			attr.size = sizeof(attr);
-			attr.disabled = leader;	/* the group starts with its leader */
+			attr.disabled = leader; /* the group starts with its leader */
 			attr.inherit = 0;	/* BPF cannot read inherited events */
 			fd = syscall(SYS_perf_event_open, &attr, -1, cpu, leader ? -1 : leader_fd,
 				     PERF_FLAG_FD_CLOEXEC);

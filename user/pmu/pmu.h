@@ -8,18 +8,18 @@
 #include <stddef.h>
 
 struct pmu_event {
-	const char *name;		/* as the user or model knows it */
+	const char *name; /* as the user or model knows it */
 	struct perf_event_attr attr;
-	int group;			/* events of a group are contiguous, leader first */
+	int group; /* events of a group are contiguous, leader first */
 };
 
 struct pmu_set {
 	int nevents;
 	int ngroups;
-	int ncpus;		/* possible CPUs: indexes of fds */
-	bool *online;		/* [ncpus] */
-	bool *leader;		/* [nevents]: leads its group */
-	int *fds;		/* [event * ncpus + cpu]; -1 where not opened */
+	int ncpus;    /* possible CPUs: indexes of fds */
+	bool *online; /* [ncpus] */
+	bool *leader; /* [nevents]: leads its group */
+	int *fds;     /* [event * ncpus + cpu]; -1 where not opened */
 };
 
 /* Parses a CPU list ("0-3,8,10-11") into mask[max]; 0 or -EINVAL. */
@@ -30,8 +30,8 @@ int pmu_parse_cpu_list(const char *list, bool *mask, int max);
  * disabled.  On failure closes everything and explains in err (which event,
  * which CPU, and what to do).  0 or -errno.
  */
-int pmu_open(struct pmu_set *s, const struct pmu_event *events, int nevents, int ncpus,
-	     char *err, size_t errlen);
+int pmu_open(struct pmu_set *s, const struct pmu_event *events, int nevents, int ncpus, char *err,
+	     size_t errlen);
 /* Enables every group with one ioctl on its leader. */
 int pmu_enable(struct pmu_set *s);
 void pmu_close(struct pmu_set *s);

@@ -17,7 +17,7 @@ struct prom {
 	struct prom_expo *expo;
 	struct prom_server *server;
 	struct report_sink sink;
-	bool failed;		/* this interval's text could not be built */
+	bool failed; /* this interval's text could not be built */
 	bool warned;
 	bool warned_duplicate;
 };
@@ -37,8 +37,10 @@ static void on_line(void *ctx, const struct report_line *line)
 
 	if (ret == -EEXIST && !p->warned_duplicate) {
 		/* Two lines of one label set even with the cgroup path: never expected. */
-		fprintf(stderr, "tmacg: warning: cgroup %s reported twice in an interval: its "
-				"second line is not on /metrics\n", line->cgroup);
+		fprintf(stderr,
+			"tmacg: warning: cgroup %s reported twice in an interval: its "
+			"second line is not on /metrics\n",
+			line->cgroup);
 		p->warned_duplicate = true;
 	} else if (ret && ret != -EEXIST) {
 		p->failed = true;
@@ -67,8 +69,9 @@ struct prom *prom_open(const char *spec, bool k8s, const char *host, const char 
 {
 	struct prom *p = calloc(1, sizeof(*p));
 	struct prom_listen_addr addr;
-	struct report_line head = { .interval_s = NAN, .host = host, .model = model,
-				    .tma_version = tma_version };
+	struct report_line head = {
+		.interval_s = NAN, .host = host, .model = model, .tma_version = tma_version
+	};
 	char bound[80] = "";
 
 	if (!p) {

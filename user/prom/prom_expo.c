@@ -44,7 +44,7 @@ struct family_def {
 	const char *name;
 	const char *type;
 	const char *help;
-	const char *count;	/* a counter summed across intervals from this count */
+	const char *count; /* a counter summed across intervals from this count */
 };
 
 static const struct family_def defs[F_COUNT] = {
@@ -56,7 +56,8 @@ static const struct family_def defs[F_COUNT] = {
 			     "End of the last completed interval, Unix time", NULL },
 	[F_DROPPED] = { "tmacg_dropped_total", "counter",
 			"Counter deltas lost on this host (failed reads, full maps, lost cgroup "
-			"events, unnamed cgroups)", NULL },
+			"events, unnamed cgroups)",
+			NULL },
 	[F_REPORTED] = { "tmacg_reported_cgroups", "gauge",
 			 "Cgroups (or pods, containers) with series in this scrape", NULL },
 	[F_ON_CPU] = { "tmacg_on_cpu_seconds_total", "counter",
@@ -81,10 +82,12 @@ static const struct family_def defs[F_COUNT] = {
 		      "Pipeline slots (TOPDOWN.SLOTS), scaled for multiplexing", "slots" },
 	[F_RUNNING_MIN] = { "tmacg_running_ratio_min", "gauge",
 			    "Smallest running/enabled share of the cgroup's perf groups in the "
-			    "interval: below 1 the counts are multiplexed estimates", NULL },
+			    "interval: below 1 the counts are multiplexed estimates",
+			    NULL },
 	[F_TMA_RATIO] = { "tmacg_tma_ratio", "gauge",
 			  "TMA node value in the interval, a fraction of its domain (node: path "
-			  "from level 1)", NULL },
+			  "from level 1)",
+			  NULL },
 	[F_TMA_INFO] = { "tmacg_tma_info_value", "gauge",
 			 "TMA Info metric (--info) in its own unit", NULL },
 	[F_BOTTLENECK] = { "tmacg_bottleneck_info", "gauge",
@@ -92,20 +95,29 @@ static const struct family_def defs[F_COUNT] = {
 };
 
 const char *const prom_expo_families[F_COUNT + 1] = {
-	"tmacg_build_info",	       "tmacg_interval_seconds",
-	"tmacg_interval_end_timestamp_seconds", "tmacg_dropped_total",
-	"tmacg_reported_cgroups",      "tmacg_on_cpu_seconds_total",
-	"tmacg_cpu_clock_seconds_total", "tmacg_context_switches_total",
-	"tmacg_cpu_migrations_total",  "tmacg_page_faults_total",
-	"tmacg_cycles_total",	       "tmacg_instructions_total",
-	"tmacg_slots_total",	       "tmacg_running_ratio_min",
-	"tmacg_tma_ratio",	       "tmacg_tma_info_value",
-	"tmacg_bottleneck_info",       NULL,
+	"tmacg_build_info",
+	"tmacg_interval_seconds",
+	"tmacg_interval_end_timestamp_seconds",
+	"tmacg_dropped_total",
+	"tmacg_reported_cgroups",
+	"tmacg_on_cpu_seconds_total",
+	"tmacg_cpu_clock_seconds_total",
+	"tmacg_context_switches_total",
+	"tmacg_cpu_migrations_total",
+	"tmacg_page_faults_total",
+	"tmacg_cycles_total",
+	"tmacg_instructions_total",
+	"tmacg_slots_total",
+	"tmacg_running_ratio_min",
+	"tmacg_tma_ratio",
+	"tmacg_tma_info_value",
+	"tmacg_bottleneck_info",
+	NULL,
 };
 
 /* A reported cgroup's counters, summed over the intervals it was reported in. */
 struct series_state {
-	uint64_t generation;		/* the last interval it was reported in */
+	uint64_t generation; /* the last interval it was reported in */
 	double total[F_COUNT];
 	bool have[F_COUNT];
 };
@@ -113,13 +125,13 @@ struct series_state {
 struct prom_expo {
 	bool k8s;
 	uint64_t generation;
-	struct u64map state;		/* cgroup id (UINT64_MAX: "(other)") -> series_state */
-	struct u64map seen;		/* this interval's label sets, by hash */
-	uint64_t dropped;		/* tmacg_dropped_total */
+	struct u64map state; /* cgroup id (UINT64_MAX: "(other)") -> series_state */
+	struct u64map seen;  /* this interval's label sets, by hash */
+	uint64_t dropped;    /* tmacg_dropped_total */
 	size_t lines;
 	char *host;
-	FILE *f[F_COUNT];		/* this interval's samples of each family */
-	bool label_failed;		/* a label value was left out (out of memory) */
+	FILE *f[F_COUNT];  /* this interval's samples of each family */
+	bool label_failed; /* a label value was left out (out of memory) */
 	char *buf[F_COUNT];
 	size_t len[F_COUNT];
 	/* count index -> family, for the count names last seen */
@@ -384,7 +396,7 @@ static char *line_labels(struct prom_expo *e, const struct report_line *l)
 		}
 		free(buf);
 		if (!named || attempt)
-			return NULL;	/* a cgroup reported twice: never expected */
+			return NULL; /* a cgroup reported twice: never expected */
 	}
 	return NULL;
 }
@@ -404,7 +416,7 @@ static void model_samples(struct prom_expo *e, const struct report_line *l, cons
 		const struct model_node_info *node = model_node(l->tma, i);
 
 		if (!isfinite(r->value[i]))
-			continue;	/* not computed: no sample, never a made-up 0 */
+			continue; /* not computed: no sample, never a made-up 0 */
 		if (node->is_info) {
 			if (!l->info)
 				continue;

@@ -38,8 +38,10 @@ int prom_listen_parse(const char *spec, struct prom_listen_addr *a, char *err, s
 		return -EINVAL;
 	}
 	if (parse_port(colon + 1, &port)) {
-		snprintf(err, errlen, "--listen '%s': the port must be a number from 0 to 65535 "
-			 "(" FORM ")", spec);
+		snprintf(err, errlen,
+			 "--listen '%s': the port must be a number from 0 to 65535 "
+			 "(" FORM ")",
+			 spec);
 		return -EINVAL;
 	}
 	hostlen = colon - spec;
@@ -80,8 +82,10 @@ int prom_listen_parse(const char *spec, struct prom_listen_addr *a, char *err, s
 			return 0;
 		}
 	}
-	snprintf(err, errlen, "--listen '%s': '%s' is not an IP address (names are not "
-		 "resolved; IPv6 goes in brackets): " FORM, spec, host);
+	snprintf(err, errlen,
+		 "--listen '%s': '%s' is not an IP address (names are not "
+		 "resolved; IPv6 goes in brackets): " FORM,
+		 spec, host);
 	return -EINVAL;
 }
 

@@ -10,7 +10,7 @@
 struct prom_listen_addr {
 	struct sockaddr_storage ss;
 	socklen_t len;
-	bool any;		/* ":PORT": every address, IPv6 and IPv4 when the host has IPv6 */
+	bool any; /* ":PORT": every address, IPv6 and IPv4 when the host has IPv6 */
 };
 
 /*

@@ -45,11 +45,11 @@ struct prom_server {
 	struct event_base *base;
 	struct evhttp *http;
 	struct event *stop_ev;
-	int stop_fd;	/* eventfd: the main thread's way to end the loop */
+	int stop_fd; /* eventfd: the main thread's way to end the loop */
 	int fd;
 	pthread_t thread;
 	bool running;
-	pthread_mutex_t lock;	/* guards current */
+	pthread_mutex_t lock; /* guards current */
 	struct snapshot *current;
 };
 
@@ -69,8 +69,7 @@ static void snapshot_release(const void *data, size_t len, void *arg)
 	snapshot_put(arg);
 }
 
-static void reply_text(struct evhttp_request *req, int code, const char *reason,
-		       const char *text)
+static void reply_text(struct evhttp_request *req, int code, const char *reason, const char *text)
 {
 	struct evkeyvalq *h = evhttp_request_get_output_headers(req);
 
@@ -102,7 +101,7 @@ static void reply_metrics(struct prom_server *s, struct evhttp_request *req, boo
 	} else if (snap->len == 0 ||
 		   evbuffer_add_reference(evhttp_request_get_output_buffer(req), snap->text,
 					  snap->len, snapshot_release, snap)) {
-		snapshot_put(snap);	/* nothing to send, or out of memory: an empty body */
+		snapshot_put(snap); /* nothing to send, or out of memory: an empty body */
 	}
 	evhttp_send_reply(req, HTTP_OK, "OK", NULL);
 }
@@ -149,7 +148,7 @@ int prom_server_publish(struct prom_server *s, char *text, size_t len)
 
 	if (!snap) {
 		free(text);
-		return -ENOMEM;	/* the last text stays served */
+		return -ENOMEM; /* the last text stays served */
 	}
 	atomic_init(&snap->refs, 1);
 	snap->text = text;
@@ -196,13 +195,18 @@ static int bind_socket(const struct prom_listen_addr *a, char *err, size_t errle
 		int e = errno;
 
 		if (e == EADDRINUSE)
-			snprintf(err, errlen, "--listen %s: the port is in use (another tmacg or "
-				 "exporter?): choose another port", shown);
+			snprintf(err, errlen,
+				 "--listen %s: the port is in use (another tmacg or "
+				 "exporter?): choose another port",
+				 shown);
 		else if (e == EADDRNOTAVAIL)
-			snprintf(err, errlen, "--listen %s: no such address on this host: give "
-				 "one of its addresses, or :PORT for all", shown);
+			snprintf(err, errlen,
+				 "--listen %s: no such address on this host: give "
+				 "one of its addresses, or :PORT for all",
+				 shown);
 		else if (e == EACCES)
-			snprintf(err, errlen, "--listen %s: not allowed to bind this port "
+			snprintf(err, errlen,
+				 "--listen %s: not allowed to bind this port "
 				 "(below 1024 needs CAP_NET_BIND_SERVICE): choose one above 1023",
 				 shown);
 		else
@@ -228,12 +232,13 @@ static int setup_http(struct prom_server *s)
 	evhttp_set_timeout(s->http, CONNECTION_TIMEOUT_S);
 	/* Every method reaches handle(), which answers 405 with Allow (libevent: 501). */
 	evhttp_set_allowed_methods(s->http, EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_HEAD |
-				   EVHTTP_REQ_PUT | EVHTTP_REQ_DELETE | EVHTTP_REQ_OPTIONS |
-				   EVHTTP_REQ_TRACE | EVHTTP_REQ_CONNECT | EVHTTP_REQ_PATCH);
+						    EVHTTP_REQ_PUT | EVHTTP_REQ_DELETE |
+						    EVHTTP_REQ_OPTIONS | EVHTTP_REQ_TRACE |
+						    EVHTTP_REQ_CONNECT | EVHTTP_REQ_PATCH);
 	evhttp_set_gencb(s->http, handle, s);
 	if (!evhttp_accept_socket_with_handle(s->http, s->fd))
 		return -1;
-	s->fd = -1;	/* evhttp's now: evhttp_free() closes it */
+	s->fd = -1; /* evhttp's now: evhttp_free() closes it */
 	return 0;
 }
 
