@@ -24,7 +24,6 @@ endif
 CLANG ?= clang
 BPFTOOL ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
 ARCH := x86
-SHARED ?= $(abspath $(CURDIR)/../shared)
 
 CFLAGS ?= -O2 -g
 XCFLAGS ?=
@@ -184,13 +183,13 @@ test:
 	$(Q)$(MAKE) --no-print-directory test-bins
 	$(Q)$(MAKE) --no-print-directory SAN=1 test-bins
 	$(Q)$(MAKE) --no-print-directory static
-	$(Q)TMACG_SHARED=$(SHARED) tests/run build build-san
+	$(Q)tests/run build build-san
 
 unit-tests: test-bins static
-	$(Q)TMACG_SHARED=$(SHARED) TMACG_ONLY=unit tests/run $(OUT)
+	$(Q)TMACG_ONLY=unit tests/run $(OUT)
 
 integration-tests: test-bins
-	$(Q)TMACG_SHARED=$(SHARED) TMACG_ONLY=integration tests/run $(OUT)
+	$(Q)TMACG_ONLY=integration tests/run $(OUT)
 
 # Issue 10's soak (root, ~70 s): hostile cgroups churned under tmacg; not in `make test`.
 soak: $(OUT)/tmacg $(SOAK_BIN) $(INTEG_HELPERS)
