@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model/model_builtin.h"
+#include "embedded.h"
 #include "model/model_impl.h"
 
 /* Physical lines one logical line may span: far more than any formula needs. */
@@ -743,14 +743,14 @@ struct tma_model *model_load_builtin(const char *id, char *err, size_t errlen)
 
 	if (found)
 		return m;
-	for (const struct model_builtin *b = model_builtins; b->id; b++)
+	for (const struct embedded_file *b = model_builtins; b->id; b++)
 		if (!strcmp(b->id, id))
 			return load(b->text, b->len, b->path, b->id, err, errlen);
 	{
 		size_t n = (size_t)snprintf(err, errlen, "unknown model '%s': built-in models are",
 					    id);
 
-		for (const struct model_builtin *b = model_builtins; b->id && n < errlen; b++)
+		for (const struct embedded_file *b = model_builtins; b->id && n < errlen; b++)
 			n += snprintf(err + n, errlen - n, "%s %s", b == model_builtins ? "" : ",",
 				      b->id);
 		if (n < errlen)
