@@ -20,7 +20,6 @@
 
 #include <arpa/inet.h>
 #include <json-c/json.h>
-#include <libgen.h>
 #include <limits.h>
 #include <math.h>
 #include <netinet/in.h>
@@ -36,6 +35,7 @@
 #include "model/model.h"
 #include "output_json.h"
 #include "prom/prom_expo.h"
+#include "repo_root.h"
 
 #define INTERVALS 20
 #define STEP_S 15
@@ -228,20 +228,12 @@ static int run(const char *cmd)
 
 static int setup(void **state)
 {
-	char exe[PATH_MAX], cmd[PATH_MAX + 256], path[128];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char cmd[PATH_MAX + 256], path[128];
 	FILE *f;
 
 	(void)state;
-	if (n <= 0)
+	if (repo_root(root, sizeof(root)))
 		return -1;
-	exe[n] = '\0';
-	strcpy(root, exe);
-	for (int i = 0; i < 4; i++) {
-		char *d = dirname(root);
-
-		memmove(root, d, strlen(d) + 1);
-	}
 	if (run("command -v promtool >/dev/null && command -v prometheus >/dev/null")) {
 		fprintf(stderr, "  promtool and prometheus not installed (Debian package "
 				"prometheus; deploy/install-deps.sh installs it): skipped\n");
