@@ -22,22 +22,7 @@
 #include <unistd.h>
 
 #include "itest.h"
-
-static double on_cpu_of(json_object **lines, size_t n, const char *cgroup, int *seen)
-{
-	double sum = 0;
-
-	*seen = 0;
-	for (size_t i = 0; i < n; i++) {
-		const char *cg = itest_str(lines[i], "cgroup");
-
-		if (cg && !strcmp(cg, cgroup)) {
-			sum += itest_num(lines[i], "counts.on_cpu_s");
-			(*seen)++;
-		}
-	}
-	return sum;
-}
+#include "itest_counts.h"
 
 /* More busy cgroups than --max-cgroups: map_full in the JSON quality and the table's header. */
 static void full_map_shows_in_every_line(void **state)
@@ -175,7 +160,7 @@ static void burst_beyond_old_ring_is_named(void **state)
 		double got;
 
 		snprintf(cg, sizeof(cg), "/%s/b%04d", parent, i);
-		got = on_cpu_of(lines, n, cg, &seen);
+		got = itest_on_cpu_of(lines, n, cg, &seen);
 		if (!seen || !(got > 0)) {
 			if (missing++ < 5)
 				fprintf(stderr, "  not named or no time: %s (%d lines, %.6f s)\n",
@@ -235,7 +220,7 @@ static void two_instances_agree_and_tell_apart(void **state)
 
 		lines[i] = itest_json_lines(t[i].out, &n[i]);
 		assert_non_null(lines[i]);
-		got = on_cpu_of(lines[i], n[i], cg, &seen);
+		got = itest_on_cpu_of(lines[i], n[i], cg, &seen);
 		assert_true(seen >= 1);
 		printf("  instance %d: tmacg %.4f s, cpu.stat %.4f s, error %.2f%%\n", i, got, want,
 		       100 * (got - want) / want);

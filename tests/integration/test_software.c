@@ -18,34 +18,7 @@
 #include <unistd.h>
 
 #include "itest.h"
-
-/* Sum of counts.KEY over the lines of one cgroup (and no task); null counts as 0. */
-static double count_of(json_object **lines, size_t n, const char *cgroup, const char *key,
-		       int *seen)
-{
-	char path[64];
-	double sum = 0;
-
-	snprintf(path, sizeof(path), "counts.%s", key);
-	*seen = 0;
-	for (size_t i = 0; i < n; i++) {
-		const char *cg = itest_str(lines[i], "cgroup");
-
-		if (cg && !strcmp(cg, cgroup) && !json_object_object_get(lines[i], "task")) {
-			double v = itest_num(lines[i], path);
-
-			sum += isnan(v) ? 0 : v;
-			(*seen)++;
-		}
-	}
-	return sum;
-}
-
-/* Sum of counts.on_cpu_s over the lines of one cgroup (and no task). */
-static double on_cpu_of(json_object **lines, size_t n, const char *cgroup, int *seen)
-{
-	return count_of(lines, n, cgroup, "on_cpu_s", seen);
-}
+#include "itest_counts.h"
 
 static void assert_close(double got, double want, double rel, double abs_floor, const char *what)
 {
@@ -103,7 +76,7 @@ static void attribution_matches_cpu_stat(void **state)
 		double got;
 
 		snprintf(cg, sizeof(cg), "/%s", child[i]);
-		got = on_cpu_of(lines, n, cg, &seen);
+		got = itest_on_cpu_of(lines, n, cg, &seen);
 		assert_true(seen >= 1);
 		assert_close(got, (after[i] - before[i]) / 1e6, 0.02, 0.020, cg);
 		sum_children += got;
@@ -111,14 +84,14 @@ static void attribution_matches_cpu_stat(void **state)
 		 * cpu_clock_s, the model's count of cpu-clock: wall time while on a
 		 * CPU, steal time included, so it never falls much short of cpu.stat.
 		 */
-		clock_s = count_of(lines, n, cg, "cpu_clock_s", &seen);
+		clock_s = itest_count_of(lines, n, cg, "cpu_clock_s", &seen);
 		if (!(clock_s >= (after[i] - before[i]) / 1e6 * 0.97 - 0.02))
 			fail_msg("%s: cpu_clock_s %.4f s below cpu.stat %.4f s", cg, clock_s,
 				 (after[i] - before[i]) / 1e6);
-		assert_true(count_of(lines, n, cg, "context_switches", &seen) > 0);
+		assert_true(itest_count_of(lines, n, cg, "context_switches", &seen) > 0);
 	}
 	snprintf(arg[1], sizeof(arg[1]), "/%s", parent);
-	parent_s = on_cpu_of(lines, n, arg[1], &seen);
+	parent_s = itest_on_cpu_of(lines, n, arg[1], &seen);
 	assert_true(seen >= 1);
 	/* The parent runs nothing itself: it is exactly the sum of its children. */
 	assert_true(fabs(parent_s - sum_children) < 1e-6);
@@ -156,7 +129,8 @@ static void raw_tracepoint_fallback_counts(void **state)
 	assert_non_null(strstr(t.err, "BPF programs loaded (raw_tp)"));
 	lines = itest_json_lines(t.out, &n);
 	assert_non_null(lines);
-	assert_close(on_cpu_of(lines, n, cg, &seen), (after - before) / 1e6, 0.02, 0.020, "raw_tp");
+	assert_close(itest_on_cpu_of(lines, n, cg, &seen), (after - before) / 1e6, 0.02, 0.020,
+		     "raw_tp");
 	itest_json_free(lines, n);
 	itest_tmacg_free(&t);
 	assert_int_equal(itest_rmcg(parent), 0);
@@ -207,7 +181,7 @@ static void short_lived_cgroups_are_named(void **state)
 		double got;
 
 		snprintf(cg, sizeof(cg), "/%s/s%03d", parent, i);
-		got = on_cpu_of(lines, n, cg, &seen);
+		got = itest_on_cpu_of(lines, n, cg, &seen);
 		got_sum += got;
 		if (fabs(got - usage[i] / 1e6) > 0.005)
 			printf("  %s: tmacg %.4f s in %d lines, cpu.stat %.4f s\n", cg, got, seen,
