@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "itest.h"
+#include "test_models.h"
 
 #define HOST "prom-test-host"
 
@@ -39,17 +40,8 @@ static char logs_left[64];
 
 static int setup(void **state)
 {
-	const char *dir = getenv("TMACG_TEST_MODELS");
-
-	snprintf(model_path, sizeof(model_path), "%s/software_test.tma",
-		 dir && *dir ? dir : "tests/models");
-	if (access(model_path, R_OK)) {
-		fprintf(stderr,
-			"cannot read %s: run from the repository root or set "
-			"TMACG_TEST_MODELS\n",
-			model_path);
+	if (test_model_find(model_path, sizeof(model_path), "software_test.tma"))
 		return -1;
-	}
 	return itest_group_setup(state);
 }
 

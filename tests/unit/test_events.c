@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "cpu_target.h"
+#include "test_models.h"
 
 #include "model/model.h"
 #include "pmu/cpu_desc.h"
@@ -696,13 +697,12 @@ static void test_software_events(void **state)
 /* The test model of software events: every event it reads encodes without a PMU. */
 static void test_software_model_events(void **state)
 {
-	const char *dir = getenv("TMACG_TEST_MODELS");
 	char path[1024], err[512];
 	struct tma_model *m;
 	int n;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/software_test.tma", dir && *dir ? dir : "tests/models");
+	test_model_path(path, sizeof(path), "software_test.tma");
 	m = model_load_file(path, err, sizeof(err));
 	if (!m)
 		fail_msg("%s (run from the repository root or set TMACG_TEST_MODELS)", err);
