@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "itest.h"
+#include "promtool.h"
 #include "test_models.h"
 
 #define HOST "prom-test-host"
@@ -132,31 +133,6 @@ static void assert_close(double got, double want, const char *what)
 		fail_msg("%s: /metrics %.4f s, cpu.stat %.4f s (tolerance %.4f s)", what, got, want,
 			 tol);
 	printf("  %s: /metrics %.4f s, cpu.stat %.4f s\n", what, got, want);
-}
-
-/* promtool check metrics on text: fails the test if rejected; false when not installed. */
-static bool promtool_accepts(const char *text)
-{
-	char path[] = "/tmp/tmacg-scrape-XXXXXX", cmd[256];
-	FILE *f;
-	int fd, st;
-
-	if (system("command -v promtool >/dev/null 2>&1")) {
-		fprintf(stderr, "  promtool not installed (Debian package prometheus; "
-				"deploy/install-deps.sh installs it)\n");
-		return false;
-	}
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	f = fdopen(fd, "w");
-	fputs(text, f);
-	fclose(f);
-	snprintf(cmd, sizeof(cmd), "promtool check metrics < %s 2>&1", path);
-	st = system(cmd);
-	unlink(path);
-	if (!WIFEXITED(st) || WEXITSTATUS(st))
-		fail_msg("promtool check metrics rejected the scrape:\n%s", text);
-	return true;
 }
 
 /* Starts tmacg with --listen 127.0.0.1:0 and returns the port it says it bound. */
