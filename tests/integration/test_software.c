@@ -19,6 +19,7 @@
 
 #include "itest.h"
 #include "itest_counts.h"
+#include "software_counts.h"
 
 static void assert_close(double got, double want, double rel, double abs_floor, const char *what)
 {
@@ -366,20 +367,6 @@ static void sigterm_prints_last_interval_and_detaches(void **state)
 	itest_tmacg_free(&t);
 }
 
-/* docs/output.md: the counts --pmu software has always written, in this order, first. */
-static const char *const documented_counts[] = {
-	"on_cpu_s",
-	"cpu_utilization",
-	"cpu_clock_s",
-	"context_switches",
-	"context_switches_per_s",
-	"cpu_migrations",
-	"cpu_migrations_per_s",
-	"page_faults",
-	"page_faults_per_s",
-};
-#define NDOCUMENTED ((int)(sizeof(documented_counts) / sizeof(documented_counts[0])))
-
 static void assert_documented_counts(json_object *line)
 {
 	json_object *counts = NULL, *v = NULL;
@@ -388,11 +375,12 @@ static void assert_documented_counts(json_object *line)
 	assert_true(json_object_object_get_ex(line, "counts", &counts));
 	json_object_object_foreach(counts, key, val) {
 		(void)val;
-		if (k < NDOCUMENTED && strcmp(key, documented_counts[k]))
-			fail_msg("counts key %d is %s, want %s", k, key, documented_counts[k]);
+		if (k < software_ndocumented && strcmp(key, software_documented_counts[k]))
+			fail_msg("counts key %d is %s, want %s", k, key,
+				 software_documented_counts[k]);
 		k++;
 	}
-	assert_true(k >= NDOCUMENTED);
+	assert_true(k >= software_ndocumented);
 	/* Not TMA: no version, nothing flagged; the model's one tree node in metrics. */
 	assert_true(json_object_object_get_ex(line, "tma_version", &v) && !v);
 	assert_true(json_object_object_get_ex(line, "metrics", &v));
@@ -460,16 +448,17 @@ static void table_shows_tree_and_counts(void **state)
 	if (!block)
 		fail_msg("no block for /%s:\n%s", parent, t.out);
 	assert_non_null(strstr(block, "  CPU_Share "));
-	for (int i = 0; i < NDOCUMENTED; i++) {
+	for (int i = 0; i < software_ndocumented; i++) {
 		char want[64];
 		const char *at;
 
-		snprintf(want, sizeof(want), "  %s ", documented_counts[i]);
+		snprintf(want, sizeof(want), "  %s ", software_documented_counts[i]);
 		at = strstr(block, want);
 		if (!at)
-			fail_msg("table lacks %s:\n%s", documented_counts[i], block);
+			fail_msg("table lacks %s:\n%s", software_documented_counts[i], block);
 		if (at[strlen(want)] == '-')
-			fail_msg("%s is null for a busy cgroup:\n%s", documented_counts[i], block);
+			fail_msg("%s is null for a busy cgroup:\n%s", software_documented_counts[i],
+				 block);
 	}
 	assert_non_null(strstr(block, "  bottleneck: none\n"));
 	itest_tmacg_free(&t);
