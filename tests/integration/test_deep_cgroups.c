@@ -106,9 +106,9 @@ static void siblings_differing_after_the_cut_get_their_own_names(void **state)
 
 	(void)state;
 	ITEST_NEED_ROOT();
-	itest_parent_name(parent, sizeof(parent), "longnames");
-	assert_int_equal(itest_mkcg(parent), 0);
-	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
+	assert_int_equal(itest_make_parent("longnames", parent, sizeof(parent), mnt_parent,
+					   sizeof(mnt_parent)),
+			 0);
 	{
 		const char *args[] = { "--pmu",	   "software", "--cgroup",   mnt_parent,
 				       "--depth",  "40",       "--interval", "30s",

@@ -426,14 +426,14 @@ static void live_model_matches_kernel_and_replay(void **state)
 	ITEST_NEED_ROOT();
 	model_header("model", model_id, sizeof(model_id));
 	model_header("tma_version", version, sizeof(version));
-	itest_parent_name(parent, sizeof(parent), "model");
-	assert_int_equal(itest_mkcg(parent), 0);
+	assert_int_equal(
+		itest_make_parent("model", parent, sizeof(parent), mnt_parent, sizeof(mnt_parent)),
+		0);
 	for (int i = 0; i < 3; i++) {
 		snprintf(child[i], sizeof(child[i]), "%s/c%d", parent, i);
 		snprintf(cg[i], sizeof(cg[i]), "/%s", child[i]);
 		assert_int_equal(itest_mkcg(child[i]), 0);
 	}
-	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
 	{
 		const char *args[] = { "--model-file", model_path, "--info", "--cgroup",
 				       mnt_parent,     "--depth",  "1",	     "--interval",

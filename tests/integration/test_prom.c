@@ -387,13 +387,11 @@ static void top_bounds_the_series(void **state)
 
 	(void)state;
 	ITEST_NEED_ROOT();
-	itest_parent_name(parent, sizeof(parent), "promtop");
-	assert_int_equal(itest_mkcg(parent), 0);
+	assert_int_equal(itest_make_parent("promtop", parent, sizeof(parent), mnt, sizeof(mnt)), 0);
 	for (int i = 0; i < 4; i++) {
 		snprintf(child[i], sizeof(child[i]), "%s/c%d", parent, i);
 		assert_int_equal(itest_mkcg(child[i]), 0);
 	}
-	snprintf(mnt, sizeof(mnt), "%s/%s", itest_cgroup_mount(), parent);
 	port = start_listening(&t, args);
 	for (int i = 0; i < 4; i++)
 		burners[i] = itest_burn_in(child[i], "1.5", "0.2", NULL);
@@ -491,9 +489,8 @@ static void hostile_clients_are_bounded(void **state)
 
 	(void)state;
 	ITEST_NEED_ROOT();
-	itest_parent_name(parent, sizeof(parent), "promhostile");
-	assert_int_equal(itest_mkcg(parent), 0);
-	snprintf(mnt, sizeof(mnt), "%s/%s", itest_cgroup_mount(), parent);
+	assert_int_equal(itest_make_parent("promhostile", parent, sizeof(parent), mnt, sizeof(mnt)),
+			 0);
 	port = start_listening(&t, args);
 
 	/* Stops mid-header and stays silent. */

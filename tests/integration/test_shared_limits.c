@@ -43,9 +43,9 @@ static void full_map_shows_in_every_line(void **state)
 
 	(void)state;
 	ITEST_NEED_ROOT();
-	itest_parent_name(parent, sizeof(parent), "mapfull");
-	assert_int_equal(itest_mkcg(parent), 0);
-	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
+	assert_int_equal(itest_make_parent("mapfull", parent, sizeof(parent), mnt_parent,
+					   sizeof(mnt_parent)),
+			 0);
 	assert_int_equal(itest_tmacg_start(&tj, json_args), 0);
 	itest_tmacg_drain(&tj);
 	assert_int_equal(itest_tmacg_start(&tt, table_args), 0);
@@ -123,9 +123,9 @@ static void burst_beyond_old_ring_is_named(void **state)
 
 	(void)state;
 	ITEST_NEED_ROOT();
-	itest_parent_name(parent, sizeof(parent), "burst");
-	assert_int_equal(itest_mkcg(parent), 0);
-	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
+	assert_int_equal(
+		itest_make_parent("burst", parent, sizeof(parent), mnt_parent, sizeof(mnt_parent)),
+		0);
 	assert_int_equal(itest_tmacg_start(&t, args), 0);
 	itest_tmacg_drain(&t);
 	assert_int_equal(kill(t.pid, SIGSTOP), 0);
@@ -200,9 +200,9 @@ static void two_instances_agree_and_tell_apart(void **state)
 
 	(void)state;
 	ITEST_NEED_ROOT();
-	itest_parent_name(parent, sizeof(parent), "two");
-	assert_int_equal(itest_mkcg(parent), 0);
-	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
+	assert_int_equal(
+		itest_make_parent("two", parent, sizeof(parent), mnt_parent, sizeof(mnt_parent)),
+		0);
 	snprintf(cg, sizeof(cg), "/%s", parent);
 	for (int i = 0; i < 2; i++) {
 		assert_int_equal(itest_tmacg_start(&t[i], args), 0);

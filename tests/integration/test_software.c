@@ -46,13 +46,12 @@ static void attribution_matches_cpu_stat(void **state)
 
 	(void)state;
 	ITEST_NEED_ROOT();
-	itest_parent_name(parent, sizeof(parent), "attr");
-	assert_int_equal(itest_mkcg(parent), 0);
+	assert_int_equal(itest_make_parent("attr", parent, sizeof(parent), arg[0], sizeof(arg[0])),
+			 0);
 	for (int i = 0; i < 3; i++) {
 		snprintf(child[i], sizeof(child[i]), "%s/c%d", parent, i);
 		assert_int_equal(itest_mkcg(child[i]), 0);
 	}
-	snprintf(arg[0], sizeof(arg[0]), "%s/%s", itest_cgroup_mount(), parent);
 	{
 		const char *args[] = { "--pmu",	     "software", "--cgroup", arg[0], "--depth", "1",
 				       "--interval", "30s",	 "--format", "json", NULL };
@@ -115,9 +114,9 @@ static void raw_tracepoint_fallback_counts(void **state)
 
 	(void)state;
 	ITEST_NEED_ROOT();
-	itest_parent_name(parent, sizeof(parent), "rawtp");
-	assert_int_equal(itest_mkcg(parent), 0);
-	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
+	assert_int_equal(
+		itest_make_parent("rawtp", parent, sizeof(parent), mnt_parent, sizeof(mnt_parent)),
+		0);
 	snprintf(cg, sizeof(cg), "/%s", parent);
 	setenv("TMACG_FORCE_RAW_TP", "1", 1);
 	assert_int_equal(itest_tmacg_start(&t, args), 0);
@@ -150,9 +149,9 @@ static void short_lived_cgroups_are_named(void **state)
 
 	(void)state;
 	ITEST_NEED_ROOT();
-	itest_parent_name(parent, sizeof(parent), "short");
-	assert_int_equal(itest_mkcg(parent), 0);
-	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
+	assert_int_equal(
+		itest_make_parent("short", parent, sizeof(parent), mnt_parent, sizeof(mnt_parent)),
+		0);
 	{
 		const char *args[] = { "--pmu",	   "software", "--cgroup",   mnt_parent,
 				       "--depth",  "1",	       "--interval", "500ms",
@@ -211,9 +210,9 @@ static void per_task_split(void **state)
 
 	(void)state;
 	ITEST_NEED_ROOT();
-	itest_parent_name(parent, sizeof(parent), "task");
-	assert_int_equal(itest_mkcg(parent), 0);
-	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
+	assert_int_equal(
+		itest_make_parent("task", parent, sizeof(parent), mnt_parent, sizeof(mnt_parent)),
+		0);
 	{
 		const char *args[] = { "--pmu",	     "software",   "--cgroup", mnt_parent,
 				       "--per-task", "--interval", "30s",      "--format",
@@ -272,9 +271,9 @@ static void top_limits_task_lines(void **state)
 
 	(void)state;
 	ITEST_NEED_ROOT();
-	itest_parent_name(parent, sizeof(parent), "tasktop");
-	assert_int_equal(itest_mkcg(parent), 0);
-	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
+	assert_int_equal(itest_make_parent("tasktop", parent, sizeof(parent), mnt_parent,
+					   sizeof(mnt_parent)),
+			 0);
 	snprintf(cg, sizeof(cg), "/%s", parent);
 	assert_int_equal(itest_tmacg_start(&t, args), 0);
 	itest_tmacg_drain(&t);
@@ -398,9 +397,9 @@ static void three_valid_json_lines_per_cgroup(void **state)
 
 	(void)state;
 	ITEST_NEED_ROOT();
-	itest_parent_name(parent, sizeof(parent), "json \"q\\");
-	assert_int_equal(itest_mkcg(parent), 0);
-	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
+	assert_int_equal(itest_make_parent("json \"q\\", parent, sizeof(parent), mnt_parent,
+					   sizeof(mnt_parent)),
+			 0);
 	snprintf(cg, sizeof(cg), "/%s", parent);
 	assert_int_equal(itest_tmacg_start(&t, args), 0);
 	assert_int_equal(itest_tmacg_stop(&t, 0), 0);
@@ -434,9 +433,9 @@ static void table_shows_tree_and_counts(void **state)
 
 	(void)state;
 	ITEST_NEED_ROOT();
-	itest_parent_name(parent, sizeof(parent), "table");
-	assert_int_equal(itest_mkcg(parent), 0);
-	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
+	assert_int_equal(
+		itest_make_parent("table", parent, sizeof(parent), mnt_parent, sizeof(mnt_parent)),
+		0);
 	snprintf(header, sizeof(header), "cgroup /%s, interval ", parent);
 	assert_int_equal(itest_tmacg_start(&t, args), 0);
 	itest_tmacg_drain(&t);

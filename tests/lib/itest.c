@@ -412,6 +412,18 @@ void itest_parent_name(char *buf, size_t len, const char *name)
 	snprintf(buf, len, "tmacg-test-%d-%s", getpid(), name);
 }
 
+int itest_make_parent(const char *name, char *parent, size_t plen, char *mnt, size_t mlen)
+{
+	const char *at = itest_cgroup_mount();
+
+	itest_parent_name(parent, plen, name);
+	if (!at)
+		return -ENOENT;
+	if ((size_t)snprintf(mnt, mlen, "%s/%s", at, parent) >= mlen)
+		return -ENAMETOOLONG;
+	return itest_mkcg(parent);
+}
+
 int itest_cleanup(void **state)
 {
 	(void)state;

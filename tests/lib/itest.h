@@ -80,5 +80,10 @@ int itest_cleanup(void **state);
 
 /* The test's own cgroup parent name: "tmacg-test-<pid>-<name>". */
 void itest_parent_name(char *buf, size_t len, const char *name);
+/*
+ * Creates that parent (itest_mkcg): its name into parent, its directory
+ * under the mount (what --cgroup takes) into mnt.  0 or -errno.
+ */
+int itest_make_parent(const char *name, char *parent, size_t plen, char *mnt, size_t mlen);
 
 #endif
