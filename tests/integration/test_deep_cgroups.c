@@ -60,9 +60,7 @@ static void deep_burners_are_charged_to_the_top_level_cgroup(void **state)
 	assert_int_equal(itest_wait(burners[0]), 0);
 	assert_int_equal(itest_wait(burners[1]), 0);
 	after = itest_usage_usec(parent);
-	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
-	lines = itest_json_lines(t.out, &n);
-	assert_non_null(lines);
+	lines = itest_stop_json(&t, SIGTERM, &n);
 	snprintf(cg, sizeof(cg), "/%s", parent);
 	got = itest_on_cpu_of(lines, n, cg, &seen);
 	want = (after - before) / 1e6;
@@ -148,9 +146,7 @@ static void siblings_differing_after_the_cut_get_their_own_names(void **state)
 		name200(name, 'p');
 	}
 	close(dir);
-	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
-	lines = itest_json_lines(t.out, &n);
-	assert_non_null(lines);
+	lines = itest_stop_json(&t, SIGTERM, &n);
 	for (int i = 0; i < 6; i++) {
 		char want[8200];
 		double got;

@@ -451,9 +451,7 @@ static void live_model_matches_kernel_and_replay(void **state)
 	for (int i = 0; i < 2; i++)
 		after[i] = itest_usage_usec(child[i]);
 	usleep(500000); /* an interval with nothing running: the burners' cgroups go null */
-	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
-	lines = itest_json_lines(t.out, &n);
-	assert_non_null(lines);
+	lines = itest_stop_json(&t, SIGTERM, &n);
 	assert_true(n >= 8);
 	for (size_t i = 0; i < n; i++) {
 		assert_string_equal(itest_str(lines[i], "model"), model_id);

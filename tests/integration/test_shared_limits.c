@@ -151,9 +151,7 @@ static void burst_beyond_old_ring_is_named(void **state)
 	assert_int_equal(itest_wait(child), 0);
 	assert_int_equal(kill(t.pid, SIGCONT), 0);
 	usleep(3500000); /* the next intervals: read, named, reported */
-	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
-	lines = itest_json_lines(t.out, &n);
-	assert_non_null(lines);
+	lines = itest_stop_json(&t, SIGTERM, &n);
 	for (int i = 0; i < NCG; i++) {
 		char cg[200];
 		int seen;

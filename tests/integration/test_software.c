@@ -68,9 +68,7 @@ static void attribution_matches_cpu_stat(void **state)
 	for (int i = 0; i < 3; i++)
 		after[i] = itest_usage_usec(child[i]);
 	/* SIGTERM ends the 30 s interval early: the final interval is printed. */
-	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
-	lines = itest_json_lines(t.out, &n);
-	assert_non_null(lines);
+	lines = itest_stop_json(&t, SIGTERM, &n);
 	for (int i = 0; i < 3; i++) {
 		char cg[200];
 		double got;
@@ -171,9 +169,7 @@ static void short_lived_cgroups_are_named(void **state)
 		assert_int_equal(itest_rmcg(cg), 0);
 	}
 	usleep(1200000); /* two intervals: every removal reported */
-	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
-	lines = itest_json_lines(t.out, &n);
-	assert_non_null(lines);
+	lines = itest_stop_json(&t, SIGTERM, &n);
 	for (int i = 0; i < NCG; i++) {
 		char cg[200];
 		int seen;
@@ -278,9 +274,7 @@ static void top_limits_task_lines(void **state)
 	assert_int_equal(itest_tmacg_start(&t, args), 0);
 	itest_tmacg_drain(&t);
 	assert_int_equal(itest_wait(itest_burn_in(parent, "2", "0.6", "0.05")), 0);
-	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
-	lines = itest_json_lines(t.out, &n);
-	assert_non_null(lines);
+	lines = itest_stop_json(&t, SIGTERM, &n);
 	/* Lines come per interval: a cgroup line, then its task lines. */
 	for (size_t i = 0; i < n; i++) {
 		int tasks = 0;
@@ -354,9 +348,7 @@ static void sigterm_prints_last_interval_and_detaches(void **state)
 			ours[n_ours++] = after[i];
 	}
 	assert_true(n_ours >= 3); /* switch, flush, mkdir, rmdir */
-	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
-	lines = itest_json_lines(t.out, &n);
-	assert_non_null(lines);
+	lines = itest_stop_json(&t, SIGTERM, &n);
 	assert_true(n >= 1); /* the interval cut short by the signal */
 	/* The kernel frees programs shortly after their last reference goes. */
 	for (int i = 0; i < 50 && any_loaded(ours, n_ours); i++)
@@ -482,9 +474,7 @@ static void model_software_is_pmu_software(void **state)
 		size_t n, used = 0;
 
 		assert_int_equal(itest_tmacg_start(&t, args[k]), 0);
-		assert_int_equal(itest_tmacg_stop(&t, 0), 0);
-		lines = itest_json_lines(t.out, &n);
-		assert_non_null(lines);
+		lines = itest_stop_json(&t, 0, &n);
 		assert_true(n >= 1);
 		assert_string_equal(itest_str(lines[0], "model"), "software");
 		assert_true(json_object_object_get_ex(lines[0], "counts", &counts));

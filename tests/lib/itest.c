@@ -15,6 +15,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
 #include "cgroup_fs.h"
 #include "itest_deep.h"
 
@@ -372,6 +377,16 @@ void itest_json_free(json_object **lines, size_t n)
 	for (size_t i = 0; i < n; i++)
 		json_object_put(lines[i]);
 	free(lines);
+}
+
+json_object **itest_stop_json(struct itest_tmacg *t, int sig, size_t *n)
+{
+	json_object **lines;
+
+	assert_int_equal(itest_tmacg_stop(t, sig), 0);
+	lines = itest_json_lines(t->out, n);
+	assert_non_null(lines);
+	return lines;
 }
 
 static json_object *lookup(json_object *o, const char *path)
