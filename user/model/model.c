@@ -188,6 +188,22 @@ static int find_helper(const struct tma_model *m, const char *name)
 	return -1;
 }
 
+/* name_eq for a new const or helper: a name no const or helper has yet. */
+static int new_name_eq(struct loader *ld, size_t *off, char **name)
+{
+	size_t name_off = skip_space(ld, *off);
+	int rc = name_eq(ld, off, name);
+
+	if (rc)
+		return rc;
+	if (find_const(ld->m, *name) >= 0 || find_helper(ld->m, *name) >= 0) {
+		rc = lerr(ld, name_off, "duplicate name %s", *name);
+		free(*name);
+		*name = NULL;
+	}
+	return rc;
+}
+
 /*
  * Folds an expression of numbers and earlier constants (const and cap lines);
  * names are resolved here because constants may only read earlier ones.
@@ -249,16 +265,11 @@ static int do_const(struct loader *ld, size_t off)
 {
 	struct tma_model *m = ld->m;
 	struct model_const c = { 0 };
-	size_t name_off = skip_space(ld, off);
 	int root, rc;
 
-	rc = name_eq(ld, &off, &c.name);
+	rc = new_name_eq(ld, &off, &c.name);
 	if (rc)
 		return rc;
-	if (find_const(m, c.name) >= 0 || find_helper(m, c.name) >= 0) {
-		rc = lerr(ld, name_off, "duplicate name %s", c.name);
-		goto fail;
-	}
 	rc = parse_expr_at(ld, off, EXPR_MODE_FORMULA, &root);
 	if (!rc)
 		rc = const_value(ld, root, &c.value);
@@ -277,16 +288,11 @@ static int do_helper(struct loader *ld, size_t off)
 {
 	struct tma_model *m = ld->m;
 	struct model_helper h = { 0 };
-	size_t name_off = skip_space(ld, off);
 	int rc;
 
-	rc = name_eq(ld, &off, &h.name);
+	rc = new_name_eq(ld, &off, &h.name);
 	if (rc)
 		return rc;
-	if (find_const(m, h.name) >= 0 || find_helper(m, h.name) >= 0) {
-		rc = lerr(ld, name_off, "duplicate name %s", h.name);
-		goto fail;
-	}
 	rc = parse_expr_at(ld, off, EXPR_MODE_FORMULA, &h.root);
 	if (!rc)
 		rc = grow((void **)&m->helpers, m->nhelpers, sizeof(h));
