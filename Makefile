@@ -114,32 +114,33 @@ $(OUT)/user/%.o: user/%.c | $(OUT)
 
 # Built-in models and CPU descriptions: each user/model/builtin/<id>.tma and
 # <id>.cpu becomes a NUL-terminated byte array, so the binary needs no files at
-# run time.  $(call embed_files,HEADER,STRUCT,ARRAY,EXT,FILES)
+# run time: tables of struct embedded_file (user/embedded.h).
+# $(call embed_files,ARRAY,EXT,FILES)
 define embed_files
 	$(call msg,GEN,$@)
 	$(Q){ echo '/* generated from user/model/builtin by the Makefile */'; \
-	  echo '#include "$(1)"'; \
-	  for f in $(5); do id=$$(basename $$f $(4)); \
-	    echo "static const char $(3)_$${id}_text[] = {"; \
+	  echo '#include "embedded.h"'; \
+	  for f in $(3); do id=$$(basename $$f $(2)); \
+	    echo "static const char $(1)_$${id}_text[] = {"; \
 	    od -An -v -tx1 $$f | sed -e 's/ *\([0-9a-f][0-9a-f]\)/0x\1,/g'; \
 	    echo '0x00 };'; done; \
-	  echo 'const struct $(2) $(3)[] = {'; \
-	  for f in $(5); do id=$$(basename $$f $(4)); \
-	    echo "	{ \"$$id\", \"$$f\", $(3)_$${id}_text, sizeof($(3)_$${id}_text) - 1 },"; done; \
+	  echo 'const struct embedded_file $(1)[] = {'; \
+	  for f in $(3); do id=$$(basename $$f $(2)); \
+	    echo "	{ \"$$id\", \"$$f\", $(1)_$${id}_text, sizeof($(1)_$${id}_text) - 1 },"; done; \
 	  echo '	{ 0, 0, 0, 0 }'; echo '};'; } > $@
 endef
 
 $(OUT)/models_builtin.c: $(MODEL_FILES) Makefile | $(OUT)
-	$(call embed_files,model/model_builtin.h,model_builtin,model_builtins,.tma,$(MODEL_FILES))
+	$(call embed_files,model_builtins,.tma,$(MODEL_FILES))
 
 $(OUT)/cpus_builtin.c: $(CPU_FILES) Makefile | $(OUT)
-	$(call embed_files,pmu/cpu_builtin.h,cpu_builtin,cpu_builtins,.cpu,$(CPU_FILES))
+	$(call embed_files,cpu_builtins,.cpu,$(CPU_FILES))
 
-$(OUT)/models_builtin.o: $(OUT)/models_builtin.c user/model/model_builtin.h
+$(OUT)/models_builtin.o: $(OUT)/models_builtin.c user/embedded.h
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
-$(OUT)/cpus_builtin.o: $(OUT)/cpus_builtin.c user/pmu/cpu_builtin.h
+$(OUT)/cpus_builtin.o: $(OUT)/cpus_builtin.c user/embedded.h
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 

@@ -16,8 +16,8 @@
 #include "output_tree.h"
 #include "replay_read.h"
 
-int replay_eval(const struct replay_record *rec, const struct tma_model *m, double *events,
-		struct model_result *res, int level, bool info)
+static int eval_record(const struct replay_record *rec, const struct tma_model *m, double *events,
+		       struct model_result *res, int level, bool info)
 {
 	struct model_input in = { .events = events, .interval_s = rec->interval_s };
 	int nev = model_event_count(m);
@@ -34,39 +34,8 @@ int replay_eval(const struct replay_record *rec, const struct tma_model *m, doub
 	return model_eval_level(m, &in, res, level, info);
 }
 
-/* 0, 1 when the model failed (said on err), or -errno when out could not be written. */
-static int print_record(const struct replay_record *rec, const struct tma_model *m, double *events,
-			struct model_result *res, int level, bool json, bool color, bool info,
-			FILE *out, FILE *err, const char *path)
-{
-	struct report_line line = {
-		.interval_s = rec->interval_s,
-		.model = model_id(m),
-		.tma_version = model_tma_version(m),
-		.cgroup = rec->cgroup,
-		.running_min = NAN,
-		.tma = m,
-		.result = res,
-		.level = level,
-		.info = info,
-	};
-	int rc = replay_eval(rec, m, events, res, level, info);
-
-	if (rc) {
-		fprintf(err, "tmacg: %s:%d: cannot evaluate model %s: %s\n", path, rec->line,
-			model_id(m), strerror(-rc));
-		return 1;
-	}
-	if (json) {
-		clock_gettime(CLOCK_REALTIME, &line.time);
-		return output_json_line(out, &line);
-	}
-	output_tree(out, &line, color);
-	return ferror(out) ? -EIO : 0;
-}
-
-int replay_run_data(const struct replay_data *d, const struct tma_model *m, int level, bool json,
-		    bool color, bool info, FILE *out, FILE *err)
+int replay_each(const struct replay_data *d, const struct tma_model *m, int level, bool info,
+		replay_fn fn, void *ctx, FILE *err)
 {
 	struct model_result *res = model_result_new(m);
 	double *events = calloc(model_event_count(m) + 1, sizeof(*events));
@@ -76,15 +45,77 @@ int replay_run_data(const struct replay_data *d, const struct tma_model *m, int 
 		fprintf(err, "tmacg: out of memory\n");
 		rc = -ENOMEM;
 	}
-	for (int i = 0; !rc && i < d->nrecords; i++)
-		rc = print_record(&d->records[i], m, events, res, level, json, color, info, out,
-				  err, d->name);
+	for (int i = 0; !rc && i < d->nrecords; i++) {
+		const struct replay_record *rec = &d->records[i];
+
+		rc = eval_record(rec, m, events, res, level, info);
+		if (rc) {
+			fprintf(err, "tmacg: %s:%d: cannot evaluate model %s: %s\n", d->name,
+				rec->line, model_id(m), strerror(-rc));
+			rc = 1;
+		} else {
+			rc = fn(ctx, rec, res);
+		}
+	}
+	model_result_free(res);
+	free(events);
+	return rc;
+}
+
+int replay_load(const char *path, struct replay_data *d, FILE *err)
+{
+	char msg[512];
+
+	if (replay_read(path, d, msg, sizeof(msg))) {
+		fprintf(err, "tmacg: %s\n", msg);
+		return 1;
+	}
+	return 0;
+}
+
+struct print_ctx {
+	const struct tma_model *m;
+	int level;
+	bool json, color, info;
+	FILE *out;
+};
+
+/* One JSON line or tree block: 0, or -errno when out could not be written. */
+static int print_record(void *ctx, const struct replay_record *rec, struct model_result *res)
+{
+	const struct print_ctx *p = ctx;
+	struct report_line line = {
+		.interval_s = rec->interval_s,
+		.model = model_id(p->m),
+		.tma_version = model_tma_version(p->m),
+		.cgroup = rec->cgroup,
+		.running_min = NAN,
+		.tma = p->m,
+		.result = res,
+		.level = p->level,
+		.info = p->info,
+	};
+
+	if (p->json) {
+		clock_gettime(CLOCK_REALTIME, &line.time);
+		return output_json_line(p->out, &line);
+	}
+	output_tree(p->out, &line, p->color);
+	return ferror(p->out) ? -EIO : 0;
+}
+
+int replay_run_data(const struct replay_data *d, const struct tma_model *m, int level, bool json,
+		    bool color, bool info, FILE *out, FILE *err)
+{
+	struct print_ctx p = {
+		.m = m, .level = level, .json = json, .color = color, .info = info, .out = out
+	};
+	int rc = replay_each(d, m, level, info, print_record, &p, err);
+
 	if (!rc && fflush(out))
 		rc = -errno;
 	if (rc < 0 && rc != -ENOMEM)
 		fprintf(err, "tmacg: cannot write the output: %s\n", strerror(-rc));
-	model_result_free(res);
-	free(events);
 	return rc ? 1 : 0;
 }
 
@@ -92,13 +123,10 @@ int replay_run(const char *path, const struct tma_model *m, int level, bool json
 	       bool info, FILE *out, FILE *err)
 {
 	struct replay_data d;
-	char msg[512];
 	int rc;
 
-	if (replay_read(path, &d, msg, sizeof(msg))) {
-		fprintf(err, "tmacg: %s\n", msg);
+	if (replay_load(path, &d, err))
 		return 1;
-	}
 	rc = replay_run_data(&d, m, level, json, color, info, out, err);
 	replay_free(&d);
 	return rc;

@@ -11,12 +11,19 @@ struct replay_data;
 struct replay_record;
 struct model_result;
 
+/* Handed each record evaluated into res by replay_each: 0 to go on, else the error. */
+typedef int (*replay_fn)(void *ctx, const struct replay_record *rec, struct model_result *res);
+
 /*
- * Evaluates one record: its counters into events[model_event_count(m) + 1]
- * (absent ones 0), then the model to level.  0 or -errno from the model.
+ * The one loop of every replay format: evaluates each record of d in order
+ * (absent counters 0) to level and hands it to fn.  0, 1 when the model
+ * failed (said on err with the record's line), -ENOMEM (said), or fn's error.
  */
-int replay_eval(const struct replay_record *rec, const struct tma_model *m, double *events,
-		struct model_result *res, int level, bool info);
+int replay_each(const struct replay_data *d, const struct tma_model *m, int level, bool info,
+		replay_fn fn, void *ctx, FILE *err);
+
+/* Reads and checks all of path ("-": stdin) into d: 0, or 1 with the reason on err. */
+int replay_load(const char *path, struct replay_data *d, FILE *err);
 
 /*
  * Reads and checks all of path ("-": stdin) first, then prints one JSON line

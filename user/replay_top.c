@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -13,57 +12,70 @@
 #include "replay_read.h"
 #include "replay_run.h"
 
+struct frames {
+	const struct tma_model *m;
+	int level;
+	struct top *t;
+	struct top_screen *scr;
+	struct top_title title;
+	const char *first; /* the cgroup that opened the frame being filled */
+	FILE *out;
+};
+
+/* A frame ends where its first cgroup comes again: drawn before that record is added. */
+static int add_record(void *ctx, const struct replay_record *rec, struct model_result *res)
+{
+	struct frames *f = ctx;
+	struct report_line line = {
+		.interval_s = rec->interval_s,
+		.cgroup = rec->cgroup,
+		.running_min = NAN,
+		.tma = f->m,
+		.result = res,
+		.level = f->level,
+	};
+	int rc;
+
+	if (f->first && !strcmp(f->first, rec->cgroup)) {
+		rc = top_draw(f->t, f->out, f->scr, &f->title);
+		if (rc)
+			return rc;
+		f->first = NULL;
+	}
+	if (!f->first) {
+		f->first = rec->cgroup;
+		f->title.interval_s = rec->interval_s;
+	}
+	return top_add(f->t, &line, false);
+}
+
 int replay_top_data(const struct replay_data *d, const struct tma_model *m, int level, bool color,
 		    int width, FILE *out, FILE *err)
 {
-	struct model_result *res = model_result_new(m);
-	double *events = calloc(model_event_count(m) + 1, sizeof(*events));
-	struct top *t = top_new(m, level, 0, NULL);
 	struct top_screen scr = { .width = width, .color = color };
-	struct top_title title = { .host = "replay", .model = model_id(m) };
-	const char *first = NULL;
+	struct frames f = {
+		.m = m,
+		.level = level,
+		.t = top_new(m, level, 0, NULL),
+		.scr = &scr,
+		.title = { .host = "replay", .model = model_id(m) },
+		.out = out,
+	};
 	int rc = 0;
 
-	if (!res || !events || !t) {
+	if (!f.t) {
 		fprintf(err, "tmacg: out of memory\n");
 		rc = -ENOMEM;
 	}
-	clock_gettime(CLOCK_REALTIME, &title.time);
-	for (int i = 0; !rc && i < d->nrecords; i++) {
-		const struct replay_record *rec = &d->records[i];
-		struct report_line line = {
-			.interval_s = rec->interval_s,
-			.cgroup = rec->cgroup,
-			.running_min = NAN,
-			.tma = m,
-			.result = res,
-			.level = level,
-		};
-
-		if (first && !strcmp(first, rec->cgroup)) {
-			rc = top_draw(t, out, &scr, &title);
-			first = NULL;
-		}
-		if (!first) {
-			first = rec->cgroup;
-			title.interval_s = rec->interval_s;
-		}
-		if (!rc && (rc = replay_eval(rec, m, events, res, level, false))) {
-			fprintf(err, "tmacg: %s:%d: cannot evaluate model %s: %s\n", d->name,
-				rec->line, model_id(m), strerror(-rc));
-			rc = 1;
-		}
-		if (!rc)
-			rc = top_add(t, &line, false);
-	}
-	if (!rc && first)
-		rc = top_draw(t, out, &scr, &title);
+	clock_gettime(CLOCK_REALTIME, &f.title.time);
+	if (!rc)
+		rc = replay_each(d, m, level, false, add_record, &f, err);
+	if (!rc && f.first)
+		rc = top_draw(f.t, out, &scr, &f.title);
 	/* A closed pipe (| head) ends the replay quietly, as it ends live mode. */
 	if (rc < 0 && rc != -ENOMEM && rc != -EPIPE)
 		fprintf(err, "tmacg: cannot write the output: %s\n", strerror(-rc));
-	top_free(t);
-	model_result_free(res);
-	free(events);
+	top_free(f.t);
 	return rc ? 1 : 0;
 }
 
@@ -72,13 +84,10 @@ int replay_top(const char *path, const struct tma_model *m, int level, bool colo
 {
 	struct top_screen scr;
 	struct replay_data d;
-	char msg[512];
 	int rc;
 
-	if (replay_read(path, &d, msg, sizeof(msg))) {
-		fprintf(err, "tmacg: %s\n", msg);
+	if (replay_load(path, &d, err))
 		return 1;
-	}
 	top_screen_size(fileno(out), &scr);
 	rc = replay_top_data(&d, m, level, color, scr.width, out, err);
 	replay_free(&d);

@@ -20,27 +20,12 @@
 #include <unistd.h>
 
 #include "itest.h"
+#include "itest_counts.h"
 #include "itest_deep.h"
 
 #define LEVELS 100
 /* 100 levels of 60-byte names: about 6,100 bytes of path, over PATH_MAX. */
 #define LEVEL_NAME "level-of-a-deeply-nested-cgroup-hierarchy-0123456789abcdefgh"
-
-static double on_cpu_of(json_object **lines, size_t n, const char *cgroup, int *seen)
-{
-	double sum = 0;
-
-	*seen = 0;
-	for (size_t i = 0; i < n; i++) {
-		const char *cg = itest_str(lines[i], "cgroup");
-
-		if (cg && !strcmp(cg, cgroup) && !json_object_object_get(lines[i], "task")) {
-			sum += itest_num(lines[i], "counts.on_cpu_s");
-			(*seen)++;
-		}
-	}
-	return sum;
-}
 
 static void deep_burners_are_charged_to_the_top_level_cgroup(void **state)
 {
@@ -75,11 +60,9 @@ static void deep_burners_are_charged_to_the_top_level_cgroup(void **state)
 	assert_int_equal(itest_wait(burners[0]), 0);
 	assert_int_equal(itest_wait(burners[1]), 0);
 	after = itest_usage_usec(parent);
-	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
-	lines = itest_json_lines(t.out, &n);
-	assert_non_null(lines);
+	lines = itest_stop_json(&t, SIGTERM, &n);
 	snprintf(cg, sizeof(cg), "/%s", parent);
-	got = on_cpu_of(lines, n, cg, &seen);
+	got = itest_on_cpu_of(lines, n, cg, &seen);
 	want = (after - before) / 1e6;
 	tol = fmax(0.02 * want, 0.020);
 	printf("  %s (burners %d levels down): tmacg %.4f s, cpu.stat %.4f s, error %.2f%%\n", cg,
@@ -121,9 +104,9 @@ static void siblings_differing_after_the_cut_get_their_own_names(void **state)
 
 	(void)state;
 	ITEST_NEED_ROOT();
-	itest_parent_name(parent, sizeof(parent), "longnames");
-	assert_int_equal(itest_mkcg(parent), 0);
-	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
+	assert_int_equal(itest_make_parent("longnames", parent, sizeof(parent), mnt_parent,
+					   sizeof(mnt_parent)),
+			 0);
 	{
 		const char *args[] = { "--pmu",	   "software", "--cgroup",   mnt_parent,
 				       "--depth",  "40",       "--interval", "30s",
@@ -163,16 +146,14 @@ static void siblings_differing_after_the_cut_get_their_own_names(void **state)
 		name200(name, 'p');
 	}
 	close(dir);
-	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
-	lines = itest_json_lines(t.out, &n);
-	assert_non_null(lines);
+	lines = itest_stop_json(&t, SIGTERM, &n);
 	for (int i = 0; i < 6; i++) {
 		char want[8200];
 		double got;
 		int seen;
 
 		assert_true(snprintf(want, sizeof(want), "/%s", sib[i].rel) < (int)sizeof(want));
-		got = on_cpu_of(lines, n, want, &seen);
+		got = itest_on_cpu_of(lines, n, want, &seen);
 		printf("  sibling %d (%zu-byte path): %d line(s), %.4f s\n", i, strlen(want), seen,
 		       got);
 		if (seen != 1)

@@ -74,10 +74,10 @@ static void json_lines_are_strict_utf8_and_lossless(void **state)
 
 	(void)state;
 	ITEST_NEED_ROOT();
-	itest_parent_name(parent, sizeof(parent), "names");
-	assert_int_equal(itest_mkcg(parent), 0);
+	assert_int_equal(
+		itest_make_parent("names", parent, sizeof(parent), mnt_parent, sizeof(mnt_parent)),
+		0);
 	make_children(parent);
-	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
 	assert_int_equal(itest_tmacg_start(&t, args), 0);
 	assert_int_equal(itest_tmacg_stop(&t, 0), 0);
 	if (!utf8_check_strict((const unsigned char *)t.out, strlen(t.out)))
@@ -137,10 +137,10 @@ static void table_has_no_terminal_escapes(void **state)
 	assert_non_null(mkdtemp(link));
 	snprintf(linkpath, sizeof(linkpath), "%s/\x1b[2J\x9b\r", link);
 	assert_int_equal(symlink("/bin/sh", linkpath), 0);
-	itest_parent_name(parent, sizeof(parent), "table");
-	assert_int_equal(itest_mkcg(parent), 0);
+	assert_int_equal(
+		itest_make_parent("table", parent, sizeof(parent), mnt_parent, sizeof(mnt_parent)),
+		0);
 	make_children(parent);
-	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
 	snprintf(cg, sizeof(cg), "%s/%s", parent, "clear\x1b[2Jfake");
 	assert_int_equal(itest_tmacg_start(&t, args), 0);
 	itest_tmacg_drain(&t);

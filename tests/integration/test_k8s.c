@@ -463,9 +463,7 @@ static void pod_level_rolls_up_containers(void **state)
 		assert_int_equal(itest_wait(pids[i]), 0);
 	for (int k = 0; k < f.npods; k++)
 		read_usage(&f.pods[k]);
-	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
-	lines = itest_json_lines(t.out, &n);
-	assert_non_null(lines);
+	lines = itest_stop_json(&t, SIGTERM, &n);
 	match_lines(&f, lines, n);
 	check_times(&f, false);
 	itest_json_free(lines, n);
@@ -646,9 +644,7 @@ static void fake_roots_in_a_delegated_subtree_are_not_pods(void **state)
 		assert_int_equal(itest_wait(pids[i]), 0);
 	read_usage(fs);
 	read_usage(sd);
-	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
-	lines = itest_json_lines(t.out, &n);
-	assert_non_null(lines);
+	lines = itest_stop_json(&t, SIGTERM, &n);
 	for (size_t i = 0; i < n; i++) {
 		const char *cg = itest_str(lines[i], "cgroup");
 

@@ -25,23 +25,14 @@
 #include <unistd.h>
 
 #include "itest.h"
+#include "test_models.h"
 
 static char model_path[1024];
 
 static int setup(void **state)
 {
-	const char *dir = getenv("TMACG_TEST_MODELS");
-
-	(void)state;
-	snprintf(model_path, sizeof(model_path), "%s/software_test.tma",
-		 dir && *dir ? dir : "tests/models");
-	if (access(model_path, R_OK)) {
-		fprintf(stderr,
-			"cannot read %s: run from the repository root or set "
-			"TMACG_TEST_MODELS\n",
-			model_path);
+	if (test_model_find(model_path, sizeof(model_path), "software_test.tma"))
 		return -1;
-	}
 	return itest_group_setup(state);
 }
 
@@ -435,14 +426,14 @@ static void live_model_matches_kernel_and_replay(void **state)
 	ITEST_NEED_ROOT();
 	model_header("model", model_id, sizeof(model_id));
 	model_header("tma_version", version, sizeof(version));
-	itest_parent_name(parent, sizeof(parent), "model");
-	assert_int_equal(itest_mkcg(parent), 0);
+	assert_int_equal(
+		itest_make_parent("model", parent, sizeof(parent), mnt_parent, sizeof(mnt_parent)),
+		0);
 	for (int i = 0; i < 3; i++) {
 		snprintf(child[i], sizeof(child[i]), "%s/c%d", parent, i);
 		snprintf(cg[i], sizeof(cg[i]), "/%s", child[i]);
 		assert_int_equal(itest_mkcg(child[i]), 0);
 	}
-	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
 	{
 		const char *args[] = { "--model-file", model_path, "--info", "--cgroup",
 				       mnt_parent,     "--depth",  "1",	     "--interval",
@@ -460,9 +451,7 @@ static void live_model_matches_kernel_and_replay(void **state)
 	for (int i = 0; i < 2; i++)
 		after[i] = itest_usage_usec(child[i]);
 	usleep(500000); /* an interval with nothing running: the burners' cgroups go null */
-	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
-	lines = itest_json_lines(t.out, &n);
-	assert_non_null(lines);
+	lines = itest_stop_json(&t, SIGTERM, &n);
 	assert_true(n >= 8);
 	for (size_t i = 0; i < n; i++) {
 		assert_string_equal(itest_str(lines[i], "model"), model_id);

@@ -31,6 +31,8 @@
 #include <unistd.h>
 
 #include "itest.h"
+#include "promtool.h"
+#include "test_models.h"
 
 #define HOST "prom-test-host"
 
@@ -39,17 +41,8 @@ static char logs_left[64];
 
 static int setup(void **state)
 {
-	const char *dir = getenv("TMACG_TEST_MODELS");
-
-	snprintf(model_path, sizeof(model_path), "%s/software_test.tma",
-		 dir && *dir ? dir : "tests/models");
-	if (access(model_path, R_OK)) {
-		fprintf(stderr,
-			"cannot read %s: run from the repository root or set "
-			"TMACG_TEST_MODELS\n",
-			model_path);
+	if (test_model_find(model_path, sizeof(model_path), "software_test.tma"))
 		return -1;
-	}
 	return itest_group_setup(state);
 }
 
@@ -140,31 +133,6 @@ static void assert_close(double got, double want, const char *what)
 		fail_msg("%s: /metrics %.4f s, cpu.stat %.4f s (tolerance %.4f s)", what, got, want,
 			 tol);
 	printf("  %s: /metrics %.4f s, cpu.stat %.4f s\n", what, got, want);
-}
-
-/* promtool check metrics on text: fails the test if rejected; false when not installed. */
-static bool promtool_accepts(const char *text)
-{
-	char path[] = "/tmp/tmacg-scrape-XXXXXX", cmd[256];
-	FILE *f;
-	int fd, st;
-
-	if (system("command -v promtool >/dev/null 2>&1")) {
-		fprintf(stderr, "  promtool not installed (Debian package prometheus; "
-				"deploy/install-deps.sh installs it)\n");
-		return false;
-	}
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	f = fdopen(fd, "w");
-	fputs(text, f);
-	fclose(f);
-	snprintf(cmd, sizeof(cmd), "promtool check metrics < %s 2>&1", path);
-	st = system(cmd);
-	unlink(path);
-	if (!WIFEXITED(st) || WEXITSTATUS(st))
-		fail_msg("promtool check metrics rejected the scrape:\n%s", text);
-	return true;
 }
 
 /* Starts tmacg with --listen 127.0.0.1:0 and returns the port it says it bound. */
@@ -419,13 +387,11 @@ static void top_bounds_the_series(void **state)
 
 	(void)state;
 	ITEST_NEED_ROOT();
-	itest_parent_name(parent, sizeof(parent), "promtop");
-	assert_int_equal(itest_mkcg(parent), 0);
+	assert_int_equal(itest_make_parent("promtop", parent, sizeof(parent), mnt, sizeof(mnt)), 0);
 	for (int i = 0; i < 4; i++) {
 		snprintf(child[i], sizeof(child[i]), "%s/c%d", parent, i);
 		assert_int_equal(itest_mkcg(child[i]), 0);
 	}
-	snprintf(mnt, sizeof(mnt), "%s/%s", itest_cgroup_mount(), parent);
 	port = start_listening(&t, args);
 	for (int i = 0; i < 4; i++)
 		burners[i] = itest_burn_in(child[i], "1.5", "0.2", NULL);
@@ -523,9 +489,8 @@ static void hostile_clients_are_bounded(void **state)
 
 	(void)state;
 	ITEST_NEED_ROOT();
-	itest_parent_name(parent, sizeof(parent), "promhostile");
-	assert_int_equal(itest_mkcg(parent), 0);
-	snprintf(mnt, sizeof(mnt), "%s/%s", itest_cgroup_mount(), parent);
+	assert_int_equal(itest_make_parent("promhostile", parent, sizeof(parent), mnt, sizeof(mnt)),
+			 0);
 	port = start_listening(&t, args);
 
 	/* Stops mid-header and stays silent. */

@@ -22,22 +22,7 @@
 #include <unistd.h>
 
 #include "itest.h"
-
-static double on_cpu_of(json_object **lines, size_t n, const char *cgroup, int *seen)
-{
-	double sum = 0;
-
-	*seen = 0;
-	for (size_t i = 0; i < n; i++) {
-		const char *cg = itest_str(lines[i], "cgroup");
-
-		if (cg && !strcmp(cg, cgroup)) {
-			sum += itest_num(lines[i], "counts.on_cpu_s");
-			(*seen)++;
-		}
-	}
-	return sum;
-}
+#include "itest_counts.h"
 
 /* More busy cgroups than --max-cgroups: map_full in the JSON quality and the table's header. */
 static void full_map_shows_in_every_line(void **state)
@@ -58,9 +43,9 @@ static void full_map_shows_in_every_line(void **state)
 
 	(void)state;
 	ITEST_NEED_ROOT();
-	itest_parent_name(parent, sizeof(parent), "mapfull");
-	assert_int_equal(itest_mkcg(parent), 0);
-	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
+	assert_int_equal(itest_make_parent("mapfull", parent, sizeof(parent), mnt_parent,
+					   sizeof(mnt_parent)),
+			 0);
 	assert_int_equal(itest_tmacg_start(&tj, json_args), 0);
 	itest_tmacg_drain(&tj);
 	assert_int_equal(itest_tmacg_start(&tt, table_args), 0);
@@ -138,9 +123,9 @@ static void burst_beyond_old_ring_is_named(void **state)
 
 	(void)state;
 	ITEST_NEED_ROOT();
-	itest_parent_name(parent, sizeof(parent), "burst");
-	assert_int_equal(itest_mkcg(parent), 0);
-	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
+	assert_int_equal(
+		itest_make_parent("burst", parent, sizeof(parent), mnt_parent, sizeof(mnt_parent)),
+		0);
 	assert_int_equal(itest_tmacg_start(&t, args), 0);
 	itest_tmacg_drain(&t);
 	assert_int_equal(kill(t.pid, SIGSTOP), 0);
@@ -166,16 +151,14 @@ static void burst_beyond_old_ring_is_named(void **state)
 	assert_int_equal(itest_wait(child), 0);
 	assert_int_equal(kill(t.pid, SIGCONT), 0);
 	usleep(3500000); /* the next intervals: read, named, reported */
-	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
-	lines = itest_json_lines(t.out, &n);
-	assert_non_null(lines);
+	lines = itest_stop_json(&t, SIGTERM, &n);
 	for (int i = 0; i < NCG; i++) {
 		char cg[200];
 		int seen;
 		double got;
 
 		snprintf(cg, sizeof(cg), "/%s/b%04d", parent, i);
-		got = on_cpu_of(lines, n, cg, &seen);
+		got = itest_on_cpu_of(lines, n, cg, &seen);
 		if (!seen || !(got > 0)) {
 			if (missing++ < 5)
 				fprintf(stderr, "  not named or no time: %s (%d lines, %.6f s)\n",
@@ -215,9 +198,9 @@ static void two_instances_agree_and_tell_apart(void **state)
 
 	(void)state;
 	ITEST_NEED_ROOT();
-	itest_parent_name(parent, sizeof(parent), "two");
-	assert_int_equal(itest_mkcg(parent), 0);
-	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
+	assert_int_equal(
+		itest_make_parent("two", parent, sizeof(parent), mnt_parent, sizeof(mnt_parent)),
+		0);
 	snprintf(cg, sizeof(cg), "/%s", parent);
 	for (int i = 0; i < 2; i++) {
 		assert_int_equal(itest_tmacg_start(&t[i], args), 0);
@@ -235,7 +218,7 @@ static void two_instances_agree_and_tell_apart(void **state)
 
 		lines[i] = itest_json_lines(t[i].out, &n[i]);
 		assert_non_null(lines[i]);
-		got = on_cpu_of(lines[i], n[i], cg, &seen);
+		got = itest_on_cpu_of(lines[i], n[i], cg, &seen);
 		assert_true(seen >= 1);
 		printf("  instance %d: tmacg %.4f s, cpu.stat %.4f s, error %.2f%%\n", i, got, want,
 		       100 * (got - want) / want);

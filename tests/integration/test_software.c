@@ -18,34 +18,8 @@
 #include <unistd.h>
 
 #include "itest.h"
-
-/* Sum of counts.KEY over the lines of one cgroup (and no task); null counts as 0. */
-static double count_of(json_object **lines, size_t n, const char *cgroup, const char *key,
-		       int *seen)
-{
-	char path[64];
-	double sum = 0;
-
-	snprintf(path, sizeof(path), "counts.%s", key);
-	*seen = 0;
-	for (size_t i = 0; i < n; i++) {
-		const char *cg = itest_str(lines[i], "cgroup");
-
-		if (cg && !strcmp(cg, cgroup) && !json_object_object_get(lines[i], "task")) {
-			double v = itest_num(lines[i], path);
-
-			sum += isnan(v) ? 0 : v;
-			(*seen)++;
-		}
-	}
-	return sum;
-}
-
-/* Sum of counts.on_cpu_s over the lines of one cgroup (and no task). */
-static double on_cpu_of(json_object **lines, size_t n, const char *cgroup, int *seen)
-{
-	return count_of(lines, n, cgroup, "on_cpu_s", seen);
-}
+#include "itest_counts.h"
+#include "software_counts.h"
 
 static void assert_close(double got, double want, double rel, double abs_floor, const char *what)
 {
@@ -72,13 +46,12 @@ static void attribution_matches_cpu_stat(void **state)
 
 	(void)state;
 	ITEST_NEED_ROOT();
-	itest_parent_name(parent, sizeof(parent), "attr");
-	assert_int_equal(itest_mkcg(parent), 0);
+	assert_int_equal(itest_make_parent("attr", parent, sizeof(parent), arg[0], sizeof(arg[0])),
+			 0);
 	for (int i = 0; i < 3; i++) {
 		snprintf(child[i], sizeof(child[i]), "%s/c%d", parent, i);
 		assert_int_equal(itest_mkcg(child[i]), 0);
 	}
-	snprintf(arg[0], sizeof(arg[0]), "%s/%s", itest_cgroup_mount(), parent);
 	{
 		const char *args[] = { "--pmu",	     "software", "--cgroup", arg[0], "--depth", "1",
 				       "--interval", "30s",	 "--format", "json", NULL };
@@ -95,15 +68,13 @@ static void attribution_matches_cpu_stat(void **state)
 	for (int i = 0; i < 3; i++)
 		after[i] = itest_usage_usec(child[i]);
 	/* SIGTERM ends the 30 s interval early: the final interval is printed. */
-	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
-	lines = itest_json_lines(t.out, &n);
-	assert_non_null(lines);
+	lines = itest_stop_json(&t, SIGTERM, &n);
 	for (int i = 0; i < 3; i++) {
 		char cg[200];
 		double got;
 
 		snprintf(cg, sizeof(cg), "/%s", child[i]);
-		got = on_cpu_of(lines, n, cg, &seen);
+		got = itest_on_cpu_of(lines, n, cg, &seen);
 		assert_true(seen >= 1);
 		assert_close(got, (after[i] - before[i]) / 1e6, 0.02, 0.020, cg);
 		sum_children += got;
@@ -111,14 +82,14 @@ static void attribution_matches_cpu_stat(void **state)
 		 * cpu_clock_s, the model's count of cpu-clock: wall time while on a
 		 * CPU, steal time included, so it never falls much short of cpu.stat.
 		 */
-		clock_s = count_of(lines, n, cg, "cpu_clock_s", &seen);
+		clock_s = itest_count_of(lines, n, cg, "cpu_clock_s", &seen);
 		if (!(clock_s >= (after[i] - before[i]) / 1e6 * 0.97 - 0.02))
 			fail_msg("%s: cpu_clock_s %.4f s below cpu.stat %.4f s", cg, clock_s,
 				 (after[i] - before[i]) / 1e6);
-		assert_true(count_of(lines, n, cg, "context_switches", &seen) > 0);
+		assert_true(itest_count_of(lines, n, cg, "context_switches", &seen) > 0);
 	}
 	snprintf(arg[1], sizeof(arg[1]), "/%s", parent);
-	parent_s = on_cpu_of(lines, n, arg[1], &seen);
+	parent_s = itest_on_cpu_of(lines, n, arg[1], &seen);
 	assert_true(seen >= 1);
 	/* The parent runs nothing itself: it is exactly the sum of its children. */
 	assert_true(fabs(parent_s - sum_children) < 1e-6);
@@ -141,9 +112,9 @@ static void raw_tracepoint_fallback_counts(void **state)
 
 	(void)state;
 	ITEST_NEED_ROOT();
-	itest_parent_name(parent, sizeof(parent), "rawtp");
-	assert_int_equal(itest_mkcg(parent), 0);
-	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
+	assert_int_equal(
+		itest_make_parent("rawtp", parent, sizeof(parent), mnt_parent, sizeof(mnt_parent)),
+		0);
 	snprintf(cg, sizeof(cg), "/%s", parent);
 	setenv("TMACG_FORCE_RAW_TP", "1", 1);
 	assert_int_equal(itest_tmacg_start(&t, args), 0);
@@ -156,7 +127,8 @@ static void raw_tracepoint_fallback_counts(void **state)
 	assert_non_null(strstr(t.err, "BPF programs loaded (raw_tp)"));
 	lines = itest_json_lines(t.out, &n);
 	assert_non_null(lines);
-	assert_close(on_cpu_of(lines, n, cg, &seen), (after - before) / 1e6, 0.02, 0.020, "raw_tp");
+	assert_close(itest_on_cpu_of(lines, n, cg, &seen), (after - before) / 1e6, 0.02, 0.020,
+		     "raw_tp");
 	itest_json_free(lines, n);
 	itest_tmacg_free(&t);
 	assert_int_equal(itest_rmcg(parent), 0);
@@ -175,9 +147,9 @@ static void short_lived_cgroups_are_named(void **state)
 
 	(void)state;
 	ITEST_NEED_ROOT();
-	itest_parent_name(parent, sizeof(parent), "short");
-	assert_int_equal(itest_mkcg(parent), 0);
-	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
+	assert_int_equal(
+		itest_make_parent("short", parent, sizeof(parent), mnt_parent, sizeof(mnt_parent)),
+		0);
 	{
 		const char *args[] = { "--pmu",	   "software", "--cgroup",   mnt_parent,
 				       "--depth",  "1",	       "--interval", "500ms",
@@ -197,9 +169,7 @@ static void short_lived_cgroups_are_named(void **state)
 		assert_int_equal(itest_rmcg(cg), 0);
 	}
 	usleep(1200000); /* two intervals: every removal reported */
-	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
-	lines = itest_json_lines(t.out, &n);
-	assert_non_null(lines);
+	lines = itest_stop_json(&t, SIGTERM, &n);
 	for (int i = 0; i < NCG; i++) {
 		char cg[200];
 		int seen;
@@ -207,7 +177,7 @@ static void short_lived_cgroups_are_named(void **state)
 		double got;
 
 		snprintf(cg, sizeof(cg), "/%s/s%03d", parent, i);
-		got = on_cpu_of(lines, n, cg, &seen);
+		got = itest_on_cpu_of(lines, n, cg, &seen);
 		got_sum += got;
 		if (fabs(got - usage[i] / 1e6) > 0.005)
 			printf("  %s: tmacg %.4f s in %d lines, cpu.stat %.4f s\n", cg, got, seen,
@@ -236,9 +206,9 @@ static void per_task_split(void **state)
 
 	(void)state;
 	ITEST_NEED_ROOT();
-	itest_parent_name(parent, sizeof(parent), "task");
-	assert_int_equal(itest_mkcg(parent), 0);
-	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
+	assert_int_equal(
+		itest_make_parent("task", parent, sizeof(parent), mnt_parent, sizeof(mnt_parent)),
+		0);
 	{
 		const char *args[] = { "--pmu",	     "software",   "--cgroup", mnt_parent,
 				       "--per-task", "--interval", "30s",      "--format",
@@ -297,16 +267,14 @@ static void top_limits_task_lines(void **state)
 
 	(void)state;
 	ITEST_NEED_ROOT();
-	itest_parent_name(parent, sizeof(parent), "tasktop");
-	assert_int_equal(itest_mkcg(parent), 0);
-	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
+	assert_int_equal(itest_make_parent("tasktop", parent, sizeof(parent), mnt_parent,
+					   sizeof(mnt_parent)),
+			 0);
 	snprintf(cg, sizeof(cg), "/%s", parent);
 	assert_int_equal(itest_tmacg_start(&t, args), 0);
 	itest_tmacg_drain(&t);
 	assert_int_equal(itest_wait(itest_burn_in(parent, "2", "0.6", "0.05")), 0);
-	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
-	lines = itest_json_lines(t.out, &n);
-	assert_non_null(lines);
+	lines = itest_stop_json(&t, SIGTERM, &n);
 	/* Lines come per interval: a cgroup line, then its task lines. */
 	for (size_t i = 0; i < n; i++) {
 		int tasks = 0;
@@ -380,9 +348,7 @@ static void sigterm_prints_last_interval_and_detaches(void **state)
 			ours[n_ours++] = after[i];
 	}
 	assert_true(n_ours >= 3); /* switch, flush, mkdir, rmdir */
-	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
-	lines = itest_json_lines(t.out, &n);
-	assert_non_null(lines);
+	lines = itest_stop_json(&t, SIGTERM, &n);
 	assert_true(n >= 1); /* the interval cut short by the signal */
 	/* The kernel frees programs shortly after their last reference goes. */
 	for (int i = 0; i < 50 && any_loaded(ours, n_ours); i++)
@@ -392,20 +358,6 @@ static void sigterm_prints_last_interval_and_detaches(void **state)
 	itest_tmacg_free(&t);
 }
 
-/* docs/output.md: the counts --pmu software has always written, in this order, first. */
-static const char *const documented_counts[] = {
-	"on_cpu_s",
-	"cpu_utilization",
-	"cpu_clock_s",
-	"context_switches",
-	"context_switches_per_s",
-	"cpu_migrations",
-	"cpu_migrations_per_s",
-	"page_faults",
-	"page_faults_per_s",
-};
-#define NDOCUMENTED ((int)(sizeof(documented_counts) / sizeof(documented_counts[0])))
-
 static void assert_documented_counts(json_object *line)
 {
 	json_object *counts = NULL, *v = NULL;
@@ -414,11 +366,12 @@ static void assert_documented_counts(json_object *line)
 	assert_true(json_object_object_get_ex(line, "counts", &counts));
 	json_object_object_foreach(counts, key, val) {
 		(void)val;
-		if (k < NDOCUMENTED && strcmp(key, documented_counts[k]))
-			fail_msg("counts key %d is %s, want %s", k, key, documented_counts[k]);
+		if (k < software_ndocumented && strcmp(key, software_documented_counts[k]))
+			fail_msg("counts key %d is %s, want %s", k, key,
+				 software_documented_counts[k]);
 		k++;
 	}
-	assert_true(k >= NDOCUMENTED);
+	assert_true(k >= software_ndocumented);
 	/* Not TMA: no version, nothing flagged; the model's one tree node in metrics. */
 	assert_true(json_object_object_get_ex(line, "tma_version", &v) && !v);
 	assert_true(json_object_object_get_ex(line, "metrics", &v));
@@ -436,9 +389,9 @@ static void three_valid_json_lines_per_cgroup(void **state)
 
 	(void)state;
 	ITEST_NEED_ROOT();
-	itest_parent_name(parent, sizeof(parent), "json \"q\\");
-	assert_int_equal(itest_mkcg(parent), 0);
-	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
+	assert_int_equal(itest_make_parent("json \"q\\", parent, sizeof(parent), mnt_parent,
+					   sizeof(mnt_parent)),
+			 0);
 	snprintf(cg, sizeof(cg), "/%s", parent);
 	assert_int_equal(itest_tmacg_start(&t, args), 0);
 	assert_int_equal(itest_tmacg_stop(&t, 0), 0);
@@ -472,9 +425,9 @@ static void table_shows_tree_and_counts(void **state)
 
 	(void)state;
 	ITEST_NEED_ROOT();
-	itest_parent_name(parent, sizeof(parent), "table");
-	assert_int_equal(itest_mkcg(parent), 0);
-	snprintf(mnt_parent, sizeof(mnt_parent), "%s/%s", itest_cgroup_mount(), parent);
+	assert_int_equal(
+		itest_make_parent("table", parent, sizeof(parent), mnt_parent, sizeof(mnt_parent)),
+		0);
 	snprintf(header, sizeof(header), "cgroup /%s, interval ", parent);
 	assert_int_equal(itest_tmacg_start(&t, args), 0);
 	itest_tmacg_drain(&t);
@@ -486,16 +439,17 @@ static void table_shows_tree_and_counts(void **state)
 	if (!block)
 		fail_msg("no block for /%s:\n%s", parent, t.out);
 	assert_non_null(strstr(block, "  CPU_Share "));
-	for (int i = 0; i < NDOCUMENTED; i++) {
+	for (int i = 0; i < software_ndocumented; i++) {
 		char want[64];
 		const char *at;
 
-		snprintf(want, sizeof(want), "  %s ", documented_counts[i]);
+		snprintf(want, sizeof(want), "  %s ", software_documented_counts[i]);
 		at = strstr(block, want);
 		if (!at)
-			fail_msg("table lacks %s:\n%s", documented_counts[i], block);
+			fail_msg("table lacks %s:\n%s", software_documented_counts[i], block);
 		if (at[strlen(want)] == '-')
-			fail_msg("%s is null for a busy cgroup:\n%s", documented_counts[i], block);
+			fail_msg("%s is null for a busy cgroup:\n%s", software_documented_counts[i],
+				 block);
 	}
 	assert_non_null(strstr(block, "  bottleneck: none\n"));
 	itest_tmacg_free(&t);
@@ -520,9 +474,7 @@ static void model_software_is_pmu_software(void **state)
 		size_t n, used = 0;
 
 		assert_int_equal(itest_tmacg_start(&t, args[k]), 0);
-		assert_int_equal(itest_tmacg_stop(&t, 0), 0);
-		lines = itest_json_lines(t.out, &n);
-		assert_non_null(lines);
+		lines = itest_stop_json(&t, 0, &n);
 		assert_true(n >= 1);
 		assert_string_equal(itest_str(lines[0], "model"), "software");
 		assert_true(json_object_object_get_ex(lines[0], "counts", &counts));

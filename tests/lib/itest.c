@@ -15,6 +15,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
 #include "cgroup_fs.h"
 #include "itest_deep.h"
 
@@ -374,6 +379,16 @@ void itest_json_free(json_object **lines, size_t n)
 	free(lines);
 }
 
+json_object **itest_stop_json(struct itest_tmacg *t, int sig, size_t *n)
+{
+	json_object **lines;
+
+	assert_int_equal(itest_tmacg_stop(t, sig), 0);
+	lines = itest_json_lines(t->out, n);
+	assert_non_null(lines);
+	return lines;
+}
+
 static json_object *lookup(json_object *o, const char *path)
 {
 	char key[256];
@@ -410,6 +425,18 @@ double itest_num(json_object *o, const char *path)
 void itest_parent_name(char *buf, size_t len, const char *name)
 {
 	snprintf(buf, len, "tmacg-test-%d-%s", getpid(), name);
+}
+
+int itest_make_parent(const char *name, char *parent, size_t plen, char *mnt, size_t mlen)
+{
+	const char *at = itest_cgroup_mount();
+
+	itest_parent_name(parent, plen, name);
+	if (!at)
+		return -ENOENT;
+	if ((size_t)snprintf(mnt, mlen, "%s/%s", at, parent) >= mlen)
+		return -ENAMETOOLONG;
+	return itest_mkcg(parent);
 }
 
 int itest_cleanup(void **state)

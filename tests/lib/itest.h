@@ -68,6 +68,11 @@ void itest_tmacg_free(struct itest_tmacg *t);
 /* Parses every line of out as JSON; NULL if any line is not valid JSON. */
 json_object **itest_json_lines(const char *out, size_t *n);
 void itest_json_free(json_object **lines, size_t n);
+/*
+ * Stops tmacg with sig (itest_tmacg_stop, which must give 0) and parses its
+ * stdout: fails the test unless every line is JSON.
+ */
+json_object **itest_stop_json(struct itest_tmacg *t, int sig, size_t *n);
 /* "a.b.c" lookup helpers (NULL / NAN when absent). */
 const char *itest_str(json_object *o, const char *path);
 double itest_num(json_object *o, const char *path);
@@ -80,5 +85,10 @@ int itest_cleanup(void **state);
 
 /* The test's own cgroup parent name: "tmacg-test-<pid>-<name>". */
 void itest_parent_name(char *buf, size_t len, const char *name);
+/*
+ * Creates that parent (itest_mkcg): its name into parent, its directory
+ * under the mount (what --cgroup takes) into mnt.  0 or -errno.
+ */
+int itest_make_parent(const char *name, char *parent, size_t plen, char *mnt, size_t mlen);
 
 #endif

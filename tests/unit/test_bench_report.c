@@ -31,6 +31,20 @@ static char *run(const char *cmd, int *status)
 	return out;
 }
 
+/* tests/bench/run --render on one of its fixtures: the table, the test failed unless it ran. */
+static char *render(const char *fixture)
+{
+	char cmd[512], *out;
+	int status;
+
+	snprintf(cmd, sizeof(cmd), "tests/bench/run --render tests/bench/fixtures/%s 2>&1",
+		 fixture);
+	out = run(cmd, &status);
+	if (status)
+		fail_msg("--render failed:\n%s", out);
+	return out;
+}
+
 /* The table's row starting with label says "not measured: reason", with no figure before it. */
 static void assert_row_not_measured(const char *out, const char *label, const char *reason)
 {
@@ -51,14 +65,9 @@ static void assert_row_not_measured(const char *out, const char *label, const ch
 
 static void no_bpftool_and_perf_over_the_file_limit(void **state)
 {
-	int status;
-	char *out = run("tests/bench/run --render tests/bench/fixtures/no-bpftool-perf-limit.json "
-			"2>&1",
-			&status);
+	char *out = render("no-bpftool-perf-limit.json");
 
 	(void)state;
-	if (status)
-		fail_msg("--render failed:\n%s", out);
 	assert_row_not_measured(out, "perf stat -a -G 1000",
 				"needs 64064 open files (1000 cgroups x 4 events x 16 CPUs), "
 				"over the limit of 20000");
@@ -77,14 +86,9 @@ static void no_bpftool_and_perf_over_the_file_limit(void **state)
 
 static void no_perf_and_sections_not_run(void **state)
 {
-	int status;
-	char *out = run("tests/bench/run --render tests/bench/fixtures/no-perf-switch-only.json "
-			"2>&1",
-			&status);
+	char *out = render("no-perf-switch-only.json");
 
 	(void)state;
-	if (status)
-		fail_msg("--render failed:\n%s", out);
 	assert_row_not_measured(out, "perf stat -a -G 1 ", "perf not found (apt-get install");
 	assert_row_not_measured(out, "perf stat -a -G 100 ", "perf not found (apt-get install");
 	assert_row_not_measured(out, "switch_cost_vs_perf_100:", "perf not found");

@@ -7,7 +7,6 @@
  * with no C edit.
  */
 #include <errno.h>
-#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +17,8 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+
+#include "fake_root.h"
 
 #include "model/model.h"
 #include "model/model_list.h"
@@ -304,31 +305,6 @@ static void test_help_lists_models(void **state)
 
 static char root[256];
 
-static void put(const char *rel, const char *text)
-{
-	char path[512], *slash;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s%s", root, rel);
-	for (slash = strchr(path + strlen(root) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
-		*slash = '\0';
-		mkdir(path, 0755);
-		*slash = '/';
-	}
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 static int fake_cpuid(unsigned int leaf, unsigned int subleaf, unsigned int regs[4])
 {
 	(void)subleaf;
@@ -366,7 +342,7 @@ static struct cpu_info detect_zzz(int stepping)
 		 "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 240\n"
 		 "model name\t: Made-up CPU\nstepping\t: %d\n\n",
 		 stepping);
-	put("/proc/cpuinfo", text);
+	fake_root_put(root, "/proc/cpuinfo", text);
 	if (cpu_detect(&o, &ci, err, sizeof(err)))
 		fail_msg("cpu_detect: %s", err);
 	return ci;
@@ -387,10 +363,10 @@ static void test_new_cpu_is_data(void **state)
 
 	(void)state;
 	snprintf(root, sizeof(root), "/tmp/tmacg-desc-XXXXXX");
-	assert_non_null(mkdtemp(root));
-	put("/sys/bus/event_source/devices/cpu/type", "4\n");
-	put("/sys/devices/system/cpu/smt/active", "1\n");
-	put("/proc/sys/kernel/nmi_watchdog", "0\n");
+	assert_int_equal(fake_root_make(root), 0);
+	fake_root_put(root, "/sys/bus/event_source/devices/cpu/type", "4\n");
+	fake_root_put(root, "/sys/devices/system/cpu/smt/active", "1\n");
+	fake_root_put(root, "/proc/sys/kernel/nmi_watchdog", "0\n");
 	set_model_dir("cpu-zzz");
 
 	ci = detect_zzz(3);
@@ -454,7 +430,7 @@ static void test_new_cpu_is_data(void **state)
 
 		assert_true(fd >= 0);
 		assert_int_equal(options_parse(&o, 4, (char **)argv, stdout, stderr), 0);
-		put("/sys/devices/system/cpu/smt/active", "1\n");
+		fake_root_put(root, "/sys/devices/system/cpu/smt/active", "1\n");
 		unlink(strcat(strcpy(text, root), "/sys/bus/event_source/devices/cpu/type"));
 		setenv("TMACG_SYSFS_ROOT", root, 1);
 		fflush(stdout);
@@ -485,7 +461,7 @@ static void test_new_cpu_is_data(void **state)
 	assert_null(cpu_select_model(&ci, NULL, err, sizeof(err)));
 	assert_non_null(strstr(err, "TMACG_MODEL_DIR"));
 	assert_non_null(strstr(err, "Emerald Rapids"));
-	assert_int_equal(nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS), 0);
+	assert_int_equal(fake_root_remove(root), 0);
 }
 
 /* A broken data drop is refused by file and line, never half-loaded. */

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* cpu_detect on fixture /proc and /sys trees of machines this one is not. */
 #include <errno.h>
-#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +11,8 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+
+#include "fake_root.h"
 
 #include "pmu/cpu_desc.h"
 #include "pmu/cpu_detect.h"
@@ -34,36 +35,11 @@ static int fake_cpuid(unsigned int leaf, unsigned int subleaf, unsigned int regs
 	return 0;
 }
 
-static void put(const char *rel, const char *text)
-{
-	char path[512], *slash;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s%s", root, rel);
-	for (slash = strchr(path + strlen(root) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
-		*slash = '\0';
-		mkdir(path, 0755);
-		*slash = '/';
-	}
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 static int setup(void **state)
 {
 	(void)state;
 	snprintf(root, sizeof(root), "/tmp/tmacg-cpu-XXXXXX");
-	if (!mkdtemp(root))
+	if (fake_root_make(root))
 		return -1;
 	fake_max_leaf = 0x1b;
 	fake_leaf_a_eax = 0x07300805; /* version 5, 8 GP counters per logical CPU */
@@ -74,7 +50,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	return nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	return fake_root_remove(root);
 }
 
 static void cpuinfo_stepping(const char *vendor, int family, int model, const char *stepping)
@@ -88,7 +64,7 @@ static void cpuinfo_stepping(const char *vendor, int family, int model, const ch
 		 "processor\t: 1\nvendor_id\t: %s\ncpu family\t: %d\nmodel\t\t: %d\n"
 		 "stepping\t: 15\n\n",
 		 vendor, family, model, stepping, vendor, family, model);
-	put("/proc/cpuinfo", text);
+	fake_root_put(root, "/proc/cpuinfo", text);
 }
 
 static void cpuinfo(const char *vendor, int family, int model)
@@ -102,14 +78,14 @@ static void pmu(const char *name, int type, bool metrics, bool l2)
 
 	snprintf(rel, sizeof(rel), "%s/%s/type", PMU_DIR, name);
 	snprintf(val, sizeof(val), "%d\n", type);
-	put(rel, val);
+	fake_root_put(root, rel, val);
 	if (metrics) {
 		snprintf(rel, sizeof(rel), "%s/%s/events/topdown-retiring", PMU_DIR, name);
-		put(rel, "event=0x00,umask=0x80\n");
+		fake_root_put(root, rel, "event=0x00,umask=0x80\n");
 	}
 	if (l2) {
 		snprintf(rel, sizeof(rel), "%s/%s/events/topdown-heavy-ops", PMU_DIR, name);
-		put(rel, "event=0x00,umask=0x84\n");
+		fake_root_put(root, rel, "event=0x00,umask=0x84\n");
 	}
 }
 
@@ -132,8 +108,8 @@ static void test_icx(void **state)
 	(void)state;
 	cpuinfo("GenuineIntel", 6, 0x6A);
 	pmu("cpu", 4, true, false);
-	put("/sys/devices/system/cpu/smt/active", "1\n");
-	put("/proc/sys/kernel/nmi_watchdog", "0\n");
+	fake_root_put(root, "/sys/devices/system/cpu/smt/active", "1\n");
+	fake_root_put(root, "/proc/sys/kernel/nmi_watchdog", "0\n");
 	ci = detect();
 	assert_string_equal(ci.vendor, "GenuineIntel");
 	assert_int_equal(ci.family, 6);
@@ -198,7 +174,7 @@ static void test_skx_clx_by_stepping(void **state)
 
 	(void)state;
 	pmu("cpu", 4, false, false);
-	put("/sys/devices/system/cpu/smt/active", "1\n");
+	fake_root_put(root, "/sys/devices/system/cpu/smt/active", "1\n");
 	fake_leaf_a_eax = 0x07300404; /* version 4, 4 GP counters per logical CPU (SMT on) */
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		cpuinfo_stepping("GenuineIntel", 6, 0x55, want[i].stepping);
@@ -342,7 +318,7 @@ static void test_vm_without_pmu(void **state)
 
 	(void)state;
 	cpuinfo("GenuineIntel", 6, 0x6A);
-	put("/sys/bus/event_source/devices/software/type", "1\n");
+	fake_root_put(root, "/sys/bus/event_source/devices/software/type", "1\n");
 	ci = detect();
 	assert_false(ci.has_pmu);
 	assert_false(ci.topdown_use_fixed);
@@ -363,7 +339,7 @@ static void test_nmi_watchdog(void **state)
 	(void)state;
 	cpuinfo("GenuineIntel", 6, 0x8F);
 	pmu("cpu", 4, true, true);
-	put("/proc/sys/kernel/nmi_watchdog", "1\n");
+	fake_root_put(root, "/proc/sys/kernel/nmi_watchdog", "1\n");
 	ci = detect();
 	assert_true(ci.nmi_watchdog);
 	assert_int_equal(ci.gp_counters, 8);
@@ -375,7 +351,7 @@ static void test_nmi_watchdog(void **state)
 	assert_non_null(strstr(text, "7 general-purpose counters instead of 8"));
 	free(text);
 	/* Off: no warning. */
-	put("/proc/sys/kernel/nmi_watchdog", "0\n");
+	fake_root_put(root, "/proc/sys/kernel/nmi_watchdog", "0\n");
 	ci = detect();
 	text = NULL;
 	f = open_memstream(&text, &len);
@@ -390,11 +366,11 @@ static void test_smt(void **state)
 	(void)state;
 	cpuinfo("GenuineIntel", 6, 0x6A);
 	pmu("cpu", 4, true, false);
-	put("/sys/devices/system/cpu/smt/active", "0\n");
+	fake_root_put(root, "/sys/devices/system/cpu/smt/active", "0\n");
 	assert_false(detect().smt);
-	put("/sys/devices/system/cpu/smt/active", "1\n");
+	fake_root_put(root, "/sys/devices/system/cpu/smt/active", "1\n");
 	assert_true(detect().smt);
-	put("/sys/devices/system/cpu/smt/active", "garbage\n");
+	fake_root_put(root, "/sys/devices/system/cpu/smt/active", "garbage\n");
 	assert_false(detect().smt);
 }
 
@@ -408,7 +384,7 @@ static void test_missing_cpuinfo(void **state)
 	assert_int_equal(cpu_detect(&o, &ci, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "/proc/cpuinfo"));
 	assert_non_null(strstr(err, root));
-	put("/proc/cpuinfo", "processor\t: 0\nflags\t: fpu\n");
+	fake_root_put(root, "/proc/cpuinfo", "processor\t: 0\nflags\t: fpu\n");
 	assert_int_equal(cpu_detect(&o, &ci, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "--model"));
 }

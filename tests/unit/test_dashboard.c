@@ -16,7 +16,6 @@
 
 #include <ctype.h>
 #include <json-c/json.h>
-#include <libgen.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -27,6 +26,7 @@
 #include "model/model.h"
 #include "output_json.h"
 #include "prom/prom_expo.h"
+#include "repo_root.h"
 
 static char root[PATH_MAX];
 static json_object *dash;
@@ -83,19 +83,11 @@ static char *full_exposition(void)
 
 static int setup(void **state)
 {
-	char exe[PATH_MAX], path[PATH_MAX + 64];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char path[PATH_MAX + 64];
 
 	(void)state;
-	if (n <= 0)
+	if (repo_root(root, sizeof(root)))
 		return -1;
-	exe[n] = '\0';
-	strcpy(root, exe);
-	for (int i = 0; i < 4; i++) { /* <root>/<tree>/tests/unit/test_dashboard */
-		char *d = dirname(root);
-
-		memmove(root, d, strlen(d) + 1);
-	}
 	snprintf(path, sizeof(path), "%s/deploy/grafana/tmacg.json", root);
 	dash = json_object_from_file(path);
 	if (!dash) {

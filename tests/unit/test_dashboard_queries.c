@@ -20,7 +20,6 @@
 
 #include <arpa/inet.h>
 #include <json-c/json.h>
-#include <libgen.h>
 #include <limits.h>
 #include <math.h>
 #include <netinet/in.h>
@@ -36,6 +35,7 @@
 #include "model/model.h"
 #include "output_json.h"
 #include "prom/prom_expo.h"
+#include "repo_root.h"
 
 #define INTERVALS 20
 #define STEP_S 15
@@ -228,20 +228,12 @@ static int run(const char *cmd)
 
 static int setup(void **state)
 {
-	char exe[PATH_MAX], cmd[PATH_MAX + 256], path[128];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char cmd[PATH_MAX + 256], path[128];
 	FILE *f;
 
 	(void)state;
-	if (n <= 0)
+	if (repo_root(root, sizeof(root)))
 		return -1;
-	exe[n] = '\0';
-	strcpy(root, exe);
-	for (int i = 0; i < 4; i++) {
-		char *d = dirname(root);
-
-		memmove(root, d, strlen(d) + 1);
-	}
 	if (run("command -v promtool >/dev/null && command -v prometheus >/dev/null")) {
 		fprintf(stderr, "  promtool and prometheus not installed (Debian package "
 				"prometheus; deploy/install-deps.sh installs it): skipped\n");
@@ -401,17 +393,36 @@ static char *panel_result(json_object *dash, const char *title, int target, cons
 	return NULL;
 }
 
-static void every_panel_gets_data(void **state)
+/* The panel's target (all pods) answers with a series that contains want. */
+static void assert_panel_shows(json_object *dash, const char *title, int target, const char *want)
+{
+	char *out = panel_result(dash, title, target, "");
+
+	if (!strstr(out, want))
+		fail_msg("panel \"%s\" [%d] lacks %s:\n%s", title, target, want, out);
+	free(out);
+}
+
+/* The checked-in dashboard, deploy/grafana/tmacg.json. */
+static json_object *dashboard(void)
 {
 	char path[PATH_MAX + 64];
+	json_object *dash;
+
+	snprintf(path, sizeof(path), "%s/deploy/grafana/tmacg.json", root);
+	dash = json_object_from_file(path);
+	assert_non_null(dash);
+	return dash;
+}
+
+static void every_panel_gets_data(void **state)
+{
 	json_object *dash, *panels;
 
 	(void)state;
 	if (!server[0])
 		skip();
-	snprintf(path, sizeof(path), "%s/deploy/grafana/tmacg.json", root);
-	dash = json_object_from_file(path);
-	assert_non_null(dash);
+	dash = dashboard();
 	panels = json_object_object_get(dash, "panels");
 	for (size_t i = 0; i < json_object_array_length(panels); i++) {
 		json_object *pn = json_object_array_get_idx(panels, i), *tg;
@@ -438,17 +449,15 @@ static void every_panel_gets_data(void **state)
 
 static void panels_show_the_right_pods(void **state)
 {
-	char path[PATH_MAX + 64], *out;
 	json_object *dash;
 	double sum = 0;
+	char *out;
 	const char *p;
 
 	(void)state;
 	if (!server[0])
 		skip();
-	snprintf(path, sizeof(path), "%s/deploy/grafana/tmacg.json", root);
-	dash = json_object_from_file(path);
-	assert_non_null(dash);
+	dash = dashboard();
 
 	/* Level 1 of one pod: its four nodes, adding up to 1. */
 	out = panel_result(dash, "Level 1: $pod", 0, "cart-backend");
@@ -463,25 +472,19 @@ static void panels_show_the_right_pods(void **state)
 	assert_non_null(strstr(out, "pod=\"cart-backend\"} => 0.6"));
 	assert_null(strstr(out, "idle-bound"));
 	free(out);
-	out = panel_result(dash, "Top $topn pods by Frontend_Bound", 0, "");
-	assert_non_null(strstr(out, "pod=\"web-frontend\"} => 0.55"));
-	free(out);
+	assert_panel_shows(dash, "Top $topn pods by Frontend_Bound", 0,
+			   "pod=\"web-frontend\"} => 0.55");
 	/* Bottlenecks: one row per pod with a bottleneck, by path; CPUs from the counter. */
 	out = panel_result(dash, "Bottlenecks", 0, "");
 	assert_int_equal(count_lines(out), 3);
 	assert_non_null(strstr(out, "bottleneck=\"Backend_Bound.Memory_Bound\""));
 	assert_non_null(strstr(out, "bottleneck=\"Frontend_Bound.Fetch_Latency\""));
 	free(out);
-	out = panel_result(dash, "Bottlenecks", 1, "");
-	assert_non_null(strstr(out, "pod=\"cart-backend\"} => 1.5 "));
-	free(out);
+	assert_panel_shows(dash, "Bottlenecks", 1, "pod=\"cart-backend\"} => 1.5 ");
 	/* Data quality: the lowest running_min of the host, no drops. */
-	out = panel_result(dash, "running_min (lowest on the host)", 0, "");
-	assert_non_null(strstr(out, "{host=\"node-1\"} => 0.5 "));
-	free(out);
-	out = panel_result(dash, "Dropped counter deltas", 0, "");
-	assert_non_null(strstr(out, "=> 0 "));
-	free(out);
+	assert_panel_shows(dash, "running_min (lowest on the host)", 0,
+			   "{host=\"node-1\"} => 0.5 ");
+	assert_panel_shows(dash, "Dropped counter deltas", 0, "=> 0 ");
 	json_object_put(dash);
 }
 

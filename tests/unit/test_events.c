@@ -20,25 +20,14 @@
 
 #include <cmocka.h>
 
+#include "cpu_target.h"
+#include "test_models.h"
+
 #include "model/model.h"
 #include "pmu/cpu_desc.h"
 #include "pmu/events.h"
 
 #define PMU_TYPE 8 /* not PERF_TYPE_RAW: the encoder must take the type from the target */
-
-/* What plan_model gives the encoder for a CPU: its description, SMT on. */
-static struct event_target target(const char *id)
-{
-	const struct cpu_desc *d = cpu_desc_by_id(id);
-
-	if (!d)
-		fail_msg("no CPU description %s", id);
-	return (struct event_target){ .pfm_pmu = d->libpfm,
-				      .pmu_type = PMU_TYPE,
-				      .topdown_l2 = d->perf_metrics_l2,
-				      .cpu = d,
-				      .smt = true };
-}
 
 static struct event_target icx, spr;
 
@@ -46,8 +35,8 @@ static int setup(void **state)
 {
 	(void)state;
 	unsetenv("TMACG_MODEL_DIR");
-	icx = target("icx");
-	spr = target("spr");
+	icx = cpu_target("icx", PMU_TYPE);
+	spr = cpu_target("spr", PMU_TYPE);
 	return 0;
 }
 
@@ -223,7 +212,7 @@ static void test_model_events(void **state)
 	(void)state;
 	for (int i = 0; i < cpu_desc_count(); i++) {
 		const struct cpu_desc *d = cpu_desc_at(i);
-		struct event_target t = target(d->id);
+		struct event_target t = cpu_target(d->id, PMU_TYPE);
 
 		if (d->libpfm)
 			force(d->libpfm);
@@ -340,7 +329,7 @@ static void test_every_encoding_against_intel(void **state)
 	for (int i = 0; i < cpu_desc_count(); i++) {
 		const struct cpu_desc *d = cpu_desc_at(i);
 		json_object *root = intel_events(d), *list;
-		struct event_target on = target(d->id), off = on;
+		struct event_target on = cpu_target(d->id, PMU_TYPE), off = on;
 		char err[512];
 		struct tma_model *m = model_load_builtin(d->model, err, sizeof(err));
 
@@ -708,13 +697,12 @@ static void test_software_events(void **state)
 /* The test model of software events: every event it reads encodes without a PMU. */
 static void test_software_model_events(void **state)
 {
-	const char *dir = getenv("TMACG_TEST_MODELS");
 	char path[1024], err[512];
 	struct tma_model *m;
 	int n;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/software_test.tma", dir && *dir ? dir : "tests/models");
+	test_model_path(path, sizeof(path), "software_test.tma");
 	m = model_load_file(path, err, sizeof(err));
 	if (!m)
 		fail_msg("%s (run from the repository root or set TMACG_TEST_MODELS)", err);

@@ -12,7 +12,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,24 +20,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "repo_root.h"
+
 /* Repository root: the binary is <root>/<build tree>/tests/unit/test_manifests. */
 static char root[PATH_MAX];
 
 static int find_root(void **state)
 {
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
 	(void)state;
-	if (n <= 0)
+	if (repo_root(root, sizeof(root)))
 		return -1;
-	exe[n] = '\0';
-	strcpy(root, exe);
-	for (int i = 0; i < 4; i++) {
-		char *d = dirname(root); /* may point into root */
-
-		memmove(root, d, strlen(d) + 1);
-	}
 	return strchr(root, '\'') ? -1 : 0; /* quoted in a shell command below */
 }
 

@@ -85,14 +85,23 @@ static int teardown(void **state)
 
 static const struct top_title title = { { 0, 0 }, 1.0, "h1", "t", 0 };
 
-/* One frame of the three rows at this screen, as text. */
-static char *frame(struct fixture *fx, struct top *t, const struct top_screen *s,
-		   const char *first_name)
+/* What top_draw writes for the rows added so far, as text. */
+static char *draw(struct top *t, const struct top_screen *s)
 {
 	char *out = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&out, &len);
 
+	assert_non_null(f);
+	assert_int_equal(top_draw(t, f, s, &title), 0);
+	fclose(f);
+	return out;
+}
+
+/* One frame of the three rows at this screen, as text. */
+static char *frame(struct fixture *fx, struct top *t, const struct top_screen *s,
+		   const char *first_name)
+{
 	for (int i = 0; i < 3; i++) {
 		struct report_line line = {
 			.interval_s = 1,
@@ -108,9 +117,7 @@ static char *frame(struct fixture *fx, struct top *t, const struct top_screen *s
 
 		assert_int_equal(top_add(t, &line, false), 0);
 	}
-	assert_int_equal(top_draw(t, f, s, &title), 0);
-	fclose(f);
-	return out;
+	return draw(t, s);
 }
 
 static char *render(struct fixture *fx, int width, int height, bool ansi, bool color)
@@ -305,9 +312,7 @@ static void test_no_level1(void **state)
 	struct top *t = top_new(m, 3, 4, names);
 	struct top_screen s = { 70, 0, false, false };
 	const struct resource pod = { .k8s_namespace = "prod", .k8s_pod = "web-0" };
-	char *out = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&out, &len);
+	char *out;
 
 	(void)state;
 	for (int i = 0; i < 2; i++) {
@@ -323,8 +328,7 @@ static void test_no_level1(void **state)
 
 		assert_int_equal(top_add(t, &line, false), 0);
 	}
-	assert_int_equal(top_draw(t, f, &s, &title), 0);
-	fclose(f);
+	out = draw(t, &s);
 	/* 70: name 12, CPU, RUN, the rates in 18 and 13 columns; the names need no more */
 	assert_string_equal(out, "tmacg 00:00:00  interval 1.00s  host h1  model t  2 pods\n"
 				 "POD            CPU%  RUN% context_switches/s page_faults/s\n"
@@ -351,14 +355,11 @@ static void test_name_before_rates(void **state)
 		.count_values = v,
 		.running_min = 1,
 	};
-	char *out = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&out, &len);
+	char *out;
 
 	(void)state;
 	assert_int_equal(top_add(t, &line, false), 0);
-	assert_int_equal(top_draw(t, f, &s, &title), 0);
-	fclose(f);
+	out = draw(t, &s);
 	/*
 	 * 64: name 12, CPU and RUN leave 39; the name to 24 leaves 27; the first
 	 * rate (19) fits, the second (14) does not; the 8 left widen the name to
@@ -387,17 +388,14 @@ static void test_other_last(void **state)
 		.running_min = 1,
 	};
 	struct report_line one = other;
-	char *out = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&out, &len);
+	char *out;
 
 	(void)state;
 	one.cgroup = "/quiet";
 	one.count_values = idle;
 	assert_int_equal(top_add(t, &other, true), 0);
 	assert_int_equal(top_add(t, &one, false), 0);
-	assert_int_equal(top_draw(t, f, &s, &title), 0);
-	fclose(f);
+	out = draw(t, &s);
 	assert_non_null(strstr(out, "\n/quiet "));
 	assert_true(strstr(out, "\n/quiet ") < strstr(out, "\n(other) "));
 	free(out);
@@ -420,16 +418,13 @@ static void test_long_path_keeps_leaf(void **state)
 		.count_values = v,
 		.running_min = 1,
 	};
-	char *out = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&out, &len);
+	char *out;
 
 	(void)state;
 	memset(path, 'a', sizeof(path));
 	strcpy(path + sizeof(path) - 6, "/leaf");
 	assert_int_equal(top_add(t, &line, false), 0);
-	assert_int_equal(top_draw(t, f, &s, &title), 0);
-	fclose(f);
+	out = draw(t, &s);
 	/* 40: CPU and RUN leave the name 27 columns: the mark and the last 26 bytes */
 	assert_non_null(strstr(out, "\n~aaaaaaaaaaaaaaaaaaaaa/leaf   50.0 100.0\n"));
 	free(out);

@@ -14,25 +14,13 @@
 
 #include <cmocka.h>
 
+#include "cpu_target.h"
+
 #include "model/model.h"
 #include "model/model_list.h"
 #include "pmu/cpu_desc.h"
 #include "pmu/plan_model.h"
 #include "pmu/planner.h"
-
-/* What plan_model gives the planner for a CPU: its description, SMT on. */
-static struct event_target target(const char *id)
-{
-	const struct cpu_desc *d = cpu_desc_by_id(id);
-
-	if (!d)
-		fail_msg("no CPU description %s", id);
-	return (struct event_target){ .pfm_pmu = d->libpfm,
-				      .pmu_type = 4,
-				      .topdown_l2 = d->perf_metrics_l2,
-				      .cpu = d,
-				      .smt = true };
-}
 
 static struct event_target icx, spr;
 
@@ -40,8 +28,8 @@ static int setup(void **state)
 {
 	(void)state;
 	unsetenv("TMACG_MODEL_DIR");
-	icx = target("icx");
-	spr = target("spr");
+	icx = cpu_target("icx", 4);
+	spr = cpu_target("spr", 4);
 	return 0;
 }
 
@@ -580,7 +568,7 @@ static void test_fixed_counter_shared(void **state)
 		"IDQ_UOPS_NOT_DELIVERED.CORE",
 		"INT_MISC.RECOVERY_CYCLES",
 	};
-	struct event_target skx = target("skx");
+	struct event_target skx = cpu_target("skx", 4);
 	struct plan p;
 	char err[512];
 

@@ -19,21 +19,10 @@
 #include "measure.h"
 #include "model/model.h"
 #include "options.h"
+#include "software_counts.h"
 
 static const char *const four[] = { "SW.CPU_CLOCK", "SW.CONTEXT_SWITCHES", "SW.CPU_MIGRATIONS",
 				    "SW.PAGE_FAULTS" };
-
-/* docs/output.md, "Software mode": the keys --pmu software has always written, in order. */
-static const char *const doc_keys[] = { "on_cpu_s",
-					"cpu_utilization",
-					"cpu_clock_s",
-					"context_switches",
-					"context_switches_per_s",
-					"cpu_migrations",
-					"cpu_migrations_per_s",
-					"page_faults",
-					"page_faults_per_s" };
-#define NDOC ((int)(sizeof(doc_keys) / sizeof(doc_keys[0])))
 
 /* The same four events (what make bench compares with perf) at every depth. */
 static void four_events_at_every_depth(void **state)
@@ -119,10 +108,11 @@ static void counts_keep_their_keys_and_values(void **state)
 	assert_int_equal(ms->ngroups, 1);
 	assert_true(ms->ncounts <= 64);
 	/* The documented keys first, in order: the table shows them (nsummary). */
-	assert_int_equal(ms->nsummary, NDOC);
-	for (int i = 0; i < NDOC; i++)
-		assert_string_equal(ms->count_names[i], doc_keys[i]);
-	assert_int_equal(ms->ncounts, NDOC + 4); /* then the four events, re-playable */
+	assert_int_equal(ms->nsummary, software_ndocumented);
+	for (int i = 0; i < software_ndocumented; i++)
+		assert_string_equal(ms->count_names[i], software_documented_counts[i]);
+	assert_int_equal(ms->ncounts,
+			 software_ndocumented + 4); /* then the four events, re-playable */
 	memset(&sum, 0, sizeof(sum));
 	sum.runtime_ns = 1500000000;
 	sum.counter[event_of(ms, "SW.CPU_CLOCK")] = 1600000000;

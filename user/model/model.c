@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model/model_builtin.h"
+#include "embedded.h"
 #include "model/model_impl.h"
 
 /* Physical lines one logical line may span: far more than any formula needs. */
@@ -188,6 +188,22 @@ static int find_helper(const struct tma_model *m, const char *name)
 	return -1;
 }
 
+/* name_eq for a new const or helper: a name no const or helper has yet. */
+static int new_name_eq(struct loader *ld, size_t *off, char **name)
+{
+	size_t name_off = skip_space(ld, *off);
+	int rc = name_eq(ld, off, name);
+
+	if (rc)
+		return rc;
+	if (find_const(ld->m, *name) >= 0 || find_helper(ld->m, *name) >= 0) {
+		rc = lerr(ld, name_off, "duplicate name %s", *name);
+		free(*name);
+		*name = NULL;
+	}
+	return rc;
+}
+
 /*
  * Folds an expression of numbers and earlier constants (const and cap lines);
  * names are resolved here because constants may only read earlier ones.
@@ -249,16 +265,11 @@ static int do_const(struct loader *ld, size_t off)
 {
 	struct tma_model *m = ld->m;
 	struct model_const c = { 0 };
-	size_t name_off = skip_space(ld, off);
 	int root, rc;
 
-	rc = name_eq(ld, &off, &c.name);
+	rc = new_name_eq(ld, &off, &c.name);
 	if (rc)
 		return rc;
-	if (find_const(m, c.name) >= 0 || find_helper(m, c.name) >= 0) {
-		rc = lerr(ld, name_off, "duplicate name %s", c.name);
-		goto fail;
-	}
 	rc = parse_expr_at(ld, off, EXPR_MODE_FORMULA, &root);
 	if (!rc)
 		rc = const_value(ld, root, &c.value);
@@ -277,16 +288,11 @@ static int do_helper(struct loader *ld, size_t off)
 {
 	struct tma_model *m = ld->m;
 	struct model_helper h = { 0 };
-	size_t name_off = skip_space(ld, off);
 	int rc;
 
-	rc = name_eq(ld, &off, &h.name);
+	rc = new_name_eq(ld, &off, &h.name);
 	if (rc)
 		return rc;
-	if (find_const(m, h.name) >= 0 || find_helper(m, h.name) >= 0) {
-		rc = lerr(ld, name_off, "duplicate name %s", h.name);
-		goto fail;
-	}
 	rc = parse_expr_at(ld, off, EXPR_MODE_FORMULA, &h.root);
 	if (!rc)
 		rc = grow((void **)&m->helpers, m->nhelpers, sizeof(h));
@@ -743,14 +749,14 @@ struct tma_model *model_load_builtin(const char *id, char *err, size_t errlen)
 
 	if (found)
 		return m;
-	for (const struct model_builtin *b = model_builtins; b->id; b++)
+	for (const struct embedded_file *b = model_builtins; b->id; b++)
 		if (!strcmp(b->id, id))
 			return load(b->text, b->len, b->path, b->id, err, errlen);
 	{
 		size_t n = (size_t)snprintf(err, errlen, "unknown model '%s': built-in models are",
 					    id);
 
-		for (const struct model_builtin *b = model_builtins; b->id && n < errlen; b++)
+		for (const struct embedded_file *b = model_builtins; b->id && n < errlen; b++)
 			n += snprintf(err + n, errlen - n, "%s %s", b == model_builtins ? "" : ",",
 				      b->id);
 		if (n < errlen)

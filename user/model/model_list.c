@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "model/model.h"
-#include "model/model_builtin.h"
+#include "embedded.h"
 #include "pmu/cpu_desc.h"
 #include "pmu/events.h"
 
@@ -32,10 +32,10 @@ int model_list_ids(char ***ids)
 	char **out;
 
 	cap = (nd > 0 ? nd : 0) + 1;
-	for (const struct model_builtin *b = model_builtins; b->id; b++)
+	for (const struct embedded_file *b = model_builtins; b->id; b++)
 		cap++;
 	out = calloc((size_t)cap, sizeof(*out));
-	for (const struct model_builtin *b = model_builtins; out && b->id; b++)
+	for (const struct embedded_file *b = model_builtins; out && b->id; b++)
 		out[n++] = strdup(b->id);
 	for (int i = 0; i < nd; i++) {
 		if (out)

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmu/cpu_builtin.h"
+#include "embedded.h"
 
 static struct cpu_desc **registry;
 static int nregistry;
@@ -177,7 +177,7 @@ int cpu_desc_init(char *err, size_t errlen)
 	}
 	loaded = true;
 	load_ret = 0;
-	for (const struct cpu_builtin *b = cpu_builtins; b->id && !load_ret; b++) {
+	for (const struct embedded_file *b = cpu_builtins; b->id && !load_ret; b++) {
 		struct cpu_desc *d =
 			cpu_desc_parse(b->text, b->len, b->path, load_err, sizeof(load_err));
 
