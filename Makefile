@@ -105,7 +105,7 @@ $(SKEL): $(BPF_OBJ)
 	$(Q)$(BPFTOOL) gen skeleton $< name tmacg_bpf > $@
 
 # Only the collector includes the skeleton: a BPF edit rebuilds it alone.
-$(OUT)/user/collector.o: $(SKEL)
+$(OUT)/user/collect/collector.o: $(SKEL)
 
 $(OUT)/user/%.o: user/%.c | $(OUT)
 	$(call msg,CC,$@)
@@ -114,12 +114,12 @@ $(OUT)/user/%.o: user/%.c | $(OUT)
 
 # Built-in models and CPU descriptions: each user/model/builtin/<id>.tma and
 # <id>.cpu becomes a NUL-terminated byte array, so the binary needs no files at
-# run time: tables of struct embedded_file (user/embedded.h).
+# run time: tables of struct embedded_file (user/model/embedded.h).
 # $(call embed_files,ARRAY,EXT,FILES)
 define embed_files
 	$(call msg,GEN,$@)
 	$(Q){ echo '/* generated from user/model/builtin by the Makefile */'; \
-	  echo '#include "embedded.h"'; \
+	  echo '#include "model/embedded.h"'; \
 	  for f in $(3); do id=$$(basename $$f $(2)); \
 	    echo "static const char $(1)_$${id}_text[] = {"; \
 	    od -An -v -tx1 $$f | sed -e 's/ *\([0-9a-f][0-9a-f]\)/0x\1,/g'; \
@@ -136,11 +136,11 @@ $(OUT)/models_builtin.c: $(MODEL_FILES) Makefile | $(OUT)
 $(OUT)/cpus_builtin.c: $(CPU_FILES) Makefile | $(OUT)
 	$(call embed_files,cpu_builtins,.cpu,$(CPU_FILES))
 
-$(OUT)/models_builtin.o: $(OUT)/models_builtin.c user/embedded.h
+$(OUT)/models_builtin.o: $(OUT)/models_builtin.c user/model/embedded.h
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
-$(OUT)/cpus_builtin.o: $(OUT)/cpus_builtin.c user/embedded.h
+$(OUT)/cpus_builtin.o: $(OUT)/cpus_builtin.c user/model/embedded.h
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 

@@ -94,7 +94,7 @@ struct {
 } task_scratch SEC(".maps");
 
 /*
- * Sized at load from --max-cgroups (user/ring_size.c): a burst of that many
+ * Sized at load from --max-cgroups (user/collect/collector.c): a burst of that many
  * mkdirs within one wakeup still fits.  Userspace drains it while it waits.
  */
 struct {

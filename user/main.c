@@ -9,7 +9,7 @@
 #include "model/model_list.h"
 #include "monitor.h"
 #include "options.h"
-#include "replay_run.h"
+#include "replay/replay_run.h"
 #include "offline.h"
 
 static void on_stop_signal(int sig)

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "acc_delta.h"
+#include "collect/acc_delta.h"
 #include "pmu/cpu_detect.h"
 #include "measure.h"
 #include "model/model.h"

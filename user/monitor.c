@@ -14,18 +14,18 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "acc_delta.h"
-#include "cgroup_naming.h"
-#include "cgroup_tree.h"
-#include "collector.h"
+#include "collect/acc_delta.h"
+#include "cgroups/cgroup_naming.h"
+#include "cgroups/cgroup_tree.h"
+#include "collect/collector.h"
 #include "pmu/group_health.h"
 #include "k8s/k8s_monitor.h"
 #include "measure.h"
 #include "options.h"
-#include "output_json.h"
+#include "output/output_json.h"
 #include "pmu/pmu.h"
 #include "prom/prom.h"
-#include "report.h"
+#include "output/report.h"
 
 volatile sig_atomic_t monitor_stop;
 

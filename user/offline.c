@@ -11,8 +11,8 @@
 #include "options.h"
 #include "pmu/plan_model.h"
 #include "pmu/planner.h"
-#include "replay_run.h"
-#include "replay_top.h"
+#include "replay/replay_run.h"
+#include "replay/replay_top.h"
 
 struct tma_model *tma_model_open(const struct options *o, const struct cpu_info *ci, char *err,
 				 size_t errlen)

@@ -21,7 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "collector.h"
+#include "collect/collector.h"
 #include "floor.skel.h"
 #include "pmu/pmu.h"
 #include "tmacg.skel.h"

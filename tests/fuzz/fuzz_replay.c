@@ -5,8 +5,8 @@
 #include <stdlib.h>
 
 #include "model/model.h"
-#include "replay_read.h"
-#include "replay_run.h"
+#include "replay/replay_read.h"
+#include "replay/replay_run.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "collector.h"
+#include "collect/collector.h"
 #include "itest.h"
 #include "pmu/pmu.h"
 

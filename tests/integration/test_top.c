@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "itest.h"
-#include "term_width.h"
+#include "output/term_width.h"
 
 /*
  * The running session's own tmux server, -S /tmp/tmacg-test-<pid>-<n>.tmux: a

@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "cgroup_fs.h"
+#include "cgroups/cgroup_fs.h"
 #include "itest_deep.h"
 
 static struct cgroup_mount mount_info;

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "acc_delta.h"
+#include "collect/acc_delta.h"
 
 static void delta_subtracts_used_fields_only(void **state)
 {

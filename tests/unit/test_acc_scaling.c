@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "acc_delta.h"
+#include "collect/acc_delta.h"
 
 static void test_delta_and_clamp(void **state)
 {

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cgroup_fs.h"
+#include "cgroups/cgroup_fs.h"
 
 static char *write_tmp(const char *text)
 {

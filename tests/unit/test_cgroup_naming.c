@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cgroup_naming.h"
+#include "cgroups/cgroup_naming.h"
 
 static struct cgroup_mount mnt = { .dir = "/nonexistent", .root = "/" };
 

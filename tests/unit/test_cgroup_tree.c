@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cgroup_tree.h"
+#include "cgroups/cgroup_tree.h"
 
 /* Ids are chosen by the test: the tree is fed as mkdir events would feed it. */
 enum { ROOT = 1, A = 10, AB = 11, ABC = 12, X = 20, XY = 21 };

@@ -33,7 +33,7 @@
 #include <unistd.h>
 
 #include "model/model.h"
-#include "output_json.h"
+#include "output/output_json.h"
 #include "prom/prom_expo.h"
 #include "repo_root.h"
 

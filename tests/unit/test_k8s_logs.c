@@ -24,7 +24,7 @@
 #include "k8s/k8s_identity.h"
 #include "k8s/k8s_logs.h"
 #include "model/model.h"
-#include "output_json.h"
+#include "output/output_json.h"
 
 #define CART_UID "7d3c9a1e-2b4f-4c6d-8e0f-1a2b3c4d5e6f"
 #define CART_UID_US "7d3c9a1e_2b4f_4c6d_8e0f_1a2b3c4d5e6f"

@@ -19,12 +19,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cgroup_tree.h"
+#include "cgroups/cgroup_tree.h"
 #include "k8s/k8s_cache.h"
 #include "k8s/k8s_classify.h"
 #include "k8s/k8s_monitor.h"
-#include "output_json.h"
-#include "report.h"
+#include "output/output_json.h"
+#include "output/report.h"
 
 #define UID "7d3c9a1e-2b4f-4c6d-8e0f-1a2b3c4d5e6f"
 #define UID_US "7d3c9a1e_2b4f_4c6d_8e0f_1a2b3c4d5e6f"

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "name_escape.h"
-#include "output_json.h"
+#include "output/name_escape.h"
+#include "output/output_json.h"
 #include "utf8_check.h"
 
 static char *render_cgroup(const char *name)

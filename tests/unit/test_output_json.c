@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output_json.h"
+#include "output/output_json.h"
 
 static char *render(const struct report_line *r)
 {

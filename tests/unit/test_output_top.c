@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * --format top's frame on fixed rows: the expected screens are worked out by
- * hand from the layout rules in user/output_top.c (priorities, widths); the
+ * hand from the layout rules in user/output/output_top.c (priorities, widths); the
  * other checks hold at every width.
  */
 #include <setjmp.h>
@@ -16,9 +16,9 @@
 #include <time.h>
 
 #include "model/model.h"
-#include "output_json.h"
-#include "output_top.h"
-#include "term_width.h"
+#include "output/output_json.h"
+#include "output/output_top.h"
+#include "output/term_width.h"
 
 static const char text[] =
 	"model t\n"

@@ -12,8 +12,8 @@
 
 #include "model/model.h"
 #include "model/model_list.h"
-#include "output_json.h"
-#include "output_tree.h"
+#include "output/output_json.h"
+#include "output/output_tree.h"
 
 static const char text[] =
 	"model t\n"

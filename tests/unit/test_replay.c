@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "model/model.h"
-#include "replay_read.h"
-#include "replay_run.h"
+#include "replay/replay_read.h"
+#include "replay/replay_run.h"
 
 static int read_text(const char *text, struct replay_data *d, char *err, size_t errlen)
 {

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "model/model.h"
-#include "replay_read.h"
-#include "replay_top.h"
+#include "replay/replay_read.h"
+#include "replay/replay_top.h"
 
 static const char model_text[] = "model t\n"
 				 "node 1 Frontend_Bound\n  formula E.F\n  threshold > 0.2\n"

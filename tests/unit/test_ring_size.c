@@ -7,7 +7,7 @@
 
 #include <linux/types.h>
 
-#include "ring_size.h"
+#include "collect/collector.h"
 #include "tmacg.h"
 
 static void holds_max_cgroups_records(void **state)

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "term_width.h"
+#include "output/term_width.h"
 
 struct fit_case {
 	const char *in;

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "u64map.h"
+#include "util/u64map.h"
 
 static void basic(void **state)
 {

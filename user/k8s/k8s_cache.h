@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "k8s/k8s_identity.h"
-#include "u64map.h"
+#include "util/u64map.h"
 
 struct k8s_cache_entry {
 	struct k8s_identity id; /* its resource points into this entry: entries never move */

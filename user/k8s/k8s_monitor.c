@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgroup_tree.h"
+#include "cgroups/cgroup_tree.h"
 #include "k8s/k8s_cache.h"
 #include "k8s/k8s_classify.h"
-#include "report.h"
+#include "output/report.h"
 
 struct k8s_monitor {
 	struct k8s_monitor_config cfg;

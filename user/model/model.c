@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "embedded.h"
+#include "model/embedded.h"
 #include "model/model_impl.h"
 
 /* Physical lines one logical line may span: far more than any formula needs. */

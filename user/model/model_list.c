@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "model/model.h"
-#include "embedded.h"
+#include "model/embedded.h"
 #include "pmu/cpu_desc.h"
 #include "pmu/events.h"
 

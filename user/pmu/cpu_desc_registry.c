@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "embedded.h"
+#include "model/embedded.h"
 
 static struct cpu_desc **registry;
 static int nregistry;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-#include "prom.h"
+#include "prom/prom.h"
 
 #include <errno.h>
 #include <math.h>
@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output_json.h"
-#include "prom_expo.h"
-#include "prom_listen.h"
-#include "prom_server.h"
-#include "report.h"
+#include "output/output_json.h"
+#include "prom/prom_expo.h"
+#include "prom/prom_listen.h"
+#include "prom/prom_server.h"
+#include "output/report.h"
 
 struct prom {
 	struct prom_expo *expo;

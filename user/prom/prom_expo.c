@@ -4,7 +4,7 @@
  * line touches many families), and the streams are joined at the end, each
  * under its HELP and TYPE lines, as the format requires.
  */
-#include "prom_expo.h"
+#include "prom/prom_expo.h"
 
 #include <errno.h>
 #include <math.h>
@@ -14,9 +14,9 @@
 #include <string.h>
 
 #include "model/model.h"
-#include "output_json.h"
-#include "prom_label.h"
-#include "u64map.h"
+#include "output/output_json.h"
+#include "prom/prom_label.h"
+#include "util/u64map.h"
 #include "version.h"
 
 enum family {

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-#include "prom_label.h"
+#include "prom/prom_label.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "name_escape.h"
+#include "output/name_escape.h"
 
 /* Valid UTF-8: only the three escapes the format defines, the rest in spans. */
 static void escape_valid(FILE *f, const char *s)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-#include "prom_listen.h"
+#include "prom/prom_listen.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

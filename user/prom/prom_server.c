@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-#include "prom_server.h"
+#include "prom/prom_server.h"
 
 #include <errno.h>
 #include <event2/buffer.h>
@@ -18,7 +18,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "prom_listen.h"
+#include "prom/prom_listen.h"
 
 /* Prometheus's text format, version 0.0.4. */
 #define CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-#include "acc_delta.h"
+#include "collect/acc_delta.h"
 
 #include <math.h>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-#include "replay_top.h"
+#include "replay/replay_top.h"
 
 #include <errno.h>
 #include <math.h>
@@ -7,10 +7,10 @@
 #include <time.h>
 
 #include "model/model.h"
-#include "output_json.h"
-#include "output_top.h"
-#include "replay_read.h"
-#include "replay_run.h"
+#include "output/output_json.h"
+#include "output/output_top.h"
+#include "replay/replay_read.h"
+#include "replay/replay_run.h"
 
 struct frames {
 	const struct tma_model *m;

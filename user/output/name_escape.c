@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-#include "name_escape.h"
+#include "output/name_escape.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

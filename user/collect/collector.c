@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-#include "collector.h"
+#include "collect/collector.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -10,9 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "acc_delta.h"
+#include "collect/acc_delta.h"
 #include "pmu/pmu.h"
-#include "ring_size.h"
 #include "tmacg.skel.h"
 
 /* Entries read per batch syscall: bounds the read buffers (~400 KiB). */
@@ -420,4 +419,23 @@ void collector_close(struct collector *c)
 	free(c->batch_keys);
 	free(c->batch_vals);
 	memset(c, 0, sizeof(*c));
+}
+
+/*
+ * One user creating cgroups faster than tmacg polls must not make the others
+ * nameless: a mkdir event lost to a full ring leaves a short-lived cgroup's
+ * time unattributed.  The map holds --max-cgroups entries, so the ring holds
+ * as many events.
+ */
+/* The kernel's header before each ring buffer record (BPF_RINGBUF_HDR_SZ). */
+#define RING_RECORD_HEADER 8
+
+uint32_t ring_bytes_for(uint32_t max_cgroups, uint32_t record_size)
+{
+	uint64_t want = (uint64_t)max_cgroups * ((record_size + RING_RECORD_HEADER + 7) & ~7u);
+	uint64_t bytes = RING_MIN_BYTES;
+
+	while (bytes < want && bytes < RING_MAX_BYTES)
+		bytes *= 2;
+	return (uint32_t)bytes;
 }

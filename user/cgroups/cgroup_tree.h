@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cgroup_fs.h"
-#include "u64map.h"
+#include "cgroups/cgroup_fs.h"
+#include "util/u64map.h"
 
 struct tmacg_acc;
 

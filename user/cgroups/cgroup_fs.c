@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-#include "cgroup_fs.h"
+#include "cgroups/cgroup_fs.h"
 
 #include <errno.h>
 #include <stdbool.h>

@@ -3,7 +3,7 @@
  * Replay mode: recorded counts through the same model and printers as live
  * counts.  Absent counters are 0 (the recording saw no event), never NAN.
  */
-#include "replay_run.h"
+#include "replay/replay_run.h"
 
 #include <errno.h>
 #include <math.h>
@@ -12,9 +12,9 @@
 #include <time.h>
 
 #include "model/model.h"
-#include "output_json.h"
-#include "output_tree.h"
-#include "replay_read.h"
+#include "output/output_json.h"
+#include "output/output_tree.h"
+#include "replay/replay_read.h"
 
 static int eval_record(const struct replay_record *rec, const struct tma_model *m, double *events,
 		       struct model_result *res, int level, bool info)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-#include "report.h"
+#include "output/report.h"
 
 #include <errno.h>
 #include <math.h>
@@ -9,16 +9,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "acc_delta.h"
-#include "cgroup_tree.h"
-#include "collector.h"
+#include "collect/acc_delta.h"
+#include "cgroups/cgroup_tree.h"
+#include "collect/collector.h"
 #include "measure.h"
 #include "model/model.h"
-#include "name_escape.h"
+#include "output/name_escape.h"
 #include "options.h"
-#include "output_json.h"
-#include "output_top.h"
-#include "output_tree.h"
+#include "output/output_json.h"
+#include "output/output_top.h"
+#include "output/output_tree.h"
 
 int report_init(struct report *r, const struct options *o, struct measure *ms, FILE *out)
 {
@@ -326,4 +326,21 @@ int report_interval(struct report *r, struct cgroup_tree *t, double interval_s, 
 	free(lines);
 	report_reset(r, t);
 	return err;
+}
+
+/*
+ * Which tmacg wrote a line.  Two instances on one node (a DaemonSet and an
+ * engineer's shell) measure independently, but their lines look alike in one
+ * log pipeline: pid and start time tell them apart, also across pid reuse.
+ */
+void report_instance_name(char *buf, size_t len)
+{
+	struct timespec ts;
+	struct tm tm;
+	char date[32];
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf, len, "%d@%s.%09ldZ", (int)getpid(), date, ts.tv_nsec);
 }

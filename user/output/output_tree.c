@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* The TMA tree as a table; live mode and replay print through the same function. */
-#include "output_tree.h"
+#include "output/output_tree.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/model.h"
-#include "name_escape.h"
-#include "output_json.h"
+#include "output/name_escape.h"
+#include "output/output_json.h"
 
 /* Column where values start: fits the deepest ICX/SPR names at level 6. */
 #define TREE_VALUE_COL 44

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "tmacg.h"
-#include "u64map.h"
+#include "util/u64map.h"
 
 struct pmu_set;
 struct tmacg_bpf;
@@ -84,5 +84,19 @@ void collector_forget_cgroup(struct collector *c, uint64_t id);
 /* Sums the per-CPU BPF counters. */
 int collector_stats(struct collector *c, struct tmacg_stats *out);
 void collector_close(struct collector *c);
+
+/* The cgroup event ring buffer's size, from --max-cgroups. */
+/* Never smaller than this (the size before it followed --max-cgroups). */
+#define RING_MIN_BYTES (2u << 20)
+/* Nor larger: 2^24 cgroups' records would be 9 GiB of kernel memory. */
+#define RING_MAX_BYTES (256u << 20)
+
+/*
+ * Bytes for max_cgroups records of record_size (plus the ring's 8-byte header
+ * each): a burst of --max-cgroups mkdir events, or half as many cgroups
+ * created and removed, between two polls.  A power of two, as the kernel
+ * requires, within [RING_MIN_BYTES, RING_MAX_BYTES].
+ */
+uint32_t ring_bytes_for(uint32_t max_cgroups, uint32_t record_size);
 
 #endif

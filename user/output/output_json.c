@@ -4,7 +4,7 @@
  * quotes, backslashes or control characters) and keeps insertion order, which
  * gives the schema's stable key order.
  */
-#include "output_json.h"
+#include "output/output_json.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "model/model.h"
-#include "name_escape.h"
+#include "output/name_escape.h"
 
 void json_double_text(double d, char *buf, size_t len)
 {

@@ -8,7 +8,7 @@
  * from the mount in pieces shorter than PATH_MAX with openat().  Only one
  * directory is open at a time, so depth costs no file descriptors.
  */
-#include "cgroup_tree.h"
+#include "cgroups/cgroup_tree.h"
 
 #include <dirent.h>
 #include <errno.h>

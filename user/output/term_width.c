@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-#include "term_width.h"
+#include "output/term_width.h"
 
 #include <limits.h>
 #include <locale.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* Reader and validator of replay files (JSON lines, parsed with json-c). */
-#include "replay_read.h"
+#include "replay/replay_read.h"
 
 #include <errno.h>
 #include <json-c/json.h>

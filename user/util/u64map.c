@@ -3,7 +3,7 @@
  * Linear probing with backward-shift deletion (no tombstones), so a map that
  * sees thousands of cgroups come and go does not slow down over time.
  */
-#include "u64map.h"
+#include "util/u64map.h"
 
 #include <errno.h>
 #include <stdbool.h>

@@ -12,7 +12,7 @@
 #include <linux/types.h>
 #include <stdbool.h>
 
-#include "cgroup_tree.h"
+#include "cgroups/cgroup_tree.h"
 #include "tmacg.h"
 
 /*

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-#include "output_top.h"
+#include "output/output_top.h"
 
 #include <errno.h>
 #include <math.h>
@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "model/model.h"
-#include "output_json.h"
-#include "term_width.h"
+#include "output/output_json.h"
+#include "output/term_width.h"
 
 #define TOP_MAX_L1 8
 #define TOP_MAX_EXTRA 8
