@@ -56,6 +56,20 @@ static int list_events(const struct options *o, const struct tma_model *m,
 		printf("# this CPU: %s (%s), planning model %s\n", ci->cpu->id, ci->cpu->title,
 		       model_id(m));
 	plan_print(stdout, &plan);
+	/*
+	 * Where no fixed counter counts cycles (AMD), the NMI watchdog's counter
+	 * is one the plan needs: show the plan a host with kernel.nmi_watchdog=1
+	 * gets too (on a host, cpu_detect reads the sysctl and plans for it).
+	 */
+	if (!req.cpu && plan.has_group_cycles && plan.gp_counters > 1) {
+		req.watchdog = true;
+		if (plan_for_model(&req, &plan, err, sizeof(err))) {
+			fprintf(stderr, "tmacg: %s\n", err);
+			return 1;
+		}
+		printf("# with kernel.nmi_watchdog=1 (the watchdog holds one counter):\n");
+		plan_print(stdout, &plan);
+	}
 	return 0;
 }
 

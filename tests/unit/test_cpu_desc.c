@@ -120,7 +120,7 @@ static void test_parse_errors(void **state)
 	expect_parse_error("event X.Y event=0x3c umask=0 counters=0-3 cmsk=1\n",
 			   "t.cpu:12: event X.Y: unknown key 'cmsk'");
 	expect_parse_error("event X.Y event=0x3c counters=0-3\n", "event=, umask= and counters=");
-	expect_parse_error("event X.Y event=0x1ff umask=0 counters=0-3\n", "event=0x1ff");
+	expect_parse_error("event X.Y event=0x1000 umask=0 counters=0-3\n", "event=0x1000");
 	expect_parse_error("event X.Y event=0x3c umask=0 edge=2 counters=0-3\n", "edge=2");
 	expect_parse_error("event X.Y event=0x3c umask=0 counters=0-9\n",
 			   "t.cpu:12: event X.Y: a counter beyond gp_counters 8");
@@ -234,6 +234,65 @@ static void test_cpuid_lookup(void **state)
 	assert_null(cpu_desc_by_cpuid("GenuineIntel", 15, 0x6A, 6));
 	assert_string_equal(cpu_desc_for_model("spr")->id, "spr");
 	assert_null(cpu_desc_for_model("software"));
+}
+
+/*
+ * MORE-CPUS.md: family 0x19 is Zen 4 except models 0x00-0x0F, 0x20-0x2F, 0x40-0x5F (Zen 3,
+ * no model: generic); family 0x1A, any model, is Zen 5.  Every edge of every range.
+ */
+static void test_amd_cpuid_lookup(void **state)
+{
+	static const struct {
+		int family, model;
+		const char *cpu; /* NULL: no description (Zen 3 and older run generic) */
+	} want[] = {
+		{ 0x19, 0x00, NULL },	{ 0x19, 0x01, NULL },	{ 0x19, 0x0F, NULL },
+		{ 0x19, 0x10, "zen4" }, { 0x19, 0x11, "zen4" }, { 0x19, 0x1F, "zen4" },
+		{ 0x19, 0x20, NULL },	{ 0x19, 0x2F, NULL },	{ 0x19, 0x30, "zen4" },
+		{ 0x19, 0x3F, "zen4" }, { 0x19, 0x40, NULL },	{ 0x19, 0x5F, NULL },
+		{ 0x19, 0x60, "zen4" }, { 0x19, 0xA0, "zen4" }, { 0x19, 0xFF, "zen4" },
+		{ 0x1A, 0x00, "zen5" }, { 0x1A, 0x02, "zen5" }, { 0x1A, 0x11, "zen5" },
+		{ 0x1A, 0xFF, "zen5" }, { 0x17, 0x31, NULL },	{ 0x18, 0x00, NULL },
+	};
+
+	(void)state;
+	unsetenv("TMACG_MODEL_DIR");
+	cpu_desc_reset();
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct cpu_desc *d =
+			cpu_desc_by_cpuid("AuthenticAMD", want[i].family, want[i].model, -1);
+
+		if (want[i].cpu ? !d || strcmp(d->id, want[i].cpu) || strcmp(d->model, want[i].cpu) :
+				  d != NULL)
+			fail_msg("AMD 0x%X/0x%X: got %s, want %s", want[i].family, want[i].model,
+				 d ? d->id : "none", want[i].cpu ? want[i].cpu : "none");
+	}
+	/* The AMD descriptions name no Intel CPU: vendor is part of the key. */
+	assert_null(cpu_desc_by_cpuid("GenuineIntel", 0x19, 0x11, 1));
+	assert_string_equal(cpu_desc_by_id("zen4")->group_cycles, "ls_not_halted_cyc");
+	assert_int_equal(cpu_desc_by_id("zen5")->fixed_counters, 0);
+}
+
+/* Model ranges in match keys, and overlapping ranges refused. */
+static void test_match_ranges(void **state)
+{
+	char err[512] = "";
+	struct cpu_desc *d;
+
+	(void)state;
+	expect_parse_error("match AuthenticAMD-19-[20-1F]\n", "match AuthenticAMD-19-[20-1F]");
+	expect_parse_error("match AuthenticAMD-19-[10-1FF]\n", "want mapfile.csv's key");
+	expect_parse_error("match AuthenticAMD-19-[10\n", "want mapfile.csv's key");
+	d = parse("# x\ncpu t\ntitle T\nmatch AuthenticAMD-19-[10-1F]-[0-3]\nmodel t\n"
+		  "tma_version 1\nlibpfm none\ngp_counters 6\ngp_counters_smt 6\n"
+		  "fixed_counters 0\nperf_metrics no\nperf_metrics_l2 no\n",
+		  "t.cpu", err, sizeof(err));
+	if (!d)
+		fail_msg("%s", err);
+	assert_int_equal(d->match[0].model, 0x10);
+	assert_int_equal(d->match[0].model_last, 0x1F);
+	assert_int_equal(d->match[0].steppings, 0xF);
+	cpu_desc_free(d);
 }
 
 static char *capture_list(void)
@@ -543,6 +602,8 @@ int main(void)
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_builtins_cover_their_models),
 		cmocka_unit_test(test_cpuid_lookup),
+		cmocka_unit_test(test_amd_cpuid_lookup),
+		cmocka_unit_test(test_match_ranges),
 		cmocka_unit_test(test_list_models),
 		cmocka_unit_test(test_help_lists_models),
 		cmocka_unit_test(test_new_cpu_is_data),
