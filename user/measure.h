@@ -40,6 +40,11 @@ struct measure {
 	int level;
 	bool info;
 	bool smt_shared; /* core-wide inputs while SMT is on */
+	/* Hardware perf groups: more than fit the PMU at once time-share it (quality). */
+	int pmu_groups;
+	/* Generic events this PMU lacks (quality.missing_events): their nodes are null. */
+	int nmissing;
+	const char *const *missing;
 };
 
 /*

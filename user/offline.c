@@ -11,6 +11,7 @@
 #include "options.h"
 #include "pmu/plan_model.h"
 #include "pmu/planner.h"
+#include "pmu/pmu.h"
 #include "replay/replay_run.h"
 #include "replay/replay_top.h"
 
@@ -39,7 +40,9 @@ static int list_events(const struct options *o, const struct tma_model *m,
 	struct plan_request req = { .model = m,
 				    .level = o->level,
 				    .with_info = o->info,
-				    .cpu = ci && ci->has_pmu ? ci : NULL };
+				    .cpu = ci && ci->has_pmu ? ci : NULL,
+				    /* On a PMU: leave out the generic events it lacks, as a run would. */
+				    .probe = ci && ci->has_pmu ? pmu_probe : NULL };
 	static struct plan plan; /* ~20 KiB: off the stack */
 	char err[1024];
 
@@ -47,7 +50,11 @@ static int list_events(const struct options *o, const struct tma_model *m,
 		fprintf(stderr, "tmacg: %s\n", err);
 		return 1;
 	}
-	if (!req.cpu && plan_uses_pmu(&plan))
+	if (!req.cpu && plan_uses_pmu(&plan) && !cpu_desc_for_model(model_id(m)))
+		printf("# planned for any PMU, %d counters per group assumed (this machine has no "
+		       "hardware PMU to ask)\n",
+		       plan.gp_counters);
+	else if (!req.cpu && plan_uses_pmu(&plan))
 		printf("# planned for %s's CPU with SMT on (this machine has no hardware PMU to "
 		       "ask)\n",
 		       model_id(m));
@@ -61,7 +68,8 @@ static int list_events(const struct options *o, const struct tma_model *m,
 	 * is one the plan needs: show the plan a host with kernel.nmi_watchdog=1
 	 * gets too (on a host, cpu_detect reads the sysctl and plans for it).
 	 */
-	if (!req.cpu && plan.has_group_cycles && plan.gp_counters > 1) {
+	if (!req.cpu && plan.has_group_cycles && plan.gp_counters > 1 &&
+	    cpu_desc_for_model(model_id(m))) {
 		req.watchdog = true;
 		if (plan_for_model(&req, &plan, err, sizeof(err))) {
 			fprintf(stderr, "tmacg: %s\n", err);

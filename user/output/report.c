@@ -194,6 +194,9 @@ static int emit(struct report *r, const struct line_ctx *lc, const char *name, u
 	line.nsummary = r->ms->nsummary;
 	line.running_min = acc_running_min(sum, r->ms->ngroups);
 	line.smt_shared = r->ms->smt_shared;
+	line.pmu_groups = r->ms->pmu_groups;
+	line.nmissing = r->ms->nmissing;
+	line.missing = r->ms->missing;
 	line.dropped = lc->dropped;
 	line.map_full = r->map_full;
 	line.instance = r->instance;

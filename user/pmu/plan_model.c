@@ -116,8 +116,12 @@ static int plan_drop_missing(const struct plan_request *r, const char **names, i
 	for (int i = 0; i < *nn; i++) {
 		struct event_enc e;
 
+		int why;
+
+		/* Absent here (-ENOENT, -EOPNOTSUPP); any other error the real open reports. */
 		if (r->probe && event_is_generic_hw(names[i]) &&
-		    !event_encode(NULL, names[i], &e, err, errlen) && r->probe(&e.attr)) {
+		    !event_encode(NULL, names[i], &e, err, errlen) &&
+		    ((why = r->probe(&e.attr)) == -ENOENT || why == -EOPNOTSUPP || why == -EINVAL)) {
 			if (*nmissing == PLAN_MAX_MISSING) {
 				snprintf(err, errlen, "more than %d events missing on this PMU",
 					 PLAN_MAX_MISSING);

@@ -90,6 +90,7 @@ static int print_record(void *ctx, const struct replay_record *rec, struct model
 		.tma_version = model_tma_version(p->m),
 		.cgroup = rec->cgroup,
 		.running_min = NAN,
+		.pmu_groups = -1, /* replay: no perf groups of its own */
 		.tma = p->m,
 		.result = res,
 		.level = p->level,
