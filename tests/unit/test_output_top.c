@@ -431,6 +431,74 @@ static void test_long_path_keeps_leaf(void **state)
 	top_free(t);
 }
 
+/*
+ * AMD's level 1 has a fifth share, SMT_Contention: its own column (SMT%), bar
+ * letter (T) and legend entry, by name when it fits and by its column's head
+ * when the 80-column legend has no room for the name.
+ */
+static void test_five_shares(void **state)
+{
+	static const char amd[] = "model a\n"
+				  "node 1 Frontend_Bound\n  formula E.F\n"
+				  "node 2 Bad_Speculation\n  formula E.S\n"
+				  "node 3 Backend_Bound\n  formula E.B\n"
+				  "node 4 Retiring\n  formula E.R\n"
+				  "node 5 SMT_Contention\n  formula E.T\n";
+	static const char *const counts[] = { "on_cpu_s" };
+	const double cpu[1] = { 1.0 };
+	char err[256], *out;
+	struct tma_model *m = model_load(amd, strlen(amd), "a.tma", err, sizeof(err));
+	struct model_result *res;
+	double ev[8] = { 0 };
+	struct model_input in = { ev, 1, 0 };
+	struct report_line line = { .interval_s = 1,
+				    .cgroup = "/smt",
+				    .ncounts = 1,
+				    .count_names = counts,
+				    .count_values = cpu,
+				    .running_min = 1,
+				    .level = 1 };
+	struct top_screen s80 = { 80, 0, false, false }, s120 = { 120, 0, false, false };
+	struct top *t;
+
+	(void)state;
+	assert_non_null(m);
+	ev[model_event_index(m, "E.F")] = 0.1;
+	ev[model_event_index(m, "E.S")] = 0.1;
+	ev[model_event_index(m, "E.B")] = 0.2;
+	ev[model_event_index(m, "E.R")] = 0.1;
+	ev[model_event_index(m, "E.T")] = 0.5;
+	res = model_result_new(m);
+	assert_int_equal(model_eval(m, &in, res), 0);
+	line.tma = m;
+	line.result = res;
+	t = top_new(m, 1, 1, counts);
+	assert_int_equal(top_add(t, &line, false), 0);
+	out = draw(t, &s80);
+	/*
+	 * 80 columns: name 12, CPU 6, RUN 5, five shares of 5, path 12, bar 8: 3
+	 * spare widen the bar to 11.  11 cells at .1/.1/.2/.1/.5 = 1.1/1.1/2.2/1.1/5.5,
+	 * floors 1+1+2+1+5 = 10, the largest remainder (T .5) gets the last.
+	 */
+	assert_non_null(strstr(out, "bar:  F Frontend_Bound  S Bad_Speculation  B Backend_Bound  "
+				    "R Retiring  T SMT%\n"));
+	assert_non_null(strstr(out, "CGROUP         CPU%  RUN%   FE%  BAD%   BE%  RET%  SMT% "
+				    "LEVEL 1"));
+	/* 10 cells at .1/.1/.2/.1/.5: 1+1+2+1+5. */
+	assert_non_null(strstr(out, "/smt          100.0 100.0  10.0  10.0  20.0  10.0  50.0 "
+				    "FSBBRTTTTTT "));
+	free(out);
+	top_free(t);
+	t = top_new(m, 1, 1, counts);
+	assert_int_equal(top_add(t, &line, false), 0);
+	out = draw(t, &s120);
+	assert_non_null(strstr(out, "  R Retiring  T SMT_Contention\n"));
+	free(out);
+	top_free(t);
+	model_result_free(res);
+	model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -447,6 +515,7 @@ int main(void)
 		cmocka_unit_test(test_name_before_rates),
 		cmocka_unit_test(test_long_path_keeps_leaf),
 		cmocka_unit_test(test_other_last),
+		cmocka_unit_test(test_five_shares),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

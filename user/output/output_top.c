@@ -70,6 +70,8 @@ static const struct {
 	{ "Bad_Speculation", "BAD%", 'S', "\033[30;41m" },
 	{ "Backend_Bound", "BE%", 'B', "\033[30;43m" },
 	{ "Retiring", "RET%", 'R', "\033[30;42m" },
+	/* AMD's fifth level-1 share: slots the sibling SMT thread took. */
+	{ "SMT_Contention", "SMT%", 'T', "\033[30;45m" },
 };
 
 static void l1_style(const struct top *t, int i, const char **head, char *letter, const char **sgr)
@@ -490,6 +492,11 @@ static void legend_line(const struct top *t, bool color, int width, struct line 
 
 		l1_style(t, i, &head, &letter, &sgr);
 		w = 4 + term_width(name);
+		/* Too narrow for the name (a fifth share, AMD's): its column's head says it. */
+		if (ln->cols + w > width) {
+			name = head;
+			w = 4 + term_width(name);
+		}
 		if (ln->cols + w > width)
 			break;
 		snprintf(item, sizeof(item), "  %s%c%s ", color ? sgr : "", letter,
