@@ -62,6 +62,9 @@ static int list_events(const struct options *o, const struct tma_model *m,
 	if (ci && ci->cpu)
 		printf("# this CPU: %s (%s), planning model %s\n", ci->cpu->id, ci->cpu->title,
 		       model_id(m));
+	else if (ci && ci->has_pmu)
+		printf("# this CPU: %s family 0x%X model 0x%X (no description), planning model %s\n",
+		       ci->vendor, (unsigned int)ci->family, (unsigned int)ci->model, model_id(m));
 	plan_print(stdout, &plan);
 	/*
 	 * Where no fixed counter counts cycles (AMD), the NMI watchdog's counter
