@@ -41,9 +41,9 @@ struct measure_impl {
 	int *plan_of;  /* model event -> plan index, -1: not opened */
 	int tsc_event; /* model event index of msr/tsc/, -1 if unread */
 	double tsc_hz;
-	double *values;	 /* model inputs */
+	double *values;	     /* model inputs */
 	double cycles_total; /* this evaluation's cycles where groups carry their own */
-	int *count_node; /* the model's counts: node indices, in file order */
+	int *count_node;     /* the model's counts: node indices, in file order */
 	int ncount_nodes;
 	int headline[NHEADLINE]; /* plan index of the headline counts reported */
 	int nheadline;

@@ -37,12 +37,14 @@ struct tma_model *tma_model_open(const struct options *o, const struct cpu_info 
 static int list_events(const struct options *o, const struct tma_model *m,
 		       const struct cpu_info *ci)
 {
-	struct plan_request req = { .model = m,
-				    .level = o->level,
-				    .with_info = o->info,
-				    .cpu = ci && ci->has_pmu ? ci : NULL,
-				    /* On a PMU: leave out the generic events it lacks, as a run would. */
-				    .probe = ci && ci->has_pmu ? pmu_probe : NULL };
+	struct plan_request req = {
+		.model = m,
+		.level = o->level,
+		.with_info = o->info,
+		.cpu = ci && ci->has_pmu ? ci : NULL,
+		/* On a PMU: leave out the generic events it lacks, as a run would. */
+		.probe = ci && ci->has_pmu ? pmu_probe : NULL
+	};
 	static struct plan plan; /* ~20 KiB: off the stack */
 	char err[1024];
 

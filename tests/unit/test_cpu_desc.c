@@ -262,8 +262,9 @@ static void test_amd_cpuid_lookup(void **state)
 		const struct cpu_desc *d =
 			cpu_desc_by_cpuid("AuthenticAMD", want[i].family, want[i].model, -1);
 
-		if (want[i].cpu ? !d || strcmp(d->id, want[i].cpu) || strcmp(d->model, want[i].cpu) :
-				  d != NULL)
+		if (want[i].cpu ?
+			    !d || strcmp(d->id, want[i].cpu) || strcmp(d->model, want[i].cpu) :
+			    d != NULL)
 			fail_msg("AMD 0x%X/0x%X: got %s, want %s", want[i].family, want[i].model,
 				 d ? d->id : "none", want[i].cpu ? want[i].cpu : "none");
 	}

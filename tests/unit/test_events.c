@@ -747,10 +747,16 @@ static void test_generic_hardware_events(void **state)
 		const char *name;
 		uint64_t config;
 	} want[] = {
-		{ "cycles", 0 },	{ "instructions", 1 },	    { "cache-references", 2 },
-		{ "cache-misses", 3 },	{ "branch-instructions", 4 }, { "branch-misses", 5 },
-		{ "bus-cycles", 6 },	{ "stalled-cycles-frontend", 7 },
-		{ "stalled-cycles-backend", 8 },		      { "ref-cycles", 9 },
+		{ "cycles", 0 },
+		{ "instructions", 1 },
+		{ "cache-references", 2 },
+		{ "cache-misses", 3 },
+		{ "branch-instructions", 4 },
+		{ "branch-misses", 5 },
+		{ "bus-cycles", 6 },
+		{ "stalled-cycles-frontend", 7 },
+		{ "stalled-cycles-backend", 8 },
+		{ "ref-cycles", 9 },
 	};
 
 	(void)state;

@@ -265,11 +265,16 @@ static void test_gnr_golden(void **state)
 }
 
 /* perf's level-1 metric names, and the TMA names the AMD models give them. */
-static const char *const amd_level1[] = { "frontend_bound", "Frontend_Bound",
-					  "bad_speculation", "Bad_Speculation",
-					  "backend_bound",   "Backend_Bound",
-					  "retiring",	     "Retiring",
-					  "smt_contention",  "SMT_Contention",
+static const char *const amd_level1[] = { "frontend_bound",
+					  "Frontend_Bound",
+					  "bad_speculation",
+					  "Bad_Speculation",
+					  "backend_bound",
+					  "Backend_Bound",
+					  "retiring",
+					  "Retiring",
+					  "smt_contention",
+					  "SMT_Contention",
 					  NULL };
 
 static void test_zen4_golden(void **state)
@@ -297,8 +302,8 @@ static void test_zen5_golden(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_icx_golden), cmocka_unit_test(test_spr_golden),
-		cmocka_unit_test(test_skx_golden), cmocka_unit_test(test_clx_golden),
+		cmocka_unit_test(test_icx_golden),  cmocka_unit_test(test_spr_golden),
+		cmocka_unit_test(test_skx_golden),  cmocka_unit_test(test_clx_golden),
 		cmocka_unit_test(test_gnr_golden),  cmocka_unit_test(test_zen4_golden),
 		cmocka_unit_test(test_zen5_golden),
 	};

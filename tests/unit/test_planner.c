@@ -180,7 +180,8 @@ static void check_plan(const struct plan *p, const char *const *ev, int n, int g
 
 		hw_groups += hw;
 		if (cyc && hw != (p->cycles_of_group[g] >= 0))
-			fail_msg("group %d: %s", g, hw ? "no cycles of its own" : "software with cycles");
+			fail_msg("group %d: %s", g,
+				 hw ? "no cycles of its own" : "software with cycles");
 		if (cyc && hw)
 			assert_string_equal(p->ev[p->cycles_of_group[g]].name, cyc);
 	}
@@ -936,7 +937,8 @@ static void test_amd_plans(void **state)
 		assert_int_equal(p.nevents, 7); /* the six, and the second group's cycles */
 		assert_true(p.has_group_cycles);
 		for (int g = 0; g < 2; g++)
-			assert_int_equal(p.cycles_of_group[g], in_group(&p, g, "ls_not_halted_cyc"));
+			assert_int_equal(p.cycles_of_group[g],
+					 in_group(&p, g, "ls_not_halted_cyc"));
 		check_model_plan(&r, &p, 5);
 		for (r.level = 2; r.level <= 6; r.level += 4) {
 			for (int wd = 0; wd < 2; wd++) {
@@ -957,9 +959,8 @@ static int probe_calls;
 static int probe_qemu(const struct perf_event_attr *a)
 {
 	probe_calls++;
-	return a->type == PERF_TYPE_HARDWARE && a->config <= PERF_COUNT_HW_INSTRUCTIONS ?
-		       0 :
-		       -ENOENT;
+	return a->type == PERF_TYPE_HARDWARE && a->config <= PERF_COUNT_HW_INSTRUCTIONS ? 0 :
+											  -ENOENT;
 }
 
 static int probe_eacces(const struct perf_event_attr *a)

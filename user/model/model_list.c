@@ -122,8 +122,9 @@ int model_list_print(FILE *f, FILE *errf)
 			model_tma_version(m) ? "TMA " : "-",
 			model_tma_version(m) ? model_tma_version(m) : "");
 		if (model_needs_no_description(m, &generic))
-			fprintf(f, "%s", generic ? "any CPU with a PMU (automatic where no model fits)" :
-						   "any CPU");
+			fprintf(f, "%s",
+				generic ? "any CPU with a PMU (automatic where no model fits)" :
+					  "any CPU");
 		else
 			print_cpus(f, model_id(m));
 		fprintf(f, "\n");

@@ -21,7 +21,7 @@ struct cpu_desc_match {
 };
 
 struct cpu_desc_event {
-	char *name; /* Intel's EventName, "CYCLE_ACTIVITY.STALLS_TOTAL"; perf's on AMD */
+	char *name;	    /* Intel's EventName, "CYCLE_ACTIVITY.STALLS_TOTAL"; perf's on AMD */
 	unsigned int event; /* 0-0xff; AMD's extended selects 0x100-0xfff (config:32-35) */
 	unsigned int umask, cmask;
 	bool edge, inv, any;

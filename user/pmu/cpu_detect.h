@@ -36,9 +36,9 @@ struct cpu_info {
 	bool topdown_use_fixed;	    /* events/topdown-retiring: PERF_METRICS level 1 */
 	bool topdown_l2;	    /* events/topdown-heavy-ops: PERF_METRICS level 2 (SPR+) */
 	bool smt;		    /* /sys/devices/system/cpu/smt/active */
-	int gp_counters;	    /* per logical CPU: CPUID.0AH:EAX[15:8], AMD's 0x80000022/0x80000001 */
-	bool nmi_watchdog;	    /* kernel.nmi_watchdog = 1: it holds one counter */
-	int gp_usable;		    /* gp_counters less the watchdog's */
+	int gp_counters;   /* per logical CPU: CPUID.0AH:EAX[15:8], AMD's 0x80000022/0x80000001 */
+	bool nmi_watchdog; /* kernel.nmi_watchdog = 1: it holds one counter */
+	int gp_usable;	   /* gp_counters less the watchdog's */
 };
 
 /*

@@ -246,8 +246,9 @@ static int event_parse(const char *name, char *base, size_t baselen, struct even
 	snprintf(buf, sizeof(buf), "%s", name);
 	tok = strtok_r(buf, ":", &save);
 	/* perf's AMD names need no dot (ls_not_halted_cyc): lower case tells them apart. */
-	if (!tok || (!strchr(tok, '.') && strspn(tok, "abcdefghijklmnopqrstuvwxyz0123456789_") !=
-						   strlen(tok)) ||
+	if (!tok ||
+	    (!strchr(tok, '.') &&
+	     strspn(tok, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(tok)) ||
 	    tok[0] == '.' || tok[strlen(tok) - 1] == '.') {
 		snprintf(err, errlen,
 			 "'%s' is not an event name: models spell events EVENT.UMASK[:modifier...] "

@@ -121,7 +121,8 @@ static int plan_drop_missing(const struct plan_request *r, const char **names, i
 		/* Absent here (-ENOENT, -EOPNOTSUPP); any other error the real open reports. */
 		if (r->probe && event_is_generic_hw(names[i]) &&
 		    !event_encode(NULL, names[i], &e, err, errlen) &&
-		    ((why = r->probe(&e.attr)) == -ENOENT || why == -EOPNOTSUPP || why == -EINVAL)) {
+		    ((why = r->probe(&e.attr)) == -ENOENT || why == -EOPNOTSUPP ||
+		     why == -EINVAL)) {
 			if (*nmissing == PLAN_MAX_MISSING) {
 				snprintf(err, errlen, "more than %d events missing on this PMU",
 					 PLAN_MAX_MISSING);
@@ -170,9 +171,9 @@ int plan_for_model(const struct plan_request *r, struct plan *out, char *err, si
 	if (ret == -EOPNOTSUPP && plan_needs_no_table(names, nn, &hardware)) {
 		memset(&t, 0, sizeof(t));
 		/* Generic events: the host's counters when it says, else a pair per group. */
-		gp = !hardware ? 0 :
+		gp = !hardware				      ? 0 :
 		     plan_has_pmu(r) && r->cpu->gp_usable > 0 ? r->cpu->gp_usable :
-								 PLAN_GENERIC_GP;
+								PLAN_GENERIC_GP;
 		in.group_cycles = hardware ? "cycles" : NULL;
 		ret = 0;
 	} else if (!ret) {
@@ -193,22 +194,22 @@ int plan_for_model(const struct plan_request *r, struct plan *out, char *err, si
 	 * events fill the six counters).
 	 */
 	for (int lvl = 0; lvl <= 7; lvl++)
-	for (int k = 0; k < nnodes; k++) {
-		const struct model_node_info *info = model_node(r->model, k);
-		const char **set = pool + (size_t)k * ((size_t)n + 1);
-		int c = 0;
+		for (int k = 0; k < nnodes; k++) {
+			const struct model_node_info *info = model_node(r->model, k);
+			const char **set = pool + (size_t)k * ((size_t)n + 1);
+			int c = 0;
 
-		if (info->is_info ? lvl != 7 || !r->with_info :
-				    info->level != lvl || info->level > r->level)
-			continue;
-		memset(mark, 0, (size_t)n * sizeof(*mark));
-		if (model_node_events(r->model, k, mark) < 0)
-			continue;
-		for (int i = 0; i < n; i++)
-			if (mark[i] && need[i])
-				set[c++] = model_event_name(r->model, i);
-		nodes[in.nnodes++] = (struct plan_node){ info->name, set, c };
-	}
+			if (info->is_info ? lvl != 7 || !r->with_info :
+					    info->level != lvl || info->level > r->level)
+				continue;
+			memset(mark, 0, (size_t)n * sizeof(*mark));
+			if (model_node_events(r->model, k, mark) < 0)
+				continue;
+			for (int i = 0; i < n; i++)
+				if (mark[i] && need[i])
+					set[c++] = model_event_name(r->model, i);
+			nodes[in.nnodes++] = (struct plan_node){ info->name, set, c };
+		}
 	in.target = &t;
 	in.gp_counters = gp;
 	in.events = names;

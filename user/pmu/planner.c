@@ -505,10 +505,10 @@ void plan_print(FILE *f, const struct plan *p)
 		enum event_kind lead = p->ev[p->first[g]].kind;
 
 		fprintf(f, "group %d%s\n", g,
-			lead == EVENT_SLOTS		 ? " (topdown: SLOTS leads)" :
-			lead == EVENT_SOFTWARE		 ? " (software)" :
+			lead == EVENT_SLOTS	   ? " (topdown: SLOTS leads)" :
+			lead == EVENT_SOFTWARE	   ? " (software)" :
 			p->cycles_of_group[g] >= 0 ? " (its own cycles)" :
-						       "");
+						     "");
 		for (int i = p->first[g]; i < p->first[g + 1]; i++) {
 			const struct event_enc *e = &p->ev[i];
 
@@ -528,7 +528,8 @@ void plan_print(FILE *f, const struct plan *p)
 	for (int i = 0; i < p->npseudo; i++)
 		fprintf(f, "not opened: %s (computed by the collector)\n", p->pseudo[i]);
 	for (int i = 0; i < p->nmissing; i++)
-		fprintf(f, "not on this PMU: %s (the kernel maps no event to it: nodes reading it "
+		fprintf(f,
+			"not on this PMU: %s (the kernel maps no event to it: nodes reading it "
 			"are null)\n",
 			p->missing[i]);
 }

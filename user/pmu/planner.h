@@ -55,7 +55,7 @@ struct plan {
 	int npseudo; /* inputs not opened (msr/tsc/) */
 	char pseudo[PLAN_MAX_PSEUDO][EVENT_NAME_MAX];
 	int gp_counters; /* what the plan was built for */
-	int nmissing; /* generic events this PMU lacks: not opened, read as unmeasured */
+	int nmissing;	 /* generic events this PMU lacks: not opened, read as unmeasured */
 	char missing[PLAN_MAX_MISSING][EVENT_NAME_MAX];
 	/* group_cycles: its index in each group (-1: that group has none, e.g. software). */
 	int cycles_of_group[TMACG_MAX_GROUPS];
