@@ -499,6 +499,55 @@ static void test_five_shares(void **state)
 	model_free(m);
 }
 
+/*
+ * generic's level-1 nodes are measures, not shares: value columns with two
+ * decimals, no bar or path; a node whose event the PMU lacks shows "-".
+ */
+static void test_generic_values(void **state)
+{
+	static const char *const counts[] = { "on_cpu_s" };
+	const double cpu[1] = { 0.5 };
+	char err[256], *out;
+	struct tma_model *m = model_load_builtin("generic", err, sizeof(err));
+	struct model_result *res;
+	double ev[8];
+	struct model_input in = { ev, 1, 0 };
+	struct report_line line = { .interval_s = 1,
+				    .cgroup = "/g",
+				    .ncounts = 1,
+				    .count_names = counts,
+				    .count_values = cpu,
+				    .running_min = 1,
+				    .level = 1 };
+	struct top_screen s100 = { 100, 0, false, false };
+	struct top *t;
+
+	(void)state;
+	assert_non_null(m);
+	ev[model_event_index(m, "cycles")] = 3e9;
+	ev[model_event_index(m, "instructions")] = 4e9;
+	ev[model_event_index(m, "branch-misses")] = 6e6;
+	ev[model_event_index(m, "cache-misses")] = NAN; /* QEMU's PMU has none */
+	ev[model_event_index(m, "SW.CPU_CLOCK")] = 1e9;
+	res = model_result_new(m);
+	assert_int_equal(model_eval(m, &in, res), 0);
+	line.tma = m;
+	line.result = res;
+	t = top_new(m, 1, 1, counts);
+	assert_int_equal(top_add(t, &line, false), 0);
+	out = draw(t, &s100);
+	/* IPC 4/3, CPI 3/4, 1.5 branch misses per 1000 instructions, 3 GHz; widths 9 or the head's. */
+	assert_non_null(strstr(out, "CGROUP         CPU%  RUN%       IPC       CPI Branch_MPKI "
+				    "Cache_MPKI Frequency_GHz\n"));
+	assert_non_null(strstr(out, "/g             50.0 100.0      1.33      0.75        1.50 "
+				    "         -          3.00\n"));
+	assert_null(strstr(out, "bar:"));
+	free(out);
+	top_free(t);
+	model_result_free(res);
+	model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -516,6 +565,7 @@ int main(void)
 		cmocka_unit_test(test_long_path_keeps_leaf),
 		cmocka_unit_test(test_other_last),
 		cmocka_unit_test(test_five_shares),
+		cmocka_unit_test(test_generic_values),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

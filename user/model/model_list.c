@@ -58,12 +58,8 @@ int model_list_ids(char ***ids)
 	return n;
 }
 
-/*
- * Reads kernel software events only (SW.*): needs no PMU, so no CPU
- * description; *generic: also perf's generic hardware events, which any PMU
- * maps (the model generic).
- */
-static bool model_needs_no_description(const struct tma_model *m, bool *generic)
+/* Generic events any PMU maps, software ones no PMU needs: no description either way. */
+bool model_needs_no_description(const struct tma_model *m, bool *generic)
 {
 	int n = model_event_count(m);
 

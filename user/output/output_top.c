@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "model/model.h"
+#include "model/model_list.h"
 #include "output/output_json.h"
 #include "output/term_width.h"
 
@@ -51,6 +52,8 @@ struct top {
 	int nl1, l1[TOP_MAX_L1];	  /* level-1 node indices, model order */
 	int on_cpu;			  /* index of the "on_cpu_s" count; -1: none */
 	int nextra, extra[TOP_MAX_EXTRA]; /* indices of "*_per_s" counts */
+	/* extra[i] is a level-1 node of a model that is not TMA (generic: IPC, CPI...). */
+	bool extra_node[TOP_MAX_EXTRA];
 	char extra_head[TOP_MAX_EXTRA][40];
 	bool pods; /* rows are named by Kubernetes identity */
 	/* The widest name and path so far: columns do not jump from frame to frame. */
@@ -95,6 +98,7 @@ struct top *top_new(const struct tma_model *m, int level, int ncounts,
 		    const char *const *count_names)
 {
 	struct top *t = calloc(1, sizeof(*t));
+	bool generic;
 
 	if (!t)
 		return NULL;
@@ -113,6 +117,19 @@ struct top *top_new(const struct tma_model *m, int level, int ncounts,
 	 */
 	if (t->nl1 < 2)
 		t->nl1 = 0;
+	/*
+	 * A model of perf's generic events (generic) has level-1 metrics that are
+	 * no shares of anything (IPC, CPI...): value columns, not shares and a bar.
+	 */
+	if (t->nl1 && model_needs_no_description(m, &generic) && generic) {
+		for (int i = 0; i < t->nl1 && t->nextra < TOP_MAX_EXTRA; i++) {
+			snprintf(t->extra_head[t->nextra], sizeof(t->extra_head[0]), "%.30s",
+				 model_node(m, t->l1[i])->name);
+			t->extra_node[t->nextra] = true;
+			t->extra[t->nextra++] = t->l1[i];
+		}
+		t->nl1 = 0;
+	}
 	for (int i = 0; i < ncounts; i++) {
 		const char *name = count_names[i];
 		size_t len = strlen(name);
@@ -190,7 +207,10 @@ int top_add(struct top *t, const struct report_line *line, bool other)
 	for (int i = 0; i < t->nl1; i++)
 		row->l1[i] = line->result ? line->result->value[t->l1[i]] : NAN;
 	for (int i = 0; i < t->nextra; i++)
-		row->extra[i] = line->count_values ? line->count_values[t->extra[i]] : NAN;
+		row->extra[i] = t->extra_node[i] ?
+					(line->result ? line->result->value[t->extra[i]] : NAN) :
+				line->count_values ? line->count_values[t->extra[i]] :
+						     NAN;
 	path_text(t, line->result, row->path, sizeof(row->path));
 	return 0;
 }
@@ -348,16 +368,21 @@ static void put_sep(struct line *ln)
 }
 
 /* A number right-aligned in w columns: one decimal when it fits, "-" when unknown. */
-static void put_num(struct line *ln, double v, int w)
+static void put_num_prec(struct line *ln, double v, int w, int prec)
 {
 	char buf[64];
 
 	if (isnan(v) || isinf(v))
 		snprintf(buf, sizeof(buf), "-");
-	else if (snprintf(buf, sizeof(buf), "%.1f", v) > w &&
+	else if (snprintf(buf, sizeof(buf), "%.*f", prec, v) > w &&
 		 snprintf(buf, sizeof(buf), "%.0f", v) > w)
 		snprintf(buf, sizeof(buf), "%.*e", w > 7 ? w - 7 : 0, v);
 	put_text(ln, buf, w, true);
+}
+
+static void put_num(struct line *ln, double v, int w)
+{
+	put_num_prec(ln, v, w, 1);
 }
 
 /*
@@ -433,7 +458,8 @@ static void row_line(const struct top *t, const struct layout *l, const struct t
 	}
 	for (int i = 0; i < l->nextra; i++) {
 		put_sep(ln);
-		put_num(ln, r->extra[i], l->extra_w[i]);
+		/* Ratios such as IPC need two decimals; rates per second one. */
+		put_num_prec(ln, r->extra[i], l->extra_w[i], t->extra_node[i] ? 2 : 1);
 	}
 	if (l->bar_w) {
 		put_sep(ln);
