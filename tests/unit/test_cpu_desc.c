@@ -365,6 +365,32 @@ static void test_help_lists_models(void **state)
 
 static char root[256];
 
+/* tmacg ARGV on the fixture tree at root (TMACG_SYSFS_ROOT): its stdout in text; the exit code. */
+static int run_offline(int argc, const char **argv, char *text, size_t len)
+{
+	char out_path[] = "/tmp/tmacg-desc-out-XXXXXX";
+	int fd = mkstemp(out_path), saved = dup(STDOUT_FILENO), code;
+	struct options o;
+	FILE *f;
+
+	assert_true(fd >= 0);
+	assert_int_equal(options_parse(&o, argc, (char **)argv, stdout, stderr), 0);
+	setenv("TMACG_SYSFS_ROOT", root, 1);
+	fflush(stdout);
+	dup2(fd, STDOUT_FILENO);
+	code = offline_run(&o);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	unsetenv("TMACG_SYSFS_ROOT");
+	f = fdopen(fd, "r");
+	rewind(f);
+	text[fread(text, 1, len - 1, f)] = '\0';
+	fclose(f);
+	remove(out_path);
+	return code;
+}
+
 static int fake_cpuid(unsigned int leaf, unsigned int subleaf, unsigned int regs[4])
 {
 	(void)subleaf;
@@ -483,29 +509,11 @@ static void test_new_cpu_is_data(void **state)
 	/* tmacg --list-events on that host (no PMU in the fixture): detected and planned. */
 	{
 		const char *argv[] = { "tmacg", "--list-events", "--level", "3", NULL };
-		struct options o;
-		char out_path[] = "/tmp/tmacg-desc-out-XXXXXX", text[8192] = "";
-		int fd = mkstemp(out_path), saved = dup(STDOUT_FILENO), code;
-		FILE *f;
+		char text[8192];
 
-		assert_true(fd >= 0);
-		assert_int_equal(options_parse(&o, 4, (char **)argv, stdout, stderr), 0);
 		fake_root_put(root, "/sys/devices/system/cpu/smt/active", "1\n");
 		unlink(strcat(strcpy(text, root), "/sys/bus/event_source/devices/cpu/type"));
-		setenv("TMACG_SYSFS_ROOT", root, 1);
-		fflush(stdout);
-		dup2(fd, STDOUT_FILENO);
-		code = offline_run(&o);
-		fflush(stdout);
-		dup2(saved, STDOUT_FILENO);
-		close(saved);
-		unsetenv("TMACG_SYSFS_ROOT");
-		assert_int_equal(code, 0);
-		f = fdopen(fd, "r");
-		rewind(f);
-		text[fread(text, 1, sizeof(text) - 1, f)] = '\0';
-		fclose(f);
-		remove(out_path);
+		assert_int_equal(run_offline(4, argv, text, sizeof(text)), 0);
 		/* The fixture's cpuinfo is stepping 9 by now: yyy, which runs zzz. */
 		assert_non_null(strstr(text, "# this CPU: yyy (Test CPU YYY (made up, zzz "
 					     "stepping 5 and up)), planning model zzz\n"));
@@ -596,6 +604,37 @@ static void test_model_dir_errors(void **state)
 	cpu_desc_reset();
 }
 
+/*
+ * On this project's own machine (a Zen 5 VM, no PMU), --list-events --model
+ * zen4 --level 2 names the CPU and shows the plan for six counters, then for
+ * five with the NMI watchdog holding one: every group with its own cycles.
+ */
+static void test_list_events_amd(void **state)
+{
+	const char *argv[] = { "tmacg", "--list-events", "--model", "zen4", "--level", "2", NULL };
+	char text[16384];
+	const char *wd;
+
+	(void)state;
+	unsetenv("TMACG_MODEL_DIR");
+	cpu_desc_reset();
+	snprintf(root, sizeof(root), "/tmp/tmacg-desc-XXXXXX");
+	assert_int_equal(fake_root_make(root), 0);
+	fake_root_put(root, "/proc/cpuinfo",
+		      "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 26\n"
+		      "model\t\t: 2\nmodel name\t: AMD EPYC\nstepping\t: 1\n");
+	assert_int_equal(run_offline(6, argv, text, sizeof(text)), 0);
+	assert_non_null(strstr(text, "# this CPU: zen5 (AMD EPYC, Zen 5), planning model zen4\n"));
+	assert_non_null(strstr(text, "14 events in 3 groups, 6 general-purpose counters per group\n"
+				     "group 0 (its own cycles)\n"));
+	wd = strstr(text, "# with kernel.nmi_watchdog=1 (the watchdog holds one counter):\n");
+	assert_non_null(wd);
+	assert_non_null(
+		strstr(wd, "14 events in 3 groups, 5 general-purpose counters per group\n"));
+	assert_null(strstr(wd, "group 3"));
+	assert_int_equal(fake_root_remove(root), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -605,6 +644,7 @@ int main(void)
 		cmocka_unit_test(test_cpuid_lookup),
 		cmocka_unit_test(test_amd_cpuid_lookup),
 		cmocka_unit_test(test_match_ranges),
+		cmocka_unit_test(test_list_events_amd),
 		cmocka_unit_test(test_list_models),
 		cmocka_unit_test(test_help_lists_models),
 		cmocka_unit_test(test_new_cpu_is_data),

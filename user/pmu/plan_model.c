@@ -137,6 +137,22 @@ static int plan_drop_missing(const struct plan_request *r, const char **names, i
 	return 0;
 }
 
+/*
+ * The order nodes are offered to the planner in: level by level (counts,
+ * level 0, first; Info metrics last), model order within a level, so a
+ * level's events share groups before deeper ones take counters and level 1
+ * is measured over one time window where it fits (AMD's six events fill the
+ * six counters).  -1: not planned at this depth.
+ */
+#define PLAN_RANK_INFO 7
+
+static int plan_rank(const struct plan_request *r, const struct model_node_info *info)
+{
+	if (info->is_info)
+		return r->with_info ? PLAN_RANK_INFO : -1;
+	return info->level <= r->level ? info->level : -1;
+}
+
 int plan_for_model(const struct plan_request *r, struct plan *out, char *err, size_t errlen)
 {
 	struct event_target t = { 0 };
@@ -171,9 +187,10 @@ int plan_for_model(const struct plan_request *r, struct plan *out, char *err, si
 	if (ret == -EOPNOTSUPP && plan_needs_no_table(names, nn, &hardware)) {
 		memset(&t, 0, sizeof(t));
 		/* Generic events: the host's counters when it says, else a pair per group. */
-		gp = !hardware				      ? 0 :
-		     plan_has_pmu(r) && r->cpu->gp_usable > 0 ? r->cpu->gp_usable :
-								PLAN_GENERIC_GP;
+		gp = 0;
+		if (hardware)
+			gp = plan_has_pmu(r) && r->cpu->gp_usable > 0 ? r->cpu->gp_usable :
+									PLAN_GENERIC_GP;
 		in.group_cycles = hardware ? "cycles" : NULL;
 		ret = 0;
 	} else if (!ret) {
@@ -186,21 +203,12 @@ int plan_for_model(const struct plan_request *r, struct plan *out, char *err, si
 		ret = events_init(t.pfm_pmu, err, errlen);
 	if (ret)
 		goto cleanup;
-	/*
-	 * Level by level (counts, level 0, first; Info metrics last, as 7), in
-	 * model order within a level: a
-	 * level's events share groups before deeper ones take counters, so
-	 * level 1 is measured over one time window where it fits (AMD's six
-	 * events fill the six counters).
-	 */
-	for (int lvl = 0; lvl <= 7; lvl++)
+	for (int rank = 0; rank <= PLAN_RANK_INFO; rank++)
 		for (int k = 0; k < nnodes; k++) {
-			const struct model_node_info *info = model_node(r->model, k);
 			const char **set = pool + (size_t)k * ((size_t)n + 1);
 			int c = 0;
 
-			if (info->is_info ? lvl != 7 || !r->with_info :
-					    info->level != lvl || info->level > r->level)
+			if (plan_rank(r, model_node(r->model, k)) != rank)
 				continue;
 			memset(mark, 0, (size_t)n * sizeof(*mark));
 			if (model_node_events(r->model, k, mark) < 0)
@@ -208,7 +216,8 @@ int plan_for_model(const struct plan_request *r, struct plan *out, char *err, si
 			for (int i = 0; i < n; i++)
 				if (mark[i] && need[i])
 					set[c++] = model_event_name(r->model, i);
-			nodes[in.nnodes++] = (struct plan_node){ info->name, set, c };
+			nodes[in.nnodes++] =
+				(struct plan_node){ model_node(r->model, k)->name, set, c };
 		}
 	in.target = &t;
 	in.gp_counters = gp;
