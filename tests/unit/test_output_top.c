@@ -57,7 +57,7 @@ static int setup(void **state)
 	assert_non_null(fx->m);
 	for (int i = 0; i < 3; i++) {
 		double ev[8] = { 0 };
-		struct model_input in = { ev, 1, 0 };
+		struct model_input in = { .events = ev, .interval_s = 1, .flags = 0 };
 
 		ev[model_event_index(fx->m, "E.F")] = rows[i].f;
 		ev[model_event_index(fx->m, "E.S")] = rows[i].s;

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/retire_latency.h"
+
 /* "GenuineIntel-6-55-[01234]": mapfile.csv's key. */
 struct cpu_desc_match {
 	char vendor[16];
@@ -44,6 +46,8 @@ struct cpu_desc {
 	bool perf_metrics, perf_metrics_l2;
 	struct cpu_desc_event *events; /* sorted by name */
 	int nevents;
+	/* Intel's published retire latencies: the defaults of EVENT:retire_latency */
+	struct rl_table retire_latency;
 };
 
 /*
