@@ -2,7 +2,7 @@
 /*
  * The built-in models against the reference implementation's values (tests/golden/, see
  * its README.md): every node of every vector within a relative tolerance (1e-9 for icx,
- * spr and gnr, 1e-6 for the imported skx and clx), null exactly where the
+ * spr, gnr and srf, 1e-6 for the imported skx and clx), null exactly where the
  * reference has null.  Run from the repository root (tests/run does).
  */
 #include <setjmp.h>
@@ -274,12 +274,23 @@ static void test_gnr_golden(void **state)
 	run_golden(&gc, false);
 }
 
+/* Sierra Forest: no PERF_METRICS, no SMT; the reference's E-core TMA 4.0 tree is Intel's. */
+static void test_srf_golden(void **state)
+{
+	static const struct golden_case gc = { .model = "srf",
+					       .file = "srf-tma4.0.jsonl",
+					       .rel = 1e-9 };
+
+	(void)state;
+	run_golden(&gc, false);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_icx_golden), cmocka_unit_test(test_spr_golden),
 		cmocka_unit_test(test_skx_golden), cmocka_unit_test(test_clx_golden),
-		cmocka_unit_test(test_gnr_golden),
+		cmocka_unit_test(test_gnr_golden), cmocka_unit_test(test_srf_golden),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
