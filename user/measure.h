@@ -40,6 +40,8 @@ struct measure {
 	int level;
 	bool info;
 	bool smt_shared; /* core-wide inputs while SMT is on */
+	/* where the model's retire latencies come from (rl_source_name); NULL: it reads none */
+	const char *retire_latency;
 };
 
 /*

@@ -186,6 +186,7 @@ int output_json_line(FILE *f, const struct report_line *r)
 	json_object_object_add(quality, "dropped", json_object_new_uint64(r->dropped));
 	json_object_object_add(quality, "map_full", json_object_new_uint64(r->map_full));
 	json_object_object_add(quality, "instance", json_str(r->instance));
+	json_object_object_add(quality, "retire_latency", json_str(r->retire_latency));
 	json_object_object_add(o, "quality", quality);
 	add_model_result(o, r);
 

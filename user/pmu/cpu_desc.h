@@ -84,4 +84,7 @@ const struct cpu_desc *cpu_desc_by_cpuid(const char *vendor, int family, int mod
 /* A description that runs model: the one of the same id when it does, else the first. */
 const struct cpu_desc *cpu_desc_for_model(const char *model);
 
+/* Intel's published retire latencies of the CPU running model, or NULL (none published). */
+const struct rl_table *cpu_desc_latency_defaults(const char *model);
+
 #endif /* TMACG_CPU_DESC_H */
