@@ -114,8 +114,12 @@ class Formulas(unittest.TestCase):
                 self.assertEqual(pi.latency_lines("tst", d, set()), ([], []))
                 with open(os.path.join(d, "r.json"), "w") as f:
                     json.dump({"Data": {"A.B": {"MEAN": -1}}}, f)
-                with self.assertRaises(SystemExit):
+                import contextlib
+                import io
+                err = io.StringIO()
+                with self.assertRaises(SystemExit), contextlib.redirect_stderr(err):
                     pi.latency_lines("tst", d, {"A.B"})
+                self.assertIn("MEAN -1 is not a number of cycles", err.getvalue())
             finally:
                 pi.RETIRE_LATENCY_FILES.clear()
                 pi.RETIRE_LATENCY_FILES.update(saved)
@@ -133,6 +137,37 @@ class Formulas(unittest.TestCase):
         self.assertEqual(len(read), 28)
         self.assertEqual(got, {e: data[e]["MEAN"] for e in read if e in data})
         self.assertEqual(got["MEM_INST_RETIRED.LOCK_LOADS"], 63.76)
+
+    def test_cwf_is_srfs_tree_with_cwfs_encodings(self):
+        """Intel publishes no TMA file for Clearwater Forest: cwf.tma must be srf.tma's tree
+        node for node, and cwf.cpu must encode each event from CWF's own core file."""
+        import json
+        builtin = os.path.join(ROOT, "user", "model", "builtin")
+
+        def nodes(path):
+            out, cur = [], None
+            with open(path) as f:
+                for ln in f.read().replace("\\\n", " ").split("\n"):
+                    w = ln.split("#", 1)[0].split()
+                    if w[:1] == ["node"]:
+                        cur = [w[1], w[2]]
+                        out.append(cur)
+                    elif w[:1] in (["info"], ["helper"], ["const"], ["count"]):
+                        cur = None
+                    elif cur and w[:1] in (["formula"], ["threshold"]):
+                        cur.append(" ".join(w))
+            return out
+        srf, cwf = nodes(os.path.join(builtin, "srf.tma")), nodes(os.path.join(builtin, "cwf.tma"))
+        self.assertEqual(len(cwf), 26)
+        self.assertEqual(cwf, srf)
+        with open(os.path.join(ROOT, "tools", "perfmon", "clearwaterforest_core.json")) as f:
+            core = {e["EventName"]: e for e in json.load(f)["Events"]}
+        with open(os.path.join(builtin, "cwf.cpu")) as f:
+            lines = [ln.strip() for ln in f if ln.startswith("event ")]
+        self.assertTrue(lines)
+        for ln in lines:
+            self.assertEqual(ln, pi.event_line(core[ln.split()[1]]))
+        self.assertIn("event TOPDOWN_FE_BOUND.ALL_P event=0x9c umask=0x01 counters=0-7", lines)
 
     def test_unknown_modifier_stops_the_import(self):
         n = metric("X", "mem_load_retired.l2_hit:weird", ["MEM_LOAD_RETIRED.L2_HIT:weird"])

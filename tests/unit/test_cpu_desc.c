@@ -249,6 +249,7 @@ static void test_cpuid_lookup(void **state)
 		{ 0x55, 7, "clx", "clx" }, { 0x55, 11, "clx", "clx" }, { 0x6A, 6, "icx", "icx" },
 		{ 0x6C, 1, "icx", "icx" }, { 0x8F, 8, "spr", "spr" },  { 0xCF, 2, "emr", "spr" },
 		{ 0xAD, 1, "gnr", "gnr" }, { 0xAE, 1, "gnr", "gnr" },  { 0xAF, 3, "srf", "srf" },
+		{ 0xDD, 0, "cwf", "cwf" }, { 0xDD, 0, "cwf", "cwf" },
 	};
 
 	(void)state;
@@ -311,6 +312,8 @@ static void test_list_models(void **state)
 	/* the E-core Xeon (MORE-CPUS.md): its own model */
 	assert_non_null(
 		strstr(out, "srf\tIntel Xeon 6 with E-cores (Sierra Forest)\tTMA 3.6\tsrf: "));
+	assert_non_null(strstr(out, "cwf\tIntel Xeon 6+ with E-cores (Clearwater Forest)\tTMA "
+				    "3.6\tcwf: "));
 	assert_non_null(strstr(out, "; emr: Intel Xeon Scalable 5th gen (Emerald Rapids)\n"));
 	free(out);
 }
