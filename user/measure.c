@@ -19,7 +19,9 @@
 #include "pmu/cpu_detect.h"
 #include "measure.h"
 #include "model/model.h"
+#include "model/retire_latency.h"
 #include "options.h"
+#include "pmu/cpu_desc.h"
 #include "pmu/plan_model.h"
 #include "pmu/planner.h"
 #include "pmu/pmu.h"
@@ -44,6 +46,7 @@ struct measure_impl {
 	double *values;	     /* model inputs */
 	double cycles_total; /* this evaluation's cycles where groups carry their own */
 	int *count_node;     /* the model's counts: node indices, in file order */
+	double *latencies;   /* the model's retire latencies, NAN where none is known */
 	int ncount_nodes;
 	int headline[NHEADLINE]; /* plan index of the headline counts reported */
 	int nheadline;
@@ -98,7 +101,8 @@ void measure_evaluate(struct measure *ms, const struct tmacg_acc *sum, double in
 	int n = model_event_count(mi->model), c = MEASURE_NFIXED;
 	struct model_input in = { .events = mi->values,
 				  .interval_s = interval_s,
-				  .flags = mi->flags };
+				  .flags = mi->flags,
+				  .latencies = mi->latencies };
 	bool ran = !acc_is_empty(sum, ms->ngroups);
 
 	mi->cycles_total = mi->plan.has_group_cycles ?
@@ -130,9 +134,37 @@ void measure_close(struct measure *ms)
 	model_free(mi->model);
 	free(mi->plan_of);
 	free(mi->values);
+	free(mi->latencies);
 	free(mi->count_node);
 	free(mi->count_names);
 	free(mi);
+}
+
+/*
+ * The retire latencies TMA 5.1 weighs by, fixed for the run: the user's file
+ * (--retire-latency), else Intel's published defaults of the CPU description.
+ */
+static int load_latencies(struct measure_impl *mi, const char *file, char *err, size_t errlen)
+{
+	struct rl_table given = { 0 };
+	unsigned sources;
+	int ret;
+
+	mi->latencies = calloc(model_latency_count(mi->model) + 1, sizeof(double));
+	if (!mi->latencies)
+		return -ENOMEM;
+	if (file && (ret = rl_table_read_file(file, &given, err, errlen)))
+		return ret < 0 ? ret : -EINVAL;
+	if (file && !model_latency_count(mi->model))
+		fprintf(stderr,
+			"tmacg: warning: model %s reads no retire latency: --retire-latency %s is "
+			"not used\n",
+			model_id(mi->model), file);
+	sources = rl_fill(mi->model, &given, cpu_desc_latency_defaults(model_id(mi->model)),
+			  mi->latencies);
+	rl_table_free(&given);
+	mi->ms.retire_latency = rl_source_name(mi->model, sources);
+	return 0;
 }
 
 /* The plan's events, as the BPF side and pmu_open() want them. */
@@ -297,6 +329,9 @@ int measure_open(struct measure **out, const struct options *o, char *err, size_
 			"(quality.missing_events)\n",
 			mi->missing[0], mi->ms.nmissing > 1 ? " and more" : "",
 			mi->ms.nmissing > 1 ? "them" : "it");
+	ret = load_latencies(mi, o->retire_latency, err, errlen);
+	if (ret)
+		goto fail;
 	*out = &mi->ms;
 	return 0;
 fail:

@@ -45,6 +45,8 @@ struct measure {
 	/* Generic events this PMU lacks (quality.missing_events): their nodes are null. */
 	int nmissing;
 	const char *const *missing;
+	/* where the model's retire latencies come from (rl_source_name); NULL: it reads none */
+	const char *retire_latency;
 };
 
 /*

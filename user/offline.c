@@ -8,10 +8,13 @@
 #include "pmu/cpu_detect.h"
 #include "model/model.h"
 #include "model/model_list.h"
+#include "model/retire_latency.h"
+#include "output/output_top.h"
 #include "options.h"
 #include "pmu/plan_model.h"
 #include "pmu/planner.h"
 #include "pmu/pmu.h"
+#include "replay/replay_read.h"
 #include "replay/replay_run.h"
 #include "replay/replay_top.h"
 
@@ -86,6 +89,45 @@ static int list_events(const struct options *o, const struct tma_model *m,
 	return 0;
 }
 
+/*
+ * --replay: the lines' own retire latencies, else --retire-latency's, each missing
+ * one from Intel's published defaults of the CPU running the model.
+ */
+static int replay(const struct options *o, const struct tma_model *m)
+{
+	struct rl_table file = { 0 };
+	struct replay_data d;
+	struct top_screen scr;
+	char err[1024];
+	int code;
+
+	if (o->retire_latency && rl_table_read_file(o->retire_latency, &file, err, sizeof(err))) {
+		fprintf(stderr, "tmacg: %s\n", err);
+		return 1;
+	}
+	if (replay_load(o->replay, &d, stderr)) {
+		rl_table_free(&file);
+		return 1;
+	}
+	if (o->retire_latency && !model_latency_count(m))
+		fprintf(stderr,
+			"tmacg: warning: model %s reads no retire latency: --retire-latency %s is "
+			"not used\n",
+			model_id(m), o->retire_latency);
+	d.rl_file = o->retire_latency ? &file : NULL;
+	d.rl_defaults = cpu_desc_latency_defaults(model_id(m));
+	if (o->format == FORMAT_TOP) {
+		top_screen_size(fileno(stdout), &scr);
+		code = replay_top_data(&d, m, o->level, o->color, scr.width, stdout, stderr);
+	} else {
+		code = replay_run_data(&d, m, o->level, o->format == FORMAT_JSON, o->color, o->info,
+				       stdout, stderr);
+	}
+	replay_free(&d);
+	rl_table_free(&file);
+	return code;
+}
+
 int offline_run(const struct options *o)
 {
 	struct cpu_info ci;
@@ -108,11 +150,8 @@ int offline_run(const struct options *o)
 		code = 0;
 	} else if (o->list_events) {
 		code = list_events(o, m, have_ci ? &ci : NULL);
-	} else if (o->format == FORMAT_TOP) {
-		code = replay_top(o->replay, m, o->level, o->color, stdout, stderr);
 	} else {
-		code = replay_run(o->replay, m, o->level, o->format == FORMAT_JSON, o->color,
-				  o->info, stdout, stderr);
+		code = replay(o, m);
 	}
 	model_free(m);
 	return code;

@@ -99,6 +99,8 @@ void options_usage(FILE *f)
 	      f);
 	options_usage_models(f);
 	fputs("      --model-file PATH  a model file of your own\n"
+	      "      --retire-latency FILE  measured retire latencies (Intel's JSON format, as\n"
+	      "                         toplev's --ret-latency) instead of Intel's defaults (TMA 5.1)\n"
 	      "  -l, --level N          tree depth to report, 1-6 (default 3)\n"
 	      "      --info             also report Info metrics (IPC, CPI, ...)\n"
 	      "      --list-models      the built-in models\n"
@@ -140,6 +142,7 @@ enum {
 	OPT_TOP,
 	OPT_PMU,
 	OPT_MODEL_FILE,
+	OPT_RETIRE_LATENCY,
 	OPT_INFO,
 	OPT_LIST_MODELS,
 	OPT_LIST_METRICS,
@@ -165,6 +168,7 @@ static const struct option long_options[] = {
 	{ "pmu", required_argument, NULL, OPT_PMU },
 	{ "model", required_argument, NULL, 'm' },
 	{ "model-file", required_argument, NULL, OPT_MODEL_FILE },
+	{ "retire-latency", required_argument, NULL, OPT_RETIRE_LATENCY },
 	{ "level", required_argument, NULL, 'l' },
 	{ "info", no_argument, NULL, OPT_INFO },
 	{ "list-models", no_argument, NULL, OPT_LIST_MODELS },
@@ -264,6 +268,9 @@ int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err
 			break;
 		case OPT_MODEL_FILE:
 			o->model_file = optarg;
+			break;
+		case OPT_RETIRE_LATENCY:
+			o->retire_latency = optarg;
 			break;
 		case 'l':
 			if (parse_long(optarg, 1, OPTIONS_MAX_LEVEL, &v))

@@ -26,6 +26,7 @@ struct options {
 	enum pmu_mode pmu;
 	const char *model; /* --model id */
 	const char *model_file;
+	const char *retire_latency; /* --retire-latency FILE: measured latencies, Intel's format */
 	int level;
 	bool info; /* --info: Info metrics too */
 	const char *replay;

@@ -11,7 +11,7 @@
 static void eval_with(const struct tma_model *m, struct model_result *r, double *events,
 		      double value, unsigned flags)
 {
-	struct model_input in = { events, 1.0, flags };
+	struct model_input in = { .events = events, .interval_s = 1.0, .flags = flags };
 
 	for (int i = 0; i < model_event_count(m); i++)
 		events[i] = value;

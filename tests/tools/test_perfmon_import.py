@@ -89,14 +89,85 @@ class Formulas(unittest.TestCase):
                          "((PERF_METRICS.RETIRING / SLOTS))")
         self.assertEqual(m.helpers["SLOTS"][0], "TOPDOWN.SLOTS")
 
-    def test_retire_latency_reads_the_count_and_is_recorded(self):
+    def test_retire_latency_is_an_input_not_the_count(self):
         n = metric("L2_Hit_Latency", "mem_load_retired.l2_hit * mem_load_retired.l2_hit:"
                    "retire_latency", ["MEM_LOAD_RETIRED.L2_HIT",
                                       "MEM_LOAD_RETIRED.L2_HIT:retire_latency"])
         m = model([n])
         self.assertEqual(pi.render(m.formula(n)),
-                         "MEM_LOAD_RETIRED.L2_HIT * MEM_LOAD_RETIRED.L2_HIT")
+                         "MEM_LOAD_RETIRED.L2_HIT * MEM_LOAD_RETIRED.L2_HIT:retire_latency")
         self.assertEqual(m.retire_latency, {"MEM_LOAD_RETIRED.L2_HIT"})
+
+    def test_retire_latency_defaults_are_intels_means(self):
+        import json
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "r.json"), "w") as f:
+                json.dump({"Data": {"A.B": {"MIN": 0, "MAX": 9, "MEAN": 63.76},
+                                    "C.D": {"MEAN": 19}, "UNREAD.X": {"MEAN": 1}}}, f)
+            saved = dict(pi.RETIRE_LATENCY_FILES)
+            pi.RETIRE_LATENCY_FILES["tst"] = "r.json"
+            try:
+                head, lines = pi.latency_lines("tst", d, {"A.B", "C.D", "E.F"})
+                self.assertEqual(lines, ["retire_latency A.B 63.76", "retire_latency C.D 19"])
+                self.assertIn("E.F", " ".join(head))    # published by nobody: said, not made up
+                self.assertEqual(pi.latency_lines("tst", d, set()), ([], []))
+                with open(os.path.join(d, "r.json"), "w") as f:
+                    json.dump({"Data": {"A.B": {"MEAN": -1}}}, f)
+                import contextlib
+                import io
+                err = io.StringIO()
+                with self.assertRaises(SystemExit), contextlib.redirect_stderr(err):
+                    pi.latency_lines("tst", d, {"A.B"})
+                self.assertIn("MEAN -1 is not a number of cycles", err.getvalue())
+            finally:
+                pi.RETIRE_LATENCY_FILES.clear()
+                pi.RETIRE_LATENCY_FILES.update(saved)
+
+    def test_gnr_defaults_match_intels_file(self):
+        """The shipped gnr.cpu carries every MEAN of Intel's file that gnr.tma reads."""
+        import json
+        with open(os.path.join(ROOT, "tools", "perfmon", "graniterapids_retire_latency.json")) as f:
+            data = json.load(f)["Data"]
+        with open(os.path.join(ROOT, "user", "model", "builtin", "gnr.cpu")) as f:
+            got = {w[1]: float(w[2]) for w in (ln.split() for ln in f)
+                   if w and w[0] == "retire_latency"}
+        with open(os.path.join(ROOT, "user", "model", "builtin", "gnr.tma")) as f:
+            _, read, _ = pi.model_text_facts(f.read(), "gnr.tma")
+        self.assertEqual(len(read), 28)
+        self.assertEqual(got, {e: data[e]["MEAN"] for e in read if e in data})
+        self.assertEqual(got["MEM_INST_RETIRED.LOCK_LOADS"], 63.76)
+
+    def test_cwf_is_srfs_tree_with_cwfs_encodings(self):
+        """Intel publishes no TMA file for Clearwater Forest: cwf.tma must be srf.tma's tree
+        node for node, and cwf.cpu must encode each event from CWF's own core file."""
+        import json
+        builtin = os.path.join(ROOT, "user", "model", "builtin")
+
+        def nodes(path):
+            out, cur = [], None
+            with open(path) as f:
+                for ln in f.read().replace("\\\n", " ").split("\n"):
+                    w = ln.split("#", 1)[0].split()
+                    if w[:1] == ["node"]:
+                        cur = [w[1], w[2]]
+                        out.append(cur)
+                    elif w[:1] in (["info"], ["helper"], ["const"], ["count"]):
+                        cur = None
+                    elif cur and w[:1] in (["formula"], ["threshold"]):
+                        cur.append(" ".join(w))
+            return out
+        srf, cwf = nodes(os.path.join(builtin, "srf.tma")), nodes(os.path.join(builtin, "cwf.tma"))
+        self.assertEqual(len(cwf), 26)
+        self.assertEqual(cwf, srf)
+        with open(os.path.join(ROOT, "tools", "perfmon", "clearwaterforest_core.json")) as f:
+            core = {e["EventName"]: e for e in json.load(f)["Events"]}
+        with open(os.path.join(builtin, "cwf.cpu")) as f:
+            lines = [ln.strip() for ln in f if ln.startswith("event ")]
+        self.assertTrue(lines)
+        for ln in lines:
+            self.assertEqual(ln, pi.event_line(core[ln.split()[1]]))
+        self.assertIn("event TOPDOWN_FE_BOUND.ALL_P event=0x9c umask=0x01 counters=0-7", lines)
 
     def test_unknown_modifier_stops_the_import(self):
         n = metric("X", "mem_load_retired.l2_hit:weird", ["MEM_LOAD_RETIRED.L2_HIT:weird"])
@@ -204,7 +275,9 @@ class CpuDescription(unittest.TestCase):
         text = ("model x\ntma_version 1\nhelper H = A.B:c1 + \\\n  C.D # E.F in a comment\n"
                 "node 1 N\n  formula PERF_METRICS.RETIRING / H + 0.5 * msr/tsc/\n")
         self.assertEqual(pi.model_text_facts(text, "x.tma"),
-                         ({"A.B", "C.D", "PERF_METRICS.RETIRING"}, "1"))
+                         ({"A.B", "C.D", "PERF_METRICS.RETIRING"}, set(), "1"))
+        text += "node 2 L\n  formula C.D * C.D:retire_latency\n"
+        self.assertEqual(pi.model_text_facts(text, "x.tma")[1], {"C.D"})
 
 
 if __name__ == "__main__":

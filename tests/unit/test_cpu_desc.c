@@ -110,6 +110,41 @@ static void expect_parse_error(const char *extra, const char *want)
 }
 
 /* Line 12 is the first after the header. */
+/* retire_latency lines: Intel's published defaults of EVENT:retire_latency (TMA 5.1). */
+static void test_retire_latency_lines(void **state)
+{
+	char text[2048], err[512] = "";
+	struct cpu_desc *d;
+	const struct rl_table *gnr;
+
+	(void)state;
+	snprintf(text, sizeof(text), "%sretire_latency A.B 63.76\nretire_latency C.D 0\n", header);
+	d = parse(text, "t.cpu", err, sizeof(err));
+	if (!d)
+		fail_msg("%s", err);
+	assert_int_equal(d->retire_latency.n, 2);
+	assert_float_equal(*rl_table_find(&d->retire_latency, "A.B"), 63.76, 0);
+	assert_float_equal(*rl_table_find(&d->retire_latency, "C.D"), 0, 0);
+	cpu_desc_free(d);
+	expect_parse_error("retire_latency A.B\n", "t.cpu:12: 'retire_latency' takes an event");
+	expect_parse_error("retire_latency A.B x\n", "want a number of cycles");
+	expect_parse_error("retire_latency A.B -1\n", "a latency is 0 or more cycles");
+	expect_parse_error("retire_latency A.B nan\n", "a latency is 0 or more cycles");
+	expect_parse_error("retire_latency A.B:c1 3\n", "want Intel's EventName");
+	expect_parse_error("retire_latency A.B 1\nretire_latency A.B 2\n",
+			   "t.cpu:13: retire_latency A.B given twice");
+	/* the built-in gnr carries Intel's MEANs (graniterapids_retire_latency.json) */
+	unsetenv("TMACG_MODEL_DIR");
+	cpu_desc_reset();
+	gnr = cpu_desc_latency_defaults("gnr");
+	assert_non_null(gnr);
+	assert_int_equal(gnr->n, 26);
+	assert_float_equal(*rl_table_find(gnr, "MEM_INST_RETIRED.LOCK_LOADS"), 63.76, 0);
+	assert_float_equal(*rl_table_find(gnr, "MEM_LOAD_L3_MISS_RETIRED.REMOTE_DRAM"), 430.22, 0);
+	assert_null(rl_table_find(gnr, "MEM_INST_RETIRED.STLB_MISS_LOADS")); /* none published */
+	assert_null(cpu_desc_latency_defaults("spr"));
+}
+
 static void test_parse_errors(void **state)
 {
 	char err[512] = "";
@@ -213,7 +248,8 @@ static void test_cpuid_lookup(void **state)
 		{ 0x55, 0, "skx", "skx" }, { 0x55, 4, "skx", "skx" },  { 0x55, 5, "clx", "clx" },
 		{ 0x55, 7, "clx", "clx" }, { 0x55, 11, "clx", "clx" }, { 0x6A, 6, "icx", "icx" },
 		{ 0x6C, 1, "icx", "icx" }, { 0x8F, 8, "spr", "spr" },  { 0xCF, 2, "emr", "spr" },
-		{ 0xAD, 1, "gnr", "gnr" }, { 0xAE, 1, "gnr", "gnr" },
+		{ 0xAD, 1, "gnr", "gnr" }, { 0xAE, 1, "gnr", "gnr" },  { 0xAF, 3, "srf", "srf" },
+		{ 0xDD, 0, "cwf", "cwf" }, { 0xDD, 0, "cwf", "cwf" },
 	};
 
 	(void)state;
@@ -333,6 +369,11 @@ static void test_list_models(void **state)
 			fail_msg("'%s' not on model %s's line:\n%s", line, d->model, out);
 	}
 	assert_non_null(strstr(out, "TMA 5.01\tspr: "));
+	/* the E-core Xeon (MORE-CPUS.md): its own model */
+	assert_non_null(
+		strstr(out, "srf\tIntel Xeon 6 with E-cores (Sierra Forest)\tTMA 3.6\tsrf: "));
+	assert_non_null(strstr(out, "cwf\tIntel Xeon 6+ with E-cores (Clearwater Forest)\tTMA "
+				    "3.6\tcwf: "));
 	assert_non_null(strstr(out, "; emr: Intel Xeon Scalable 5th gen (Emerald Rapids)\n"));
 	free(out);
 }
@@ -646,6 +687,7 @@ int main(void)
 		cmocka_unit_test(test_match_ranges),
 		cmocka_unit_test(test_list_events_amd),
 		cmocka_unit_test(test_list_models),
+		cmocka_unit_test(test_retire_latency_lines),
 		cmocka_unit_test(test_help_lists_models),
 		cmocka_unit_test(test_new_cpu_is_data),
 		cmocka_unit_test(test_model_dir_errors),

@@ -43,7 +43,7 @@ static char *full_exposition(void)
 	char err[256];
 	struct tma_model *m = model_load(model_text, strlen(model_text), "t.tma", err, sizeof(err));
 	struct model_result *r = model_result_new(m);
-	struct model_input in = { events, 1, 0 };
+	struct model_input in = { .events = events, .interval_s = 1, .flags = 0 };
 	struct resource res = {
 		.k8s_namespace = "ns", .k8s_pod = "p", .k8s_container = "c", .host = "h"
 	};

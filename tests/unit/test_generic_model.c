@@ -62,7 +62,7 @@ static void metrics_by_hand(void **state)
 	struct tma_model *m = load();
 	struct model_result *r = model_result_new(m);
 	double ev[8];
-	struct model_input in = { ev, 1.0, 0 };
+	struct model_input in = { .events = ev, .interval_s = 1.0 };
 
 	(void)state;
 	ev[model_event_index(m, "cycles")] = 2e9;

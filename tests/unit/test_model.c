@@ -33,7 +33,7 @@ static void run(const struct tma_model *m, struct model_result *r, const struct 
 		double interval, unsigned flags)
 {
 	double events[64] = { 0 };
-	struct model_input in = { events, interval, flags };
+	struct model_input in = { .events = events, .interval_s = interval, .flags = flags };
 
 	assert_true(model_event_count(m) <= 64);
 	for (; evs && evs->name; evs++) {
@@ -204,7 +204,7 @@ static void test_unmeasured_event_is_null(void **state)
 	struct tma_model *m = load(tree);
 	struct model_result *r = model_result_new(m);
 	double events[16] = { 0 };
-	struct model_input in = { events, 1, 0 };
+	struct model_input in = { .events = events, .interval_s = 1, .flags = 0 };
 
 	(void)state;
 	events[model_event_index(m, "E.A")] = NAN;
@@ -269,7 +269,7 @@ static void test_eval_level(void **state)
 	struct tma_model *m = load(tree);
 	struct model_result *r = model_result_new(m);
 	double events[16] = { 0 };
-	struct model_input in = { events, 1, 0 };
+	struct model_input in = { .events = events, .interval_s = 1, .flags = 0 };
 
 	(void)state;
 	for (const struct ev *e = evs; e->name; e++)
@@ -412,7 +412,7 @@ static void test_counts(void **state)
 	assert_float_equal(r->value[c], 15, 0);
 	{
 		double events[8] = { 0 };
-		struct model_input in = { events, 2, 0 };
+		struct model_input in = { .events = events, .interval_s = 2, .flags = 0 };
 
 		for (const struct ev *e = evs; e->name; e++)
 			events[model_event_index(m, e->name)] = e->value;
@@ -422,6 +422,56 @@ static void test_counts(void **state)
 	}
 	assert_int_equal(r->bottleneck_len, 1);
 	assert_int_equal(r->bottleneck[0], model_node_index(m, "A"));
+	model_result_free(r);
+	model_free(m);
+}
+
+/*
+ * EVENT:retire_latency is an input of its own: the formula reads the latency given,
+ * never the event's count, and a latency nobody gave makes the reading node null
+ * (TMA-MODELS.md "Retire latency"); the nodes that read that node read it as 0.
+ */
+static void test_retire_latency_inputs(void **state)
+{
+	struct tma_model *m = load("model t\n"
+				   "node 1 Lock\n  formula M.LOCK * M.LOCK:retire_latency / C.C\n"
+				   "node 2 Split\n"
+				   "  formula (M.SPLIT * M.SPLIT:retire_latency if "
+				   "M.SPLIT:retire_latency >= 0 else M.SPLIT * 7) / C.C\n"
+				   "node 3 Sum\n  formula Lock + Split\n");
+	struct model_result *r = model_result_new(m);
+	double events[4] = { 0 }, lat[2];
+	struct model_input in = { .events = events, .interval_s = 1, .latencies = lat };
+	bool needed[4];
+	int lock = model_latency_index(m, "M.LOCK"), split = model_latency_index(m, "M.SPLIT");
+
+	(void)state;
+	assert_int_equal(model_latency_count(m), 2);
+	assert_true(lock >= 0 && split >= 0);
+	assert_string_equal(model_latency_name(m, lock), "M.LOCK");
+	/* not counters: only the events are opened */
+	assert_int_equal(model_event_count(m), 3);
+	assert_int_equal(model_event_index(m, "M.LOCK:retire_latency"), -1);
+	assert_int_equal(model_events_needed(m, 1, false, 0, needed), 3);
+	events[model_event_index(m, "M.LOCK")] = 100;
+	events[model_event_index(m, "M.SPLIT")] = 10;
+	events[model_event_index(m, "C.C")] = 1000;
+	lat[lock] = 25.5;
+	lat[split] = 3;
+	assert_int_equal(model_eval(m, &in, r), 0);
+	assert_float_equal(r->value[0], 100 * 25.5 / 1000, 1e-15);
+	assert_float_equal(r->value[1], 10 * 3 / 1000.0, 1e-15);
+	/* no latency for SPLIT: Split is null (not the count, not the else branch) */
+	lat[split] = NAN;
+	assert_int_equal(model_eval(m, &in, r), 0);
+	assert_float_equal(r->value[0], 2.55, 1e-15);
+	assert_true(isnan(r->value[1]));
+	assert_float_equal(r->value[2], 2.55, 1e-15);
+	/* none at all */
+	in.latencies = NULL;
+	assert_int_equal(model_eval(m, &in, r), 0);
+	assert_true(isnan(r->value[0]) && isnan(r->value[1]));
+	assert_float_equal(r->value[2], 0, 0);
 	model_result_free(r);
 	model_free(m);
 }
@@ -443,6 +493,7 @@ int main(void)
 		cmocka_unit_test(test_header),
 		cmocka_unit_test(test_builtins_load),
 		cmocka_unit_test(test_counts),
+		cmocka_unit_test(test_retire_latency_inputs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -48,6 +48,10 @@ static void test_syntax_errors(void **state)
 	/* a leading comparison is for thresholds only */
 	load_fails("model t\nnode 1 A\n  formula > 1\n",
 		   "t.tma:3:11: syntax error: unexpected '>'");
+	/* a retire latency is the event's own: no cmask or edge variant has one */
+	load_fails("model t\nnode 1 A\n  formula X.Y:c1:retire_latency\n",
+		   "t.tma:3:11: 'X.Y:c1:retire_latency': a retire latency takes no other modifier "
+		   "(write EVENT.UMASK:retire_latency)");
 	/* continuation lines: the column is the physical line's */
 	load_fails("model t\nnode 1 A\n  formula 1 + \\\n      2 +\n",
 		   "t.tma:4:10: syntax error: unexpected end of expression");

@@ -100,8 +100,9 @@ static void everything_parses(void **state)
 	(void)state;
 	PARSE(&p, "--cgroup", "/sys/fs/cgroup/a", "-c", "b", "--depth", "2", "--interval", "250ms",
 	      "--count", "3", "--format", "json", "--per-task", "--top", "5", "--model", "icx",
-	      "--level", "4", "-v", "-v");
+	      "--level", "4", "-v", "-v", "--retire-latency", "lat.json");
 	assert_int_equal(p.ret, 0);
+	assert_string_equal(p.o.retire_latency, "lat.json");
 	assert_int_equal(p.o.ncgroups, 2);
 	assert_string_equal(p.o.cgroups[0], "/sys/fs/cgroup/a");
 	assert_string_equal(p.o.cgroups[1], "b");
@@ -163,6 +164,7 @@ static void help_and_version_exit_0(void **state)
 	assert_int_equal(p.ret, 1);
 	assert_non_null(strstr(p.out, "Usage: tmacg"));
 	assert_non_null(strstr(p.out, "--pmu hardware|software"));
+	assert_non_null(strstr(p.out, "--retire-latency FILE"));
 	PARSE(&p, "--version");
 	assert_int_equal(p.ret, 1);
 	assert_non_null(strstr(p.out, "tmacg "));

@@ -83,7 +83,8 @@ static void keys_come_in_schema_order(void **state)
 		"\"counts\":{\"on_cpu_s\":0.83,\"page_faults\":null}",
 		"\"quality\":{\"running_min\":0.5,\"smt_shared\":false,\"dropped\":3,"
 		"\"map_full\":2,\"instance\":\"42@2026-11-23T06:00:00.000000001Z\","
-		"\"pmu_groups\":3,\"missing_events\":[\"branch-misses\",\"cache-misses\"]}",
+		"\"pmu_groups\":3,\"missing_events\":[\"branch-misses\",\"cache-misses\"],"
+		"\"retire_latency\":null}",
 		"\"metrics\":{}",
 		"\"flagged\":[]",
 		"\"bottleneck\":null"

@@ -57,7 +57,7 @@ static int setup(void **state)
 	assert_non_null(fx->m);
 	for (int i = 0; i < 3; i++) {
 		double ev[8] = { 0 };
-		struct model_input in = { ev, 1, 0 };
+		struct model_input in = { .events = ev, .interval_s = 1, .flags = 0 };
 
 		ev[model_event_index(fx->m, "E.F")] = rows[i].f;
 		ev[model_event_index(fx->m, "E.S")] = rows[i].s;
@@ -441,7 +441,7 @@ static char *one_row(const struct tma_model *m, const char *name, double cpu,
 	static const char *const counts[] = { "on_cpu_s" };
 	struct model_result *res = model_result_new(m);
 	double ev[16] = { 0 };
-	struct model_input in = { ev, 1, 0 };
+	struct model_input in = { .events = ev, .interval_s = 1 };
 	struct report_line line = { .interval_s = 1,
 				    .cgroup = name,
 				    .ncounts = 1,

@@ -30,7 +30,7 @@ static char *render(int level, bool color)
 	struct tma_model *m = model_load(text, strlen(text), "t.tma", err, sizeof(err));
 	struct model_result *r;
 	double events[8] = { 0 };
-	struct model_input in = { events, 1, 0 };
+	struct model_input in = { .events = events, .interval_s = 1, .flags = 0 };
 	FILE *f = open_memstream(&out, &len);
 
 	assert_non_null(m);
@@ -142,7 +142,7 @@ static void test_tree_counts_and_task(void **state)
 	struct tma_model *m = model_load(model, strlen(model), "c.tma", err, sizeof(err));
 	struct model_result *r;
 	double events[2] = { 2 };
-	struct model_input in = { events, 2, 0 };
+	struct model_input in = { .events = events, .interval_s = 2, .flags = 0 };
 	struct report_task task = { .tid = 42, .tgid = 40, .comm = "worker" };
 	FILE *f = open_memstream(&out, &len);
 

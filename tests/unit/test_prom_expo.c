@@ -440,7 +440,7 @@ static char *model_text_at(int level, bool info)
 	struct tma_model *m = model_load(model_text, strlen(model_text), "t.tma", err, sizeof(err));
 	struct model_result *r;
 	double events[8] = { 0 };
-	struct model_input in = { events, 1, 0 };
+	struct model_input in = { .events = events, .interval_s = 1, .flags = 0 };
 	struct prom_expo *e = prom_expo_new(false);
 	struct fake_line l;
 	char *text;

@@ -96,6 +96,12 @@ static void test_malformed(void **state)
 	    "in.jsonl:2: counter \"A.B\" is string, not a number");
 	bad("{\"cgroup\":\"/a\",\"interval_s\":1,\"counters\":{\"A.B\":null}}\n",
 	    "in.jsonl:1: counter \"A.B\" is null, not a number");
+	bad("{\"cgroup\":\"/a\",\"interval_s\":1,\"counters\":{},\"retire_latency\":[1]}\n",
+	    "in.jsonl:1: \"retire_latency\" must be an object of event name: cycles");
+	bad("{\"cgroup\":\"/a\",\"interval_s\":1,\"counters\":{},\"retire_latency\":{\"A.B\":\"9\"}}\n",
+	    "in.jsonl:1: retire_latency \"A.B\" must be a number of cycles, 0 or more");
+	bad("{\"cgroup\":\"/a\",\"interval_s\":1,\"counters\":{},\"retire_latency\":{\"A.B\":-1}}\n",
+	    "in.jsonl:1: retire_latency \"A.B\" must be a number of cycles, 0 or more");
 	bad("{\"cgroup\":\"/a\",\"interval_s\":1,\"counters\":{\"A.B\":-1}}\n",
 	    "in.jsonl:1: counter \"A.B\" is -1: counts are finite and not negative");
 	bad("{\"cgroup\":\"/a\",\"interval_s\":1,\"counters\":{},\"smt\":1}\n",
@@ -251,6 +257,87 @@ static void test_json_lines(void **state)
 	model_free(m);
 }
 
+/*
+ * TMA 5.1's retire latencies: a line's own "retire_latency" object, else the
+ * --retire-latency file's, each missing one from Intel's defaults; a latency none of
+ * them has leaves its node null, and quality.retire_latency says which were used.
+ */
+static void test_retire_latency(void **state)
+{
+	static const char model[] = "model t\ntma_version 5.1\n"
+				    "node 1 Lock\n  formula L.K * L.K:retire_latency / C.C\n"
+				    "node 2 Split\n  formula S.P * S.P:retire_latency / C.C\n";
+	static const char lines[] =
+		"{\"cgroup\":\"/own\",\"interval_s\":1,\"counters\":{\"L.K\":10,\"S.P\":4,"
+		"\"C.C\":1000},\"retire_latency\":{\"L.K\":50}}\n"
+		"{\"cgroup\":\"/none\",\"interval_s\":1,\"counters\":{\"L.K\":10,\"S.P\":4,"
+		"\"C.C\":1000}}\n";
+	char err[512], *out = NULL;
+	size_t outlen = 0;
+	struct tma_model *m = model_load(model, strlen(model), "t.tma", err, sizeof(err));
+	struct rl_table defaults = { 0 }, file = { 0 };
+	struct replay_data d;
+	FILE *o;
+	json_object *j;
+	const char *want[][3] = {
+		/* quality, Lock, Split per line, each setting */
+		{ "given", "0.5", NULL },
+		{ "none", NULL, NULL }, /* nothing else */
+		{ "given+defaults", "0.5", "0.02" },
+		{ "defaults", "0.3", "0.02" }, /* + defaults */
+		{ "given+defaults", "0.5", "0.02" },
+		{ "given+defaults", "0.1", "0.02" }, /* + file */
+	};
+
+	(void)state;
+	assert_non_null(m);
+	assert_int_equal(rl_table_add(&defaults, "L.K", 30), 0);
+	assert_int_equal(rl_table_add(&defaults, "S.P", 5), 0);
+	assert_int_equal(rl_table_add(&file, "L.K", 10), 0);
+	assert_int_equal(read_text(lines, &d, err, sizeof(err)), 0);
+	for (int setting = 0; setting < 3; setting++) {
+		char *line;
+
+		d.rl_defaults = setting ? &defaults : NULL;
+		d.rl_file = setting == 2 ? &file : NULL;
+		o = open_memstream(&out, &outlen);
+		assert_int_equal(replay_run_data(&d, m, 1, true, false, false, o, stderr), 0);
+		fclose(o);
+		line = out;
+		for (int i = 0; i < 2; i++) {
+			const char *const *w = want[setting * 2 + i];
+			json_object *q, *metrics;
+			char *nl = strchr(line, '\n');
+
+			*nl = '\0';
+			j = json_tokener_parse(line);
+			assert_non_null(j);
+			q = json_object_object_get(json_object_object_get(j, "quality"),
+						   "retire_latency");
+			assert_string_equal(json_object_get_string(q), w[0]);
+			metrics = json_object_object_get(j, "metrics");
+			for (int k = 0; k < 2; k++) {
+				json_object *v =
+					json_object_object_get(metrics, k ? "Split" : "Lock");
+
+				if (!w[k + 1])
+					assert_int_equal(json_object_get_type(v), json_type_null);
+				else
+					assert_float_equal(json_object_get_double(v),
+							   atof(w[k + 1]), 1e-15);
+			}
+			json_object_put(j);
+			line = nl + 1;
+		}
+		free(out);
+		out = NULL;
+	}
+	replay_free(&d);
+	rl_table_free(&defaults);
+	rl_table_free(&file);
+	model_free(m);
+}
+
 static void test_stdin(void **state)
 {
 	const char *path =
@@ -334,6 +421,7 @@ int main(void)
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_model_failure_reported),
 		cmocka_unit_test(test_json_lines),
+		cmocka_unit_test(test_retire_latency),
 		cmocka_unit_test(test_stdin),
 		cmocka_unit_test(test_dev_zero_refused),
 		cmocka_unit_test(test_oversized_line_refused),

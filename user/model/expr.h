@@ -21,6 +21,7 @@ enum expr_kind {
 	EXPR_CONST,	  /* a = constant index (value folded into num) */
 	EXPR_FLAG,	  /* a = enum model_flag bit */
 	EXPR_EVENT,	  /* a = event index */
+	EXPR_LATENCY,	  /* a = retire-latency input index (EVENT:retire_latency) */
 	EXPR_INTERVAL,	  /* interval-s */
 	EXPR_HELPER,	  /* a = helper index */
 	EXPR_NODE,	  /* a = node index: its value, NAN read as 0 */

@@ -857,6 +857,9 @@ void model_free(struct tma_model *m)
 	for (int i = 0; i < m->nevents; i++)
 		free(m->events[i]);
 	free(m->events);
+	for (int i = 0; i < m->nlatencies; i++)
+		free(m->latencies[i]);
+	free(m->latencies);
 	free(m->order);
 	free(m->torder);
 	free(m->tloop);
@@ -899,6 +902,24 @@ int model_event_index(const struct tma_model *m, const char *name)
 {
 	for (int i = 0; i < m->nevents; i++)
 		if (!strcmp(m->events[i], name))
+			return i;
+	return -1;
+}
+
+int model_latency_count(const struct tma_model *m)
+{
+	return m->nlatencies;
+}
+
+const char *model_latency_name(const struct tma_model *m, int i)
+{
+	return i >= 0 && i < m->nlatencies ? m->latencies[i] : NULL;
+}
+
+int model_latency_index(const struct tma_model *m, const char *name)
+{
+	for (int i = 0; i < m->nlatencies; i++)
+		if (!strcmp(m->latencies[i], name))
 			return i;
 	return -1;
 }

@@ -71,6 +71,16 @@ int model_events_needed(const struct tma_model *m, int max_level, bool with_info
  */
 int model_node_events(const struct tma_model *m, int i, bool *needed);
 
+/*
+ * Retire-latency inputs (TMA 5.1's EVENT:retire_latency): the average cycles an
+ * event's instructions took to retire, an input of its own, never the event's
+ * count.  Named by the base event ("MEM_INST_RETIRED.LOCK_LOADS"), as Intel's
+ * retire-latency files and replay's "retire_latency" object name them.
+ */
+int model_latency_count(const struct tma_model *m);
+const char *model_latency_name(const struct tma_model *m, int i);
+int model_latency_index(const struct tma_model *m, const char *name); /* -1 if not read */
+
 int model_node_count(const struct tma_model *m);
 const struct model_node_info *model_node(const struct tma_model *m, int i);
 int model_node_index(const struct tma_model *m, const char *name); /* -1 if none */
@@ -79,6 +89,8 @@ struct model_input {
 	const double *events; /* by event index; NAN: not measured for this cgroup */
 	double interval_s;
 	unsigned flags; /* enum model_flag */
+	/* by latency index, in cycles; NULL or NAN: none given, the nodes reading it are null */
+	const double *latencies;
 };
 
 struct model_result {

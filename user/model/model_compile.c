@@ -81,6 +81,10 @@ static void compile(struct compiler *k, int e)
 		emit(k, OP_EVENT, x->a);
 		push(k, 1);
 		return;
+	case EXPR_LATENCY:
+		emit(k, OP_LATENCY, x->a);
+		push(k, 1);
+		return;
 	case EXPR_INTERVAL:
 		emit(k, OP_INTERVAL, 0);
 		push(k, 1);

@@ -84,6 +84,14 @@ static double run(struct ctx *c, int pc, double *sp)
 			}
 			*sp++ = v;
 			break;
+		case OP_LATENCY: /* a latency nobody gave is no value, never a count */
+			v = c->in->latencies ? c->in->latencies[o.arg] : NAN;
+			if (isnan(v)) {
+				c->bad = true;
+				v = 0;
+			}
+			*sp++ = v;
+			break;
 		case OP_INTERVAL:
 			*sp++ = c->in->interval_s;
 			break;

@@ -35,8 +35,9 @@ struct model_entry {
  * evaluating is a loop over 8-byte ops, lazy branches are jumps.
  */
 enum model_opcode {
-	OP_NUM,	  /* push num[arg] */
-	OP_EVENT, /* push events[arg]; NAN: the formula fails */
+	OP_NUM,	    /* push num[arg] */
+	OP_EVENT,   /* push events[arg]; NAN: the formula fails */
+	OP_LATENCY, /* push latencies[arg]; NAN or none given: the formula fails */
 	OP_INTERVAL,
 	OP_FLAG,   /* push (flags & arg) != 0 */
 	OP_HELPER, /* push helper arg, computed once per evaluation */
@@ -104,6 +105,8 @@ struct tma_model {
 	int nnodes;
 	char **events;
 	int nevents;
+	char **latencies; /* base event names read as EVENT:retire_latency */
+	int nlatencies;
 	int *order;  /* node indices in dependency order (evaluate in this order) */
 	int *torder; /* node indices with flags they read first (thresholds in one pass) */
 	int *tloop;  /* nodes whose flags depend on a cycle of flags, in torder */

@@ -52,6 +52,50 @@ static int intern_event(struct tma_model *m, const char *name)
 	return m->nevents++;
 }
 
+#define LATENCY_SUFFIX ":retire_latency"
+
+static bool is_latency(const char *name)
+{
+	size_t n = strlen(name), s = strlen(LATENCY_SUFFIX);
+
+	return n > s && !strcmp(name + n - s, LATENCY_SUFFIX);
+}
+
+/* EVENT:retire_latency is an input of its own (model_latency_*), not a counter. */
+static int resolve_latency(struct resolver *r, struct expr *x)
+{
+	struct tma_model *m = r->m;
+	const char *name = expr_str(&m->pool, x->a);
+	size_t len = strlen(name) - strlen(LATENCY_SUFFIX);
+	char **nl, *base;
+	int i;
+
+	if (memchr(name, ':', len))
+		return rerr(r, x,
+			    "'%s': a retire latency takes no other modifier (write "
+			    "EVENT.UMASK:retire_latency)",
+			    name);
+	base = strndup(name, len);
+	if (!base)
+		return -ENOMEM;
+	i = model_latency_index(m, base);
+	if (i < 0) {
+		nl = realloc(m->latencies, (m->nlatencies + 1) * sizeof(*nl));
+		if (!nl) {
+			free(base);
+			return -ENOMEM;
+		}
+		m->latencies = nl;
+		nl[m->nlatencies] = base;
+		i = m->nlatencies++;
+	} else {
+		free(base);
+	}
+	x->kind = EXPR_LATENCY;
+	x->a = i;
+	return 0;
+}
+
 static int resolve_name(struct resolver *r, struct expr *x)
 {
 	struct tma_model *m = r->m;
@@ -108,6 +152,8 @@ static int resolve_expr(struct resolver *r, int e)
 	case EXPR_NAME:
 		return resolve_name(r, x);
 	case EXPR_EVNAME:
+		if (is_latency(expr_str(&r->m->pool, x->a)))
+			return resolve_latency(r, x);
 		i = intern_event(r->m, expr_str(&r->m->pool, x->a));
 		if (i < 0)
 			return i;

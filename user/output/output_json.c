@@ -196,6 +196,7 @@ int output_json_line(FILE *f, const struct report_line *r)
 			json_object_array_add(missing, json_str(r->missing[i]));
 		json_object_object_add(quality, "missing_events", missing);
 	}
+	json_object_object_add(quality, "retire_latency", json_str(r->retire_latency));
 	json_object_object_add(o, "quality", quality);
 	add_model_result(o, r);
 

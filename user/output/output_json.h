@@ -52,6 +52,8 @@ struct report_line {
 	uint64_t dropped;
 	uint64_t map_full;    /* of dropped: deltas the full cgroup map had no room for */
 	const char *instance; /* "<pid>@<start time>" of this tmacg; NULL: null (replay) */
+	/* "given", "defaults", "given+defaults", "none"; NULL: the model reads no retire latency */
+	const char *retire_latency;
 	/* With a model: "metrics" holds nodes of level <= level (and Info metrics when info). */
 	const struct tma_model *tma;
 	const struct model_result *result;

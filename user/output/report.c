@@ -200,6 +200,7 @@ static int emit(struct report *r, const struct line_ctx *lc, const char *name, u
 	line.dropped = lc->dropped;
 	line.map_full = r->map_full;
 	line.instance = r->instance;
+	line.retire_latency = r->ms->retire_latency;
 	line.tma = r->ms->tma;
 	line.result = r->result;
 	line.level = r->ms->level;

@@ -293,6 +293,30 @@ static int parse_event(struct cpu_parser *p, char **f, int nf)
 	return 0;
 }
 
+/* retire_latency EVENT CYCLES: Intel's published default of one event's retire latency. */
+static int parse_retire_latency(struct cpu_parser *p, char **f, int nf)
+{
+	char *end = NULL;
+	double cycles;
+	int rc;
+
+	if (nf != 3)
+		return perr(p, "'retire_latency' takes an event and its cycles "
+			       "(retire_latency MEM_INST_RETIRED.LOCK_LOADS 63.76)");
+	if (!strchr(f[1], '.') || strchr(f[1], ':'))
+		return perr(p, "retire_latency %s: want Intel's EventName (EVENT.UMASK)", f[1]);
+	errno = 0;
+	cycles = strtod(f[2], &end);
+	if (errno || end == f[2] || *end)
+		return perr(p, "retire_latency %s %s: want a number of cycles", f[1], f[2]);
+	rc = rl_table_add(&p->d->retire_latency, f[1], cycles);
+	if (rc == -EINVAL)
+		return perr(p, "retire_latency %s %s: a latency is 0 or more cycles", f[1], f[2]);
+	if (rc == -EEXIST)
+		return perr(p, "retire_latency %s given twice", f[1]);
+	return rc ? perr(p, "out of memory") : 0;
+}
+
 static int set_string(struct cpu_parser *p, char **dst, const char *val)
 {
 	*dst = strdup(val);
@@ -407,6 +431,8 @@ static int parse_line(struct cpu_parser *p, char *line)
 			return perr(p, "second 'group_cycles' line");
 		return set_string(p, &p->d->group_cycles, f[1]);
 	}
+	if (!strcmp(f[0], "retire_latency"))
+		return parse_retire_latency(p, f, nf);
 	if (!strcmp(f[0], "match")) {
 		if (nf != 2)
 			return perr(p, "'match' takes one key (repeat the line for more)");
@@ -418,7 +444,7 @@ static int parse_line(struct cpu_parser *p, char *line)
 	return perr(p,
 		    "unknown directive '%s' (docs/cpu-format.md lists them: cpu, title, match, "
 		    "model, tma_version, libpfm, gp_counters, gp_counters_smt, fixed_counters, "
-		    "perf_metrics, perf_metrics_l2, group_cycles, event)",
+		    "perf_metrics, perf_metrics_l2, group_cycles, event, retire_latency)",
 		    f[0]);
 }
 
@@ -523,6 +549,7 @@ void cpu_desc_free(struct cpu_desc *d)
 	for (int i = 0; i < d->nevents; i++)
 		free(d->events[i].name);
 	free(d->events);
+	rl_table_free(&d->retire_latency);
 	free(d->match);
 	free(d->id);
 	free(d->path);

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/retire_latency.h"
+
 /* "GenuineIntel-6-55-[01234]", "AuthenticAMD-19-[10-1F]": mapfile.csv's key, or a model range. */
 struct cpu_desc_match {
 	char vendor[16];
@@ -51,6 +53,8 @@ struct cpu_desc {
 	char *group_cycles;
 	struct cpu_desc_event *events; /* sorted by name */
 	int nevents;
+	/* Intel's published retire latencies: the defaults of EVENT:retire_latency */
+	struct rl_table retire_latency;
 };
 
 /*
@@ -86,5 +90,8 @@ const struct cpu_desc *cpu_desc_by_id(const char *id);
 const struct cpu_desc *cpu_desc_by_cpuid(const char *vendor, int family, int model, int stepping);
 /* A description that runs model: the one of the same id when it does, else the first. */
 const struct cpu_desc *cpu_desc_for_model(const char *model);
+
+/* Intel's published retire latencies of the CPU running model, or NULL (none published). */
+const struct rl_table *cpu_desc_latency_defaults(const char *model);
 
 #endif /* TMACG_CPU_DESC_H */

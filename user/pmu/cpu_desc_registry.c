@@ -263,3 +263,10 @@ const struct cpu_desc *cpu_desc_for_model(const char *model)
 	}
 	return first;
 }
+
+const struct rl_table *cpu_desc_latency_defaults(const char *model)
+{
+	const struct cpu_desc *d = cpu_desc_for_model(model);
+
+	return d && d->retire_latency.n ? &d->retire_latency : NULL;
+}

@@ -35,6 +35,33 @@ static void record_free(struct replay_record *r)
 		free(r->counters[i].name);
 	free(r->counters);
 	free(r->cgroup);
+	rl_table_free(&r->retire_latency);
+}
+
+/* "retire_latency": {"EVENT": cycles, ...}: TMA 5.1's latency inputs, as measured. */
+static int parse_latencies(json_object *o, struct replay_record *r, const char *name, char *err,
+			   size_t errlen)
+{
+	json_object *x;
+
+	if (!json_object_object_get_ex(o, "retire_latency", &x))
+		return 0;
+	if (json_object_get_type(x) != json_type_object)
+		return rerr(err, errlen, name, r->line,
+			    "\"retire_latency\" must be an object of event name: cycles");
+	json_object_object_foreach(x, key, val) {
+		int rc = is_number(val) ? rl_table_add(&r->retire_latency, key,
+						       json_object_get_double(val)) :
+					  -EINVAL;
+
+		if (rc == -EINVAL)
+			return rerr(err, errlen, name, r->line,
+				    "retire_latency \"%s\" must be a number of cycles, 0 or more",
+				    key);
+		if (rc)
+			return rc;
+	}
+	return 0;
 }
 
 static int parse_counters(json_object *c, struct replay_record *r, const char *name, char *err,
@@ -143,6 +170,8 @@ static int parse_line(const char *text, size_t len, struct replay_record *r, con
 				   errlen);
 	if (!rc)
 		rc = optional_bool(o, "smt", &r->smt, name, r->line, err, errlen);
+	if (!rc)
+		rc = parse_latencies(o, r, name, err, errlen);
 out:
 	json_object_put(o);
 	return rc;

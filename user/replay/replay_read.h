@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "model/retire_latency.h"
+
 struct replay_counter {
 	char *name; /* "INT_MISC.RECOVERY_CYCLES:c1:e1" */
 	double value;
@@ -23,12 +25,19 @@ struct replay_record {
 	bool smt;
 	int ncounters;
 	struct replay_counter *counters;
+	/* "retire_latency": {EVENT: cycles}, the line's own retire latencies (may be empty) */
+	struct rl_table retire_latency;
 };
 
 struct replay_data {
 	const char *name; /* the name given to the reader, for messages */
 	int nrecords;
 	struct replay_record *records;
+	/*
+	 * Set by the caller, not owned: the latencies of a line that gives none of its
+	 * own, --retire-latency's (file), else Intel's published (defaults); NULL: none.
+	 */
+	const struct rl_table *rl_file, *rl_defaults;
 };
 
 /*

@@ -12,14 +12,26 @@
 #include <time.h>
 
 #include "model/model.h"
+#include "model/retire_latency.h"
 #include "output/output_json.h"
 #include "output/output_tree.h"
 #include "replay/replay_read.h"
 
-static int eval_record(const struct replay_record *rec, const struct tma_model *m, double *events,
-		       struct model_result *res, int level, bool info)
+/* The latencies of rec: its own object, else the file's; Intel's defaults for the rest. */
+static unsigned record_latencies(const struct replay_data *d, const struct replay_record *rec,
+				 const struct tma_model *m, double *lat)
 {
-	struct model_input in = { .events = events, .interval_s = rec->interval_s };
+	const struct rl_table *given = rec->retire_latency.n ? &rec->retire_latency : d->rl_file;
+
+	return rl_fill(m, given, d->rl_defaults, lat);
+}
+
+static int eval_record(const struct replay_record *rec, const struct tma_model *m, double *events,
+		       const double *lat, struct model_result *res, int level, bool info)
+{
+	struct model_input in = { .events = events,
+				  .interval_s = rec->interval_s,
+				  .latencies = lat };
 	int nev = model_event_count(m);
 
 	memset(events, 0, (nev + 1) * sizeof(*events));
@@ -39,26 +51,29 @@ int replay_each(const struct replay_data *d, const struct tma_model *m, int leve
 {
 	struct model_result *res = model_result_new(m);
 	double *events = calloc(model_event_count(m) + 1, sizeof(*events));
+	double *lat = calloc(model_latency_count(m) + 1, sizeof(*lat));
 	int rc = 0;
 
-	if (!res || !events) {
+	if (!res || !events || !lat) {
 		fprintf(err, "tmacg: out of memory\n");
 		rc = -ENOMEM;
 	}
 	for (int i = 0; !rc && i < d->nrecords; i++) {
 		const struct replay_record *rec = &d->records[i];
+		unsigned sources = record_latencies(d, rec, m, lat);
 
-		rc = eval_record(rec, m, events, res, level, info);
+		rc = eval_record(rec, m, events, lat, res, level, info);
 		if (rc) {
 			fprintf(err, "tmacg: %s:%d: cannot evaluate model %s: %s\n", d->name,
 				rec->line, model_id(m), strerror(-rc));
 			rc = 1;
 		} else {
-			rc = fn(ctx, rec, res);
+			rc = fn(ctx, rec, res, rl_source_name(m, sources));
 		}
 	}
 	model_result_free(res);
 	free(events);
+	free(lat);
 	return rc;
 }
 
@@ -81,7 +96,8 @@ struct print_ctx {
 };
 
 /* One JSON line or tree block: 0, or -errno when out could not be written. */
-static int print_record(void *ctx, const struct replay_record *rec, struct model_result *res)
+static int print_record(void *ctx, const struct replay_record *rec, struct model_result *res,
+			const char *retire_latency)
 {
 	const struct print_ctx *p = ctx;
 	struct report_line line = {
@@ -91,6 +107,7 @@ static int print_record(void *ctx, const struct replay_record *rec, struct model
 		.cgroup = rec->cgroup,
 		.running_min = NAN,
 		.pmu_groups = -1, /* replay: no perf groups of its own */
+		.retire_latency = retire_latency,
 		.tma = p->m,
 		.result = res,
 		.level = p->level,

@@ -11,12 +11,17 @@ struct replay_data;
 struct replay_record;
 struct model_result;
 
-/* Handed each record evaluated into res by replay_each: 0 to go on, else the error. */
-typedef int (*replay_fn)(void *ctx, const struct replay_record *rec, struct model_result *res);
+/*
+ * Handed each record evaluated into res by replay_each, with where its retire latencies
+ * came from (quality.retire_latency; NULL: the model reads none): 0 to go on, else the error.
+ */
+typedef int (*replay_fn)(void *ctx, const struct replay_record *rec, struct model_result *res,
+			 const char *retire_latency);
 
 /*
  * The one loop of every replay format: evaluates each record of d in order
- * (absent counters 0) to level and hands it to fn.  0, 1 when the model
+ * (absent counters 0; retire latencies the record's own, else d->rl_file's, each
+ * missing one from d->rl_defaults) to level and hands it to fn.  0, 1 when the model
  * failed (said on err with the record's line), -ENOMEM (said), or fn's error.
  */
 int replay_each(const struct replay_data *d, const struct tma_model *m, int level, bool info,

@@ -23,7 +23,8 @@ struct frames {
 };
 
 /* A frame ends where its first cgroup comes again: drawn before that record is added. */
-static int add_record(void *ctx, const struct replay_record *rec, struct model_result *res)
+static int add_record(void *ctx, const struct replay_record *rec, struct model_result *res,
+		      const char *retire_latency)
 {
 	struct frames *f = ctx;
 	struct report_line line = {
@@ -34,6 +35,7 @@ static int add_record(void *ctx, const struct replay_record *rec, struct model_r
 		.tma = f->m,
 		.result = res,
 		.level = f->level,
+		.retire_latency = retire_latency,
 	};
 	int rc;
 
