@@ -78,7 +78,8 @@ static void keys_come_in_schema_order(void **state)
 		"\"resource\":{}",
 		"\"counts\":{\"on_cpu_s\":0.83,\"page_faults\":null}",
 		"\"quality\":{\"running_min\":0.5,\"smt_shared\":false,\"dropped\":3,"
-		"\"map_full\":2,\"instance\":\"42@2026-11-23T06:00:00.000000001Z\"}",
+		"\"map_full\":2,\"instance\":\"42@2026-11-23T06:00:00.000000001Z\","
+		"\"no_top_down\":null}",
 		"\"metrics\":{}",
 		"\"flagged\":[]",
 		"\"bottleneck\":null"

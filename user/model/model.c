@@ -15,6 +15,8 @@
 
 #include "model/embedded.h"
 #include "model/model_impl.h"
+#include "util/file_read.h"
+#include "util/name_escape.h"
 
 /* Physical lines one logical line may span: far more than any formula needs. */
 #define MODEL_MAX_SEGS 64
@@ -659,6 +661,7 @@ static struct tma_model *load(const char *text, size_t len, const char *filename
 		rc = check_complete(&ld, base);
 	free(ld.text);
 	if (rc) {
+		term_escape_message(err, errlen); /* it quotes the file */
 		if (rc == -ENOMEM && !err[0])
 			snprintf(err, errlen, "%s: out of memory", filename);
 		model_free(ld.m);
@@ -678,43 +681,14 @@ struct tma_model *model_load(const char *text, size_t len, const char *filename,
 
 struct tma_model *model_load_file(const char *path, char *err, size_t errlen)
 {
-	struct tma_model *m = NULL;
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
-	FILE *f = fopen(path, "r");
+	struct tma_model *m;
+	char *text;
+	size_t len;
 
-	if (!f) {
-		snprintf(err, errlen, "%s: cannot open the model file: %s", path, strerror(errno));
+	if (file_read_all(path, "model file", MODEL_FILE_MAX, &text, &len, err, errlen))
 		return NULL;
-	}
-	do {
-		if (len > MODEL_FILE_MAX) {
-			snprintf(err, errlen,
-				 "%s: larger than %d MiB, the limit of a model file "
-				 "(the built-in models are under 100 KiB): is it a model file?",
-				 path, MODEL_FILE_MAX >> 20);
-			goto out;
-		}
-		if (len + 65536 > cap) {
-			char *nb = realloc(buf, cap = (len + 65536) * 2);
-
-			if (!nb) {
-				snprintf(err, errlen, "%s: out of memory", path);
-				goto out;
-			}
-			buf = nb;
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-	} while (n);
-	if (ferror(f)) {
-		snprintf(err, errlen, "%s: cannot read the model file: %s", path, strerror(errno));
-		goto out;
-	}
-	m = model_load(buf, len, path, err, errlen);
-out:
-	free(buf);
-	fclose(f);
+	m = model_load(text, len, path, err, errlen);
+	free(text);
 	return m;
 }
 

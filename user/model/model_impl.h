@@ -93,6 +93,7 @@ struct tma_model {
 	int nconsts;
 	struct model_helper *helpers;
 	int nhelpers;
+	int slots_helper; /* helper SLOTS, the top-down denominator; -1: the model has none */
 	struct model_entry *nodes; /* tree nodes and Info metrics, in file order */
 	int nnodes;
 	char **events;

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "model/model.h"
-#include "output/name_escape.h"
+#include "util/name_escape.h"
 
 void json_double_text(double d, char *buf, size_t len)
 {
@@ -186,6 +186,9 @@ int output_json_line(FILE *f, const struct report_line *r)
 	json_object_object_add(quality, "dropped", json_object_new_uint64(r->dropped));
 	json_object_object_add(quality, "map_full", json_object_new_uint64(r->map_full));
 	json_object_object_add(quality, "instance", json_str(r->instance));
+	json_object_object_add(quality, "no_top_down",
+			       r->result && r->result->no_tree ? json_str(r->result->no_tree) :
+								 NULL);
 	json_object_object_add(o, "quality", quality);
 	add_model_result(o, r);
 
