@@ -135,6 +135,48 @@ static void test_constant_past_double_refused(void **state)
 				 "1.8e308)");
 }
 
+/* A model of n level-1 nodes (or n helpers), as generated text. */
+static char *many(int n, bool helpers)
+{
+	size_t cap = 64 + (size_t)n * 64, len = 0;
+	char *t = malloc(cap);
+
+	assert_non_null(t);
+	len += snprintf(t + len, cap - len, "model t\n");
+	for (int i = 0; i < n; i++)
+		len += helpers ? snprintf(t + len, cap - len, "helper H%d = X.Y\n", i) :
+				 snprintf(t + len, cap - len, "node %d N%d\n  formula X.Y\n", i + 1,
+					  i);
+	if (helpers)
+		snprintf(t + len, cap - len, "node 1 A\n  formula H0\n");
+	return t;
+}
+
+/* Issue 17.7: loading is quadratic in the node count, so the count is capped and said. */
+static void test_model_size_capped(void **state)
+{
+	char err[1024] = "", *text;
+	struct tma_model *m;
+
+	(void)state;
+	text = many(4096, false);
+	m = model_load(text, strlen(text), "t.tma", err, sizeof(err));
+	if (!m)
+		fail_msg("4096 nodes must load: %s", err);
+	model_free(m);
+	free(text);
+	text = many(4097, false);
+	assert_null(model_load(text, strlen(text), "t.tma", err, sizeof(err)));
+	assert_string_equal(err, "t.tma:8194:6: more than 4096 nodes, Info metrics and counts, "
+				 "the limit of a model (the built-in ones have under 300)");
+	free(text);
+	text = many(4097, true);
+	assert_null(model_load(text, strlen(text), "t.tma", err, sizeof(err)));
+	assert_string_equal(err, "t.tma:4098:8: more than 4096 constants and helpers, the limit "
+				 "of a model (the built-in ones have under 100)");
+	free(text);
+}
+
 static int read_replay(const char *text, struct replay_data *d, char *err, size_t errlen)
 {
 	FILE *f = fmemopen((void *)text, strlen(text), "r");
@@ -331,6 +373,7 @@ int main(void)
 		cmocka_unit_test(test_fifo_refused_without_blocking),
 		cmocka_unit_test(test_parse_errors_escape_controls),
 		cmocka_unit_test(test_constant_past_double_refused),
+		cmocka_unit_test(test_model_size_capped),
 		cmocka_unit_test(test_replay_duplicate_key_refused),
 		cmocka_unit_test(test_replay_error_escapes_controls),
 		cmocka_unit_test(test_replay_missing_event_warned),
