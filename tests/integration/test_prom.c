@@ -541,9 +541,9 @@ static void hostile_clients_are_bounded(void **state)
 	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
 	for (const char *p = t.out; (p = strchr(p, '\n')); p++)
 		nlines++;
-	/* About 20 intervals went by: the loop was never held up by the server. */
+	/* About 10 intervals went by (5 s at 500 ms): the loop was never held up by the server. */
 	printf("  %zu JSON lines in %.1f s\n", nlines, now_s() - slow_at);
-	assert_true(nlines >= 15);
+	assert_true(nlines >= 7);
 	itest_tmacg_free(&t);
 	assert_int_equal(itest_rmcg(parent), 0);
 }

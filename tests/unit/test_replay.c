@@ -395,11 +395,93 @@ static void test_idle_cgroup_has_no_verdict(void **state)
 	model_free(m);
 }
 
+/* Issue 17.8: a key given twice in a replay line was read as its last value, silently. */
+static void test_replay_duplicate_key_refused(void **state)
+{
+	struct replay_data d;
+	char err[512] = "";
+
+	(void)state;
+	assert_int_equal(read_text("{\"cgroup\":\"/a\",\"interval_s\":1,"
+				   "\"counters\":{\"X.Y\":1,\"X.Y\" :2}}\n",
+				   &d, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, "in.jsonl:1: a key given twice in one object: each key once "
+				 "(which one would count?)");
+	assert_int_equal(read_text("{\"cgroup\":\"/a\",\"cgroup\":\"/b\",\"interval_s\":1,"
+				   "\"counters\":{}}\n",
+				   &d, err, sizeof(err)),
+			 -EINVAL);
+	/* A key-like string inside a value is not a key. */
+	assert_int_equal(read_text("{\"cgroup\":\"/a\\\":\\\"\",\"interval_s\":1,"
+				   "\"counters\":{\"X.Y\":1}}\n",
+				   &d, err, sizeof(err)),
+			 0);
+	replay_free(&d);
+}
+
+/* Issue 17.4 for replay: a key's control bytes in an error are escaped too. */
+static void test_replay_error_escapes_controls(void **state)
+{
+	struct replay_data d;
+	char err[512] = "";
+
+	(void)state;
+	assert_int_equal(read_text("{\"cgroup\":\"/a\",\"interval_s\":1,"
+				   "\"counters\":{\"\\u001b]0;x\\u0007\":\"s\"}}\n",
+				   &d, err, sizeof(err)),
+			 -EINVAL);
+	for (const char *p = err; *p; p++)
+		assert_true((unsigned char)*p >= 0x20 && *p != 0x7f);
+	assert_non_null(strstr(err, "counter \"\\x1b]0;x\\x07\" is string"));
+}
+
+static int none(void *ctx, const struct replay_record *rec, struct model_result *res)
+{
+	(void)ctx;
+	(void)rec;
+	(void)res;
+	return 0;
+}
+
+/* Issue 17.8: an event the model reads and the recording lacks is named, once, with a count. */
+static void test_replay_missing_event_warned(void **state)
+{
+	static const char model[] = "model t\nnode 1 A\n  formula X.Y / (X.Y + Z.W)\n";
+	struct tma_model *m;
+	struct replay_data d;
+	char err[512] = "", *text = NULL;
+	size_t len = 0;
+	FILE *e = open_memstream(&text, &len);
+
+	(void)state;
+	m = model_load(model, sizeof(model) - 1, "t.tma", err, sizeof(err));
+	assert_non_null(m);
+	assert_int_equal(
+		read_text("{\"cgroup\":\"/a\",\"interval_s\":1,\"counters\":{\"X.Y\":1,"
+			  "\"Z.W\":1}}\n"
+			  "{\"cgroup\":\"/a\",\"interval_s\":1,\"counters\":{\"X.Y\":1}}\n"
+			  "{\"cgroup\":\"/a\",\"interval_s\":1,\"counters\":{\"X.Y\":1}}\n",
+			  &d, err, sizeof(err)),
+		0);
+	assert_int_equal(replay_each(&d, m, 1, false, none, NULL, e), 0);
+	fclose(e);
+	assert_string_equal(text, "tmacg: warning: in.jsonl: 2 of 3 records lack Z.W (first on "
+				  "line 2), which model t reads: it read as 0 there (record it, "
+				  "or check the event's name)\n");
+	free(text);
+	replay_free(&d);
+	model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read_ok),
 		cmocka_unit_test(test_idle_cgroup_has_no_verdict),
+		cmocka_unit_test(test_replay_duplicate_key_refused),
+		cmocka_unit_test(test_replay_error_escapes_controls),
+		cmocka_unit_test(test_replay_missing_event_warned),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_nothing_half_printed),
 		cmocka_unit_test(test_missing_file),

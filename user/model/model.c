@@ -194,11 +194,11 @@ static int find_helper(const struct tma_model *m, const char *name)
 /*
  * Names are found by a linear search while loading, so a model's cost grows
  * with the square of its size: the caps keep a hostile one under a second
- * (60,000 nodes took 19 s), 16 times the largest built-in (249 entries, 68
+ * (60,000 nodes took 19 s), 8 times the largest built-in (249 entries, 68
  * constants and helpers).
  */
-#define MODEL_MAX_ENTRIES 4096
-#define MODEL_MAX_NAMES 4096
+#define MODEL_MAX_ENTRIES 2048
+#define MODEL_MAX_NAMES 2048
 
 static int new_name_eq(struct loader *ld, size_t *off, char **name)
 {
