@@ -32,8 +32,6 @@ static void install_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	/* A closed pipe shows up as EPIPE on write: tmacg then ends quietly. */
-	signal(SIGPIPE, SIG_IGN);
 }
 
 int main(int argc, char **argv)
@@ -48,10 +46,16 @@ int main(int argc, char **argv)
 	options_resolve(&o, isatty(STDOUT_FILENO));
 	/* Line-buffered: `kubectl logs` and pipes see every line at once. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	install_signals();
+	/* A closed pipe shows up as EPIPE on write: tmacg then ends quietly. */
+	signal(SIGPIPE, SIG_IGN);
+	/*
+	 * The offline modes keep SIGINT's and SIGTERM's default: they have nothing
+	 * to detach, and a read from a pipe that stays open must still end.
+	 */
 	if (o.list_models)
 		return model_list_print(stdout, stderr);
 	if (o.list_metrics || o.list_events || o.replay)
 		return offline_run(&o);
+	install_signals();
 	return monitor_run(&o);
 }

@@ -26,6 +26,7 @@
 #include "pmu/pmu.h"
 #include "prom/prom.h"
 #include "output/report.h"
+#include "util/privileges.h"
 
 volatile sig_atomic_t monitor_stop;
 
@@ -296,7 +297,7 @@ static int setup(struct monitor *m, char *err, size_t errlen)
 	cfg.per_task = m->o->per_task;
 	cfg.max_cgroups = m->o->max_cgroups;
 	cfg.max_tasks = m->o->max_tasks;
-	cfg.verbose = m->o->verbose > 1;
+	cfg.verbose = m->o->verbose;
 	cfg.on_cgroup = on_cgroup_event;
 	cfg.ctx = m;
 	ret = collector_open(&m->col, &cfg, err, errlen);
@@ -344,7 +345,10 @@ int monitor_run(const struct options *o)
 	char err[8192] = "";
 	int ret, code = 0;
 
-	ret = measure_open(&m.ms, o, err, sizeof(err));
+	/* First: without them nothing below can work, and the kernel's errors would not say why. */
+	ret = privileges_check(err, sizeof(err));
+	if (!ret)
+		ret = measure_open(&m.ms, o, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "tmacg: %s\n", err);
 		return 1;
@@ -367,6 +371,8 @@ int monitor_run(const struct options *o)
 		measure_close(m.ms);
 		return 1;
 	}
+	if (m.prom)
+		prom_announce(m.prom);
 	if (o->verbose)
 		fprintf(stderr, "tmacg: ready: cgroup2 at %s, %zu cgroups known\n", m.tree.mnt.dir,
 			cgroup_tree_len(&m.tree));

@@ -124,7 +124,7 @@ void options_usage(FILE *f)
 	      "      --max-cgroups N    cgroups tracked in BPF for the whole node (default 16384);\n"
 	      "                         beyond, counts are dropped (quality.map_full)\n"
 	      "      --max-tasks N      task accumulator entries with --per-task (default 16384)\n"
-	      "  -v, --verbose          more diagnostics (twice: libbpf's debug log)\n"
+	      "  -v, --verbose          more diagnostics, libbpf's warnings (twice: its debug log)\n"
 	      "  -V, --version\n"
 	      "  -h, --help\n"
 	      "\n"

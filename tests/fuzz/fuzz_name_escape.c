@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "../lib/utf8_check.c"
-#include "output/name_escape.h"
+#include "util/name_escape.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

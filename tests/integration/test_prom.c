@@ -470,7 +470,7 @@ static double now_s(void)
 /*
  * What a hostile client can make the server do is bounded: 1 MB of headers or
  * a 1 MB body is refused and the connection closed (not buffered), a client
- * that stops mid-request is dropped after the 10 s timeout, and meanwhile
+ * that stops mid-request is dropped at the 5 s request deadline, and meanwhile
  * scrapes are answered and the interval loop goes on printing lines.
  */
 static void hostile_clients_are_bounded(void **state)
@@ -534,16 +534,16 @@ static void hostile_clients_are_bounded(void **state)
 	slow_closed = now_s() - slow_at;
 	close(slow);
 	printf("  silent client closed after %.1f s\n", slow_closed);
-	assert_true(slow_closed > 8 && slow_closed < 15);
+	assert_true(slow_closed > 4 && slow_closed < 8);
 	text = scrape(port);
 	free(text);
 
 	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
 	for (const char *p = t.out; (p = strchr(p, '\n')); p++)
 		nlines++;
-	/* About 20 intervals went by: the loop was never held up by the server. */
+	/* About 10 intervals went by (5 s at 500 ms): the loop was never held up by the server. */
 	printf("  %zu JSON lines in %.1f s\n", nlines, now_s() - slow_at);
-	assert_true(nlines >= 15);
+	assert_true(nlines >= 7);
 	itest_tmacg_free(&t);
 	assert_int_equal(itest_rmcg(parent), 0);
 }

@@ -237,15 +237,32 @@ static void test_limits(void **state)
 		   "t.tma:3:13: division by zero in a constant");
 }
 
-/* /dev/zero never ends: the reader stops at its limit and says which file and which limit. */
+/* /dev/zero never ends: refused by fstat before a byte is read, so is a symlink to it. */
 static void test_unbounded_file_refused(void **state)
 {
-	char err[512];
+	char dir[] = "/tmp/tmacg-model-XXXXXX", link[64], big[64], err[512];
+	int fd;
 
 	(void)state;
 	assert_null(model_load_file("/dev/zero", err, sizeof(err)));
-	assert_string_equal(err, "/dev/zero: larger than 4 MiB, the limit of a model file (the "
-				 "built-in models are under 100 KiB): is it a model file?");
+	assert_string_equal(err, "/dev/zero: a character device, not a regular file: the model "
+				 "file must be a regular file");
+	assert_non_null(mkdtemp(dir));
+	snprintf(link, sizeof(link), "%s/zero.tma", dir);
+	assert_int_equal(symlink("/dev/zero", link), 0);
+	assert_null(model_load_file(link, err, sizeof(err)));
+	assert_non_null(strstr(err, "zero.tma: a character device, not a regular file"));
+	/* A regular file past the cap: refused by its size, nothing read. */
+	snprintf(big, sizeof(big), "%s/big.tma", dir);
+	fd = open(big, O_WRONLY | O_CREAT, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, (4 << 20) + 1), 0);
+	close(fd);
+	assert_null(model_load_file(big, err, sizeof(err)));
+	assert_non_null(strstr(err, "big.tma: larger than 4 MiB, the limit of a model file"));
+	unlink(link);
+	unlink(big);
+	rmdir(dir);
 }
 
 int main(void)

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/name_escape.h"
+#include "util/name_escape.h"
 #include "output/output_json.h"
 #include "utf8_check.h"
 

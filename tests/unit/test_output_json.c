@@ -84,7 +84,7 @@ static void keys_come_in_schema_order(void **state)
 		"\"quality\":{\"running_min\":0.5,\"smt_shared\":false,\"dropped\":3,"
 		"\"map_full\":2,\"instance\":\"42@2026-11-23T06:00:00.000000001Z\","
 		"\"pmu_groups\":3,\"missing_events\":[\"branch-misses\",\"cache-misses\"],"
-		"\"retire_latency\":null}",
+		"\"retire_latency\":null,\"no_top_down\":null}",
 		"\"metrics\":{}",
 		"\"flagged\":[]",
 		"\"bottleneck\":null"

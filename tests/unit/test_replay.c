@@ -352,17 +352,23 @@ static void test_stdin(void **state)
 	unlink(path);
 }
 
-/* /dev/zero has no newline: one line's limit ends the read, naming the file and the limit. */
+/* A device is refused by fstat before a byte is read; a stream's endless line, by its limit. */
 static void test_dev_zero_refused(void **state)
 {
 	struct replay_data d;
 	char err[512] = "";
+	FILE *zero = fopen("/dev/zero", "r");
 
 	(void)state;
 	assert_int_equal(replay_read("/dev/zero", &d, err, sizeof(err)), -EINVAL);
-	assert_string_equal(err, "/dev/zero:1: line longer than 1048576 bytes, the limit of one "
-				 "replay line: not JSON lines?");
+	assert_string_equal(err, "/dev/zero: a character device, not a regular file: the replay "
+				 "file must be a regular file or a pipe");
 	assert_int_equal(d.nrecords, 0);
+	assert_non_null(zero);
+	assert_int_equal(replay_read_stream(zero, "<stdin>", &d, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "<stdin>:1: line longer than 1048576 bytes, the limit of one "
+				 "replay line: not JSON lines?");
+	fclose(zero);
 }
 
 static void test_oversized_line_refused(void **state)
@@ -412,10 +418,161 @@ static void test_oversized_input_refused(void **state)
 	replay_free(&d);
 }
 
+struct verdict {
+	const struct tma_model *m;
+	int records;
+	bool no_tree[2];
+	int bottleneck_len[2];
+	double bad_speculation[2];
+};
+
+static int keep_verdict(void *ctx, const struct replay_record *rec, struct model_result *res,
+			const char *retire_latency)
+{
+	struct verdict *v = ctx;
+
+	(void)rec;
+	(void)retire_latency;
+	v->no_tree[v->records] = res->no_tree != NULL;
+	v->bottleneck_len[v->records] = res->bottleneck_len;
+	v->bad_speculation[v->records] = res->value[model_node_index(v->m, "Bad_Speculation")];
+	v->records++;
+	return 0;
+}
+
+/*
+ * Issue 17.5: a cgroup whose counters are all zero got Bad_Speculation = 1 and the
+ * bottleneck Bad_Speculation.Machine_Clears.  No slots: null, no bottleneck, a reason.
+ */
+static void test_idle_cgroup_has_no_verdict(void **state)
+{
+	static const char text[] =
+		"{\"cgroup\":\"/idle\",\"interval_s\":1,\"counters\":{\"TOPDOWN.SLOTS\":0,"
+		"\"CPU_CLK_UNHALTED.THREAD\":0,\"INST_RETIRED.ANY\":0}}\n"
+		"{\"cgroup\":\"/busy\",\"interval_s\":1,\"counters\":{\"TOPDOWN.SLOTS\":1000,"
+		"\"CPU_CLK_UNHALTED.THREAD\":250,\"INST_RETIRED.ANY\":400,"
+		"\"UOPS_ISSUED.ANY\":500,\"UOPS_RETIRED.SLOTS\":400,"
+		"\"IDQ_UOPS_NOT_DELIVERED.CORE\":100}}\n";
+	struct tma_model *m = icx();
+	struct verdict v = { .m = m };
+	struct replay_data d;
+	char err[512] = "", *line = NULL;
+	size_t len = 0;
+	FILE *f = fmemopen((void *)text, strlen(text), "r"), *out, *null = fopen("/dev/null", "w");
+
+	(void)state;
+	assert_non_null(null);
+	assert_int_equal(replay_read_stream(f, "idle.jsonl", &d, err, sizeof(err)), 0);
+	fclose(f);
+	assert_int_equal(replay_each(&d, m, 3, false, keep_verdict, &v, null), 0);
+	assert_true(v.no_tree[0]);
+	assert_int_equal(v.bottleneck_len[0], 0);
+	assert_true(isnan(v.bad_speculation[0]));
+	/* A cgroup that ran keeps its verdict. */
+	assert_false(v.no_tree[1]);
+	assert_false(isnan(v.bad_speculation[1]));
+	/* The JSON line says why: null metrics, no bottleneck, the reason in quality. */
+	out = open_memstream(&line, &len);
+	assert_int_equal(replay_run_data(&d, m, 3, true, false, false, out, null), 0);
+	fclose(out);
+	fclose(null);
+	assert_non_null(strstr(line, "\"no_top_down\":\"" MODEL_NO_SLOTS "\""));
+	assert_non_null(strstr(line, "\"Bad_Speculation\":null"));
+	assert_non_null(strstr(line, "\"bottleneck\":null"));
+	free(line);
+	replay_free(&d);
+	model_free(m);
+}
+
+/* Issue 17.8: a key given twice in a replay line was read as its last value, silently. */
+static void test_replay_duplicate_key_refused(void **state)
+{
+	struct replay_data d;
+	char err[512] = "";
+
+	(void)state;
+	assert_int_equal(read_text("{\"cgroup\":\"/a\",\"interval_s\":1,"
+				   "\"counters\":{\"X.Y\":1,\"X.Y\" :2}}\n",
+				   &d, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, "in.jsonl:1: a key given twice in one object: each key once "
+				 "(which one would count?)");
+	assert_int_equal(read_text("{\"cgroup\":\"/a\",\"cgroup\":\"/b\",\"interval_s\":1,"
+				   "\"counters\":{}}\n",
+				   &d, err, sizeof(err)),
+			 -EINVAL);
+	/* A key-like string inside a value is not a key. */
+	assert_int_equal(read_text("{\"cgroup\":\"/a\\\":\\\"\",\"interval_s\":1,"
+				   "\"counters\":{\"X.Y\":1}}\n",
+				   &d, err, sizeof(err)),
+			 0);
+	replay_free(&d);
+}
+
+/* Issue 17.4 for replay: a key's control bytes in an error are escaped too. */
+static void test_replay_error_escapes_controls(void **state)
+{
+	struct replay_data d;
+	char err[512] = "";
+
+	(void)state;
+	assert_int_equal(read_text("{\"cgroup\":\"/a\",\"interval_s\":1,"
+				   "\"counters\":{\"\\u001b]0;x\\u0007\":\"s\"}}\n",
+				   &d, err, sizeof(err)),
+			 -EINVAL);
+	for (const char *p = err; *p; p++)
+		assert_true((unsigned char)*p >= 0x20 && *p != 0x7f);
+	assert_non_null(strstr(err, "counter \"\\x1b]0;x\\x07\" is string"));
+}
+
+static int none(void *ctx, const struct replay_record *rec, struct model_result *res,
+		const char *retire_latency)
+{
+	(void)ctx;
+	(void)retire_latency;
+	(void)rec;
+	(void)res;
+	return 0;
+}
+
+/* Issue 17.8: an event the model reads and the recording lacks is named, once, with a count. */
+static void test_replay_missing_event_warned(void **state)
+{
+	static const char model[] = "model t\nnode 1 A\n  formula X.Y / (X.Y + Z.W)\n";
+	struct tma_model *m;
+	struct replay_data d;
+	char err[512] = "", *text = NULL;
+	size_t len = 0;
+	FILE *e = open_memstream(&text, &len);
+
+	(void)state;
+	m = model_load(model, sizeof(model) - 1, "t.tma", err, sizeof(err));
+	assert_non_null(m);
+	assert_int_equal(
+		read_text("{\"cgroup\":\"/a\",\"interval_s\":1,\"counters\":{\"X.Y\":1,"
+			  "\"Z.W\":1}}\n"
+			  "{\"cgroup\":\"/a\",\"interval_s\":1,\"counters\":{\"X.Y\":1}}\n"
+			  "{\"cgroup\":\"/a\",\"interval_s\":1,\"counters\":{\"X.Y\":1}}\n",
+			  &d, err, sizeof(err)),
+		0);
+	assert_int_equal(replay_each(&d, m, 1, false, none, NULL, e), 0);
+	fclose(e);
+	assert_string_equal(text, "tmacg: warning: in.jsonl: 2 of 3 records lack Z.W (first on "
+				  "line 2), which model t reads: it read as 0 there (record it, "
+				  "or check the event's name)\n");
+	free(text);
+	replay_free(&d);
+	model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read_ok),
+		cmocka_unit_test(test_idle_cgroup_has_no_verdict),
+		cmocka_unit_test(test_replay_duplicate_key_refused),
+		cmocka_unit_test(test_replay_error_escapes_controls),
+		cmocka_unit_test(test_replay_missing_event_warned),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_nothing_half_printed),
 		cmocka_unit_test(test_missing_file),

@@ -13,6 +13,7 @@
 #include "collect/acc_delta.h"
 #include "pmu/pmu.h"
 #include "tmacg.skel.h"
+#include "util/privileges.h"
 
 /* Entries read per batch syscall: bounds the read buffers (~400 KiB). */
 #define COLLECTOR_BATCH 512
@@ -22,13 +23,12 @@ struct task_snap {
 	uint64_t seen; /* read generation that last saw the tid */
 };
 
-static bool libbpf_verbose;
+static int libbpf_verbose;
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list args)
 {
-	if (level == LIBBPF_DEBUG && !libbpf_verbose)
-		return 0;
-	if (level == LIBBPF_INFO && !libbpf_verbose)
+	/* Warnings with -v, the rest with -vv: without, tmacg's own message says it all. */
+	if (libbpf_verbose < (level == LIBBPF_WARN ? 1 : 2))
 		return 0;
 	return vfprintf(stderr, fmt, args);
 }
@@ -125,9 +125,11 @@ int collector_open(struct collector *c, const struct collector_config *cfg, char
 		ret = open_and_load(c, true);
 	}
 	if (ret) {
-		snprintf(err, errlen, "cannot load the BPF programs: %s%s", strerror(-ret),
-			 ret == -EPERM ? ": run as root, or grant CAP_BPF and CAP_PERFMON" :
-					 " (run with -v for the verifier's log)");
+		snprintf(err, errlen, "cannot load the BPF programs: %s%s%s", strerror(-ret),
+			 ret == -EPERM || ret == -EACCES ? ": " :
+							   " (run with -v for libbpf's messages "
+							   "and the verifier's log)",
+			 ret == -EPERM || ret == -EACCES ? privileges_denied_hint() : "");
 		collector_close(c);
 		return ret;
 	}

@@ -27,7 +27,7 @@ struct collector_config {
 	bool per_task;
 	uint32_t max_cgroups; /* cgroup accumulator entries */
 	uint32_t max_tasks;   /* task accumulator entries (LRU) */
-	bool verbose;	      /* libbpf's debug output */
+	int verbose;	      /* libbpf's warnings at 1 (-v), everything at 2 (-vv) */
 	/* Called for every cgroup mkdir/rmdir of the cgroup2 hierarchy. */
 	void (*on_cgroup)(const struct tmacg_cgroup_event *ev, void *ctx);
 	void *ctx;

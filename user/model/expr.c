@@ -7,6 +7,7 @@
 #include "model/expr.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -231,6 +232,10 @@ static int lex_number(struct parser *ps, size_t start)
 		memcpy(buf, s + start, i - start);
 		buf[i - start] = '\0';
 		ps->t.num = strtod(buf, NULL);
+		/* 1e999 would be infinity: no counter ratio needs a number past a double. */
+		if (!isfinite(ps->t.num))
+			return fail(ps, start,
+				    "number too large for a double (at most about 1.8e308)");
 	}
 	if (i < end && (is_ident((unsigned char)s[i]) || s[i] == '.'))
 		return fail(ps, start, "bad number");

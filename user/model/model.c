@@ -15,6 +15,8 @@
 
 #include "model/embedded.h"
 #include "model/model_impl.h"
+#include "util/file_read.h"
+#include "util/name_escape.h"
 
 /* Physical lines one logical line may span: far more than any formula needs. */
 #define MODEL_MAX_SEGS 64
@@ -189,10 +191,27 @@ static int find_helper(const struct tma_model *m, const char *name)
 }
 
 /* name_eq for a new const or helper: a name no const or helper has yet. */
+/*
+ * Node names and numbers are found through a hash while loading, but the
+ * listings, the planner and constant and helper names still cost the square
+ * of a model's size: the caps keep a hostile model under a second (60,000
+ * nodes took 19 s), 8 times the largest built-in (249 entries, 68 constants
+ * and helpers).
+ */
+#define MODEL_MAX_ENTRIES 2048
+#define MODEL_MAX_NAMES 2048
+
 static int new_name_eq(struct loader *ld, size_t *off, char **name)
 {
 	size_t name_off = skip_space(ld, *off);
-	int rc = name_eq(ld, off, name);
+	int rc;
+
+	if (ld->m->nconsts + ld->m->nhelpers >= MODEL_MAX_NAMES)
+		return lerr(ld, name_off,
+			    "more than %d constants and helpers, the limit of a model (the "
+			    "built-in ones have under 100)",
+			    MODEL_MAX_NAMES);
+	rc = name_eq(ld, off, name);
 
 	if (rc)
 		return rc;
@@ -305,23 +324,72 @@ fail:
 	return rc;
 }
 
-static int find_number(const struct tma_model *m, const char *num, size_t n)
+/* FNV-1a; never 0, u64map's empty key. */
+static uint64_t key_of(const char *s, size_t n)
 {
-	for (int i = 0; i < m->nnodes; i++) {
-		const char *s = m->nodes[i].info.number;
+	uint64_t h = 14695981039346656037ULL;
 
-		if (s && strlen(s) == n && !memcmp(s, num, n))
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	return h ? h : 1;
+}
+
+static const char *field(const struct model_entry *e, bool number)
+{
+	return number ? e->info.number : e->info.name;
+}
+
+/* The entry whose name (or number) is s[0..n), -1 if none. */
+static int find_entry(const struct tma_model *m, bool number, const char *s, size_t n)
+{
+	void *v = u64map_get(number ? &m->by_number : &m->by_name, key_of(s, n));
+	const char *t;
+
+	if (v) {
+		t = field(&m->nodes[(intptr_t)v - 1], number);
+		if (strlen(t) == n && !memcmp(t, s, n))
+			return (int)(intptr_t)v - 1;
+	}
+	if (!m->key_collision)
+		return -1;
+	for (int i = 0; i < m->nnodes; i++) {
+		t = field(&m->nodes[i], number);
+		if (t && strlen(t) == n && !memcmp(t, s, n))
 			return i;
 	}
 	return -1;
 }
 
+/* Indexes the last entry added: 0 or -ENOMEM. */
+static int index_entry(struct tma_model *m)
+{
+	const struct model_entry *e = &m->nodes[m->nnodes - 1];
+	void *val = (void *)(intptr_t)m->nnodes;
+
+	for (int number = 0; number < 2; number++) {
+		struct u64map *map = number ? &m->by_number : &m->by_name;
+		const char *s = field(e, number);
+		uint64_t k;
+
+		if (!s)
+			continue;
+		k = key_of(s, strlen(s));
+		if (u64map_get(map, k))
+			m->key_collision = true; /* the first keeps the key */
+		else if (u64map_put(map, k, val))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int find_number(const struct tma_model *m, const char *num, size_t n)
+{
+	return find_entry(m, true, num, n);
+}
+
 int model_entry_find(const struct tma_model *m, const char *name)
 {
-	for (int i = 0; i < m->nnodes; i++)
-		if (!strcmp(m->nodes[i].info.name, name))
-			return i;
-	return -1;
+	return find_entry(m, false, name, strlen(name));
 }
 
 /* A name in a formula: G4K_Aliasing also finds the node 4K_Aliasing, as in Intel's Python. */
@@ -348,6 +416,11 @@ static int do_entry(struct loader *ld, size_t off, enum entry_kind kind)
 	struct expr_src src = { ld->text, ld->len, ld->segs, ld->nsegs };
 	int rc;
 
+	if (m->nnodes >= MODEL_MAX_ENTRIES)
+		return lerr(ld, skip_space(ld, off),
+			    "more than %d nodes, Info metrics and counts, the limit of a model "
+			    "(the built-in ones have under 300)",
+			    MODEL_MAX_ENTRIES);
 	if (!info) {
 		nlen = word(ld, &noff);
 		if (!nlen)
@@ -397,11 +470,10 @@ static int do_entry(struct loader *ld, size_t off, enum entry_kind kind)
 		if (word(ld, &after))
 			return lerr(ld, after, "unexpected text after the name");
 	}
-	for (int i = 0; i < m->nnodes; i++)
-		if (strlen(m->nodes[i].info.name) == name_len &&
-		    !memcmp(m->nodes[i].info.name, ld->text + name_off, name_len))
-			return lerr(ld, name_off, "duplicate name %.*s (first defined at line %d)",
-				    (int)name_len, ld->text + name_off, m->nodes[i].line);
+	rc = find_entry(m, false, ld->text + name_off, name_len);
+	if (rc >= 0)
+		return lerr(ld, name_off, "duplicate name %.*s (first defined at line %d)",
+			    (int)name_len, ld->text + name_off, m->nodes[rc].line);
 	e.info.name = dup_n(ld->text + name_off, name_len);
 	e.info.number = info ? NULL : dup_n(ld->text + noff - nlen, nlen);
 	e.info.is_info = kind == ENTRY_INFO;
@@ -415,7 +487,7 @@ static int do_entry(struct loader *ld, size_t off, enum entry_kind kind)
 	}
 	m->nodes[m->nnodes++] = e;
 	ld->cur = &m->nodes[m->nnodes - 1];
-	return 0;
+	return index_entry(m);
 }
 
 static int do_entry_field(struct loader *ld, const char *dir, size_t off, size_t doff)
@@ -684,6 +756,8 @@ static struct tma_model *load(const char *text, size_t len, const char *filename
 		return NULL;
 	}
 	expr_pool_init(&ld.m->pool);
+	u64map_init(&ld.m->by_name);
+	u64map_init(&ld.m->by_number);
 	ld.m->filename = strdup(filename);
 	while (!rc && pos < len) {
 		const char *s = text + pos, *nl = memchr(s, '\n', len - pos);
@@ -713,6 +787,7 @@ static struct tma_model *load(const char *text, size_t len, const char *filename
 		rc = check_complete(&ld, base);
 	free(ld.text);
 	if (rc) {
+		term_escape_message(err, errlen); /* it quotes the file */
 		if (rc == -ENOMEM && !err[0])
 			snprintf(err, errlen, "%s: out of memory", filename);
 		model_free(ld.m);
@@ -732,43 +807,14 @@ struct tma_model *model_load(const char *text, size_t len, const char *filename,
 
 struct tma_model *model_load_file(const char *path, char *err, size_t errlen)
 {
-	struct tma_model *m = NULL;
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
-	FILE *f = fopen(path, "r");
+	struct tma_model *m;
+	char *text;
+	size_t len;
 
-	if (!f) {
-		snprintf(err, errlen, "%s: cannot open the model file: %s", path, strerror(errno));
+	if (file_read_all(path, "model file", MODEL_FILE_MAX, &text, &len, err, errlen))
 		return NULL;
-	}
-	do {
-		if (len > MODEL_FILE_MAX) {
-			snprintf(err, errlen,
-				 "%s: larger than %d MiB, the limit of a model file "
-				 "(the built-in models are under 100 KiB): is it a model file?",
-				 path, MODEL_FILE_MAX >> 20);
-			goto out;
-		}
-		if (len + 65536 > cap) {
-			char *nb = realloc(buf, cap = (len + 65536) * 2);
-
-			if (!nb) {
-				snprintf(err, errlen, "%s: out of memory", path);
-				goto out;
-			}
-			buf = nb;
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-	} while (n);
-	if (ferror(f)) {
-		snprintf(err, errlen, "%s: cannot read the model file: %s", path, strerror(errno));
-		goto out;
-	}
-	m = model_load(buf, len, path, err, errlen);
-out:
-	free(buf);
-	fclose(f);
+	m = model_load(text, len, path, err, errlen);
+	free(text);
 	return m;
 }
 
@@ -841,6 +887,8 @@ void model_free(struct tma_model *m)
 	for (int i = 0; i < m->nhelpers; i++)
 		free(m->helpers[i].name);
 	free(m->helpers);
+	u64map_free(&m->by_name);
+	u64map_free(&m->by_number);
 	for (int i = 0; i < m->nnodes; i++) {
 		struct model_entry *e = &m->nodes[i];
 

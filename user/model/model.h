@@ -99,7 +99,11 @@ struct model_result {
 	bool *flagged;	 /* over its threshold */
 	int *bottleneck; /* node indices, level 1 first */
 	int bottleneck_len;
+	/* NULL, or why the tree has no values and no bottleneck (model_result_no_slots) */
+	const char *no_tree;
 };
+
+#define MODEL_NO_SLOTS "no slots counted: the cgroup did not run, or every counter read failed"
 
 struct model_result *model_result_new(const struct tma_model *m);
 void model_result_free(struct model_result *r);
@@ -112,5 +116,15 @@ int model_eval(const struct tma_model *m, const struct model_input *in, struct m
  */
 int model_eval_level(const struct tma_model *m, const struct model_input *in,
 		     struct model_result *out, int max_level, bool with_info);
+/*
+ * After model_eval*() on the same input: when the model's SLOTS (the top-down
+ * denominator) is 0 or failed, the tree gets no values and no bottleneck,
+ * and no_tree says why (Info metrics and counts keep theirs).  model_eval
+ * follows the reference, whose "a failed node reads as 0" gives such a
+ * cgroup Bad_Speculation = 1 - (0 + 0 + 0) = 1: a verdict from nothing, which
+ * a report must not print.  Models without SLOTS are left as they are.
+ */
+void model_result_no_slots(const struct tma_model *m, const struct model_input *in,
+			   struct model_result *r);
 
 #endif /* TMACG_MODEL_H */

@@ -174,8 +174,12 @@ int model_compile(struct tma_model *m)
 	c->thresh_pc = calloc(m->nnodes + 1, sizeof(int));
 	if (!c->helper_pc || !c->node_pc || !c->thresh_pc)
 		return -ENOMEM;
-	for (int h = 0; h < m->nhelpers; h++)
+	m->slots_helper = -1;
+	for (int h = 0; h < m->nhelpers; h++) {
 		c->helper_pc[h] = block(&k, m->helpers[h].root);
+		if (!strcmp(m->helpers[h].name, "SLOTS"))
+			m->slots_helper = h;
+	}
 	for (int i = 0; i < m->nnodes; i++) {
 		c->node_pc[i] = block(&k, m->nodes[i].formula);
 		c->thresh_pc[i] =

@@ -7,6 +7,7 @@
 
 #include "model/expr.h"
 #include "model/model.h"
+#include "util/u64map.h"
 
 /* Node numbers deeper than this do not occur in any TMA version. */
 #define MODEL_MAX_LEVEL 8
@@ -101,8 +102,12 @@ struct tma_model {
 	int nconsts;
 	struct model_helper *helpers;
 	int nhelpers;
+	int slots_helper; /* helper SLOTS, the top-down denominator; -1: the model has none */
 	struct model_entry *nodes; /* tree nodes and Info metrics, in file order */
 	int nnodes;
+	/* Hash of a node's name and of its number -> index + 1: loading finds names in O(1). */
+	struct u64map by_name, by_number;
+	bool key_collision; /* two keys alike: a miss in the maps is checked by a scan */
 	char **events;
 	int nevents;
 	char **latencies; /* base event names read as EVENT:retire_latency */

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "model/model.h"
-#include "output/name_escape.h"
+#include "util/name_escape.h"
 
 void json_double_text(double d, char *buf, size_t len)
 {
@@ -197,6 +197,9 @@ int output_json_line(FILE *f, const struct report_line *r)
 		json_object_object_add(quality, "missing_events", missing);
 	}
 	json_object_object_add(quality, "retire_latency", json_str(r->retire_latency));
+	json_object_object_add(quality, "no_top_down",
+			       r->result && r->result->no_tree ? json_str(r->result->no_tree) :
+								 NULL);
 	json_object_object_add(o, "quality", quality);
 	add_model_result(o, r);
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "model/model.h"
-#include "output/name_escape.h"
+#include "util/name_escape.h"
 #include "output/output_json.h"
 
 /* Column where values start: fits the deepest ICX/SPR names at level 6. */
@@ -115,5 +115,8 @@ void output_tree(FILE *f, const struct report_line *line, bool color)
 			break;
 		fprintf(f, "%s%s", shown++ ? "." : "", node->name);
 	}
-	fprintf(f, "%s\n\n", shown ? "" : "none");
+	if (r->no_tree)
+		fprintf(f, "none (%s)\n\n", r->no_tree);
+	else
+		fprintf(f, "%s\n\n", shown ? "" : "none");
 }

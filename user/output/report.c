@@ -14,7 +14,7 @@
 #include "collect/collector.h"
 #include "measure.h"
 #include "model/model.h"
-#include "output/name_escape.h"
+#include "util/name_escape.h"
 #include "options.h"
 #include "output/output_json.h"
 #include "output/output_top.h"

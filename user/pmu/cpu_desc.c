@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/name_escape.h"
+
 #define CPU_DESC_MAX_FIELDS 16
 #define CPU_DESC_MAX_GP 32
 #define CPU_DESC_MAX_FIXED 16
@@ -536,6 +538,7 @@ struct cpu_desc *cpu_desc_parse(const char *text, size_t len, const char *file, 
 		ret = check_whole(&p, file);
 	free(p.event_line);
 	if (ret) {
+		term_escape_message(err, errlen); /* it quotes the file */
 		cpu_desc_free(p.d);
 		return NULL;
 	}

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "model/embedded.h"
+#include "util/file_read.h"
 
 static struct cpu_desc **registry;
 static int nregistry;
@@ -49,31 +50,19 @@ static int add(struct cpu_desc *d, char *err, size_t errlen)
 	return 0;
 }
 
+/* Far above any real description (the largest built-in is under 64 KiB): /dev/zero must end. */
+#define CPU_DESC_FILE_MAX (1 << 20)
+
 static int load_file(const char *path, char *err, size_t errlen)
 {
 	struct cpu_desc *d;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = fopen(path, "re"), *mem;
-	char buf[4096];
-	size_t n;
+	char *text;
+	size_t len;
+	int ret =
+		file_read_all(path, "CPU description", CPU_DESC_FILE_MAX, &text, &len, err, errlen);
 
-	if (!f) {
-		int e = errno;
-
-		snprintf(err, errlen, "cannot read %.900s: %s", path, strerror(e));
-		return -e;
-	}
-	mem = open_memstream(&text, &len);
-	if (!mem) {
-		fclose(f);
-		snprintf(err, errlen, "out of memory reading %.900s", path);
-		return -ENOMEM;
-	}
-	while ((n = fread(buf, 1, sizeof(buf), f)))
-		fwrite(buf, 1, n, mem);
-	fclose(f);
-	fclose(mem);
+	if (ret)
+		return ret;
 	d = cpu_desc_parse(text, len, path, err, errlen);
 	free(text);
 	return d ? add(d, err, errlen) : -EINVAL;

@@ -9,6 +9,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "util/privileges.h"
+
 int pmu_parse_cpu_list(const char *list, bool *mask, int max)
 {
 	const char *p = list;
@@ -73,8 +75,8 @@ const char *pmu_errno_hint(int err)
 	switch (err) {
 	case EACCES:
 	case EPERM:
-		return "permission denied: run as root, or grant CAP_PERFMON and CAP_BPF "
-		       "(or lower kernel.perf_event_paranoid)";
+		/* privileges_check() passed: the capabilities are there. */
+		return privileges_denied_hint();
 	case ENOENT:
 	case EOPNOTSUPP:
 		return "the kernel does not support this event here (no hardware PMU on a "

@@ -20,6 +20,7 @@ struct prom {
 	bool failed; /* this interval's text could not be built */
 	bool warned;
 	bool warned_duplicate;
+	char bound[80]; /* the address bound, for prom_announce() */
 };
 
 static void on_begin(void *ctx, const struct report_line *head)
@@ -72,8 +73,6 @@ struct prom *prom_open(const char *spec, bool k8s, const char *host, const char 
 	struct report_line head = {
 		.interval_s = NAN, .host = host, .model = model, .tma_version = tma_version
 	};
-	char bound[80] = "";
-
 	if (!p) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
@@ -85,7 +84,7 @@ struct prom *prom_open(const char *spec, bool k8s, const char *host, const char 
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
-	p->server = prom_server_start(&addr, bound, sizeof(bound), err, errlen);
+	p->server = prom_server_start(&addr, p->bound, sizeof(p->bound), err, errlen);
 	if (!p->server)
 		goto fail;
 	p->sink.begin = on_begin;
@@ -95,11 +94,15 @@ struct prom *prom_open(const char *spec, bool k8s, const char *host, const char 
 	/* Before the first interval: tmacg_build_info and the host's series only. */
 	on_begin(p, &head);
 	on_end(p);
-	fprintf(stderr, "tmacg: serving Prometheus metrics at http://%s/metrics\n", bound);
 	return p;
 fail:
 	prom_close(p);
 	return NULL;
+}
+
+void prom_announce(const struct prom *p)
+{
+	fprintf(stderr, "tmacg: serving Prometheus metrics at http://%s/metrics\n", p->bound);
 }
 
 const struct report_sink *prom_sink(struct prom *p)

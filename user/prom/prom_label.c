@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/name_escape.h"
+#include "util/name_escape.h"
 
 /* Valid UTF-8: only the three escapes the format defines, the rest in spans. */
 static void escape_valid(FILE *f, const char *s)

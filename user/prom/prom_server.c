@@ -16,8 +16,10 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "prom/prom_conns.h"
 #include "prom/prom_listen.h"
 
 /* Prometheus's text format, version 0.0.4. */
@@ -30,6 +32,13 @@
 #define MAX_HEADERS_SIZE 8192
 #define MAX_BODY_SIZE 0
 #define CONNECTION_TIMEOUT_S 10
+/*
+ * ... and a complete request within 5 s of connecting (or of the previous
+ * reply), however slowly it trickles in: a client sending a header line
+ * every 2 s made progress forever.  Connections are capped and shed
+ * (prom_conns.h).
+ */
+#define REQUEST_DEADLINE_MS 5000
 
 /*
  * One interval's text, shared by every reply still sending it: a scrape takes
@@ -44,6 +53,7 @@ struct snapshot {
 struct prom_server {
 	struct event_base *base;
 	struct evhttp *http;
+	struct prom_conns *conns;
 	struct event *stop_ev;
 	int stop_fd; /* eventfd: the main thread's way to end the loop */
 	int fd;
@@ -108,9 +118,11 @@ static void reply_metrics(struct prom_server *s, struct evhttp_request *req, boo
 
 static void handle(struct evhttp_request *req, void *arg)
 {
+	struct prom_server *s = arg;
 	enum evhttp_cmd_type m = evhttp_request_get_command(req);
 	const char *path = evhttp_uri_get_path(evhttp_request_get_evhttp_uri(req));
 
+	prom_conns_served(s->conns, req);
 	if (m != EVHTTP_REQ_GET && m != EVHTTP_REQ_HEAD)
 		reply_text(req, HTTP_BADMETHOD, "Method Not Allowed", "only GET and HEAD\n");
 	else if (path && !strcmp(path, "/"))
@@ -136,10 +148,29 @@ static void *serve(void *arg)
 	return NULL;
 }
 
+/* libevent's warnings, at most one line a second: a flood of failures must not fill a disk. */
 static void log_libevent(int severity, const char *msg)
 {
-	if (severity >= EVENT_LOG_WARN)
-		fprintf(stderr, "tmacg: http: %s\n", msg);
+	static _Atomic uint64_t last_ns;
+	static atomic_uint suppressed;
+	struct timespec ts;
+	uint64_t now, last;
+
+	if (severity < EVENT_LOG_WARN)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	last = atomic_load(&last_ns);
+	if (last && now - last < 1000000000ULL) {
+		atomic_fetch_add(&suppressed, 1);
+		return;
+	}
+	atomic_store(&last_ns, now);
+	fprintf(stderr, "tmacg: http: %s", msg);
+	if (atomic_load(&suppressed))
+		fprintf(stderr, " (and %u more libevent messages in the last second)",
+			atomic_exchange(&suppressed, 0));
+	fputc('\n', stderr);
 }
 
 int prom_server_publish(struct prom_server *s, char *text, size_t len)
@@ -220,6 +251,8 @@ static int bind_socket(const struct prom_listen_addr *a, char *err, size_t errle
 /* The evhttp server on s->fd, its limits, and the event that ends the loop. */
 static int setup_http(struct prom_server *s)
 {
+	struct evhttp_bound_socket *bound;
+
 	s->base = event_base_new();
 	if (!s->base)
 		return -1;
@@ -236,10 +269,13 @@ static int setup_http(struct prom_server *s)
 						    EVHTTP_REQ_OPTIONS | EVHTTP_REQ_TRACE |
 						    EVHTTP_REQ_CONNECT | EVHTTP_REQ_PATCH);
 	evhttp_set_gencb(s->http, handle, s);
-	if (!evhttp_accept_socket_with_handle(s->http, s->fd))
+	bound = evhttp_accept_socket_with_handle(s->http, s->fd);
+	if (!bound)
 		return -1;
 	s->fd = -1; /* evhttp's now: evhttp_free() closes it */
-	return 0;
+	s->conns = prom_conns_new(s->base, s->http, evhttp_bound_socket_get_listener(bound), 0,
+				  REQUEST_DEADLINE_MS);
+	return s->conns ? 0 : -1;
 }
 
 struct prom_server *prom_server_start(const struct prom_listen_addr *a, char *bound,
@@ -308,6 +344,7 @@ void prom_server_stop(struct prom_server *s)
 	/* Frees the connections still open, so their replies drop their snapshots. */
 	if (s->http)
 		evhttp_free(s->http);
+	prom_conns_free(s->conns); /* after evhttp: every connection is freed by then */
 	if (s->stop_ev)
 		event_free(s->stop_ev);
 	if (s->base)

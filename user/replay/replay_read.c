@@ -8,6 +8,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "util/file_read.h"
+#include "util/name_escape.h"
 
 static int rerr(char *err, size_t errlen, const char *name, int line, const char *fmt, ...)
 {
@@ -109,6 +113,43 @@ static int optional_bool(json_object *o, const char *key, bool *v, const char *n
 	return 0;
 }
 
+/* Keys written in the text: each string followed by a ':' outside strings. */
+static size_t keys_written(const char *s, size_t n)
+{
+	size_t keys = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] != '"')
+			continue;
+		for (i++; i < n && s[i] != '"'; i++)
+			if (s[i] == '\\')
+				i++;
+		for (i++; i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'); i++)
+			;
+		if (i < n && s[i] == ':')
+			keys++;
+		i--; /* the loop's i++ reads this byte next */
+	}
+	return keys;
+}
+
+/* Keys json-c kept: a key given twice in one object is kept once, the last value. */
+static size_t keys_kept(json_object *o)
+{
+	size_t keys = 0;
+
+	if (json_object_get_type(o) == json_type_array) {
+		for (size_t i = 0; i < json_object_array_length(o); i++)
+			keys += keys_kept(json_object_array_get_idx(o, i));
+	} else if (json_object_get_type(o) == json_type_object) {
+		json_object_object_foreach(o, key, val) {
+			(void)key;
+			keys += 1 + keys_kept(val);
+		}
+	}
+	return keys;
+}
+
 static int parse_line(const char *text, size_t len, struct replay_record *r, const char *name,
 		      char *err, size_t errlen)
 {
@@ -133,6 +174,12 @@ static int parse_line(const char *text, size_t len, struct replay_record *r, con
 							 json_tokener_error_desc(e));
 	}
 	json_tokener_free(tok);
+	if (keys_kept(o) != keys_written(text, len)) {
+		rc = rerr(err, errlen, name, r->line,
+			  "a key given twice in one object: each key once (which one would "
+			  "count?)");
+		goto out;
+	}
 	if (json_object_get_type(o) != json_type_object) {
 		rc = rerr(err, errlen, name, r->line, "expected a JSON object, found %s",
 			  json_type_to_name(json_object_get_type(o)));
@@ -282,22 +329,31 @@ int replay_read_stream_limited(FILE *f, const char *name, size_t max_line, size_
 			  "no records: expected one JSON object per line");
 	if (rc == -ENOMEM)
 		snprintf(err, errlen, "%s: out of memory", name);
-	if (rc)
+	if (rc) {
+		term_escape_message(err, errlen); /* it quotes the file */
 		replay_free(out);
+	}
 	return rc;
 }
 
 int replay_read(const char *path, struct replay_data *out, char *err, size_t errlen)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	bool from_stdin = !strcmp(path, "-");
+	/* A pipe is fine (zcat x.gz | tmacg --replay -, or <(...)): it is read as a stream. */
+	int fd = from_stdin ? -1 : file_open_input(path, "replay file", true, err, errlen);
+	FILE *f = from_stdin ? stdin : fd >= 0 ? fdopen(fd, "r") : NULL;
 	int rc;
 
 	if (!f) {
 		memset(out, 0, sizeof(*out));
-		snprintf(err, errlen, "%s: cannot open the replay file: %s", path, strerror(errno));
-		return -errno;
+		if (fd >= 0) {
+			snprintf(err, errlen, "%s: out of memory", path);
+			close(fd);
+			return -ENOMEM;
+		}
+		return fd;
 	}
-	rc = replay_read_stream(f, strcmp(path, "-") ? path : "<stdin>", out, err, errlen);
+	rc = replay_read_stream(f, from_stdin ? "<stdin>" : path, out, err, errlen);
 	if (f != stdin)
 		fclose(f);
 	return rc;

@@ -17,6 +17,55 @@
 #include "output/output_tree.h"
 #include "replay/replay_read.h"
 
+/*
+ * Events the model reads that records lack: each reads as 0 (the recording
+ * saw none), so each is named once on stderr with how many records lacked it.
+ */
+struct missing {
+	bool *needed[4]; /* by record flags (MODEL_FLAG_*): the events read at this depth */
+	bool *present;	 /* in the current record */
+	int *count, *first_line;
+};
+
+static int missing_init(struct missing *ms, const struct tma_model *m, int level, bool info)
+{
+	int nev = model_event_count(m);
+
+	memset(ms, 0, sizeof(*ms));
+	for (unsigned f = 0; f < 4; f++) {
+		ms->needed[f] = calloc(nev + 1, sizeof(bool));
+		if (!ms->needed[f])
+			return -ENOMEM;
+		model_events_needed(m, level, info, f, ms->needed[f]);
+	}
+	ms->present = calloc(nev + 1, sizeof(bool));
+	ms->count = calloc(nev + 1, sizeof(int));
+	ms->first_line = calloc(nev + 1, sizeof(int));
+	return ms->present && ms->count && ms->first_line ? 0 : -ENOMEM;
+}
+
+static void missing_report(const struct missing *ms, const struct replay_data *d,
+			   const struct tma_model *m, FILE *err)
+{
+	for (int e = 0; ms->count && e < model_event_count(m); e++)
+		if (ms->count[e])
+			fprintf(err,
+				"tmacg: warning: %s: %d of %d records lack %s (first on line %d), "
+				"which model %s reads: it read as 0 there (record it, or check "
+				"the event's name)\n",
+				d->name, ms->count[e], d->nrecords, model_event_name(m, e),
+				ms->first_line[e], model_id(m));
+}
+
+static void missing_free(struct missing *ms)
+{
+	for (int f = 0; f < 4; f++)
+		free(ms->needed[f]);
+	free(ms->present);
+	free(ms->count);
+	free(ms->first_line);
+}
+
 /* The latencies of rec: its own object, else the file's; Intel's defaults for the rest. */
 static unsigned record_latencies(const struct replay_data *d, const struct replay_record *rec,
 				 const struct tma_model *m, double *lat)
@@ -27,7 +76,8 @@ static unsigned record_latencies(const struct replay_data *d, const struct repla
 }
 
 static int eval_record(const struct replay_record *rec, const struct tma_model *m, double *events,
-		       const double *lat, struct model_result *res, int level, bool info)
+		       const double *lat, struct missing *ms, struct model_result *res, int level,
+		       bool info)
 {
 	struct model_input in = { .events = events,
 				  .interval_s = rec->interval_s,
@@ -35,15 +85,25 @@ static int eval_record(const struct replay_record *rec, const struct tma_model *
 	int nev = model_event_count(m);
 
 	memset(events, 0, (nev + 1) * sizeof(*events));
+	memset(ms->present, 0, (nev + 1) * sizeof(bool));
 	for (int i = 0; i < rec->ncounters; i++) {
 		int e = model_event_index(m, rec->counters[i].name);
 
-		if (e >= 0)
+		if (e >= 0) {
 			events[e] = rec->counters[i].value;
+			ms->present[e] = true;
+		}
 	}
 	in.flags = (rec->topdown_fixed ? MODEL_FLAG_TOPDOWN_FIXED : 0) |
 		   (rec->smt ? MODEL_FLAG_SMT : 0);
-	return model_eval_level(m, &in, res, level, info);
+	for (int e = 0; e < nev; e++) {
+		if (ms->needed[in.flags][e] && !ms->present[e] && !ms->count[e]++)
+			ms->first_line[e] = rec->line;
+	}
+	if (model_eval_level(m, &in, res, level, info))
+		return -EINVAL;
+	model_result_no_slots(m, &in, res);
+	return 0;
 }
 
 int replay_each(const struct replay_data *d, const struct tma_model *m, int level, bool info,
@@ -52,9 +112,10 @@ int replay_each(const struct replay_data *d, const struct tma_model *m, int leve
 	struct model_result *res = model_result_new(m);
 	double *events = calloc(model_event_count(m) + 1, sizeof(*events));
 	double *lat = calloc(model_latency_count(m) + 1, sizeof(*lat));
-	int rc = 0;
+	struct missing ms;
+	int rc = missing_init(&ms, m, level, info);
 
-	if (!res || !events || !lat) {
+	if (rc || !res || !events || !lat) {
 		fprintf(err, "tmacg: out of memory\n");
 		rc = -ENOMEM;
 	}
@@ -62,7 +123,7 @@ int replay_each(const struct replay_data *d, const struct tma_model *m, int leve
 		const struct replay_record *rec = &d->records[i];
 		unsigned sources = record_latencies(d, rec, m, lat);
 
-		rc = eval_record(rec, m, events, lat, res, level, info);
+		rc = eval_record(rec, m, events, lat, &ms, res, level, info);
 		if (rc) {
 			fprintf(err, "tmacg: %s:%d: cannot evaluate model %s: %s\n", d->name,
 				rec->line, model_id(m), strerror(-rc));
@@ -71,6 +132,9 @@ int replay_each(const struct replay_data *d, const struct tma_model *m, int leve
 			rc = fn(ctx, rec, res, rl_source_name(m, sources));
 		}
 	}
+	if (!rc)
+		missing_report(&ms, d, m, err);
+	missing_free(&ms);
 	model_result_free(res);
 	free(events);
 	free(lat);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-#include "output/name_escape.h"
+#include "util/name_escape.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,7 +117,8 @@ static bool printable(uint32_t cp)
 	return true;
 }
 
-char *name_term_text(const char *s)
+/* backslash: doubled, so that no name prints as another (a message keeps it as it is). */
+static char *term_text(const char *s, bool backslash)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *u = (const unsigned char *)s;
@@ -129,7 +131,7 @@ char *name_term_text(const char *s)
 		uint32_t cp = 0;
 		int len = utf8_sequence(u + i, n - i, &cp);
 
-		if (len && cp == '\\') {
+		if (len && cp == '\\' && backslash) {
 			out[o++] = '\\';
 			out[o++] = '\\';
 		} else if (len && printable(cp)) {
@@ -147,4 +149,27 @@ char *name_term_text(const char *s)
 	}
 	out[o] = '\0';
 	return out;
+}
+
+char *name_term_text(const char *s)
+{
+	return term_text(s, true);
+}
+
+void term_escape_message(char *msg, size_t size)
+{
+	char *t;
+
+	if (!size)
+		return;
+	t = term_text(msg, false);
+	if (t) {
+		snprintf(msg, size, "%s", t);
+		free(t);
+		return;
+	}
+	/* Out of memory: each unsafe byte as '?', in place. */
+	for (unsigned char *u = (unsigned char *)msg; *u; u++)
+		if (*u < 0x20 || *u == 0x7f || *u >= 0x80)
+			*u = '?';
 }

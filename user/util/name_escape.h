@@ -37,4 +37,11 @@ const char *name_json_text(const char *s);
 /* The name with every non-printable byte as \xHH (see above); malloc'd, NULL if out of memory. */
 char *name_term_text(const char *s);
 
+/*
+ * A message quoting a file (a parse error) made safe for stderr in place:
+ * the terminal escaping above, backslashes left as they are, truncated to
+ * size.  A file's bytes must not retitle or clear the operator's terminal.
+ */
+void term_escape_message(char *msg, size_t size);
+
 #endif
