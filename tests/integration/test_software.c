@@ -245,9 +245,12 @@ static void per_task_split(void **state)
 	printf("  kernel: burn-a %.4f s, burn-b %.4f s, ratio %.3f\n", ka, kb,
 	       kb > 0 ? ka / kb : 0);
 	assert_true(b > 0 && kb > 0);
-	/* The split is uneven enough that swapped threads would show (3:1 asked; a loaded
-	 * machine may not give the full duty). */
-	assert_true(ka / kb > 1.5 && ka / kb < 4.0);
+	/*
+	 * 3:1 is asked, but a loaded machine may not give the full duty: the check
+	 * needs only a split uneven enough that swapped threads would miss the 5 %
+	 * tolerance below by far.
+	 */
+	assert_true(ka / kb > 1.15 && ka / kb < 4.0);
 	assert_true(fabs((a / b) / (ka / kb) - 1.0) <= 0.05);
 	assert_close(a, ka, 0.05, 0.0, "burn-a");
 	assert_close(b, kb, 0.05, 0.0, "burn-b");
