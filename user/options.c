@@ -22,8 +22,8 @@ int parse_duration(const char *s, uint64_t *ns)
 		const char *suffix;
 		double ns;
 	} units[] = {
-		{ "ns", 1 },   { "us", 1e3 },	{ "ms", 1e6 }, { "s", 1e9 },
-		{ "m", 60e9 }, { "h", 3600e9 }, { "", 1e9 },
+		{ "ns", 1 },  { "us", 1e3 }, { "ms", 1e6 },
+		{ "s", 1e9 }, { "m", 60e9 }, { "h", 3600e9 },
 	};
 	char *end;
 	double v;
@@ -34,6 +34,9 @@ int parse_duration(const char *s, uint64_t *ns)
 	v = strtod(s, &end);
 	if (end == s || errno || !isfinite(v) || v < 0)
 		return -EINVAL;
+	/* perf stat -I 1000 means milliseconds, sleep 1000 seconds: no guessing. */
+	if (!*end)
+		return -EDOM;
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
 		if (strcmp(end, units[i].suffix))
 			continue;
@@ -107,7 +110,7 @@ void options_usage(FILE *f)
 	      "      --replay FILE      evaluate recorded counts (JSON lines; - for stdin)\n"
 	      "\n"
 	      "When and how:\n"
-	      "  -i, --interval DUR     e.g. 500ms, 2s (default 1s)\n"
+	      "  -i, --interval DUR     with its unit (ns, us, ms, s, m, h): 500ms, 2s (default 1s)\n"
 	      "  -n, --count N          stop after N intervals\n"
 	      "  -D, --duration DUR     stop after DUR\n"
 	      "  -f, --format table|json|top|none  (default: table on a terminal, top once\n"
@@ -287,6 +290,12 @@ int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err
 			o->replay = optarg;
 			break;
 		case 'i':
+			if (parse_duration(optarg, &o->interval_ns) == -EDOM)
+				return bad(
+					err,
+					"--interval '%s': a duration needs a unit: ns, us, ms, s, "
+					"m or h (1s, 500ms)",
+					optarg);
 			if (parse_duration(optarg, &o->interval_ns))
 				return bad(err,
 					   "--interval '%s': expected a duration like 500ms or 2s",
@@ -301,6 +310,12 @@ int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err
 			o->count = v;
 			break;
 		case 'D':
+			if (parse_duration(optarg, &o->duration_ns) == -EDOM)
+				return bad(
+					err,
+					"--duration '%s': a duration needs a unit: ns, us, ms, s, "
+					"m or h (10s, 5m)",
+					optarg);
 			if (parse_duration(optarg, &o->duration_ns) || !o->duration_ns)
 				return bad(err,
 					   "--duration '%s': expected a duration like 10s or 5m",
