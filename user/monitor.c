@@ -52,6 +52,8 @@ struct monitor {
 	bool warned_map_full, warned_lost, warned_read;
 	struct group_health health; /* perf groups that never counted */
 	struct prom *prom;	    /* --listen: the report's sink, serving /metrics */
+	struct cgroup_mount mnt;    /* the cgroup2 mount measured */
+	struct cgroup_spec *specs;  /* --cgroup, resolved in it */
 };
 
 static uint64_t now_ns(clockid_t clk)
@@ -223,46 +225,56 @@ static int collect(struct monitor *m)
 	return collector_read_tasks(&m->col, on_task, m);
 }
 
-static int setup(struct monitor *m, char *err, size_t errlen)
+/*
+ * The cgroup2 mount and the --cgroup paths, before anything is loaded: a
+ * wrong argument is a usage error (exit 2), said at once.  0, -EINVAL (a bad
+ * --cgroup or --cgroup-root), -ENOENT (no cgroup2 here) or -ENOMEM.
+ */
+static int resolve_cgroups(struct monitor *m, char *err, size_t errlen)
 {
-	struct cgroup_spec *specs = NULL;
-	struct collector_config cfg = { 0 };
-	int event_group[TMACG_MAX_EVENTS];
-	bool event_is_leader[TMACG_MAX_EVENTS];
-	struct cgroup_mount mnt;
-	int ret;
+	int ret = cgroup_find_mount("/proc/self/mountinfo", m->o->cgroup_root, &m->mnt);
 
-	ret = cgroup_find_mount("/proc/self/mountinfo", m->o->cgroup_root, &mnt);
 	if (ret) {
-		if (m->o->cgroup_root)
+		if (m->o->cgroup_root) {
 			snprintf(err, errlen,
 				 "--cgroup-root %s: not a cgroup2 mount point "
 				 "(see /proc/self/mountinfo)",
 				 m->o->cgroup_root);
-		else
-			snprintf(err, errlen,
-				 "no cgroup2 filesystem is mounted: tmacg needs "
-				 "cgroup v2 (mount -t cgroup2 none /sys/fs/cgroup)");
+			return -EINVAL;
+		}
+		snprintf(err, errlen,
+			 "no cgroup2 filesystem is mounted: tmacg needs "
+			 "cgroup v2 (mount -t cgroup2 none /sys/fs/cgroup)");
 		return -ENOENT;
 	}
 	if (m->o->ncgroups) {
-		specs = calloc(m->o->ncgroups, sizeof(*specs));
-		if (!specs)
+		m->specs = calloc(m->o->ncgroups, sizeof(*m->specs));
+		if (!m->specs)
 			return -ENOMEM;
 	}
 	for (int i = 0; i < m->o->ncgroups; i++) {
-		if (cgroup_resolve(&mnt, m->o->cgroups[i], specs[i].path, sizeof(specs[i].path))) {
+		struct cgroup_spec *spec = &m->specs[i];
+
+		if (cgroup_resolve(&m->mnt, m->o->cgroups[i], spec->path, sizeof(spec->path))) {
 			snprintf(err, errlen,
 				 "cgroup '%s' not found: cgroup v2 is mounted at %s "
 				 "here; give a directory below it or a path inside it",
-				 m->o->cgroups[i], mnt.dir);
-			free(specs);
-			return -ENOENT;
+				 m->o->cgroups[i], m->mnt.dir);
+			return -EINVAL;
 		}
-		specs[i].depth = m->o->depth;
+		spec->depth = m->o->depth;
 	}
-	ret = cgroup_tree_init(&m->tree, &mnt, specs, m->o->ncgroups);
-	free(specs);
+	return 0;
+}
+
+static int setup(struct monitor *m, char *err, size_t errlen)
+{
+	struct collector_config cfg = { 0 };
+	int event_group[TMACG_MAX_EVENTS];
+	bool event_is_leader[TMACG_MAX_EVENTS];
+	int ret;
+
+	ret = cgroup_tree_init(&m->tree, &m->mnt, m->specs, m->o->ncgroups);
 	if (!ret && m->o->k8s) {
 		struct k8s_monitor_config kc = {
 			.containers = m->o->k8s_level == K8S_LEVEL_CONTAINER,
@@ -280,7 +292,7 @@ static int setup(struct monitor *m, char *err, size_t errlen)
 	if (!ret)
 		ret = cgroup_tree_scan(&m->tree);
 	if (ret) {
-		snprintf(err, errlen, "cannot read the cgroup hierarchy at %s: %s", mnt.dir,
+		snprintf(err, errlen, "cannot read the cgroup hierarchy at %s: %s", m->mnt.dir,
 			 strerror(-ret));
 		return ret;
 	}
@@ -335,6 +347,7 @@ static void teardown(struct monitor *m)
 	report_free(&m->rep);
 	k8s_monitor_free(m->k8s);
 	free(m->pending);
+	free(m->specs);
 }
 
 int monitor_run(const struct options *o)
@@ -344,8 +357,15 @@ int monitor_run(const struct options *o)
 	char err[8192] = "";
 	int ret, code = 0;
 
+	ret = resolve_cgroups(&m, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "tmacg: %s\n", err[0] ? err : strerror(-ret));
+		free(m.specs);
+		return ret == -EINVAL ? 2 : 1;
+	}
 	ret = measure_open(&m.ms, o, err, sizeof(err));
 	if (ret) {
+		free(m.specs);
 		fprintf(stderr, "tmacg: %s\n", err);
 		return 1;
 	}

@@ -11,6 +11,8 @@
 #include "options.h"
 #include "pmu/plan_model.h"
 #include "pmu/planner.h"
+#include "output/output_top.h"
+#include "replay/replay_read.h"
 #include "replay/replay_run.h"
 #include "replay/replay_top.h"
 
@@ -59,14 +61,56 @@ static int list_events(const struct options *o, const struct tma_model *m,
 	return 0;
 }
 
-int offline_run(const struct options *o)
+/*
+ * --replay: the whole input is read first; with no model named, tmacg's own
+ * lines are replayed with the model that measured them.
+ */
+static int replay_load_model(const struct options *o, struct replay_data *d, struct options *eff)
 {
+	char err[512];
+
+	*eff = *o;
+	if (replay_load(o->replay, d, stderr))
+		return 1;
+	if (o->model || o->model_file)
+		return 0;
+	eff->model = replay_recorded_model(d, err, sizeof(err));
+	if (!eff->model && err[0]) {
+		fprintf(stderr, "tmacg: %s\n", err);
+		replay_free(d);
+		return 2;
+	}
+	return 0;
+}
+
+static int replay(const struct options *o, const struct tma_model *m, const struct replay_data *d)
+{
+	struct top_screen scr;
+
+	if (o->format != FORMAT_TOP)
+		return replay_run_data(d, m, o->level, o->format == FORMAT_JSON, o->color, o->info,
+				       stdout, stderr);
+	top_screen_size(fileno(stdout), &scr);
+	return replay_top_data(d, m, o->level, o->color, scr.width, stdout, stderr);
+}
+
+int offline_run(const struct options *opts)
+{
+	struct replay_data d = { 0 };
+	struct options eff;
+	const struct options *o = opts;
 	struct cpu_info ci;
 	bool have_ci;
 	struct tma_model *m;
 	char err[1024];
 	int code;
 
+	if (opts->replay) {
+		code = replay_load_model(opts, &d, &eff);
+		if (code)
+			return code;
+		o = &eff;
+	}
 	/* The host's CPU picks the model only when none was named. */
 	have_ci = !o->model && !o->model_file ?
 			  !cpu_detect(NULL, &ci, err, sizeof(err)) :
@@ -74,6 +118,7 @@ int offline_run(const struct options *o)
 	m = tma_model_open(o, have_ci ? &ci : NULL, err, sizeof(err));
 	if (!m) {
 		fprintf(stderr, "tmacg: %s\n", err);
+		replay_free(&d);
 		return o->model_file ? 1 : 2;
 	}
 	if (o->list_metrics) {
@@ -81,12 +126,10 @@ int offline_run(const struct options *o)
 		code = 0;
 	} else if (o->list_events) {
 		code = list_events(o, m, have_ci ? &ci : NULL);
-	} else if (o->format == FORMAT_TOP) {
-		code = replay_top(o->replay, m, o->level, o->color, stdout, stderr);
 	} else {
-		code = replay_run(o->replay, m, o->level, o->format == FORMAT_JSON, o->color,
-				  o->info, stdout, stderr);
+		code = replay(o, m, &d);
 	}
+	replay_free(&d);
 	model_free(m);
 	return code;
 }

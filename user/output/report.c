@@ -194,6 +194,8 @@ static int emit(struct report *r, const struct line_ctx *lc, const char *name, u
 	line.nsummary = r->ms->nsummary;
 	line.running_min = acc_running_min(sum, r->ms->ngroups);
 	line.smt_shared = r->ms->smt_shared;
+	line.topdown_fixed = r->ms->topdown_fixed;
+	line.smt = r->ms->smt;
 	line.dropped = lc->dropped;
 	line.map_full = r->map_full;
 	line.instance = r->instance;
