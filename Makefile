@@ -65,7 +65,7 @@ SKEL := $(OUT)/tmacg.skel.h
 .SECONDARY: $(TESTLIB_OBJS)
 .PHONY: all static clean test unit-tests integration-tests test-bins fuzz fuzz-bins hwtest bench soak \
 	bench-bins \
-	vmlinux run install-deps format format-check
+	vmlinux run install-deps install-test-deps format format-check
 .PHONY: import import-check
 
 all: $(OUT)/tmacg
@@ -178,8 +178,9 @@ $(OUT):
 test-bins: $(OUT)/tmacg $(UNIT_BINS) $(INTEG_BINS) $(INTEG_HELPERS)
 
 # `make test` is the one command that runs everything CI runs: unit tests in a
-# plain and a sanitizer build, then the root integration tests.
-test:
+# plain and a sanitizer build, then the root integration tests.  It first installs
+# what the tests need and the machine lacks (nothing when all is there).
+test: install-test-deps
 	$(Q)$(MAKE) --no-print-directory import-check
 	$(Q)$(MAKE) --no-print-directory test-bins
 	$(Q)$(MAKE) --no-print-directory SAN=1 test-bins
@@ -257,8 +258,9 @@ bench-bins: $(OUT)/tmacg $(BENCH_BINS)
 bench: bench-bins
 	$(Q)TMACG=$(abspath $(OUT)/tmacg) OUT=$(abspath $(OUT)) tests/bench/run
 
-# Installs what a fresh Debian machine lacks, builds, and runs tmacg here:
-# with the hardware PMU when there is one, else on software events.
+# Installs what a fresh Debian machine lacks to build tmacg (and nothing the tests
+# alone need: no server, no npm), builds, and runs tmacg here: with the hardware
+# PMU when there is one, else on software events.
 run: install-deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)if [ -e /sys/bus/event_source/devices/cpu/type ] || \
@@ -271,6 +273,9 @@ run: install-deps
 
 install-deps:
 	$(Q)deploy/install-deps.sh
+
+install-test-deps:
+	$(Q)deploy/install-deps.sh --test
 
 vmlinux:
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > vmlinux/vmlinux.h

@@ -63,7 +63,7 @@ static int teardown(void **state)
 static void need_tmux(void)
 {
 	if (sh("command -v tmux >/dev/null 2>&1"))
-		fail_msg("tmux not found: deploy/install-deps.sh installs it");
+		fail_msg("tmux not found: deploy/install-deps.sh --test installs it");
 }
 
 /* The pane's text (with SGR escapes when escapes); NULL when tmux failed. */
