@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #
-# tmacg build.  `make` builds build/tmacg, `make test` runs every test,
-# `V=1` shows the commands.  Sources are found by wildcard so a new module,
+# tmacg build.  `make` builds build/tmacg, `make test` runs every test, `make install`
+# installs it (PREFIX=/usr/local, DESTDIR), `V=1` shows the commands.  Sources are found by wildcard so a new module,
 # unit test, fuzz target or model file needs no edit here:
 #   user/*.c, user/*/*.c    -> linked into tmacg (user/main.c holds main)
 #   user/model/builtin/<id>.tma -> compiled into the binary as built-in model <id>
@@ -65,7 +65,7 @@ SKEL := $(OUT)/tmacg.skel.h
 .SECONDARY: $(TESTLIB_OBJS)
 .PHONY: all static clean test unit-tests integration-tests test-bins fuzz fuzz-bins hwtest bench soak \
 	bench-bins \
-	vmlinux run install-deps install-test-deps format format-check
+	vmlinux run install uninstall install-deps install-test-deps format format-check
 .PHONY: import import-check
 
 all: $(OUT)/tmacg
@@ -270,6 +270,27 @@ run: install-deps
 		echo "tmacg: no hardware PMU here (virtual machine?): showing the pipeline on software events"; \
 		$(OUT)/tmacg --pmu software --count 3; \
 	fi
+
+# `make install` as a distribution package lays it out (PREFIX, DESTDIR for staging):
+# the binary in sbin (it needs root or CAP_BPF+CAP_PERFMON), its manual page in section 8
+# (docs/tmacg.8) and its bash completion.  tests/lint/make-install stages one in a
+# temporary DESTDIR and checks every file.
+PREFIX ?= /usr/local
+DESTDIR ?=
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+INSTALL ?= install
+
+install: $(OUT)/tmacg
+	$(Q)$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR)
+	$(Q)$(INSTALL) -m 0755 $(OUT)/tmacg $(DESTDIR)$(SBINDIR)/tmacg
+	$(Q)$(INSTALL) -m 0644 docs/tmacg.8 $(DESTDIR)$(MANDIR)/man8/tmacg.8
+	$(Q)$(INSTALL) -m 0644 deploy/bash-completion/tmacg $(DESTDIR)$(BASHCOMPDIR)/tmacg
+
+uninstall:
+	$(Q)rm -f $(DESTDIR)$(SBINDIR)/tmacg $(DESTDIR)$(MANDIR)/man8/tmacg.8 \
+		$(DESTDIR)$(BASHCOMPDIR)/tmacg
 
 install-deps:
 	$(Q)deploy/install-deps.sh

@@ -24,12 +24,13 @@ PKGS="make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libpfm4-dev \
 libjson-c-dev pkg-config libevent-dev"
 # Test-only: cmocka (the test programs), the sanitizer and fuzzer runtimes, perf and
 # jq (the bench's comparisons), tmux (the live view's tests), python3 (the importer's
-# tests), clang-format-19 (the house format, .clang-format), and Debian's
-# prometheus for promtool and the server the metrics and dashboard tests run.  On a
-# systemd host Debian also starts that server on :9090 (systemctl disable --now
-# prometheus): the reason it is not installed to build or run tmacg.
+# tests), groff-base (the manual page's check), clang-format-19 (the house format,
+# .clang-format), and Debian's prometheus for promtool and the server the metrics and
+# dashboard tests run.  On a systemd host Debian also starts that server on :9090
+# (systemctl disable --now prometheus): the reason it is not installed to build or run
+# tmacg.
 TEST_PKGS="libcmocka-dev libclang-rt-14-dev jq linux-perf iproute2 python3 prometheus tmux \
-clang-format-19"
+groff-base clang-format-19"
 [ "$tests" -eq 1 ] && PKGS="$PKGS $TEST_PKGS"
 if [ "$list" -eq 1 ]; then
 	echo "$PKGS" | tr ' ' '\n'
