@@ -26,8 +26,12 @@
 #include "pmu/pmu.h"
 #include "prom/prom.h"
 #include "output/report.h"
+#include "output/top_input.h"
 
 volatile sig_atomic_t monitor_stop;
+
+/* How often the live view looks for keys while it waits: quick to a person, nothing to a CPU. */
+#define KEY_POLL_MS 100
 
 /* A cgroup's delta waiting for the cgroup events that name it. */
 struct pending {
@@ -350,9 +354,23 @@ static void teardown(struct monitor *m)
 	free(m->specs);
 }
 
+/* Keys typed since the last look; q stops at the end of this wait.  0 or -EPIPE/-EIO. */
+static int take_keys(struct monitor *m, struct top_input *keys)
+{
+	int key, err = 0;
+	bool quit = false;
+
+	while (!err && !quit && (key = top_input_key(keys)) >= 0)
+		err = report_key(&m->rep, key, &quit);
+	if (quit)
+		monitor_stop = 1; /* as SIGINT: the interval so far shows, then exit 0 */
+	return err;
+}
+
 int monitor_run(const struct options *o)
 {
 	struct monitor m = { .o = o };
+	struct top_input keys = { .active = false };
 	uint64_t start, deadline, last;
 	char err[8192] = "";
 	int ret, code = 0;
@@ -387,6 +405,9 @@ int monitor_run(const struct options *o)
 		measure_close(m.ms);
 		return 1;
 	}
+	/* The live view's keys, when it is on a terminal someone types at. */
+	if (m.rep.top && isatty(STDOUT_FILENO))
+		top_input_open(&keys, STDIN_FILENO);
 	if (o->verbose)
 		fprintf(stderr, "tmacg: ready: cgroup2 at %s, %zu cgroups known\n", m.tree.mnt.dir,
 			cgroup_tree_len(&m.tree));
@@ -398,9 +419,16 @@ int monitor_run(const struct options *o)
 		deadline += o->interval_ns;
 		if (o->duration_ns && deadline > start + o->duration_ns)
 			deadline = start + o->duration_ns;
-		/* Wait for the interval's end, naming new cgroups as they appear. */
-		while (!monitor_stop && (now = now_ns(CLOCK_MONOTONIC)) < deadline)
-			collector_wait_cgroups(&m.col, (int)((deadline - now + 999999) / 1000000));
+		/* Wait for the interval's end, naming new cgroups and taking keys as they come. */
+		while (!monitor_stop && (now = now_ns(CLOCK_MONOTONIC)) < deadline) {
+			int wait_ms = (int)((deadline - now + 999999) / 1000000);
+
+			if (keys.active && wait_ms > KEY_POLL_MS)
+				wait_ms = KEY_POLL_MS;
+			collector_wait_cgroups(&m.col, wait_ms);
+			if (take_keys(&m, &keys) == -EPIPE)
+				monitor_stop = 1;
+		}
 		ret = collect(&m);
 		if (ret) {
 			fprintf(stderr, "tmacg: cannot read the BPF maps: %s\n", strerror(-ret));
@@ -422,6 +450,7 @@ int monitor_run(const struct options *o)
 		if (monitor_stop || (o->duration_ns && now - start >= o->duration_ns))
 			break;
 	}
+	top_input_close(&keys);
 	if (o->verbose)
 		print_totals(&m);
 	teardown(&m);

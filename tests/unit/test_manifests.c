@@ -72,8 +72,9 @@ static void require_tools(void)
 		fail_msg("node is not installed: run deploy/install-deps.sh --test");
 	snprintf(path, sizeof(path), "%s/tests/deploy/node_modules/kubernetes-models", root);
 	if (stat(path, &sb))
-		fail_msg("%s missing: run deploy/install-deps.sh --test (npm ci --prefix tests/deploy)",
-			 path);
+		fail_msg(
+			"%s missing: run deploy/install-deps.sh --test (npm ci --prefix tests/deploy)",
+			path);
 }
 
 static void test_deploy_manifests_valid(void **state)

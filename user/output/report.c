@@ -215,6 +215,17 @@ static int emit(struct report *r, const struct line_ctx *lc, const char *name, u
 	return ferror(r->out) ? (errno == EPIPE ? -EPIPE : -EIO) : 0;
 }
 
+int report_key(struct report *r, int key, bool *quit)
+{
+	enum top_key_action a = r->top ? top_key(r->top, key) : TOP_KEY_IGNORED;
+
+	/* q quits whatever shows (the table before auto's switch to the live view too). */
+	*quit = a == TOP_KEY_QUIT || (!r->top && (key == 'q' || key == 'Q'));
+	if (a != TOP_KEY_REDRAW || !r->top_now)
+		return 0;
+	return top_redraw(r->top, r->out);
+}
+
 static int draw_top(struct report *r, const struct line_ctx *lc)
 {
 	struct top_title title = { lc->now, lc->interval_s, r->host, r->ms->model_name,
