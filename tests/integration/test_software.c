@@ -245,7 +245,9 @@ static void per_task_split(void **state)
 	printf("  kernel: burn-a %.4f s, burn-b %.4f s, ratio %.3f\n", ka, kb,
 	       kb > 0 ? ka / kb : 0);
 	assert_true(b > 0 && kb > 0);
-	assert_true(ka / kb > 2.0 && ka / kb < 4.0); /* the burner did run 3:1 */
+	/* The split is uneven enough that swapped threads would show (3:1 asked; a loaded
+	 * machine may not give the full duty). */
+	assert_true(ka / kb > 1.5 && ka / kb < 4.0);
 	assert_true(fabs((a / b) / (ka / kb) - 1.0) <= 0.05);
 	assert_close(a, ka, 0.05, 0.0, "burn-a");
 	assert_close(b, kb, 0.05, 0.0, "burn-b");
