@@ -198,6 +198,25 @@ static int bad(FILE *err, const char *fmt, const char *arg)
 	return 2;
 }
 
+/* optarg as a duration for option name: 0, or 2 after saying what is wrong (e.g.: examples). */
+static int duration_arg(FILE *err, const char *name, const char *examples, uint64_t *ns)
+{
+	char what[256];
+	int rc = parse_duration(optarg, ns);
+
+	if (!rc)
+		return 0;
+	/* A bare number: perf stat -I 1000 means milliseconds, sleep 1000 seconds. */
+	if (rc == -EDOM)
+		snprintf(what, sizeof(what),
+			 "%s '%%s': a duration needs a unit: ns, us, ms, s, m or h (%s)", name,
+			 examples);
+	else
+		snprintf(what, sizeof(what), "%s '%%s': expected a duration like %s", name,
+			 examples);
+	return bad(err, what, optarg);
+}
+
 int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err)
 {
 	long v;
@@ -290,16 +309,8 @@ int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err
 			o->replay = optarg;
 			break;
 		case 'i':
-			if (parse_duration(optarg, &o->interval_ns) == -EDOM)
-				return bad(
-					err,
-					"--interval '%s': a duration needs a unit: ns, us, ms, s, "
-					"m or h (1s, 500ms)",
-					optarg);
-			if (parse_duration(optarg, &o->interval_ns))
-				return bad(err,
-					   "--interval '%s': expected a duration like 500ms or 2s",
-					   optarg);
+			if (duration_arg(err, "--interval", "500ms or 2s", &o->interval_ns))
+				return 2;
 			if (o->interval_ns < OPTIONS_MIN_INTERVAL_NS)
 				return bad(err, "--interval '%s': the shortest interval is 10ms",
 					   optarg);
@@ -310,13 +321,9 @@ int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err
 			o->count = v;
 			break;
 		case 'D':
-			if (parse_duration(optarg, &o->duration_ns) == -EDOM)
-				return bad(
-					err,
-					"--duration '%s': a duration needs a unit: ns, us, ms, s, "
-					"m or h (10s, 5m)",
-					optarg);
-			if (parse_duration(optarg, &o->duration_ns) || !o->duration_ns)
+			if (duration_arg(err, "--duration", "10s or 5m", &o->duration_ns))
+				return 2;
+			if (!o->duration_ns)
 				return bad(err,
 					   "--duration '%s': expected a duration like 10s or 5m",
 					   optarg);

@@ -16,24 +16,14 @@
 #include "model/model.h"
 #include "replay/replay_read.h"
 #include "replay/replay_run.h"
-
-static int read_text(const char *text, struct replay_data *d, char *err, size_t errlen)
-{
-	FILE *f = fmemopen((void *)text, strlen(text), "r");
-	int rc;
-
-	assert_non_null(f);
-	rc = replay_read_stream(f, "in.jsonl", d, err, errlen);
-	fclose(f);
-	return rc;
-}
+#include "replay_text.h"
 
 static void bad(const char *text, const char *want)
 {
 	struct replay_data d;
 	char err[512] = "";
 
-	assert_int_equal(read_text(text, &d, err, sizeof(err)), -EINVAL);
+	assert_int_equal(replay_read_text(text, &d, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, want);
 	assert_int_equal(d.nrecords, 0);
 }
@@ -54,7 +44,7 @@ static void test_read_ok(void **state)
 	char err[512];
 
 	(void)state;
-	assert_int_equal(read_text(text, &d, err, sizeof(err)), 0);
+	assert_int_equal(replay_read_text(text, &d, err, sizeof(err)), 0);
 	assert_int_equal(d.nrecords, 3);
 	assert_string_equal(d.records[0].cgroup, "/a");
 	assert_float_equal(d.records[0].interval_s, 0.5, 0);
@@ -289,12 +279,12 @@ static void test_oversized_line_refused(void **state)
 	strcpy(text, GOOD);
 	memset(text + strlen(GOOD), ' ', n);
 	text[strlen(GOOD) + n] = '\0';
-	assert_int_equal(read_text(text, &d, err, sizeof(err)), -EINVAL);
+	assert_int_equal(replay_read_text(text, &d, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "in.jsonl:2: line longer than 1048576 bytes, the limit of one "
 				 "replay line: not JSON lines?");
 	/* Exactly at the limit is accepted (a blank line). */
 	text[strlen(GOOD) + n - 1] = '\0';
-	assert_int_equal(read_text(text, &d, err, sizeof(err)), 0);
+	assert_int_equal(replay_read_text(text, &d, err, sizeof(err)), 0);
 	assert_int_equal(d.nrecords, 1);
 	replay_free(&d);
 	free(text);

@@ -23,6 +23,7 @@
 #include "output/output_json.h"
 #include "replay/replay_read.h"
 #include "replay/replay_run.h"
+#include "replay_text.h"
 #include "replay/replay_top.h"
 
 #define GOLDEN_ICX "tests/golden/icx-tma4.5.jsonl"
@@ -35,17 +36,6 @@ static struct tma_model *icx(void)
 	if (!m)
 		fail_msg("icx: %s", err);
 	return m;
-}
-
-static int read_text(const char *text, struct replay_data *d, char *err, size_t errlen)
-{
-	FILE *f = fmemopen((void *)text, strlen(text), "r");
-	int rc;
-
-	assert_non_null(f);
-	rc = replay_read_stream(f, "in.jsonl", d, err, errlen);
-	fclose(f);
-	return rc;
 }
 
 /* replay_run_data's JSON output, one parsed object per record. */
@@ -124,7 +114,7 @@ static void recorded_lines_replay_as_measured(void **state)
 	}
 	fclose(f);
 	assert_true(smt_on > 0 && unfixed > 0);
-	assert_int_equal(read_text(text, &own, err, sizeof(err)), 0);
+	assert_int_equal(replay_read_text(text, &own, err, sizeof(err)), 0);
 	assert_int_equal(own.nrecords, golden.nrecords);
 	direct = replay_json(&golden, m, 6);
 	round = replay_json(&own, m, 6);
@@ -184,7 +174,7 @@ static void null_and_absent_counts_are_not_measured(void **state)
 	char err[512];
 
 	(void)state;
-	assert_int_equal(read_text(text, &d, err, sizeof(err)), 0);
+	assert_int_equal(replay_read_text(text, &d, err, sizeof(err)), 0);
 	lines = replay_json(&d, m, 1);
 	/* PERF_METRICS.X / the four of them: with one null and one absent, no share is known. */
 	assert_true(isnan(metric(lines[0], "Frontend_Bound")));
@@ -221,7 +211,7 @@ static void bad_own_lines_named(void **state)
 		struct replay_data d;
 		char err[512] = "";
 
-		assert_int_equal(read_text(cases[i].text, &d, err, sizeof(err)), -EINVAL);
+		assert_int_equal(replay_read_text(cases[i].text, &d, err, sizeof(err)), -EINVAL);
 		if (strcmp(err, cases[i].says))
 			fail_msg("case %zu: \"%s\", want \"%s\"", i, err, cases[i].says);
 	}
@@ -243,15 +233,15 @@ static void recorded_model_is_the_default(void **state)
 	char err[512];
 
 	(void)state;
-	assert_int_equal(read_text(one, &d, err, sizeof(err)), 0);
+	assert_int_equal(replay_read_text(one, &d, err, sizeof(err)), 0);
 	assert_string_equal(replay_recorded_model(&d, err, sizeof(err)), "spr");
 	replay_free(&d);
-	assert_int_equal(read_text(two, &d, err, sizeof(err)), 0);
+	assert_int_equal(replay_read_text(two, &d, err, sizeof(err)), 0);
 	assert_null(replay_recorded_model(&d, err, sizeof(err)));
 	assert_string_equal(err, "in.jsonl: line 1 was measured with model spr, line 2 with icx: "
 				 "name the model to replay with --model ID");
 	replay_free(&d);
-	assert_int_equal(read_text(other, &d, err, sizeof(err)), 0);
+	assert_int_equal(replay_read_text(other, &d, err, sizeof(err)), 0);
 	assert_null(replay_recorded_model(&d, err, sizeof(err)));
 	assert_string_equal(err, "");
 	replay_free(&d);
