@@ -22,6 +22,7 @@
 #include "options.h"
 #include "pmu/plan_model.h"
 #include "pmu/planner.h"
+#include "pmu/pmu.h"
 #include "offline.h"
 
 /* Counts of Intel's fixed counters, under the names users know, when the model reads them. */
@@ -40,12 +41,14 @@ struct measure_impl {
 	int *plan_of;  /* model event -> plan index, -1: not opened */
 	int tsc_event; /* model event index of msr/tsc/, -1 if unread */
 	double tsc_hz;
-	double *values;	 /* model inputs */
-	int *count_node; /* the model's counts: node indices, in file order */
+	double *values;	     /* model inputs */
+	double cycles_total; /* this evaluation's cycles where groups carry their own */
+	int *count_node;     /* the model's counts: node indices, in file order */
 	int ncount_nodes;
 	int headline[NHEADLINE]; /* plan index of the headline counts reported */
 	int nheadline;
 	const char **count_names;
+	const char *missing[PLAN_MAX_MISSING];
 };
 
 /* The TSC's rate: msr/tsc/ in an interval is this times its length. */
@@ -74,9 +77,18 @@ static double tsc_rate(void)
  */
 static double scaled(const struct measure_impl *mi, const struct tmacg_acc *sum, bool ran, int idx)
 {
+	int g, cycles;
+
 	if (idx < 0)
 		return NAN;
-	return ran ? acc_scaled(sum, idx, plan_group_of(&mi->plan, idx)) : 0;
+	if (!ran)
+		return 0;
+	g = plan_group_of(&mi->plan, idx);
+	cycles = mi->plan.has_group_cycles ? mi->plan.cycles_of_group[g] : -1;
+	/* Each group against its own cycles (AMD: no fixed counter shares them). */
+	if (cycles >= 0 && sum->counter[cycles] && !isnan(mi->cycles_total))
+		return acc_scaled_by_cycles(sum, idx, cycles, mi->cycles_total);
+	return acc_scaled(sum, idx, g);
 }
 
 /* The model reads msr/tsc/, which tmacg computes from the interval (not a perf event). */
@@ -95,6 +107,9 @@ void measure_evaluate(struct measure *ms, const struct tmacg_acc *sum, double in
 				  .flags = mi->flags };
 	bool ran = !acc_is_empty(sum, ms->ngroups);
 
+	mi->cycles_total = mi->plan.has_group_cycles ?
+				   acc_cycles_total(sum, mi->plan.cycles_of_group, ms->ngroups) :
+				   NAN;
 	for (int e = 0; e < n; e++)
 		mi->values[e] = e == mi->tsc_event ? mi->tsc_hz * interval_s :
 						     scaled(mi, sum, ran, mi->plan_of[e]);
@@ -108,7 +123,8 @@ void measure_evaluate(struct measure *ms, const struct tmacg_acc *sum, double in
 	for (int i = 0; i < mi->nheadline; i++)
 		counts[c++] = scaled(mi, sum, ran, mi->headline[i]);
 	for (int i = 0; i < mi->plan.nevents; i++)
-		counts[c++] = scaled(mi, sum, ran, i);
+		if (plan_is_first(&mi->plan, i)) /* a group's own cycles: one count */
+			counts[c++] = scaled(mi, sum, ran, i);
 	if (tsc_computed(mi))
 		counts[c++] = mi->values[mi->tsc_event];
 }
@@ -202,7 +218,8 @@ static int map_model_events(struct measure_impl *mi, char *err, size_t errlen)
 			return ret;
 	}
 	for (int i = 0; i < mi->plan.nevents; i++)
-		mi->count_names[c++] = mi->plan.ev[i].name;
+		if (plan_is_first(&mi->plan, i))
+			mi->count_names[c++] = mi->plan.ev[i].name;
 	/* Computed, not counted: in the line all the same, so a replay has every input. */
 	if (tsc_computed(mi))
 		mi->count_names[c++] = "msr/tsc/";
@@ -258,6 +275,7 @@ int measure_open(struct measure **out, const struct options *o, char *err, size_
 	req.level = o->level;
 	req.with_info = o->info;
 	req.cpu = mi->ci.has_pmu ? &mi->ci : NULL;
+	req.probe = mi->ci.has_pmu ? pmu_probe : NULL;
 	ret = plan_for_model(&req, &mi->plan, err, errlen);
 	if (ret)
 		goto fail;
@@ -281,6 +299,17 @@ int measure_open(struct measure **out, const struct options *o, char *err, size_
 	mi->ms.tma_version = model_tma_version(mi->model);
 	mi->ms.tma = mi->model;
 	mi->ms.smt_shared = smt_caveat(mi);
+	for (int g = 0; g < mi->plan.ngroups; g++)
+		mi->ms.pmu_groups += mi->plan.ev[mi->plan.first[g]].kind != EVENT_SOFTWARE;
+	for (int i = 0; i < mi->plan.nmissing; i++)
+		mi->missing[mi->ms.nmissing++] = mi->plan.missing[i];
+	mi->ms.missing = mi->missing;
+	if (mi->ms.nmissing)
+		fprintf(stderr,
+			"tmacg: this PMU has no %s%s: the nodes reading %s are null "
+			"(quality.missing_events)\n",
+			mi->missing[0], mi->ms.nmissing > 1 ? " and more" : "",
+			mi->ms.nmissing > 1 ? "them" : "it");
 	*out = &mi->ms;
 	return 0;
 fail:

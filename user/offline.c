@@ -12,6 +12,7 @@
 #include "pmu/plan_model.h"
 #include "pmu/planner.h"
 #include "output/output_top.h"
+#include "pmu/pmu.h"
 #include "replay/replay_read.h"
 #include "replay/replay_run.h"
 #include "replay/replay_top.h"
@@ -38,10 +39,14 @@ struct tma_model *tma_model_open(const struct options *o, const struct cpu_info 
 static int list_events(const struct options *o, const struct tma_model *m,
 		       const struct cpu_info *ci)
 {
-	struct plan_request req = { .model = m,
-				    .level = o->level,
-				    .with_info = o->info,
-				    .cpu = ci && ci->has_pmu ? ci : NULL };
+	struct plan_request req = {
+		.model = m,
+		.level = o->level,
+		.with_info = o->info,
+		.cpu = ci && ci->has_pmu ? ci : NULL,
+		/* On a PMU: leave out the generic events it lacks, as a run would. */
+		.probe = ci && ci->has_pmu ? pmu_probe : NULL
+	};
 	static struct plan plan; /* ~20 KiB: off the stack */
 	char err[1024];
 
@@ -49,7 +54,11 @@ static int list_events(const struct options *o, const struct tma_model *m,
 		fprintf(stderr, "tmacg: %s\n", err);
 		return 1;
 	}
-	if (!req.cpu && plan_uses_pmu(&plan))
+	if (!req.cpu && plan_uses_pmu(&plan) && !cpu_desc_for_model(model_id(m)))
+		printf("# planned for any PMU, %d counters per group assumed (this machine has no "
+		       "hardware PMU to ask)\n",
+		       plan.gp_counters);
+	else if (!req.cpu && plan_uses_pmu(&plan))
 		printf("# planned for %s's CPU with SMT on (this machine has no hardware PMU to "
 		       "ask)\n",
 		       model_id(m));
@@ -57,7 +66,25 @@ static int list_events(const struct options *o, const struct tma_model *m,
 	if (ci && ci->cpu)
 		printf("# this CPU: %s (%s), planning model %s\n", ci->cpu->id, ci->cpu->title,
 		       model_id(m));
+	else if (ci && ci->has_pmu)
+		printf("# this CPU: %s family 0x%X model 0x%X (no description), planning model %s\n",
+		       ci->vendor, (unsigned int)ci->family, (unsigned int)ci->model, model_id(m));
 	plan_print(stdout, &plan);
+	/*
+	 * Where no fixed counter counts cycles (AMD), the NMI watchdog's counter
+	 * is one the plan needs: show the plan a host with kernel.nmi_watchdog=1
+	 * gets too (on a host, cpu_detect reads the sysctl and plans for it).
+	 */
+	if (!req.cpu && plan.has_group_cycles && plan.gp_counters > 1 &&
+	    cpu_desc_for_model(model_id(m))) {
+		req.watchdog = true;
+		if (plan_for_model(&req, &plan, err, sizeof(err))) {
+			fprintf(stderr, "tmacg: %s\n", err);
+			return 1;
+		}
+		printf("# with kernel.nmi_watchdog=1 (the watchdog holds one counter):\n");
+		plan_print(stdout, &plan);
+	}
 	return 0;
 }
 

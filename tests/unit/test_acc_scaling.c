@@ -156,12 +156,51 @@ static void test_rolled_up_multiplexing(void **state)
 	assert_true(fabs(acc_scaled(&sum, 1, 1) - 400.0) < 1e-9);
 }
 
+/*
+ * AMD's groups each carry their own cycles (events 0 and 2 here).  Group 0
+ * ran half the time and counted 1000 cycles and 600 of event 1; group 1 a
+ * quarter and counted 400 cycles and 100 of event 3.  Scaled, the copies say
+ * 2000 and 1600 cycles: the total is their mean, 1800.  Each event then
+ * keeps its ratio to its own group's cycles exactly: event 1 is 0.6 of the
+ * cycles (1080 of 1800), event 3 0.25 (450), whatever enabled/running says.
+ */
+static void test_group_cycles(void **state)
+{
+	struct tmacg_acc a;
+	const int cycles_of[3] = { 0, 2, -1 };
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	a.counter[0] = 1000;
+	a.counter[1] = 600;
+	a.time[0].enabled = 100;
+	a.time[0].running = 50;
+	a.counter[2] = 400;
+	a.counter[3] = 100;
+	a.time[1].enabled = 100;
+	a.time[1].running = 25;
+	a.time[2].enabled = 100; /* a software group: no cycles, not averaged */
+	a.time[2].running = 100;
+	assert_float_equal(acc_cycles_total(&a, cycles_of, 3), 1800, 1e-9);
+	assert_float_equal(acc_scaled_by_cycles(&a, 1, 0, 1800), 1080, 1e-9);
+	assert_float_equal(acc_scaled_by_cycles(&a, 3, 2, 1800), 450, 1e-9);
+	assert_float_equal(acc_scaled_by_cycles(&a, 0, 0, 1800), 1800, 1e-9);
+	/* A group that never ran has no copy to average; one without cycles gives NAN. */
+	a.time[1].running = 0;
+	assert_float_equal(acc_cycles_total(&a, cycles_of, 3), 2000, 1e-9);
+	a.counter[2] = 0;
+	assert_true(isnan(acc_scaled_by_cycles(&a, 3, 2, 2000)));
+	a.time[0].running = 0;
+	assert_true(isnan(acc_cycles_total(&a, cycles_of, 3)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_delta_and_clamp),
 		cmocka_unit_test(test_add_and_empty),
 		cmocka_unit_test(test_scaled),
+		cmocka_unit_test(test_group_cycles),
 		cmocka_unit_test(test_running_min),
 		cmocka_unit_test(test_rolled_up_multiplexing),
 	};

@@ -120,7 +120,7 @@ static void test_parse_errors(void **state)
 	expect_parse_error("event X.Y event=0x3c umask=0 counters=0-3 cmsk=1\n",
 			   "t.cpu:12: event X.Y: unknown key 'cmsk'");
 	expect_parse_error("event X.Y event=0x3c counters=0-3\n", "event=, umask= and counters=");
-	expect_parse_error("event X.Y event=0x1ff umask=0 counters=0-3\n", "event=0x1ff");
+	expect_parse_error("event X.Y event=0x1000 umask=0 counters=0-3\n", "event=0x1000");
 	expect_parse_error("event X.Y event=0x3c umask=0 edge=2 counters=0-3\n", "edge=2");
 	expect_parse_error("event X.Y event=0x3c umask=0 counters=0-9\n",
 			   "t.cpu:12: event X.Y: a counter beyond gp_counters 8");
@@ -236,6 +236,66 @@ static void test_cpuid_lookup(void **state)
 	assert_null(cpu_desc_for_model("software"));
 }
 
+/*
+ * MORE-CPUS.md: family 0x19 is Zen 4 except models 0x00-0x0F, 0x20-0x2F, 0x40-0x5F (Zen 3,
+ * no model: generic); family 0x1A, any model, is Zen 5.  Every edge of every range.
+ */
+static void test_amd_cpuid_lookup(void **state)
+{
+	static const struct {
+		int family, model;
+		const char *cpu; /* NULL: no description (Zen 3 and older run generic) */
+	} want[] = {
+		{ 0x19, 0x00, NULL },	{ 0x19, 0x01, NULL },	{ 0x19, 0x0F, NULL },
+		{ 0x19, 0x10, "zen4" }, { 0x19, 0x11, "zen4" }, { 0x19, 0x1F, "zen4" },
+		{ 0x19, 0x20, NULL },	{ 0x19, 0x2F, NULL },	{ 0x19, 0x30, "zen4" },
+		{ 0x19, 0x3F, "zen4" }, { 0x19, 0x40, NULL },	{ 0x19, 0x5F, NULL },
+		{ 0x19, 0x60, "zen4" }, { 0x19, 0xA0, "zen4" }, { 0x19, 0xFF, "zen4" },
+		{ 0x1A, 0x00, "zen5" }, { 0x1A, 0x02, "zen5" }, { 0x1A, 0x11, "zen5" },
+		{ 0x1A, 0xFF, "zen5" }, { 0x17, 0x31, NULL },	{ 0x18, 0x00, NULL },
+	};
+
+	(void)state;
+	unsetenv("TMACG_MODEL_DIR");
+	cpu_desc_reset();
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct cpu_desc *d =
+			cpu_desc_by_cpuid("AuthenticAMD", want[i].family, want[i].model, -1);
+
+		if (want[i].cpu ?
+			    !d || strcmp(d->id, want[i].cpu) || strcmp(d->model, want[i].cpu) :
+			    d != NULL)
+			fail_msg("AMD 0x%X/0x%X: got %s, want %s", want[i].family, want[i].model,
+				 d ? d->id : "none", want[i].cpu ? want[i].cpu : "none");
+	}
+	/* The AMD descriptions name no Intel CPU: vendor is part of the key. */
+	assert_null(cpu_desc_by_cpuid("GenuineIntel", 0x19, 0x11, 1));
+	assert_string_equal(cpu_desc_by_id("zen4")->group_cycles, "ls_not_halted_cyc");
+	assert_int_equal(cpu_desc_by_id("zen5")->fixed_counters, 0);
+}
+
+/* Model ranges in match keys, and overlapping ranges refused. */
+static void test_match_ranges(void **state)
+{
+	char err[512] = "";
+	struct cpu_desc *d;
+
+	(void)state;
+	expect_parse_error("match AuthenticAMD-19-[20-1F]\n", "match AuthenticAMD-19-[20-1F]");
+	expect_parse_error("match AuthenticAMD-19-[10-1FF]\n", "want mapfile.csv's key");
+	expect_parse_error("match AuthenticAMD-19-[10\n", "want mapfile.csv's key");
+	d = parse("# x\ncpu t\ntitle T\nmatch AuthenticAMD-19-[10-1F]-[0-3]\nmodel t\n"
+		  "tma_version 1\nlibpfm none\ngp_counters 6\ngp_counters_smt 6\n"
+		  "fixed_counters 0\nperf_metrics no\nperf_metrics_l2 no\n",
+		  "t.cpu", err, sizeof(err));
+	if (!d)
+		fail_msg("%s", err);
+	assert_int_equal(d->match[0].model, 0x10);
+	assert_int_equal(d->match[0].model_last, 0x1F);
+	assert_int_equal(d->match[0].steppings, 0xF);
+	cpu_desc_free(d);
+}
+
 static char *capture_list(void)
 {
 	char *out = NULL;
@@ -304,6 +364,32 @@ static void test_help_lists_models(void **state)
 }
 
 static char root[256];
+
+/* tmacg ARGV on the fixture tree at root (TMACG_SYSFS_ROOT): its stdout in text; the exit code. */
+static int run_offline(int argc, const char **argv, char *text, size_t len)
+{
+	char out_path[] = "/tmp/tmacg-desc-out-XXXXXX";
+	int fd = mkstemp(out_path), saved = dup(STDOUT_FILENO), code;
+	struct options o;
+	FILE *f;
+
+	assert_true(fd >= 0);
+	assert_int_equal(options_parse(&o, argc, (char **)argv, stdout, stderr), 0);
+	setenv("TMACG_SYSFS_ROOT", root, 1);
+	fflush(stdout);
+	dup2(fd, STDOUT_FILENO);
+	code = offline_run(&o);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	unsetenv("TMACG_SYSFS_ROOT");
+	f = fdopen(fd, "r");
+	rewind(f);
+	text[fread(text, 1, len - 1, f)] = '\0';
+	fclose(f);
+	remove(out_path);
+	return code;
+}
 
 static int fake_cpuid(unsigned int leaf, unsigned int subleaf, unsigned int regs[4])
 {
@@ -423,29 +509,11 @@ static void test_new_cpu_is_data(void **state)
 	/* tmacg --list-events on that host (no PMU in the fixture): detected and planned. */
 	{
 		const char *argv[] = { "tmacg", "--list-events", "--level", "3", NULL };
-		struct options o;
-		char out_path[] = "/tmp/tmacg-desc-out-XXXXXX", text[8192] = "";
-		int fd = mkstemp(out_path), saved = dup(STDOUT_FILENO), code;
-		FILE *f;
+		char text[8192];
 
-		assert_true(fd >= 0);
-		assert_int_equal(options_parse(&o, 4, (char **)argv, stdout, stderr), 0);
 		fake_root_put(root, "/sys/devices/system/cpu/smt/active", "1\n");
 		unlink(strcat(strcpy(text, root), "/sys/bus/event_source/devices/cpu/type"));
-		setenv("TMACG_SYSFS_ROOT", root, 1);
-		fflush(stdout);
-		dup2(fd, STDOUT_FILENO);
-		code = offline_run(&o);
-		fflush(stdout);
-		dup2(saved, STDOUT_FILENO);
-		close(saved);
-		unsetenv("TMACG_SYSFS_ROOT");
-		assert_int_equal(code, 0);
-		f = fdopen(fd, "r");
-		rewind(f);
-		text[fread(text, 1, sizeof(text) - 1, f)] = '\0';
-		fclose(f);
-		remove(out_path);
+		assert_int_equal(run_offline(4, argv, text, sizeof(text)), 0);
 		/* The fixture's cpuinfo is stepping 9 by now: yyy, which runs zzz. */
 		assert_non_null(strstr(text, "# this CPU: yyy (Test CPU YYY (made up, zzz "
 					     "stepping 5 and up)), planning model zzz\n"));
@@ -536,6 +604,37 @@ static void test_model_dir_errors(void **state)
 	cpu_desc_reset();
 }
 
+/*
+ * On this project's own machine (a Zen 5 VM, no PMU), --list-events --model
+ * zen4 --level 2 names the CPU and shows the plan for six counters, then for
+ * five with the NMI watchdog holding one: every group with its own cycles.
+ */
+static void test_list_events_amd(void **state)
+{
+	const char *argv[] = { "tmacg", "--list-events", "--model", "zen4", "--level", "2", NULL };
+	char text[16384];
+	const char *wd;
+
+	(void)state;
+	unsetenv("TMACG_MODEL_DIR");
+	cpu_desc_reset();
+	snprintf(root, sizeof(root), "/tmp/tmacg-desc-XXXXXX");
+	assert_int_equal(fake_root_make(root), 0);
+	fake_root_put(root, "/proc/cpuinfo",
+		      "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 26\n"
+		      "model\t\t: 2\nmodel name\t: AMD EPYC\nstepping\t: 1\n");
+	assert_int_equal(run_offline(6, argv, text, sizeof(text)), 0);
+	assert_non_null(strstr(text, "# this CPU: zen5 (AMD EPYC, Zen 5), planning model zen4\n"));
+	assert_non_null(strstr(text, "14 events in 3 groups, 6 general-purpose counters per group\n"
+				     "group 0 (its own cycles)\n"));
+	wd = strstr(text, "# with kernel.nmi_watchdog=1 (the watchdog holds one counter):\n");
+	assert_non_null(wd);
+	assert_non_null(
+		strstr(wd, "14 events in 3 groups, 5 general-purpose counters per group\n"));
+	assert_null(strstr(wd, "group 3"));
+	assert_int_equal(fake_root_remove(root), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -543,6 +642,9 @@ int main(void)
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_builtins_cover_their_models),
 		cmocka_unit_test(test_cpuid_lookup),
+		cmocka_unit_test(test_amd_cpuid_lookup),
+		cmocka_unit_test(test_match_ranges),
+		cmocka_unit_test(test_list_events_amd),
 		cmocka_unit_test(test_list_models),
 		cmocka_unit_test(test_help_lists_models),
 		cmocka_unit_test(test_new_cpu_is_data),

@@ -21,6 +21,8 @@
 
 static char root[256];
 static unsigned int fake_max_leaf, fake_leaf_a_eax;
+/* AMD: the largest extended leaf, 0x80000001 ECX, 0x80000022 EAX and EBX. */
+static unsigned int fake_ext_max, fake_ext1_ecx, fake_ext22_eax, fake_ext22_ebx;
 static int cpuid_calls;
 
 static int fake_cpuid(unsigned int leaf, unsigned int subleaf, unsigned int regs[4])
@@ -32,6 +34,14 @@ static int fake_cpuid(unsigned int leaf, unsigned int subleaf, unsigned int regs
 		regs[0] = fake_max_leaf;
 	else if (leaf == 0xA && leaf <= fake_max_leaf)
 		regs[0] = fake_leaf_a_eax;
+	else if (leaf == 0x80000000u)
+		regs[0] = fake_ext_max;
+	else if (leaf == 0x80000001u && leaf <= fake_ext_max)
+		regs[2] = fake_ext1_ecx;
+	else if (leaf == 0x80000022u && leaf <= fake_ext_max) {
+		regs[0] = fake_ext22_eax;
+		regs[1] = fake_ext22_ebx;
+	}
 	return 0;
 }
 
@@ -43,6 +53,8 @@ static int setup(void **state)
 		return -1;
 	fake_max_leaf = 0x1b;
 	fake_leaf_a_eax = 0x07300805; /* version 5, 8 GP counters per logical CPU */
+	fake_ext_max = 0x80000008u;
+	fake_ext1_ecx = fake_ext22_eax = fake_ext22_ebx = 0;
 	cpuid_calls = 0;
 	return 0;
 }
@@ -259,32 +271,102 @@ static void test_hybrid(void **state)
 	assert_int_equal(ci.pmu_type, 4);
 	assert_true(ci.topdown_use_fixed);
 	assert_null(ci.model_id);
-	assert_null(cpu_select_model(&ci, NULL, err, sizeof(err)));
-	assert_non_null(strstr(err, "0x97"));
-	assert_non_null(strstr(err, "--model"));
+	/* No top-down model for a client part: perf's generic events on its PMU. */
+	assert_string_equal(cpu_select_model(&ci, NULL, err, sizeof(err)), "generic");
 }
 
+/* Zen 3 (Milan, family 0x19 model 0x01): a PMU but no top-down model, so generic. */
 static void test_amd(void **state)
 {
 	struct cpu_info ci;
-	char err[1024] = "";
+	char err[1024] = "", path[512];
 
 	(void)state;
 	cpuinfo("AuthenticAMD", 25, 1);
 	pmu("cpu", 4, false, false);
 	fake_max_leaf = 0x10;
 	fake_leaf_a_eax = 0;
+	fake_ext_max = 0x80000021u;
+	fake_ext1_ecx = 1u << 23; /* PerfCtrExtCore: six counters */
 	ci = detect();
 	assert_string_equal(ci.vendor, "AuthenticAMD");
 	assert_null(ci.model_id);
 	assert_true(ci.has_pmu);
 	assert_false(ci.topdown_use_fixed);
-	assert_int_equal(ci.gp_counters, 0);
+	assert_int_equal(ci.gp_counters, 6);
+	assert_string_equal(cpu_select_model(&ci, NULL, err, sizeof(err)), "generic");
+	/* Without the extension: the legacy four. */
+	fake_ext1_ecx = 0;
+	assert_int_equal(detect().gp_counters, 4);
+	/* No PMU either: the supported CPUs, AMD's among them. */
+	snprintf(path, sizeof(path), "%s%s/cpu/type", root, PMU_DIR);
+	assert_int_equal(unlink(path), 0);
+	ci = detect();
+	assert_false(ci.has_pmu);
 	assert_null(cpu_select_model(&ci, NULL, err, sizeof(err)));
 	assert_non_null(strstr(err, "AuthenticAMD"));
 	assert_non_null(strstr(err, "Ice Lake"));
-	assert_non_null(strstr(err, "Sapphire"));
-	assert_non_null(strstr(err, "Cascade Lake"));
+	assert_non_null(strstr(err, "Zen 4 (25/0x10-0x1F"));
+	assert_non_null(strstr(err, "Zen 5 (26/0x0-0xFF"));
+}
+
+/*
+ * Zen 4 (Genoa, 0x19/0x11) with PerfMonV2 saying six counters, and the NMI
+ * watchdog holding one: five usable, which level 1's six events exceed.
+ */
+static void test_zen4(void **state)
+{
+	struct cpu_info ci;
+	char err[256] = "";
+
+	(void)state;
+	cpuinfo("AuthenticAMD", 25, 0x11);
+	pmu("cpu", 4, false, false);
+	fake_max_leaf = 0x10;
+	fake_ext_max = 0x80000026u;
+	fake_ext22_eax = 1; /* PerfMonV2 */
+	fake_ext22_ebx = 6;
+	fake_root_put(root, "/proc/sys/kernel/nmi_watchdog", "1\n");
+	ci = detect();
+	assert_string_equal(ci.cpu->id, "zen4");
+	assert_string_equal(cpu_select_model(&ci, NULL, err, sizeof(err)), "zen4");
+	assert_int_equal(ci.gp_counters, 6);
+	assert_int_equal(ci.gp_usable, 5);
+	assert_int_equal(cpu_require_pmu(&ci, err, sizeof(err)), 0);
+	/* A hypervisor that hides the count: the description's six. */
+	fake_ext_max = 0x80000000u;
+	fake_root_put(root, "/proc/sys/kernel/nmi_watchdog", "0\n");
+	ci = detect();
+	assert_int_equal(ci.gp_counters, 6);
+	assert_int_equal(ci.gp_usable, 6);
+}
+
+/*
+ * This project's own machine: an AMD EPYC Zen 5 VM (family 0x1A model 2) with
+ * no PMU.  The message names the CPU first, then says why nothing counts.
+ */
+static void test_zen5_vm_without_pmu(void **state)
+{
+	struct cpu_info ci;
+	char err[512] = "";
+
+	(void)state;
+	cpuinfo("AuthenticAMD", 26, 2);
+	fake_root_put(root, "/sys/bus/event_source/devices/software/type", "1\n");
+	ci = detect();
+	assert_false(ci.has_pmu);
+	assert_string_equal(ci.model_id, "zen5");
+	assert_int_equal(cpu_require_pmu(&ci, err, sizeof(err)), -ENODEV);
+	if (strncmp(err, "AMD EPYC, Zen 5 (zen5), but no hardware PMU on this machine",
+		    strlen("AMD EPYC, Zen 5 (zen5), but no hardware PMU on this machine")))
+		fail_msg("message does not start with the CPU: %s", err);
+	assert_non_null(strstr(err, "no hardware event can be counted"));
+	assert_non_null(strstr(err, "--pmu software"));
+	/* A CPU no description knows is named by its CPUID. */
+	cpuinfo("AuthenticAMD", 23, 0x31);
+	ci = detect();
+	assert_int_equal(cpu_require_pmu(&ci, err, sizeof(err)), -ENODEV);
+	assert_non_null(strstr(err, "AuthenticAMD family 0x17 model 0x31 (no TMA model"));
 }
 
 static void test_unknown_intel(void **state)
@@ -293,8 +375,8 @@ static void test_unknown_intel(void **state)
 	char err[1024] = "";
 
 	(void)state;
-	cpuinfo("GenuineIntel", 6, 0x97); /* Alder Lake, a client part: no description */
-	pmu("cpu", 4, false, false);
+	/* Alder Lake, a client part: no description; no PMU either, so no generic. */
+	cpuinfo("GenuineIntel", 6, 0x97);
 	ci = detect();
 	assert_null(ci.model_id);
 	assert_null(ci.cpu);
@@ -438,6 +520,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_every_description, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hybrid, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_amd, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zen4, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zen5_vm_without_pmu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_intel, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_vm_without_pmu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nmi_watchdog, setup, teardown),

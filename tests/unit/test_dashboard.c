@@ -314,10 +314,10 @@ static void labels_are_served(void **state)
 	each_query(check_labels);
 }
 
-/* node="X": a node path of both built-in Intel models (level-1 names agree). */
+/* node="X": a level-1 node of the built-in Intel and AMD models (their names agree). */
 static void check_nodes(const char *where, const char *expr)
 {
-	static const char *const models[] = { "icx", "spr" };
+	static const char *const models[] = { "icx", "spr", "zen4", "zen5" };
 
 	for (const char *p = strstr(expr, "node=\""); p; p = strstr(p + 1, "node=\"")) {
 		char node[128];
@@ -327,7 +327,7 @@ static void check_nodes(const char *where, const char *expr)
 		snprintf(node, sizeof(node), "%.*s", (int)(end - p - 6), p + 6);
 		if (strchr(node, '$'))
 			continue;
-		for (int m = 0; m < 2; m++) {
+		for (int m = 0; m < 4; m++) {
 			char err[512];
 			struct tma_model *tma = model_load_builtin(models[m], err, sizeof(err));
 			int i;

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * Every query of deploy/grafana/tmacg.json, evaluated by a real Prometheus
- * on a recording of tmacg's exposition: 20 intervals of four pods and a
+ * on a recording of tmacg's exposition: 20 intervals of five pods and a
  * host cgroup, written by the exposition builder with the built-in icx
  * model's tree (values set by hand: one pod backend bound, one frontend
- * bound, one retiring, one idle), turned into a TSDB by `promtool tsdb
+ * bound, one retiring, one idle) and zen4's for the fifth pod (AMD's
+ * five-part level 1, bound by SMT contention), turned into a TSDB by `promtool tsdb
  * create-blocks-from openmetrics`, served by `prometheus` on loopback and
  * queried with `promtool query instant`.  Each panel must get data, and the
  * top-N, level-1 and bottleneck panels the right pods.  Grafana itself is
@@ -112,8 +113,9 @@ static void write_openmetrics(const char *path)
 struct pod_def {
 	const char *ns, *pod, *cgroup;
 	double cpu;   /* CPUs used */
-	double l1[4]; /* Frontend_Bound, Bad_Speculation, Backend_Bound, Retiring */
+	double l1[5]; /* Frontend_Bound, Bad_Speculation, Backend_Bound, Retiring, SMT_Contention */
 	const char *bottleneck[3];
+	bool zen4; /* the model zen4 (its level 1 has SMT_Contention), else icx */
 };
 
 static const struct pod_def pods[] = {
@@ -122,22 +124,38 @@ static const struct pod_def pods[] = {
 	  "/kubepods/podb",
 	  1.5,
 	  { 0.1, 0.05, 0.6, 0.25 },
-	  { "Backend_Bound", "Memory_Bound", NULL } },
+	  { "Backend_Bound", "Memory_Bound", NULL },
+	  false },
 	{ "shop",
 	  "web-frontend",
 	  "/kubepods/podf",
 	  0.8,
 	  { 0.55, 0.05, 0.15, 0.25 },
-	  { "Frontend_Bound", "Fetch_Latency", NULL } },
-	{ "batch", "etl-retiring", "/kubepods/podr", 0.3, { 0.1, 0.05, 0.15, 0.7 }, { NULL } },
+	  { "Frontend_Bound", "Fetch_Latency", NULL },
+	  false },
+	{ "batch",
+	  "etl-retiring",
+	  "/kubepods/podr",
+	  0.3,
+	  { 0.1, 0.05, 0.15, 0.7 },
+	  { NULL },
+	  false },
 	/* Idle: the most backend bound of all, but under the top lists' CPU floor. */
 	{ "shop",
 	  "idle-bound",
 	  "/kubepods/podi",
 	  0.01,
 	  { 0.05, 0.05, 0.85, 0.05 },
-	  { "Backend_Bound", NULL } },
-	{ NULL, NULL, "/system.slice/sshd.service", 0.01, { 0.3, 0.1, 0.3, 0.3 }, { NULL } },
+	  { "Backend_Bound", NULL },
+	  false },
+	{ NULL, NULL, "/system.slice/sshd.service", 0.01, { 0.3, 0.1, 0.3, 0.3 }, { NULL }, false },
+	{ "batch",
+	  "amd-smt",
+	  "/kubepods/poda",
+	  0.5,
+	  { 0.1, 0.1, 0.2, 0.1, 0.5 },
+	  { "SMT_Contention", NULL },
+	  true },
 };
 #define NPODS (sizeof(pods) / sizeof(pods[0]))
 
@@ -145,15 +163,18 @@ static const struct pod_def pods[] = {
 static void record(const char *om_path, long first_ts)
 {
 	static const char *const l1[] = { "Frontend_Bound", "Bad_Speculation", "Backend_Bound",
-					  "Retiring" };
+					  "Retiring", "SMT_Contention" };
 	static const char *const count_names[] = { "on_cpu_s" };
 	char err[512];
 	struct tma_model *icx = model_load_builtin("icx", err, sizeof(err));
-	struct model_result *r;
+	struct tma_model *zen4 = model_load_builtin("zen4", err, sizeof(err));
+	struct model_result *ri, *rz;
 	struct prom_expo *e = prom_expo_new(true);
 
 	assert_non_null(icx);
-	r = model_result_new(icx);
+	assert_non_null(zen4);
+	ri = model_result_new(icx);
+	rz = model_result_new(zen4);
 	for (int i = 0; i < INTERVALS; i++) {
 		struct report_line head = { .time = { first_ts + i * STEP_S, 0 },
 					    .interval_s = STEP_S,
@@ -169,10 +190,12 @@ static void record(const char *om_path, long first_ts)
 						.k8s_pod = pods[p].pod,
 						.host = "node-1" };
 			double cpu = pods[p].cpu * STEP_S;
+			struct tma_model *m = pods[p].zen4 ? zen4 : icx;
+			struct model_result *r = pods[p].zen4 ? rz : ri;
 			struct report_line l = { .time = head.time,
 						 .interval_s = STEP_S,
 						 .host = "node-1",
-						 .model = "icx",
+						 .model = model_id(m),
 						 .cgroup = pods[p].cgroup,
 						 .cgroup_id = 100 + p,
 						 .resource = &res,
@@ -180,18 +203,18 @@ static void record(const char *om_path, long first_ts)
 						 .count_names = count_names,
 						 .count_values = &cpu,
 						 .running_min = p == 0 ? 0.5 : 1,
-						 .tma = icx,
+						 .tma = m,
 						 .result = r,
-						 .level = 3 };
+						 .level = pods[p].zen4 ? 2 : 3 };
 
 			for (int n = 0; n < r->nnodes; n++)
 				r->value[n] = NAN;
-			for (int k = 0; k < 4; k++)
-				r->value[model_node_index(icx, l1[k])] = pods[p].l1[k];
+			for (int k = 0; k < (pods[p].zen4 ? 5 : 4); k++)
+				r->value[model_node_index(m, l1[k])] = pods[p].l1[k];
 			r->bottleneck_len = 0;
 			for (int k = 0; pods[p].bottleneck[k]; k++)
 				r->bottleneck[r->bottleneck_len++] =
-					model_node_index(icx, pods[p].bottleneck[k]);
+					model_node_index(m, pods[p].bottleneck[k]);
 			assert_int_equal(prom_expo_line(e, &l), 0);
 		}
 		text = prom_expo_end(e, &len);
@@ -201,8 +224,10 @@ static void record(const char *om_path, long first_ts)
 	}
 	write_openmetrics(om_path);
 	prom_expo_free(e);
-	model_result_free(r);
+	model_result_free(ri);
+	model_result_free(rz);
 	model_free(icx);
+	model_free(zen4);
 }
 
 static int free_port(void)
@@ -467,6 +492,15 @@ static void panels_show_the_right_pods(void **state)
 		sum += strtod(p + 3, NULL);
 	assert_true(fabs(sum - 1) < 1e-9);
 	free(out);
+	/* An AMD pod: five nodes, SMT_Contention among them, adding up to 1 too. */
+	out = panel_result(dash, "Level 1: $pod", 0, "amd-smt");
+	assert_int_equal(count_lines(out), 5);
+	assert_non_null(strstr(out, "{node=\"SMT_Contention\"} => 0.5 "));
+	sum = 0;
+	for (p = strstr(out, "=> "); p; p = strstr(p + 3, "=> "))
+		sum += strtod(p + 3, NULL);
+	assert_true(fabs(sum - 1) < 1e-9);
+	free(out);
 	/* Top 2: the pods using at least 0.05 CPUs, most bound first (the host cgroup is out). */
 	out = panel_result(dash, "Top $topn pods by Backend_Bound", 0, "");
 	assert_int_equal(count_lines(out), 2);
@@ -477,7 +511,8 @@ static void panels_show_the_right_pods(void **state)
 			   "pod=\"web-frontend\"} => 0.55");
 	/* Bottlenecks: one row per pod with a bottleneck, by path; CPUs from the counter. */
 	out = panel_result(dash, "Bottlenecks", 0, "");
-	assert_int_equal(count_lines(out), 3);
+	assert_int_equal(count_lines(out), 4);
+	assert_non_null(strstr(out, "bottleneck=\"SMT_Contention\""));
 	assert_non_null(strstr(out, "bottleneck=\"Backend_Bound.Memory_Bound\""));
 	assert_non_null(strstr(out, "bottleneck=\"Frontend_Bound.Fetch_Latency\""));
 	free(out);

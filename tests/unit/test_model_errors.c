@@ -58,7 +58,12 @@ static void test_unknown_name(void **state)
 	(void)state;
 	load_fails("model t\nnode 1 A\n  formula 1 + Foo\n",
 		   "t.tma:3:15: unknown name 'Foo' (not a constant, helper, flag, node or info "
-		   "metric; events are written EVENT.UMASK)");
+		   "metric; events are written EVENT.UMASK, or declared with 'event NAME')");
+	load_fails("model t\nevent ok\nevent ok\n", "t.tma:3:7: event ok declared twice");
+	load_fails("model t\nevent Cycles\n",
+		   "t.tma:2:7: an event's formula name must be [a-z_][a-z0-9_]*");
+	load_fails("model t\nevent a b c\n",
+		   "t.tma:2:11: 'event NAME [COUNTER]' takes at most two words");
 	load_fails("model t\nnode 1 A\n  formula 1\n  threshold > 0.1 and Nope over threshold\n",
 		   "t.tma:4:23: unknown node 'Nope' in a threshold");
 	load_fails("model t\nnode 1 A\n  formula 1\n  threshold parent over threshold\n",

@@ -96,6 +96,9 @@ static void scan_file(const char *path)
 		for (int k = 0; k < d->nmatch; k++) {
 			char num[16];
 
+			/* A range ([00-FF]: a whole AMD family) names no one CPU; 0x00 is any byte. */
+			if (d->match[k].model != d->match[k].model_last)
+				continue;
 			snprintf(num, sizeof(num), "0x%X", d->match[k].model);
 			find_word(path, text, num);
 			snprintf(num, sizeof(num), "0x%02X", d->match[k].model);

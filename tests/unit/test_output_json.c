@@ -52,6 +52,7 @@ static void hostile_cgroup_names_stay_valid_json(void **state)
 static void keys_come_in_schema_order(void **state)
 {
 	static const char *const names[] = { "on_cpu_s", "page_faults" };
+	static const char *const missing[] = { "branch-misses", "cache-misses" };
 	static const double values[] = { 0.83, NAN };
 	struct report_line r = { .interval_s = 1.0,
 				 .host = "node-7",
@@ -62,6 +63,9 @@ static void keys_come_in_schema_order(void **state)
 				 .count_names = names,
 				 .count_values = values,
 				 .running_min = 0.5,
+				 .pmu_groups = 3,
+				 .nmissing = 2,
+				 .missing = missing,
 				 .dropped = 3,
 				 .map_full = 2,
 				 .instance = "42@2026-11-23T06:00:00.000000001Z" };
@@ -78,7 +82,8 @@ static void keys_come_in_schema_order(void **state)
 		"\"resource\":{}",
 		"\"counts\":{\"on_cpu_s\":0.83,\"page_faults\":null}",
 		"\"quality\":{\"running_min\":0.5,\"smt_shared\":false,\"dropped\":3,"
-		"\"map_full\":2,\"instance\":\"42@2026-11-23T06:00:00.000000001Z\"}",
+		"\"map_full\":2,\"instance\":\"42@2026-11-23T06:00:00.000000001Z\","
+		"\"pmu_groups\":3,\"missing_events\":[\"branch-misses\",\"cache-misses\"]}",
 		"\"metrics\":{}",
 		"\"flagged\":[]",
 		"\"bottleneck\":null"

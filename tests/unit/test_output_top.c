@@ -431,6 +431,107 @@ static void test_long_path_keeps_leaf(void **state)
 	top_free(t);
 }
 
+/*
+ * One row, cgroup name using cpu CPUs, of model m evaluated on the events
+ * named in ev_names (values ev_values, n of them), drawn at width columns.
+ */
+static char *one_row(const struct tma_model *m, const char *name, double cpu,
+		     const char *const *ev_names, const double *ev_values, int n, int width)
+{
+	static const char *const counts[] = { "on_cpu_s" };
+	struct model_result *res = model_result_new(m);
+	double ev[16] = { 0 };
+	struct model_input in = { ev, 1, 0 };
+	struct report_line line = { .interval_s = 1,
+				    .cgroup = name,
+				    .ncounts = 1,
+				    .count_names = counts,
+				    .count_values = &cpu,
+				    .running_min = 1,
+				    .tma = m,
+				    .result = res,
+				    .level = 1 };
+	struct top_screen screen = { width, 0, false, false };
+	struct top *t = top_new(m, 1, 1, counts);
+	char *out;
+
+	assert_non_null(res);
+	assert_non_null(t);
+	for (int i = 0; i < n; i++)
+		ev[model_event_index(m, ev_names[i])] = ev_values[i];
+	assert_int_equal(model_eval(m, &in, res), 0);
+	assert_int_equal(top_add(t, &line, false), 0);
+	out = draw(t, &screen);
+	top_free(t);
+	model_result_free(res);
+	return out;
+}
+
+/*
+ * AMD's level 1 has a fifth share, SMT_Contention: its own column (SMT%), bar
+ * letter (T) and legend entry, by name when it fits and by its column's head
+ * when the 80-column legend has no room for the name.
+ */
+static void test_five_shares(void **state)
+{
+	static const char amd[] = "model a\n"
+				  "node 1 Frontend_Bound\n  formula E.F\n"
+				  "node 2 Bad_Speculation\n  formula E.S\n"
+				  "node 3 Backend_Bound\n  formula E.B\n"
+				  "node 4 Retiring\n  formula E.R\n"
+				  "node 5 SMT_Contention\n  formula E.T\n";
+	static const char *const names[] = { "E.F", "E.S", "E.B", "E.R", "E.T" };
+	static const double values[] = { 0.1, 0.1, 0.2, 0.1, 0.5 };
+	char err[256], *out;
+	struct tma_model *m = model_load(amd, strlen(amd), "a.tma", err, sizeof(err));
+
+	(void)state;
+	assert_non_null(m);
+	out = one_row(m, "/smt", 1.0, names, values, 5, 80);
+	/*
+	 * 80 columns: name 12, CPU 6, RUN 5, five shares of 5, path 12, bar 8: 3
+	 * spare widen the bar to 11.  11 cells at .1/.1/.2/.1/.5 = 1.1/1.1/2.2/1.1/5.5,
+	 * floors 1+1+2+1+5 = 10, the largest remainder (T .5) gets the last.
+	 */
+	assert_non_null(strstr(out, "bar:  F Frontend_Bound  S Bad_Speculation  B Backend_Bound  "
+				    "R Retiring  T SMT%\n"));
+	assert_non_null(strstr(out, "CGROUP         CPU%  RUN%   FE%  BAD%   BE%  RET%  SMT% "
+				    "LEVEL 1"));
+	assert_non_null(strstr(out, "/smt          100.0 100.0  10.0  10.0  20.0  10.0  50.0 "
+				    "FSBBRTTTTTT "));
+	free(out);
+	out = one_row(m, "/smt", 1.0, names, values, 5, 120);
+	assert_non_null(strstr(out, "  R Retiring  T SMT_Contention\n"));
+	free(out);
+	model_free(m);
+}
+
+/*
+ * generic's level-1 nodes are measures, not shares: value columns with two
+ * decimals, no bar or path; a node whose event the PMU lacks shows "-".
+ */
+static void test_generic_values(void **state)
+{
+	/* cache-misses unmeasured: QEMU's PMU has none. */
+	static const char *const names[] = { "cycles", "instructions", "branch-misses",
+					     "cache-misses", "SW.CPU_CLOCK" };
+	static const double values[] = { 3e9, 4e9, 6e6, NAN, 1e9 };
+	char err[256], *out;
+	struct tma_model *m = model_load_builtin("generic", err, sizeof(err));
+
+	(void)state;
+	assert_non_null(m);
+	out = one_row(m, "/g", 0.5, names, values, 5, 100);
+	/* IPC 4/3, CPI 3/4, 1.5 branch misses per 1000 instructions, 3 GHz; widths 9 or the head's. */
+	assert_non_null(strstr(out, "CGROUP         CPU%  RUN%       IPC       CPI Branch_MPKI "
+				    "Cache_MPKI Frequency_GHz\n"));
+	assert_non_null(strstr(out, "/g             50.0 100.0      1.33      0.75        1.50 "
+				    "         -          3.00\n"));
+	assert_null(strstr(out, "bar:"));
+	free(out);
+	model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -447,6 +548,8 @@ int main(void)
 		cmocka_unit_test(test_name_before_rates),
 		cmocka_unit_test(test_long_path_keeps_leaf),
 		cmocka_unit_test(test_other_last),
+		cmocka_unit_test(test_five_shares),
+		cmocka_unit_test(test_generic_values),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

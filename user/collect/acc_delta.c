@@ -75,3 +75,29 @@ double acc_running_min(const struct tmacg_acc *a, int ngroups)
 	}
 	return min;
 }
+
+double acc_cycles_total(const struct tmacg_acc *a, const int *cycles_of, int ngroups)
+{
+	double sum = 0;
+	int n = 0;
+
+	for (int g = 0; g < ngroups; g++) {
+		double v;
+
+		if (cycles_of[g] < 0)
+			continue;
+		v = acc_scaled(a, cycles_of[g], g);
+		if (isnan(v))
+			continue;
+		sum += v;
+		n++;
+	}
+	return n ? sum / n : NAN;
+}
+
+double acc_scaled_by_cycles(const struct tmacg_acc *a, int event, int cycles, double total)
+{
+	if (!a->counter[cycles])
+		return NAN;
+	return (double)a->counter[event] * (total / (double)a->counter[cycles]);
+}

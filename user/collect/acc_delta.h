@@ -27,6 +27,22 @@ bool acc_is_empty(const struct tmacg_acc *a, int ngroups);
  */
 double acc_scaled(const struct tmacg_acc *a, int event, int group);
 
+/*
+ * Where every group carries its own cycles (cycles_of[g]: that copy's index,
+ * -1: none), the interval's cycles: the mean of the groups' copies, each
+ * scaled for multiplexing.  NAN when no such group ran.
+ */
+double acc_cycles_total(const struct tmacg_acc *a, const int *cycles_of, int ngroups);
+
+/*
+ * Counter e taken against its own group's cycles (index cycles): count *
+ * total / cycles.  Over the time a group was on the PMU its events and its
+ * cycles were counted together, so a ratio of the two is exact whatever the
+ * multiplexing; total puts the groups on one scale.  NAN when that group
+ * counted no cycles.
+ */
+double acc_scaled_by_cycles(const struct tmacg_acc *a, int event, int cycles, double total);
+
 /* The smallest running/enabled over groups that were enabled; NAN if none. */
 double acc_running_min(const struct tmacg_acc *a, int ngroups);
 

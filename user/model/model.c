@@ -483,6 +483,58 @@ static int do_entry_field(struct loader *ld, const char *dir, size_t off, size_t
 	return lerr(ld, doff, "unknown directive '%s'", dir);
 }
 
+/*
+ * `event NAME [COUNTER]`: events whose names have no dot (AMD's
+ * ls_not_halted_cyc, perf's cycles) or are not formula names (perf's
+ * branch-misses, read as branch_misses).  COUNTER is what replay files and
+ * the counts call it; it defaults to NAME.
+ */
+static int do_event_decl(struct loader *ld, size_t off)
+{
+	struct tma_model *m = ld->m;
+	size_t no = off, nlen = word(ld, &no), co = no + nlen, clen = word(ld, &co), rest;
+	struct model_event_decl *grown, d;
+
+	rest = co + clen;
+	if (!nlen)
+		return lerr(ld, off, "'event' takes a name and optionally the counter it reads");
+	if (word(ld, &rest))
+		return lerr(ld, rest, "'event NAME [COUNTER]' takes at most two words");
+	for (size_t i = 0; i < nlen; i++) {
+		char c = ld->text[no + i];
+
+		if (!(islower((unsigned char)c) || isdigit((unsigned char)c) || c == '_') ||
+		    (i == 0 && isdigit((unsigned char)c)))
+			return lerr(ld, no + i, "an event's formula name must be [a-z_][a-z0-9_]*");
+	}
+	for (size_t i = 0; i < clen; i++) {
+		char c = ld->text[co + i];
+
+		if (!(isalnum((unsigned char)c) || strchr("_-.:=/", c)))
+			return lerr(ld, co + i, "bad character in the counter name");
+	}
+	d.name = strndup(ld->text + no, nlen);
+	d.counter = clen ? strndup(ld->text + co, clen) : strndup(ld->text + no, nlen);
+	grown = realloc(m->decls, sizeof(*m->decls) * (size_t)(m->ndecls + 1));
+	if (!d.name || !d.counter || !grown) {
+		free(d.name);
+		free(d.counter);
+		if (grown)
+			m->decls = grown;
+		return lerr(ld, off, "out of memory");
+	}
+	m->decls = grown;
+	for (int i = 0; i < m->ndecls; i++) {
+		if (strcmp(m->decls[i].name, d.name))
+			continue;
+		free(d.name);
+		free(d.counter);
+		return lerr(ld, no, "event %.*s declared twice", (int)nlen, ld->text + no);
+	}
+	m->decls[m->ndecls++] = d;
+	return 0;
+}
+
 static int do_header(struct loader *ld, const char *dir, size_t off, size_t doff)
 {
 	struct tma_model *m = ld->m;
@@ -504,6 +556,8 @@ static int do_header(struct loader *ld, const char *dir, size_t off, size_t doff
 		return set_text(ld, &m->tma_version, off, dir);
 	if (!strcmp(dir, "source"))
 		return set_text(ld, &m->source, off, dir);
+	if (!strcmp(dir, "event"))
+		return do_event_decl(ld, off);
 	/* Which CPUs run a model is said once, in their descriptions. */
 	if (!strcmp(dir, "cpu"))
 		return lerr(ld, doff,
@@ -776,6 +830,11 @@ void model_free(struct tma_model *m)
 	free(m->tma_version);
 	free(m->source);
 	free(m->filename);
+	for (int i = 0; i < m->ndecls; i++) {
+		free(m->decls[i].name);
+		free(m->decls[i].counter);
+	}
+	free(m->decls);
 	for (int i = 0; i < m->nconsts; i++)
 		free(m->consts[i].name);
 	free(m->consts);

@@ -87,8 +87,15 @@ struct model_subset {
 	int *tloop, ntloop;   /* thresholds repeated until stable */
 };
 
+/* `event NAME [COUNTER]`: a formula's NAME reads the event COUNTER (perf's spelling). */
+struct model_event_decl {
+	char *name, *counter;
+};
+
 struct tma_model {
 	char *id, *title, *tma_version, *source, *filename;
+	struct model_event_decl *decls; /* events named without a dot */
+	int ndecls;
 	struct model_const *consts;
 	int nconsts;
 	struct model_helper *helpers;

@@ -58,14 +58,18 @@ int model_list_ids(char ***ids)
 	return n;
 }
 
-/* Reads kernel software events only (SW.*): needs no PMU, so no CPU description. */
-static bool model_software_only(const struct tma_model *m)
+/* Generic events any PMU maps, software ones no PMU needs: no description either way. */
+bool model_needs_no_description(const struct tma_model *m, bool *generic)
 {
 	int n = model_event_count(m);
 
-	for (int i = 0; i < n; i++)
-		if (!event_is_software(model_event_name(m, i)))
+	*generic = false;
+	for (int i = 0; i < n; i++) {
+		if (event_is_generic_hw(model_event_name(m, i)))
+			*generic = true;
+		else if (!event_is_software(model_event_name(m, i)))
 			return false;
+	}
 	return n > 0;
 }
 
@@ -102,6 +106,7 @@ int model_list_print(FILE *f, FILE *errf)
 	}
 	for (int k = 0; k < n; k++) {
 		struct tma_model *m = model_load_builtin(ids[k], err, sizeof(err));
+		bool generic;
 
 		if (!m) { /* a broken model is a bug: show it rather than hide the model */
 			fprintf(f, "%s\t(does not load: %s)\n", ids[k], err);
@@ -112,8 +117,10 @@ int model_list_print(FILE *f, FILE *errf)
 		fprintf(f, "%s\t%s\t%s%s\t", model_id(m), model_title(m),
 			model_tma_version(m) ? "TMA " : "-",
 			model_tma_version(m) ? model_tma_version(m) : "");
-		if (model_software_only(m))
-			fprintf(f, "any CPU");
+		if (model_needs_no_description(m, &generic))
+			fprintf(f, "%s",
+				generic ? "any CPU with a PMU (automatic where no model fits)" :
+					  "any CPU");
 		else
 			print_cpus(f, model_id(m));
 		fprintf(f, "\n");

@@ -78,11 +78,21 @@ static int resolve_name(struct resolver *r, struct expr *x)
 		x->a = name[0] == 't' ? MODEL_FLAG_TOPDOWN_FIXED : MODEL_FLAG_SMT;
 		return 0;
 	}
+	for (i = 0; i < m->ndecls; i++) {
+		if (strcmp(m->decls[i].name, name))
+			continue;
+		i = intern_event(m, m->decls[i].counter);
+		if (i < 0)
+			return i;
+		x->kind = EXPR_EVENT;
+		x->a = i;
+		return 0;
+	}
 	i = model_entry_lookup(m, name);
 	if (i < 0)
 		return rerr(r, x,
 			    "unknown name '%s' (not a constant, helper, flag, node or info metric; "
-			    "events are written EVENT.UMASK)",
+			    "events are written EVENT.UMASK, or declared with 'event NAME')",
 			    name);
 	x->kind = EXPR_NODE;
 	x->a = i;

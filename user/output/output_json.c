@@ -186,6 +186,16 @@ int output_json_line(FILE *f, const struct report_line *r)
 	json_object_object_add(quality, "dropped", json_object_new_uint64(r->dropped));
 	json_object_object_add(quality, "map_full", json_object_new_uint64(r->map_full));
 	json_object_object_add(quality, "instance", json_str(r->instance));
+	/* Added after the first tmacg/1 keys, as the schema's rules allow. */
+	json_object_object_add(quality, "pmu_groups",
+			       r->pmu_groups >= 0 ? json_object_new_int(r->pmu_groups) : NULL);
+	{
+		json_object *missing = json_object_new_array();
+
+		for (int i = 0; i < r->nmissing; i++)
+			json_object_array_add(missing, json_str(r->missing[i]));
+		json_object_object_add(quality, "missing_events", missing);
+	}
 	json_object_object_add(o, "quality", quality);
 	add_model_result(o, r);
 	json_object_object_add(o, "topdown_fixed", json_object_new_boolean(r->topdown_fixed));

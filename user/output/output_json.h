@@ -45,6 +45,9 @@ struct report_line {
 	const double *count_values; /* NAN: null */
 	int nsummary;		    /* the first nsummary counts: the table shows them too */
 	double running_min;	    /* NAN: null */
+	int pmu_groups;		    /* hardware perf groups; -1: null (replay) */
+	int nmissing;		    /* events this PMU lacks */
+	const char *const *missing;
 	bool smt_shared;
 	uint64_t dropped;
 	uint64_t map_full;    /* of dropped: deltas the full cgroup map had no room for */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "model/model.h"
+#include "model/model_list.h"
 #include "output/output_json.h"
 #include "output/term_width.h"
 #include "output/top_impl.h"
@@ -45,6 +46,8 @@ static const struct {
 	{ "Bad_Speculation", "BAD%", 'S', "\033[30;41m" },
 	{ "Backend_Bound", "BE%", 'B', "\033[30;43m" },
 	{ "Retiring", "RET%", 'R', "\033[30;42m" },
+	/* AMD's fifth level-1 share: slots the sibling SMT thread took. */
+	{ "SMT_Contention", "SMT%", 'T', "\033[30;45m" },
 };
 
 static void l1_style(const struct top *t, int i, const char **head, char *letter, const char **sgr)
@@ -68,6 +71,7 @@ struct top *top_new(const struct tma_model *m, int level, int ncounts,
 		    const char *const *count_names)
 {
 	struct top *t = calloc(1, sizeof(*t));
+	bool generic;
 
 	if (!t)
 		return NULL;
@@ -87,6 +91,19 @@ struct top *top_new(const struct tma_model *m, int level, int ncounts,
 	 */
 	if (t->nl1 < 2)
 		t->nl1 = 0;
+	/*
+	 * A model of perf's generic events (generic) has level-1 metrics that are
+	 * no shares of anything (IPC, CPI...): value columns, not shares and a bar.
+	 */
+	if (t->nl1 && model_needs_no_description(m, &generic) && generic) {
+		for (int i = 0; i < t->nl1 && t->nextra < TOP_MAX_EXTRA; i++) {
+			snprintf(t->extra_head[t->nextra], sizeof(t->extra_head[0]), "%.30s",
+				 model_node(m, t->l1[i])->name);
+			t->extra_node[t->nextra] = true;
+			t->extra[t->nextra++] = t->l1[i];
+		}
+		t->nl1 = 0;
+	}
 	for (int i = 0; i < ncounts; i++) {
 		const char *name = count_names[i];
 		size_t len = strlen(name);
@@ -173,7 +190,10 @@ int top_add(struct top *t, const struct report_line *line, bool other)
 	for (int i = 0; i < t->nl1; i++)
 		row->l1[i] = line->result ? line->result->value[t->l1[i]] : NAN;
 	for (int i = 0; i < t->nextra; i++)
-		row->extra[i] = line->count_values ? line->count_values[t->extra[i]] : NAN;
+		row->extra[i] = t->extra_node[i] ?
+					(line->result ? line->result->value[t->extra[i]] : NAN) :
+				line->count_values ? line->count_values[t->extra[i]] :
+						     NAN;
 	for (int i = 0; line->result && i < line->result->bottleneck_len && i < TOP_MAX_PATH; i++)
 		row->path[row->path_len++] = line->result->bottleneck[i];
 	return 0;
@@ -379,16 +399,21 @@ static void put_sep(struct line *ln)
 }
 
 /* A number right-aligned in w columns: one decimal when it fits, "-" when unknown. */
-static void put_num(struct line *ln, double v, int w)
+static void put_num_prec(struct line *ln, double v, int w, int prec)
 {
 	char buf[64];
 
 	if (isnan(v) || isinf(v))
 		snprintf(buf, sizeof(buf), "-");
-	else if (snprintf(buf, sizeof(buf), "%.1f", v) > w &&
+	else if (snprintf(buf, sizeof(buf), "%.*f", prec, v) > w &&
 		 snprintf(buf, sizeof(buf), "%.0f", v) > w)
 		snprintf(buf, sizeof(buf), "%.*e", w > 7 ? w - 7 : 0, v);
 	put_text(ln, buf, w, true);
+}
+
+static void put_num(struct line *ln, double v, int w)
+{
+	put_num_prec(ln, v, w, 1);
 }
 
 /*
@@ -464,7 +489,8 @@ static void row_line(const struct top *t, const struct layout *l, const struct t
 	}
 	for (int i = 0; i < l->nextra; i++) {
 		put_sep(ln);
-		put_num(ln, r->extra[i], l->extra_w[i]);
+		/* Ratios such as IPC need two decimals; rates per second one. */
+		put_num_prec(ln, r->extra[i], l->extra_w[i], t->extra_node[i] ? 2 : 1);
 	}
 	if (l->bar_w) {
 		put_sep(ln);
@@ -552,6 +578,11 @@ static void legend_line(const struct top *t, bool color, int width, struct line 
 
 		l1_style(t, i, &head, &letter, &sgr);
 		w = 4 + term_width(name);
+		/* Too narrow for the name (a fifth share, AMD's): its column's head says it. */
+		if (ln->cols + w > width) {
+			name = head;
+			w = 4 + term_width(name);
+		}
 		if (ln->cols + w > width)
 			break;
 		snprintf(item, sizeof(item), "  %s%c%s ", color ? sgr : "", letter,

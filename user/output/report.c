@@ -196,6 +196,9 @@ static int emit(struct report *r, const struct line_ctx *lc, const char *name, u
 	line.smt_shared = r->ms->smt_shared;
 	line.topdown_fixed = r->ms->topdown_fixed;
 	line.smt = r->ms->smt;
+	line.pmu_groups = r->ms->pmu_groups;
+	line.nmissing = r->ms->nmissing;
+	line.missing = r->ms->missing;
 	line.dropped = lc->dropped;
 	line.map_full = r->map_full;
 	line.instance = r->instance;

@@ -41,6 +41,8 @@ struct top {
 	int nl1, l1[TOP_MAX_L1];	  /* level-1 node indices, model order */
 	int on_cpu;			  /* index of the "on_cpu_s" count; -1: none */
 	int nextra, extra[TOP_MAX_EXTRA]; /* indices of "*_per_s" counts */
+	/* extra[i] is a level-1 node of a model that is not TMA (generic: IPC, CPI...). */
+	bool extra_node[TOP_MAX_EXTRA];
 	char extra_head[TOP_MAX_EXTRA][40];
 	bool pods; /* rows are named by Kubernetes identity */
 	/* The widest name and path so far: columns do not jump from frame to frame. */

@@ -96,35 +96,58 @@ static int parse_steppings(const char *s, uint16_t *bits)
 	return 0;
 }
 
-/* "GenuineIntel-6-55-[01234]": vendor-family-model[-stepping], hex. */
+/* One or two hex digits, the whole string. */
+static int parse_hex_byte(const char *s, size_t n, unsigned int *out)
+{
+	unsigned int v = 0;
+
+	if (n < 1 || n > 2)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		if (hex_digit(s[i]) < 0)
+			return -EINVAL;
+		v = v * 16 + (unsigned int)hex_digit(s[i]);
+	}
+	*out = v;
+	return 0;
+}
+
+/*
+ * "GenuineIntel-6-55-[01234]": vendor-family-model[-stepping], hex; the
+ * model may be a range "[10-1F]" (AMD gives a generation model ranges).
+ */
 static int parse_match(struct cpu_parser *p, const char *key)
 {
 	struct cpu_desc *d = p->d;
 	struct cpu_desc_match m = { .steppings = 0xffff };
-	char buf[96], *parts[5], *save = NULL, *tok;
-	int n = 0;
+	const char *fam, *mod, *end;
 	void *grown;
 
-	if (strlen(key) >= sizeof(buf))
+	fam = strchr(key, '-');
+	if (!fam || (size_t)(fam - key) >= sizeof(m.vendor) || fam == key)
 		goto bad;
-	snprintf(buf, sizeof(buf), "%s", key);
-	for (tok = strtok_r(buf, "-", &save); tok && n < 5; tok = strtok_r(NULL, "-", &save))
-		parts[n++] = tok;
-	/* A stepping class may hold a range ("[0-4]"): rejoin what '-' split. */
-	if (n == 5 && parts[3][0] == '[') {
-		parts[4][-1] = '-';
-		n = 4;
-	}
-	if (n < 3 || n > 4 || strlen(parts[0]) >= sizeof(m.vendor))
+	snprintf(m.vendor, sizeof(m.vendor), "%.*s", (int)(fam - key), key);
+	fam++;
+	mod = strchr(fam, '-');
+	if (!mod || parse_hex_byte(fam, (size_t)(mod - fam), &m.family))
 		goto bad;
-	snprintf(m.vendor, sizeof(m.vendor), "%s", parts[0]);
-	for (int i = 1; i <= 2; i++)
-		if (strspn(parts[i], "0123456789abcdefABCDEF") != strlen(parts[i]) ||
-		    strlen(parts[i]) > 2)
+	mod++;
+	if (*mod == '[') {
+		const char *dash = strchr(mod, '-'), *close = strchr(mod, ']');
+
+		if (!dash || !close || dash > close ||
+		    parse_hex_byte(mod + 1, (size_t)(dash - mod - 1), &m.model) ||
+		    parse_hex_byte(dash + 1, (size_t)(close - dash - 1), &m.model_last) ||
+		    m.model_last < m.model)
 			goto bad;
-	m.family = (unsigned int)strtoul(parts[1], NULL, 16);
-	m.model = (unsigned int)strtoul(parts[2], NULL, 16);
-	if (n == 4 && parse_steppings(parts[3], &m.steppings))
+		end = close + 1;
+	} else {
+		end = mod + strcspn(mod, "-");
+		if (parse_hex_byte(mod, (size_t)(end - mod), &m.model))
+			goto bad;
+		m.model_last = m.model;
+	}
+	if (*end && (*end != '-' || parse_steppings(end + 1, &m.steppings)))
 		goto bad;
 	grown = realloc(d->match, sizeof(*d->match) * (size_t)(d->nmatch + 1));
 	if (!grown)
@@ -135,8 +158,8 @@ static int parse_match(struct cpu_parser *p, const char *key)
 bad:
 	return perr(p,
 		    "'match %s': want mapfile.csv's key VENDOR-FAMILY-MODEL[-STEPPING] in hex, "
-		    "the stepping one digit or a class like [01234] "
-		    "(e.g. GenuineIntel-6-55-[01234])",
+		    "the model one value or a range like [10-1F], the stepping one digit or a "
+		    "class like [01234] (e.g. GenuineIntel-6-55-[01234])",
 		    key);
 }
 
@@ -194,7 +217,7 @@ static int parse_event(struct cpu_parser *p, char **f, int nf)
 		flag;                                                                             \
 		continue;                                                                         \
 	}
-		NUM("event", 0xff, e.event, have_event = true)
+		NUM("event", 0xfff, e.event, have_event = true)
 		NUM("umask", 0xff, e.umask, have_umask = true)
 		NUM("cmask", 0xff, e.cmask, (void)0)
 		NUM("edge", 1, e.edge, (void)0)
@@ -242,8 +265,13 @@ static int parse_event(struct cpu_parser *p, char **f, int nf)
 	if (have_msr_value != (e.msr != 0))
 		return perr(p, "event %s: msr= and msr_value= go together (offcore response)",
 			    f[1]);
-	if (strlen(f[1]) >= 128 || !strchr(f[1], '.') || strchr(f[1], ':'))
-		return perr(p, "event %s: want Intel's EventName (EVENT.UMASK, no ':modifier')",
+	/* Intel's names have a dot; perf's AMD names may not, and are lower case. */
+	if (strlen(f[1]) >= 128 || strchr(f[1], ':') ||
+	    (!strchr(f[1], '.') &&
+	     strspn(f[1], "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(f[1])))
+		return perr(p,
+			    "event %s: want Intel's EventName (EVENT.UMASK, no ':modifier') or "
+			    "perf's name of an AMD event (ls_not_halted_cyc)",
 			    f[1]);
 	for (int i = 0; i < d->nevents; i++)
 		if (!strcmp(d->events[i].name, f[1]))
@@ -372,6 +400,13 @@ static int parse_line(struct cpu_parser *p, char *line)
 		return 0;
 	if (!strcmp(f[0], "event"))
 		return parse_event(p, f, nf);
+	if (!strcmp(f[0], "group_cycles")) {
+		if (nf != 2)
+			return perr(p, "'group_cycles' takes one event name");
+		if (p->d->group_cycles)
+			return perr(p, "second 'group_cycles' line");
+		return set_string(p, &p->d->group_cycles, f[1]);
+	}
 	if (!strcmp(f[0], "match")) {
 		if (nf != 2)
 			return perr(p, "'match' takes one key (repeat the line for more)");
@@ -383,7 +418,7 @@ static int parse_line(struct cpu_parser *p, char *line)
 	return perr(p,
 		    "unknown directive '%s' (docs/cpu-format.md lists them: cpu, title, match, "
 		    "model, tma_version, libpfm, gp_counters, gp_counters_smt, fixed_counters, "
-		    "perf_metrics, perf_metrics_l2, event)",
+		    "perf_metrics, perf_metrics_l2, group_cycles, event)",
 		    f[0]);
 }
 
@@ -429,6 +464,15 @@ static int check_whole(struct cpu_parser *p, const char *file)
 	}
 	if (d->nevents) /* qsort's base may not be NULL, even for none */
 		qsort(d->events, (size_t)d->nevents, sizeof(*d->events), cmp_event);
+	if (d->group_cycles) {
+		const struct cpu_desc_event *c = cpu_desc_event(d, d->group_cycles);
+
+		if (!c || c->fixed >= 0)
+			return perr(p,
+				    "group_cycles %s: not a general-purpose event listed in this "
+				    "file",
+				    d->group_cycles);
+	}
 	return 0;
 }
 
@@ -486,6 +530,7 @@ void cpu_desc_free(struct cpu_desc *d)
 	free(d->model);
 	free(d->tma_version);
 	free(d->libpfm);
+	free(d->group_cycles);
 	free(d);
 }
 

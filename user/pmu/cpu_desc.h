@@ -13,16 +13,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* "GenuineIntel-6-55-[01234]": mapfile.csv's key. */
+/* "GenuineIntel-6-55-[01234]", "AuthenticAMD-19-[10-1F]": mapfile.csv's key, or a model range. */
 struct cpu_desc_match {
 	char vendor[16];
-	unsigned int family, model;
+	unsigned int family, model, model_last; /* models model..model_last */
 	uint16_t steppings; /* bit s: stepping s matches (all 16 when the key has none) */
 };
 
 struct cpu_desc_event {
-	char *name; /* Intel's EventName, "CYCLE_ACTIVITY.STALLS_TOTAL" */
-	unsigned int event, umask, cmask;
+	char *name;	    /* Intel's EventName, "CYCLE_ACTIVITY.STALLS_TOTAL"; perf's on AMD */
+	unsigned int event; /* 0-0xff; AMD's extended selects 0x100-0xfff (config:32-35) */
+	unsigned int umask, cmask;
 	bool edge, inv, any;
 	uint32_t msr; /* offcore-response MSR, 0: none */
 	uint64_t msr_value;
@@ -42,6 +43,12 @@ struct cpu_desc {
 	char *libpfm; /* libpfm4's PMU name, NULL for "none" */
 	int gp_counters, gp_counters_smt, fixed_counters;
 	bool perf_metrics, perf_metrics_l2;
+	/*
+	 * The cycles event every perf group carries on a PMU without a fixed
+	 * counter for it (AMD's ls_not_halted_cyc), so each group's events are
+	 * taken against cycles counted over the same time; NULL: none.
+	 */
+	char *group_cycles;
 	struct cpu_desc_event *events; /* sorted by name */
 	int nevents;
 };

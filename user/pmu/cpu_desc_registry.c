@@ -126,7 +126,8 @@ static const struct cpu_desc_match *overlap(const struct cpu_desc *a, const stru
 			const struct cpu_desc_match *x = &a->match[i], *y = &b->match[k];
 
 			if (!strcmp(x->vendor, y->vendor) && x->family == y->family &&
-			    x->model == y->model && (x->steppings & y->steppings))
+			    x->model <= y->model_last && y->model <= x->model_last &&
+			    (x->steppings & y->steppings))
 				return x;
 		}
 	return NULL;
@@ -235,7 +236,7 @@ const struct cpu_desc *cpu_desc_by_cpuid(const char *vendor, int family, int mod
 			const struct cpu_desc_match *m = &d->match[k];
 
 			if (strcmp(m->vendor, vendor) || (int)m->family != family ||
-			    (int)m->model != model)
+			    model < (int)m->model || model > (int)m->model_last)
 				continue;
 			/* Unknown stepping: only a key that does not split by stepping fits. */
 			if (stepping < 0 || stepping > 15 ? m->steppings == 0xffff :

@@ -127,6 +127,32 @@ static int cpu_native_cpuid(unsigned int leaf, unsigned int subleaf, unsigned in
 	return 0;
 }
 
+static int cpu_call_cpuid(const struct cpu_detect_opts *o, unsigned int leaf, unsigned int regs[4])
+{
+	return (o && o->cpuid) ? o->cpuid(leaf, 0, regs) : cpu_native_cpuid(leaf, 0, regs);
+}
+
+/*
+ * AMD's core counters per thread (AMD64 APM vol. 2, 13.2): CPUID
+ * 0x80000022 EBX[3:0] where PerfMonV2 (EAX bit 0) says; else 6 with
+ * PerfCtrExtCore (0x80000001 ECX bit 23), else the legacy 4.  AMD has no
+ * leaf 0xA, and on AMD the NMI watchdog takes one of these.
+ */
+static int cpu_amd_counters(const struct cpu_detect_opts *o)
+{
+	unsigned int regs[4] = { 0 }, max;
+
+	if (cpu_call_cpuid(o, 0x80000000u, regs))
+		return 0;
+	max = regs[0];
+	if (max >= 0x80000022u && !cpu_call_cpuid(o, 0x80000022u, regs) && (regs[0] & 1) &&
+	    (regs[1] & 0xf))
+		return (int)(regs[1] & 0xf);
+	if (max >= 0x80000001u && !cpu_call_cpuid(o, 0x80000001u, regs))
+		return (regs[2] >> 23) & 1 ? 6 : 4;
+	return 0;
+}
+
 /* Looks for the core PMU: "cpu", or "cpu_core" (the big cores) on hybrid parts. */
 static void cpu_find_pmu(const char *root, struct cpu_info *ci)
 {
@@ -171,26 +197,54 @@ int cpu_detect(const struct cpu_detect_opts *o, struct cpu_info *ci, char *err, 
 	ci->smt = !cpu_read_int(root, "/sys/devices/system/cpu/smt/active", &val) && val == 1;
 	ci->nmi_watchdog = !cpu_read_int(root, "/proc/sys/kernel/nmi_watchdog", &val) && val == 1;
 
-	/* Leaf 0xA exists on Intel only; elsewhere the count stays 0 and nothing GP is planned. */
-	ret = (o && o->cpuid) ? o->cpuid(0, 0, regs) : cpu_native_cpuid(0, 0, regs);
-	if (!ret && regs[0] >= 0xA) {
-		ret = (o && o->cpuid) ? o->cpuid(0xA, 0, regs) : cpu_native_cpuid(0xA, 0, regs);
-		if (!ret)
+	if (!strcmp(ci->vendor, "AuthenticAMD")) {
+		ci->gp_counters = cpu_amd_counters(o);
+	} else {
+		/* Leaf 0xA is Intel's architectural PMU leaf. */
+		ret = cpu_call_cpuid(o, 0, regs);
+		if (!ret && regs[0] >= 0xA && !cpu_call_cpuid(o, 0xA, regs))
 			ci->gp_counters = (int)((regs[0] >> 8) & 0xff);
 	}
+	/* A PMU the CPUID does not describe (a hypervisor's masking): its description says. */
+	if (!ci->gp_counters && ci->has_pmu && ci->cpu)
+		ci->gp_counters = ci->smt ? ci->cpu->gp_counters_smt : ci->cpu->gp_counters;
 	ci->gp_usable = ci->gp_counters - (ci->nmi_watchdog && ci->gp_counters > 0);
 	return 0;
 }
 
+/* "AMD EPYC, Zen 5 (zen5)", or the CPUID when no description knows it. */
+static void cpu_name(const struct cpu_info *ci, char *buf, size_t len)
+{
+	if (ci->cpu)
+		snprintf(buf, len, "%s (%s)", ci->cpu->title, ci->cpu->id);
+	else
+		snprintf(buf, len, "%s family 0x%X model 0x%X (no TMA model: generic would run)",
+			 ci->vendor[0] ? ci->vendor : "unknown vendor", (unsigned int)ci->family,
+			 (unsigned int)ci->model);
+}
+
 int cpu_require_pmu(const struct cpu_info *ci, char *err, size_t errlen)
 {
+	char name[256];
+
 	if (ci->has_pmu)
 		return 0;
+	cpu_name(ci, name, sizeof(name));
 	snprintf(err, errlen,
-		 "no hardware PMU on this machine (virtual machine?): neither " CPU_PMU_DIR
-		 "/cpu nor cpu_core exists, so TMA cannot be measured; "
-		 "use --pmu software to see the pipeline, or --replay FILE");
+		 "%s, but no hardware PMU on this machine (virtual machine?): neither " CPU_PMU_DIR
+		 "/cpu nor cpu_core exists, so no hardware event can be counted; "
+		 "use --pmu software to see the pipeline, or --replay FILE",
+		 name);
 	return -ENODEV;
+}
+
+/* Whether some description would match this CPUID if the stepping were known. */
+static bool cpu_stepping_decides(const struct cpu_info *ci)
+{
+	for (int s = 0; ci->stepping < 0 && s < 16; s++)
+		if (cpu_desc_by_cpuid(ci->vendor, ci->family, ci->model, s))
+			return true;
+	return false;
 }
 
 const char *cpu_select_model(const struct cpu_info *ci, const char *override, char *err,
@@ -202,6 +256,13 @@ const char *cpu_select_model(const struct cpu_info *ci, const char *override, ch
 		return override;
 	if (ci->model_id)
 		return ci->model_id;
+	/*
+	 * A PMU without a top-down model still counts perf's generic events: IPC
+	 * and misses.  Not where a hidden stepping is all that keeps a model from
+	 * matching (SKX or CLX): the user should pick it.
+	 */
+	if (ci->has_pmu && !cpu_stepping_decides(ci))
+		return "generic";
 	n = (size_t)snprintf(err, errlen,
 			     "no TMA model for this CPU (%s family %d model 0x%X stepping %d): "
 			     "supported are",
@@ -211,9 +272,14 @@ const char *cpu_select_model(const struct cpu_info *ci, const char *override, ch
 		const struct cpu_desc *d = cpu_desc_at(i);
 
 		n += (size_t)snprintf(err + n, errlen - n, "%s %s (", i ? ";" : "", d->title);
-		for (int k = 0; k < d->nmatch && n < errlen; k++)
+		for (int k = 0; k < d->nmatch && n < errlen; k++) {
+			const struct cpu_desc_match *m = &d->match[k];
+
 			n += (size_t)snprintf(err + n, errlen - n, "%s%u/0x%X", k ? ", " : "",
-					      d->match[k].family, d->match[k].model);
+					      m->family, m->model);
+			if (m->model_last != m->model && n < errlen)
+				n += (size_t)snprintf(err + n, errlen - n, "-0x%X", m->model_last);
+		}
 		if (n < errlen)
 			n += (size_t)snprintf(err + n, errlen - n, ", --model %s)", d->model);
 	}

@@ -36,9 +36,9 @@ struct cpu_info {
 	bool topdown_use_fixed;	    /* events/topdown-retiring: PERF_METRICS level 1 */
 	bool topdown_l2;	    /* events/topdown-heavy-ops: PERF_METRICS level 2 (SPR+) */
 	bool smt;		    /* /sys/devices/system/cpu/smt/active */
-	int gp_counters;	    /* per logical CPU, CPUID.0AH:EAX[15:8] */
-	bool nmi_watchdog;	    /* kernel.nmi_watchdog = 1: it holds one counter */
-	int gp_usable;		    /* gp_counters less the watchdog's */
+	int gp_counters;   /* per logical CPU: CPUID.0AH:EAX[15:8], AMD's 0x80000022/0x80000001 */
+	bool nmi_watchdog; /* kernel.nmi_watchdog = 1: it holds one counter */
+	int gp_usable;	   /* gp_counters less the watchdog's */
 };
 
 /*
@@ -51,8 +51,10 @@ int cpu_detect(const struct cpu_detect_opts *o, struct cpu_info *ci, char *err, 
 int cpu_require_pmu(const struct cpu_info *ci, char *err, size_t errlen);
 
 /*
- * The model to use: override (--model) when given, else the detected one.
- * NULL with a message listing the supported CPUs and --model when none fits.
+ * The model to use: override (--model) when given, else the detected one,
+ * else "generic" where a PMU exists (perf's generic hardware events).  NULL
+ * with a message listing the supported CPUs and --model when none fits and
+ * there is no PMU.
  */
 const char *cpu_select_model(const struct cpu_info *ci, const char *override, char *err,
 			     size_t errlen);

@@ -76,6 +76,29 @@ static const struct {
 	{ "SW.MAJOR_FAULTS", PERF_COUNT_SW_PAGE_FAULTS_MAJ },
 };
 
+/*
+ * perf's generic hardware events (PERF_TYPE_HARDWARE), by perf's names: the
+ * kernel maps each to this PMU's own event, or refuses it (-ENOENT) where the
+ * PMU has none, as QEMU's emulated PMUv3 does for all but cycles and
+ * instructions.  They run on any CPU with a PMU, which is what the model
+ * `generic` needs.  The kernel places them (a fixed counter where one fits).
+ */
+static const struct {
+	const char *name;
+	uint64_t config;
+} event_hardware[] = {
+	{ "cycles", PERF_COUNT_HW_CPU_CYCLES },
+	{ "instructions", PERF_COUNT_HW_INSTRUCTIONS },
+	{ "cache-references", PERF_COUNT_HW_CACHE_REFERENCES },
+	{ "cache-misses", PERF_COUNT_HW_CACHE_MISSES },
+	{ "branch-instructions", PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ "branch-misses", PERF_COUNT_HW_BRANCH_MISSES },
+	{ "bus-cycles", PERF_COUNT_HW_BUS_CYCLES },
+	{ "stalled-cycles-frontend", PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
+	{ "stalled-cycles-backend", PERF_COUNT_HW_STALLED_CYCLES_BACKEND },
+	{ "ref-cycles", PERF_COUNT_HW_REF_CPU_CYCLES },
+};
+
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 struct event_mods {
@@ -222,10 +245,15 @@ static int event_parse(const char *name, char *base, size_t baselen, struct even
 	}
 	snprintf(buf, sizeof(buf), "%s", name);
 	tok = strtok_r(buf, ":", &save);
-	if (!tok || !strchr(tok, '.') || tok[0] == '.' || tok[strlen(tok) - 1] == '.') {
+	/* perf's AMD names need no dot (ls_not_halted_cyc): lower case tells them apart. */
+	if (!tok ||
+	    (!strchr(tok, '.') &&
+	     strspn(tok, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(tok)) ||
+	    tok[0] == '.' || tok[strlen(tok) - 1] == '.') {
 		snprintf(err, errlen,
 			 "'%s' is not an event name: models spell events EVENT.UMASK[:modifier...] "
-			 "(e.g. INT_MISC.RECOVERY_CYCLES:c1:e1)",
+			 "(e.g. INT_MISC.RECOVERY_CYCLES:c1:e1), or as perf names AMD's "
+			 "(ls_not_halted_cyc)",
 			 name);
 		return -EINVAL;
 	}
@@ -244,6 +272,10 @@ static void event_pfm_name(const struct event_target *t, const char *base, char 
 	const char *dot = strchr(base, '.');
 	size_t used;
 
+	if (!dot) {
+		snprintf(out, len, "%s::%s", t->pfm_pmu, base);
+		return;
+	}
 	snprintf(out, len, "%s::%.*s:", t->pfm_pmu, (int)(dot - base), base);
 	used = strlen(out);
 	for (const char *p = dot + 1; *p && used + 1 < len; p++)
@@ -361,6 +393,32 @@ bool event_is_software(const char *name)
 	return name && !strncmp(name, "SW.", 3);
 }
 
+bool event_is_generic_hw(const char *name)
+{
+	for (size_t i = 0; name && i < ARRAY_LEN(event_hardware); i++)
+		if (!strcmp(event_hardware[i].name, name))
+			return true;
+	return false;
+}
+
+/*
+ * cycles, instructions...: the kernel's own mapping for whatever core PMU this
+ * is, so no CPU description is needed.  The kernel decides which counter (a
+ * fixed one on Intel); the planner counts each as one general-purpose counter.
+ */
+static int event_encode_generic_hw(const char *name, struct event_enc *out)
+{
+	for (size_t i = 0; i < ARRAY_LEN(event_hardware); i++) {
+		if (strcmp(event_hardware[i].name, name))
+			continue;
+		out->kind = EVENT_GP;
+		out->counter_mask = UINT32_MAX;
+		event_attr_init(&out->attr, PERF_TYPE_HARDWARE, event_hardware[i].config, 0);
+		return 0;
+	}
+	return -ENOENT;
+}
+
 /* SW.NAME: no modifiers (the kernel ignores the filters for the clocks), no PMU needed. */
 static int event_encode_software(const char *name, struct event_enc *out, char *err, size_t errlen)
 {
@@ -437,6 +495,8 @@ int event_encode(const struct event_target *t, const char *name, struct event_en
 	}
 	if (event_is_software(name))
 		return event_encode_software(name, out, err, errlen);
+	if (event_is_generic_hw(name))
+		return event_encode_generic_hw(name, out);
 	if (!t || (!t->pfm_pmu && !t->cpu)) {
 		snprintf(err, errlen, "%s: no PMU to encode it for: give --model", name);
 		return -EINVAL;
@@ -492,7 +552,9 @@ int event_encode(const struct event_target *t, const char *name, struct event_en
 	if (fixed >= 0)
 		return event_encode_fixed(t, name, &m, fixed, de && de->any, out, err, errlen);
 	if (de) {
-		config = de->event | (uint64_t)de->umask << 8 | (uint64_t)de->edge << 18 |
+		/* AMD's event select bits 11:8 go to config:32-35 (EventSelect[11:8]). */
+		config = (de->event & 0xff) | (uint64_t)(de->event >> 8) << 32 |
+			 (uint64_t)de->umask << 8 | (uint64_t)de->edge << 18 |
 			 (uint64_t)de->any << 21 | (uint64_t)de->inv << 23 |
 			 (uint64_t)de->cmask << 24;
 		config1 = de->msr ? de->msr_value : 0;

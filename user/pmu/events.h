@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * One event name as the models spell it ("INT_MISC.RECOVERY_CYCLES:c1:e1",
- * "PERF_METRICS.RETIRING", "msr/tsc/", "SW.CPU_CLOCK") -> a per-CPU counting
+ * "PERF_METRICS.RETIRING", "msr/tsc/", "SW.CPU_CLOCK", AMD's
+ * "ls_not_halted_cyc", perf's generic "cycles") -> a per-CPU counting
  * perf_event_attr.
  */
 #ifndef TMACG_EVENTS_H
@@ -70,6 +71,13 @@ const char *event_kind_name(enum event_kind k);
  * and no libpfm4 table, so a model reading only them runs on any machine.
  */
 bool event_is_software(const char *name);
+
+/*
+ * Whether name is one of perf's generic hardware events (cycles,
+ * instructions, branch-misses, cache-misses...: PERF_TYPE_HARDWARE).  The
+ * kernel maps them on any core PMU, so they need no CPU description.
+ */
+bool event_is_generic_hw(const char *name);
 
 /* x86 core PMU config fields (sysfs format/): event, umask, edge, inv, cmask. */
 #define EVENT_CFG_EVENT(c) ((unsigned int)((c) & 0xff))

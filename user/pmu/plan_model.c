@@ -75,25 +75,82 @@ static int plan_target(const struct plan_request *r, struct event_target *t, int
 	t->pfm_pmu = d->libpfm;
 	t->smt = plan_smt(r);
 	if (plan_has_pmu(r)) {
-		/* CPUID leaf 0xA and sysfs rule on a real PMU (less the NMI watchdog's). */
+		/* CPUID and sysfs rule on a real PMU (less the NMI watchdog's). */
 		t->pmu_type = r->cpu->pmu_type;
 		t->topdown_l2 = r->cpu->topdown_l2;
 		*gp = r->cpu->gp_usable;
 	} else {
 		t->pmu_type = PERF_TYPE_RAW;
 		t->topdown_l2 = d->perf_metrics_l2;
-		*gp = t->smt ? d->gp_counters_smt : d->gp_counters;
+		*gp = (t->smt ? d->gp_counters_smt : d->gp_counters) - (r->watchdog ? 1 : 0);
 	}
 	return 0;
 }
 
-/* Software events need no PMU table: a model reading only them plans anywhere. */
-static bool plan_software_only(const char *const *names, int n)
+/*
+ * Software events and perf's generic hardware events need no PMU table: a
+ * model reading only them plans anywhere.
+ */
+static bool plan_needs_no_table(const char *const *names, int n, bool *hardware)
 {
-	for (int i = 0; i < n; i++)
-		if (!event_is_software(names[i]))
+	*hardware = false;
+	for (int i = 0; i < n; i++) {
+		if (event_is_generic_hw(names[i]))
+			*hardware = true;
+		else if (!event_is_software(names[i]))
 			return false;
+	}
 	return n > 0;
+}
+
+/*
+ * Generic events the kernel cannot map on this PMU (QEMU's counts only
+ * cycles and instructions): out of names, into out->missing.
+ */
+static int plan_drop_missing(const struct plan_request *r, const char **names, int *nn,
+			     const char **missing, int *nmissing, char *err, size_t errlen)
+{
+	int kept = 0;
+
+	*nmissing = 0;
+	for (int i = 0; i < *nn; i++) {
+		struct event_enc e;
+
+		int why;
+
+		/* Absent here (-ENOENT, -EOPNOTSUPP); any other error the real open reports. */
+		if (r->probe && event_is_generic_hw(names[i]) &&
+		    !event_encode(NULL, names[i], &e, err, errlen) &&
+		    ((why = r->probe(&e.attr)) == -ENOENT || why == -EOPNOTSUPP ||
+		     why == -EINVAL)) {
+			if (*nmissing == PLAN_MAX_MISSING) {
+				snprintf(err, errlen, "more than %d events missing on this PMU",
+					 PLAN_MAX_MISSING);
+				return -E2BIG;
+			}
+			missing[(*nmissing)++] = names[i];
+			continue;
+		}
+		names[kept++] = names[i];
+	}
+	*nn = kept;
+	return 0;
+}
+
+/*
+ * The order nodes are offered to the planner in: level by level (counts,
+ * level 0, first; Info metrics last), model order within a level, so a
+ * level's events share groups before deeper ones take counters and level 1
+ * is measured over one time window where it fits (AMD's six events fill the
+ * six counters).  -1: not planned at this depth.
+ */
+#define PLAN_RANK_INFO 7
+
+static int plan_rank(const struct plan_request *r, const struct model_node_info *info)
+{
+	if (info->is_info)
+		return r->with_info ? PLAN_RANK_INFO : -1;
+	return info->level <= r->level ? info->level : -1;
 }
 
 int plan_for_model(const struct plan_request *r, struct plan *out, char *err, size_t errlen)
@@ -101,8 +158,8 @@ int plan_for_model(const struct plan_request *r, struct plan *out, char *err, si
 	struct event_target t = { 0 };
 	struct plan_input in = { 0 };
 	int n, nnodes, nn = 0, gp = 0, ret;
-	bool *need = NULL, *mark = NULL;
-	const char **names = NULL, **pool = NULL;
+	bool *need = NULL, *mark = NULL, hardware;
+	const char **names = NULL, **pool = NULL, *missing[PLAN_MAX_MISSING];
 	struct plan_node *nodes = NULL;
 
 	if (!r->model || r->level < 1 || r->level > 6) {
@@ -127,36 +184,47 @@ int plan_for_model(const struct plan_request *r, struct plan *out, char *err, si
 		if (need[i])
 			names[nn++] = model_event_name(r->model, i);
 	ret = plan_target(r, &t, &gp, err, errlen);
-	if (ret == -EOPNOTSUPP && plan_software_only(names, nn)) {
+	if (ret == -EOPNOTSUPP && plan_needs_no_table(names, nn, &hardware)) {
 		memset(&t, 0, sizeof(t));
+		/* Generic events: the host's counters when it says, else a pair per group. */
 		gp = 0;
+		if (hardware)
+			gp = plan_has_pmu(r) && r->cpu->gp_usable > 0 ? r->cpu->gp_usable :
+									PLAN_GENERIC_GP;
+		in.group_cycles = hardware ? "cycles" : NULL;
 		ret = 0;
+	} else if (!ret) {
+		in.group_cycles = t.cpu->group_cycles;
 	}
+	if (!ret)
+		ret = plan_drop_missing(r, names, &nn, missing, &in.nmissing, err, errlen);
 	/* libpfm4 must use the model's tables even where it detects another CPU. */
 	if (!ret && t.pfm_pmu)
 		ret = events_init(t.pfm_pmu, err, errlen);
 	if (ret)
 		goto cleanup;
-	for (int k = 0; k < nnodes; k++) {
-		const struct model_node_info *info = model_node(r->model, k);
-		const char **set = pool + (size_t)k * ((size_t)n + 1);
-		int c = 0;
+	for (int rank = 0; rank <= PLAN_RANK_INFO; rank++)
+		for (int k = 0; k < nnodes; k++) {
+			const char **set = pool + (size_t)k * ((size_t)n + 1);
+			int c = 0;
 
-		if (info->is_info ? !r->with_info : info->level > r->level)
-			continue;
-		memset(mark, 0, (size_t)n * sizeof(*mark));
-		if (model_node_events(r->model, k, mark) < 0)
-			continue;
-		for (int i = 0; i < n; i++)
-			if (mark[i] && need[i])
-				set[c++] = model_event_name(r->model, i);
-		nodes[in.nnodes++] = (struct plan_node){ info->name, set, c };
-	}
+			if (plan_rank(r, model_node(r->model, k)) != rank)
+				continue;
+			memset(mark, 0, (size_t)n * sizeof(*mark));
+			if (model_node_events(r->model, k, mark) < 0)
+				continue;
+			for (int i = 0; i < n; i++)
+				if (mark[i] && need[i])
+					set[c++] = model_event_name(r->model, i);
+			nodes[in.nnodes++] =
+				(struct plan_node){ model_node(r->model, k)->name, set, c };
+		}
 	in.target = &t;
 	in.gp_counters = gp;
 	in.events = names;
 	in.nevents = nn;
 	in.nodes = nodes;
+	in.missing = (const char *const *)missing;
 	ret = plan_build(&in, out, err, errlen);
 	if (ret == -E2BIG) {
 		char why[512];

@@ -23,7 +23,23 @@ struct plan_request {
 	 * current kernel (for --list-events on another machine).
 	 */
 	const struct cpu_info *cpu;
+	/* Away from a host: plan as if kernel.nmi_watchdog=1 held one counter. */
+	bool watchdog;
+	/*
+	 * Asks the kernel whether it can open a generic hardware event (cycles,
+	 * branch-misses...) on this host: 0, or -errno.  NULL: assume it can.
+	 * One it cannot is left out of the plan (plan.missing), and the nodes
+	 * reading it are null.
+	 */
+	int (*probe)(const struct perf_event_attr *attr);
 };
+
+/*
+ * General-purpose counters assumed for perf's generic events where the host
+ * does not say how many it has (no CPUID count, no description): two, so
+ * every group is cycles and one other event, which any PMU schedules.
+ */
+#define PLAN_GENERIC_GP 2
 
 /* The model flags (enum model_flag) the formulas see on this host. */
 unsigned int plan_model_flags(const struct plan_request *r);

@@ -35,6 +35,7 @@ struct plan_state {
 	struct plan_group *group;
 	int ngroups;
 	int gp;
+	int cycles; /* the event each new hardware group starts with; -1: none */
 	size_t cap; /* room for every input event, SLOTS added, and a spare */
 };
 
@@ -146,20 +147,31 @@ static int plan_new_group(struct plan_state *s)
 	return s->ngroups++;
 }
 
-/* First group that takes all of add; a new one when none does and they fit together. */
+/*
+ * First group that takes all of add; a new one when none does and they fit
+ * together.  A new group starts with the cycles event where groups carry
+ * their own (the first group gets it from the first node that reads it).
+ */
 static bool plan_place_set(struct plan_state *s, const int *add, int nadd)
 {
-	struct plan_group empty = { NULL, 0 };
+	int cyc = s->cycles, g;
+	struct plan_group first = { &cyc, cyc >= 0 };
 
-	for (int g = 0; g < s->ngroups; g++) {
+	for (int k = 0; k < nadd; k++)
+		if (add[k] == cyc)
+			first.n = 0;
+	for (g = 0; g < s->ngroups; g++) {
 		if (plan_fits(s, &s->group[g], add, nadd)) {
 			plan_add(s, g, add, nadd);
 			return true;
 		}
 	}
-	if (!plan_fits(s, &empty, add, nadd))
+	if (!plan_fits(s, &first, add, nadd))
 		return false;
-	plan_add(s, plan_new_group(s), add, nadd);
+	g = plan_new_group(s);
+	if (first.n)
+		plan_add(s, g, &cyc, 1);
+	plan_add(s, g, add, nadd);
 	return true;
 }
 
@@ -284,7 +296,8 @@ static int plan_pack_gp(struct plan_state *s, const struct plan_input *in, char 
 		return -ENOMEM;
 	}
 	for (int i = 0; i < s->nenc; i++) {
-		struct plan_group empty = { NULL, 0 };
+		int cyc = s->cycles;
+		struct plan_group empty = { &cyc, cyc >= 0 && cyc != i };
 
 		if (s->enc[i].kind == EVENT_GP && !plan_fits(s, &empty, &i, 1)) {
 			snprintf(err, errlen,
@@ -383,6 +396,13 @@ static int plan_emit(const struct plan_state *s, struct plan *out, char *err, si
 	}
 	out->ngroups = s->ngroups;
 	out->first[s->ngroups] = out->nevents;
+	for (int g = 0; g < s->ngroups; g++) {
+		out->cycles_of_group[g] = -1;
+		for (int i = out->first[g]; s->cycles >= 0 && i < out->first[g + 1]; i++)
+			if (!strcmp(out->ev[i].name, s->enc[s->cycles].name))
+				out->cycles_of_group[g] = i;
+		out->has_group_cycles |= out->cycles_of_group[g] >= 0;
+	}
 	return 0;
 }
 
@@ -393,6 +413,8 @@ int plan_build(const struct plan_input *in, struct plan *out, char *err, size_t 
 
 	memset(out, 0, sizeof(*out));
 	out->gp_counters = in->gp_counters;
+	for (int i = 0; i < in->nmissing && i < PLAN_MAX_MISSING; i++)
+		snprintf(out->missing[out->nmissing++], EVENT_NAME_MAX, "%s", in->missing[i]);
 	if (in->nevents < 0 || (in->nevents && !in->events) || in->gp_counters < 0 ||
 	    in->gp_counters > 32) {
 		snprintf(err, errlen, "invalid planner input");
@@ -418,6 +440,10 @@ int plan_build(const struct plan_input *in, struct plan *out, char *err, size_t 
 			goto cleanup;
 		}
 	}
+	s.cycles = in->group_cycles ? plan_find(&s, in->group_cycles) : -1;
+	/* Only hardware groups carry it, and only where it is a counter of their own. */
+	if (s.cycles >= 0 && s.enc[s.cycles].kind != EVENT_GP)
+		s.cycles = -1;
 	ret = plan_topdown_group(&s, in, err, errlen);
 	if (ret)
 		goto cleanup;
@@ -452,6 +478,11 @@ int plan_group_of(const struct plan *p, int i)
 	return -1;
 }
 
+bool plan_is_first(const struct plan *p, int i)
+{
+	return plan_index(p, p->ev[i].name) == i;
+}
+
 bool plan_uses_pmu(const struct plan *p)
 {
 	for (int i = 0; i < p->nevents; i++)
@@ -474,9 +505,10 @@ void plan_print(FILE *f, const struct plan *p)
 		enum event_kind lead = p->ev[p->first[g]].kind;
 
 		fprintf(f, "group %d%s\n", g,
-			lead == EVENT_SLOTS    ? " (topdown: SLOTS leads)" :
-			lead == EVENT_SOFTWARE ? " (software)" :
-						 "");
+			lead == EVENT_SLOTS	   ? " (topdown: SLOTS leads)" :
+			lead == EVENT_SOFTWARE	   ? " (software)" :
+			p->cycles_of_group[g] >= 0 ? " (its own cycles)" :
+						     "");
 		for (int i = p->first[g]; i < p->first[g + 1]; i++) {
 			const struct event_enc *e = &p->ev[i];
 
@@ -495,4 +527,9 @@ void plan_print(FILE *f, const struct plan *p)
 	}
 	for (int i = 0; i < p->npseudo; i++)
 		fprintf(f, "not opened: %s (computed by the collector)\n", p->pseudo[i]);
+	for (int i = 0; i < p->nmissing; i++)
+		fprintf(f,
+			"not on this PMU: %s (the kernel maps no event to it: nodes reading it "
+			"are null)\n",
+			p->missing[i]);
 }

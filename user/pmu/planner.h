@@ -4,7 +4,9 @@
  * every CPU, split into groups: group g is events [first[g], first[g + 1]),
  * leader first.  Group 0 is the topdown group (TOPDOWN.SLOTS leading the
  * PERF_METRICS events) when the model reads any of them; software events
- * (SW.*) form the last group, which uses no hardware counter.
+ * (SW.*) form the last group, which uses no hardware counter.  Where no fixed
+ * counter counts cycles (AMD), every hardware group carries its own copy of
+ * the cycles event (plan_input.group_cycles).
  */
 #ifndef TMACG_PLANNER_H
 #define TMACG_PLANNER_H
@@ -29,9 +31,21 @@ struct plan_input {
 	int nevents;
 	const struct plan_node *nodes; /* optional, in model order */
 	int nnodes;
+	/*
+	 * On a PMU without a fixed cycles counter (AMD): the cycles event every
+	 * hardware group carries (the CPU description's group_cycles, or perf's
+	 * "cycles" for the model generic), so each group's counts are taken
+	 * against cycles counted over the same time.  NULL: none.  Used only
+	 * when some event needs it.
+	 */
+	const char *group_cycles;
+	/* Events left out because this PMU lacks them: copied to plan.missing. */
+	const char *const *missing;
+	int nmissing;
 };
 
 #define PLAN_MAX_PSEUDO 8
+#define PLAN_MAX_MISSING 16
 
 struct plan {
 	int nevents;
@@ -41,6 +55,11 @@ struct plan {
 	int npseudo; /* inputs not opened (msr/tsc/) */
 	char pseudo[PLAN_MAX_PSEUDO][EVENT_NAME_MAX];
 	int gp_counters; /* what the plan was built for */
+	int nmissing;	 /* generic events this PMU lacks: not opened, read as unmeasured */
+	char missing[PLAN_MAX_MISSING][EVENT_NAME_MAX];
+	/* group_cycles: its index in each group (-1: that group has none, e.g. software). */
+	int cycles_of_group[TMACG_MAX_GROUPS];
+	bool has_group_cycles;
 };
 
 /*
@@ -56,6 +75,12 @@ int plan_index(const struct plan *p, const char *name);
 
 /* Group of event index i. */
 int plan_group_of(const struct plan *p, int i);
+
+/*
+ * Whether event i is the first of its name in the plan: group_cycles repeats
+ * one event in every group; its later copies are not separate counts.
+ */
+bool plan_is_first(const struct plan *p, int i);
 
 /* Whether any event needs the hardware PMU (anything but software events). */
 bool plan_uses_pmu(const struct plan *p);

@@ -50,6 +50,24 @@ static int read_online(bool *mask, int max)
 	return err;
 }
 
+int pmu_probe(const struct perf_event_attr *attr)
+{
+	struct perf_event_attr a = *attr;
+	bool online[1024] = { false };
+	int cpu = 0, fd;
+
+	/* The first online CPU: CPU 0 may be offline. */
+	if (!read_online(online, 1024))
+		while (cpu < 1023 && !online[cpu])
+			cpu++;
+	a.disabled = 1;
+	fd = (int)syscall(SYS_perf_event_open, &a, -1, cpu, -1, 0);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
 const char *pmu_errno_hint(int err)
 {
 	switch (err) {

@@ -43,6 +43,13 @@ void pmu_close(struct pmu_set *s);
  */
 int pmu_software_events(struct pmu_event *out, int max);
 
+/*
+ * Whether the kernel opens attr (counting, on the first online CPU): 0, or
+ * -errno (-ENOENT: the PMU has no such event).  For perf's generic events,
+ * which a PMU may lack.
+ */
+int pmu_probe(const struct perf_event_attr *attr);
+
 /* The explanation for an errno from perf_event_open(). */
 const char *pmu_errno_hint(int err);
 

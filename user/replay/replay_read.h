@@ -43,6 +43,9 @@ struct replay_origin {
 	bool smt_shared;
 	uint64_t dropped, map_full;
 	char *instance;
+	int pmu_groups; /* -1: null */
+	int nmissing;
+	char **missing; /* quality.missing_events */
 };
 
 struct replay_record {

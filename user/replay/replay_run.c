@@ -106,6 +106,9 @@ static void line_from_origin(struct report_line *line, const struct replay_origi
 	line->dropped = g->dropped;
 	line->map_full = g->map_full;
 	line->instance = g->instance;
+	line->pmu_groups = g->pmu_groups;
+	line->nmissing = g->nmissing;
+	line->missing = (const char *const *)g->missing;
 }
 
 /* The record's counters as the line's counts (arrays freed by the caller). */
@@ -136,6 +139,7 @@ static int print_record(void *ctx, const struct replay_record *rec, struct model
 		.tma_version = model_tma_version(p->m),
 		.cgroup = rec->cgroup,
 		.running_min = NAN,
+		.pmu_groups = -1, /* replay: no perf groups of its own */
 		.tma = p->m,
 		.result = res,
 		.level = p->level,

@@ -109,6 +109,30 @@ static int parse_quality(json_object *q, struct replay_origin *g)
 			return -EINVAL;
 		g->map_full = json_object_get_uint64(x);
 	}
+	if (json_object_object_get_ex(q, "pmu_groups", &x) && x) {
+		if (json_object_get_type(x) != json_type_int)
+			return -EINVAL;
+		g->pmu_groups = json_object_get_int(x);
+	}
+	if (json_object_object_get_ex(q, "missing_events", &x)) {
+		size_t n;
+
+		if (json_object_get_type(x) != json_type_array)
+			return -EINVAL;
+		n = json_object_array_length(x);
+		g->missing = calloc(n + 1, sizeof(*g->missing));
+		if (!g->missing)
+			return -ENOMEM;
+		for (size_t i = 0; i < n; i++) {
+			json_object *e = json_object_array_get_idx(x, i);
+
+			if (json_object_get_type(e) != json_type_string)
+				return -EINVAL;
+			g->missing[g->nmissing] = strdup(json_object_get_string(e));
+			if (!g->missing[g->nmissing++])
+				return -ENOMEM;
+		}
+	}
 	return get_name(q, "instance", &g->instance);
 }
 
@@ -137,6 +161,7 @@ static int parse_origin(json_object *o, struct replay_origin *g, const char *nam
 					   "an object of tid, tgid and comm") :
 				       rc;
 	g->running_min = NAN;
+	g->pmu_groups = -1;
 	if (json_object_object_get_ex(o, "quality", &x) && (rc = parse_quality(x, g)))
 		return rc == -EINVAL ? bad(err, errlen, name, line, "quality",
 					   "an object as tmacg writes it") :
@@ -179,6 +204,9 @@ void replay_origin_free(struct replay_origin *g)
 	free(g->host);
 	free(g->comm);
 	free(g->instance);
+	for (int i = 0; i < g->nmissing; i++)
+		free(g->missing[i]);
+	free(g->missing);
 	for (int i = 0; i < RES_N; i++)
 		free(g->resource[i]);
 	free(g);

@@ -30,6 +30,7 @@ static int add_record(void *ctx, const struct replay_record *rec, struct model_r
 		.interval_s = rec->interval_s,
 		.cgroup = rec->cgroup,
 		.running_min = NAN,
+		.pmu_groups = -1, /* replay: no perf groups of its own */
 		.tma = f->m,
 		.result = res,
 		.level = f->level,
