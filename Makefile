@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #
-# tmacg build.  `make` builds build/tmacg, `make test` runs every test,
-# `V=1` shows the commands.  Sources are found by wildcard so a new module,
+# tmacg build.  `make` builds build/tmacg, `make test` runs every test, `make install`
+# installs it (PREFIX=/usr/local, DESTDIR), `V=1` shows the commands.  Sources are found by wildcard so a new module,
 # unit test, fuzz target or model file needs no edit here:
 #   user/*.c, user/*/*.c    -> linked into tmacg (user/main.c holds main)
 #   user/model/builtin/<id>.tma -> compiled into the binary as built-in model <id>
@@ -65,7 +65,7 @@ SKEL := $(OUT)/tmacg.skel.h
 .SECONDARY: $(TESTLIB_OBJS)
 .PHONY: all static clean test unit-tests integration-tests test-bins fuzz fuzz-bins hwtest bench soak \
 	bench-bins \
-	vmlinux run install-deps format format-check
+	vmlinux run install uninstall install-deps install-test-deps format format-check
 .PHONY: import import-check
 
 all: $(OUT)/tmacg
@@ -178,8 +178,9 @@ $(OUT):
 test-bins: $(OUT)/tmacg $(UNIT_BINS) $(INTEG_BINS) $(INTEG_HELPERS)
 
 # `make test` is the one command that runs everything CI runs: unit tests in a
-# plain and a sanitizer build, then the root integration tests.
-test:
+# plain and a sanitizer build, then the root integration tests.  It first installs
+# what the tests need and the machine lacks (nothing when all is there).
+test: install-test-deps
 	$(Q)$(MAKE) --no-print-directory import-check
 	$(Q)$(MAKE) --no-print-directory test-bins
 	$(Q)$(MAKE) --no-print-directory SAN=1 test-bins
@@ -257,8 +258,9 @@ bench-bins: $(OUT)/tmacg $(BENCH_BINS)
 bench: bench-bins
 	$(Q)TMACG=$(abspath $(OUT)/tmacg) OUT=$(abspath $(OUT)) tests/bench/run
 
-# Installs what a fresh Debian machine lacks, builds, and runs tmacg here:
-# with the hardware PMU when there is one, else on software events.
+# Installs what a fresh Debian machine lacks to build tmacg (and nothing the tests
+# alone need: no server, no npm), builds, and runs tmacg here: with the hardware
+# PMU when there is one, else on software events.
 run: install-deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)if [ -e /sys/bus/event_source/devices/cpu/type ] || \
@@ -269,8 +271,32 @@ run: install-deps
 		$(OUT)/tmacg --pmu software --count 3; \
 	fi
 
+# `make install` as a distribution package lays it out (PREFIX, DESTDIR for staging):
+# the binary in sbin (it needs root or CAP_BPF+CAP_PERFMON), its manual page in section 8
+# (docs/tmacg.8) and its bash completion.  tests/lint/make-install stages one in a
+# temporary DESTDIR and checks every file.
+PREFIX ?= /usr/local
+DESTDIR ?=
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+INSTALL ?= install
+
+install: $(OUT)/tmacg
+	$(Q)$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR)
+	$(Q)$(INSTALL) -m 0755 $(OUT)/tmacg $(DESTDIR)$(SBINDIR)/tmacg
+	$(Q)$(INSTALL) -m 0644 docs/tmacg.8 $(DESTDIR)$(MANDIR)/man8/tmacg.8
+	$(Q)$(INSTALL) -m 0644 deploy/bash-completion/tmacg $(DESTDIR)$(BASHCOMPDIR)/tmacg
+
+uninstall:
+	$(Q)rm -f $(DESTDIR)$(SBINDIR)/tmacg $(DESTDIR)$(MANDIR)/man8/tmacg.8 \
+		$(DESTDIR)$(BASHCOMPDIR)/tmacg
+
 install-deps:
 	$(Q)deploy/install-deps.sh
+
+install-test-deps:
+	$(Q)deploy/install-deps.sh --test
 
 vmlinux:
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > vmlinux/vmlinux.h

@@ -94,6 +94,12 @@ static double scaled(const struct measure_impl *mi, const struct tmacg_acc *sum,
 	return acc_scaled(sum, idx, g);
 }
 
+/* The model reads msr/tsc/, which tmacg computes from the interval (not a perf event). */
+static bool tsc_computed(const struct measure_impl *mi)
+{
+	return mi->tsc_event >= 0 && mi->plan_of[mi->tsc_event] < 0;
+}
+
 void measure_evaluate(struct measure *ms, const struct tmacg_acc *sum, double interval_s,
 		      double *counts, struct model_result *result)
 {
@@ -124,6 +130,8 @@ void measure_evaluate(struct measure *ms, const struct tmacg_acc *sum, double in
 	for (int i = 0; i < mi->plan.nevents; i++)
 		if (plan_is_first(&mi->plan, i)) /* a group's own cycles: one count */
 			counts[c++] = scaled(mi, sum, ran, i);
+	if (tsc_computed(mi))
+		counts[c++] = mi->values[mi->tsc_event];
 }
 
 void measure_close(struct measure *ms)
@@ -211,7 +219,7 @@ taken:
 static int map_model_events(struct measure_impl *mi, char *err, size_t errlen)
 {
 	int n = model_event_count(mi->model), nnodes = model_node_count(mi->model);
-	int total = MEASURE_NFIXED + nnodes + NHEADLINE + mi->plan.nevents, c = 0;
+	int total = MEASURE_NFIXED + nnodes + NHEADLINE + mi->plan.nevents + 1, c = 0;
 
 	mi->plan_of = calloc(n + 1, sizeof(*mi->plan_of));
 	mi->values = calloc(n + 1, sizeof(*mi->values));
@@ -245,6 +253,9 @@ static int map_model_events(struct measure_impl *mi, char *err, size_t errlen)
 	for (int i = 0; i < mi->plan.nevents; i++)
 		if (plan_is_first(&mi->plan, i))
 			mi->count_names[c++] = mi->plan.ev[i].name;
+	/* Computed, not counted: in the line all the same, so a replay has every input. */
+	if (tsc_computed(mi))
+		mi->count_names[c++] = "msr/tsc/";
 	mi->ms.ncounts = c;
 	mi->ms.nsummary = MEASURE_NFIXED + mi->ncount_nodes;
 	mi->ms.count_names = mi->count_names;
@@ -304,6 +315,8 @@ int measure_open(struct measure **out, const struct options *o, char *err, size_
 	if (plan_uses_pmu(&mi->plan) && (ret = cpu_require_pmu(&mi->ci, err, errlen)))
 		goto fail;
 	mi->flags = plan_model_flags(&req);
+	mi->ms.topdown_fixed = mi->flags & MODEL_FLAG_TOPDOWN_FIXED;
+	mi->ms.smt = mi->flags & MODEL_FLAG_SMT;
 	ret = fill_events(mi, err, errlen);
 	if (!ret)
 		ret = map_model_events(mi, err, errlen);

@@ -26,9 +26,13 @@
 #include "pmu/pmu.h"
 #include "prom/prom.h"
 #include "output/report.h"
+#include "output/top_input.h"
 #include "util/privileges.h"
 
 volatile sig_atomic_t monitor_stop;
+
+/* How often the live view looks for keys while it waits: quick to a person, nothing to a CPU. */
+#define KEY_POLL_MS 100
 
 /* A cgroup's delta waiting for the cgroup events that name it. */
 struct pending {
@@ -53,6 +57,8 @@ struct monitor {
 	bool warned_map_full, warned_lost, warned_read;
 	struct group_health health; /* perf groups that never counted */
 	struct prom *prom;	    /* --listen: the report's sink, serving /metrics */
+	struct cgroup_mount mnt;    /* the cgroup2 mount measured */
+	struct cgroup_spec *specs;  /* --cgroup, resolved in it */
 };
 
 static uint64_t now_ns(clockid_t clk)
@@ -224,46 +230,56 @@ static int collect(struct monitor *m)
 	return collector_read_tasks(&m->col, on_task, m);
 }
 
-static int setup(struct monitor *m, char *err, size_t errlen)
+/*
+ * The cgroup2 mount and the --cgroup paths, before anything is loaded: a
+ * wrong argument is a usage error (exit 2), said at once.  0, -EINVAL (a bad
+ * --cgroup or --cgroup-root), -ENOENT (no cgroup2 here) or -ENOMEM.
+ */
+static int resolve_cgroups(struct monitor *m, char *err, size_t errlen)
 {
-	struct cgroup_spec *specs = NULL;
-	struct collector_config cfg = { 0 };
-	int event_group[TMACG_MAX_EVENTS];
-	bool event_is_leader[TMACG_MAX_EVENTS];
-	struct cgroup_mount mnt;
-	int ret;
+	int ret = cgroup_find_mount("/proc/self/mountinfo", m->o->cgroup_root, &m->mnt);
 
-	ret = cgroup_find_mount("/proc/self/mountinfo", m->o->cgroup_root, &mnt);
 	if (ret) {
-		if (m->o->cgroup_root)
+		if (m->o->cgroup_root) {
 			snprintf(err, errlen,
 				 "--cgroup-root %s: not a cgroup2 mount point "
 				 "(see /proc/self/mountinfo)",
 				 m->o->cgroup_root);
-		else
-			snprintf(err, errlen,
-				 "no cgroup2 filesystem is mounted: tmacg needs "
-				 "cgroup v2 (mount -t cgroup2 none /sys/fs/cgroup)");
+			return -EINVAL;
+		}
+		snprintf(err, errlen,
+			 "no cgroup2 filesystem is mounted: tmacg needs "
+			 "cgroup v2 (mount -t cgroup2 none /sys/fs/cgroup)");
 		return -ENOENT;
 	}
 	if (m->o->ncgroups) {
-		specs = calloc(m->o->ncgroups, sizeof(*specs));
-		if (!specs)
+		m->specs = calloc(m->o->ncgroups, sizeof(*m->specs));
+		if (!m->specs)
 			return -ENOMEM;
 	}
 	for (int i = 0; i < m->o->ncgroups; i++) {
-		if (cgroup_resolve(&mnt, m->o->cgroups[i], specs[i].path, sizeof(specs[i].path))) {
+		struct cgroup_spec *spec = &m->specs[i];
+
+		if (cgroup_resolve(&m->mnt, m->o->cgroups[i], spec->path, sizeof(spec->path))) {
 			snprintf(err, errlen,
 				 "cgroup '%s' not found: cgroup v2 is mounted at %s "
 				 "here; give a directory below it or a path inside it",
-				 m->o->cgroups[i], mnt.dir);
-			free(specs);
-			return -ENOENT;
+				 m->o->cgroups[i], m->mnt.dir);
+			return -EINVAL;
 		}
-		specs[i].depth = m->o->depth;
+		spec->depth = m->o->depth;
 	}
-	ret = cgroup_tree_init(&m->tree, &mnt, specs, m->o->ncgroups);
-	free(specs);
+	return 0;
+}
+
+static int setup(struct monitor *m, char *err, size_t errlen)
+{
+	struct collector_config cfg = { 0 };
+	int event_group[TMACG_MAX_EVENTS];
+	bool event_is_leader[TMACG_MAX_EVENTS];
+	int ret;
+
+	ret = cgroup_tree_init(&m->tree, &m->mnt, m->specs, m->o->ncgroups);
 	if (!ret && m->o->k8s) {
 		struct k8s_monitor_config kc = {
 			.containers = m->o->k8s_level == K8S_LEVEL_CONTAINER,
@@ -281,7 +297,7 @@ static int setup(struct monitor *m, char *err, size_t errlen)
 	if (!ret)
 		ret = cgroup_tree_scan(&m->tree);
 	if (ret) {
-		snprintf(err, errlen, "cannot read the cgroup hierarchy at %s: %s", mnt.dir,
+		snprintf(err, errlen, "cannot read the cgroup hierarchy at %s: %s", m->mnt.dir,
 			 strerror(-ret));
 		return ret;
 	}
@@ -336,20 +352,42 @@ static void teardown(struct monitor *m)
 	report_free(&m->rep);
 	k8s_monitor_free(m->k8s);
 	free(m->pending);
+	free(m->specs);
+}
+
+/* Keys typed since the last look; q stops at the end of this wait.  0 or -EPIPE/-EIO. */
+static int take_keys(struct monitor *m, struct top_input *keys)
+{
+	int key, err = 0;
+	bool quit = false;
+
+	while (!err && !quit && (key = top_input_key(keys)) >= 0)
+		err = report_key(&m->rep, key, &quit);
+	if (quit)
+		monitor_stop = 1; /* as SIGINT: the interval so far shows, then exit 0 */
+	return err;
 }
 
 int monitor_run(const struct options *o)
 {
 	struct monitor m = { .o = o };
+	struct top_input keys = { .active = false };
 	uint64_t start, deadline, last;
 	char err[8192] = "";
 	int ret, code = 0;
 
-	/* First: without them nothing below can work, and the kernel's errors would not say why. */
+	ret = resolve_cgroups(&m, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "tmacg: %s\n", err[0] ? err : strerror(-ret));
+		free(m.specs);
+		return ret == -EINVAL ? 2 : 1;
+	}
+	/* Then: without them nothing below can work, and the kernel's errors would not say why. */
 	ret = privileges_check(err, sizeof(err));
 	if (!ret)
 		ret = measure_open(&m.ms, o, err, sizeof(err));
 	if (ret) {
+		free(m.specs);
 		fprintf(stderr, "tmacg: %s\n", err);
 		return 1;
 	}
@@ -373,6 +411,9 @@ int monitor_run(const struct options *o)
 	}
 	if (m.prom)
 		prom_announce(m.prom);
+	/* The live view's keys, when it is on a terminal someone types at. */
+	if (m.rep.top && isatty(STDOUT_FILENO))
+		top_input_open(&keys, STDIN_FILENO);
 	if (o->verbose)
 		fprintf(stderr, "tmacg: ready: cgroup2 at %s, %zu cgroups known\n", m.tree.mnt.dir,
 			cgroup_tree_len(&m.tree));
@@ -384,9 +425,16 @@ int monitor_run(const struct options *o)
 		deadline += o->interval_ns;
 		if (o->duration_ns && deadline > start + o->duration_ns)
 			deadline = start + o->duration_ns;
-		/* Wait for the interval's end, naming new cgroups as they appear. */
-		while (!monitor_stop && (now = now_ns(CLOCK_MONOTONIC)) < deadline)
-			collector_wait_cgroups(&m.col, (int)((deadline - now + 999999) / 1000000));
+		/* Wait for the interval's end, naming new cgroups and taking keys as they come. */
+		while (!monitor_stop && (now = now_ns(CLOCK_MONOTONIC)) < deadline) {
+			int wait_ms = (int)((deadline - now + 999999) / 1000000);
+
+			if (keys.active && wait_ms > KEY_POLL_MS)
+				wait_ms = KEY_POLL_MS;
+			collector_wait_cgroups(&m.col, wait_ms);
+			if (take_keys(&m, &keys) == -EPIPE)
+				monitor_stop = 1;
+		}
 		ret = collect(&m);
 		if (ret) {
 			fprintf(stderr, "tmacg: cannot read the BPF maps: %s\n", strerror(-ret));
@@ -408,6 +456,7 @@ int monitor_run(const struct options *o)
 		if (monitor_stop || (o->duration_ns && now - start >= o->duration_ns))
 			break;
 	}
+	top_input_close(&keys);
 	if (o->verbose)
 		print_totals(&m);
 	teardown(&m);

@@ -13,6 +13,7 @@
 #include "options.h"
 #include "pmu/plan_model.h"
 #include "pmu/planner.h"
+#include "output/output_top.h"
 #include "pmu/pmu.h"
 #include "replay/replay_read.h"
 #include "replay/replay_run.h"
@@ -90,13 +91,34 @@ static int list_events(const struct options *o, const struct tma_model *m,
 }
 
 /*
- * --replay: the lines' own retire latencies, else --retire-latency's, each missing
- * one from Intel's published defaults of the CPU running the model.
+ * --replay: the whole input is read first; with no model named, tmacg's own
+ * lines are replayed with the model that measured them.
  */
-static int replay(const struct options *o, const struct tma_model *m)
+static int replay_load_model(const struct options *o, struct replay_data *d, struct options *eff)
+{
+	char err[512];
+
+	*eff = *o;
+	if (replay_load(o->replay, d, stderr))
+		return 1;
+	if (o->model || o->model_file)
+		return 0;
+	eff->model = replay_recorded_model(d, err, sizeof(err));
+	if (!eff->model && err[0]) {
+		fprintf(stderr, "tmacg: %s\n", err);
+		replay_free(d);
+		return 2;
+	}
+	return 0;
+}
+
+/*
+ * The lines' own retire latencies, else --retire-latency's, each missing one
+ * from Intel's published defaults of the CPU running the model.
+ */
+static int replay(const struct options *o, const struct tma_model *m, struct replay_data *d)
 {
 	struct rl_table file = { 0 };
-	struct replay_data d;
 	struct top_screen scr;
 	char err[1024];
 	int code;
@@ -105,37 +127,42 @@ static int replay(const struct options *o, const struct tma_model *m)
 		fprintf(stderr, "tmacg: %s\n", err);
 		return 1;
 	}
-	if (replay_load(o->replay, &d, stderr)) {
-		rl_table_free(&file);
-		return 1;
-	}
 	if (o->retire_latency && !model_latency_count(m))
 		fprintf(stderr,
 			"tmacg: warning: model %s reads no retire latency: --retire-latency %s is "
 			"not used\n",
 			model_id(m), o->retire_latency);
-	d.rl_file = o->retire_latency ? &file : NULL;
-	d.rl_defaults = cpu_desc_latency_defaults(model_id(m));
+	d->rl_file = o->retire_latency ? &file : NULL;
+	d->rl_defaults = cpu_desc_latency_defaults(model_id(m));
 	if (o->format == FORMAT_TOP) {
 		top_screen_size(fileno(stdout), &scr);
-		code = replay_top_data(&d, m, o->level, o->color, scr.width, stdout, stderr);
+		code = replay_top_data(d, m, o->level, o->color, scr.width, stdout, stderr);
 	} else {
-		code = replay_run_data(&d, m, o->level, o->format == FORMAT_JSON, o->color, o->info,
+		code = replay_run_data(d, m, o->level, o->format == FORMAT_JSON, o->color, o->info,
 				       stdout, stderr);
 	}
-	replay_free(&d);
+	d->rl_file = NULL;
 	rl_table_free(&file);
 	return code;
 }
 
-int offline_run(const struct options *o)
+int offline_run(const struct options *opts)
 {
+	struct replay_data d = { 0 };
+	struct options eff;
+	const struct options *o = opts;
 	struct cpu_info ci;
 	bool have_ci;
 	struct tma_model *m;
 	char err[1024];
 	int code;
 
+	if (opts->replay) {
+		code = replay_load_model(opts, &d, &eff);
+		if (code)
+			return code;
+		o = &eff;
+	}
 	/* The host's CPU picks the model only when none was named. */
 	have_ci = !o->model && !o->model_file ?
 			  !cpu_detect(NULL, &ci, err, sizeof(err)) :
@@ -143,6 +170,7 @@ int offline_run(const struct options *o)
 	m = tma_model_open(o, have_ci ? &ci : NULL, err, sizeof(err));
 	if (!m) {
 		fprintf(stderr, "tmacg: %s\n", err);
+		replay_free(&d);
 		return o->model_file ? 1 : 2;
 	}
 	if (o->list_metrics) {
@@ -151,8 +179,9 @@ int offline_run(const struct options *o)
 	} else if (o->list_events) {
 		code = list_events(o, m, have_ci ? &ci : NULL);
 	} else {
-		code = replay(o, m);
+		code = replay(o, m, &d);
 	}
+	replay_free(&d);
 	model_free(m);
 	return code;
 }

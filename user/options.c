@@ -22,8 +22,8 @@ int parse_duration(const char *s, uint64_t *ns)
 		const char *suffix;
 		double ns;
 	} units[] = {
-		{ "ns", 1 },   { "us", 1e3 },	{ "ms", 1e6 }, { "s", 1e9 },
-		{ "m", 60e9 }, { "h", 3600e9 }, { "", 1e9 },
+		{ "ns", 1 },  { "us", 1e3 }, { "ms", 1e6 },
+		{ "s", 1e9 }, { "m", 60e9 }, { "h", 3600e9 },
 	};
 	char *end;
 	double v;
@@ -34,6 +34,9 @@ int parse_duration(const char *s, uint64_t *ns)
 	v = strtod(s, &end);
 	if (end == s || errno || !isfinite(v) || v < 0)
 		return -EINVAL;
+	/* perf stat -I 1000 means milliseconds, sleep 1000 seconds: no guessing. */
+	if (!*end)
+		return -EDOM;
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
 		if (strcmp(end, units[i].suffix))
 			continue;
@@ -99,8 +102,8 @@ void options_usage(FILE *f)
 	      f);
 	options_usage_models(f);
 	fputs("      --model-file PATH  a model file of your own\n"
-	      "      --retire-latency FILE  measured retire latencies (Intel's JSON format, as\n"
-	      "                         toplev's --ret-latency) instead of Intel's defaults (TMA 5.1)\n"
+	      "      --retire-latency FILE  measured retire latencies (Intel's JSON format, the\n"
+	      "                         format toplev reads) instead of Intel's defaults (TMA 5.1)\n"
 	      "  -l, --level N          tree depth to report, 1-6 (default 3)\n"
 	      "      --info             also report Info metrics (IPC, CPI, ...)\n"
 	      "      --list-models      the built-in models\n"
@@ -109,7 +112,7 @@ void options_usage(FILE *f)
 	      "      --replay FILE      evaluate recorded counts (JSON lines; - for stdin)\n"
 	      "\n"
 	      "When and how:\n"
-	      "  -i, --interval DUR     e.g. 500ms, 2s (default 1s)\n"
+	      "  -i, --interval DUR     with its unit (ns, us, ms, s, m, h): 500ms, 2s (default 1s)\n"
 	      "  -n, --count N          stop after N intervals\n"
 	      "  -D, --duration DUR     stop after DUR\n"
 	      "  -f, --format table|json|top|none  (default: table on a terminal, top once\n"
@@ -197,6 +200,25 @@ static int bad(FILE *err, const char *fmt, const char *arg)
 	fprintf(err, fmt, arg);
 	fputs("\nTry 'tmacg --help' for more information.\n", err);
 	return 2;
+}
+
+/* optarg as a duration for option name: 0, or 2 after saying what is wrong (e.g.: examples). */
+static int duration_arg(FILE *err, const char *name, const char *examples, uint64_t *ns)
+{
+	char what[256];
+	int rc = parse_duration(optarg, ns);
+
+	if (!rc)
+		return 0;
+	/* A bare number: perf stat -I 1000 means milliseconds, sleep 1000 seconds. */
+	if (rc == -EDOM)
+		snprintf(what, sizeof(what),
+			 "%s '%%s': a duration needs a unit: ns, us, ms, s, m or h (%s)", name,
+			 examples);
+	else
+		snprintf(what, sizeof(what), "%s '%%s': expected a duration like %s", name,
+			 examples);
+	return bad(err, what, optarg);
 }
 
 int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err)
@@ -294,10 +316,8 @@ int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err
 			o->replay = optarg;
 			break;
 		case 'i':
-			if (parse_duration(optarg, &o->interval_ns))
-				return bad(err,
-					   "--interval '%s': expected a duration like 500ms or 2s",
-					   optarg);
+			if (duration_arg(err, "--interval", "500ms or 2s", &o->interval_ns))
+				return 2;
 			if (o->interval_ns < OPTIONS_MIN_INTERVAL_NS)
 				return bad(err, "--interval '%s': the shortest interval is 10ms",
 					   optarg);
@@ -308,7 +328,9 @@ int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err
 			o->count = v;
 			break;
 		case 'D':
-			if (parse_duration(optarg, &o->duration_ns) || !o->duration_ns)
+			if (duration_arg(err, "--duration", "10s or 5m", &o->duration_ns))
+				return 2;
+			if (!o->duration_ns)
 				return bad(err,
 					   "--duration '%s': expected a duration like 10s or 5m",
 					   optarg);

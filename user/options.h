@@ -62,7 +62,10 @@ int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err
  */
 void options_resolve(struct options *o, bool stdout_tty);
 
-/* "500ms", "2s", "1.5m", "100us", "3" (seconds) -> ns; 0 or -EINVAL. */
+/*
+ * "500ms", "2s", "1.5m", "100us", "1h" -> ns; 0, -EDOM for a number without a
+ * unit ("1000": seconds to sleep(1), milliseconds to perf stat -I), or -EINVAL.
+ */
 int parse_duration(const char *s, uint64_t *ns);
 
 void options_usage(FILE *f);

@@ -301,6 +301,56 @@ static void check_replay(json_object **lines, size_t n)
 }
 
 /*
+ * tmacg's own output is replay input (docs/architecture.md): the recorded
+ * lines, replayed with the same model and options, come back byte for byte
+ * (time, host, ids, counts, quality, metrics); at --level 1 without --info,
+ * each line keeps its level-1 nodes with the same values and drops the rest.
+ */
+#define NLEVEL1 2 /* software_test.tma's level 1: node 1 CPU_Share, node 2 Off_CPU */
+
+static void check_own_lines_replay(const char *recorded, json_object **lines, size_t n)
+{
+	char in_path[] = "/tmp/tmacg-replay-XXXXXX", *out;
+	char *same[] = { getenv("TMACG"), "--replay", "-", "--model-file", model_path, "--info",
+			 "--format",	  "json",     NULL };
+	char *level1[] = { getenv("TMACG"), "--replay", "-",	    "--model-file", model_path,
+			   "--level",	    "1",	"--format", "json",	    NULL };
+	int fd = mkstemp(in_path);
+	json_object **rep;
+	size_t nrep;
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, recorded, strlen(recorded)), (ssize_t)strlen(recorded));
+	close(fd);
+	assert_int_equal(run_capture(same, in_path, &out), 0);
+	if (strcmp(out, recorded))
+		fail_msg("replayed lines differ from the recorded ones:\n%s\nvs\n%s", out,
+			 recorded);
+	free(out);
+	assert_int_equal(run_capture(level1, in_path, &out), 0);
+	unlink(in_path);
+	rep = itest_json_lines(out, &nrep);
+	assert_non_null(rep);
+	assert_int_equal(nrep, n);
+	for (size_t i = 0; i < n; i++) {
+		json_object *live = member(lines[i], "metrics"), *got = member(rep[i], "metrics");
+		int kept = 0;
+
+		json_object_object_foreach(got, node, value) {
+			if (!json_object_equal(value, member(live, node)))
+				fail_msg("line %zu: %s replayed at level 1 is %s, live %s", i, node,
+					 json_object_to_json_string(value),
+					 json_object_to_json_string(member(live, node)));
+			kept++;
+		}
+		assert_int_equal(kept, NLEVEL1);
+	}
+	printf("  replay of tmacg's own lines: %zu lines byte for byte, and at --level 1\n", n);
+	itest_json_free(rep, nrep);
+	free(out);
+}
+
+/*
  * Sum of cpu-clock seconds in the lines of one cgroup, and of on_cpu_s in
  * *on_cpu; checks each line on the way.
  */
@@ -477,6 +527,7 @@ static void live_model_matches_kernel_and_replay(void **state)
 	}
 	check_idle(lines, n, cg[2]);
 	check_replay(lines, n);
+	check_own_lines_replay(t.out, lines, n);
 	if (strstr(t.err, "never counted"))
 		fail_msg("a software group reported as never counting: %s", t.err);
 	itest_json_free(lines, n);

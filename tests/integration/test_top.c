@@ -63,7 +63,7 @@ static int teardown(void **state)
 static void need_tmux(void)
 {
 	if (sh("command -v tmux >/dev/null 2>&1"))
-		fail_msg("tmux not found: deploy/install-deps.sh installs it");
+		fail_msg("tmux not found: deploy/install-deps.sh --test installs it");
 }
 
 /* The pane's text (with SGR escapes when escapes); NULL when tmux failed. */
@@ -321,6 +321,108 @@ static void auto_top_over_eight(void **state)
 	assert_int_equal(itest_rmcg(parent), 0);
 }
 
+/* Waits up to seconds for a screen holding text; NULL when none did. */
+static char *wait_text(const char *text, int seconds)
+{
+	time_t give_up = time(NULL) + seconds;
+	char *s;
+
+	while (time(NULL) <= give_up) {
+		s = capture(false);
+		if (s && strstr(s, text))
+			return s;
+		free(s);
+		usleep(100000);
+	}
+	return NULL;
+}
+
+/* Sends one key to the session, as typed. */
+static void key(const char *k)
+{
+	assert_int_equal(sh("tmux -S %s send-keys -t top %s", sock, k), 0);
+}
+
+/*
+ * The keys on a real terminal, with a 10 s interval so that every change seen
+ * within 3 s is a redraw on the key, not the next interval: s four times walks
+ * CPU% -> the three rates -> the name (software model), which sorts the rows
+ * by name (the parent, then /a, then /c); r reverses that; q ends tmacg, with 0.
+ */
+static void keys_in_tmux(void **state)
+{
+	char parent[128], child[2][160], tmacg[PATH_MAX], errfile[128], codefile[128];
+	char *screen, *line;
+	pid_t burners[2];
+	FILE *f;
+	int code = -1;
+
+	(void)state;
+	ITEST_NEED_ROOT();
+	need_tmux();
+	itest_parent_name(parent, sizeof(parent), "keys");
+	assert_int_equal(itest_mkcg(parent), 0);
+	for (int i = 0; i < 2; i++) {
+		snprintf(child[i], sizeof(child[i]), "%s/%c", parent, "ac"[i]);
+		assert_int_equal(itest_mkcg(child[i]), 0);
+		burners[i] = itest_burn_in(child[i], "60", i ? "0.05" : "0.9", NULL);
+		assert_true(burners[i] > 0);
+	}
+	snprintf(errfile, sizeof(errfile), "/tmp/tmacg-test-%d-keys.err", (int)getpid());
+	snprintf(codefile, sizeof(codefile), "/tmp/tmacg-test-%d-keys.code", (int)getpid());
+	unlink(codefile);
+	assert_non_null(realpath(getenv("TMACG"), tmacg));
+	snprintf(sock, sizeof(sock), "/tmp/tmacg-test-%d-%d.tmux", (int)getpid(), ++sessions);
+	assert_int_equal(sh("tmux -S %s new-session -d -s top -x 100 -y 20 "
+			    "\"'%s' --pmu software --cgroup '%s/%s' --depth 1 --format top "
+			    "--interval 10s --duration 60s 2>'%s'; echo $? >'%s'\"",
+			    sock, tmacg, itest_cgroup_mount(), parent, errfile, codefile),
+			 0);
+	screen = wait_text("CGROUP", 30);
+	assert_non_null(screen);
+	print_message("%s", screen);
+	assert_null(strstr(screen, "sort "));
+	free(screen);
+	key("s");
+	screen = wait_text("sort context_switches/s", 3);
+	assert_non_null(screen);
+	free(screen);
+	key("s");
+	key("s");
+	key("s");
+	screen = wait_text("sort CGROUP", 3);
+	assert_non_null(screen);
+	print_message("%s", screen);
+	assert_non_null(strstr(screen, "*CGROUP"));
+	line = strstr(screen, "*CGROUP");
+	line = strchr(line, '\n') + 1;
+	assert_memory_equal(line, "/", 1); /* the parent: a prefix of its children */
+	assert_true(strstr(line, "/a ") < strstr(line, "/c "));
+	free(screen);
+	key("r");
+	screen = wait_text("sort CGROUP reversed", 3);
+	assert_non_null(screen);
+	assert_true(strstr(screen, "/c ") < strstr(screen, "/a "));
+	free(screen);
+	key("q");
+	for (int i = 0; i < 50 && code < 0; i++) {
+		usleep(100000);
+		f = fopen(codefile, "r");
+		if (f && fscanf(f, "%d", &code) != 1)
+			code = -1;
+		if (f)
+			fclose(f);
+	}
+	stop_top(errfile);
+	unlink(codefile);
+	assert_int_equal(code, 0); /* within 5 s of q, and 0 */
+	for (int i = 0; i < 2; i++) {
+		kill(burners[i], SIGKILL);
+		itest_wait(burners[i]);
+	}
+	assert_int_equal(itest_rmcg(parent), 0);
+}
+
 /* Into a pipe: whole frames one after another, an empty line apart, no escapes. */
 static void top_into_a_pipe(void **state)
 {
@@ -358,6 +460,7 @@ int main(void)
 		cmocka_unit_test_teardown(top_in_tmux, teardown),
 		cmocka_unit_test_teardown(auto_top_over_eight, teardown),
 		cmocka_unit_test_teardown(top_into_a_pipe, teardown),
+		cmocka_unit_test_teardown(keys_in_tmux, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, NULL);

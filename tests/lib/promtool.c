@@ -19,7 +19,7 @@ bool promtool_accepts(const char *text)
 
 	if (system("command -v promtool >/dev/null 2>&1")) {
 		fprintf(stderr, "  promtool not installed (Debian package prometheus; "
-				"deploy/install-deps.sh installs it)\n");
+				"deploy/install-deps.sh --test installs it)\n");
 		return false;
 	}
 	fd = mkstemp(path);

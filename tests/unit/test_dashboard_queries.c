@@ -260,8 +260,9 @@ static int setup(void **state)
 	if (repo_root(root, sizeof(root)))
 		return -1;
 	if (run("command -v promtool >/dev/null && command -v prometheus >/dev/null")) {
-		fprintf(stderr, "  promtool and prometheus not installed (Debian package "
-				"prometheus; deploy/install-deps.sh installs it): skipped\n");
+		fprintf(stderr,
+			"  promtool and prometheus not installed (Debian package "
+			"prometheus; deploy/install-deps.sh --test installs it): skipped\n");
 		return 0;
 	}
 	snprintf(dir, sizeof(dir), "/tmp/tmacg-dash-XXXXXX");

@@ -4,7 +4,7 @@
  * is wrong: deploy/kubernetes must pass tests/deploy/validate-manifests.mjs,
  * each fixture under tests/deploy/fixtures must fail it with the file, the
  * document and the reason.  Needs node and `npm ci --prefix tests/deploy`
- * (deploy/install-deps.sh does both); without them the test fails and says so.
+ * (deploy/install-deps.sh --test does both); without them the test fails and says so.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -69,11 +69,12 @@ static void require_tools(void)
 	struct stat sb;
 
 	if (system("node --version >/dev/null 2>&1"))
-		fail_msg("node is not installed: run deploy/install-deps.sh");
+		fail_msg("node is not installed: run deploy/install-deps.sh --test");
 	snprintf(path, sizeof(path), "%s/tests/deploy/node_modules/kubernetes-models", root);
 	if (stat(path, &sb))
-		fail_msg("%s missing: run deploy/install-deps.sh (npm ci --prefix tests/deploy)",
-			 path);
+		fail_msg(
+			"%s missing: run deploy/install-deps.sh --test (npm ci --prefix tests/deploy)",
+			path);
 }
 
 static void test_deploy_manifests_valid(void **state)

@@ -86,6 +86,22 @@ static void invalid_bytes_become_strict_utf8_losslessly(void **state)
 	}
 }
 
+/* --replay reads tmacg's own lines: each hostile name comes back byte for byte. */
+static void replay_decodes_names_back_to_their_bytes(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(hostile) / sizeof(hostile[0]); i++) {
+		char *got = cgroup_of_line(hostile[i]);
+		char *back = name_json_bytes(got);
+
+		assert_non_null(back);
+		if (strcmp(back, hostile[i]))
+			fail_msg("name %zu does not decode back to itself", i);
+		free(back);
+		free(got);
+	}
+}
+
 static void names_differing_in_invalid_bytes_stay_different(void **state)
 {
 	static const char *const names[] = {
@@ -210,6 +226,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(invalid_bytes_become_strict_utf8_losslessly),
+		cmocka_unit_test(replay_decodes_names_back_to_their_bytes),
 		cmocka_unit_test(names_differing_in_invalid_bytes_stay_different),
 		cmocka_unit_test(valid_names_pass_unchanged),
 		cmocka_unit_test(count_names_are_escaped_too),

@@ -16,24 +16,14 @@
 #include "model/model.h"
 #include "replay/replay_read.h"
 #include "replay/replay_run.h"
-
-static int read_text(const char *text, struct replay_data *d, char *err, size_t errlen)
-{
-	FILE *f = fmemopen((void *)text, strlen(text), "r");
-	int rc;
-
-	assert_non_null(f);
-	rc = replay_read_stream(f, "in.jsonl", d, err, errlen);
-	fclose(f);
-	return rc;
-}
+#include "replay_text.h"
 
 static void bad(const char *text, const char *want)
 {
 	struct replay_data d;
 	char err[512] = "";
 
-	assert_int_equal(read_text(text, &d, err, sizeof(err)), -EINVAL);
+	assert_int_equal(replay_read_text(text, &d, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, want);
 	assert_int_equal(d.nrecords, 0);
 }
@@ -54,7 +44,7 @@ static void test_read_ok(void **state)
 	char err[512];
 
 	(void)state;
-	assert_int_equal(read_text(text, &d, err, sizeof(err)), 0);
+	assert_int_equal(replay_read_text(text, &d, err, sizeof(err)), 0);
 	assert_int_equal(d.nrecords, 3);
 	assert_string_equal(d.records[0].cgroup, "/a");
 	assert_float_equal(d.records[0].interval_s, 0.5, 0);
@@ -294,7 +284,7 @@ static void test_retire_latency(void **state)
 	assert_int_equal(rl_table_add(&defaults, "L.K", 30), 0);
 	assert_int_equal(rl_table_add(&defaults, "S.P", 5), 0);
 	assert_int_equal(rl_table_add(&file, "L.K", 10), 0);
-	assert_int_equal(read_text(lines, &d, err, sizeof(err)), 0);
+	assert_int_equal(replay_read_text(lines, &d, err, sizeof(err)), 0);
 	for (int setting = 0; setting < 3; setting++) {
 		char *line;
 
@@ -382,12 +372,12 @@ static void test_oversized_line_refused(void **state)
 	strcpy(text, GOOD);
 	memset(text + strlen(GOOD), ' ', n);
 	text[strlen(GOOD) + n] = '\0';
-	assert_int_equal(read_text(text, &d, err, sizeof(err)), -EINVAL);
+	assert_int_equal(replay_read_text(text, &d, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "in.jsonl:2: line longer than 1048576 bytes, the limit of one "
 				 "replay line: not JSON lines?");
 	/* Exactly at the limit is accepted (a blank line). */
 	text[strlen(GOOD) + n - 1] = '\0';
-	assert_int_equal(read_text(text, &d, err, sizeof(err)), 0);
+	assert_int_equal(replay_read_text(text, &d, err, sizeof(err)), 0);
 	assert_int_equal(d.nrecords, 1);
 	replay_free(&d);
 	free(text);
@@ -491,20 +481,20 @@ static void test_replay_duplicate_key_refused(void **state)
 	char err[512] = "";
 
 	(void)state;
-	assert_int_equal(read_text("{\"cgroup\":\"/a\",\"interval_s\":1,"
-				   "\"counters\":{\"X.Y\":1,\"X.Y\" :2}}\n",
-				   &d, err, sizeof(err)),
+	assert_int_equal(replay_read_text("{\"cgroup\":\"/a\",\"interval_s\":1,"
+					  "\"counters\":{\"X.Y\":1,\"X.Y\" :2}}\n",
+					  &d, err, sizeof(err)),
 			 -EINVAL);
 	assert_string_equal(err, "in.jsonl:1: a key given twice in one object: each key once "
 				 "(which one would count?)");
-	assert_int_equal(read_text("{\"cgroup\":\"/a\",\"cgroup\":\"/b\",\"interval_s\":1,"
-				   "\"counters\":{}}\n",
-				   &d, err, sizeof(err)),
+	assert_int_equal(replay_read_text("{\"cgroup\":\"/a\",\"cgroup\":\"/b\",\"interval_s\":1,"
+					  "\"counters\":{}}\n",
+					  &d, err, sizeof(err)),
 			 -EINVAL);
 	/* A key-like string inside a value is not a key. */
-	assert_int_equal(read_text("{\"cgroup\":\"/a\\\":\\\"\",\"interval_s\":1,"
-				   "\"counters\":{\"X.Y\":1}}\n",
-				   &d, err, sizeof(err)),
+	assert_int_equal(replay_read_text("{\"cgroup\":\"/a\\\":\\\"\",\"interval_s\":1,"
+					  "\"counters\":{\"X.Y\":1}}\n",
+					  &d, err, sizeof(err)),
 			 0);
 	replay_free(&d);
 }
@@ -516,9 +506,9 @@ static void test_replay_error_escapes_controls(void **state)
 	char err[512] = "";
 
 	(void)state;
-	assert_int_equal(read_text("{\"cgroup\":\"/a\",\"interval_s\":1,"
-				   "\"counters\":{\"\\u001b]0;x\\u0007\":\"s\"}}\n",
-				   &d, err, sizeof(err)),
+	assert_int_equal(replay_read_text("{\"cgroup\":\"/a\",\"interval_s\":1,"
+					  "\"counters\":{\"\\u001b]0;x\\u0007\":\"s\"}}\n",
+					  &d, err, sizeof(err)),
 			 -EINVAL);
 	for (const char *p = err; *p; p++)
 		assert_true((unsigned char)*p >= 0x20 && *p != 0x7f);
@@ -549,11 +539,11 @@ static void test_replay_missing_event_warned(void **state)
 	m = model_load(model, sizeof(model) - 1, "t.tma", err, sizeof(err));
 	assert_non_null(m);
 	assert_int_equal(
-		read_text("{\"cgroup\":\"/a\",\"interval_s\":1,\"counters\":{\"X.Y\":1,"
-			  "\"Z.W\":1}}\n"
-			  "{\"cgroup\":\"/a\",\"interval_s\":1,\"counters\":{\"X.Y\":1}}\n"
-			  "{\"cgroup\":\"/a\",\"interval_s\":1,\"counters\":{\"X.Y\":1}}\n",
-			  &d, err, sizeof(err)),
+		replay_read_text("{\"cgroup\":\"/a\",\"interval_s\":1,\"counters\":{\"X.Y\":1,"
+				 "\"Z.W\":1}}\n"
+				 "{\"cgroup\":\"/a\",\"interval_s\":1,\"counters\":{\"X.Y\":1}}\n"
+				 "{\"cgroup\":\"/a\",\"interval_s\":1,\"counters\":{\"X.Y\":1}}\n",
+				 &d, err, sizeof(err)),
 		0);
 	assert_int_equal(replay_each(&d, m, 1, false, none, NULL, e), 0);
 	fclose(e);

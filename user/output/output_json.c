@@ -202,6 +202,8 @@ int output_json_line(FILE *f, const struct report_line *r)
 								 NULL);
 	json_object_object_add(o, "quality", quality);
 	add_model_result(o, r);
+	json_object_object_add(o, "topdown_fixed", json_object_new_boolean(r->topdown_fixed));
+	json_object_object_add(o, "smt", json_object_new_boolean(r->smt));
 
 	if (fprintf(f, "%s\n",
 		    json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |

@@ -59,6 +59,9 @@ struct report_line {
 	const struct model_result *result;
 	int level;
 	bool info;
+	/* The model's inputs besides the counts, so --replay evaluates the line as measured. */
+	bool topdown_fixed; /* PERF_METRICS was read (topdown_use_fixed) */
+	bool smt;	    /* SMT was on (smt_enabled) */
 };
 
 /* Writes one line; 0, or -EPIPE/-EIO when the stream failed. */

@@ -12,10 +12,8 @@
 #include "model/model_list.h"
 #include "output/output_json.h"
 #include "output/term_width.h"
+#include "output/top_impl.h"
 
-#define TOP_MAX_L1 8
-#define TOP_MAX_EXTRA 8
-#define TOP_NAME_BYTES 512
 #define TOP_PATH_BYTES 256
 /* A line is at most this many bytes: wide enough for any terminal, escapes included. */
 #define TOP_LINE_BYTES 16384
@@ -32,36 +30,11 @@
 #define BAR_MID 12 /* the bar grows to this before the path gets spare columns */
 #define BAR_MAX 24
 #define PATH_MIN 12
+#define CONTAINER_INDENT 2 /* a container's row, below its pod's */
+#define POD_REST_MIN 8	   /* a pod name keeps this much beside its namespace */
 
 #define SGR_RESET "\033[0m"
 #define SGR_HEADER "\033[7m"
-
-struct top_row {
-	char name[TOP_NAME_BYTES];
-	bool other;
-	double cpu; /* % of one CPU; NAN: unknown */
-	double run; /* running_min, %; NAN: unknown */
-	double l1[TOP_MAX_L1];
-	double extra[TOP_MAX_EXTRA];
-	char path[TOP_PATH_BYTES];
-};
-
-struct top {
-	const struct tma_model *m;
-	int level;
-	int nl1, l1[TOP_MAX_L1];	  /* level-1 node indices, model order */
-	int on_cpu;			  /* index of the "on_cpu_s" count; -1: none */
-	int nextra, extra[TOP_MAX_EXTRA]; /* indices of "*_per_s" counts */
-	/* extra[i] is a level-1 node of a model that is not TMA (generic: IPC, CPI...). */
-	bool extra_node[TOP_MAX_EXTRA];
-	char extra_head[TOP_MAX_EXTRA][40];
-	bool pods; /* rows are named by Kubernetes identity */
-	/* The widest name and path so far: columns do not jump from frame to frame. */
-	int name_nat, path_nat;
-	struct top_row *rows;
-	size_t n, cap;
-	bool drawn;
-};
 
 /* How a level-1 node shows: its column header, bar letter and bar colour. */
 static const struct {
@@ -104,6 +77,7 @@ struct top *top_new(const struct tma_model *m, int level, int ncounts,
 		return NULL;
 	t->m = m;
 	t->level = level;
+	t->show_level = level;
 	t->on_cpu = -1;
 	for (int i = 0; m && i < model_node_count(m) && t->nl1 < TOP_MAX_L1; i++) {
 		const struct model_node_info *n = model_node(m, i);
@@ -154,15 +128,16 @@ void top_free(struct top *t)
 	free(t);
 }
 
-static void path_text(const struct top *t, const struct model_result *r, char *buf, size_t len)
+/* The row's bottleneck path down to the level shown: "Backend_Bound.Memory_Bound". */
+static void path_text(const struct top *t, const struct top_row *r, char *buf, size_t len)
 {
 	size_t o = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; r && i < r->bottleneck_len && o + 1 < len; i++) {
-		const struct model_node_info *n = model_node(t->m, r->bottleneck[i]);
+	for (int i = 0; i < r->path_len && o + 1 < len; i++) {
+		const struct model_node_info *n = model_node(t->m, r->path[i]);
 
-		if (n->level > t->level)
+		if (n->level > t->show_level)
 			break;
 		o += snprintf(buf + o, len - o, "%s%s", i ? "." : "", n->name);
 	}
@@ -173,6 +148,11 @@ int top_add(struct top *t, const struct report_line *line, bool other)
 	const struct resource *res = line->resource;
 	struct top_row *row;
 
+	if (t->frame_done) { /* the last frame's rows were kept for redraws until now */
+		t->n = 0;
+		t->pods = false;
+		t->frame_done = false;
+	}
 	if (t->n == t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 32;
 		struct top_row *grown = realloc(t->rows, cap * sizeof(*grown));
@@ -183,13 +163,16 @@ int top_add(struct top *t, const struct report_line *line, bool other)
 		t->cap = cap;
 	}
 	row = &t->rows[t->n++];
+	memset(row, 0, sizeof(*row));
 	row->other = other;
 	if (!other && res && res->k8s_pod) {
-		const char *ctr = res->k8s_container;
-
-		snprintf(row->name, sizeof(row->name), "%s/%s%s%s",
-			 res->k8s_namespace ? res->k8s_namespace : "?", res->k8s_pod,
-			 ctr ? "/" : "", ctr ? ctr : "");
+		/* Kept apart: the namespace is never cut, a container shows under its pod. */
+		snprintf(row->ns, sizeof(row->ns), "%s",
+			 res->k8s_namespace ? res->k8s_namespace : "?");
+		snprintf(row->pod, sizeof(row->pod), "%s", res->k8s_pod);
+		row->container = res->k8s_container != NULL;
+		snprintf(row->name, sizeof(row->name), "%s",
+			 row->container ? res->k8s_container : res->k8s_pod);
 		t->pods = true;
 	} else {
 		const char *name = line->cgroup ? line->cgroup : "?";
@@ -211,22 +194,9 @@ int top_add(struct top *t, const struct report_line *line, bool other)
 					(line->result ? line->result->value[t->extra[i]] : NAN) :
 				line->count_values ? line->count_values[t->extra[i]] :
 						     NAN;
-	path_text(t, line->result, row->path, sizeof(row->path));
+	for (int i = 0; line->result && i < line->result->bottleneck_len && i < TOP_MAX_PATH; i++)
+		row->path[row->path_len++] = line->result->bottleneck[i];
 	return 0;
-}
-
-/* Busiest first; unknown CPU after known; "(other)" last; then by name. */
-static int by_cpu(const void *a, const void *b)
-{
-	const struct top_row *x = a, *y = b;
-
-	if (x->other != y->other)
-		return x->other ? 1 : -1;
-	if (isnan(x->cpu) != isnan(y->cpu))
-		return isnan(x->cpu) ? 1 : -1;
-	if (!isnan(x->cpu) && x->cpu != y->cpu)
-		return x->cpu > y->cpu ? -1 : 1;
-	return strcmp(x->name, y->name);
 }
 
 struct layout {
@@ -253,6 +223,17 @@ static void grow(int *w, int want, int *spare)
 	}
 }
 
+/* The columns a row's name takes uncut: "ns/pod", "  container" below its pod, a path. */
+static int name_width(const struct top_row *r)
+{
+	if (r->under_pod)
+		return CONTAINER_INDENT + term_width(r->name);
+	if (r->pod[0])
+		return term_width(r->ns) + 1 + (r->container ? term_width(r->pod) + 1 : 0) +
+		       term_width(r->name);
+	return term_width(r->name);
+}
+
 /*
  * Which columns fit in width, and how wide: the name first (at least
  * NAME_MIN), then by priority CPU, the level-1 shares, running_min, the
@@ -267,7 +248,11 @@ static void layout(struct top *t, int width, struct layout *l)
 
 	memset(l, 0, sizeof(*l));
 	for (size_t i = 0; i < t->n; i++) {
-		int w = term_width(t->rows[i].name), p = (int)strlen(t->rows[i].path);
+		char path[TOP_PATH_BYTES];
+		int w = name_width(&t->rows[i]), p;
+
+		path_text(t, &t->rows[i], path, sizeof(path));
+		p = (int)strlen(path);
 
 		t->name_nat = w > t->name_nat ? w : t->name_nat;
 		t->path_nat = p > t->path_nat ? p : t->path_nat;
@@ -361,6 +346,52 @@ static void put_name(struct line *ln, const char *s, int w)
 	ln->cols += w;
 }
 
+/*
+ * "namespace/pod" in w columns: the namespace whole (or its start, when it
+ * alone would take most of the row) and what follows cut at its start, where
+ * pod names share their prefix and differ in their generated suffix.
+ */
+static void put_pod_name(struct line *ln, const char *ns, const char *rest, int w)
+{
+	char fit[TOP_NAME_BYTES * 4], pad[TOP_LINE_BYTES];
+	int ns_w = term_width(ns), cols;
+
+	if (ns_w + 1 + term_width(rest) <= w) {
+		snprintf(fit, sizeof(fit), "%s/%s", ns, rest);
+		put_text(ln, fit, w, false);
+		return;
+	}
+	if (ns_w + 1 + POD_REST_MIN > w)
+		ns_w = w / 2 > 1 ? w / 2 - 1 : 0;
+	cols = term_fit(ns, ns_w, fit, sizeof(fit));
+	put_raw(ln, fit);
+	if (cols < w) {
+		put_raw(ln, "/");
+		cols++;
+	}
+	cols += term_fit_tail(rest, w - cols, fit, sizeof(fit));
+	put_raw(ln, fit);
+	term_pad(pad, sizeof(pad), w - cols);
+	put_raw(ln, pad);
+	ln->cols += w;
+}
+
+static void put_row_name(struct line *ln, const struct top_row *r, int w)
+{
+	char rest[TOP_NAME_BYTES * 2 + 2];
+
+	if (r->under_pod && w > CONTAINER_INDENT) {
+		put_text(ln, "", CONTAINER_INDENT, false);
+		put_name(ln, r->name, w - CONTAINER_INDENT);
+	} else if (r->pod[0]) {
+		snprintf(rest, sizeof(rest), "%s%s%s", r->container ? r->pod : "",
+			 r->container ? "/" : "", r->name);
+		put_pod_name(ln, r->ns, rest, w);
+	} else {
+		put_name(ln, r->name, w);
+	}
+}
+
 static void put_sep(struct line *ln)
 {
 	put_raw(ln, " ");
@@ -443,7 +474,7 @@ static void put_bar(const struct top *t, struct line *ln, const struct top_row *
 static void row_line(const struct top *t, const struct layout *l, const struct top_row *r,
 		     bool color, struct line *ln)
 {
-	put_name(ln, r->name, l->name_w);
+	put_row_name(ln, r, l->name_w);
 	if (l->cpu) {
 		put_sep(ln);
 		put_num(ln, r->cpu, COL_CPU);
@@ -466,33 +497,62 @@ static void row_line(const struct top *t, const struct layout *l, const struct t
 		put_bar(t, ln, r, l->bar_w, color);
 	}
 	if (l->path_w) {
+		char path[TOP_PATH_BYTES];
+
+		path_text(t, r, path, sizeof(path));
 		put_sep(ln);
-		put_text(ln, *r->path ? r->path : "-", l->path_w, false);
+		put_text(ln, *path ? path : "-", l->path_w, false);
 	}
+}
+
+/* Sort key k's column header: "CPU%", "BE%", "cpu_migrations/s", "POD". */
+static const char *sort_head(const struct top *t, int k)
+{
+	const char *head, *sgr;
+	char letter;
+	int i;
+
+	switch (top_sort_kind(t, k, &i)) {
+	case TOP_SORT_CPU:
+		return "CPU%";
+	case TOP_SORT_L1:
+		l1_style(t, i, &head, &letter, &sgr);
+		return head;
+	case TOP_SORT_EXTRA:
+		return t->extra_head[i];
+	default:
+		return t->pods ? "POD" : "CGROUP";
+	}
+}
+
+/* A column header, marked "*" when the user sorted by it (not the default, CPU busiest first). */
+static void put_head(const struct top *t, struct line *ln, int k, int w, bool right)
+{
+	char text[64];
+
+	snprintf(text, sizeof(text), "%s%s", k == t->sort && (t->sort || t->reverse) ? "*" : "",
+		 sort_head(t, k));
+	put_text(ln, text, w, right);
 }
 
 static void header_line(const struct top *t, const struct layout *l, struct line *ln)
 {
-	put_text(ln, t->pods ? "POD" : "CGROUP", l->name_w, false);
+	put_head(t, ln, top_sort_keys(t) - 1, l->name_w, false);
 	if (l->cpu) {
 		put_sep(ln);
-		put_text(ln, "CPU%", COL_CPU, true);
+		put_head(t, ln, 0, COL_CPU, true);
 	}
 	if (l->run) {
 		put_sep(ln);
 		put_text(ln, "RUN%", COL_RUN, true);
 	}
 	for (int i = 0; l->l1 && i < t->nl1; i++) {
-		const char *head, *sgr;
-		char letter;
-
-		l1_style(t, i, &head, &letter, &sgr);
 		put_sep(ln);
-		put_text(ln, head, COL_SHARE, true);
+		put_head(t, ln, 1 + i, COL_SHARE, true);
 	}
 	for (int i = 0; i < l->nextra; i++) {
 		put_sep(ln);
-		put_text(ln, t->extra_head[i], l->extra_w[i], true);
+		put_head(t, ln, 1 + t->nl1 + i, l->extra_w[i], true);
 	}
 	if (l->bar_w) {
 		put_sep(ln);
@@ -541,9 +601,18 @@ static void title_line(const struct top *t, const struct top_title *ti, size_t n
 
 	if (localtime_r(&ti->time.tv_sec, &tm))
 		strftime(when, sizeof(when), "%H:%M:%S", &tm);
-	snprintf(text, sizeof(text), "tmacg %s  interval %.2fs  host %s  model %s  %zu %s%s%s",
+	char view[128] = "";
+
+	/* What the keys changed, so the screen says why it looks different. */
+	if (t->sort || t->reverse)
+		snprintf(view, sizeof(view), "  sort %s%s", sort_head(t, t->sort),
+			 t->reverse ? " reversed" : "");
+	if (t->show_level != t->level)
+		snprintf(view + strlen(view), sizeof(view) - strlen(view), "  level %d",
+			 t->show_level);
+	snprintf(text, sizeof(text), "tmacg %s  interval %.2fs  host %s  model %s  %zu %s%s%s%s",
 		 when, ti->interval_s, ti->host ? ti->host : "?", ti->model ? ti->model : "?",
-		 nrows, t->pods ? "pod" : "cgroup", nrows == 1 ? "" : "s",
+		 nrows, t->pods ? "pod" : "cgroup", nrows == 1 ? "" : "s", view,
 		 ti->dropped ? "  samples dropped: see stderr" : "");
 	put_text(ln, text, imin(width, term_width(text)), false);
 }
@@ -589,8 +658,12 @@ int top_draw(struct top *t, FILE *f, const struct top_screen *s, const struct to
 		return -ENOMEM;
 	/* Wider than any screen, and every line fits its buffer. */
 	scr.width = s->width > 0 ? imin(s->width, TOP_MAX_WIDTH) : 80;
-	if (t->n)
-		qsort(t->rows, t->n, sizeof(*t->rows), by_cpu);
+	t->last_scr = *s;
+	t->last_title = *ti;
+	if (top_order(t)) {
+		free(ln);
+		return -ENOMEM;
+	}
 	layout(t, scr.width, &l);
 	fixed = 2 + (l.bar_w ? 1 : 0); /* title, legend, column header */
 	shown = t->n;
@@ -630,12 +703,21 @@ int top_draw(struct top *t, FILE *f, const struct top_screen *s, const struct to
 	if (scr.ansi)
 		fputs("\033[J", f);
 	t->drawn = true;
-	t->n = 0;
-	t->pods = false;
+	t->frame_done = true; /* kept for top_redraw until the next frame's first row */
 	free(ln);
 	if (fflush(f) || ferror(f))
 		err = errno == EPIPE ? -EPIPE : -EIO;
 	return err;
+}
+
+int top_redraw(struct top *t, FILE *f)
+{
+	struct top_screen scr = t->last_scr;
+	struct top_title title = t->last_title;
+
+	if (!t->drawn)
+		return 0; /* nothing shown yet: the first frame will show the change */
+	return top_draw(t, f, &scr, &title);
 }
 
 static int env_int(const char *name)

@@ -47,8 +47,22 @@ void top_free(struct top *t);
 /* Adds a row from one cgroup's line (other: the "(other)" sum of --top).  0 or -ENOMEM. */
 int top_add(struct top *t, const struct report_line *line, bool other);
 
-/* Draws the rows added since the last draw, sorted by CPU, then forgets them.  0 or -errno. */
+/*
+ * Draws the rows added since the last draw, in the order of the keys (CPU by
+ * default).  The next top_add starts a new frame.  0 or -errno.
+ */
 int top_draw(struct top *t, FILE *f, const struct top_screen *s, const struct top_title *title);
+
+/*
+ * Keys of the live view (docs/live-view.md): q quits, s sorts by the next
+ * column, r reverses the sort, l (or 1-6) sets the level of the bottleneck
+ * path shown.  Returns what the caller does next.
+ */
+enum top_key_action { TOP_KEY_IGNORED, TOP_KEY_REDRAW, TOP_KEY_QUIT };
+enum top_key_action top_key(struct top *t, int key);
+
+/* Draws the last frame again (after a key), as it would be drawn now.  0 or -errno. */
+int top_redraw(struct top *t, FILE *f);
 
 /*
  * The size of the terminal on fd (TIOCGWINSZ), else $COLUMNS and $LINES,

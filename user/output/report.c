@@ -194,6 +194,8 @@ static int emit(struct report *r, const struct line_ctx *lc, const char *name, u
 	line.nsummary = r->ms->nsummary;
 	line.running_min = acc_running_min(sum, r->ms->ngroups);
 	line.smt_shared = r->ms->smt_shared;
+	line.topdown_fixed = r->ms->topdown_fixed;
+	line.smt = r->ms->smt;
 	line.pmu_groups = r->ms->pmu_groups;
 	line.nmissing = r->ms->nmissing;
 	line.missing = r->ms->missing;
@@ -215,6 +217,17 @@ static int emit(struct report *r, const struct line_ctx *lc, const char *name, u
 		return 0;
 	output_tree(r->out, &line, r->color);
 	return ferror(r->out) ? (errno == EPIPE ? -EPIPE : -EIO) : 0;
+}
+
+int report_key(struct report *r, int key, bool *quit)
+{
+	enum top_key_action a = r->top ? top_key(r->top, key) : TOP_KEY_IGNORED;
+
+	/* q quits whatever shows (the table before auto's switch to the live view too). */
+	*quit = a == TOP_KEY_QUIT || (!r->top && (key == 'q' || key == 'Q'));
+	if (a != TOP_KEY_REDRAW || !r->top_now)
+		return 0;
+	return top_redraw(r->top, r->out);
 }
 
 static int draw_top(struct report *r, const struct line_ctx *lc)

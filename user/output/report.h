@@ -71,6 +71,11 @@ void report_free(struct report *r);
 void report_reset(struct report *r, struct cgroup_tree *t);
 void report_add_task(struct report *r, const struct cgroup_node *target,
 		     const struct collector_task *t, const struct tmacg_acc *delta);
+/*
+ * A key typed in the live view (output_top.h: top_key): *quit set for q; the
+ * screen redrawn at once when a key changed it.  0, -EPIPE or -EIO.
+ */
+int report_key(struct report *r, int key, bool *quit);
 /* Prints every reported cgroup's line, then clears the sums.  0, -EPIPE or -EIO. */
 int report_interval(struct report *r, struct cgroup_tree *t, double interval_s, uint64_t dropped);
 

@@ -13,6 +13,8 @@
 #include "util/file_read.h"
 #include "util/name_escape.h"
 
+#include "replay/replay_tmacg1.h"
+
 static int rerr(char *err, size_t errlen, const char *name, int line, const char *fmt, ...)
 {
 	int n = snprintf(err, errlen, "%s:%d: ", name, line);
@@ -40,6 +42,7 @@ static void record_free(struct replay_record *r)
 	free(r->counters);
 	free(r->cgroup);
 	rl_table_free(&r->retire_latency);
+	replay_origin_free(r->origin);
 }
 
 /* "retire_latency": {"EVENT": cycles, ...}: TMA 5.1's latency inputs, as measured. */
@@ -78,14 +81,16 @@ static int parse_counters(json_object *c, struct replay_record *r, const char *n
 		return -ENOMEM;
 	json_object_object_foreach(c, key, val) {
 		struct replay_counter *k = &r->counters[r->ncounters];
-		double v;
+		double v = NAN;
 
-		if (!is_number(val))
+		/* tmacg/1: null is a counter opened but never on the PMU. */
+		if (!(r->absent_unmeasured && !val) && !is_number(val))
 			return rerr(err, errlen, name, r->line,
 				    "counter \"%s\" is %s, not a number", key,
 				    json_type_to_name(json_object_get_type(val)));
-		v = json_object_get_double(val);
-		if (!isfinite(v) || v < 0)
+		if (val)
+			v = json_object_get_double(val);
+		if (val && (!isfinite(v) || v < 0))
 			return rerr(err, errlen, name, r->line,
 				    "counter \"%s\" is %g: counts are finite and not negative", key,
 				    v);
@@ -154,6 +159,7 @@ static int parse_line(const char *text, size_t len, struct replay_record *r, con
 		      char *err, size_t errlen)
 {
 	json_tokener *tok = json_tokener_new();
+	const char *counters_key = "counters";
 	json_object *o, *x;
 	int rc = 0;
 
@@ -185,12 +191,25 @@ static int parse_line(const char *text, size_t len, struct replay_record *r, con
 			  json_type_to_name(json_object_get_type(o)));
 		goto out;
 	}
+	/* tmacg's own lines: their counts under "counts", their names escaped. */
+	if (json_object_object_get_ex(o, "schema", &x)) {
+		if (json_object_get_type(x) != json_type_string ||
+		    strcmp(json_object_get_string(x), REPLAY_TMACG1_SCHEMA)) {
+			rc = rerr(err, errlen, name, r->line,
+				  "\"schema\" is %s: this tmacg replays %s lines",
+				  json_object_to_json_string(x), REPLAY_TMACG1_SCHEMA);
+			goto out;
+		}
+		r->absent_unmeasured = true;
+		counters_key = "counts";
+	}
 	if (!json_object_object_get_ex(o, "cgroup", &x) ||
 	    json_object_get_type(x) != json_type_string) {
 		rc = rerr(err, errlen, name, r->line, "\"cgroup\" (a string) is missing");
 		goto out;
 	}
-	r->cgroup = strdup(json_object_get_string(x));
+	r->cgroup = r->absent_unmeasured ? name_json_bytes(json_object_get_string(x)) :
+					   strdup(json_object_get_string(x));
 	if (!r->cgroup) {
 		rc = -ENOMEM;
 		goto out;
@@ -205,10 +224,10 @@ static int parse_line(const char *text, size_t len, struct replay_record *r, con
 		rc = rerr(err, errlen, name, r->line, "\"interval_s\" must be a positive number");
 		goto out;
 	}
-	if (!json_object_object_get_ex(o, "counters", &x) ||
+	if (!json_object_object_get_ex(o, counters_key, &x) ||
 	    json_object_get_type(x) != json_type_object) {
 		rc = rerr(err, errlen, name, r->line,
-			  "\"counters\" (an object of event name: count) is missing");
+			  "\"%s\" (an object of event name: count) is missing", counters_key);
 		goto out;
 	}
 	rc = parse_counters(x, r, name, err, errlen);
@@ -219,6 +238,8 @@ static int parse_line(const char *text, size_t len, struct replay_record *r, con
 		rc = optional_bool(o, "smt", &r->smt, name, r->line, err, errlen);
 	if (!rc)
 		rc = parse_latencies(o, r, name, err, errlen);
+	if (!rc && r->absent_unmeasured)
+		rc = replay_origin_parse(o, &r->origin, name, r->line, err, errlen);
 out:
 	json_object_put(o);
 	return rc;
@@ -365,4 +386,28 @@ void replay_free(struct replay_data *d)
 		record_free(&d->records[i]);
 	free(d->records);
 	memset(d, 0, sizeof(*d));
+}
+
+const char *replay_recorded_model(const struct replay_data *d, char *err, size_t errlen)
+{
+	const struct replay_record *first = NULL;
+
+	err[0] = '\0';
+	for (int i = 0; i < d->nrecords; i++) {
+		const struct replay_record *r = &d->records[i];
+
+		if (!r->origin || !r->origin->model)
+			continue;
+		if (!first) {
+			first = r;
+		} else if (strcmp(first->origin->model, r->origin->model)) {
+			snprintf(err, errlen,
+				 "%s: line %d was measured with model %s, line %d with %s: "
+				 "name the model to replay with --model ID",
+				 d->name, first->line, first->origin->model, r->line,
+				 r->origin->model);
+			return NULL;
+		}
+	}
+	return first ? first->origin->model : NULL;
 }

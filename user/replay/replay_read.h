@@ -8,7 +8,9 @@
 #define TMACG_REPLAY_READ_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "model/retire_latency.h"
 
@@ -17,14 +19,51 @@ struct replay_counter {
 	double value;
 };
 
+/* Resource keys of a tmacg/1 line, in struct resource's order (output/output_json.h). */
+enum replay_res {
+	RES_NAMESPACE,
+	RES_POD,
+	RES_POD_UID,
+	RES_CONTAINER,
+	RES_CONTAINER_ID,
+	RES_HOST,
+	RES_N
+};
+
+/* What a tmacg/1 line says besides its counts: the replayed line says the same. */
+struct replay_origin {
+	char *model; /* the model that measured it: the default for --replay */
+	char *host;
+	struct timespec time;
+	uint64_t cgroup_id; /* 0: null */
+	bool has_task;
+	uint32_t tid, tgid;
+	char *comm;
+	char *resource[RES_N]; /* NULL: absent */
+	/* "quality": how far the measurement can be trusted does not change in a replay. */
+	double running_min; /* NAN: null */
+	bool smt_shared;
+	uint64_t dropped, map_full;
+	char *instance;
+	int pmu_groups; /* -1: null */
+	int nmissing;
+	char **missing; /* quality.missing_events */
+};
+
 struct replay_record {
 	int line; /* in the input, for messages */
 	char *cgroup;
 	double interval_s;
 	bool topdown_fixed; /* given, or: any PERF_METRICS.* counter present */
 	bool smt;
+	/*
+	 * A tmacg/1 line lists every counter it opened: one it does not list was
+	 * not measured (NAN), where the counters of other replay input are 0.
+	 */
+	bool absent_unmeasured;
 	int ncounters;
-	struct replay_counter *counters;
+	struct replay_counter *counters; /* NAN: null in a tmacg/1 line */
+	struct replay_origin *origin;	 /* tmacg/1 lines only, else NULL */
 	/* "retire_latency": {EVENT: cycles}, the line's own retire latencies (may be empty) */
 	struct rl_table retire_latency;
 };
@@ -59,5 +98,12 @@ int replay_read_stream_limited(FILE *f, const char *name, size_t max_line, size_
 /* The same for a path; "-" is standard input. */
 int replay_read(const char *path, struct replay_data *out, char *err, size_t errlen);
 void replay_free(struct replay_data *d);
+
+/*
+ * The model tmacg's own lines were measured with, the default of --replay:
+ * the id, NULL when no line names one (other replay input), or NULL with
+ * err set when lines name different models.
+ */
+const char *replay_recorded_model(const struct replay_data *d, char *err, size_t errlen);
 
 #endif /* TMACG_REPLAY_READ_H */

@@ -84,7 +84,9 @@ static int eval_record(const struct replay_record *rec, const struct tma_model *
 				  .latencies = lat };
 	int nev = model_event_count(m);
 
-	memset(events, 0, (nev + 1) * sizeof(*events));
+	/* tmacg/1 lines list every counter they opened: one they lack was not measured. */
+	for (int e = 0; e <= nev; e++)
+		events[e] = rec->absent_unmeasured ? NAN : 0;
 	memset(ms->present, 0, (nev + 1) * sizeof(bool));
 	for (int i = 0; i < rec->ncounters; i++) {
 		int e = model_event_index(m, rec->counters[i].name);
@@ -96,7 +98,7 @@ static int eval_record(const struct replay_record *rec, const struct tma_model *
 	}
 	in.flags = (rec->topdown_fixed ? MODEL_FLAG_TOPDOWN_FIXED : 0) |
 		   (rec->smt ? MODEL_FLAG_SMT : 0);
-	for (int e = 0; e < nev; e++) {
+	for (int e = 0; !rec->absent_unmeasured && e < nev; e++) {
 		if (ms->needed[in.flags][e] && !ms->present[e] && !ms->count[e]++)
 			ms->first_line[e] = rec->line;
 	}
@@ -159,6 +161,54 @@ struct print_ctx {
 	FILE *out;
 };
 
+/* A tmacg/1 line replayed says where and when it was measured, as the original did. */
+static void line_from_origin(struct report_line *line, const struct replay_origin *g,
+			     struct report_task *task, struct resource *res)
+{
+	line->time = g->time;
+	line->host = g->host;
+	line->cgroup_id = g->cgroup_id;
+	if (g->has_task) {
+		*task = (struct report_task){ .tid = g->tid, .tgid = g->tgid, .comm = g->comm };
+		line->task = task;
+	}
+	*res = (struct resource){
+		.k8s_namespace = g->resource[RES_NAMESPACE],
+		.k8s_pod = g->resource[RES_POD],
+		.k8s_pod_uid = g->resource[RES_POD_UID],
+		.k8s_container = g->resource[RES_CONTAINER],
+		.container_id = g->resource[RES_CONTAINER_ID],
+		.host = g->resource[RES_HOST],
+	};
+	line->resource = res;
+	line->running_min = g->running_min;
+	line->smt_shared = g->smt_shared;
+	line->dropped = g->dropped;
+	line->map_full = g->map_full;
+	line->instance = g->instance;
+	line->pmu_groups = g->pmu_groups;
+	line->nmissing = g->nmissing;
+	line->missing = (const char *const *)g->missing;
+}
+
+/* The record's counters as the line's counts (arrays freed by the caller). */
+static int line_counts(struct report_line *line, const struct replay_record *rec)
+{
+	const char **names = calloc(rec->ncounters + 1, sizeof(*names));
+	double *values = calloc(rec->ncounters + 1, sizeof(*values));
+
+	line->count_names = names;
+	line->count_values = values;
+	if (!names || !values)
+		return -ENOMEM;
+	for (int i = 0; i < rec->ncounters; i++) {
+		names[i] = rec->counters[i].name;
+		values[i] = rec->counters[i].value;
+	}
+	line->ncounts = rec->ncounters;
+	return 0;
+}
+
 /* One JSON line or tree block: 0, or -errno when out could not be written. */
 static int print_record(void *ctx, const struct replay_record *rec, struct model_result *res,
 			const char *retire_latency)
@@ -176,14 +226,28 @@ static int print_record(void *ctx, const struct replay_record *rec, struct model
 		.result = res,
 		.level = p->level,
 		.info = p->info,
+		.topdown_fixed = rec->topdown_fixed,
+		.smt = rec->smt,
 	};
+	struct report_task task;
+	struct resource resource;
+	int rc;
 
-	if (p->json) {
+	if (rec->origin)
+		line_from_origin(&line, rec->origin, &task, &resource);
+	else
 		clock_gettime(CLOCK_REALTIME, &line.time);
-		return output_json_line(p->out, &line);
+	if (p->json) {
+		/* tmacg/1 in, tmacg/1 out with the same counts: a replay can be replayed. */
+		rc = rec->origin ? line_counts(&line, rec) : 0;
+		if (!rc)
+			rc = output_json_line(p->out, &line);
+		free((void *)line.count_names);
+		free((void *)line.count_values);
+		return rc;
 	}
 	output_tree(p->out, &line, p->color);
-	return ferror(p->out) ? -EIO : 0;
+	return ferror(p->out) ? (errno == EPIPE ? -EPIPE : -EIO) : 0;
 }
 
 int replay_run_data(const struct replay_data *d, const struct tma_model *m, int level, bool json,
@@ -196,6 +260,9 @@ int replay_run_data(const struct replay_data *d, const struct tma_model *m, int 
 
 	if (!rc && fflush(out))
 		rc = -errno;
+	/* A closed pipe (| head) ends the replay quietly, as it ends live mode. */
+	if (rc == -EPIPE)
+		return 0;
 	if (rc < 0 && rc != -ENOMEM)
 		fprintf(err, "tmacg: cannot write the output: %s\n", strerror(-rc));
 	return rc ? 1 : 0;

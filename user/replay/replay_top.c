@@ -79,7 +79,7 @@ int replay_top_data(const struct replay_data *d, const struct tma_model *m, int 
 	if (rc < 0 && rc != -ENOMEM && rc != -EPIPE)
 		fprintf(err, "tmacg: cannot write the output: %s\n", strerror(-rc));
 	top_free(f.t);
-	return rc ? 1 : 0;
+	return rc && rc != -EPIPE ? 1 : 0;
 }
 
 int replay_top(const char *path, const struct tma_model *m, int level, bool color, FILE *out,

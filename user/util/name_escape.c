@@ -105,6 +105,31 @@ const char *name_json_text(const char *s)
 	return out;
 }
 
+char *name_json_bytes(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = strlen(s), i = 0, o = 0;
+	char *out = malloc(n + 1); /* decoding never lengthens */
+
+	if (!out)
+		return NULL;
+	while (i < n) {
+		uint32_t cp = 0;
+		int len = utf8_sequence(u + i, n - i, &cp);
+
+		if (len == 3 && cp >= ESCAPE_FIRST && cp <= ESCAPE_LAST) {
+			out[o++] = (char)(cp - ESCAPE_BASE);
+		} else {
+			len = len ? len : 1;
+			memcpy(out + o, s + i, len);
+			o += len;
+		}
+		i += len;
+	}
+	out[o] = '\0';
+	return out;
+}
+
 /* Printable on a terminal: not a control, not a format or bidirectional control. */
 static bool printable(uint32_t cp)
 {

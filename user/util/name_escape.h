@@ -34,6 +34,13 @@ int utf8_sequence(const unsigned char *s, size_t n, uint32_t *cp);
  */
 const char *name_json_text(const char *s);
 
+/*
+ * The reverse of name_json_text: each U+EF80..U+EFFF back to its byte, the
+ * rest unchanged (what --replay does to names read from tmacg's own lines).
+ * malloc'd, NULL if out of memory.
+ */
+char *name_json_bytes(const char *s);
+
 /* The name with every non-printable byte as \xHH (see above); malloc'd, NULL if out of memory. */
 char *name_term_text(const char *s);
 

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The exit codes the README promises, from the binary: bad arguments exit 2
+ * with a message naming the fix (a duration without a unit, a cgroup that
+ * does not exist), and a reader that goes away (| head) ends tmacg quietly
+ * with 0.  Nothing here needs root.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "repo_root.h"
+
+struct run {
+	int status; /* exit code, 128 + signal */
+	char err[4096];
+};
+
+/* Runs $TMACG with args; stdout a pipe already closed by its reader (closed) or /dev/null. */
+static void run(struct run *r, bool closed, const char *const args[])
+{
+	const char *argv[32] = { getenv("TMACG") };
+	int out[2], err[2], status, n = 1;
+	size_t len = 0;
+	ssize_t got;
+	pid_t pid;
+
+	assert_non_null(argv[0]);
+	for (; args[n - 1]; n++)
+		argv[n] = args[n - 1];
+	argv[n] = NULL;
+	assert_int_equal(pipe2(out, O_CLOEXEC), 0);
+	assert_int_equal(pipe2(err, O_CLOEXEC), 0);
+	if (closed)
+		close(out[0]); /* the reader is gone before tmacg writes */
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(closed ? out[1] : null, 1);
+		dup2(err[1], 2);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(out[1]);
+	close(err[1]);
+	if (!closed)
+		close(out[0]);
+	while ((got = read(err[0], r->err + len, sizeof(r->err) - 1 - len)) > 0)
+		len += (size_t)got;
+	r->err[len] = '\0';
+	close(err[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	r->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static void expect(const struct run *r, int status, const char *says)
+{
+	if (r->status != status || (says ? !strstr(r->err, says) : r->err[0] != '\0'))
+		fail_msg("exit %d, want %d; stderr: \"%s\", want %s%s", r->status, status, r->err,
+			 says ? "it to say " : "nothing", says ? says : "");
+}
+
+/* perf stat -I 1000 is one second, sleep 1000 is 1,000 seconds: tmacg refuses to guess. */
+static void duration_without_unit_exits_2(void **state)
+{
+	/* --duration/--count bound a tmacg that would take the number (and fail the test). */
+	static const char *const interval[] = { "--pmu",      "software", "--interval", "1000",
+						"--duration", "1s",	  NULL };
+	static const char *const duration[] = { "--pmu", "software",   "--duration", "3", "--count",
+						"1",	 "--interval", "100ms",	     NULL };
+	struct run r;
+
+	(void)state;
+	run(&r, false, interval);
+	expect(&r, 2, "--interval '1000': a duration needs a unit: ns, us, ms, s, m or h");
+	run(&r, false, duration);
+	expect(&r, 2, "--duration '3': a duration needs a unit");
+}
+
+static void missing_cgroup_exits_2(void **state)
+{
+	static const char *const missing[] = {
+		"--pmu", "software", "--cgroup", "/tmacg-test-no-such-cgroup", "--count", "1", NULL
+	};
+	static const char *const root[] = { "--pmu", "software", "--cgroup-root", "/tmp", "--count",
+					    "1",     NULL };
+	struct run r;
+
+	(void)state;
+	run(&r, false, missing);
+	expect(&r, 2, "cgroup '/tmacg-test-no-such-cgroup' not found");
+	run(&r, false, root);
+	expect(&r, 2, "--cgroup-root /tmp: not a cgroup2 mount point");
+}
+
+/* tmacg --replay ... | head: a quiet 0 in every format, not "Broken pipe" and 1. */
+static void closed_pipe_during_replay_exits_0_quietly(void **state)
+{
+	static const char *const formats[] = { "json", "table", "top" };
+	char golden[4200];
+
+	(void)state;
+	assert_int_equal(repo_root(golden, 4096), 0);
+	strcat(golden, "/tests/golden/icx-tma4.5.jsonl");
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		const char *const args[] = { "--replay", golden,     "--model", "icx",
+					     "--format", formats[i], NULL };
+		struct run r;
+
+		run(&r, true, args);
+		expect(&r, 0, NULL);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(duration_without_unit_exits_2),
+		cmocka_unit_test(missing_cgroup_exits_2),
+		cmocka_unit_test(closed_pipe_during_replay_exits_0_quietly),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* The identity of a tmacg/1 line, read back so a replayed line says the same. */
+#include "replay/replay_tmacg1.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/name_escape.h"
+#include "replay/replay_read.h"
+
+/* Keys of "resource", in enum replay_res order. */
+static const char *const resource_keys[RES_N] = {
+	"k8s.namespace.name", "k8s.pod.name", "k8s.pod.uid",
+	"k8s.container.name", "container.id", "host.name",
+};
+
+static int bad(char *err, size_t errlen, const char *name, int line, const char *key,
+	       const char *want)
+{
+	snprintf(err, errlen, "%s:%d: \"%s\" must be %s in a %s line", name, line, key, want,
+		 REPLAY_TMACG1_SCHEMA);
+	return -EINVAL;
+}
+
+/*
+ * A string key into *out, its name bytes back from the JSON escapes
+ * (name_escape.h); absent or null leaves *out NULL.  0, -EINVAL, -ENOMEM.
+ */
+static int get_name(json_object *o, const char *key, char **out)
+{
+	json_object *x;
+
+	*out = NULL;
+	if (!json_object_object_get_ex(o, key, &x) || !x)
+		return 0;
+	if (json_object_get_type(x) != json_type_string)
+		return -EINVAL;
+	*out = name_json_bytes(json_object_get_string(x));
+	return *out ? 0 : -ENOMEM;
+}
+
+/* "2026-11-21T10:00:01.000000000Z", as output_json.c writes it. */
+static int parse_time(const char *s, struct timespec *ts)
+{
+	struct tm tm = { 0 };
+	const char *p = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
+	long nsec = 0;
+	int digits = 0;
+
+	if (!p)
+		return -EINVAL;
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++, digits++)
+			if (digits < 9)
+				nsec = nsec * 10 + (*p - '0');
+	for (; digits < 9; digits++)
+		nsec *= 10;
+	if (strcmp(p, "Z"))
+		return -EINVAL;
+	ts->tv_sec = timegm(&tm);
+	ts->tv_nsec = nsec;
+	return 0;
+}
+
+static int parse_task(json_object *t, struct replay_origin *g)
+{
+	json_object *x;
+
+	if (json_object_get_type(t) != json_type_object)
+		return -EINVAL;
+	if (!json_object_object_get_ex(t, "tid", &x) || json_object_get_type(x) != json_type_int)
+		return -EINVAL;
+	g->tid = (uint32_t)json_object_get_int64(x);
+	if (!json_object_object_get_ex(t, "tgid", &x) || json_object_get_type(x) != json_type_int)
+		return -EINVAL;
+	g->tgid = (uint32_t)json_object_get_int64(x);
+	g->has_task = true;
+	return get_name(t, "comm", &g->comm);
+}
+
+/* "quality" as output_json.c writes it; every key optional (null running_min: NAN). */
+static int parse_quality(json_object *q, struct replay_origin *g)
+{
+	json_object *x;
+
+	if (json_object_get_type(q) != json_type_object)
+		return -EINVAL;
+	if (json_object_object_get_ex(q, "running_min", &x) && x) {
+		if (json_object_get_type(x) != json_type_double &&
+		    json_object_get_type(x) != json_type_int)
+			return -EINVAL;
+		g->running_min = json_object_get_double(x);
+	}
+	if (json_object_object_get_ex(q, "smt_shared", &x)) {
+		if (json_object_get_type(x) != json_type_boolean)
+			return -EINVAL;
+		g->smt_shared = json_object_get_boolean(x);
+	}
+	if (json_object_object_get_ex(q, "dropped", &x)) {
+		if (json_object_get_type(x) != json_type_int)
+			return -EINVAL;
+		g->dropped = json_object_get_uint64(x);
+	}
+	if (json_object_object_get_ex(q, "map_full", &x)) {
+		if (json_object_get_type(x) != json_type_int)
+			return -EINVAL;
+		g->map_full = json_object_get_uint64(x);
+	}
+	if (json_object_object_get_ex(q, "pmu_groups", &x) && x) {
+		if (json_object_get_type(x) != json_type_int)
+			return -EINVAL;
+		g->pmu_groups = json_object_get_int(x);
+	}
+	if (json_object_object_get_ex(q, "missing_events", &x)) {
+		size_t n;
+
+		if (json_object_get_type(x) != json_type_array)
+			return -EINVAL;
+		n = json_object_array_length(x);
+		g->missing = calloc(n + 1, sizeof(*g->missing));
+		if (!g->missing)
+			return -ENOMEM;
+		for (size_t i = 0; i < n; i++) {
+			json_object *e = json_object_array_get_idx(x, i);
+
+			if (json_object_get_type(e) != json_type_string)
+				return -EINVAL;
+			g->missing[g->nmissing] = strdup(json_object_get_string(e));
+			if (!g->missing[g->nmissing++])
+				return -ENOMEM;
+		}
+	}
+	return get_name(q, "instance", &g->instance);
+}
+
+static int parse_origin(json_object *o, struct replay_origin *g, const char *name, int line,
+			char *err, size_t errlen)
+{
+	json_object *x;
+	int rc;
+
+	if ((rc = get_name(o, "model", &g->model)))
+		return rc == -EINVAL ? bad(err, errlen, name, line, "model", "a string") : rc;
+	if ((rc = get_name(o, "host", &g->host)))
+		return rc == -EINVAL ? bad(err, errlen, name, line, "host", "a string or null") :
+				       rc;
+	if (!json_object_object_get_ex(o, "time", &x) ||
+	    json_object_get_type(x) != json_type_string ||
+	    parse_time(json_object_get_string(x), &g->time))
+		return bad(err, errlen, name, line, "time", "RFC 3339 UTC time");
+	if (json_object_object_get_ex(o, "cgroup_id", &x) && x) {
+		if (json_object_get_type(x) != json_type_int)
+			return bad(err, errlen, name, line, "cgroup_id", "an integer or null");
+		g->cgroup_id = json_object_get_uint64(x);
+	}
+	if (json_object_object_get_ex(o, "task", &x) && (rc = parse_task(x, g)))
+		return rc == -EINVAL ? bad(err, errlen, name, line, "task",
+					   "an object of tid, tgid and comm") :
+				       rc;
+	g->running_min = NAN;
+	g->pmu_groups = -1;
+	if (json_object_object_get_ex(o, "quality", &x) && (rc = parse_quality(x, g)))
+		return rc == -EINVAL ? bad(err, errlen, name, line, "quality",
+					   "an object as tmacg writes it") :
+				       rc;
+	if (!json_object_object_get_ex(o, "resource", &x))
+		return 0;
+	if (json_object_get_type(x) != json_type_object)
+		return bad(err, errlen, name, line, "resource", "an object");
+	for (int i = 0; i < RES_N; i++)
+		if ((rc = get_name(x, resource_keys[i], &g->resource[i])))
+			return rc == -EINVAL ?
+				       bad(err, errlen, name, line, resource_keys[i], "a string") :
+				       rc;
+	return 0;
+}
+
+int replay_origin_parse(json_object *o, struct replay_origin **out, const char *name, int line,
+			char *err, size_t errlen)
+{
+	struct replay_origin *g = calloc(1, sizeof(*g));
+	int rc;
+
+	*out = NULL;
+	if (!g)
+		return -ENOMEM;
+	rc = parse_origin(o, g, name, line, err, errlen);
+	if (rc) {
+		replay_origin_free(g);
+		return rc;
+	}
+	*out = g;
+	return 0;
+}
+
+void replay_origin_free(struct replay_origin *g)
+{
+	if (!g)
+		return;
+	free(g->model);
+	free(g->host);
+	free(g->comm);
+	free(g->instance);
+	for (int i = 0; i < g->nmissing; i++)
+		free(g->missing[i]);
+	free(g->missing);
+	for (int i = 0; i < RES_N; i++)
+		free(g->resource[i]);
+	free(g);
+}
