@@ -38,9 +38,14 @@ if [ "$list" -eq 1 ]; then
 	exit 0
 fi
 
+# A package counts only when installed for this machine's own architecture (or
+# for all): with arm64 multiarch enabled, dpkg-query also lists a foreign
+# libfoo-dev:arm64, which does not build an amd64 tmacg.
+host_arch=$(dpkg --print-architecture)
 missing=""
 for p in $PKGS; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+	dpkg-query -W -f='${Status} ${Architecture}\n' "$p" 2>/dev/null |
+		grep -Eq "^install ok installed ($host_arch|all)\$" ||
 		missing="$missing $p"
 done
 # Node.js and npm validate the Kubernetes manifests offline (tests only).  Some
