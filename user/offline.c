@@ -7,7 +7,7 @@
 #include "pmu/cpu_desc.h"
 #include "pmu/cpu_detect.h"
 #include "model/model.h"
-#include "model/model_list.h"
+#include "model_list.h"
 #include "model/retire_latency.h"
 #include "output/output_top.h"
 #include "options.h"
@@ -18,25 +18,6 @@
 #include "replay/replay_read.h"
 #include "replay/replay_run.h"
 #include "replay/replay_top.h"
-
-struct tma_model *tma_model_open(const struct options *o, const struct cpu_info *ci, char *err,
-				 size_t errlen)
-{
-	const char *id = o->model;
-
-	if (o->model_file)
-		return model_load_file(o->model_file, err, errlen);
-	if (!id && ci)
-		id = cpu_select_model(ci, NULL, err, errlen);
-	if (!id) {
-		if (!ci)
-			snprintf(err, errlen,
-				 "no TMA model given: name one with --model ID "
-				 "(tmacg --list-models) or --model-file PATH");
-		return NULL;
-	}
-	return model_load_builtin(id, err, errlen);
-}
 
 static int list_events(const struct options *o, const struct tma_model *m,
 		       const struct cpu_info *ci)
@@ -167,7 +148,7 @@ int offline_run(const struct options *opts)
 	have_ci = !o->model && !o->model_file ?
 			  !cpu_detect(NULL, &ci, err, sizeof(err)) :
 			  (o->list_events && !cpu_detect(NULL, &ci, err, sizeof(err)));
-	m = tma_model_open(o, have_ci ? &ci : NULL, err, sizeof(err));
+	m = tma_model_open(o->model_file, o->model, have_ci ? &ci : NULL, err, sizeof(err));
 	if (!m) {
 		fprintf(stderr, "tmacg: %s\n", err);
 		replay_free(&d);

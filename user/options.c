@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/model_list.h"
+#include "model_list.h"
 #include "prom/prom_listen.h"
-#include "version.h"
+#include "util/version.h"
 
 /* A model level deeper than any model defines: the ICX and SPR trees stop at 6. */
 #define OPTIONS_MAX_LEVEL 6

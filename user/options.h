@@ -70,4 +70,8 @@ int parse_duration(const char *s, uint64_t *ns);
 
 void options_usage(FILE *f);
 
+/* What measure_open() needs of the options (measure.h): the model and how deep. */
+struct measure_config;
+void options_measure_config(const struct options *o, struct measure_config *mc);
+
 #endif

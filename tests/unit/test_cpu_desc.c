@@ -21,7 +21,7 @@
 #include "fake_root.h"
 
 #include "model/model.h"
-#include "model/model_list.h"
+#include "model_list.h"
 #include "offline.h"
 #include "options.h"
 #include "pmu/cpu_desc.h"

@@ -16,7 +16,7 @@
 #include <time.h>
 
 #include "model/model.h"
-#include "output/output_json.h"
+#include "output/cgroup_record.h"
 #include "output/output_top.h"
 #include "output/term_width.h"
 
@@ -83,7 +83,7 @@ static int teardown(void **state)
 	return 0;
 }
 
-static const struct top_title title = { { 0, 0 }, 1.0, "h1", "t", 0 };
+static const struct top_title title = { { 0, 0 }, 1.0, "h1", "t", 0, 0 };
 
 /* What top_draw writes for the rows added so far, as text. */
 static char *draw(struct top *t, const struct top_screen *s)
