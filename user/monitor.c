@@ -7,6 +7,7 @@
 #include "monitor.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -379,6 +380,8 @@ static void teardown(struct monitor *m)
 /* Keys typed since the last look; q stops at the end of this wait.  0 or -EPIPE/-EIO. */
 static int take_keys(struct monitor *m, struct top_input *keys)
 {
+	if (!keys->active)
+		return 0;
 	int key, err = 0;
 	bool quit = false;
 
@@ -387,6 +390,46 @@ static int take_keys(struct monitor *m, struct top_input *keys)
 	if (quit)
 		monitor_stop = 1; /* as SIGINT: the interval so far shows, then exit 0 */
 	return err;
+}
+
+int monitor_wait_until(uint64_t deadline, int max_wait_ms, int (*wait)(void *ctx, int ms),
+		       void (*keys)(void *ctx), void *ctx)
+{
+	uint64_t now;
+
+	while (!monitor_stop && (now = now_ns(CLOCK_MONOTONIC)) < deadline) {
+		int wait_ms = (int)((deadline - now + 999999) / 1000000), err;
+
+		if (wait_ms > max_wait_ms)
+			wait_ms = max_wait_ms;
+		err = wait(ctx, wait_ms);
+		if (err && err != -EINTR)
+			return err;
+		if (keys)
+			keys(ctx);
+	}
+	return 0;
+}
+
+/* The live loop's wait: cgroup events, and the live view's keys. */
+struct loop_wait {
+	struct monitor *m;
+	struct top_input *keys;
+};
+
+static int wait_cgroups(void *ctx, int ms)
+{
+	struct loop_wait *w = ctx;
+
+	return collector_wait_cgroups(&w->m->col, ms);
+}
+
+static void wait_keys(void *ctx)
+{
+	struct loop_wait *w = ctx;
+
+	if (take_keys(w->m, w->keys) == -EPIPE)
+		monitor_stop = 1;
 }
 
 static enum report_format report_format_of(const struct options *o)
@@ -441,6 +484,7 @@ int monitor_run(const struct options *o)
 	struct monitor m = { .o = o };
 	struct measure_config mc;
 	struct top_input keys = { .active = false };
+	struct loop_wait lw = { &m, &keys };
 	uint64_t start, deadline, last;
 	char err[8192] = "";
 	int ret, code = 0;
@@ -487,14 +531,13 @@ int monitor_run(const struct options *o)
 		if (o->duration_ns && deadline > start + o->duration_ns)
 			deadline = start + o->duration_ns;
 		/* Wait for the interval's end, naming new cgroups and taking keys as they come. */
-		while (!monitor_stop && (now = now_ns(CLOCK_MONOTONIC)) < deadline) {
-			int wait_ms = (int)((deadline - now + 999999) / 1000000);
-
-			if (keys.active && wait_ms > KEY_POLL_MS)
-				wait_ms = KEY_POLL_MS;
-			collector_wait_cgroups(&m.col, wait_ms);
-			if (take_keys(&m, &keys) == -EPIPE)
-				monitor_stop = 1;
+		ret = monitor_wait_until(deadline, keys.active ? KEY_POLL_MS : INT_MAX,
+					 wait_cgroups, wait_keys, &lw);
+		if (ret) {
+			fprintf(stderr, "tmacg: cannot wait for cgroup events: %s\n",
+				strerror(-ret));
+			code = 1;
+			break;
 		}
 		ret = collect(&m);
 		if (ret) {
