@@ -135,7 +135,7 @@ int offline_run(const struct options *opts)
 	struct cpu_info ci;
 	bool have_ci;
 	struct tma_model *m;
-	char err[1024];
+	char err[1024], detect_err[1024] = "";
 	int code;
 
 	if (opts->replay) {
@@ -145,12 +145,17 @@ int offline_run(const struct options *opts)
 		o = &eff;
 	}
 	/* The host's CPU picks the model only when none was named. */
-	have_ci = !o->model && !o->model_file ?
-			  !cpu_detect(NULL, &ci, err, sizeof(err)) :
-			  (o->list_events && !cpu_detect(NULL, &ci, err, sizeof(err)));
+	have_ci = (!o->model && !o->model_file) || o->list_events ?
+			  !cpu_detect(NULL, &ci, detect_err, sizeof(detect_err)) :
+			  false;
 	m = tma_model_open(o->model_file, o->model, have_ci ? &ci : NULL, err, sizeof(err));
 	if (!m) {
-		fprintf(stderr, "tmacg: %s\n", err);
+		/* Without a model named, why the CPU could not choose is half the answer. */
+		if (!have_ci && detect_err[0] && !o->model && !o->model_file)
+			fprintf(stderr, "tmacg: %s (the CPU could not choose: %s)\n", err,
+				detect_err);
+		else
+			fprintf(stderr, "tmacg: %s\n", err);
 		replay_free(&d);
 		return o->model_file ? 1 : 2;
 	}
