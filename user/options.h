@@ -8,6 +8,8 @@
 #include <stdio.h>
 
 #define OPTIONS_MAX_CGROUPS 64
+/* --depth: deeper than any real hierarchy; the tree itself has no limit. */
+#define OPTIONS_MAX_DEPTH 64
 
 enum output_format { FORMAT_AUTO, FORMAT_TABLE, FORMAT_JSON, FORMAT_TOP, FORMAT_NONE };
 enum pmu_mode { PMU_HARDWARE, PMU_SOFTWARE };
