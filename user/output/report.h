@@ -52,7 +52,8 @@ struct report_config {
 	/*
 	 * What is measured, the same on every line: model, tma_version, tma,
 	 * level, info, ncounts, count_names, nsummary, pmu_groups, missing,
-	 * smt_shared, topdown_fixed, smt, retire_latency (copied at report_new).
+	 * smt_shared, topdown_fixed, smt, retire_latency.  The struct is copied
+	 * at report_new(); what it points to must outlive the report.
 	 */
 	const struct report_line *facts;
 	int nevents, ngroups; /* the sums' layout (struct tmacg_acc) */
