@@ -108,6 +108,11 @@ static void counts_keep_their_keys_and_values(void **state)
 	assert_null(ms->tma_version);
 	assert_int_equal(ms->nevents, 4);
 	assert_int_equal(ms->ngroups, 1);
+	/* The plan's group leader, as the collector and pmu_open() take it: the first event. */
+	assert_true(measure_event_is_leader(ms, 0));
+	for (int e = 1; e < ms->nevents; e++)
+		assert_false(measure_event_is_leader(ms, e));
+	assert_false(measure_event_is_leader(ms, ms->nevents));
 	assert_true(ms->ncounts <= 64);
 	/* The documented keys first, in order: the table shows them (nsummary). */
 	assert_int_equal(ms->nsummary, software_ndocumented);
