@@ -414,7 +414,7 @@ int monitor_wait_until(uint64_t deadline, int max_wait_ms, int (*wait)(void *ctx
 /* The live loop's wait: cgroup events, and the live view's keys. */
 struct loop_wait {
 	struct monitor *m;
-	struct top_input *keys;
+	struct top_input *input; /* the live view's keys */
 };
 
 static int wait_cgroups(void *ctx, int ms)
@@ -428,7 +428,7 @@ static void wait_keys(void *ctx)
 {
 	struct loop_wait *w = ctx;
 
-	if (take_keys(w->m, w->keys) == -EPIPE)
+	if (take_keys(w->m, w->input) == -EPIPE)
 		monitor_stop = 1;
 }
 
