@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "model/model.h"
-#include "model/model_list.h"
+#include "model_list.h"
 #include "monitor.h"
 #include "options.h"
 #include "replay/replay_run.h"

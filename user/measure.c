@@ -20,12 +20,11 @@
 #include "measure.h"
 #include "model/model.h"
 #include "model/retire_latency.h"
-#include "options.h"
+#include "output/cgroup_record.h"
 #include "pmu/cpu_desc.h"
 #include "pmu/plan_model.h"
 #include "pmu/planner.h"
 #include "pmu/pmu.h"
-#include "offline.h"
 
 /* Counts of Intel's fixed counters, under the names users know, when the model reads them. */
 #define NHEADLINE 3
@@ -132,6 +131,39 @@ void measure_evaluate(struct measure *ms, const struct tmacg_acc *sum, double in
 			counts[c++] = scaled(mi, sum, ran, i);
 	if (tsc_computed(mi))
 		counts[c++] = mi->values[mi->tsc_event];
+}
+
+void measure_evaluate_cb(void *ctx, const struct tmacg_acc *sum, double interval_s, double *counts,
+			 struct model_result *result)
+{
+	measure_evaluate(ctx, sum, interval_s, counts, result);
+}
+
+void measure_line_facts(const struct measure *ms, struct report_line *facts)
+{
+	memset(facts, 0, sizeof(*facts));
+	facts->model = ms->model_name;
+	facts->tma_version = ms->tma_version;
+	facts->ncounts = ms->ncounts;
+	facts->count_names = ms->count_names;
+	facts->nsummary = ms->nsummary;
+	facts->pmu_groups = ms->pmu_groups;
+	facts->nmissing = ms->nmissing;
+	facts->missing = ms->missing;
+	facts->smt_shared = ms->smt_shared;
+	facts->retire_latency = ms->retire_latency;
+	facts->tma = ms->tma;
+	facts->level = ms->level;
+	facts->info = ms->info;
+	facts->topdown_fixed = ms->topdown_fixed;
+	facts->smt = ms->smt;
+}
+
+bool measure_event_is_leader(const struct measure *ms, int e)
+{
+	const struct measure_impl *mi = (const struct measure_impl *)ms;
+
+	return e >= 0 && e < ms->nevents && mi->plan.first[ms->events[e].group] == e;
 }
 
 void measure_close(struct measure *ms)
@@ -278,7 +310,7 @@ static bool smt_caveat(const struct measure_impl *mi)
 	return false;
 }
 
-int measure_open(struct measure **out, const struct options *o, char *err, size_t errlen)
+int measure_open(struct measure **out, const struct measure_config *o, char *err, size_t errlen)
 {
 	struct measure_impl *mi = calloc(1, sizeof(*mi));
 	struct plan_request req = { 0 };
@@ -297,7 +329,7 @@ int measure_open(struct measure **out, const struct options *o, char *err, size_
 	 */
 	if (!o->model_file && !o->model && (ret = cpu_require_pmu(&mi->ci, err, errlen)))
 		goto fail;
-	mi->model = tma_model_open(o, &mi->ci, err, errlen);
+	mi->model = tma_model_open(o->model_file, o->model, &mi->ci, err, errlen);
 	if (!mi->model) {
 		ret = -EINVAL;
 		goto fail;

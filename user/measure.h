@@ -15,9 +15,19 @@
 #include "pmu/pmu.h"
 #include "tmacg.h"
 
-struct options;
 struct tma_model;
 struct model_result;
+struct report_line;
+
+/* What to measure: the model and how deep; the command line's, or a test's. */
+struct measure_config {
+	const char *model;	    /* a model id; NULL: the one that fits this CPU */
+	const char *model_file;	    /* a .tma file instead of model */
+	const char *retire_latency; /* a file of measured retire latencies, Intel's format */
+	int level;		    /* 1..6: nodes up to this level */
+	bool info;		    /* Info metrics too */
+	int verbose;		    /* the CPU's facts on stderr */
+};
 
 /*
  * Counts come in this order: these two from the scheduler, then the
@@ -52,13 +62,23 @@ struct measure {
 };
 
 /*
- * The model the options name (--pmu software is the built-in model
- * "software"), planned for this host.  0 or -errno with err.
+ * The model cfg names (--pmu software is the built-in model "software"),
+ * planned for this host.  0 or -errno with err.
  */
-int measure_open(struct measure **out, const struct options *o, char *err, size_t errlen);
+int measure_open(struct measure **out, const struct measure_config *cfg, char *err, size_t errlen);
 /* counts[ncounts] and result (model_result_new(ms->tma)) from a cgroup's interval sum. */
 void measure_evaluate(struct measure *ms, const struct tmacg_acc *sum, double interval_s,
 		      double *counts, struct model_result *result);
+/* The same, for struct report_config's evaluate: ctx is the struct measure. */
+void measure_evaluate_cb(void *ctx, const struct tmacg_acc *sum, double interval_s, double *counts,
+			 struct model_result *result);
+/* What every line of ms shares (model, counts' names, quality): the report's facts. */
+void measure_line_facts(const struct measure *ms, struct report_line *facts);
+/*
+ * Whether event e opens a new perf group (the plan's grouping): the
+ * collector's read order and the group leader's fd.
+ */
+bool measure_event_is_leader(const struct measure *ms, int e);
 void measure_close(struct measure *ms);
 
 #endif

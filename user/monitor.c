@@ -7,6 +7,7 @@
 #include "monitor.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +23,6 @@
 #include "k8s/k8s_monitor.h"
 #include "measure.h"
 #include "options.h"
-#include "output/output_json.h"
 #include "pmu/pmu.h"
 #include "prom/prom.h"
 #include "output/report.h"
@@ -48,12 +48,12 @@ struct monitor {
 	struct pmu_set pmu;
 	struct pending *pending;
 	size_t npending, cap_pending;
-	struct report rep;
+	struct report *rep;
 	struct k8s_monitor *k8s; /* --k8s: chooses and names the reported cgroups */
 	uint64_t unattributed;	 /* deltas of cgroups never named: counted as dropped */
 	bool may_rescan;	 /* this interval has not scanned the hierarchy yet */
 	struct tmacg_stats last_stats;
-	uint64_t last_negative, last_flush_errors, last_unattributed;
+	uint64_t last_flush_errors, last_unattributed;
 	bool warned_map_full, warned_lost, warned_read;
 	struct group_health health; /* perf groups that never counted */
 	struct prom *prom;	    /* --listen: the report's sink, serving /metrics */
@@ -139,7 +139,7 @@ static void on_task(const struct collector_task *t, const struct tmacg_acc *delt
 
 	/* A task is listed under the deepest reported cgroup that holds it. */
 	if (n > 0)
-		report_add_task(&m->rep, targets[0], t, delta);
+		report_add_task(m->rep, targets[0], t->tid, t->tgid, t->comm, delta);
 }
 
 static void forget_cgroup(uint64_t id, void *ctx)
@@ -149,12 +149,13 @@ static void forget_cgroup(uint64_t id, void *ctx)
 	collector_forget_cgroup(&m->col, id);
 }
 
-static uint64_t dropped_since_last(struct monitor *m)
+/* The interval's lost deltas; *map_full: those of them the full cgroup map had no room for. */
+static uint64_t dropped_since_last(struct monitor *m, uint64_t *map_full)
 {
 	struct tmacg_stats st;
 	uint64_t dropped;
 
-	m->rep.map_full = 0;
+	*map_full = 0;
 	if (collector_stats(&m->col, &st))
 		return 0;
 	dropped = (st.read_errors - m->last_stats.read_errors) +
@@ -180,7 +181,7 @@ static uint64_t dropped_since_last(struct monitor *m)
 				"dropped (run with -v for the totals)\n");
 		m->warned_read = true;
 	}
-	m->rep.map_full = st.map_full - m->last_stats.map_full; /* in each line's quality */
+	*map_full = st.map_full - m->last_stats.map_full; /* in each line's quality */
 	m->last_stats = st;
 	m->last_flush_errors = m->col.flush_errors;
 	m->last_unattributed = m->unattributed;
@@ -272,39 +273,45 @@ static int resolve_cgroups(struct monitor *m, char *err, size_t errlen)
 	return 0;
 }
 
-static int setup(struct monitor *m, char *err, size_t errlen)
+/* The cgroup tree: the hierarchy as it is, and under --k8s the naming of pods. */
+static int setup_cgroups(struct monitor *m, char *err, size_t errlen)
 {
-	struct collector_config cfg = { 0 };
-	int event_group[TMACG_MAX_EVENTS];
-	bool event_is_leader[TMACG_MAX_EVENTS];
-	int ret;
+	int ret = cgroup_tree_init(&m->tree, &m->mnt, m->specs, m->o->ncgroups);
 
-	ret = cgroup_tree_init(&m->tree, &m->mnt, m->specs, m->o->ncgroups);
 	if (!ret && m->o->k8s) {
 		struct k8s_monitor_config kc = {
 			.containers = m->o->k8s_level == K8S_LEVEL_CONTAINER,
 			.log_containers = m->o->k8s_log_containers,
 			.log_pods = m->o->k8s_log_pods,
-			.host = m->rep.host,
+			.host = m->o->host,
 			.notes = stderr,
 		};
 
 		m->k8s = k8s_monitor_new(&kc, err, errlen);
 		if (!m->k8s)
 			return -EINVAL;
-		k8s_monitor_install(m->k8s, &m->tree, &m->rep);
+		k8s_monitor_install(m->k8s, &m->tree);
+		report_set_identify(m->rep, k8s_monitor_identify, m->k8s);
 	}
 	if (!ret)
 		ret = cgroup_tree_scan(&m->tree);
-	if (ret) {
+	if (ret)
 		snprintf(err, errlen, "cannot read the cgroup hierarchy at %s: %s", m->mnt.dir,
 			 strerror(-ret));
-		return ret;
-	}
+	return ret;
+}
+
+/* The BPF side, loaded for the measure's events in the plan's groups. */
+static int open_collector(struct monitor *m, char *err, size_t errlen)
+{
+	struct collector_config cfg = { 0 };
+	int event_group[TMACG_MAX_EVENTS];
+	bool event_is_leader[TMACG_MAX_EVENTS];
+	int ret;
 
 	for (int e = 0; e < m->ms->nevents; e++) {
 		event_group[e] = m->ms->events[e].group;
-		event_is_leader[e] = e == 0 || m->ms->events[e - 1].group != m->ms->events[e].group;
+		event_is_leader[e] = measure_event_is_leader(m->ms, e);
 	}
 	cfg.nevents = m->ms->nevents;
 	cfg.ngroups = m->ms->ngroups;
@@ -317,29 +324,44 @@ static int setup(struct monitor *m, char *err, size_t errlen)
 	cfg.on_cgroup = on_cgroup_event;
 	cfg.ctx = m;
 	ret = collector_open(&m->col, &cfg, err, errlen);
-	if (ret)
-		return ret;
-	if (m->o->verbose)
+	if (!ret && m->o->verbose)
 		fprintf(stderr,
 			"tmacg: BPF programs loaded (%s), %d CPUs, %d events in %d groups\n",
 			m->col.raw_tp ? "raw_tp" : "tp_btf", m->col.ncpus, m->ms->nevents,
 			m->ms->ngroups);
-	ret = pmu_open(&m->pmu, m->ms->events, m->ms->nevents, m->col.ncpus, err, errlen);
-	if (ret)
-		return ret;
-	ret = collector_set_events(&m->col, &m->pmu, err, errlen);
+	return ret;
+}
+
+/* The perf events on every CPU, handed to the BPF side, then the programs attached. */
+static int open_counters(struct monitor *m, char *err, size_t errlen)
+{
+	int ret = pmu_open(&m->pmu, m->ms->events, m->ms->nevents, m->col.ncpus, err, errlen);
+
+	if (!ret)
+		ret = collector_set_events(&m->col, &m->pmu, err, errlen);
 	if (!ret)
 		ret = collector_attach(&m->col, err, errlen);
 	if (ret)
 		return ret;
 	ret = pmu_enable(&m->pmu);
-	if (ret) {
+	if (ret)
 		snprintf(err, errlen, "cannot enable the perf events: %s", strerror(-ret));
+	return ret;
+}
+
+static int setup(struct monitor *m, char *err, size_t errlen)
+{
+	int ret = setup_cgroups(m, err, errlen);
+
+	if (!ret)
+		ret = open_collector(m, err, errlen);
+	if (!ret)
+		ret = open_counters(m, err, errlen);
+	if (ret)
 		return ret;
-	}
 	/* Baselines: every CPU's first reading and the accumulators as they are. */
 	ret = collect(m);
-	report_reset(&m->rep, &m->tree);
+	report_reset(m->rep, &m->tree);
 	return ret;
 }
 
@@ -349,7 +371,7 @@ static void teardown(struct monitor *m)
 	collector_close(&m->col); /* detaches first: no program left loaded */
 	pmu_close(&m->pmu);
 	cgroup_tree_free(&m->tree);
-	report_free(&m->rep);
+	report_free(m->rep);
 	k8s_monitor_free(m->k8s);
 	free(m->pending);
 	free(m->specs);
@@ -358,24 +380,116 @@ static void teardown(struct monitor *m)
 /* Keys typed since the last look; q stops at the end of this wait.  0 or -EPIPE/-EIO. */
 static int take_keys(struct monitor *m, struct top_input *keys)
 {
+	if (!keys->active)
+		return 0;
 	int key, err = 0;
 	bool quit = false;
 
 	while (!err && !quit && (key = top_input_key(keys)) >= 0)
-		err = report_key(&m->rep, key, &quit);
+		err = report_key(m->rep, key, &quit);
 	if (quit)
 		monitor_stop = 1; /* as SIGINT: the interval so far shows, then exit 0 */
 	return err;
 }
 
+int monitor_wait_until(uint64_t deadline, int max_wait_ms, int (*wait)(void *ctx, int ms),
+		       void (*keys)(void *ctx), void *ctx)
+{
+	uint64_t now;
+
+	while (!monitor_stop && (now = now_ns(CLOCK_MONOTONIC)) < deadline) {
+		int wait_ms = (int)((deadline - now + 999999) / 1000000), err;
+
+		if (wait_ms > max_wait_ms)
+			wait_ms = max_wait_ms;
+		err = wait(ctx, wait_ms);
+		if (err && err != -EINTR)
+			return err;
+		if (keys)
+			keys(ctx);
+	}
+	return 0;
+}
+
+/* The live loop's wait: cgroup events, and the live view's keys. */
+struct loop_wait {
+	struct monitor *m;
+	struct top_input *input; /* the live view's keys */
+};
+
+static int wait_cgroups(void *ctx, int ms)
+{
+	struct loop_wait *w = ctx;
+
+	return collector_wait_cgroups(&w->m->col, ms);
+}
+
+static void wait_keys(void *ctx)
+{
+	struct loop_wait *w = ctx;
+
+	if (take_keys(w->m, w->input) == -EPIPE)
+		monitor_stop = 1;
+}
+
+static enum report_format report_format_of(const struct options *o)
+{
+	switch (o->format) {
+	case FORMAT_JSON:
+		return REPORT_JSON;
+	case FORMAT_TOP:
+		return REPORT_TOP;
+	case FORMAT_NONE:
+		return REPORT_NONE;
+	default: /* options_resolve() leaves no FORMAT_AUTO */
+		return REPORT_TABLE;
+	}
+}
+
+/* The report, and --listen's server as its sink.  0, or -errno with err. */
+static int open_report(struct monitor *m, char *err, size_t errlen)
+{
+	const struct options *o = m->o;
+	struct report_line facts;
+	struct report_config rc = {
+		.format = report_format_of(o),
+		.top_auto = o->top_auto,
+		.color = o->color,
+		.top = o->top,
+		.host = o->host,
+		.facts = &facts,
+		.nevents = m->ms->nevents,
+		.ngroups = m->ms->ngroups,
+		.evaluate = measure_evaluate_cb,
+		.evaluate_ctx = m->ms,
+	};
+
+	measure_line_facts(m->ms, &facts);
+	m->rep = report_new(&rc, stdout);
+	if (!m->rep)
+		return -ENOMEM;
+	/* Before the BPF setup: a port in use fails at once. */
+	if (o->listen) {
+		m->prom = prom_open(o->listen, o->k8s, o->host, m->ms->model_name,
+				    m->ms->tma_version, err, errlen);
+		if (!m->prom)
+			return -EINVAL;
+		report_set_sink(m->rep, prom_sink(m->prom));
+	}
+	return 0;
+}
+
 int monitor_run(const struct options *o)
 {
 	struct monitor m = { .o = o };
+	struct measure_config mc;
 	struct top_input keys = { .active = false };
+	struct loop_wait lw = { &m, &keys };
 	uint64_t start, deadline, last;
 	char err[8192] = "";
 	int ret, code = 0;
 
+	options_measure_config(o, &mc);
 	ret = resolve_cgroups(&m, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "tmacg: %s\n", err[0] ? err : strerror(-ret));
@@ -385,22 +499,13 @@ int monitor_run(const struct options *o)
 	/* Then: without them nothing below can work, and the kernel's errors would not say why. */
 	ret = privileges_check(err, sizeof(err));
 	if (!ret)
-		ret = measure_open(&m.ms, o, err, sizeof(err));
+		ret = measure_open(&m.ms, &mc, err, sizeof(err));
 	if (ret) {
 		free(m.specs);
 		fprintf(stderr, "tmacg: %s\n", err);
 		return 1;
 	}
-	ret = report_init(&m.rep, o, m.ms, stdout);
-	/* Before the BPF setup: a port in use fails at once. */
-	if (!ret && o->listen) {
-		m.prom = prom_open(o->listen, o->k8s, m.rep.host, m.ms->model_name,
-				   m.ms->tma_version, err, sizeof(err));
-		if (m.prom)
-			m.rep.sink = prom_sink(m.prom);
-		else
-			ret = -EINVAL;
-	}
+	ret = open_report(&m, err, sizeof(err));
 	if (!ret)
 		ret = setup(&m, err, sizeof(err));
 	if (ret) {
@@ -412,7 +517,7 @@ int monitor_run(const struct options *o)
 	if (m.prom)
 		prom_announce(m.prom);
 	/* The live view's keys, when it is on a terminal someone types at. */
-	if (m.rep.top && isatty(STDOUT_FILENO))
+	if (report_has_live_view(m.rep) && isatty(STDOUT_FILENO))
 		top_input_open(&keys, STDIN_FILENO);
 	if (o->verbose)
 		fprintf(stderr, "tmacg: ready: cgroup2 at %s, %zu cgroups known\n", m.tree.mnt.dir,
@@ -420,20 +525,19 @@ int monitor_run(const struct options *o)
 	start = last = now_ns(CLOCK_MONOTONIC);
 	deadline = start;
 	for (long n = 0; !o->count || n < o->count; n++) {
-		uint64_t now;
+		uint64_t now, map_full, dropped;
 
 		deadline += o->interval_ns;
 		if (o->duration_ns && deadline > start + o->duration_ns)
 			deadline = start + o->duration_ns;
 		/* Wait for the interval's end, naming new cgroups and taking keys as they come. */
-		while (!monitor_stop && (now = now_ns(CLOCK_MONOTONIC)) < deadline) {
-			int wait_ms = (int)((deadline - now + 999999) / 1000000);
-
-			if (keys.active && wait_ms > KEY_POLL_MS)
-				wait_ms = KEY_POLL_MS;
-			collector_wait_cgroups(&m.col, wait_ms);
-			if (take_keys(&m, &keys) == -EPIPE)
-				monitor_stop = 1;
+		ret = monitor_wait_until(deadline, keys.active ? KEY_POLL_MS : INT_MAX,
+					 wait_cgroups, wait_keys, &lw);
+		if (ret) {
+			fprintf(stderr, "tmacg: cannot wait for cgroup events: %s\n",
+				strerror(-ret));
+			code = 1;
+			break;
 		}
 		ret = collect(&m);
 		if (ret) {
@@ -441,9 +545,10 @@ int monitor_run(const struct options *o)
 			code = 1;
 			break;
 		}
-		group_health_check(&m.health, m.ms, stderr);
+		group_health_check(&m.health, m.ms->events, m.ms->nevents, m.ms->ngroups, stderr);
 		now = now_ns(CLOCK_MONOTONIC);
-		ret = report_interval(&m.rep, &m.tree, (now - last) / 1e9, dropped_since_last(&m));
+		dropped = dropped_since_last(&m, &map_full);
+		ret = report_interval(m.rep, &m.tree, (now - last) / 1e9, dropped, map_full);
 		last = now;
 		cgroup_tree_age_removed(&m.tree, 2, forget_cgroup, &m);
 		if (ret == -EPIPE)

@@ -7,7 +7,7 @@
 #include "pmu/cpu_desc.h"
 #include "pmu/cpu_detect.h"
 #include "model/model.h"
-#include "model/model_list.h"
+#include "model_list.h"
 #include "model/retire_latency.h"
 #include "output/output_top.h"
 #include "options.h"
@@ -18,25 +18,6 @@
 #include "replay/replay_read.h"
 #include "replay/replay_run.h"
 #include "replay/replay_top.h"
-
-struct tma_model *tma_model_open(const struct options *o, const struct cpu_info *ci, char *err,
-				 size_t errlen)
-{
-	const char *id = o->model;
-
-	if (o->model_file)
-		return model_load_file(o->model_file, err, errlen);
-	if (!id && ci)
-		id = cpu_select_model(ci, NULL, err, errlen);
-	if (!id) {
-		if (!ci)
-			snprintf(err, errlen,
-				 "no TMA model given: name one with --model ID "
-				 "(tmacg --list-models) or --model-file PATH");
-		return NULL;
-	}
-	return model_load_builtin(id, err, errlen);
-}
 
 static int list_events(const struct options *o, const struct tma_model *m,
 		       const struct cpu_info *ci)
@@ -154,7 +135,7 @@ int offline_run(const struct options *opts)
 	struct cpu_info ci;
 	bool have_ci;
 	struct tma_model *m;
-	char err[1024];
+	char err[1024], detect_err[1024] = "";
 	int code;
 
 	if (opts->replay) {
@@ -164,12 +145,17 @@ int offline_run(const struct options *opts)
 		o = &eff;
 	}
 	/* The host's CPU picks the model only when none was named. */
-	have_ci = !o->model && !o->model_file ?
-			  !cpu_detect(NULL, &ci, err, sizeof(err)) :
-			  (o->list_events && !cpu_detect(NULL, &ci, err, sizeof(err)));
-	m = tma_model_open(o, have_ci ? &ci : NULL, err, sizeof(err));
+	have_ci = (!o->model && !o->model_file) || o->list_events ?
+			  !cpu_detect(NULL, &ci, detect_err, sizeof(detect_err)) :
+			  false;
+	m = tma_model_open(o->model_file, o->model, have_ci ? &ci : NULL, err, sizeof(err));
 	if (!m) {
-		fprintf(stderr, "tmacg: %s\n", err);
+		/* Without a model named, why the CPU could not choose is half the answer. */
+		if (!have_ci && detect_err[0] && !o->model && !o->model_file)
+			fprintf(stderr, "tmacg: %s (the CPU could not choose: %s)\n", err,
+				detect_err);
+		else
+			fprintf(stderr, "tmacg: %s\n", err);
 		replay_free(&d);
 		return o->model_file ? 1 : 2;
 	}

@@ -4,12 +4,13 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/model_list.h"
+#include "model_list.h"
 #include "prom/prom_listen.h"
-#include "version.h"
+#include "util/version.h"
 
 /* A model level deeper than any model defines: the ICX and SPR trees stop at 6. */
 #define OPTIONS_MAX_LEVEL 6
@@ -103,9 +104,11 @@ void options_usage(FILE *f)
 	options_usage_models(f);
 	fputs("      --model-file PATH  a model file of your own\n"
 	      "      --retire-latency FILE  measured retire latencies (Intel's JSON format, the\n"
-	      "                         format toplev reads) instead of Intel's defaults (TMA 5.1)\n"
-	      "  -l, --level N          tree depth to report, 1-6 (default 3)\n"
-	      "      --info             also report Info metrics (IPC, CPI, ...)\n"
+	      "                         format toplev reads) instead of Intel's defaults (TMA 5.1)\n",
+	      f);
+	fprintf(f, "  -l, --level N          tree depth to report, 1-%d (default 3)\n",
+		OPTIONS_MAX_LEVEL);
+	fputs("      --info             also report Info metrics (IPC, CPI, ...)\n"
 	      "      --list-models      the built-in models\n"
 	      "      --list-metrics     the nodes of --model and the events they read\n"
 	      "      --list-events      the perf groups tmacg would open for --model/--level\n"
@@ -136,64 +139,6 @@ void options_usage(FILE *f)
 	      f);
 }
 
-enum {
-	OPT_K8S = 256,
-	OPT_K8S_LEVEL,
-	OPT_K8S_LOGS_CONTAINERS,
-	OPT_K8S_LOGS_PODS,
-	OPT_PER_TASK,
-	OPT_TOP,
-	OPT_PMU,
-	OPT_MODEL_FILE,
-	OPT_RETIRE_LATENCY,
-	OPT_INFO,
-	OPT_LIST_MODELS,
-	OPT_LIST_METRICS,
-	OPT_LIST_EVENTS,
-	OPT_REPLAY,
-	OPT_COLOR,
-	OPT_HOST,
-	OPT_CGROUP_ROOT,
-	OPT_MAX_CGROUPS,
-	OPT_MAX_TASKS,
-	OPT_LISTEN,
-};
-
-static const struct option long_options[] = {
-	{ "cgroup", required_argument, NULL, 'c' },
-	{ "depth", required_argument, NULL, 'd' },
-	{ "k8s", no_argument, NULL, OPT_K8S },
-	{ "k8s-level", required_argument, NULL, OPT_K8S_LEVEL },
-	{ "k8s-logs-containers", required_argument, NULL, OPT_K8S_LOGS_CONTAINERS },
-	{ "k8s-logs-pods", required_argument, NULL, OPT_K8S_LOGS_PODS },
-	{ "per-task", no_argument, NULL, OPT_PER_TASK },
-	{ "top", required_argument, NULL, OPT_TOP },
-	{ "pmu", required_argument, NULL, OPT_PMU },
-	{ "model", required_argument, NULL, 'm' },
-	{ "model-file", required_argument, NULL, OPT_MODEL_FILE },
-	{ "retire-latency", required_argument, NULL, OPT_RETIRE_LATENCY },
-	{ "level", required_argument, NULL, 'l' },
-	{ "info", no_argument, NULL, OPT_INFO },
-	{ "list-models", no_argument, NULL, OPT_LIST_MODELS },
-	{ "list-metrics", no_argument, NULL, OPT_LIST_METRICS },
-	{ "list-events", no_argument, NULL, OPT_LIST_EVENTS },
-	{ "replay", required_argument, NULL, OPT_REPLAY },
-	{ "interval", required_argument, NULL, 'i' },
-	{ "count", required_argument, NULL, 'n' },
-	{ "duration", required_argument, NULL, 'D' },
-	{ "format", required_argument, NULL, 'f' },
-	{ "color", required_argument, NULL, OPT_COLOR },
-	{ "host", required_argument, NULL, OPT_HOST },
-	{ "cgroup-root", required_argument, NULL, OPT_CGROUP_ROOT },
-	{ "max-cgroups", required_argument, NULL, OPT_MAX_CGROUPS },
-	{ "max-tasks", required_argument, NULL, OPT_MAX_TASKS },
-	{ "listen", required_argument, NULL, OPT_LISTEN },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "version", no_argument, NULL, 'V' },
-	{ "help", no_argument, NULL, 'h' },
-	{ 0 },
-};
-
 static int bad(FILE *err, const char *fmt, const char *arg)
 {
 	fputs("tmacg: ", err);
@@ -202,11 +147,12 @@ static int bad(FILE *err, const char *fmt, const char *arg)
 	return 2;
 }
 
-/* optarg as a duration for option name: 0, or 2 after saying what is wrong (e.g.: examples). */
-static int duration_arg(FILE *err, const char *name, const char *examples, uint64_t *ns)
+/* arg as a duration for option name: 0, or 2 after saying what is wrong (e.g.: examples). */
+static int duration_arg(FILE *err, const char *name, const char *examples, const char *arg,
+			uint64_t *ns)
 {
 	char what[256];
-	int rc = parse_duration(optarg, ns);
+	int rc = parse_duration(arg, ns);
 
 	if (!rc)
 		return 0;
@@ -218,191 +164,261 @@ static int duration_arg(FILE *err, const char *name, const char *examples, uint6
 	else
 		snprintf(what, sizeof(what), "%s '%%s': expected a duration like %s", name,
 			 examples);
-	return bad(err, what, optarg);
+	return bad(err, what, arg);
 }
 
-int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err)
+/*
+ * The options that need more than storing a value: each returns 0, 1 when
+ * it was handled and tmacg exits 0 (--help, --version), or 2 after a message.
+ */
+static int opt_cgroup(struct options *o, const char *arg, FILE *out, FILE *err)
 {
-	long v;
-	int c;
+	char what[64];
 
-	memset(o, 0, sizeof(*o));
-	o->interval_ns = 1000000000ULL;
-	o->level = 3;
-	o->max_cgroups = 16384;
-	o->max_tasks = 16384;
-	o->color_mode = -1;
-	o->k8s_log_containers = "/var/log/containers";
-	o->k8s_log_pods = "/var/log/pods";
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:d:m:l:i:n:D:f:vVh", long_options, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			if (o->ncgroups == OPTIONS_MAX_CGROUPS)
-				return bad(err, "too many --cgroup options (at most %s)", "64");
-			o->cgroups[o->ncgroups++] = optarg;
-			break;
-		case 'd':
-			if (parse_long(optarg, 0, 64, &v))
-				return bad(err, "--depth '%s': expected a number from 0 to 64",
-					   optarg);
-			o->depth = (int)v;
-			break;
-		case OPT_K8S:
-			o->k8s = true;
-			break;
-		case OPT_K8S_LEVEL:
-			if (!strcmp(optarg, "pod"))
-				o->k8s_level = K8S_LEVEL_POD;
-			else if (!strcmp(optarg, "container"))
-				o->k8s_level = K8S_LEVEL_CONTAINER;
-			else
-				return bad(err, "--k8s-level '%s': expected pod or container",
-					   optarg);
-			o->k8s = true;
-			break;
-		case OPT_K8S_LOGS_CONTAINERS:
-			o->k8s_log_containers = optarg;
-			break;
-		case OPT_K8S_LOGS_PODS:
-			o->k8s_log_pods = optarg;
-			break;
-		case OPT_PER_TASK:
-			o->per_task = true;
-			break;
-		case OPT_TOP:
-			if (parse_long(optarg, 1, 1000000, &v))
-				return bad(err, "--top '%s': expected a positive number", optarg);
-			o->top = (int)v;
-			break;
-		case OPT_PMU:
-			if (!strcmp(optarg, "software"))
-				o->pmu = PMU_SOFTWARE;
-			else if (!strcmp(optarg, "hardware"))
-				o->pmu = PMU_HARDWARE;
-			else
-				return bad(err, "--pmu '%s': expected hardware or software",
-					   optarg);
-			break;
-		case 'm':
-			o->model = optarg;
-			break;
-		case OPT_MODEL_FILE:
-			o->model_file = optarg;
-			break;
-		case OPT_RETIRE_LATENCY:
-			o->retire_latency = optarg;
-			break;
-		case 'l':
-			if (parse_long(optarg, 1, OPTIONS_MAX_LEVEL, &v))
-				return bad(err, "--level '%s': expected a number from 1 to 6",
-					   optarg);
-			o->level = (int)v;
-			break;
-		case OPT_INFO:
-			o->info = true;
-			break;
-		case OPT_LIST_MODELS:
-			o->list_models = true;
-			break;
-		case OPT_LIST_METRICS:
-			o->list_metrics = true;
-			break;
-		case OPT_LIST_EVENTS:
-			o->list_events = true;
-			break;
-		case OPT_REPLAY:
-			o->replay = optarg;
-			break;
-		case 'i':
-			if (duration_arg(err, "--interval", "500ms or 2s", &o->interval_ns))
-				return 2;
-			if (o->interval_ns < OPTIONS_MIN_INTERVAL_NS)
-				return bad(err, "--interval '%s': the shortest interval is 10ms",
-					   optarg);
-			break;
-		case 'n':
-			if (parse_long(optarg, 1, 1L << 40, &v))
-				return bad(err, "--count '%s': expected a positive number", optarg);
-			o->count = v;
-			break;
-		case 'D':
-			if (duration_arg(err, "--duration", "10s or 5m", &o->duration_ns))
-				return 2;
-			if (!o->duration_ns)
-				return bad(err,
-					   "--duration '%s': expected a duration like 10s or 5m",
-					   optarg);
-			break;
-		case 'f':
-			if (!strcmp(optarg, "table"))
-				o->format = FORMAT_TABLE;
-			else if (!strcmp(optarg, "json"))
-				o->format = FORMAT_JSON;
-			else if (!strcmp(optarg, "top"))
-				o->format = FORMAT_TOP;
-			else if (!strcmp(optarg, "none"))
-				o->format = FORMAT_NONE;
-			else
-				return bad(err, "--format '%s': expected table, json, top or none",
-					   optarg);
-			break;
-		case OPT_COLOR:
-			if (!strcmp(optarg, "auto"))
-				o->color_mode = -1;
-			else if (!strcmp(optarg, "always"))
-				o->color_mode = 1;
-			else if (!strcmp(optarg, "never"))
-				o->color_mode = 0;
-			else
-				return bad(err, "--color '%s': expected auto, always or never",
-					   optarg);
-			break;
-		case OPT_HOST:
-			o->host = optarg;
-			break;
-		case OPT_CGROUP_ROOT:
-			o->cgroup_root = optarg;
-			break;
-		case OPT_MAX_CGROUPS:
-			if (parse_long(optarg, 16, 1L << 24, &v))
-				return bad(err, "--max-cgroups '%s': expected 16 to 16777216",
-					   optarg);
-			o->max_cgroups = (uint32_t)v;
-			break;
-		case OPT_MAX_TASKS:
-			if (parse_long(optarg, 16, 1L << 24, &v))
-				return bad(err, "--max-tasks '%s': expected 16 to 16777216",
-					   optarg);
-			o->max_tasks = (uint32_t)v;
-			break;
-		case OPT_LISTEN: {
-			struct prom_listen_addr addr;
-			char why[256];
-
-			if (prom_listen_parse(optarg, &addr, why, sizeof(why)))
-				return bad(err, "%s", why);
-			o->listen = optarg;
-			break;
-		}
-		case 'v':
-			o->verbose++;
-			break;
-		case 'V':
-			fprintf(out, "tmacg %s\n", TMACG_VERSION);
-			return 1;
-		case 'h':
-			options_usage(out);
-			return 1;
-		case ':':
-			return bad(err, "option '%s' needs a value", argv[optind - 1]);
-		default:
-			return bad(err, "unknown option '%s'", argv[optind - 1]);
-		}
+	(void)out;
+	if (o->ncgroups == OPTIONS_MAX_CGROUPS) {
+		snprintf(what, sizeof(what), "%d", OPTIONS_MAX_CGROUPS);
+		return bad(err, "too many --cgroup options (at most %s)", what);
 	}
-	if (optind < argc)
-		return bad(err, "unexpected argument '%s'", argv[optind]);
+	o->cgroups[o->ncgroups++] = arg;
+	return 0;
+}
+
+static int opt_k8s_level(struct options *o, const char *arg, FILE *out, FILE *err)
+{
+	(void)out;
+	if (!strcmp(arg, "pod"))
+		o->k8s_level = K8S_LEVEL_POD;
+	else if (!strcmp(arg, "container"))
+		o->k8s_level = K8S_LEVEL_CONTAINER;
+	else
+		return bad(err, "--k8s-level '%s': expected pod or container", arg);
+	o->k8s = true; /* --k8s-level implies --k8s */
+	return 0;
+}
+
+static int opt_interval(struct options *o, const char *arg, FILE *out, FILE *err)
+{
+	(void)out;
+	if (duration_arg(err, "--interval", "500ms or 2s", arg, &o->interval_ns))
+		return 2;
+	if (o->interval_ns < OPTIONS_MIN_INTERVAL_NS)
+		return bad(err, "--interval '%s': the shortest interval is 10ms", arg);
+	return 0;
+}
+
+static int opt_duration(struct options *o, const char *arg, FILE *out, FILE *err)
+{
+	(void)out;
+	if (duration_arg(err, "--duration", "10s or 5m", arg, &o->duration_ns))
+		return 2;
+	if (!o->duration_ns)
+		return bad(err, "--duration '%s': expected a duration like 10s or 5m", arg);
+	return 0;
+}
+
+static int opt_listen(struct options *o, const char *arg, FILE *out, FILE *err)
+{
+	struct prom_listen_addr addr;
+	char why[256];
+
+	(void)out;
+	if (prom_listen_parse(arg, &addr, why, sizeof(why)))
+		return bad(err, "%s", why);
+	o->listen = arg;
+	return 0;
+}
+
+static int opt_version(struct options *o, const char *arg, FILE *out, FILE *err)
+{
+	(void)o, (void)arg, (void)err;
+	fprintf(out, "tmacg %s\n", TMACG_VERSION);
+	return 1;
+}
+
+static int opt_help(struct options *o, const char *arg, FILE *out, FILE *err)
+{
+	(void)o, (void)arg, (void)err;
+	options_usage(out);
+	return 1;
+}
+
+/* How an option's value is stored in struct options. */
+enum opt_type {
+	OT_FLAG,   /* bool set to true, no value */
+	OT_COUNT,  /* int incremented, no value (-vv) */
+	OT_STRING, /* const char *, the argument itself */
+	OT_INT,	   /* int, long or uint32_t from min to max: the field's size tells */
+	OT_CHOICE, /* an int (or enum) from choices */
+	OT_CUSTOM, /* parse() does it */
+};
+
+struct opt_choice {
+	const char *name;
+	int value;
+};
+
+struct opt_spec {
+	const char *name;
+	char short_name; /* 0: none */
+	enum opt_type type;
+	size_t field, size; /* where the value goes */
+	long min, max;	    /* OT_INT */
+	const char *
+		expected; /* OT_INT: what a bad value should be; NULL: "a number from MIN to MAX" */
+	const struct opt_choice *choices; /* OT_CHOICE: ends with a NULL name */
+	int (*parse)(struct options *o, const char *arg, FILE *out, FILE *err); /* OT_CUSTOM */
+	bool has_arg; /* OT_CUSTOM: takes a value */
+};
+
+#define FIELD(f) .field = offsetof(struct options, f), .size = sizeof(((struct options *)0)->f)
+#define FLAG(n, s, f) { .name = n, .short_name = s, .type = OT_FLAG, FIELD(f) }
+#define STRING(n, s, f) { .name = n, .short_name = s, .type = OT_STRING, FIELD(f) }
+#define NUMBER(n, s, f, lo, hi, what) \
+	{ .name = n,                  \
+	  .short_name = s,            \
+	  .type = OT_INT,             \
+	  FIELD(f),                   \
+	  .min = lo,                  \
+	  .max = hi,                  \
+	  .expected = what }
+#define CHOICE(n, s, f, c) { .name = n, .short_name = s, .type = OT_CHOICE, FIELD(f), .choices = c }
+#define CUSTOM(n, s, fn, arg) \
+	{ .name = n, .short_name = s, .type = OT_CUSTOM, .parse = fn, .has_arg = arg }
+
+static const struct opt_choice pmu_choices[] = { { "hardware", PMU_HARDWARE },
+						 { "software", PMU_SOFTWARE },
+						 { NULL, 0 } };
+static const struct opt_choice format_choices[] = {
+	{ "table", FORMAT_TABLE },
+	{ "json", FORMAT_JSON },
+	{ "top", FORMAT_TOP },
+	{ "none", FORMAT_NONE },
+	{ NULL, 0 },
+};
+static const struct opt_choice color_choices[] = {
+	{ "auto", -1 }, { "always", 1 }, { "never", 0 }, { NULL, 0 }
+};
+
+/* Every option, in --help's order; getopt's tables are made from it. */
+static const struct opt_spec specs[] = {
+	CUSTOM("cgroup", 'c', opt_cgroup, true),
+	NUMBER("depth", 'd', depth, 0, OPTIONS_MAX_DEPTH, NULL),
+	FLAG("k8s", 0, k8s),
+	CUSTOM("k8s-level", 0, opt_k8s_level, true),
+	STRING("k8s-logs-containers", 0, k8s_log_containers),
+	STRING("k8s-logs-pods", 0, k8s_log_pods),
+	FLAG("per-task", 0, per_task),
+	NUMBER("top", 0, top, 1, 1000000, "a positive number"),
+	CHOICE("pmu", 0, pmu, pmu_choices),
+	STRING("model", 'm', model),
+	STRING("model-file", 0, model_file),
+	STRING("retire-latency", 0, retire_latency),
+	NUMBER("level", 'l', level, 1, OPTIONS_MAX_LEVEL, NULL),
+	FLAG("info", 0, info),
+	FLAG("list-models", 0, list_models),
+	FLAG("list-metrics", 0, list_metrics),
+	FLAG("list-events", 0, list_events),
+	STRING("replay", 0, replay),
+	CUSTOM("interval", 'i', opt_interval, true),
+	NUMBER("count", 'n', count, 1, 1L << 40, "a positive number"),
+	CUSTOM("duration", 'D', opt_duration, true),
+	CHOICE("format", 'f', format, format_choices),
+	CHOICE("color", 0, color_mode, color_choices),
+	STRING("host", 0, host),
+	STRING("cgroup-root", 0, cgroup_root),
+	NUMBER("max-cgroups", 0, max_cgroups, 16, 1L << 24, NULL),
+	NUMBER("max-tasks", 0, max_tasks, 16, 1L << 24, NULL),
+	CUSTOM("listen", 0, opt_listen, true),
+	{ .name = "verbose", .short_name = 'v', .type = OT_COUNT, FIELD(verbose) },
+	CUSTOM("version", 'V', opt_version, false),
+	CUSTOM("help", 'h', opt_help, false),
+};
+#define NSPECS (sizeof(specs) / sizeof(specs[0]))
+/* getopt_long's value for specs[i] given by its long name. */
+#define LONG_VAL 256
+
+static bool takes_value(const struct opt_spec *sp)
+{
+	return sp->type == OT_CUSTOM ? sp->has_arg : sp->type != OT_FLAG && sp->type != OT_COUNT;
+}
+
+/* An OT_INT field is an int, a uint32_t (the same size) or a long. */
+_Static_assert(sizeof(int) == sizeof(uint32_t), "OT_INT stores uint32_t fields as int");
+
+static void store_number(const struct opt_spec *sp, void *field, long v)
+{
+	int i = (int)v;
+
+	if (sp->size == sizeof(long))
+		memcpy(field, &v, sizeof(v));
+	else
+		memcpy(field, &i, sizeof(i));
+}
+
+/* "--format 'xml': expected table, json, top or none", from the choices. */
+static int bad_choice(FILE *err, const struct opt_spec *sp, const char *arg)
+{
+	char what[256];
+	int n = snprintf(what, sizeof(what), "--%s '%%s': expected ", sp->name);
+
+	for (int i = 0; sp->choices[i].name && n < (int)sizeof(what); i++)
+		n += snprintf(what + n, sizeof(what) - n, "%s%s",
+			      !i		      ? "" :
+			      sp->choices[i + 1].name ? ", " :
+							" or ",
+			      sp->choices[i].name);
+	return bad(err, what, arg);
+}
+
+/* Applies one option: 0, 1 (exit 0) or 2 (after a message). */
+static int apply(struct options *o, const struct opt_spec *sp, const char *arg, FILE *out,
+		 FILE *err)
+{
+	void *field = (char *)o + sp->field;
+	char what[256];
+	long v;
+
+	switch (sp->type) {
+	case OT_FLAG:
+		*(bool *)field = true;
+		return 0;
+	case OT_COUNT:
+		++*(int *)field;
+		return 0;
+	case OT_STRING:
+		*(const char **)field = arg;
+		return 0;
+	case OT_INT:
+		if (parse_long(arg, sp->min, sp->max, &v)) {
+			if (sp->expected)
+				snprintf(what, sizeof(what), "--%s '%%s': expected %s", sp->name,
+					 sp->expected);
+			else
+				snprintf(what, sizeof(what),
+					 "--%s '%%s': expected a number from %ld to %ld", sp->name,
+					 sp->min, sp->max);
+			return bad(err, what, arg);
+		}
+		store_number(sp, field, v);
+		return 0;
+	case OT_CHOICE:
+		for (const struct opt_choice *c = sp->choices; c->name; c++) {
+			if (!strcmp(arg, c->name)) {
+				*(int *)field = c->value;
+				return 0;
+			}
+		}
+		return bad_choice(err, sp, arg);
+	case OT_CUSTOM:
+		return sp->parse(o, arg, out, err);
+	}
+	return 2;
+}
+
+/* Rules between options, once all are read: 0, or 2 after a message. */
+static int check_combinations(struct options *o, FILE *err)
+{
 	if (o->pmu == PMU_SOFTWARE) { /* the built-in model of software events */
 		if (o->model || o->model_file)
 			return bad(err, "%s",
@@ -425,4 +441,56 @@ int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err
 	if (o->depth && !o->ncgroups)
 		return bad(err, "%s", "--depth needs --cgroup");
 	return 0;
+}
+
+int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err)
+{
+	struct option long_options[NSPECS + 1];
+	char short_options[2 + 2 * NSPECS] = ":";
+	size_t ns = 1;
+	int c, rc;
+
+	memset(o, 0, sizeof(*o));
+	o->interval_ns = 1000000000ULL;
+	o->level = 3;
+	o->max_cgroups = 16384;
+	o->max_tasks = 16384;
+	o->color_mode = -1;
+	o->k8s_log_containers = "/var/log/containers";
+	o->k8s_log_pods = "/var/log/pods";
+	for (size_t i = 0; i < NSPECS; i++) {
+		bool arg = takes_value(&specs[i]);
+
+		long_options[i] =
+			(struct option){ specs[i].name, arg ? required_argument : no_argument, NULL,
+					 LONG_VAL + (int)i };
+		if (specs[i].short_name) {
+			short_options[ns++] = specs[i].short_name;
+			if (arg)
+				short_options[ns++] = ':';
+		}
+	}
+	long_options[NSPECS] = (struct option){ 0 };
+	short_options[ns] = '\0';
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, short_options, long_options, NULL)) != -1) {
+		const struct opt_spec *sp = NULL;
+
+		if (c >= LONG_VAL && c < LONG_VAL + (int)NSPECS)
+			sp = &specs[c - LONG_VAL];
+		for (size_t i = 0; !sp && c != ':' && c != '?' && i < NSPECS; i++)
+			if (specs[i].short_name == c)
+				sp = &specs[i];
+		if (c == ':')
+			return bad(err, "option '%s' needs a value", argv[optind - 1]);
+		if (!sp)
+			return bad(err, "unknown option '%s'", argv[optind - 1]);
+		rc = apply(o, sp, optarg, out, err);
+		if (rc)
+			return rc;
+	}
+	if (optind < argc)
+		return bad(err, "unexpected argument '%s'", argv[optind]);
+	return check_combinations(o, err);
 }

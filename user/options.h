@@ -8,6 +8,8 @@
 #include <stdio.h>
 
 #define OPTIONS_MAX_CGROUPS 64
+/* --depth: deeper than any real hierarchy; the tree itself has no limit. */
+#define OPTIONS_MAX_DEPTH 64
 
 enum output_format { FORMAT_AUTO, FORMAT_TABLE, FORMAT_JSON, FORMAT_TOP, FORMAT_NONE };
 enum pmu_mode { PMU_HARDWARE, PMU_SOFTWARE };
@@ -69,5 +71,9 @@ void options_resolve(struct options *o, bool stdout_tty);
 int parse_duration(const char *s, uint64_t *ns);
 
 void options_usage(FILE *f);
+
+/* What measure_open() needs of the options (measure.h): the model and how deep. */
+struct measure_config;
+void options_measure_config(const struct options *o, struct measure_config *mc);
 
 #endif

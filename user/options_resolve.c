@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * The output settings that depend on where tmacg runs, decided once for every
- * mode (live, replay) so that they cannot differ between them.
+ * mode (live, replay) so that they cannot differ between them; and what a
+ * module's own configuration (struct measure_config) takes of the options.
  */
 #include "options.h"
 
 #include <stdlib.h>
 #include <unistd.h>
+
+#include "measure.h"
 
 /* no-color.org: set and not empty turns colour off, unless asked for by --color always. */
 static bool no_color_env(void)
@@ -38,4 +41,16 @@ void options_resolve(struct options *o, bool stdout_tty)
 		o->format = stdout_tty ? FORMAT_TABLE : FORMAT_JSON;
 	o->color = o->color_mode == 1 || (o->color_mode == -1 && stdout_tty && !no_color_env());
 	o->host = host_name(o);
+}
+
+void options_measure_config(const struct options *o, struct measure_config *mc)
+{
+	*mc = (struct measure_config){
+		.model = o->model,
+		.model_file = o->model_file,
+		.retire_latency = o->retire_latency,
+		.level = o->level,
+		.info = o->info,
+		.verbose = o->verbose,
+	};
 }

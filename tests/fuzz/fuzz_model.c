@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "model/model.h"
-#include "model/model_list.h"
+#include "model_list.h"
 
 static void eval_with(const struct tma_model *m, struct model_result *r, double *events,
 		      double value, unsigned flags)

@@ -245,6 +245,43 @@ static void broken_or_looping_chain_is_an_error_not_a_silent_zero(void **state)
 	cgroup_tree_free(&t);
 }
 
+static void count_call(struct cgroup_node *n, void *ctx)
+{
+	(void)n;
+	++*(int *)ctx;
+}
+
+/*
+ * A chain that breaks above a target: nothing may be charged, because the
+ * error makes the caller count the delta as unattributed (dropped).  Charging
+ * the targets met before the break and also dropping would count it twice.
+ */
+static void broken_chain_charges_no_target(void **state)
+{
+	struct cgroup_spec spec = { .path = "/lost", .depth = 1 };
+	struct cgroup_tree t;
+	int calls = 0;
+
+	(void)state;
+	assert_int_equal(cgroup_tree_init(&t, &mnt, &spec, 1), 0);
+	assert_int_equal(cgroup_tree_add(&t, ROOT, 0, "/"), 0);
+	/* /lost and its child are targets; /lost's parent 77 was never seen. */
+	assert_int_equal(cgroup_tree_add(&t, 600, 77, "/lost"), 0);
+	assert_int_equal(cgroup_tree_add(&t, 500, 600, "/lost/child"), 0);
+	assert_true(cgroup_tree_get(&t, 500)->target && cgroup_tree_get(&t, 600)->target);
+	assert_int_equal(cgroup_tree_for_each_target(&t, 500, count_call, &calls), -ESRCH);
+	assert_int_equal(calls, 0);
+	/* A loop above a target: the same. */
+	cgroup_tree_get(&t, 600)->parent_id = 500;
+	assert_int_equal(cgroup_tree_for_each_target(&t, 500, count_call, &calls), -ELOOP);
+	assert_int_equal(calls, 0);
+	/* Once the chain is whole, both are charged. */
+	cgroup_tree_get(&t, 600)->parent_id = ROOT;
+	assert_int_equal(cgroup_tree_for_each_target(&t, 500, count_call, &calls), 2);
+	assert_int_equal(calls, 2);
+	cgroup_tree_free(&t);
+}
+
 static void child_is_named_by_its_parent_and_entry(void **state)
 {
 	char longname[256], want[1024];
@@ -342,6 +379,7 @@ int main(void)
 		cmocka_unit_test(leaf_far_below_the_reported_cgroup_is_charged_to_it),
 		cmocka_unit_test(deep_spec_reports_every_level),
 		cmocka_unit_test(broken_or_looping_chain_is_an_error_not_a_silent_zero),
+		cmocka_unit_test(broken_chain_charges_no_target),
 		cmocka_unit_test(child_is_named_by_its_parent_and_entry),
 		cmocka_unit_test(scan_has_no_depth_or_path_length_limit),
 	};

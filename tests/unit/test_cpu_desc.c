@@ -21,7 +21,7 @@
 #include "fake_root.h"
 
 #include "model/model.h"
-#include "model/model_list.h"
+#include "model_list.h"
 #include "offline.h"
 #include "options.h"
 #include "pmu/cpu_desc.h"
@@ -174,6 +174,16 @@ static void test_parse_errors(void **state)
 	expect_parse_error("match GenuineIntel-6-55-[0-Z]\n", "t.cpu:12: 'match");
 	expect_parse_error("match GenuineIntel-6\n", "VENDOR-FAMILY-MODEL");
 	expect_parse_error("match GenuineIntel-0x6-55\n", "VENDOR-FAMILY-MODEL");
+	/* Nothing may follow the key's last part: junk is a typo, not a wider match. */
+	expect_parse_error("match GenuineIntel-6-6A-[0-4]-junk\n", "want mapfile.csv's key");
+	expect_parse_error("match GenuineIntel-6-6A-[0-4]junk\n", "want mapfile.csv's key");
+	expect_parse_error("match GenuineIntel-6-6A-[0-4]]\n", "want mapfile.csv's key");
+	expect_parse_error("match GenuineIntel-6-6A-[0-]\n", "want mapfile.csv's key");
+	expect_parse_error("match GenuineIntel-6-6A-[0-4-]\n", "want mapfile.csv's key");
+	expect_parse_error("match GenuineIntel-6-6A-4-junk\n", "want mapfile.csv's key");
+	expect_parse_error("match GenuineIntel-6-6A-\n", "want mapfile.csv's key");
+	expect_parse_error("match AuthenticAMD-19-[10-1F]junk\n", "want mapfile.csv's key");
+	expect_parse_error("match GenuineIntel-6-6A-[]\n", "want mapfile.csv's key");
 	/* Whole-file checks. */
 	assert_null(parse(header, "other.cpu", err, sizeof(err)));
 	assert_non_null(strstr(err, "'cpu t' must equal the file name (t.cpu)"));

@@ -34,7 +34,7 @@
 #include <unistd.h>
 
 #include "model/model.h"
-#include "output/output_json.h"
+#include "output/cgroup_record.h"
 #include "prom/prom_expo.h"
 #include "repo_root.h"
 

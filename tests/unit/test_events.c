@@ -918,11 +918,25 @@ static void test_switch_pmu(void **state)
 	force("icx");
 	e = enc_ok(&icx, "UOPS_ISSUED.ANY");
 	assert_fields(&e, 0x0e, 0x01, 0, 0, 0);
+	/*
+	 * The forced PMU reaches libpfm4 alone: the environment is as it was
+	 * after events_init() (nothing left for a child or another getenv), a
+	 * user's own LIBPFM_FORCE_PMU included, and the encoding is still icx's.
+	 */
+	force("spr");
 	assert_int_equal(events_init("icx", err, sizeof(err)), 0);
-	assert_string_equal(getenv("LIBPFM_FORCE_PMU"), "icx");
-	/* Back to detection: nothing forced is left behind for libpfm4. */
-	assert_int_equal(events_init(NULL, err, sizeof(err)), 0);
 	assert_null(getenv("LIBPFM_FORCE_PMU"));
+	e = enc_ok(&icx, "UOPS_ISSUED.ANY");
+	assert_fields(&e, 0x0e, 0x01, 0, 0, 0);
+	setenv("LIBPFM_FORCE_PMU", "someone-elses", 1);
+	assert_int_equal(events_init("spr", err, sizeof(err)), 0);
+	assert_string_equal(getenv("LIBPFM_FORCE_PMU"), "someone-elses");
+	e = enc_ok(&spr, "UOPS_ISSUED.ANY");
+	assert_fields(&e, 0xae, 0x01, 0, 0, 0);
+	/* Back to detection: the user's variable does not force it, and stays. */
+	assert_int_equal(events_init(NULL, err, sizeof(err)), 0);
+	assert_string_equal(getenv("LIBPFM_FORCE_PMU"), "someone-elses");
+	unsetenv("LIBPFM_FORCE_PMU");
 	assert_string_equal(event_kind_name(EVENT_GP), "gp");
 	assert_string_equal(event_kind_name(EVENT_METRIC), "metric");
 }

@@ -55,7 +55,7 @@ static int check(struct group_health *h, const struct measure *ms, char **text)
 	*text = NULL;
 	f = open_memstream(text, &len);
 	assert_non_null(f);
-	dead = group_health_check(h, ms, f);
+	dead = group_health_check(h, ms->events, ms->nevents, ms->ngroups, f);
 	fclose(f);
 	return dead;
 }
@@ -173,7 +173,7 @@ static void test_bounds(void **state)
 	/* No stream: counted, nothing written. */
 	ms.ngroups = 3;
 	group_health_add(&h, &d, 3);
-	assert_int_equal(group_health_check(&h, &ms, NULL), 3);
+	assert_int_equal(group_health_check(&h, ms.events, ms.nevents, ms.ngroups, NULL), 3);
 }
 
 int main(void)

@@ -23,8 +23,8 @@
 #include "k8s/k8s_cache.h"
 #include "k8s/k8s_classify.h"
 #include "k8s/k8s_monitor.h"
-#include "output/output_json.h"
-#include "output/report.h"
+#include "output/cgroup_record.h"
+#include "output/cgroup_record.h"
 
 #define UID "7d3c9a1e-2b4f-4c6d-8e0f-1a2b3c4d5e6f"
 #define UID_US "7d3c9a1e_2b4f_4c6d_8e0f_1a2b3c4d5e6f"
@@ -338,7 +338,6 @@ static void test_cache_sweep_forgets(void **state)
 
 struct glue {
 	struct cgroup_tree tree;
-	struct report rep;
 	struct k8s_monitor *km;
 	char *notes;
 	size_t notes_len;
@@ -363,8 +362,7 @@ static void glue_init(struct glue *g, const struct fixture *f, bool containers, 
 	assert_int_equal(cgroup_tree_init(&g->tree, &mnt, NULL, 0), 0);
 	g->km = k8s_monitor_new(&cfg, err, sizeof(err));
 	assert_non_null(g->km);
-	k8s_monitor_install(g->km, &g->tree, &g->rep);
-	assert_non_null(g->rep.identify);
+	k8s_monitor_install(g->km, &g->tree);
 }
 
 static void glue_free(struct glue *g)
@@ -383,7 +381,7 @@ static struct cgroup_node *add(struct glue *g, uint64_t id, uint64_t parent, con
 
 static const struct resource *identify(struct glue *g, const struct cgroup_node *n)
 {
-	return g->rep.identify(n, g->rep.identify_ctx);
+	return k8s_monitor_identify(n, g->km);
 }
 
 /* The hierarchy of one systemd-driver pod: ids 1..8. */

@@ -128,6 +128,98 @@ static void everything_parses(void **state)
 	assert_int_equal(p.o.verbose, 2);
 }
 
+/* The options everything_parses leaves out, each stored where its reader looks. */
+static void the_other_options_parse(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	PARSE(&p, "--k8s-level", "container", "--k8s-logs-containers", "/c", "--k8s-logs-pods",
+	      "/p", "--pmu", "software", "--info", "--color", "never", "--host", "h",
+	      "--cgroup-root", "/r", "--max-cgroups", "1000", "--max-tasks", "17", "--listen",
+	      ":9464", "--duration", "5m");
+	assert_int_equal(p.ret, 0);
+	assert_true(p.o.k8s); /* --k8s-level implies --k8s */
+	assert_int_equal(p.o.k8s_level, K8S_LEVEL_CONTAINER);
+	assert_string_equal(p.o.k8s_log_containers, "/c");
+	assert_string_equal(p.o.k8s_log_pods, "/p");
+	assert_int_equal(p.o.pmu, PMU_SOFTWARE);
+	assert_string_equal(p.o.model, "software");
+	assert_true(p.o.info);
+	assert_int_equal(p.o.color_mode, 0);
+	assert_string_equal(p.o.host, "h");
+	assert_string_equal(p.o.cgroup_root, "/r");
+	assert_int_equal(p.o.max_cgroups, 1000);
+	assert_int_equal(p.o.max_tasks, 17);
+	assert_string_equal(p.o.listen, ":9464");
+	assert_true(p.o.duration_ns == 300000000000ULL);
+	assert_true(!p.o.list_events && !p.o.list_models && !p.o.list_metrics);
+	PARSE(&p, "--model-file", "m.tma", "--list-metrics", "--k8s", "--color", "always",
+	      "--replay", "f.jsonl", "--list-events", "--list-models");
+	assert_int_equal(p.ret, 0);
+	assert_string_equal(p.o.replay, "f.jsonl");
+	assert_true(p.o.list_events && p.o.list_models);
+	assert_string_equal(p.o.model_file, "m.tma");
+	assert_true(p.o.list_metrics && p.o.k8s);
+	assert_int_equal(p.o.k8s_level, K8S_LEVEL_POD);
+	assert_int_equal(p.o.color_mode, 1);
+}
+
+/* Every long option --help shows is one options_parse knows (the table is the one list). */
+static void every_option_in_help_parses(void **state)
+{
+	struct parsed help, p;
+	int seen = 0;
+
+	(void)state;
+	PARSE(&help, "--help");
+	assert_int_equal(help.ret, 1);
+	for (const char *at = help.out; (at = strstr(at, " --"));) {
+		char name[64];
+		size_t n = strspn(at + 1, "-abcdefghijklmnopqrstuvwxyz");
+		const char *argv[3] = { "tmacg", name, NULL };
+
+		at += 1;
+		if (n >= 5 && n < sizeof(name)) { /* "--" and at least three letters */
+			memcpy(name, at, n);
+			name[n] = '\0';
+			parse(&p, 2, argv);
+			if (strstr(p.err, "unknown option"))
+				fail_msg("--help shows %s but options_parse does not know it",
+					 name);
+			seen++;
+		}
+		at += n;
+	}
+	assert_true(seen >= 25);
+}
+
+/* The limits said come from the constants the checks use. */
+static void limits_are_the_constants(void **state)
+{
+	const char *argv[2 * OPTIONS_MAX_CGROUPS + 3] = { "tmacg" };
+	char want[128], level[16];
+	struct parsed p;
+	int argc = 1;
+
+	(void)state;
+	for (int i = 0; i <= OPTIONS_MAX_CGROUPS; i++) {
+		argv[argc++] = "-c";
+		argv[argc++] = "/";
+	}
+	parse(&p, argc, argv);
+	assert_int_equal(p.ret, 2);
+	snprintf(want, sizeof(want), "at most %d", OPTIONS_MAX_CGROUPS);
+	assert_non_null(strstr(p.err, want));
+	parse(&p, argc - 2, argv); /* exactly the maximum */
+	assert_int_equal(p.ret, 0);
+	assert_int_equal(p.o.ncgroups, OPTIONS_MAX_CGROUPS);
+	snprintf(level, sizeof(level), "%d", OPTIONS_MAX_DEPTH + 1);
+	PARSE(&p, "-c", "/", "--depth", level);
+	snprintf(want, sizeof(want), "expected a number from 0 to %d", OPTIONS_MAX_DEPTH);
+	assert_non_null(strstr(p.err, want));
+}
+
 static void bad_arguments_exit_2_with_a_message(void **state)
 {
 	static const struct {
@@ -261,6 +353,9 @@ int main(void)
 		cmocka_unit_test(defaults),
 		cmocka_unit_test(format_top_parses),
 		cmocka_unit_test(everything_parses),
+		cmocka_unit_test(the_other_options_parse),
+		cmocka_unit_test(every_option_in_help_parses),
+		cmocka_unit_test(limits_are_the_constants),
 		cmocka_unit_test(bad_arguments_exit_2_with_a_message),
 		cmocka_unit_test(help_and_version_exit_0),
 		cmocka_unit_test(format_auto_is_table_on_a_terminal_json_otherwise),

@@ -16,7 +16,7 @@
 #include <time.h>
 
 #include "model/model.h"
-#include "output/output_json.h"
+#include "output/cgroup_record.h"
 #include "output/output_top.h"
 #include "output/term_width.h"
 
@@ -83,7 +83,7 @@ static int teardown(void **state)
 	return 0;
 }
 
-static const struct top_title title = { { 0, 0 }, 1.0, "h1", "t", 0 };
+static const struct top_title title = { { 0, 0 }, 1.0, "h1", "t", 0, 0 };
 
 /* What top_draw writes for the rows added so far, as text. */
 static char *draw(struct top *t, const struct top_screen *s)
@@ -165,6 +165,24 @@ static void test_plain_120(void **state)
 	assert_non_null(strstr(out, "LEVEL 1"
 				    "                  BOTTLENECK\n"));
 	free(out);
+}
+
+/* The title the table and the live view share: what was lost, after what the view adds. */
+static void test_title_says_what_was_lost(void **state)
+{
+	struct top_title ti = { { 0, 0 }, 2.0, "h", "m", 3, 2 };
+	char buf[256];
+	const char *tail;
+
+	(void)state;
+	top_title_text(&ti, "  5 cgroups", buf, sizeof(buf));
+	tail = strstr(buf, "  interval");
+	assert_non_null(tail);
+	assert_string_equal(tail, "  interval 2.00s  host h  model m  5 cgroups  samples dropped: "
+				  "see stderr  map full: 2 dropped, raise --max-cgroups");
+	ti.dropped = ti.map_full = 0;
+	top_title_text(&ti, NULL, buf, sizeof(buf));
+	assert_string_equal(strstr(buf, "  interval"), "  interval 2.00s  host h  model m");
 }
 
 static void test_narrow(void **state)
@@ -538,6 +556,7 @@ int main(void)
 		cmocka_unit_test(test_plain_80),
 		cmocka_unit_test(test_plain_120),
 		cmocka_unit_test(test_narrow),
+		cmocka_unit_test(test_title_says_what_was_lost),
 		cmocka_unit_test(test_every_width_fits),
 		cmocka_unit_test(test_hostile_name),
 		cmocka_unit_test(test_ansi_redraw),

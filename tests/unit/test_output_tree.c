@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "model/model.h"
-#include "model/model_list.h"
-#include "output/output_json.h"
+#include "model_list.h"
+#include "output/cgroup_record.h"
 #include "output/output_tree.h"
 
 static const char text[] =

@@ -17,7 +17,7 @@
 #include "cpu_target.h"
 
 #include "model/model.h"
-#include "model/model_list.h"
+#include "model_list.h"
 #include "pmu/cpu_desc.h"
 #include "pmu/plan_model.h"
 #include "pmu/planner.h"

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "model/model.h"
-#include "output/output_json.h"
+#include "output/cgroup_record.h"
 #include "prom/prom_expo.h"
 #include "prom/prom_label.h"
 #include "promtool.h"

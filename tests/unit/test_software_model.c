@@ -92,6 +92,7 @@ static void counts_keep_their_keys_and_values(void **state)
 		{ "SW.PAGE_FAULTS", 600 },
 	};
 	struct options o;
+	struct measure_config mc;
 	struct measure *ms;
 	struct model_result *r;
 	struct tmacg_acc sum;
@@ -100,12 +101,18 @@ static void counts_keep_their_keys_and_values(void **state)
 
 	(void)state;
 	assert_int_equal(options_parse(&o, 3, (char **)argv, stdout, stderr), 0);
-	if (measure_open(&ms, &o, err, sizeof(err)))
+	options_measure_config(&o, &mc);
+	if (measure_open(&ms, &mc, err, sizeof(err)))
 		fail_msg("%s", err);
 	assert_string_equal(ms->model_name, "software");
 	assert_null(ms->tma_version);
 	assert_int_equal(ms->nevents, 4);
 	assert_int_equal(ms->ngroups, 1);
+	/* The plan's group leader, as the collector and pmu_open() take it: the first event. */
+	assert_true(measure_event_is_leader(ms, 0));
+	for (int e = 1; e < ms->nevents; e++)
+		assert_false(measure_event_is_leader(ms, e));
+	assert_false(measure_event_is_leader(ms, ms->nevents));
 	assert_true(ms->ncounts <= 64);
 	/* The documented keys first, in order: the table shows them (nsummary). */
 	assert_int_equal(ms->nsummary, software_ndocumented);
@@ -155,6 +162,7 @@ static void count_named_like_a_fixed_count_is_refused(void **state)
 	char path[] = "/tmp/tmacg-clash-XXXXXX", err[1024];
 	const char *argv[] = { "tmacg", "--model-file", path, NULL };
 	struct options o;
+	struct measure_config mc;
 	struct measure *ms = NULL;
 	int fd = mkstemp(path);
 
@@ -163,7 +171,8 @@ static void count_named_like_a_fixed_count_is_refused(void **state)
 	assert_int_equal(write(fd, text, sizeof(text) - 1), (ssize_t)(sizeof(text) - 1));
 	close(fd);
 	assert_int_equal(options_parse(&o, 3, (char **)argv, stdout, stderr), 0);
-	assert_int_not_equal(measure_open(&ms, &o, err, sizeof(err)), 0);
+	options_measure_config(&o, &mc);
+	assert_int_not_equal(measure_open(&ms, &mc, err, sizeof(err)), 0);
 	unlink(path);
 	assert_null(ms);
 	assert_non_null(strstr(err, "model clash: count cpu_utilization has the name of a count "

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "model/model.h"
-#include "output/output_json.h"
+#include "output/cgroup_record.h"
 #include "output/output_top.h"
 
 /* Level 1 of TMA and one level-2 node, each formula one input. */
@@ -95,7 +95,7 @@ static void add(struct view *v, const struct row *r, int level)
 	assert_int_equal(top_add(v->t, &line, false), 0);
 }
 
-static const struct top_title title = { { 0, 0 }, 1.0, "h", "k", 0 };
+static const struct top_title title = { { 0, 0 }, 1.0, "h", "k", 0, 0 };
 
 /* A frame (redraw: the last one again, as after a key) as text. */
 static char *draw(struct view *v, int width, bool redraw)

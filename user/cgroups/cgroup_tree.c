@@ -152,8 +152,9 @@ int cgroup_tree_add_child(struct cgroup_tree *t, uint64_t id, uint64_t parent_id
 	return err;
 }
 
-int cgroup_tree_for_each_target(const struct cgroup_tree *t, uint64_t id,
-				void (*fn)(struct cgroup_node *target, void *ctx), void *ctx)
+/* One walk up id's chain, calling fn (if not NULL) on each target: the count, or the error. */
+static int walk_targets(const struct cgroup_tree *t, uint64_t id,
+			void (*fn)(struct cgroup_node *target, void *ctx), void *ctx)
 {
 	struct cgroup_node *n = u64map_get(&t->nodes, id);
 	int count = 0;
@@ -163,8 +164,7 @@ int cgroup_tree_for_each_target(const struct cgroup_tree *t, uint64_t id,
 	/*
 	 * To the root, however deep: ids are unique, so a sound chain has at
 	 * most one step per known node.  More steps mean a corrupt chain (a
-	 * loop), fewer an ancestor not known: either way nothing is charged,
-	 * so the caller can count the delta as lost rather than drop it quietly.
+	 * loop), fewer an ancestor not known.
 	 */
 	for (size_t steps = 0; steps <= u64map_len(&t->nodes); steps++) {
 		if (n->target && (!n->self_only || n->id == id)) {
@@ -179,6 +179,18 @@ int cgroup_tree_for_each_target(const struct cgroup_tree *t, uint64_t id,
 			return -ESRCH;
 	}
 	return -ELOOP;
+}
+
+int cgroup_tree_for_each_target(const struct cgroup_tree *t, uint64_t id,
+				void (*fn)(struct cgroup_node *target, void *ctx), void *ctx)
+{
+	/*
+	 * The chain is checked whole before anything is charged: on an error the
+	 * caller counts the delta as lost, so no target may have it as well.
+	 */
+	int ret = walk_targets(t, id, NULL, NULL);
+
+	return ret < 0 || !fn ? ret : walk_targets(t, id, fn, ctx);
 }
 
 struct collect_targets {

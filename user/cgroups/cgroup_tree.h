@@ -70,7 +70,7 @@ int cgroup_tree_add(struct cgroup_tree *t, uint64_t id, uint64_t parent_id, cons
  * with a '/', -ENOMEM.
  */
 int cgroup_tree_add_child(struct cgroup_tree *t, uint64_t id, uint64_t parent_id, const char *name);
-/* A cgroup seen being removed: kept until cgroup_tree_forget_removed(). */
+/* A cgroup seen being removed: kept until cgroup_tree_age_removed() forgets it. */
 void cgroup_tree_mark_removed(struct cgroup_tree *t, uint64_t id);
 
 struct cgroup_node *cgroup_tree_get(const struct cgroup_tree *t, uint64_t id);
@@ -83,7 +83,8 @@ struct tmacg_acc *cgroup_node_sum(struct cgroup_node *n);
  * belongs to (itself and the ancestors that are targets, deepest first),
  * walking to the root at any depth.  Returns how many; -ENOENT when id is not
  * known, -ESRCH when an ancestor is not known, -ELOOP when the parent chain
- * is longer than the tree (corrupt): the count then belongs to no target.
+ * is longer than the tree (corrupt): the count then belongs to no target,
+ * and fn is called for none (the chain is checked before any call).
  */
 int cgroup_tree_for_each_target(const struct cgroup_tree *t, uint64_t id,
 				void (*fn)(struct cgroup_node *target, void *ctx), void *ctx);

@@ -12,7 +12,7 @@
 
 #include "k8s/k8s_logs.h"
 #include "k8s/k8s_path.h"
-#include "output/output_json.h"
+#include "output/cgroup_record.h"
 
 struct k8s_identity {
 	struct resource res; /* points into this struct and to host: copy it with care */

@@ -7,7 +7,7 @@
 #include "cgroups/cgroup_tree.h"
 #include "k8s/k8s_cache.h"
 #include "k8s/k8s_classify.h"
-#include "output/report.h"
+#include "output/cgroup_record.h"
 
 struct k8s_monitor {
 	struct k8s_monitor_config cfg;
@@ -75,7 +75,7 @@ static bool classify(struct cgroup_node *n, void *ctx)
 	}
 }
 
-static const struct resource *identify(const struct cgroup_node *n, void *ctx)
+const struct resource *k8s_monitor_identify(const struct cgroup_node *n, void *ctx)
 {
 	struct k8s_monitor *km = ctx;
 	const struct k8s_identity *id = k8s_cache_get(&km->cache, n->id, n->path);
@@ -83,12 +83,10 @@ static const struct resource *identify(const struct cgroup_node *n, void *ctx)
 	return id ? &id->res : NULL;
 }
 
-void k8s_monitor_install(struct k8s_monitor *km, struct cgroup_tree *t, struct report *r)
+void k8s_monitor_install(struct k8s_monitor *km, struct cgroup_tree *t)
 {
 	km->tree = t;
 	cgroup_tree_set_classifier(t, classify, km);
-	r->identify = identify;
-	r->identify_ctx = km;
 }
 
 static bool alive(uint64_t id, void *ctx)

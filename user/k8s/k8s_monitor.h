@@ -3,7 +3,7 @@
  * --k8s: the glue between the cgroup tree, the report and the Kubernetes
  * identity.  It chooses the reported cgroups (a classifier on the tree: pods,
  * with --k8s-level container their containers too, sandboxes folded into
- * their pod) and names each line (report.identify), caching the identity
+ * their pod) and names each line (k8s_monitor_identify), caching the identity
  * per cgroup id.  Kubernetes cgroups are found at any depth: a kubepods
  * component anywhere in the path (kind, minikube, a test's own parent).
  */
@@ -15,7 +15,8 @@
 #include <stdio.h>
 
 struct cgroup_tree;
-struct report;
+struct cgroup_node;
+struct resource;
 struct k8s_monitor;
 
 struct k8s_monitor_config {
@@ -30,11 +31,14 @@ struct k8s_monitor_config {
 struct k8s_monitor *k8s_monitor_new(const struct k8s_monitor_config *cfg, char *err, size_t errlen);
 void k8s_monitor_free(struct k8s_monitor *km);
 
+/* Installs the classifier on t (before its first scan).  km must outlive t's use. */
+void k8s_monitor_install(struct k8s_monitor *km, struct cgroup_tree *t);
+
 /*
- * Installs the classifier on t (before its first scan) and the identity on r.
- * km must outlive both's use.
+ * The Kubernetes identity of n (ctx: the k8s_monitor), NULL when none: the
+ * report's identity callback (report_set_identify).
  */
-void k8s_monitor_install(struct k8s_monitor *km, struct cgroup_tree *t, struct report *r);
+const struct resource *k8s_monitor_identify(const struct cgroup_node *n, void *ctx);
 
 /*
  * Once per interval, before the cgroups created meanwhile are added and the

@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "model/model.h"
-#include "model/model_list.h"
-#include "output/output_json.h"
+#include "pmu/plan_model.h"
+#include "output/cgroup_record.h"
 #include "output/term_width.h"
 #include "output/top_impl.h"
 
@@ -593,27 +593,37 @@ static void legend_line(const struct top *t, bool color, int width, struct line 
 	}
 }
 
-static void title_line(const struct top *t, const struct top_title *ti, size_t nrows, int width,
-		       struct line *ln)
+void top_title_text(const struct top_title *ti, const char *extra, char *buf, size_t len)
 {
-	char when[32] = "", text[1024];
+	char when[32] = "", lost[96] = "";
 	struct tm tm;
 
 	if (localtime_r(&ti->time.tv_sec, &tm))
 		strftime(when, sizeof(when), "%H:%M:%S", &tm);
-	char view[128] = "";
+	if (ti->map_full)
+		snprintf(lost, sizeof(lost), "  map full: %llu dropped, raise --max-cgroups",
+			 (unsigned long long)ti->map_full);
+	snprintf(buf, len, "%s  interval %.2fs  host %s  model %s%s%s%s", when, ti->interval_s,
+		 ti->host ? ti->host : "?", ti->model ? ti->model : "?", extra ? extra : "",
+		 ti->dropped ? "  samples dropped: see stderr" : "", lost);
+}
 
-	/* What the keys changed, so the screen says why it looks different. */
+static void title_line(const struct top *t, const struct top_title *ti, size_t nrows, int width,
+		       struct line *ln)
+{
+	char text[1024], extra[192];
+	int n;
+
+	/* How many rows, and what the keys changed, so the screen says why it looks different. */
+	n = snprintf(extra, sizeof(extra), "  %zu %s%s", nrows, t->pods ? "pod" : "cgroup",
+		     nrows == 1 ? "" : "s");
 	if (t->sort || t->reverse)
-		snprintf(view, sizeof(view), "  sort %s%s", sort_head(t, t->sort),
-			 t->reverse ? " reversed" : "");
+		n += snprintf(extra + n, sizeof(extra) - n, "  sort %s%s", sort_head(t, t->sort),
+			      t->reverse ? " reversed" : "");
 	if (t->show_level != t->level)
-		snprintf(view + strlen(view), sizeof(view) - strlen(view), "  level %d",
-			 t->show_level);
-	snprintf(text, sizeof(text), "tmacg %s  interval %.2fs  host %s  model %s  %zu %s%s%s%s",
-		 when, ti->interval_s, ti->host ? ti->host : "?", ti->model ? ti->model : "?",
-		 nrows, t->pods ? "pod" : "cgroup", nrows == 1 ? "" : "s", view,
-		 ti->dropped ? "  samples dropped: see stderr" : "");
+		snprintf(extra + n, sizeof(extra) - n, "  level %d", t->show_level);
+	memcpy(text, "tmacg ", 6);
+	top_title_text(ti, extra, text + 6, sizeof(text) - 6);
 	put_text(ln, text, imin(width, term_width(text)), false);
 }
 

@@ -37,7 +37,16 @@ struct top_title {
 	const char *host;
 	const char *model;
 	uint64_t dropped;
+	uint64_t map_full; /* of dropped: lost to a full cgroup map */
 };
+
+/*
+ * The interval's title, the same in the table's header and the live view's
+ * first line: "HH:MM:SS  interval 2.00s  host H  model M", then extra, then
+ * what was lost ("  samples dropped: see stderr", "  map full: N dropped,
+ * raise --max-cgroups").  host is written as given: the caller escapes it.
+ */
+void top_title_text(const struct top_title *ti, const char *extra, char *buf, size_t len);
 
 /* m: the TMA model or NULL; level: the deepest level reported (the bottleneck path's). */
 struct top *top_new(const struct tma_model *m, int level, int ncounts,

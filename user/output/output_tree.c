@@ -8,7 +8,7 @@
 
 #include "model/model.h"
 #include "util/name_escape.h"
-#include "output/output_json.h"
+#include "output/cgroup_record.h"
 
 /* Column where values start: fits the deepest ICX/SPR names at level 6. */
 #define TREE_VALUE_COL 44

@@ -9,57 +9,101 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "collect/acc_delta.h"
 #include "cgroups/cgroup_tree.h"
-#include "collect/collector.h"
-#include "measure.h"
+#include "collect/acc_delta.h"
 #include "model/model.h"
-#include "util/name_escape.h"
-#include "options.h"
 #include "output/output_json.h"
 #include "output/output_top.h"
 #include "output/output_tree.h"
+#include "util/name_escape.h"
 
-int report_init(struct report *r, const struct options *o, struct measure *ms, FILE *out)
+struct report_task_entry {
+	const struct cgroup_node *target;
+	uint32_t tid, tgid;
+	char comm[16];
+	struct tmacg_acc delta;
+};
+
+struct report {
+	struct report_config cfg;
+	struct report_line facts; /* cfg.facts, copied: what every line shares */
+	FILE *out;
+	/* The live view, when it may show; top_auto: not yet (a table until enough rows) */
+	struct top *top;
+	bool top_auto, top_now, top_drawn_ansi;
+	char host[256];
+	/* "<pid>@<start time>": tells apart the lines of two tmacg running at once. */
+	char instance[64];
+	double *counts;
+	struct model_result *result;
+	struct report_task_entry *tasks;
+	size_t ntasks, cap_tasks;
+	report_identify_fn identify; /* NULL: no Kubernetes identity */
+	void *identify_ctx;
+	const struct report_sink *sink; /* NULL: none */
+};
+
+static void report_instance_name(char *buf, size_t len);
+
+struct report *report_new(const struct report_config *cfg, FILE *out)
 {
-	memset(r, 0, sizeof(*r));
-	r->o = o;
-	r->ms = ms;
+	struct report *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->cfg = *cfg;
+	r->facts = *cfg->facts;
+	r->cfg.facts = &r->facts;
 	r->out = out;
-	/* Decided by options_resolve(). */
-	r->json = o->format == FORMAT_JSON;
-	r->color = o->color;
-	snprintf(r->host, sizeof(r->host), "%s", o->host);
-	r->quiet = o->format == FORMAT_NONE;
+	snprintf(r->host, sizeof(r->host), "%s", cfg->host ? cfg->host : "");
+	r->cfg.host = r->host;
 	report_instance_name(r->instance, sizeof(r->instance));
-	if (o->format == FORMAT_TOP || o->top_auto) {
-		r->top = top_new(ms->tma, ms->level, ms->ncounts, ms->count_names);
+	if (cfg->format == REPORT_TOP || cfg->top_auto) {
+		r->top = top_new(r->facts.tma, r->facts.level, r->facts.ncounts,
+				 r->facts.count_names);
 		if (!r->top)
-			return -ENOMEM;
-		r->top_auto = o->top_auto;
+			goto fail;
+		r->top_auto = cfg->top_auto;
 	}
-	r->counts = calloc(ms->ncounts ? ms->ncounts : 1, sizeof(*r->counts));
-	r->result = model_result_new(ms->tma);
+	r->counts = calloc(r->facts.ncounts ? r->facts.ncounts : 1, sizeof(*r->counts));
+	r->result = model_result_new(r->facts.tma);
 	if (!r->counts || !r->result)
-		return -ENOMEM;
-	return 0;
+		goto fail;
+	return r;
+fail:
+	report_free(r);
+	return NULL;
+}
+
+void report_set_sink(struct report *r, const struct report_sink *sink)
+{
+	r->sink = sink;
+}
+
+void report_set_identify(struct report *r, report_identify_fn identify, void *ctx)
+{
+	r->identify = identify;
+	r->identify_ctx = ctx;
+}
+
+bool report_has_live_view(const struct report *r)
+{
+	return r->top != NULL;
 }
 
 void report_free(struct report *r)
 {
+	if (!r)
+		return;
 	/* The live view's last line has no newline: the shell's prompt goes below it. */
 	if (r->top_drawn_ansi)
 		fputc('\n', r->out);
 	top_free(r->top);
-	r->top = NULL;
-	r->top_drawn_ansi = false;
 	free(r->counts);
 	if (r->result)
 		model_result_free(r->result);
 	free(r->tasks);
-	r->counts = NULL;
-	r->result = NULL;
-	r->tasks = NULL;
+	free(r);
 }
 
 static void clear_sums(struct cgroup_tree *t)
@@ -78,8 +122,8 @@ void report_reset(struct report *r, struct cgroup_tree *t)
 	r->ntasks = 0;
 }
 
-void report_add_task(struct report *r, const struct cgroup_node *target,
-		     const struct collector_task *t, const struct tmacg_acc *delta)
+void report_add_task(struct report *r, const struct cgroup_node *target, uint32_t tid,
+		     uint32_t tgid, const char *comm, const struct tmacg_acc *delta)
 {
 	struct report_task_entry *e;
 
@@ -94,9 +138,9 @@ void report_add_task(struct report *r, const struct cgroup_node *target,
 	}
 	e = &r->tasks[r->ntasks++];
 	e->target = target;
-	e->tid = t->tid;
-	e->tgid = t->tgid;
-	memcpy(e->comm, t->comm, sizeof(e->comm));
+	e->tid = tid;
+	e->tgid = tgid;
+	memcpy(e->comm, comm, sizeof(e->comm));
 	e->delta = *delta;
 }
 
@@ -140,22 +184,17 @@ struct line_ctx {
 	struct timespec now;
 	double interval_s;
 	uint64_t dropped;
+	uint64_t map_full;
 };
 
 static void table_header(struct report *r, const struct line_ctx *lc)
 {
-	char when[32], *host = name_term_text(r->host);
-	struct tm tm;
+	char *host = name_term_text(r->host), text[1024];
+	struct top_title title = { lc->now,	   lc->interval_s, host ? host : "?",
+				   r->facts.model, lc->dropped,	   lc->map_full };
 
-	localtime_r(&lc->now.tv_sec, &tm);
-	strftime(when, sizeof(when), "%H:%M:%S", &tm);
-	fprintf(r->out, "\n%s  interval %.2fs  host %s  model %s%s", when, lc->interval_s,
-		host ? host : "?", r->ms->model_name,
-		lc->dropped ? "  (samples dropped: see stderr)" : "");
-	if (r->map_full)
-		fprintf(r->out, "  map full: %llu dropped, raise --max-cgroups",
-			(unsigned long long)r->map_full);
-	fputc('\n', r->out);
+	top_title_text(&title, NULL, text, sizeof(text));
+	fprintf(r->out, "\n%s\n", text);
 	free(host);
 }
 
@@ -167,9 +206,9 @@ static int emit(struct report *r, const struct line_ctx *lc, const char *name, u
 	const struct resource *ident =
 		node && r->identify ? r->identify(node, r->identify_ctx) : NULL;
 	struct report_task rt;
-	struct report_line line = { 0 };
+	struct report_line line = r->facts;
 
-	measure_evaluate(r->ms, sum, lc->interval_s, r->counts, r->result);
+	r->cfg.evaluate(r->cfg.evaluate_ctx, sum, lc->interval_s, r->counts, r->result);
 	if (ident) {
 		res = *ident;
 		res.host = r->host;
@@ -177,8 +216,6 @@ static int emit(struct report *r, const struct line_ctx *lc, const char *name, u
 	line.time = lc->now;
 	line.interval_s = lc->interval_s;
 	line.host = r->host;
-	line.model = r->ms->model_name;
-	line.tma_version = r->ms->tma_version;
 	line.cgroup = name;
 	line.cgroup_id = id;
 	line.resource = &res;
@@ -188,34 +225,21 @@ static int emit(struct report *r, const struct line_ctx *lc, const char *name, u
 		rt.comm = task->comm;
 		line.task = &rt;
 	}
-	line.ncounts = r->ms->ncounts;
-	line.count_names = r->ms->count_names;
 	line.count_values = r->counts;
-	line.nsummary = r->ms->nsummary;
-	line.running_min = acc_running_min(sum, r->ms->ngroups);
-	line.smt_shared = r->ms->smt_shared;
-	line.topdown_fixed = r->ms->topdown_fixed;
-	line.smt = r->ms->smt;
-	line.pmu_groups = r->ms->pmu_groups;
-	line.nmissing = r->ms->nmissing;
-	line.missing = r->ms->missing;
+	line.running_min = acc_running_min(sum, r->cfg.ngroups);
 	line.dropped = lc->dropped;
-	line.map_full = r->map_full;
+	line.map_full = lc->map_full;
 	line.instance = r->instance;
-	line.retire_latency = r->ms->retire_latency;
-	line.tma = r->ms->tma;
 	line.result = r->result;
-	line.level = r->ms->level;
-	line.info = r->ms->info;
 	if (r->sink && !task)
 		r->sink->line(r->sink->ctx, &line);
 	if (r->top_now)
 		return task ? 0 : top_add(r->top, &line, !node);
-	if (r->json)
+	if (r->cfg.format == REPORT_JSON)
 		return output_json_line(r->out, &line);
-	if (r->quiet)
+	if (r->cfg.format == REPORT_NONE)
 		return 0;
-	output_tree(r->out, &line, r->color);
+	output_tree(r->out, &line, r->cfg.color);
 	return ferror(r->out) ? (errno == EPIPE ? -EPIPE : -EIO) : 0;
 }
 
@@ -232,13 +256,13 @@ int report_key(struct report *r, int key, bool *quit)
 
 static int draw_top(struct report *r, const struct line_ctx *lc)
 {
-	struct top_title title = { lc->now, lc->interval_s, r->host, r->ms->model_name,
-				   lc->dropped };
+	struct top_title title = { lc->now,	   lc->interval_s, r->host,
+				   r->facts.model, lc->dropped,	   lc->map_full };
 	struct top_screen scr;
 
 	top_screen_size(fileno(r->out), &scr);
 	scr.ansi = isatty(fileno(r->out));
-	scr.color = r->color;
+	scr.color = r->cfg.color;
 	r->top_drawn_ansi = scr.ansi;
 	return top_draw(r->top, r->out, &scr, &title);
 }
@@ -266,7 +290,7 @@ static int emit_tasks(struct report *r, const struct line_ctx *lc, const struct 
 	for (size_t i = first_task_of(r, n); i < r->ntasks && r->tasks[i].target == n; i++) {
 		const struct report_task_entry *e = &r->tasks[i];
 
-		if (r->o->top && shown >= r->o->top)
+		if (r->cfg.top && shown >= r->cfg.top)
 			continue;
 		err = emit(r, lc, n->path, n->id, n, e, &e->delta);
 		if (err)
@@ -276,12 +300,13 @@ static int emit_tasks(struct report *r, const struct line_ctx *lc, const struct 
 	return 0;
 }
 
-int report_interval(struct report *r, struct cgroup_tree *t, double interval_s, uint64_t dropped)
+int report_interval(struct report *r, struct cgroup_tree *t, double interval_s, uint64_t dropped,
+		    uint64_t map_full)
 {
 	struct cgroup_node **lines = calloc(cgroup_tree_len(t) + 1, sizeof(*lines));
 	struct cgroup_node *node;
 	struct tmacg_acc other = { 0 };
-	struct line_ctx lc = { .interval_s = interval_s, .dropped = dropped };
+	struct line_ctx lc = { .interval_s = interval_s, .dropped = dropped, .map_full = map_full };
 	size_t n = 0, cur = 0, shown;
 	bool any_other = false;
 	int err = 0;
@@ -293,9 +318,10 @@ int report_interval(struct report *r, struct cgroup_tree *t, double interval_s, 
 		struct report_line head = { .time = lc.now,
 					    .interval_s = interval_s,
 					    .host = r->host,
-					    .model = r->ms->model_name,
-					    .tma_version = r->ms->tma_version,
-					    .dropped = dropped };
+					    .model = r->facts.model,
+					    .tma_version = r->facts.tma_version,
+					    .dropped = dropped,
+					    .map_full = map_full };
 
 		r->sink->begin(r->sink->ctx, &head);
 	}
@@ -304,12 +330,12 @@ int report_interval(struct report *r, struct cgroup_tree *t, double interval_s, 
 			lines[n++] = node;
 	/* --top: the busiest N, the rest summed so totals still add up. */
 	shown = n;
-	if (r->o->top && (size_t)r->o->top < n) {
+	if (r->cfg.top && (size_t)r->cfg.top < n) {
 		qsort(lines, n, sizeof(*lines), by_on_cpu_desc);
-		shown = r->o->top;
+		shown = r->cfg.top;
 		for (size_t i = shown; i < n; i++) {
 			if (lines[i]->sum) {
-				acc_add(&other, lines[i]->sum, r->ms->nevents, r->ms->ngroups);
+				acc_add(&other, lines[i]->sum, r->cfg.nevents, r->cfg.ngroups);
 				any_other = true;
 			}
 		}
@@ -322,7 +348,7 @@ int report_interval(struct report *r, struct cgroup_tree *t, double interval_s, 
 	if (r->top_auto && n > TOP_AUTO_MIN_ROWS)
 		r->top_auto = false;
 	r->top_now = r->top && !r->top_auto;
-	if (!r->json && !r->quiet && !r->top_now)
+	if (r->cfg.format == REPORT_TABLE && !r->top_now)
 		table_header(r, &lc);
 	for (size_t i = 0; i < shown && !err; i++) {
 		static const struct tmacg_acc empty;
@@ -350,7 +376,7 @@ int report_interval(struct report *r, struct cgroup_tree *t, double interval_s, 
  * engineer's shell) measure independently, but their lines look alike in one
  * log pipeline: pid and start time tell them apart, also across pid reuse.
  */
-void report_instance_name(char *buf, size_t len)
+static void report_instance_name(char *buf, size_t len)
 {
 	struct timespec ts;
 	struct tm tm;

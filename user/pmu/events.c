@@ -115,6 +115,42 @@ struct event_mods {
 static bool events_ready;
 static char events_forced[16];
 
+/*
+ * pfm_initialize() with force_pmu forced (NULL: detected), the environment
+ * left as it was.  libpfm4 (4.13) takes a forced PMU only from
+ * $LIBPFM_FORCE_PMU, read by pfm_initialize(): no call passes one, and naming
+ * the PMU in each event ("icx::EVENT") works for a PMU the host lacks only
+ * with $LIBPFM_ENCODE_INACTIVE, a variable again.  So the variable exists for
+ * this call alone: nothing else (a getenv elsewhere, a child) sees it, and a
+ * user's own value is put back.  libpfm4 keeps getenv's pointer, so the text
+ * is in a static buffer handed to putenv(), never freed.  Called before any
+ * thread starts (measure_open(), the planner): the environment is not
+ * thread-safe.
+ */
+static int pfm_initialize_forced(const char *force_pmu)
+{
+	static char forced_env[64];
+	const char *user = getenv("LIBPFM_FORCE_PMU");
+	char *saved = user ? strdup(user) : NULL;
+	int ret;
+
+	if (user && !saved)
+		return PFM_ERR_NOMEM;
+	if (force_pmu) {
+		snprintf(forced_env, sizeof(forced_env), "LIBPFM_FORCE_PMU=%s", force_pmu);
+		putenv(forced_env);
+	} else {
+		unsetenv("LIBPFM_FORCE_PMU"); /* detection: a user's value does not force it */
+	}
+	ret = pfm_initialize();
+	if (saved)
+		setenv("LIBPFM_FORCE_PMU", saved, 1);
+	else
+		unsetenv("LIBPFM_FORCE_PMU");
+	free(saved);
+	return ret;
+}
+
 int events_init(const char *force_pmu, char *err, size_t errlen)
 {
 	const char *want = force_pmu ? force_pmu : "";
@@ -125,12 +161,7 @@ int events_init(const char *force_pmu, char *err, size_t errlen)
 	if (events_ready)
 		pfm_terminate();
 	events_ready = false;
-	/* libpfm4 reads LIBPFM_FORCE_PMU only in pfm_initialize(). */
-	if (force_pmu)
-		setenv("LIBPFM_FORCE_PMU", force_pmu, 1);
-	else
-		unsetenv("LIBPFM_FORCE_PMU");
-	ret = pfm_initialize();
+	ret = pfm_initialize_forced(force_pmu);
 	if (ret != PFM_SUCCESS) {
 		snprintf(err, errlen, "libpfm4 failed to initialise: %s", pfm_strerror(ret));
 		return -EINVAL;

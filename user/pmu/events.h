@@ -50,8 +50,9 @@ struct event_target {
 
 /*
  * Initialises libpfm4 (again when force_pmu changes): force_pmu (a CPU
- * description's libpfm name) sets LIBPFM_FORCE_PMU first, so a --model given by hand or a test
- * encodes for a CPU this is not.  NULL: what libpfm4 detects.  0 or -EINVAL.
+ * description's libpfm name) is the PMU it encodes for, so a --model given by
+ * hand or a test encodes for a CPU this is not.  NULL: what libpfm4 detects.
+ * The environment is left as it was (events.c says how).  0 or -EINVAL.
  */
 int events_init(const char *force_pmu, char *err, size_t errlen);
 

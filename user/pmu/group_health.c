@@ -3,8 +3,6 @@
 
 #include <string.h>
 
-#include "measure.h"
-
 static int group_health_bound(int ngroups)
 {
 	if (ngroups < 0)
@@ -22,15 +20,16 @@ void group_health_add(struct group_health *h, const struct tmacg_acc *delta, int
 	}
 }
 
-static void group_health_warn(const struct measure *ms, int g, double enabled_s, FILE *f)
+static void group_health_warn(const struct pmu_event *events, int nevents, int g, double enabled_s,
+			      FILE *f)
 {
 	const char *sep = "";
 
 	fprintf(f, "tmacg: warning: perf group %d (", g);
-	for (int e = 0; e < ms->nevents; e++) {
-		if (ms->events[e].group != g)
+	for (int e = 0; e < nevents; e++) {
+		if (events[e].group != g)
 			continue;
-		fprintf(f, "%s%s", sep, ms->events[e].name);
+		fprintf(f, "%s%s", sep, events[e].name);
 		sep = ", ";
 	}
 	fprintf(f,
@@ -41,9 +40,10 @@ static void group_health_warn(const struct measure *ms, int g, double enabled_s,
 		enabled_s);
 }
 
-int group_health_check(struct group_health *h, const struct measure *ms, FILE *f)
+int group_health_check(struct group_health *h, const struct pmu_event *events, int nevents,
+		       int ngroups, FILE *f)
 {
-	int n = group_health_bound(ms->ngroups), dead = 0;
+	int n = group_health_bound(ngroups), dead = 0;
 
 	for (int g = 0; g < n; g++) {
 		/* Running anywhere, even multiplexed, means the group can count. */
@@ -51,7 +51,7 @@ int group_health_check(struct group_health *h, const struct measure *ms, FILE *f
 			continue;
 		dead++;
 		if (!h->warned[g] && f)
-			group_health_warn(ms, g, h->enabled[g] / 1e9, f);
+			group_health_warn(events, nevents, g, h->enabled[g] / 1e9, f);
 		h->warned[g] = true;
 	}
 	memset(h->enabled, 0, sizeof(h->enabled));

@@ -14,9 +14,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "pmu/pmu.h"
 #include "tmacg.h"
-
-struct measure;
 
 /* Zero-initialised is ready: one per monitor. */
 struct group_health {
@@ -29,10 +28,12 @@ struct group_health {
 void group_health_add(struct group_health *h, const struct tmacg_acc *delta, int ngroups);
 
 /*
- * Ends an interval: every group of ms that was enabled but never ran, in any
+ * Ends an interval: every group (of events[nevents], each naming its group, in
+ * ngroups groups) that was enabled but never ran, in any
  * cgroup, is reported on f (its events, and what to do) the first time it
  * happens; then the sums start again.  Returns how many groups never ran.
  */
-int group_health_check(struct group_health *h, const struct measure *ms, FILE *f);
+int group_health_check(struct group_health *h, const struct pmu_event *events, int nevents,
+		       int ngroups, FILE *f);
 
 #endif /* TMACG_GROUP_HEALTH_H */

@@ -13,6 +13,7 @@
 
 #include "model/model.h"
 #include "pmu/cpu_desc.h"
+#include "pmu/events.h"
 
 static bool plan_has_pmu(const struct plan_request *r)
 {
@@ -240,4 +241,38 @@ cleanup:
 	free(mark);
 	free(need);
 	return ret;
+}
+
+/* Generic events any PMU maps, software ones no PMU needs: no description either way. */
+bool model_needs_no_description(const struct tma_model *m, bool *generic)
+{
+	int n = model_event_count(m);
+
+	*generic = false;
+	for (int i = 0; i < n; i++) {
+		if (event_is_generic_hw(model_event_name(m, i)))
+			*generic = true;
+		else if (!event_is_software(model_event_name(m, i)))
+			return false;
+	}
+	return n > 0;
+}
+
+struct tma_model *tma_model_open(const char *model_file, const char *model_id,
+				 const struct cpu_info *ci, char *err, size_t errlen)
+{
+	const char *id = model_id;
+
+	if (model_file)
+		return model_load_file(model_file, err, errlen);
+	if (!id && ci)
+		id = cpu_select_model(ci, NULL, err, errlen);
+	if (!id) {
+		if (!ci)
+			snprintf(err, errlen,
+				 "no TMA model given: name one with --model ID "
+				 "(tmacg --list-models) or --model-file PATH");
+		return NULL;
+	}
+	return model_load_builtin(id, err, errlen);
 }

@@ -44,7 +44,21 @@ struct plan_request {
 /* The model flags (enum model_flag) the formulas see on this host. */
 unsigned int plan_model_flags(const struct plan_request *r);
 
+/*
+ * Whether m reads only perf's generic hardware events and software events
+ * (no CPU description needed); *generic: some of them hardware (the model
+ * generic: its level-1 nodes are measures of their own, not shares of slots).
+ */
+bool model_needs_no_description(const struct tma_model *m, bool *generic);
+
 /* 0, or -errno with the reason in err (unknown model, bad level, limits). */
 int plan_for_model(const struct plan_request *r, struct plan *out, char *err, size_t errlen);
+
+/*
+ * The model to run: model_file, else the built-in model_id, else the one
+ * that fits this CPU (ci may be NULL when not detected).  NULL with err.
+ */
+struct tma_model *tma_model_open(const char *model_file, const char *model_id,
+				 const struct cpu_info *ci, char *err, size_t errlen);
 
 #endif /* TMACG_PLAN_MODEL_H */

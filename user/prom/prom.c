@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/output_json.h"
+#include "output/cgroup_record.h"
 #include "prom/prom_expo.h"
 #include "prom/prom_listen.h"
 #include "prom/prom_server.h"

@@ -17,7 +17,7 @@
 #include "output/output_json.h"
 #include "prom/prom_label.h"
 #include "util/u64map.h"
-#include "version.h"
+#include "util/version.h"
 
 enum family {
 	F_BUILD_INFO,

@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "model/model.h"
-#include "output/output_json.h"
+#include "output/cgroup_record.h"
 #include "output/output_top.h"
 #include "replay/replay_read.h"
 #include "replay/replay_run.h"

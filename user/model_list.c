@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* Listings of the built-in models and of one model's metrics, for users and scripts. */
-#include "model/model_list.h"
+/*
+ * Listings of the built-in models and of one model's metrics, for users and
+ * scripts: a command-line concern, so it sits with main and options, above
+ * both model/ and pmu/ (it reads the CPU descriptions too).
+ */
+#include "model_list.h"
 
 #include <dirent.h>
 #include <stdbool.h>
@@ -10,7 +14,7 @@
 #include "model/model.h"
 #include "model/embedded.h"
 #include "pmu/cpu_desc.h"
-#include "pmu/events.h"
+#include "pmu/plan_model.h"
 
 static int is_tma_file(const struct dirent *e)
 {
@@ -56,21 +60,6 @@ int model_list_ids(char ***ids)
 	}
 	*ids = out;
 	return n;
-}
-
-/* Generic events any PMU maps, software ones no PMU needs: no description either way. */
-bool model_needs_no_description(const struct tma_model *m, bool *generic)
-{
-	int n = model_event_count(m);
-
-	*generic = false;
-	for (int i = 0; i < n; i++) {
-		if (event_is_generic_hw(model_event_name(m, i)))
-			*generic = true;
-		else if (!event_is_software(model_event_name(m, i)))
-			return false;
-	}
-	return n > 0;
 }
 
 /* "spr: Intel Xeon ... (Sapphire Rapids); emr: ... (Emerald Rapids)": the model's own CPU first. */

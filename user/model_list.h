@@ -16,13 +16,6 @@ struct tma_model;
  */
 int model_list_print(FILE *f, FILE *errf);
 
-/*
- * Whether m reads only perf's generic hardware events and software events
- * (no CPU description needed); *generic: some of them hardware (the model
- * generic: its level-1 nodes are measures of their own, not shares of slots).
- */
-bool model_needs_no_description(const struct tma_model *m, bool *generic);
-
 /* Every model id, sorted, each once; the caller frees each and the array.  -1: no memory. */
 int model_list_ids(char ***ids);
 /*

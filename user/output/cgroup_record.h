@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The per-cgroup record: one cgroup's (or task's) result for one interval,
+ * whatever the model.  The report stage (report.c) fills it; every stage
+ * after it reads it: the printers (JSON, tree, top), the Prometheus sink,
+ * replay, and Kubernetes naming (struct resource).  It lives here, not in a
+ * printer's header, so that a reader depends on the record, not on a printer.
+ */
+#ifndef TMACG_CGROUP_RECORD_H
+#define TMACG_CGROUP_RECORD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+struct tma_model;
+struct model_result;
+
+/* Kubernetes identity; any field may be NULL (omitted from "resource"). */
+struct resource {
+	const char *k8s_namespace;
+	const char *k8s_pod;
+	const char *k8s_pod_uid;
+	const char *k8s_container;
+	const char *container_id;
+	const char *host; /* host.name */
+};
+
+struct report_task {
+	uint32_t tid;
+	uint32_t tgid;
+	const char *comm;
+};
+
+struct report_line {
+	struct timespec time; /* end of the interval, CLOCK_REALTIME */
+	double interval_s;
+	const char *host;
+	const char *model;		 /* "icx", "spr", "software" */
+	const char *tma_version;	 /* NULL: null */
+	const char *cgroup;		 /* path relative to the cgroup2 root, "/a/b" */
+	uint64_t cgroup_id;		 /* 0: null (replay) */
+	const struct resource *resource; /* NULL: {} */
+	const struct report_task *task;	 /* per-task line when set */
+	int ncounts;
+	const char *const *count_names;
+	const double *count_values; /* NAN: null */
+	int nsummary;		    /* the first nsummary counts: the table shows them too */
+	double running_min;	    /* NAN: null */
+	int pmu_groups;		    /* hardware perf groups; -1: null (replay) */
+	int nmissing;		    /* events this PMU lacks */
+	const char *const *missing;
+	bool smt_shared;
+	uint64_t dropped;
+	uint64_t map_full;    /* of dropped: deltas the full cgroup map had no room for */
+	const char *instance; /* "<pid>@<start time>" of this tmacg; NULL: null (replay) */
+	/* "given", "defaults", "given+defaults", "none"; NULL: the model reads no retire latency */
+	const char *retire_latency;
+	/* With a model: "metrics" holds nodes of level <= level (and Info metrics when info). */
+	const struct tma_model *tma;
+	const struct model_result *result;
+	int level;
+	bool info;
+	/* The model's inputs besides the counts, so --replay evaluates the line as measured. */
+	bool topdown_fixed; /* PERF_METRICS was read (topdown_use_fixed) */
+	bool smt;	    /* SMT was on (smt_enabled) */
+};
+
+#endif
