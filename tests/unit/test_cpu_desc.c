@@ -318,7 +318,9 @@ static void test_match_ranges(void **state)
 
 	(void)state;
 	expect_parse_error("match AuthenticAMD-19-[20-1F]\n", "match AuthenticAMD-19-[20-1F]");
-	expect_parse_error("match AuthenticAMD-19-[10-1FF]\n", "want mapfile.csv's key");
+	/* Models up to three digits (Arm's 12-bit part number), families up to two. */
+	expect_parse_error("match AuthenticAMD-19-[10-1FFF]\n", "want mapfile.csv's key");
+	expect_parse_error("match ARM-141-D49\n", "want mapfile.csv's key");
 	expect_parse_error("match AuthenticAMD-19-[10\n", "want mapfile.csv's key");
 	d = parse("# x\ncpu t\ntitle T\nmatch AuthenticAMD-19-[10-1F]-[0-3]\nmodel t\n"
 		  "tma_version 1\nlibpfm none\ngp_counters 6\ngp_counters_smt 6\n"

@@ -238,6 +238,16 @@ int cpu_require_pmu(const struct cpu_info *ci, char *err, size_t errlen)
 	return -ENODEV;
 }
 
+/* Whether some description serves this vendor. */
+static bool cpu_vendor_known(const char *vendor)
+{
+	for (int i = 0; i < cpu_desc_count(); i++)
+		for (int k = 0; k < cpu_desc_at(i)->nmatch; k++)
+			if (!strcmp(cpu_desc_at(i)->match[k].vendor, vendor))
+				return true;
+	return false;
+}
+
 /* Whether some description would match this CPUID if the stepping were known. */
 static bool cpu_stepping_decides(const struct cpu_info *ci)
 {
@@ -268,10 +278,14 @@ const char *cpu_select_model(const struct cpu_info *ci, const char *override, ch
 			     "supported are",
 			     ci->vendor[0] ? ci->vendor : "unknown vendor", ci->family,
 			     (unsigned int)ci->model, ci->stepping);
-	for (int i = 0; i < cpu_desc_count() && n < errlen; i++) {
+	/* This vendor's CPUs only (all where it has none): the message stays readable. */
+	for (int i = 0, listed = 0; i < cpu_desc_count() && n < errlen; i++) {
 		const struct cpu_desc *d = cpu_desc_at(i);
 
-		n += (size_t)snprintf(err + n, errlen - n, "%s %s (", i ? ";" : "", d->title);
+		if (cpu_vendor_known(ci->vendor) && strcmp(d->match[0].vendor, ci->vendor))
+			continue;
+		n += (size_t)snprintf(err + n, errlen - n, "%s %s (", listed++ ? ";" : "",
+				      d->title);
 		for (int k = 0; k < d->nmatch && n < errlen; k++) {
 			const struct cpu_desc_match *m = &d->match[k];
 
