@@ -6,6 +6,7 @@
  */
 #include "pmu/cpu_detect.h"
 
+#include "pmu/arm_detect.h"
 #include "pmu/cpu_desc.h"
 
 #include <cpuid.h>
@@ -181,11 +182,15 @@ int cpu_detect(const struct cpu_detect_opts *o, struct cpu_info *ci, char *err, 
 {
 	const char *root = cpu_root(o);
 	unsigned int regs[4] = { 0 };
+	bool arm;
 	long val;
 	int ret;
 
 	memset(ci, 0, sizeof(*ci));
-	ret = cpu_parse_cpuinfo(root, ci, err, errlen);
+	ci->midr_cpu = -1;
+	/* Arm: MIDR_EL1 from sysfs, as /proc/cpuinfo there names no vendor */
+	arm = !arm_detect_midr(root, ci);
+	ret = arm ? 0 : cpu_parse_cpuinfo(root, ci, err, errlen);
 	if (ret)
 		return ret;
 	ret = cpu_desc_init(err, errlen);
@@ -193,11 +198,18 @@ int cpu_detect(const struct cpu_detect_opts *o, struct cpu_info *ci, char *err, 
 		return ret;
 	ci->cpu = cpu_desc_by_cpuid(ci->vendor, ci->family, ci->model, ci->stepping);
 	ci->model_id = ci->cpu ? ci->cpu->model : NULL;
-	cpu_find_pmu(root, ci);
+	if (arm)
+		arm_detect_pmu(root, ci);
+	else
+		cpu_find_pmu(root, ci);
 	ci->smt = !cpu_read_int(root, "/sys/devices/system/cpu/smt/active", &val) && val == 1;
 	ci->nmi_watchdog = !cpu_read_int(root, "/proc/sys/kernel/nmi_watchdog", &val) && val == 1;
 
-	if (!strcmp(ci->vendor, "AuthenticAMD")) {
+	if (arm) {
+		/* no count in sysfs: the description's, else what every Neoverse has */
+		if (ci->has_pmu && !ci->cpu)
+			ci->gp_counters = ARM_DEFAULT_COUNTERS;
+	} else if (!strcmp(ci->vendor, "AuthenticAMD")) {
 		ci->gp_counters = cpu_amd_counters(o);
 	} else {
 		/* Leaf 0xA is Intel's architectural PMU leaf. */
@@ -231,8 +243,9 @@ int cpu_require_pmu(const struct cpu_info *ci, char *err, size_t errlen)
 		return 0;
 	cpu_name(ci, name, sizeof(name));
 	snprintf(err, errlen,
-		 "%s, but no hardware PMU on this machine (virtual machine?): neither " CPU_PMU_DIR
-		 "/cpu nor cpu_core exists, so no hardware event can be counted; "
+		 "%s, but no hardware PMU on this machine (virtual machine?): " CPU_PMU_DIR
+		 " has no core PMU (cpu, cpu_core, armv8_pmuv3...), so no hardware event can be "
+		 "counted; "
 		 "use --pmu software to see the pipeline, or --replay FILE",
 		 name);
 	return -ENODEV;
@@ -320,7 +333,16 @@ void cpu_info_print(const struct cpu_info *ci, FILE *f)
 		ci->family, (unsigned int)ci->model, ci->stepping, ci->cpu ? ci->cpu->id : "(none)",
 		ci->cpu ? ci->cpu->title : "no description",
 		ci->model_id ? ci->model_id : "(none)");
-	if (ci->has_pmu)
+	if (ci->midr_cpu >= 0)
+		fprintf(f, "midr_el1: 0x%016llx (cpu%d): implementer 0x%02X part 0x%03X r%dp%d\n",
+			ci->midr, ci->midr_cpu, (unsigned int)ci->family, (unsigned int)ci->model,
+			(int)((ci->midr >> 20) & 0xf), ci->stepping);
+	if (ci->has_pmu && ci->midr_cpu >= 0)
+		fprintf(f, "pmu: %s type %u, slots %u%s\n", ci->pmu_name, ci->pmu_type,
+			ci->pmu_slots,
+			ci->pmu_slots ? " (caps/slots)" :
+					" (caps/slots absent or 0: the model's documented width)");
+	else if (ci->has_pmu)
 		fprintf(f, "pmu: %s type %u, PERF_METRICS %s, level-2 PERF_METRICS %s\n",
 			ci->pmu_name, ci->pmu_type, ci->topdown_use_fixed ? "yes" : "no",
 			ci->topdown_l2 ? "yes" : "no");

@@ -27,7 +27,10 @@ struct cpu_info {
 	char vendor[16]; /* "GenuineIntel" */
 	int family;
 	int model;
-	int stepping;		    /* -1 when /proc/cpuinfo does not say */
+	int stepping; /* -1 when /proc/cpuinfo does not say */
+	/* Arm (pmu/arm_detect.h): MIDR_EL1 and the CPU it was read from; 0, -1 elsewhere */
+	unsigned long long midr;
+	int midr_cpu;
 	const struct cpu_desc *cpu; /* the description matching this CPUID, or NULL */
 	const char *model_id;	    /* the model cpu runs, or NULL: no description fits */
 	bool has_pmu;		    /* a core PMU (cpu or cpu_core) is registered */
