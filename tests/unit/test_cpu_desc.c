@@ -678,6 +678,49 @@ static void test_list_events_amd(void **state)
 	assert_int_equal(fake_root_remove(root), 0);
 }
 
+/*
+ * On a Neoverse N2 r0p3 (a fixture: MIDR, armv8_pmuv3_0 of type 8), --list-events
+ * plans level 1 in one group: six events on the six event counters and CPU_CYCLES
+ * (0x11) on the cycle counter, of the PMU's own type.  Every Neoverse model fits the same.
+ */
+static void test_list_events_neoverse(void **state)
+{
+	static const char *const models[] = { "neoverse-n1", "neoverse-n2", "neoverse-n2-r0p3",
+					      "neoverse-v1", "neoverse-v2" };
+	const char *argv[] = { "tmacg", "--list-events", NULL, NULL, NULL };
+	char text[16384];
+
+	(void)state;
+	unsetenv("TMACG_MODEL_DIR");
+	cpu_desc_reset();
+	snprintf(root, sizeof(root), "/tmp/tmacg-desc-XXXXXX");
+	assert_int_equal(fake_root_make(root), 0);
+	fake_root_put(root, "/proc/cpuinfo", "processor\t: 0\nCPU implementer\t: 0x41\n");
+	fake_root_put(root, "/sys/devices/system/cpu/cpu0/regs/identification/midr_el1",
+		      "0x00000000410fd493\n");
+	fake_root_put(root, "/sys/bus/event_source/devices/armv8_pmuv3_0/type", "8\n");
+	fake_root_put(root, "/sys/bus/event_source/devices/armv8_pmuv3_0/caps/slots", "5\n");
+	assert_int_equal(run_offline(2, argv, text, sizeof(text)), 0);
+	assert_non_null(strstr(text, "# this CPU: neoverse-n2-r0p3 (Arm Neoverse N2 r0p3), "
+				     "planning model neoverse-n2-r0p3\n"));
+	assert_non_null(
+		strstr(text, "7 events in 1 groups, 6 general-purpose counters per group\n"));
+	assert_non_null(strstr(text, "CPU_CYCLES"));
+	assert_non_null(strstr(text, "fixed  type=8 config=0x11 "));
+	assert_non_null(strstr(text, "STALL_SLOT_FRONTEND"));
+	assert_non_null(strstr(text, "gp     type=8 config=0x3e "));
+	assert_null(strstr(text, "group 1"));
+	argv[2] = "--model";
+	for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++) {
+		argv[3] = models[i];
+		assert_int_equal(run_offline(4, argv, text, sizeof(text)), 0);
+		if (!strstr(text, " events in 1 groups, 6 general-purpose counters per group\n") ||
+		    strstr(text, "group 1"))
+			fail_msg("%s does not fit one group:\n%s", models[i], text);
+	}
+	assert_int_equal(fake_root_remove(root), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -688,6 +731,7 @@ int main(void)
 		cmocka_unit_test(test_amd_cpuid_lookup),
 		cmocka_unit_test(test_match_ranges),
 		cmocka_unit_test(test_list_events_amd),
+		cmocka_unit_test(test_list_events_neoverse),
 		cmocka_unit_test(test_list_models),
 		cmocka_unit_test(test_retire_latency_lines),
 		cmocka_unit_test(test_help_lists_models),

@@ -586,6 +586,22 @@ static void test_arm_neoverse_n2_r0p3(void **state)
 	assert_int_equal(ci.gp_counters, 6);
 	assert_false(ci.topdown_use_fixed);
 	assert_int_equal(cpuid_calls, 0); /* x86's instruction: never on Arm */
+	/* A watchdog on Arm holds the cycle counter, if any: the six event counters stay */
+	fake_root_put(root, "/proc/sys/kernel/nmi_watchdog", "1\n");
+	ci = detect();
+	assert_true(ci.nmi_watchdog);
+	assert_int_equal(ci.gp_usable, 6);
+	{
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+
+		assert_non_null(f);
+		cpu_warn(&ci, f);
+		fclose(f);
+		assert_non_null(strstr(text, "holds the cycle counter"));
+		free(text);
+	}
 	assert_int_equal(cpu_require_pmu(&ci, err, sizeof(err)), 0);
 }
 

@@ -220,7 +220,11 @@ int cpu_detect(const struct cpu_detect_opts *o, struct cpu_info *ci, char *err, 
 	/* A PMU the CPUID does not describe (a hypervisor's masking): its description says. */
 	if (!ci->gp_counters && ci->has_pmu && ci->cpu)
 		ci->gp_counters = ci->smt ? ci->cpu->gp_counters_smt : ci->cpu->gp_counters;
-	ci->gp_usable = ci->gp_counters - (ci->nmi_watchdog && ci->gp_counters > 0);
+	/*
+	 * On Arm a perf-based hard-lockup detector counts CPU_CYCLES, which the kernel
+	 * puts on the cycle counter: the event counters stay free (cpu_warn says the rest).
+	 */
+	ci->gp_usable = ci->gp_counters - (ci->nmi_watchdog && ci->gp_counters > 0 && !arm);
 	return 0;
 }
 
@@ -319,7 +323,12 @@ const char *cpu_select_model(const struct cpu_info *ci, const char *override, ch
 
 void cpu_warn(const struct cpu_info *ci, FILE *f)
 {
-	if (ci->nmi_watchdog && ci->has_pmu)
+	if (ci->nmi_watchdog && ci->has_pmu && ci->midr_cpu >= 0)
+		fprintf(f, "tmacg: warning: kernel.nmi_watchdog=1: where the hard-lockup detector "
+			   "is perf-based (arm64 with pseudo-NMI) it holds the cycle counter, and "
+			   "a group of six events and CPU_CYCLES then cannot be scheduled "
+			   "(sysctl kernel.nmi_watchdog=0 frees it)\n");
+	else if (ci->nmi_watchdog && ci->has_pmu)
 		fprintf(f,
 			"tmacg: warning: kernel.nmi_watchdog=1 holds a hardware counter: "
 			"planning with %d general-purpose counters instead of %d "
