@@ -377,6 +377,12 @@ static void test_list_models(void **state)
 	assert_non_null(strstr(out, "cwf\tIntel Xeon 6+ with E-cores (Clearwater Forest)\tTMA "
 				    "3.6\tcwf: "));
 	assert_non_null(strstr(out, "; emr: Intel Xeon Scalable 5th gen (Emerald Rapids)\n"));
+	/* Arm's Neoverse cores (MORE-CPUS.md), each its own model */
+	assert_non_null(strstr(out, "\tneoverse-n1: Arm Neoverse N1\n"));
+	assert_non_null(strstr(out, "\tneoverse-n2: Arm Neoverse N2 r0p0-r0p2\n"));
+	assert_non_null(strstr(out, "\tneoverse-n2-r0p3: Arm Neoverse N2 r0p3\n"));
+	assert_non_null(strstr(out, "\tneoverse-v1: Arm Neoverse V1\n"));
+	assert_non_null(strstr(out, "\tneoverse-v2: Arm Neoverse V2\n"));
 	free(out);
 }
 
