@@ -136,8 +136,9 @@ static int arm_cmp_names(const void *a, const void *b)
 void arm_detect_pmu(const char *root, struct cpu_info *ci)
 {
 	char dirpath[1024], path[512], line[256], *names[64];
-	unsigned long long type, slots;
+	unsigned long long type, slots, pick_type = 0;
 	int n = 0, pick = -1;
+	bool counts_it;
 	struct dirent *de;
 	DIR *d;
 
@@ -157,22 +158,20 @@ void arm_detect_pmu(const char *root, struct cpu_info *ci)
 		if (arm_read_line(root, path, line, sizeof(line)) || arm_parse_u64(line, &type) ||
 		    type > 0x7fffffff)
 			continue;
-		if (pick < 0)
-			pick = i;
 		/* big.LITTLE has one PMU per core type: the one counting the MIDR's CPU */
 		snprintf(path, sizeof(path), ARM_PMU_DIR "/%s/cpus", names[i]);
-		if (ci->midr_cpu >= 0 && !arm_read_line(root, path, line, sizeof(line)) &&
-		    arm_list_has(line, ci->midr_cpu)) {
+		counts_it = ci->midr_cpu >= 0 && !arm_read_line(root, path, line, sizeof(line)) &&
+			    arm_list_has(line, ci->midr_cpu);
+		if (pick < 0 || counts_it) {
 			pick = i;
-			break;
+			pick_type = type;
 		}
+		if (counts_it)
+			break;
 	}
 	if (pick >= 0) {
-		snprintf(path, sizeof(path), ARM_PMU_DIR "/%s/type", names[pick]);
-		arm_read_line(root, path, line, sizeof(line));
-		arm_parse_u64(line, &type);
 		ci->has_pmu = true;
-		ci->pmu_type = (unsigned int)type;
+		ci->pmu_type = (unsigned int)pick_type;
 		snprintf(ci->pmu_name, sizeof(ci->pmu_name), "%s", names[pick]);
 		/* PMMIR_EL1.SLOTS; absent before Armv8.4 and 0 where the core does not say */
 		snprintf(path, sizeof(path), ARM_PMU_DIR "/%s/caps/slots", names[pick]);
