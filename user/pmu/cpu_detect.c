@@ -306,8 +306,11 @@ const char *cpu_select_model(const struct cpu_info *ci, const char *override, ch
 		for (int k = 0; k < d->nmatch && n < errlen; k++) {
 			const struct cpu_desc_match *m = &d->match[k];
 
-			n += (size_t)snprintf(err + n, errlen - n, "%s%u/0x%X", k ? ", " : "",
-					      m->family, m->model);
+			/* Arm's: implementer/part, both hex as MIDR_EL1 holds them */
+			n += (size_t)snprintf(err + n, errlen - n,
+					      strcmp(m->vendor, ARM_VENDOR) ? "%s%u/0x%X" :
+									      "%s0x%X/0x%X",
+					      k ? ", " : "", m->family, m->model);
 			if (m->model_last != m->model && n < errlen)
 				n += (size_t)snprintf(err + n, errlen - n, "-0x%X", m->model_last);
 		}
