@@ -704,6 +704,28 @@ static void test_arm_pmu_scan(void **state)
 	assert_int_equal(ci.pmu_slots, 0);
 }
 
+/* A MIDR that is not a number is no MIDR: the next CPU's, else /proc/cpuinfo, which says. */
+static void test_arm_bad_midr(void **state)
+{
+	struct cpu_detect_opts o = { .root = root, .cpuid = fake_cpuid };
+	struct cpu_info ci;
+	char err[512] = "";
+
+	(void)state;
+	fake_root_put(root, "/sys/devices/system/cpu/cpu0/regs/identification/midr_el1",
+		      "garbage\n");
+	fake_root_put(root, "/sys/devices/system/cpu/cpu1/regs/identification/midr_el1", "-1\n");
+	midr(3, 0x410fd4f0);
+	ci = detect();
+	assert_int_equal(ci.midr_cpu, 3);
+	assert_string_equal(ci.model_id, "neoverse-v2");
+	fake_root_put(root, "/sys/devices/system/cpu/cpu3/regs/identification/midr_el1", "\n");
+	fake_root_put(root, "/proc/cpuinfo", "processor\t: 0\nCPU implementer\t: 0x41\n");
+	assert_int_equal(cpu_detect(&o, &ci, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "cannot tell which CPU this is"));
+	assert_non_null(strstr(err, "--model"));
+}
+
 /* x86 sysfs has cpuN directories without MIDR: /proc/cpuinfo decides there. */
 static void test_x86_is_not_arm(void **state)
 {
@@ -765,6 +787,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_arm_cores_by_midr, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_arm_unknown_core, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_arm_pmu_scan, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_arm_bad_midr, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_x86_is_not_arm, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_arm_print, setup, teardown),
 		cmocka_unit_test(test_this_machine),
