@@ -114,19 +114,20 @@ $(OUT)/user/%.o: user/%.c | $(OUT)
 
 # Built-in models and CPU descriptions: each user/model/builtin/<id>.tma and
 # <id>.cpu becomes a NUL-terminated byte array, so the binary needs no files at
-# run time: tables of struct embedded_file (user/model/embedded.h).
+# run time: tables of struct embedded_file (user/model/embedded.h).  An id's '-'
+# (neoverse-n1) is '_' in the array's C name.
 # $(call embed_files,ARRAY,EXT,FILES)
 define embed_files
 	$(call msg,GEN,$@)
 	$(Q){ echo '/* generated from user/model/builtin by the Makefile */'; \
 	  echo '#include "model/embedded.h"'; \
-	  for f in $(3); do id=$$(basename $$f $(2)); \
-	    echo "static const char $(1)_$${id}_text[] = {"; \
+	  for f in $(3); do id=$$(basename $$f $(2)); cid=$$(echo $$id | tr - _); \
+	    echo "static const char $(1)_$${cid}_text[] = {"; \
 	    od -An -v -tx1 $$f | sed -e 's/ *\([0-9a-f][0-9a-f]\)/0x\1,/g'; \
 	    echo '0x00 };'; done; \
 	  echo 'const struct embedded_file $(1)[] = {'; \
-	  for f in $(3); do id=$$(basename $$f $(2)); \
-	    echo "	{ \"$$id\", \"$$f\", $(1)_$${id}_text, sizeof($(1)_$${id}_text) - 1 },"; done; \
+	  for f in $(3); do id=$$(basename $$f $(2)); cid=$$(echo $$id | tr - _); \
+	    echo "	{ \"$$id\", \"$$f\", $(1)_$${cid}_text, sizeof($(1)_$${cid}_text) - 1 },"; done; \
 	  echo '	{ 0, 0, 0, 0 }'; echo '};'; } > $@
 endef
 

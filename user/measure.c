@@ -107,7 +107,8 @@ void measure_evaluate(struct measure *ms, const struct tmacg_acc *sum, double in
 	struct model_input in = { .events = mi->values,
 				  .interval_s = interval_s,
 				  .flags = mi->flags,
-				  .latencies = mi->latencies };
+				  .latencies = mi->latencies,
+				  .pmu_slots = mi->ci.pmu_slots };
 	bool ran = !acc_is_empty(sum, ms->ngroups);
 
 	mi->cycles_total = mi->plan.has_group_cycles ?

@@ -3,12 +3,15 @@
  * Reads tmacg's JSON lines (schema tmacg/1) on stdin, averages each metric
  * of one cgroup over the intervals, and checks relations given as arguments:
  *   check --cgroup /tmacg-hw-1-dram 'Backend_Bound>Frontend_Bound' ...
+ * The right side may be a number ('Frontend_Bound<0.2'), and '<' reads as
+ * "below": a model with too few nodes to compare (neoverse-n1) bounds one.
  * An argument "=NODE" prints NODE's mean ("-" when it has none) on a line.
  * Prints every value it compared; exit 0 when all hold, 1 when one fails,
  * 2 when there was nothing to compare (no lines, a metric always null).
  */
 #include <json-c/json.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,8 +86,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	for (int a = first; a < argc; a++) {
-		char left[128], *gt = strchr(argv[a], '>');
+		char left[128], *gt = strpbrk(argv[a], "<>"), *end;
 		double l, r;
+		bool less, held, bound;
 
 		if (argv[a][0] == '=') {
 			if (mean(argv[a] + 1, &l))
@@ -95,17 +99,38 @@ int main(int argc, char **argv)
 		}
 
 		if (!gt || gt == argv[a] || (size_t)(gt - argv[a]) >= sizeof(left)) {
-			fprintf(stderr, "check: '%s' is not NODE>NODE\n", argv[a]);
+			fprintf(stderr,
+				"check: '%s' is not NODE>NODE, NODE<NUMBER or NODE>NUMBER\n",
+				argv[a]);
 			return 2;
 		}
+		less = *gt == '<';
 		snprintf(left, sizeof(left), "%.*s", (int)(gt - argv[a]), argv[a]);
-		if (mean(left, &l) || mean(gt + 1, &r)) {
-			fprintf(stderr, "check: %s or %s has no value in %d intervals\n", left,
-				gt + 1, lines);
+		r = strtod(gt + 1, &end);
+		bound = end != gt + 1 && !*end;
+		if (!bound) {
+			if (less) {
+				fprintf(stderr, "check: '%s': '<' takes a number\n", argv[a]);
+				return 2;
+			}
+			if (mean(gt + 1, &r)) {
+				fprintf(stderr, "check: %s has no value in %d intervals\n", gt + 1,
+					lines);
+				return 2;
+			}
+		}
+		if (mean(left, &l)) {
+			fprintf(stderr, "check: %s has no value in %d intervals\n", left, lines);
 			return 2;
 		}
-		printf("  %-7s %s %.3f > %s %.3f\n", l > r ? "ok" : "FAILED", left, l, gt + 1, r);
-		failed += !(l > r);
+		held = less ? l < r : l > r;
+		if (bound)
+			printf("  %-7s %s %.3f %c %s\n", held ? "ok" : "FAILED", left, l, *gt,
+			       gt + 1);
+		else
+			printf("  %-7s %s %.3f %c %s %.3f\n", held ? "ok" : "FAILED", left, l, *gt,
+			       gt + 1, r);
+		failed += !held;
 	}
 	return failed ? 1 : 0;
 }

@@ -328,7 +328,9 @@ static void test_match_ranges(void **state)
 
 	(void)state;
 	expect_parse_error("match AuthenticAMD-19-[20-1F]\n", "match AuthenticAMD-19-[20-1F]");
-	expect_parse_error("match AuthenticAMD-19-[10-1FF]\n", "want mapfile.csv's key");
+	/* Models up to three digits (Arm's 12-bit part number), families up to two. */
+	expect_parse_error("match AuthenticAMD-19-[10-1FFF]\n", "want mapfile.csv's key");
+	expect_parse_error("match ARM-141-D49\n", "want mapfile.csv's key");
 	expect_parse_error("match AuthenticAMD-19-[10\n", "want mapfile.csv's key");
 	d = parse("# x\ncpu t\ntitle T\nmatch AuthenticAMD-19-[10-1F]-[0-3]\nmodel t\n"
 		  "tma_version 1\nlibpfm none\ngp_counters 6\ngp_counters_smt 6\n"
@@ -385,6 +387,12 @@ static void test_list_models(void **state)
 	assert_non_null(strstr(out, "cwf\tIntel Xeon 6+ with E-cores (Clearwater Forest)\tTMA "
 				    "3.6\tcwf: "));
 	assert_non_null(strstr(out, "; emr: Intel Xeon Scalable 5th gen (Emerald Rapids)\n"));
+	/* Arm's Neoverse cores (MORE-CPUS.md), each its own model */
+	assert_non_null(strstr(out, "\tneoverse-n1: Arm Neoverse N1\n"));
+	assert_non_null(strstr(out, "\tneoverse-n2: Arm Neoverse N2 r0p0-r0p2\n"));
+	assert_non_null(strstr(out, "\tneoverse-n2-r0p3: Arm Neoverse N2 r0p3\n"));
+	assert_non_null(strstr(out, "\tneoverse-v1: Arm Neoverse V1\n"));
+	assert_non_null(strstr(out, "\tneoverse-v2: Arm Neoverse V2\n"));
 	free(out);
 }
 
@@ -686,6 +694,49 @@ static void test_list_events_amd(void **state)
 	assert_int_equal(fake_root_remove(root), 0);
 }
 
+/*
+ * On a Neoverse N2 r0p3 (a fixture: MIDR, armv8_pmuv3_0 of type 8), --list-events
+ * plans level 1 in one group: six events on the six event counters and CPU_CYCLES
+ * (0x11) on the cycle counter, of the PMU's own type.  Every Neoverse model fits the same.
+ */
+static void test_list_events_neoverse(void **state)
+{
+	static const char *const models[] = { "neoverse-n1", "neoverse-n2", "neoverse-n2-r0p3",
+					      "neoverse-v1", "neoverse-v2" };
+	const char *argv[] = { "tmacg", "--list-events", NULL, NULL, NULL };
+	char text[16384];
+
+	(void)state;
+	unsetenv("TMACG_MODEL_DIR");
+	cpu_desc_reset();
+	snprintf(root, sizeof(root), "/tmp/tmacg-desc-XXXXXX");
+	assert_int_equal(fake_root_make(root), 0);
+	fake_root_put(root, "/proc/cpuinfo", "processor\t: 0\nCPU implementer\t: 0x41\n");
+	fake_root_put(root, "/sys/devices/system/cpu/cpu0/regs/identification/midr_el1",
+		      "0x00000000410fd493\n");
+	fake_root_put(root, "/sys/bus/event_source/devices/armv8_pmuv3_0/type", "8\n");
+	fake_root_put(root, "/sys/bus/event_source/devices/armv8_pmuv3_0/caps/slots", "5\n");
+	assert_int_equal(run_offline(2, argv, text, sizeof(text)), 0);
+	assert_non_null(strstr(text, "# this CPU: neoverse-n2-r0p3 (Arm Neoverse N2 r0p3), "
+				     "planning model neoverse-n2-r0p3\n"));
+	assert_non_null(
+		strstr(text, "7 events in 1 groups, 6 general-purpose counters per group\n"));
+	assert_non_null(strstr(text, "CPU_CYCLES"));
+	assert_non_null(strstr(text, "fixed  type=8 config=0x11 "));
+	assert_non_null(strstr(text, "STALL_SLOT_FRONTEND"));
+	assert_non_null(strstr(text, "gp     type=8 config=0x3e "));
+	assert_null(strstr(text, "group 1"));
+	argv[2] = "--model";
+	for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++) {
+		argv[3] = models[i];
+		assert_int_equal(run_offline(4, argv, text, sizeof(text)), 0);
+		if (!strstr(text, " events in 1 groups, 6 general-purpose counters per group\n") ||
+		    strstr(text, "group 1"))
+			fail_msg("%s does not fit one group:\n%s", models[i], text);
+	}
+	assert_int_equal(fake_root_remove(root), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -696,6 +747,7 @@ int main(void)
 		cmocka_unit_test(test_amd_cpuid_lookup),
 		cmocka_unit_test(test_match_ranges),
 		cmocka_unit_test(test_list_events_amd),
+		cmocka_unit_test(test_list_events_neoverse),
 		cmocka_unit_test(test_list_models),
 		cmocka_unit_test(test_retire_latency_lines),
 		cmocka_unit_test(test_help_lists_models),

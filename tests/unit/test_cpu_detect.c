@@ -101,6 +101,35 @@ static void pmu(const char *name, int type, bool metrics, bool l2)
 	}
 }
 
+/* MIDR_EL1 of one CPU, as the kernel shows it in sysfs. */
+static void midr(int cpu, unsigned long long value)
+{
+	char rel[256], val[32];
+
+	snprintf(rel, sizeof(rel), "/sys/devices/system/cpu/cpu%d/regs/identification/midr_el1",
+		 cpu);
+	snprintf(val, sizeof(val), "0x%016llx\n", value);
+	fake_root_put(root, rel, val);
+}
+
+/* An Arm core PMU: its type, caps/slots (NULL: no file) and cpus (NULL: no file). */
+static void arm_pmu(const char *name, int type, const char *slots, const char *cpus)
+{
+	char rel[256], val[16];
+
+	snprintf(rel, sizeof(rel), "%s/%s/type", PMU_DIR, name);
+	snprintf(val, sizeof(val), "%d\n", type);
+	fake_root_put(root, rel, val);
+	if (slots) {
+		snprintf(rel, sizeof(rel), "%s/%s/caps/slots", PMU_DIR, name);
+		fake_root_put(root, rel, slots);
+	}
+	if (cpus) {
+		snprintf(rel, sizeof(rel), "%s/%s/cpus", PMU_DIR, name);
+		fake_root_put(root, rel, cpus);
+	}
+}
+
 static struct cpu_info detect(void)
 {
 	struct cpu_detect_opts o = { .root = root, .cpuid = fake_cpuid };
@@ -241,8 +270,14 @@ static void test_every_description(void **state)
 				if (!((d->match[k].steppings >> s) & 1))
 					continue;
 				snprintf(st, sizeof(st), "%d", s);
-				cpuinfo_stepping(d->match[k].vendor, (int)d->match[k].family,
-						 (int)d->match[k].model, st);
+				if (!strcmp(d->match[k].vendor, "ARM"))
+					midr(0, (unsigned long long)d->match[k].family << 24 |
+							0xfu << 16 | d->match[k].model << 4 |
+							(unsigned int)s);
+				else
+					cpuinfo_stepping(d->match[k].vendor,
+							 (int)d->match[k].family,
+							 (int)d->match[k].model, st);
 				ci = detect();
 				if (ci.cpu != d)
 					fail_msg("%s-%X-%X stepping %d: %s, want %s",
@@ -250,6 +285,16 @@ static void test_every_description(void **state)
 						 d->match[k].model, s, ci.cpu ? ci.cpu->id : "none",
 						 d->id);
 				assert_string_equal(ci.model_id, d->model);
+				if (!strcmp(d->match[k].vendor, "ARM")) {
+					char path[512];
+
+					assert_int_equal(ci.midr_cpu, 0);
+					snprintf(path, sizeof(path),
+						 "%s/sys/devices/system/cpu/cpu0/regs/"
+						 "identification/midr_el1",
+						 root);
+					assert_int_equal(unlink(path), 0); /* x86 next */
+				}
 			}
 		}
 	}
@@ -298,14 +343,15 @@ static void test_amd(void **state)
 	/* Without the extension: the legacy four. */
 	fake_ext1_ecx = 0;
 	assert_int_equal(detect().gp_counters, 4);
-	/* No PMU either: the supported CPUs, AMD's among them. */
+	/* No PMU either: the supported CPUs of this vendor, AMD's. */
 	snprintf(path, sizeof(path), "%s%s/cpu/type", root, PMU_DIR);
 	assert_int_equal(unlink(path), 0);
 	ci = detect();
 	assert_false(ci.has_pmu);
 	assert_null(cpu_select_model(&ci, NULL, err, sizeof(err)));
 	assert_non_null(strstr(err, "AuthenticAMD"));
-	assert_non_null(strstr(err, "Ice Lake"));
+	assert_non_null(strstr(err, "--model zen4"));
+	assert_null(strstr(err, "Ice Lake"));
 	assert_non_null(strstr(err, "Zen 4 (25/0x10-0x1F"));
 	assert_non_null(strstr(err, "Zen 5 (26/0x0-0xFF"));
 }
@@ -383,12 +429,14 @@ static void test_unknown_intel(void **state)
 	assert_false(ci.topdown_use_fixed);
 	assert_null(cpu_select_model(&ci, "", err, sizeof(err)));
 	assert_non_null(strstr(err, "family 6 model 0x97 stepping 6"));
+	/* Intel's descriptions, not the others (the message stays readable) */
 	for (int i = 0; i < cpu_desc_count(); i++) {
+		const struct cpu_desc *d = cpu_desc_at(i);
 		char want[64];
 
-		snprintf(want, sizeof(want), "--model %s", cpu_desc_at(i)->model);
-		if (!strstr(err, want))
-			fail_msg("'%s' lacks '%s'", err, want);
+		snprintf(want, sizeof(want), "--model %s)", d->model);
+		if (!strcmp(d->match[0].vendor, "GenuineIntel") != (strstr(err, want) != NULL))
+			fail_msg("'%s' %s '%s'", err, strstr(err, want) ? "has" : "lacks", want);
 	}
 	assert_non_null(strstr(err, "TMACG_MODEL_DIR"));
 }
@@ -509,6 +557,213 @@ static void test_this_machine(void **state)
 	assert_true(ci.gp_usable >= 0 && ci.gp_usable <= ci.gp_counters);
 }
 
+/* Neoverse N2 r0p3 on an ACPI server: MIDR from sysfs, the PMU found by scanning, no CPUID. */
+static void test_arm_neoverse_n2_r0p3(void **state)
+{
+	char err[256];
+	struct cpu_info ci;
+
+	(void)state;
+	/* /proc/cpuinfo on Arm names no vendor: detection must not need it */
+	fake_root_put(root, "/proc/cpuinfo",
+		      "processor\t: 0\nBogoMIPS\t: 50.00\nCPU implementer\t: 0x41\n");
+	midr(0, 0x410fd493);
+	midr(1, 0x410fd493);
+	arm_pmu("armv8_pmuv3_0", 8, "0x00000005\n", "0-1\n");
+	fake_root_put(root, PMU_DIR "/software/type", "1\n");
+	fake_root_put(root, PMU_DIR "/arm_spe_0/type", "9\n"); /* not a core PMU */
+	ci = detect();
+	assert_string_equal(ci.vendor, "ARM");
+	assert_int_equal(ci.family, 0x41);
+	assert_int_equal(ci.model, 0xd49);
+	assert_int_equal(ci.stepping, 3);
+	assert_int_equal(ci.midr, 0x410fd493);
+	assert_string_equal(ci.model_id, "neoverse-n2-r0p3");
+	assert_true(ci.has_pmu);
+	assert_string_equal(ci.pmu_name, "armv8_pmuv3_0");
+	assert_int_equal(ci.pmu_type, 8);
+	assert_int_equal(ci.pmu_slots, 5);
+	assert_int_equal(ci.gp_counters, 6);
+	assert_false(ci.topdown_use_fixed);
+	assert_int_equal(cpuid_calls, 0); /* x86's instruction: never on Arm */
+	/* A watchdog on Arm holds the cycle counter, if any: the six event counters stay */
+	fake_root_put(root, "/proc/sys/kernel/nmi_watchdog", "1\n");
+	ci = detect();
+	assert_true(ci.nmi_watchdog);
+	assert_int_equal(ci.gp_usable, 6);
+	{
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+
+		assert_non_null(f);
+		cpu_warn(&ci, f);
+		fclose(f);
+		assert_non_null(strstr(text, "holds the cycle counter"));
+		free(text);
+	}
+	assert_int_equal(cpu_require_pmu(&ci, err, sizeof(err)), 0);
+}
+
+/* Every N2 but r0p3 takes the r0p0-r0p2 formulas (Arm's mapping); the rest by part number. */
+static void test_arm_cores_by_midr(void **state)
+{
+	static const struct {
+		unsigned long long midr;
+		const char *model;
+	} want[] = {
+		{ 0x410fd490, "neoverse-n2" },
+		{ 0x410fd491, "neoverse-n2" },
+		{ 0x410fd492, "neoverse-n2" },
+		{ 0x410fd493, "neoverse-n2-r0p3" },
+		{ 0x410fd494, "neoverse-n2" },
+		{ 0x413fd0c1, "neoverse-n1" },
+		/* QEMU 7.2's -cpu neoverse-n1 (r4p1), as the guest's sysfs gave it */
+		{ 0x414fd0c1, "neoverse-n1" },
+		{ 0x411fd401, "neoverse-v1" },
+		{ 0x410fd4f0, "neoverse-v2" },
+		{ 0x410fd4f1, "neoverse-v2" },
+	};
+
+	(void)state;
+	arm_pmu("armv8_pmuv3_0", 10, NULL, NULL);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct cpu_info ci;
+
+		midr(0, want[i].midr);
+		ci = detect();
+		if (!ci.model_id || strcmp(ci.model_id, want[i].model))
+			fail_msg("MIDR 0x%llx: %s, want %s", want[i].midr,
+				 ci.model_id ? ci.model_id : "none", want[i].model);
+		/* no caps/slots: the model's documented width */
+		assert_int_equal(ci.pmu_slots, 0);
+	}
+}
+
+/*
+ * An Arm core no description knows with a PMU runs generic: QEMU 7.2's -cpu max, whose
+ * sysfs this is as Debian's 6.1 arm64 kernel showed it in the guest (MIDR 0x000f0510,
+ * armv8_pmuv3 of type 8 on cpu 0, caps/slots 0x00000000).
+ */
+static void test_arm_unknown_core(void **state)
+{
+	char err[2048] = "";
+	struct cpu_info ci;
+	char path[512];
+
+	(void)state;
+	midr(0, 0x000f0510);				  /* implementer 0: no Arm Ltd part */
+	arm_pmu("armv8_pmuv3", 8, "0x00000000\n", "0\n"); /* a devicetree system's name */
+	ci = detect();
+	assert_null(ci.cpu);
+	assert_true(ci.has_pmu);
+	assert_string_equal(ci.pmu_name, "armv8_pmuv3");
+	assert_int_equal(ci.pmu_type, 8);
+	assert_int_equal(ci.pmu_slots, 0); /* caps/slots 0: the core does not say */
+	assert_int_equal(ci.gp_counters, 6);
+	assert_string_equal(cpu_select_model(&ci, NULL, err, sizeof(err)), "generic");
+	/* and without a PMU: no model, and the message lists the Arm cores only */
+	snprintf(path, sizeof(path), "%s%s/armv8_pmuv3/type", root, PMU_DIR);
+	assert_int_equal(unlink(path), 0);
+	ci = detect();
+	assert_false(ci.has_pmu);
+	assert_int_equal(ci.gp_counters, 0);
+	assert_null(cpu_select_model(&ci, NULL, err, sizeof(err)));
+	assert_non_null(strstr(err, "Arm Neoverse V2 (0x41/0xD4F, --model neoverse-v2)"));
+	assert_null(strstr(err, "--model icx)"));
+	assert_int_equal(cpu_require_pmu(&ci, err, sizeof(err)), -ENODEV);
+	assert_non_null(strstr(err, "armv8_pmuv3"));
+}
+
+/*
+ * The lowest-numbered CPU's MIDR decides, and of several Arm PMUs (big.LITTLE)
+ * the one whose cpus hold that CPU; names as kernels give them per core type.
+ */
+static void test_arm_pmu_scan(void **state)
+{
+	struct cpu_info ci;
+
+	(void)state;
+	midr(10, 0x410fd4f0);
+	midr(2, 0x410fd400); /* cpu0 and cpu1 offline: no files */
+	fake_root_put(root, "/sys/devices/system/cpu/online", "2-11\n");
+	arm_pmu("armv8_cortex_a55", 11, NULL, "0-1,10-11\n");
+	arm_pmu("armv9_neoverse_n2", 12, "0x00000008\n", "2-9\n");
+	ci = detect();
+	assert_int_equal(ci.midr_cpu, 2);
+	assert_int_equal(ci.model, 0xd40);
+	assert_string_equal(ci.model_id, "neoverse-v1");
+	assert_string_equal(ci.pmu_name, "armv9_neoverse_n2");
+	assert_int_equal(ci.pmu_type, 12);
+	assert_int_equal(ci.pmu_slots, 8);
+	/* a PMU whose type is not a number is not one */
+	fake_root_put(root, PMU_DIR "/armv9_neoverse_n2/type", "garbage\n");
+	ci = detect();
+	assert_string_equal(ci.pmu_name, "armv8_cortex_a55");
+	assert_int_equal(ci.pmu_type, 11);
+	assert_int_equal(ci.pmu_slots, 0);
+}
+
+/* A MIDR that is not a number is no MIDR: the next CPU's, else /proc/cpuinfo, which says. */
+static void test_arm_bad_midr(void **state)
+{
+	struct cpu_detect_opts o = { .root = root, .cpuid = fake_cpuid };
+	struct cpu_info ci;
+	char err[512] = "";
+
+	(void)state;
+	fake_root_put(root, "/sys/devices/system/cpu/cpu0/regs/identification/midr_el1",
+		      "garbage\n");
+	fake_root_put(root, "/sys/devices/system/cpu/cpu1/regs/identification/midr_el1", "-1\n");
+	midr(3, 0x410fd4f0);
+	ci = detect();
+	assert_int_equal(ci.midr_cpu, 3);
+	assert_string_equal(ci.model_id, "neoverse-v2");
+	fake_root_put(root, "/sys/devices/system/cpu/cpu3/regs/identification/midr_el1", "\n");
+	fake_root_put(root, "/proc/cpuinfo", "processor\t: 0\nCPU implementer\t: 0x41\n");
+	assert_int_equal(cpu_detect(&o, &ci, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "cannot tell which CPU this is"));
+	assert_non_null(strstr(err, "--model"));
+}
+
+/* x86 sysfs has cpuN directories without MIDR: /proc/cpuinfo decides there. */
+static void test_x86_is_not_arm(void **state)
+{
+	struct cpu_info ci;
+
+	(void)state;
+	cpuinfo("GenuineIntel", 6, 0x6A);
+	fake_root_put(root, "/sys/devices/system/cpu/cpu0/topology/core_id", "0\n");
+	pmu("cpu", 4, true, false);
+	ci = detect();
+	assert_string_equal(ci.vendor, "GenuineIntel");
+	assert_int_equal(ci.midr_cpu, -1);
+	assert_string_equal(ci.model_id, "icx");
+}
+
+/* -v on Arm: the MIDR decoded and the slot width with where it came from. */
+static void test_arm_print(void **state)
+{
+	char *text = NULL;
+	size_t len = 0;
+	struct cpu_info ci;
+	FILE *f;
+
+	(void)state;
+	midr(0, 0x410fd493);
+	arm_pmu("armv8_pmuv3_0", 8, "5\n", NULL);
+	ci = detect();
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	cpu_info_print(&ci, f);
+	fclose(f);
+	assert_non_null(strstr(text, "midr_el1: 0x00000000410fd493 (cpu0): implementer 0x41 "
+				     "part 0xD49 r0p3\n"));
+	assert_non_null(strstr(text, "pmu: armv8_pmuv3_0 type 8, slots 5 (caps/slots)\n"));
+	assert_non_null(strstr(text, "-> neoverse-n2-r0p3"));
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -528,6 +783,13 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_smt, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_cpuinfo, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_env_root_and_print, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_arm_neoverse_n2_r0p3, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_arm_cores_by_midr, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_arm_unknown_core, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_arm_pmu_scan, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_arm_bad_midr, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_x86_is_not_arm, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_arm_print, setup, teardown),
 		cmocka_unit_test(test_this_machine),
 	};
 

@@ -192,7 +192,7 @@ static void check_model_events(const struct event_target *t, const char *id)
 	if (!m)
 		fail_msg("model %s: %s", id, err);
 	n = model_event_count(m);
-	assert_true(n >= 10); /* AMD's models read 12 events, Intel's more than 50 */
+	assert_true(n >= 3); /* Arm's N1 reads 3 events, AMD's models 12, Intel's more than 50 */
 	for (int i = 0; i < n; i++) {
 		const char *name = model_event_name(m, i);
 		struct event_enc e;

@@ -141,7 +141,8 @@ static void test_file_level_errors(void **state)
 	(void)state;
 	load_fails("title x\n", "t.tma:1:1: no 'model ID' line");
 	load_fails("model t\nnode 1 A\n", "t.tma:2:8: A has no formula");
-	load_fails("model T\n", "t.tma:1:7: model id must be [a-z0-9_]+");
+	load_fails("model T\n", "t.tma:1:7: model id must be [a-z0-9_][a-z0-9_-]*");
+	load_fails("model -t\n", "t.tma:1:7: model id must be [a-z0-9_][a-z0-9_-]*");
 	load_fails("model t\nnode 1 A\n  formula 1 + \\\n",
 		   "t.tma:3:1: the file ends after a continuation '\\'");
 	load_fails("model t\nnode 1 A\n  formula 1\n  scope thread\n",

@@ -23,6 +23,7 @@ enum expr_kind {
 	EXPR_EVENT,	  /* a = event index */
 	EXPR_LATENCY,	  /* a = retire-latency input index (EVENT:retire_latency) */
 	EXPR_INTERVAL,	  /* interval-s */
+	EXPR_PMU_SLOTS,	  /* pmu_slots: the host's slot width, 0 when unknown */
 	EXPR_HELPER,	  /* a = helper index */
 	EXPR_NODE,	  /* a = node index: its value, NAN read as 0 */
 	EXPR_SELF,	  /* threshold: the node's own value */

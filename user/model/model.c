@@ -75,11 +75,14 @@ static char *dup_n(const char *s, size_t n)
 /* Node names may start with a digit (Intel's 4K_Aliasing); formulas read those as G4K_Aliasing. */
 static bool valid_name(const char *s, size_t n, bool node)
 {
-	static const char *const reserved[] = {
-		"and",	      "or",    "not",  "if",	 "else", "min",	      "max",
-		"True",	      "False", "self", "parent", "over", "threshold", "topdown_use_fixed",
-		"smt_enabled"
-	};
+	static const char *const reserved[] = { "and",	       "or",
+						"not",	       "if",
+						"else",	       "min",
+						"max",	       "True",
+						"False",       "self",
+						"parent",      "over",
+						"threshold",   "topdown_use_fixed",
+						"smt_enabled", "pmu_slots" };
 
 	if (!n || !(isalpha((unsigned char)s[0]) || s[0] == '_' ||
 		    (node && isdigit((unsigned char)s[0]))))
@@ -614,11 +617,13 @@ static int do_header(struct loader *ld, const char *dir, size_t off, size_t doff
 	if (!strcmp(dir, "model")) {
 		size_t vo = skip_space(ld, off), n = ld->len - vo;
 
+		/* '-' inside, as Arm names its cores (neoverse-n2-r0p3); never first */
 		for (size_t i = 0; i < n; i++) {
 			char c = ld->text[vo + i];
 
-			if (!(islower((unsigned char)c) || isdigit((unsigned char)c) || c == '_'))
-				return lerr(ld, vo, "model id must be [a-z0-9_]+");
+			if (!(islower((unsigned char)c) || isdigit((unsigned char)c) || c == '_' ||
+			      (c == '-' && i > 0)))
+				return lerr(ld, vo, "model id must be [a-z0-9_][a-z0-9_-]*");
 		}
 		return set_text(ld, &m->id, off, dir);
 	}

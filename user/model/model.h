@@ -91,6 +91,11 @@ struct model_input {
 	unsigned flags; /* enum model_flag */
 	/* by latency index, in cycles; NULL or NAN: none given, the nodes reading it are null */
 	const double *latencies;
+	/*
+	 * The host's slot width, the formulas' pmu_slots: Arm's PMMIR_EL1.SLOTS (sysfs
+	 * caps/slots).  0 (or NAN): not known, and a model takes its documented width.
+	 */
+	double pmu_slots;
 };
 
 struct model_result {

@@ -89,6 +89,10 @@ static void compile(struct compiler *k, int e)
 		emit(k, OP_INTERVAL, 0);
 		push(k, 1);
 		return;
+	case EXPR_PMU_SLOTS:
+		emit(k, OP_PMU_SLOTS, 0);
+		push(k, 1);
+		return;
 	case EXPR_FLAG:
 		emit(k, OP_FLAG, x->a);
 		push(k, 1);

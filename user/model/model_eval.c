@@ -95,6 +95,9 @@ static double run(struct ctx *c, int pc, double *sp)
 		case OP_INTERVAL:
 			*sp++ = c->in->interval_s;
 			break;
+		case OP_PMU_SLOTS: /* a width not known (or not a number) is 0 */
+			*sp++ = c->in->pmu_slots > 0 ? c->in->pmu_slots : 0;
+			break;
 		case OP_FLAG:
 			*sp++ = (c->in->flags & (unsigned)o.arg) != 0;
 			break;

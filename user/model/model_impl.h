@@ -40,9 +40,10 @@ enum model_opcode {
 	OP_EVENT,   /* push events[arg]; NAN: the formula fails */
 	OP_LATENCY, /* push latencies[arg]; NAN or none given: the formula fails */
 	OP_INTERVAL,
-	OP_FLAG,   /* push (flags & arg) != 0 */
-	OP_HELPER, /* push helper arg, computed once per evaluation */
-	OP_NODE,   /* push node arg's value, NAN read as 0 */
+	OP_PMU_SLOTS, /* push in->pmu_slots (0 when not known) */
+	OP_FLAG,      /* push (flags & arg) != 0 */
+	OP_HELPER,    /* push helper arg, computed once per evaluation */
+	OP_NODE,      /* push node arg's value, NAN read as 0 */
 	OP_SELF,
 	OP_OVER, /* push node arg's flag */
 	OP_NEG,

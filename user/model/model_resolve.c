@@ -117,6 +117,10 @@ static int resolve_name(struct resolver *r, struct expr *x)
 			return 0;
 		}
 	}
+	if (!strcmp(name, "pmu_slots")) {
+		x->kind = EXPR_PMU_SLOTS;
+		return 0;
+	}
 	if (!strcmp(name, "topdown_use_fixed") || !strcmp(name, "smt_enabled")) {
 		x->kind = EXPR_FLAG;
 		x->a = name[0] == 't' ? MODEL_FLAG_TOPDOWN_FIXED : MODEL_FLAG_SMT;

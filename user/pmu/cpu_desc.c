@@ -98,12 +98,12 @@ static int parse_steppings(const char *s, uint16_t *bits)
 	return 0;
 }
 
-/* One or two hex digits, the whole string. */
-static int parse_hex_byte(const char *s, size_t n, unsigned int *out)
+/* One to max hex digits, the whole string. */
+static int parse_hex_digits(const char *s, size_t n, size_t max, unsigned int *out)
 {
 	unsigned int v = 0;
 
-	if (n < 1 || n > 2)
+	if (n < 1 || n > max)
 		return -EINVAL;
 	for (size_t i = 0; i < n; i++) {
 		if (hex_digit(s[i]) < 0)
@@ -117,6 +117,8 @@ static int parse_hex_byte(const char *s, size_t n, unsigned int *out)
 /*
  * "GenuineIntel-6-55-[01234]": vendor-family-model[-stepping], hex; the
  * model may be a range "[10-1F]" (AMD gives a generation model ranges).
+ * Arm's MIDR_EL1 reads as "ARM-41-D49-3": implementer, part number (three
+ * digits: 12 bits), revision (arm_detect.c).
  */
 static int parse_match(struct cpu_parser *p, const char *key)
 {
@@ -131,21 +133,21 @@ static int parse_match(struct cpu_parser *p, const char *key)
 	snprintf(m.vendor, sizeof(m.vendor), "%.*s", (int)(fam - key), key);
 	fam++;
 	mod = strchr(fam, '-');
-	if (!mod || parse_hex_byte(fam, (size_t)(mod - fam), &m.family))
+	if (!mod || parse_hex_digits(fam, (size_t)(mod - fam), 2, &m.family))
 		goto bad;
 	mod++;
 	if (*mod == '[') {
 		const char *dash = strchr(mod, '-'), *close = strchr(mod, ']');
 
 		if (!dash || !close || dash > close ||
-		    parse_hex_byte(mod + 1, (size_t)(dash - mod - 1), &m.model) ||
-		    parse_hex_byte(dash + 1, (size_t)(close - dash - 1), &m.model_last) ||
+		    parse_hex_digits(mod + 1, (size_t)(dash - mod - 1), 3, &m.model) ||
+		    parse_hex_digits(dash + 1, (size_t)(close - dash - 1), 3, &m.model_last) ||
 		    m.model_last < m.model)
 			goto bad;
 		end = close + 1;
 	} else {
 		end = mod + strcspn(mod, "-");
-		if (parse_hex_byte(mod, (size_t)(end - mod), &m.model))
+		if (parse_hex_digits(mod, (size_t)(end - mod), 3, &m.model))
 			goto bad;
 		m.model_last = m.model;
 	}
@@ -161,7 +163,7 @@ bad:
 	return perr(p,
 		    "'match %s': want mapfile.csv's key VENDOR-FAMILY-MODEL[-STEPPING] in hex, "
 		    "the model one value or a range like [10-1F], the stepping one digit or a "
-		    "class like [01234] (e.g. GenuineIntel-6-55-[01234])",
+		    "class like [01234] (e.g. GenuineIntel-6-55-[01234]; Arm's MIDR: ARM-41-D49-3)",
 		    key);
 }
 
@@ -267,13 +269,17 @@ static int parse_event(struct cpu_parser *p, char **f, int nf)
 	if (have_msr_value != (e.msr != 0))
 		return perr(p, "event %s: msr= and msr_value= go together (offcore response)",
 			    f[1]);
-	/* Intel's names have a dot; perf's AMD names may not, and are lower case. */
+	/*
+	 * Intel's names have a dot; perf's AMD names may not, and are lower case; Arm's
+	 * PMUv3 names (CPU_CYCLES) have none and are upper case.
+	 */
 	if (strlen(f[1]) >= 128 || strchr(f[1], ':') ||
 	    (!strchr(f[1], '.') &&
-	     strspn(f[1], "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(f[1])))
+	     strspn(f[1], "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(f[1]) &&
+	     strspn(f[1], "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(f[1])))
 		return perr(p,
 			    "event %s: want Intel's EventName (EVENT.UMASK, no ':modifier') or "
-			    "perf's name of an AMD event (ls_not_halted_cyc)",
+			    "perf's name of an AMD event (ls_not_halted_cyc) or Arm's (CPU_CYCLES)",
 			    f[1]);
 	for (int i = 0; i < d->nevents; i++)
 		if (!strcmp(d->events[i].name, f[1]))
@@ -344,12 +350,14 @@ static int parse_count(struct cpu_parser *p, const char *dir, const char *val, i
 	return 0;
 }
 
+/* [a-z0-9_][a-z0-9_-]*: '-' inside, as Arm names its cores (neoverse-n2-r0p3). */
 static bool valid_id(const char *s)
 {
-	if (!*s)
+	if (!*s || *s == '-')
 		return false;
 	for (; *s; s++)
-		if (!(islower((unsigned char)*s) || isdigit((unsigned char)*s) || *s == '_'))
+		if (!(islower((unsigned char)*s) || isdigit((unsigned char)*s) || *s == '_' ||
+		      *s == '-'))
 			return false;
 	return true;
 }
@@ -371,7 +379,7 @@ static int parse_header(struct cpu_parser *p, int k, char **f, int nf, const cha
 	case 0:
 	case 2:
 		if (!valid_id(f[1]))
-			return perr(p, "'%s %s': ids are [a-z0-9_]+", dir, f[1]);
+			return perr(p, "'%s %s': ids are [a-z0-9_][a-z0-9_-]*", dir, f[1]);
 		return set_string(p, k == 0 ? &d->id : &d->model, f[1]);
 	case 3:
 		return set_string(p, &d->tma_version, f[1]);

@@ -6,6 +6,7 @@
  */
 #include "pmu/cpu_detect.h"
 
+#include "pmu/arm_detect.h"
 #include "pmu/cpu_desc.h"
 
 #include <cpuid.h>
@@ -181,11 +182,15 @@ int cpu_detect(const struct cpu_detect_opts *o, struct cpu_info *ci, char *err, 
 {
 	const char *root = cpu_root(o);
 	unsigned int regs[4] = { 0 };
+	bool arm;
 	long val;
 	int ret;
 
 	memset(ci, 0, sizeof(*ci));
-	ret = cpu_parse_cpuinfo(root, ci, err, errlen);
+	ci->midr_cpu = -1;
+	/* Arm: MIDR_EL1 from sysfs, as /proc/cpuinfo there names no vendor */
+	arm = !arm_detect_midr(root, ci);
+	ret = arm ? 0 : cpu_parse_cpuinfo(root, ci, err, errlen);
 	if (ret)
 		return ret;
 	ret = cpu_desc_init(err, errlen);
@@ -193,11 +198,18 @@ int cpu_detect(const struct cpu_detect_opts *o, struct cpu_info *ci, char *err, 
 		return ret;
 	ci->cpu = cpu_desc_by_cpuid(ci->vendor, ci->family, ci->model, ci->stepping);
 	ci->model_id = ci->cpu ? ci->cpu->model : NULL;
-	cpu_find_pmu(root, ci);
+	if (arm)
+		arm_detect_pmu(root, ci);
+	else
+		cpu_find_pmu(root, ci);
 	ci->smt = !cpu_read_int(root, "/sys/devices/system/cpu/smt/active", &val) && val == 1;
 	ci->nmi_watchdog = !cpu_read_int(root, "/proc/sys/kernel/nmi_watchdog", &val) && val == 1;
 
-	if (!strcmp(ci->vendor, "AuthenticAMD")) {
+	if (arm) {
+		/* no count in sysfs: the description's, else what every Neoverse has */
+		if (ci->has_pmu && !ci->cpu)
+			ci->gp_counters = ARM_DEFAULT_COUNTERS;
+	} else if (!strcmp(ci->vendor, "AuthenticAMD")) {
 		ci->gp_counters = cpu_amd_counters(o);
 	} else {
 		/* Leaf 0xA is Intel's architectural PMU leaf. */
@@ -208,7 +220,11 @@ int cpu_detect(const struct cpu_detect_opts *o, struct cpu_info *ci, char *err, 
 	/* A PMU the CPUID does not describe (a hypervisor's masking): its description says. */
 	if (!ci->gp_counters && ci->has_pmu && ci->cpu)
 		ci->gp_counters = ci->smt ? ci->cpu->gp_counters_smt : ci->cpu->gp_counters;
-	ci->gp_usable = ci->gp_counters - (ci->nmi_watchdog && ci->gp_counters > 0);
+	/*
+	 * On Arm a perf-based hard-lockup detector counts CPU_CYCLES, which the kernel
+	 * puts on the cycle counter: the event counters stay free (cpu_warn says the rest).
+	 */
+	ci->gp_usable = ci->gp_counters - (ci->nmi_watchdog && ci->gp_counters > 0 && !arm);
 	return 0;
 }
 
@@ -231,11 +247,22 @@ int cpu_require_pmu(const struct cpu_info *ci, char *err, size_t errlen)
 		return 0;
 	cpu_name(ci, name, sizeof(name));
 	snprintf(err, errlen,
-		 "%s, but no hardware PMU on this machine (virtual machine?): neither " CPU_PMU_DIR
-		 "/cpu nor cpu_core exists, so no hardware event can be counted; "
+		 "%s, but no hardware PMU on this machine (virtual machine?): " CPU_PMU_DIR
+		 " has no core PMU (cpu, cpu_core, armv8_pmuv3...), so no hardware event can be "
+		 "counted; "
 		 "use --pmu software to see the pipeline, or --replay FILE",
 		 name);
 	return -ENODEV;
+}
+
+/* Whether some description serves this vendor. */
+static bool cpu_vendor_known(const char *vendor)
+{
+	for (int i = 0; i < cpu_desc_count(); i++)
+		for (int k = 0; k < cpu_desc_at(i)->nmatch; k++)
+			if (!strcmp(cpu_desc_at(i)->match[k].vendor, vendor))
+				return true;
+	return false;
 }
 
 /* Whether some description would match this CPUID if the stepping were known. */
@@ -268,15 +295,22 @@ const char *cpu_select_model(const struct cpu_info *ci, const char *override, ch
 			     "supported are",
 			     ci->vendor[0] ? ci->vendor : "unknown vendor", ci->family,
 			     (unsigned int)ci->model, ci->stepping);
-	for (int i = 0; i < cpu_desc_count() && n < errlen; i++) {
+	/* This vendor's CPUs only (all where it has none): the message stays readable. */
+	for (int i = 0, listed = 0; i < cpu_desc_count() && n < errlen; i++) {
 		const struct cpu_desc *d = cpu_desc_at(i);
 
-		n += (size_t)snprintf(err + n, errlen - n, "%s %s (", i ? ";" : "", d->title);
+		if (cpu_vendor_known(ci->vendor) && strcmp(d->match[0].vendor, ci->vendor))
+			continue;
+		n += (size_t)snprintf(err + n, errlen - n, "%s %s (", listed++ ? ";" : "",
+				      d->title);
 		for (int k = 0; k < d->nmatch && n < errlen; k++) {
 			const struct cpu_desc_match *m = &d->match[k];
 
-			n += (size_t)snprintf(err + n, errlen - n, "%s%u/0x%X", k ? ", " : "",
-					      m->family, m->model);
+			/* Arm's: implementer/part, both hex as MIDR_EL1 holds them */
+			n += (size_t)snprintf(err + n, errlen - n,
+					      strcmp(m->vendor, ARM_VENDOR) ? "%s%u/0x%X" :
+									      "%s0x%X/0x%X",
+					      k ? ", " : "", m->family, m->model);
 			if (m->model_last != m->model && n < errlen)
 				n += (size_t)snprintf(err + n, errlen - n, "-0x%X", m->model_last);
 		}
@@ -292,7 +326,12 @@ const char *cpu_select_model(const struct cpu_info *ci, const char *override, ch
 
 void cpu_warn(const struct cpu_info *ci, FILE *f)
 {
-	if (ci->nmi_watchdog && ci->has_pmu)
+	if (ci->nmi_watchdog && ci->has_pmu && ci->midr_cpu >= 0)
+		fprintf(f, "tmacg: warning: kernel.nmi_watchdog=1: where the hard-lockup detector "
+			   "is perf-based (arm64 with pseudo-NMI) it holds the cycle counter, and "
+			   "a group of six events and CPU_CYCLES then cannot be scheduled "
+			   "(sysctl kernel.nmi_watchdog=0 frees it)\n");
+	else if (ci->nmi_watchdog && ci->has_pmu)
 		fprintf(f,
 			"tmacg: warning: kernel.nmi_watchdog=1 holds a hardware counter: "
 			"planning with %d general-purpose counters instead of %d "
@@ -306,7 +345,16 @@ void cpu_info_print(const struct cpu_info *ci, FILE *f)
 		ci->family, (unsigned int)ci->model, ci->stepping, ci->cpu ? ci->cpu->id : "(none)",
 		ci->cpu ? ci->cpu->title : "no description",
 		ci->model_id ? ci->model_id : "(none)");
-	if (ci->has_pmu)
+	if (ci->midr_cpu >= 0)
+		fprintf(f, "midr_el1: 0x%016llx (cpu%d): implementer 0x%02X part 0x%03X r%dp%d\n",
+			ci->midr, ci->midr_cpu, (unsigned int)ci->family, (unsigned int)ci->model,
+			(int)((ci->midr >> 20) & 0xf), ci->stepping);
+	if (ci->has_pmu && ci->midr_cpu >= 0)
+		fprintf(f, "pmu: %s type %u, slots %u%s\n", ci->pmu_name, ci->pmu_type,
+			ci->pmu_slots,
+			ci->pmu_slots ? " (caps/slots)" :
+					" (caps/slots absent or 0: the model's documented width)");
+	else if (ci->has_pmu)
 		fprintf(f, "pmu: %s type %u, PERF_METRICS %s, level-2 PERF_METRICS %s\n",
 			ci->pmu_name, ci->pmu_type, ci->topdown_use_fixed ? "yes" : "no",
 			ci->topdown_l2 ? "yes" : "no");

@@ -27,15 +27,20 @@ struct cpu_info {
 	char vendor[16]; /* "GenuineIntel" */
 	int family;
 	int model;
-	int stepping;		    /* -1 when /proc/cpuinfo does not say */
+	int stepping; /* -1 when /proc/cpuinfo does not say */
+	/* Arm (pmu/arm_detect.h): MIDR_EL1 and the CPU it was read from; 0, -1 elsewhere */
+	unsigned long long midr;
+	int midr_cpu;
 	const struct cpu_desc *cpu; /* the description matching this CPUID, or NULL */
 	const char *model_id;	    /* the model cpu runs, or NULL: no description fits */
 	bool has_pmu;		    /* a core PMU (cpu or cpu_core) is registered */
-	char pmu_name[16];	    /* "cpu", or "cpu_core" on hybrid parts */
+	char pmu_name[32];	    /* "cpu", "cpu_core" on hybrid parts, "armv8_pmuv3_0" */
 	unsigned int pmu_type;	    /* perf_event_attr.type of the core PMU */
 	bool topdown_use_fixed;	    /* events/topdown-retiring: PERF_METRICS level 1 */
 	bool topdown_l2;	    /* events/topdown-heavy-ops: PERF_METRICS level 2 (SPR+) */
 	bool smt;		    /* /sys/devices/system/cpu/smt/active */
+	/* Arm: the PMU's caps/slots (PMMIR_EL1.SLOTS), the models' pmu_slots; 0: not known */
+	unsigned int pmu_slots;
 	int gp_counters;   /* per logical CPU: CPUID.0AH:EAX[15:8], AMD's 0x80000022/0x80000001 */
 	bool nmi_watchdog; /* kernel.nmi_watchdog = 1: it holds one counter */
 	int gp_usable;	   /* gp_counters less the watchdog's */

@@ -276,15 +276,19 @@ static int event_parse(const char *name, char *base, size_t baselen, struct even
 	}
 	snprintf(buf, sizeof(buf), "%s", name);
 	tok = strtok_r(buf, ":", &save);
-	/* perf's AMD names need no dot (ls_not_halted_cyc): lower case tells them apart. */
+	/*
+	 * perf's AMD names need no dot (ls_not_halted_cyc): lower case tells them apart;
+	 * so do Arm's PMUv3 names (CPU_CYCLES), all upper case.
+	 */
 	if (!tok ||
 	    (!strchr(tok, '.') &&
-	     strspn(tok, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(tok)) ||
+	     strspn(tok, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(tok) &&
+	     strspn(tok, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(tok)) ||
 	    tok[0] == '.' || tok[strlen(tok) - 1] == '.') {
 		snprintf(err, errlen,
 			 "'%s' is not an event name: models spell events EVENT.UMASK[:modifier...] "
-			 "(e.g. INT_MISC.RECOVERY_CYCLES:c1:e1), or as perf names AMD's "
-			 "(ls_not_halted_cyc)",
+			 "(e.g. INT_MISC.RECOVERY_CYCLES:c1:e1), as perf names AMD's "
+			 "(ls_not_halted_cyc) or as Arm names its own (CPU_CYCLES)",
 			 name);
 		return -EINVAL;
 	}
@@ -471,17 +475,32 @@ static int event_encode_software(const char *name, struct event_enc *out, char *
 	return -ENOENT;
 }
 
-/* A fixed counter's event, with the kernel's generic encoding (AnyThread kept). */
+/*
+ * A fixed counter's event, with the kernel's generic encoding (AnyThread kept).
+ * Intel's descriptions give these event select 0 (a pseudo encoding); one that
+ * gives its own (Arm's CPU_CYCLES, 0x11, which the kernel puts on the cycle
+ * counter) is encoded as given.
+ */
 static int event_encode_fixed(const struct event_target *t, const char *name,
-			      const struct event_mods *m, int fixed, bool any,
-			      struct event_enc *out, char *err, size_t errlen)
+			      const struct event_mods *m, int fixed,
+			      const struct cpu_desc_event *de, struct event_enc *out, char *err,
+			      size_t errlen)
 {
+	bool any = de && de->any;
+
 	if (m->any || m->sup || m->user) {
 		snprintf(err, errlen,
 			 "%s: fixed-counter events take no modifiers here; for a filtered count "
 			 "use the _P form (e.g. CPU_CLK_UNHALTED.THREAD_P:SUP)",
 			 name);
 		return -EINVAL;
+	}
+	if (de && de->event) {
+		out->kind = EVENT_FIXED;
+		out->fixed = fixed;
+		out->counter_mask = UINT32_MAX; /* spills to an event counter when taken */
+		event_attr_init(&out->attr, t->pmu_type, de->event | (uint64_t)de->umask << 8, 0);
+		return 0;
 	}
 	if (fixed >= (int)ARRAY_LEN(event_fixed_config)) {
 		snprintf(err, errlen,
@@ -581,7 +600,7 @@ int event_encode(const struct event_target *t, const char *name, struct event_en
 		if (!strcmp(event_fixed[i].name, base))
 			fixed = event_fixed[i].fixed;
 	if (fixed >= 0)
-		return event_encode_fixed(t, name, &m, fixed, de && de->any, out, err, errlen);
+		return event_encode_fixed(t, name, &m, fixed, de, out, err, errlen);
 	if (de) {
 		/* AMD's event select bits 11:8 go to config:32-35 (EventSelect[11:8]). */
 		config = (de->event & 0xff) | (uint64_t)(de->event >> 8) << 32 |

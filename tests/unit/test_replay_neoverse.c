@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * tmacg --replay FILE --model neoverse-* --json on Arm's golden vectors, as a
+ * user runs it (replay_run: read, evaluate, print JSON lines): every node of
+ * every line within 1e-9 of the reference (tests/golden/README.md), null where
+ * it is null, values below 0 kept.  The same binary runs under qemu-aarch64.
+ * Run from the repository root (tests/run does).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model.h"
+#include "replay/replay_run.h"
+
+/* Arm's metric names and the models' (TMA's) names for them. */
+static const char *const renamed[][2] = {
+	{ "frontend_bound", "Frontend_Bound" },
+	{ "bad_speculation", "Bad_Speculation" },
+	{ "backend_bound", "Backend_Bound" },
+	{ "retiring", "Retiring" },
+	{ "frontend_stalled_cycles", "Frontend_Bound" },
+	{ "backend_stalled_cycles", "Backend_Bound" },
+};
+
+static const char *model_name(const char *arm)
+{
+	for (size_t i = 0; i < sizeof(renamed) / sizeof(renamed[0]); i++)
+		if (!strcmp(renamed[i][0], arm))
+			return renamed[i][1];
+	fail_msg("no TMA name for Arm's %s", arm);
+	return NULL;
+}
+
+/* The replay's output lines, in order; returns how many. */
+static int replay_lines(const char *id, const char *path, json_object **lines, int max)
+{
+	char err[512], *out = NULL, *line, *save = NULL;
+	struct tma_model *m = model_load_builtin(id, err, sizeof(err));
+	size_t len = 0;
+	FILE *o = open_memstream(&out, &len);
+	int n = 0;
+
+	if (!m)
+		fail_msg("%s: %s", id, err);
+	assert_non_null(o);
+	assert_int_equal(replay_run(path, m, 6, true, false, false, o, stderr), 0);
+	fclose(o);
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		assert_true(n < max);
+		lines[n] = json_tokener_parse(line);
+		assert_non_null(lines[n++]);
+	}
+	free(out);
+	model_free(m);
+	return n;
+}
+
+static void check_model(const char *id, const char *file)
+{
+	char path[256];
+	json_object *lines[64];
+	char *ref = NULL;
+	size_t cap = 0;
+	int n, i = 0, compared = 0, negative = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "tests/golden/%s", file);
+	n = replay_lines(id, path, lines, 64);
+	f = fopen(path, "r");
+	if (!f)
+		fail_msg("cannot open %s: run from the repository root", path);
+	while (getline(&ref, &cap, f) > 0) {
+		json_object *want = json_tokener_parse(ref), *expected, *metrics, *cg, *got_cg;
+
+		assert_non_null(want);
+		assert_true(i < n);
+		assert_true(json_object_object_get_ex(want, "expected", &expected));
+		assert_true(json_object_object_get_ex(want, "cgroup", &cg));
+		assert_true(json_object_object_get_ex(lines[i], "cgroup", &got_cg));
+		assert_string_equal(json_object_get_string(cg), json_object_get_string(got_cg));
+		assert_true(json_object_object_get_ex(lines[i], "metrics", &metrics));
+		json_object_object_foreach(expected, arm, value) {
+			const char *name = model_name(arm);
+			json_object *got;
+
+			if (!json_object_object_get_ex(metrics, name, &got))
+				fail_msg("%s line %d: no %s in the output", id, i + 1, name);
+			if (!value) {
+				if (got)
+					fail_msg("%s line %d: %s should be null, is %s", id, i + 1,
+						 name, json_object_get_string(got));
+			} else {
+				double w = json_object_get_double(value);
+				double g = got ? json_object_get_double(got) : NAN;
+
+				if (!got || fabs(w - g) > fmax(1e-9 * fabs(w), 1e-12))
+					fail_msg("%s line %d: %s: want %.17g, got %s", id, i + 1,
+						 name, w,
+						 got ? json_object_get_string(got) : "null");
+				negative += w < 0;
+			}
+			compared++;
+		}
+		json_object_put(want);
+		json_object_put(lines[i]);
+		i++;
+	}
+	free(ref);
+	fclose(f);
+	assert_int_equal(i, n);
+	print_message("%s: %d lines, %d values agree (%d below 0)\n", id, n, compared, negative);
+	assert_true(compared > 0);
+}
+
+static void test_n1(void **state)
+{
+	(void)state;
+	check_model("neoverse-n1", "neoverse-n1-ts6687b72.jsonl");
+}
+
+static void test_n2(void **state)
+{
+	(void)state;
+	check_model("neoverse-n2", "neoverse-n2-ts6687b72.jsonl");
+}
+
+static void test_n2_r0p3(void **state)
+{
+	(void)state;
+	check_model("neoverse-n2-r0p3", "neoverse-n2-r0p3-ts6687b72.jsonl");
+}
+
+static void test_v1(void **state)
+{
+	(void)state;
+	check_model("neoverse-v1", "neoverse-v1-ts6687b72.jsonl");
+}
+
+static void test_v2(void **state)
+{
+	(void)state;
+	check_model("neoverse-v2", "neoverse-v2-ts6687b72.jsonl");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_n1),	cmocka_unit_test(test_n2),
+		cmocka_unit_test(test_n2_r0p3), cmocka_unit_test(test_v1),
+		cmocka_unit_test(test_v2),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
