@@ -23,7 +23,9 @@ endif
 
 CLANG ?= clang
 BPFTOOL ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
-ARCH := x86
+# The BPF target's architecture (bpf_tracing.h) follows the compiler's: arm64 natively on an
+# arm64 host or with the cross compiler (mk/arm64.mk), else x86.
+ARCH := $(if $(filter aarch64-%,$(shell $(CC) -dumpmachine 2>/dev/null)),arm64,x86)
 
 CFLAGS ?= -O2 -g
 XCFLAGS ?=
@@ -186,6 +188,7 @@ test: install-test-deps
 	$(Q)$(MAKE) --no-print-directory SAN=1 test-bins
 	$(Q)$(MAKE) --no-print-directory static
 	$(Q)tests/run build build-san
+	$(Q)$(MAKE) --no-print-directory test-arm64
 
 unit-tests: test-bins static
 	$(Q)TMACG_ONLY=unit tests/run $(OUT)
@@ -312,6 +315,8 @@ format-check:
 	$(Q)$(CLANG_FORMAT) --dry-run -Werror $(FORMAT_FILES)
 
 clean:
-	rm -rf build build-san build-fuzz build-static
+	rm -rf build build-san build-fuzz build-static build-arm64
+
+include mk/arm64.mk
 
 -include $(wildcard $(OUT)/user/*.d $(OUT)/user/*/*.d $(OUT)/tests/*/*.d $(OUT)/*.d)

@@ -31,7 +31,7 @@ struct cpu_info {
 	const struct cpu_desc *cpu; /* the description matching this CPUID, or NULL */
 	const char *model_id;	    /* the model cpu runs, or NULL: no description fits */
 	bool has_pmu;		    /* a core PMU (cpu or cpu_core) is registered */
-	char pmu_name[16];	    /* "cpu", or "cpu_core" on hybrid parts */
+	char pmu_name[32];	    /* "cpu", "cpu_core" on hybrid parts, "armv8_pmuv3_0" */
 	unsigned int pmu_type;	    /* perf_event_attr.type of the core PMU */
 	bool topdown_use_fixed;	    /* events/topdown-retiring: PERF_METRICS level 1 */
 	bool topdown_l2;	    /* events/topdown-heavy-ops: PERF_METRICS level 2 (SPR+) */
