@@ -40,15 +40,17 @@ groff-base clang-format-19"
 # tests, qemu-system-arm (qemu-system-aarch64) and cpio for the guest test.  The arm64
 # libraries, busybox and kernel are not installed: tools/arm64-sysroot fetches their .debs
 # with apt-get download into build/arm64-sysroot (the :arm64 -dev packages would replace
-# the amd64 ones).  On an arm64 host the native packages above build tmacg with `make`.
+# the amd64 ones).  On an arm64 host the native packages above build tmacg with `make`;
+# the guest test still needs qemu-system-arm, cpio and the sysroot's kernel and busybox.
 ARM64_PKGS="gcc-aarch64-linux-gnu libc6-dev-arm64-cross linux-libc-dev-arm64-cross \
 qemu-user-static qemu-system-arm cpio"
-[ "$arm64" -eq 1 ] && [ "$(uname -m)" != aarch64 ] && PKGS="$PKGS $ARM64_PKGS"
+[ "$(uname -m)" = aarch64 ] && ARM64_PKGS="qemu-system-arm cpio"
+[ "$arm64" -eq 1 ] && PKGS="$PKGS $ARM64_PKGS"
 # --- end arm64 ------------------------------------------------------------------------
 
 if [ "$list" -eq 1 ]; then
 	echo "$PKGS" | tr ' ' '\n'
-	[ "$arm64" -eq 1 ] && [ "$(uname -m)" != aarch64 ] &&
+	[ "$arm64" -eq 1 ] &&
 		"$(dirname "$0")/../tools/arm64-sysroot" --list | sed 's/$/:arm64 (apt-get download)/'
 	[ "$tests" -eq 1 ] && printf 'nodejs\nnpm\nnpm ci --prefix tests/deploy\n'
 	exit 0
@@ -79,7 +81,7 @@ if [ -n "$missing" ]; then
 fi
 
 # arm64: the sysroot of arm64 .debs (idempotent; downloads only what is missing).
-if [ "$arm64" -eq 1 ] && [ "$(uname -m)" != aarch64 ]; then
+if [ "$arm64" -eq 1 ]; then
 	"$(dirname "$0")/../tools/arm64-sysroot"
 fi
 

@@ -13,12 +13,21 @@
 # test under qemu-system-aarch64; `make test` runs it after the x86 tests.
 
 comma := ,
-ARM64_CROSS ?= aarch64-linux-gnu-
 ARM64_SYSROOT := $(abspath build/arm64-sysroot)
+ifeq ($(shell uname -m),aarch64)
+# An arm64 host: build-arm64/ is a native build against the installed libraries (the
+# sysroot then serves only the guest test's kernel and busybox).
+ARM64_CROSS ?=
+ARM64_XCFLAGS :=
+ARM64_NEED := true
+else
+ARM64_CROSS ?= aarch64-linux-gnu-
 ARM64_LIBDIRS := $(ARM64_SYSROOT)/usr/lib/aarch64-linux-gnu $(ARM64_SYSROOT)/lib/aarch64-linux-gnu
 # -isystem: the sysroot holds only the libraries' headers; libc's come with the cross gcc.
 ARM64_XCFLAGS := -isystem $(ARM64_SYSROOT)/usr/include $(addprefix -L,$(ARM64_LIBDIRS)) \
 	$(addprefix -Wl$(comma)-rpath-link$(comma),$(ARM64_LIBDIRS))
+ARM64_NEED := [ -e $(ARM64_SYSROOT)/.unpacked ]
+endif
 ARM64_MAKE := $(MAKE) --no-print-directory SAN=0 OUT=build-arm64 CC=$(ARM64_CROSS)gcc \
 	XCFLAGS="$(ARM64_XCFLAGS)"
 # The unit tests that run under qemu-aarch64: all but tests/arm64-user.skip's (it says why).
@@ -31,7 +40,7 @@ ARM64_GUEST_BINS := $(patsubst tests/guest-arm64/%.c,build-arm64/guest/%,\
 .PHONY: arm64 arm64-sysroot-check arm64-unit-bins arm64-guest-bins test-arm64 test-arm64-user test-arm64-guest
 
 arm64-sysroot-check:
-	$(Q)[ -e $(ARM64_SYSROOT)/.unpacked ] || { echo "make arm64: no arm64 libraries in" \
+	$(Q)$(ARM64_NEED) || { echo "make arm64: no arm64 libraries in" \
 		"$(ARM64_SYSROOT): run deploy/install-deps.sh --arm64 (it fetches them with" \
 		"apt-get download)" >&2; exit 1; }
 	$(Q)command -v $(ARM64_CROSS)gcc >/dev/null || { echo "make arm64: no" \
