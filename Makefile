@@ -23,7 +23,9 @@ endif
 
 CLANG ?= clang
 BPFTOOL ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
-ARCH := x86
+# The BPF target's architecture (bpf_tracing.h) follows the compiler's: arm64 natively on an
+# arm64 host or with the cross compiler (mk/arm64.mk), else x86.
+ARCH := $(if $(filter aarch64-%,$(shell $(CC) -dumpmachine 2>/dev/null)),arm64,x86)
 
 CFLAGS ?= -O2 -g
 XCFLAGS ?=
@@ -180,13 +182,17 @@ test-bins: $(OUT)/tmacg $(UNIT_BINS) $(INTEG_BINS) $(INTEG_HELPERS)
 
 # `make test` is the one command that runs everything CI runs: unit tests in a
 # plain and a sanitizer build, then the root integration tests.  It first installs
-# what the tests need and the machine lacks (nothing when all is there).
+# what the tests need and the machine lacks (nothing when all is there).  The arm64
+# tests (mk/arm64.mk) run before tests/run, whose summary stays the last line; a failure
+# there still fails make test.
 test: install-test-deps
 	$(Q)$(MAKE) --no-print-directory import-check
 	$(Q)$(MAKE) --no-print-directory test-bins
 	$(Q)$(MAKE) --no-print-directory SAN=1 test-bins
 	$(Q)$(MAKE) --no-print-directory static
-	$(Q)tests/run build build-san
+	$(Q)arm=0; $(MAKE) --no-print-directory test-arm64 || arm=$$?; \
+	tests/run build build-san && { [ $$arm -eq 0 ] || \
+		{ echo "make test: the arm64 tests failed (above)" >&2; exit 1; }; }
 
 unit-tests: test-bins static
 	$(Q)TMACG_ONLY=unit tests/run $(OUT)
@@ -313,6 +319,8 @@ format-check:
 	$(Q)$(CLANG_FORMAT) --dry-run -Werror $(FORMAT_FILES)
 
 clean:
-	rm -rf build build-san build-fuzz build-static
+	rm -rf build build-san build-fuzz build-static build-arm64
+
+include mk/arm64.mk
 
 -include $(wildcard $(OUT)/user/*.d $(OUT)/user/*/*.d $(OUT)/tests/*/*.d $(OUT)/*.d)

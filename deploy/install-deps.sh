@@ -3,17 +3,19 @@
 # Installs the Debian packages tmacg needs, only those missing.
 #   deploy/install-deps.sh          what building and running tmacg needs (make, make run)
 #   deploy/install-deps.sh --test   that, and what its tests need (make test, .ci/run)
+#   deploy/install-deps.sh --arm64  what `make arm64` and the arm64 tests need (part of --test)
 #   --list                          prints what it would install, installs nothing
 # Idempotent: a second run installs nothing and exits 0.
 set -eu
 
-tests=0 list=0
+tests=0 list=0 arm64=0
 for arg in "$@"; do
 	case "$arg" in
-	--test) tests=1 ;;
+	--test) tests=1 arm64=1 ;;
+	--arm64) arm64=1 ;;
 	--list) list=1 ;;
 	*)
-		echo "usage: $0 [--test] [--list]" >&2
+		echo "usage: $0 [--test] [--arm64] [--list]" >&2
 		exit 2
 		;;
 	esac
@@ -32,8 +34,24 @@ libjson-c-dev pkg-config libevent-dev"
 TEST_PKGS="libcmocka-dev libclang-rt-14-dev jq linux-perf iproute2 python3 prometheus tmux \
 groff-base clang-format-19"
 [ "$tests" -eq 1 ] && PKGS="$PKGS $TEST_PKGS"
+
+# --- arm64 (issue 19: make arm64, tests/arm64-user, tests/guest-arm64) ---------------
+# On an x86 host: Debian's cross compiler and arm64 libc, qemu-user to run the arm64 unit
+# tests, qemu-system-arm (qemu-system-aarch64) and cpio for the guest test.  The arm64
+# libraries, busybox and kernel are not installed: tools/arm64-sysroot fetches their .debs
+# with apt-get download into build/arm64-sysroot (the :arm64 -dev packages would replace
+# the amd64 ones).  On an arm64 host the native packages above build tmacg with `make`;
+# the guest test still needs qemu-system-arm, cpio and the sysroot's kernel and busybox.
+ARM64_PKGS="gcc-aarch64-linux-gnu libc6-dev-arm64-cross linux-libc-dev-arm64-cross \
+qemu-user-static qemu-system-arm cpio"
+[ "$(uname -m)" = aarch64 ] && ARM64_PKGS="qemu-system-arm cpio"
+[ "$arm64" -eq 1 ] && PKGS="$PKGS $ARM64_PKGS"
+# --- end arm64 ------------------------------------------------------------------------
+
 if [ "$list" -eq 1 ]; then
 	echo "$PKGS" | tr ' ' '\n'
+	[ "$arm64" -eq 1 ] &&
+		"$(dirname "$0")/../tools/arm64-sysroot" --list | sed 's/$/:arm64 (apt-get download)/'
 	[ "$tests" -eq 1 ] && printf 'nodejs\nnpm\nnpm ci --prefix tests/deploy\n'
 	exit 0
 fi
@@ -65,6 +83,11 @@ if [ -n "$missing" ]; then
 	apt-get update -qq
 	# shellcheck disable=SC2086
 	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+
+# arm64: the sysroot of arm64 .debs (idempotent; downloads only what is missing).
+if [ "$arm64" -eq 1 ]; then
+	"$(dirname "$0")/../tools/arm64-sysroot"
 fi
 
 [ "$tests" -eq 1 ] || exit 0

@@ -459,6 +459,54 @@ static void test_vm_without_pmu(void **state)
 	assert_non_null(strstr(err, "--replay FILE"));
 }
 
+/*
+ * An Arm core no description knows (QEMU's -cpu max: implementer 0x00, the
+ * one reserved for software, part 0x051), its PMU under the driver's name:
+ * generic, on that PMU's type.
+ */
+static void test_arm_unknown_core_gets_generic(void **state)
+{
+	struct cpu_info ci;
+	char err[512] = "";
+
+	(void)state;
+	fake_root_put(root, "/proc/cpuinfo",
+		      "processor\t: 0\nBogoMIPS\t: 125.00\nFeatures\t: fp asimd evtstrm\n"
+		      "CPU implementer\t: 0x00\nCPU architecture: 8\nCPU variant\t: 0x0\n"
+		      "CPU part\t: 0x051\nCPU revision\t: 0\n\n");
+	fake_root_put(root, PMU_DIR "/software/type", "1\n");
+	pmu("armv8_pmuv3_1", 9, false, false);
+	pmu("armv8_pmuv3_0", 8, false, false);
+	ci = detect();
+	assert_string_equal(ci.vendor, "ARM");
+	assert_int_equal(ci.family, 0);
+	assert_int_equal(ci.model, 0x51);
+	assert_null(ci.cpu);
+	assert_true(ci.has_pmu);
+	assert_string_equal(ci.pmu_name, "armv8_pmuv3_0"); /* the first by name */
+	assert_int_equal(ci.pmu_type, 8);
+	assert_false(ci.topdown_use_fixed);
+	assert_int_equal(cpu_require_pmu(&ci, err, sizeof(err)), 0);
+	assert_string_equal(cpu_select_model(&ci, "", err, sizeof(err)), "generic");
+}
+
+/* An Arm machine whose PMU is not exposed (a VM without one): no generic, the VM message. */
+static void test_arm_without_pmu(void **state)
+{
+	struct cpu_info ci;
+	char err[1024] = "";
+
+	(void)state;
+	fake_root_put(root, "/proc/cpuinfo",
+		      "processor\t: 0\nCPU implementer\t: 0x41\nCPU part\t: 0xd0c\n\n");
+	fake_root_put(root, PMU_DIR "/software/type", "1\n");
+	fake_root_put(root, PMU_DIR "/arm_spe_0/type", "10\n"); /* not a core PMU */
+	ci = detect();
+	assert_false(ci.has_pmu);
+	assert_int_equal(cpu_require_pmu(&ci, err, sizeof(err)), -ENODEV);
+	assert_null(cpu_select_model(&ci, "", err, sizeof(err)));
+}
+
 static void test_nmi_watchdog(void **state)
 {
 	struct cpu_info ci;
@@ -779,6 +827,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_zen5_vm_without_pmu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_intel, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_vm_without_pmu, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_arm_unknown_core_gets_generic, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_arm_without_pmu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nmi_watchdog, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_smt, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_cpuinfo, setup, teardown),

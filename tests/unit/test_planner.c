@@ -966,6 +966,35 @@ static void test_amd_plans(void **state)
 	}
 }
 
+/*
+ * A PMU whose counters nothing on the host tells (Arm: no CPUID, and sysfs
+ * does not say): a model's own description does, less the NMI watchdog's.
+ * Found on QEMU's PMUv3 (docs/architecture.md), where --model planned with 0.
+ */
+static void test_pmu_without_counter_count(void **state)
+{
+	struct cpu_info host = { .has_pmu = true, .pmu_type = 8 };
+	struct plan_request r = { .model = load("zen4"), .level = 1, .cpu = &host };
+	static struct plan p;
+	char err[512] = "";
+
+	(void)state;
+	if (plan_for_model(&r, &p, err, sizeof(err)))
+		fail_msg("plan: %s", err);
+	assert_int_equal(p.gp_counters, 6);
+	assert_int_equal(p.ngroups, 1);
+	assert_int_equal(p.ev[0].attr.type, 8); /* the host's PMU type all the same */
+	host.nmi_watchdog = true;
+	assert_int_equal(plan_for_model(&r, &p, err, sizeof(err)), 0);
+	assert_int_equal(p.gp_counters, 5);
+	/* Where the host says, it rules: two counters, the six events in three groups. */
+	host.nmi_watchdog = false;
+	host.gp_counters = host.gp_usable = 2;
+	assert_int_equal(plan_for_model(&r, &p, err, sizeof(err)), 0);
+	assert_int_equal(p.gp_counters, 2);
+	model_free((struct tma_model *)r.model);
+}
+
 static int probe_calls;
 
 /* QEMU's emulated PMUv3: cycles and instructions only. */
@@ -1057,6 +1086,7 @@ int main(void)
 		cmocka_unit_test(test_software_model_plan),
 		cmocka_unit_test(test_amd_plans),
 		cmocka_unit_test(test_generic_plans),
+		cmocka_unit_test(test_pmu_without_counter_count),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);

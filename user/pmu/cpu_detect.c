@@ -9,7 +9,10 @@
 #include "pmu/arm_detect.h"
 #include "pmu/cpu_desc.h"
 
+#if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
+#endif
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +104,17 @@ static int cpu_parse_cpuinfo(const char *root, struct cpu_info *ci, char *err, s
 		} else if (!have_model && !strcmp(line, "model")) {
 			ci->model = (int)strtol(val, NULL, 10);
 			have_model = true;
+		} else if (!have_vendor && !strcmp(line, "CPU implementer")) {
+			/*
+			 * Arm's /proc/cpuinfo: MIDR_EL1's fields.  The implementer
+			 * stands for the family, the part number for the model.
+			 */
+			snprintf(ci->vendor, sizeof(ci->vendor), "ARM");
+			ci->family = (int)strtol(val, NULL, 0);
+			have_vendor = have_family = true;
+		} else if (!have_model && !strcmp(line, "CPU part")) {
+			ci->model = (int)strtol(val, NULL, 0);
+			have_model = true;
 		} else if (!have_stepping && !strcmp(line, "stepping")) {
 			char *end;
 			long v = strtol(val, &end, 10);
@@ -123,9 +137,14 @@ static int cpu_parse_cpuinfo(const char *root, struct cpu_info *ci, char *err, s
 
 static int cpu_native_cpuid(unsigned int leaf, unsigned int subleaf, unsigned int regs[4])
 {
+#if defined(__x86_64__) || defined(__i386__)
 	if (!__get_cpuid_count(leaf, subleaf, &regs[0], &regs[1], &regs[2], &regs[3]))
 		return -ENOTSUP;
 	return 0;
+#else
+	(void)leaf, (void)subleaf, (void)regs;
+	return -ENOTSUP; /* no CPUID off x86 */
+#endif
 }
 
 static int cpu_call_cpuid(const struct cpu_detect_opts *o, unsigned int leaf, unsigned int regs[4])
@@ -154,7 +173,44 @@ static int cpu_amd_counters(const struct cpu_detect_opts *o)
 	return 0;
 }
 
-/* Looks for the core PMU: "cpu", or "cpu_core" (the big cores) on hybrid parts. */
+/*
+ * Arm's core PMU is named by its driver, not "cpu": armv8_pmuv3, armv8_pmuv3_0
+ * (one per cluster type), armv8_cortex_a72...  The first such device, by name.
+ */
+static bool cpu_find_arm_pmu(const char *root, struct cpu_info *ci)
+{
+	char dir[512], path[512], best[sizeof(ci->pmu_name)] = "";
+	struct dirent *de;
+	long type, best_type = -1;
+	DIR *d;
+
+	cpu_path(dir, sizeof(dir), root, CPU_PMU_DIR);
+	d = opendir(dir);
+	if (!d)
+		return false;
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, "armv8_", 6) || strlen(de->d_name) >= sizeof(best) ||
+		    (best[0] && strcmp(de->d_name, best) > 0))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/type", CPU_PMU_DIR, de->d_name);
+		if (cpu_read_int(root, path, &type) || type < 0)
+			continue;
+		snprintf(best, sizeof(best), "%s", de->d_name);
+		best_type = type;
+	}
+	closedir(d);
+	if (best_type < 0)
+		return false;
+	ci->has_pmu = true;
+	ci->pmu_type = (unsigned int)best_type;
+	snprintf(ci->pmu_name, sizeof(ci->pmu_name), "%s", best);
+	return true;
+}
+
+/*
+ * Looks for the core PMU: "cpu", or "cpu_core" (the big cores) on hybrid
+ * parts, else Arm's.
+ */
 static void cpu_find_pmu(const char *root, struct cpu_info *ci)
 {
 	static const char *const names[] = { "cpu", "cpu_core" };
@@ -176,6 +232,7 @@ static void cpu_find_pmu(const char *root, struct cpu_info *ci)
 		ci->topdown_l2 = cpu_exists(root, path);
 		return;
 	}
+	cpu_find_arm_pmu(root, ci);
 }
 
 int cpu_detect(const struct cpu_detect_opts *o, struct cpu_info *ci, char *err, size_t errlen)

@@ -80,6 +80,15 @@ static int plan_target(const struct plan_request *r, struct event_target *t, int
 		t->pmu_type = r->cpu->pmu_type;
 		t->topdown_l2 = r->cpu->topdown_l2;
 		*gp = r->cpu->gp_usable;
+		/*
+		 * Where they do not say (Arm: no CPUID, and the kernel does not
+		 * export PMCR_EL0.N), the description of the model planned does,
+		 * as it does for a detected one (cpu_detect): else a --model
+		 * whose description is not this CPU's would get no counter.
+		 */
+		if (!r->cpu->gp_counters)
+			*gp = (t->smt ? d->gp_counters_smt : d->gp_counters) -
+			      (r->cpu->nmi_watchdog ? 1 : 0);
 	} else {
 		t->pmu_type = PERF_TYPE_RAW;
 		t->topdown_l2 = d->perf_metrics_l2;

@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#
+# arm64 (issue 19), included by the Makefile.  On an arm64 Debian host plain `make` builds
+# for arm64 (ARCH follows $(CC)); on this x86 host `make arm64` cross-builds into
+# build-arm64/ with Debian's cross toolchain (gcc-aarch64-linux-gnu) against the arm64
+# libraries tools/arm64-sysroot unpacked into build/arm64-sysroot/ (install-deps.sh --arm64
+# fetches them; nothing downloads here):
+#   build-arm64/tmacg               static: runs under qemu-aarch64 and in the guest's initramfs
+#   build-arm64/tests/unit/test_*   dynamic (Debian ships no static cmocka): run by
+#                                   tests/arm64-user with qemu-aarch64 -L
+#   build-arm64/guest/*             the guest test's static workloads (tests/guest-arm64/)
+# `make test-arm64` runs the unit and replay/golden tests under qemu-aarch64 and the guest
+# test under qemu-system-aarch64; `make test` runs it after the x86 tests.
+
+comma := ,
+ARM64_SYSROOT := $(abspath build/arm64-sysroot)
+ifeq ($(shell uname -m),aarch64)
+# An arm64 host: build-arm64/ is a native build against the installed libraries (the
+# sysroot then serves only the guest test's kernel and busybox).
+ARM64_CROSS ?=
+ARM64_XCFLAGS :=
+ARM64_NEED := true
+else
+ARM64_CROSS ?= aarch64-linux-gnu-
+ARM64_LIBDIRS := $(ARM64_SYSROOT)/usr/lib/aarch64-linux-gnu $(ARM64_SYSROOT)/lib/aarch64-linux-gnu
+# -isystem: the sysroot holds only the libraries' headers; libc's come with the cross gcc.
+ARM64_XCFLAGS := -isystem $(ARM64_SYSROOT)/usr/include $(addprefix -L,$(ARM64_LIBDIRS)) \
+	$(addprefix -Wl$(comma)-rpath-link$(comma),$(ARM64_LIBDIRS))
+ARM64_NEED := [ -e $(ARM64_SYSROOT)/.unpacked ]
+endif
+ARM64_MAKE := $(MAKE) --no-print-directory SAN=0 OUT=build-arm64 CC=$(ARM64_CROSS)gcc \
+	XCFLAGS="$(ARM64_XCFLAGS)"
+# The unit tests that run under qemu-aarch64: all but tests/arm64-user.skip's (it says why).
+ARM64_UNIT_TESTS := $(filter-out $(shell sed -n 's/^\(test_[a-z0-9_]*\) .*/\1/p' \
+	tests/arm64-user.skip),$(patsubst tests/unit/%.c,%,$(sort $(wildcard tests/unit/test_*.c))))
+ARM64_GUEST_BINS := $(patsubst tests/guest-arm64/%.c,build-arm64/guest/%,\
+	$(wildcard tests/guest-arm64/*.c)) \
+	$(patsubst tests/guest-arm64/%.S,build-arm64/guest/%,$(wildcard tests/guest-arm64/*.S))
+
+.PHONY: arm64 arm64-sysroot-check arm64-unit-bins arm64-guest-bins test-arm64 test-arm64-user test-arm64-guest
+
+arm64-sysroot-check:
+	$(Q)$(ARM64_NEED) || { echo "make arm64: no arm64 libraries in" \
+		"$(ARM64_SYSROOT): run deploy/install-deps.sh --arm64 (it fetches them with" \
+		"apt-get download)" >&2; exit 1; }
+	$(Q)command -v $(ARM64_CROSS)gcc >/dev/null || { echo "make arm64: no" \
+		"$(ARM64_CROSS)gcc: run deploy/install-deps.sh --arm64" >&2; exit 1; }
+
+arm64: arm64-sysroot-check
+	+$(Q)$(ARM64_MAKE) LDFLAGS=-static build-arm64/tmacg
+	+$(Q)$(ARM64_MAKE) arm64-unit-bins
+	+$(Q)$(ARM64_MAKE) arm64-guest-bins
+
+arm64-unit-bins: $(addprefix $(OUT)/tests/unit/,$(ARM64_UNIT_TESTS))
+
+arm64-guest-bins: $(ARM64_GUEST_BINS)
+
+# The guest's workloads: static, no library but libc.
+$(OUT)/guest/%: tests/guest-arm64/%.S
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -static -nostdlib $< -o $@
+
+$(OUT)/guest/%: tests/guest-arm64/%.c
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE -O2 $(WARN) -static -pthread $< -o $@
+
+test-arm64-user: arm64
+	$(Q)tests/arm64-user build-arm64
+
+test-arm64-guest: arm64
+	$(Q)tests/guest-arm64/run build-arm64
+
+test-arm64: test-arm64-user test-arm64-guest
