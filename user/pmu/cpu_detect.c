@@ -173,44 +173,7 @@ static int cpu_amd_counters(const struct cpu_detect_opts *o)
 	return 0;
 }
 
-/*
- * Arm's core PMU is named by its driver, not "cpu": armv8_pmuv3, armv8_pmuv3_0
- * (one per cluster type), armv8_cortex_a72...  The first such device, by name.
- */
-static bool cpu_find_arm_pmu(const char *root, struct cpu_info *ci)
-{
-	char dir[512], path[512], best[sizeof(ci->pmu_name)] = "";
-	struct dirent *de;
-	long type, best_type = -1;
-	DIR *d;
-
-	cpu_path(dir, sizeof(dir), root, CPU_PMU_DIR);
-	d = opendir(dir);
-	if (!d)
-		return false;
-	while ((de = readdir(d))) {
-		if (strncmp(de->d_name, "armv8_", 6) || strlen(de->d_name) >= sizeof(best) ||
-		    (best[0] && strcmp(de->d_name, best) > 0))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s/type", CPU_PMU_DIR, de->d_name);
-		if (cpu_read_int(root, path, &type) || type < 0)
-			continue;
-		snprintf(best, sizeof(best), "%s", de->d_name);
-		best_type = type;
-	}
-	closedir(d);
-	if (best_type < 0)
-		return false;
-	ci->has_pmu = true;
-	ci->pmu_type = (unsigned int)best_type;
-	snprintf(ci->pmu_name, sizeof(ci->pmu_name), "%s", best);
-	return true;
-}
-
-/*
- * Looks for the core PMU: "cpu", or "cpu_core" (the big cores) on hybrid
- * parts, else Arm's.
- */
+/* Looks for the core PMU: "cpu", or "cpu_core" (the big cores) on hybrid parts. */
 static void cpu_find_pmu(const char *root, struct cpu_info *ci)
 {
 	static const char *const names[] = { "cpu", "cpu_core" };
@@ -232,7 +195,6 @@ static void cpu_find_pmu(const char *root, struct cpu_info *ci)
 		ci->topdown_l2 = cpu_exists(root, path);
 		return;
 	}
-	cpu_find_arm_pmu(root, ci);
 }
 
 int cpu_detect(const struct cpu_detect_opts *o, struct cpu_info *ci, char *err, size_t errlen)
@@ -250,6 +212,8 @@ int cpu_detect(const struct cpu_detect_opts *o, struct cpu_info *ci, char *err, 
 	ret = arm ? 0 : cpu_parse_cpuinfo(root, ci, err, errlen);
 	if (ret)
 		return ret;
+	/* An Arm kernel without MIDR in sysfs: /proc/cpuinfo's implementer and part */
+	arm = arm || !strcmp(ci->vendor, ARM_VENDOR);
 	ret = cpu_desc_init(err, errlen);
 	if (ret)
 		return ret;
