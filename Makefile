@@ -68,7 +68,7 @@ SKEL := $(OUT)/tmacg.skel.h
 .PHONY: all static clean test unit-tests integration-tests test-bins fuzz fuzz-bins hwtest bench soak \
 	bench-bins \
 	vmlinux run install uninstall install-deps install-test-deps format format-check
-.PHONY: import import-check
+.PHONY: import import-check image
 
 all: $(OUT)/tmacg
 
@@ -76,7 +76,7 @@ $(OUT)/tmacg: $(MAIN_OBJ) $(LIB_A)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(LIBS) -o $@
 
-# The image's binary (deploy/Dockerfile), in build-static/: static and still
+# The image's binary (deploy/Containerfile, `make image`), in build-static/: static and still
 # position-independent (ASLR), stack protector, fortified libc calls, relocations
 # read-only and bound at start.  tests/unit/test_image checks each property.
 # The linker warns that libevent's evutil_getaddrinfo needs glibc's NSS at run
@@ -299,6 +299,19 @@ uninstall:
 	$(Q)rm -f $(DESTDIR)$(SBINDIR)/tmacg $(DESTDIR)$(MANDIR)/man8/tmacg.8 \
 		$(DESTDIR)$(BASHCOMPDIR)/tmacg
 
+# `make image`: the container image as an OCI archive, built offline by buildah
+# from `make static` FROM scratch (deploy/Containerfile, deploy/build-image).
+# IMAGE_PLATFORM picks the image's os/arch and IMAGE_BIN the static binary built
+# for it: another architecture sets both (and STRIP for its toolchain).
+# tests/unit/test_image_run runs the archive under the DaemonSet's capabilities.
+TMACG_VERSION := $(shell sed -n 's/^\#define TMACG_VERSION "\(.*\)"/\1/p' user/version.h)
+IMAGE_PLATFORM ?= linux/amd64
+IMAGE_BIN ?= build-static/tmacg
+IMAGE_ARCHIVE ?= build-image/tmacg-$(TMACG_VERSION)-$(subst /,-,$(IMAGE_PLATFORM)).oci.tar
+
+image: static
+	$(Q)deploy/build-image $(IMAGE_PLATFORM) $(IMAGE_BIN) $(IMAGE_ARCHIVE) tmacg:$(TMACG_VERSION)
+
 install-deps:
 	$(Q)deploy/install-deps.sh
 
@@ -319,7 +332,7 @@ format-check:
 	$(Q)$(CLANG_FORMAT) --dry-run -Werror $(FORMAT_FILES)
 
 clean:
-	rm -rf build build-san build-fuzz build-static build-arm64
+	rm -rf build build-san build-fuzz build-static build-arm64 build-image
 
 include mk/arm64.mk
 

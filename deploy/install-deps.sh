@@ -30,9 +30,11 @@ libjson-c-dev pkg-config libevent-dev"
 # .clang-format), and Debian's prometheus for promtool and the server the metrics and
 # dashboard tests run.  On a systemd host Debian also starts that server on :9090
 # (systemctl disable --now prometheus): the reason it is not installed to build or run
-# tmacg.
+# tmacg.  buildah builds the image offline (make image) and podman runs it under the
+# DaemonSet's capabilities (tests/integration/test_container), with runc, which runs
+# on hosts mounting cgroup v1 and v2 together where crun refuses.
 TEST_PKGS="libcmocka-dev libclang-rt-14-dev jq linux-perf iproute2 python3 prometheus tmux \
-groff-base clang-format-19"
+groff-base clang-format-19 buildah podman runc"
 [ "$tests" -eq 1 ] && PKGS="$PKGS $TEST_PKGS"
 
 # --- arm64 (issue 19: make arm64, tests/arm64-user, tests/guest-arm64) ---------------

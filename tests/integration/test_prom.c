@@ -214,6 +214,14 @@ static void scrape_matches_cpu_stat_and_forgets_removed(void **state)
 	http(port, "GET", "/nothing", &r);
 	assert_int_equal(r.status, 404);
 	free(r.body);
+	/* Probes: alive, and ready once an interval has completed (several have). */
+	http(port, "GET", "/healthz", &r);
+	assert_int_equal(r.status, 200);
+	free(r.body);
+	http(port, "GET", "/readyz", &r);
+	assert_int_equal(r.status, 200);
+	assert_string_equal(r.body, "ready\n");
+	free(r.body);
 	http(port, "POST", "/metrics", &r);
 	assert_int_equal(r.status, 405);
 	free(r.body);
@@ -226,6 +234,37 @@ static void scrape_matches_cpu_stat_and_forgets_removed(void **state)
 	assert_string_equal(t.out, ""); /* --format none */
 	itest_tmacg_free(&t);
 	assert_int_equal(itest_rmcg(parent), 0);
+}
+
+/*
+ * Before its first interval ends (a minute here, the test takes a second)
+ * tmacg is alive but not ready: a readiness probe keeps it out of the
+ * Service's endpoints, a liveness probe does not restart it.
+ */
+static void alive_not_ready_before_the_first_interval(void **state)
+{
+	const char *args[] = { "--pmu",	   "software",	  "--depth",  "0",    "--interval", "60s",
+			       "--listen", "127.0.0.1:0", "--format", "none", NULL };
+	struct itest_tmacg t;
+	struct http_reply r;
+	int port;
+
+	(void)state;
+	ITEST_NEED_ROOT();
+	port = start_listening(&t, args);
+	http(port, "GET", "/healthz", &r);
+	assert_int_equal(r.status, 200);
+	assert_string_equal(r.body, "ok\n");
+	free(r.body);
+	http(port, "GET", "/readyz", &r);
+	assert_int_equal(r.status, 503);
+	assert_non_null(strstr(r.body, "not ready"));
+	free(r.body);
+	http(port, "HEAD", "/readyz", &r);
+	assert_int_equal(r.status, 503);
+	free(r.body);
+	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
+	itest_tmacg_free(&t);
 }
 
 /* promtool, Prometheus's own checker, on a real scrape with a model's TMA series. */
@@ -267,16 +306,16 @@ static void scrape_passes_promtool_with_tma_series(void **state)
 	assert_int_equal(itest_rmcg(cg), 0);
 
 	snprintf(lab, sizeof(lab),
-		 "host=\"" HOST "\",cgroup=\"/%s\",node=\"CPU_Share\",level=\"1\"", cg);
+		 "host=\"" HOST "\",cgroup=\"/%s\",tma_node=\"CPU_Share\",level=\"1\"", cg);
 	share = sample(text, "tmacg_tma_ratio", lab);
 	if (!(share > 0.05 && share < 2.2))
 		fail_msg("CPU_Share of two busy threads: %g in\n%s", share, text);
 	/* Off_CPU is max(0, 1 - CPU_Share): the tree's nodes come from one evaluation. */
-	snprintf(lab, sizeof(lab), "host=\"" HOST "\",cgroup=\"/%s\",node=\"Off_CPU\",level=\"1\"",
-		 cg);
+	snprintf(lab, sizeof(lab),
+		 "host=\"" HOST "\",cgroup=\"/%s\",tma_node=\"Off_CPU\",level=\"1\"", cg);
 	assert_true(fabs(sample(text, "tmacg_tma_ratio", lab) - fmax(0, 1 - share)) < 1e-9);
 	snprintf(lab, sizeof(lab),
-		 "host=\"" HOST "\",cgroup=\"/%s\",node=\"CPU_Share.Computing\","
+		 "host=\"" HOST "\",cgroup=\"/%s\",tma_node=\"CPU_Share.Computing\","
 		 "level=\"2\"",
 		 cg);
 	assert_false(isnan(sample(text, "tmacg_tma_ratio", lab)));
@@ -288,6 +327,11 @@ static void scrape_passes_promtool_with_tma_series(void **state)
 	if (fabs(share - 0.5) > 1e-6 && !strstr(text, lab))
 		fail_msg("no %s...\" in\n%s", lab + 1, text);
 	assert_non_null(strstr(text, "\n# TYPE tmacg_tma_ratio gauge\n"));
+	/* The model's counts are counters only (issue 20: they leaked in as level="0"). */
+	assert_null(strstr(text, "level=\"0\""));
+	assert_null(strstr(text, "tma_node=\"context_switches\""));
+	/* No SLOTS in the software model: no slot counters. */
+	assert_null(strstr(text, "tmacg_topdown_slots_total"));
 	snprintf(lab, sizeof(lab), "host=\"" HOST "\",cgroup=\"/%s\"", cg);
 	assert_true(sample(text, "tmacg_running_ratio_min", lab) == 1);
 
@@ -599,6 +643,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(scrape_matches_cpu_stat_and_forgets_removed),
+		cmocka_unit_test(alive_not_ready_before_the_first_interval),
 		cmocka_unit_test(scrape_passes_promtool_with_tma_series),
 		cmocka_unit_test(k8s_series_carry_pod_names),
 		cmocka_unit_test(top_bounds_the_series),

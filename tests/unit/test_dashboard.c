@@ -192,9 +192,8 @@ static void each_query(void (*fn)(const char *where, const char *expr))
 
 static bool is_family(const char *name, size_t len)
 {
-	for (int i = 0; prom_expo_families[i]; i++)
-		if (strlen(prom_expo_families[i]) == len &&
-		    !strncmp(prom_expo_families[i], name, len))
+	for (int i = 0; prom_expo_family(i); i++)
+		if (strlen(prom_expo_family(i)) == len && !strncmp(prom_expo_family(i), name, len))
 			return true;
 	return false;
 }
@@ -267,10 +266,12 @@ static void metric_names_are_served(void **state)
 
 static bool label_in_exposition(const char *name, size_t len)
 {
-	char needle[80];
-
-	snprintf(needle, sizeof(needle), "%.*s=\"", (int)len, name);
-	return strstr(exposition, needle) != NULL;
+	/* After '{' or ',': "node" must not pass for being the end of "tma_node". */
+	for (const char *p = exposition; (p = strstr(p, "=\"")); p++)
+		if ((size_t)(p - exposition) > len && !strncmp(p - len, name, len) &&
+		    (p[-len - 1] == '{' || p[-len - 1] == ','))
+			return true;
+	return false;
 }
 
 /* Label names in matchers (name="..", name=~"..") and in by (...) / on (...) lists. */
@@ -314,17 +315,17 @@ static void labels_are_served(void **state)
 	each_query(check_labels);
 }
 
-/* node="X": a level-1 node of the built-in Intel and AMD models (their names agree). */
+/* tma_node="X": a level-1 node of the built-in Intel and AMD models (their names agree). */
 static void check_nodes(const char *where, const char *expr)
 {
 	static const char *const models[] = { "icx", "spr", "zen4", "zen5" };
 
-	for (const char *p = strstr(expr, "node=\""); p; p = strstr(p + 1, "node=\"")) {
+	for (const char *p = strstr(expr, "tma_node=\""); p; p = strstr(p + 1, "tma_node=\"")) {
 		char node[128];
-		const char *end = strchr(p + 6, '"');
+		const char *end = strchr(p + 10, '"');
 
 		assert_non_null(end);
-		snprintf(node, sizeof(node), "%.*s", (int)(end - p - 6), p + 6);
+		snprintf(node, sizeof(node), "%.*s", (int)(end - p - 10), p + 10);
 		if (strchr(node, '$'))
 			continue;
 		for (int m = 0; m < 4; m++) {
@@ -382,12 +383,18 @@ static void the_panels_the_issue_asks_for(void **state)
 		    "mode"),
 		"normal");
 	assert_non_null(strstr(first_expr(l1), "level=\"1\""));
-	assert_non_null(strstr(first_expr(l1), "by (node)"));
+	assert_non_null(strstr(first_expr(l1), "by (tma_node)"));
+	/* The counter form (issue 20): exact shares over any window, not the last interval's. */
+	assert_non_null(strstr(first_expr(l1), "rate(tmacg_tma_node_slots_total{"));
+	assert_non_null(strstr(first_expr(l1), "rate(tmacg_topdown_slots_total{"));
+	assert_null(strstr(first_expr(l1), "tmacg_tma_ratio"));
 	/* Top N by Backend_Bound and Frontend_Bound. */
 	assert_non_null(
 		strstr(first_expr(panel_titled("Top $topn pods by Backend_Bound")), "topk($topn"));
 	assert_non_null(strstr(first_expr(panel_titled("Top $topn pods by Frontend_Bound")),
-			       "node=\"Frontend_Bound\""));
+			       "tma_node=\"Frontend_Bound\""));
+	assert_non_null(strstr(first_expr(panel_titled("Top $topn pods by Backend_Bound")),
+			       "rate(tmacg_tma_node_slots_total{"));
 	/* A bottleneck table and the data quality. */
 	assert_string_equal(str(table, "type"), "table");
 	assert_non_null(strstr(first_expr(table), "tmacg_bottleneck_info"));

@@ -211,6 +211,8 @@ static void record(const char *om_path, long first_ts)
 				r->value[n] = NAN;
 			for (int k = 0; k < (pods[p].zen4 ? 5 : 4); k++)
 				r->value[model_node_index(m, l1[k])] = pods[p].l1[k];
+			/* Slots as a 4-wide core at 3 GHz would give: the counters' weights. */
+			r->slots = cpu * 3e9 * 4;
 			r->bottleneck_len = 0;
 			for (int k = 0; pods[p].bottleneck[k]; k++)
 				r->bottleneck[r->bottleneck_len++] =
@@ -495,7 +497,7 @@ static void panels_show_the_right_pods(void **state)
 	/* An AMD pod: five nodes, SMT_Contention among them, adding up to 1 too. */
 	out = panel_result(dash, "Level 1: $pod", 0, "amd-smt");
 	assert_int_equal(count_lines(out), 5);
-	assert_non_null(strstr(out, "{node=\"SMT_Contention\"} => 0.5 "));
+	assert_non_null(strstr(out, "{tma_node=\"SMT_Contention\"} => 0.5"));
 	sum = 0;
 	for (p = strstr(out, "=> "); p; p = strstr(p + 3, "=> "))
 		sum += strtod(p + 3, NULL);

@@ -65,16 +65,21 @@ static void validate(const char *rel, struct run *r)
 
 static void require_tools(void)
 {
-	char path[PATH_MAX + 64];
+	char path[PATH_MAX + 128];
 	struct stat sb;
 
 	if (system("node --version >/dev/null 2>&1"))
 		fail_msg("node is not installed: run deploy/install-deps.sh --test");
-	snprintf(path, sizeof(path), "%s/tests/deploy/node_modules/kubernetes-models", root);
-	if (stat(path, &sb))
-		fail_msg(
-			"%s missing: run deploy/install-deps.sh --test (npm ci --prefix tests/deploy)",
-			path);
+	static const char *const packages[] = { "kubernetes-models",
+						"@kubernetes-models/prometheus-operator" };
+
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/tests/deploy/node_modules/%s", root, packages[i]);
+		if (stat(path, &sb))
+			fail_msg("%s missing: run deploy/install-deps.sh --test (npm ci --prefix "
+				 "tests/deploy)",
+				 path);
+	}
 }
 
 static void test_deploy_manifests_valid(void **state)
@@ -129,6 +134,31 @@ static void test_scrape_annotations_match_listen(void **state)
 	expect_rejected("bad-scrape.yaml", "document 1", "hostPort 9464 exposes the node");
 }
 
+/* A node agent (issue 20): priority, probes on /healthz and /readyz, limits, seccomp on. */
+static void test_node_agent_requirements(void **state)
+{
+	(void)state;
+	expect_rejected("bad-node-agent.yaml", "document 1 (DaemonSet/careless)",
+			"priorityClassName must be system-node-critical");
+	expect_rejected("bad-node-agent.yaml", "document 1",
+			"livenessProbe must be an httpGet of /healthz on the --listen port 9464");
+	expect_rejected("bad-node-agent.yaml", "document 1",
+			"readinessProbe must be an httpGet of /readyz");
+	expect_rejected("bad-node-agent.yaml", "document 1", "resources.limits.memory is missing");
+	expect_rejected("bad-node-agent.yaml", "document 1",
+			"seccompProfile must be RuntimeDefault or Localhost");
+}
+
+/* Documents that are valid alone but do not let Prometheus reach /metrics. */
+static void test_service_monitor_and_network_policy_reach_the_port(void **state)
+{
+	(void)state;
+	expect_rejected("bad-monitoring.yaml", "document 3 (ServiceMonitor/agent)",
+			"reaches no Service port targeting a --listen port");
+	expect_rejected("bad-monitoring.yaml", "document 4 (NetworkPolicy/agent)",
+			"blocks the --listen port 9464 of DaemonSet/agent");
+}
+
 static void test_unknown_kind(void **state)
 {
 	(void)state;
@@ -163,6 +193,8 @@ int main(void)
 		cmocka_unit_test(test_schema_error_in_second_document),
 		cmocka_unit_test(test_policy_violations),
 		cmocka_unit_test(test_scrape_annotations_match_listen),
+		cmocka_unit_test(test_node_agent_requirements),
+		cmocka_unit_test(test_service_monitor_and_network_policy_reach_the_port),
 		cmocka_unit_test(test_unknown_kind),
 		cmocka_unit_test(test_not_yaml),
 		cmocka_unit_test(test_usage_errors),

@@ -106,6 +106,12 @@ struct model_result {
 	int bottleneck_len;
 	/* NULL, or why the tree has no values and no bottleneck (model_result_no_slots) */
 	const char *no_tree;
+	/*
+	 * The model's SLOTS (the top-down denominator) in this evaluation, so that a
+	 * node's share times slots gives its slots (Prometheus's slot counters).
+	 * NAN: the model has no SLOTS helper, or it failed.
+	 */
+	double slots;
 };
 
 #define MODEL_NO_SLOTS "no slots counted: the cgroup did not run, or every counter read failed"

@@ -329,6 +329,16 @@ int model_eval_level(const struct tma_model *m, const struct model_input *in,
 	}
 	out->no_tree = NULL;
 	find_bottleneck(m, out);
+	out->slots = NAN;
+	if (m->slots_helper >= 0) {
+		/* Cached when a node read it; computed now otherwise. */
+		double slots;
+
+		c.bad = false;
+		slots = helper(&c, m->slots_helper, ri->stack);
+
+		out->slots = c.bad ? NAN : slots;
+	}
 	return 0;
 }
 

@@ -17,7 +17,8 @@ struct prom {
 	struct prom_expo *expo;
 	struct prom_server *server;
 	struct report_sink sink;
-	bool failed; /* this interval's text could not be built */
+	bool failed;   /* this interval's text could not be built */
+	bool measured; /* this text is an interval's, not the one before the first */
 	bool warned;
 	bool warned_duplicate;
 	char bound[80]; /* the address bound, for prom_announce() */
@@ -28,6 +29,7 @@ static void on_begin(void *ctx, const struct report_line *head)
 	struct prom *p = ctx;
 
 	p->failed = prom_expo_begin(p->expo, head) != 0;
+	p->measured = isfinite(head->interval_s);
 }
 
 static void on_line(void *ctx, const struct report_line *line)
@@ -63,6 +65,12 @@ static void on_end(void *ctx)
 					"previous interval is served\n");
 		p->warned = true;
 	}
+	/*
+	 * An interval ended: the BPF programs were attached before it began
+	 * (monitor.c attaches, then reads the baseline), so tmacg is ready.
+	 */
+	if (p->measured)
+		prom_server_set_ready(p->server);
 }
 
 struct prom *prom_open(const char *spec, bool k8s, const char *host, const char *model,

@@ -34,6 +34,8 @@ enum family {
 	F_INSTRUCTIONS,
 	F_SLOTS,
 	F_RUNNING_MIN,
+	F_TOPDOWN_SLOTS,
+	F_TMA_NODE_SLOTS,
 	F_TMA_RATIO,
 	F_TMA_INFO,
 	F_BOTTLENECK,
@@ -84,9 +86,18 @@ static const struct family_def defs[F_COUNT] = {
 			    "Smallest running/enabled share of the cgroup's perf groups in the "
 			    "interval: below 1 the counts are multiplexed estimates",
 			    NULL },
+	[F_TOPDOWN_SLOTS] = { "tmacg_topdown_slots_total", "counter",
+			      "Top-down slots of the cgroup (the model's SLOTS, the level-1 and "
+			      "level-2 shares' denominator)",
+			      NULL },
+	[F_TMA_NODE_SLOTS] = { "tmacg_tma_node_slots_total", "counter",
+			       "Slots of a level-1 or level-2 TMA node (share times slots, summed "
+			       "over intervals): rate() over tmacg_topdown_slots_total's is its "
+			       "share in any window",
+			       NULL },
 	[F_TMA_RATIO] = { "tmacg_tma_ratio", "gauge",
-			  "TMA node value in the interval, a fraction of its domain (node: path "
-			  "from level 1)",
+			  "TMA node value in the last interval, a fraction of its domain "
+			  "(tma_node: path from level 1)",
 			  NULL },
 	[F_TMA_INFO] = { "tmacg_tma_info_value", "gauge",
 			 "TMA Info metric (--info) in its own unit", NULL },
@@ -94,32 +105,19 @@ static const struct family_def defs[F_COUNT] = {
 			   "The cgroup's bottleneck path in the interval (value 1)", NULL },
 };
 
-const char *const prom_expo_families[F_COUNT + 1] = {
-	"tmacg_build_info",
-	"tmacg_interval_seconds",
-	"tmacg_interval_end_timestamp_seconds",
-	"tmacg_dropped_total",
-	"tmacg_reported_cgroups",
-	"tmacg_on_cpu_seconds_total",
-	"tmacg_cpu_clock_seconds_total",
-	"tmacg_context_switches_total",
-	"tmacg_cpu_migrations_total",
-	"tmacg_page_faults_total",
-	"tmacg_cycles_total",
-	"tmacg_instructions_total",
-	"tmacg_slots_total",
-	"tmacg_running_ratio_min",
-	"tmacg_tma_ratio",
-	"tmacg_tma_info_value",
-	"tmacg_bottleneck_info",
-	NULL,
-};
+const char *prom_expo_family(int i)
+{
+	return i >= 0 && i < F_COUNT ? defs[i].name : NULL;
+}
 
 /* A reported cgroup's counters, summed over the intervals it was reported in. */
 struct series_state {
 	uint64_t generation; /* the last interval it was reported in */
 	double total[F_COUNT];
 	bool have[F_COUNT];
+	/* by node index: slots of the level-1 and level-2 nodes, NAN until first measured */
+	double *node_slots;
+	int nnode_slots;
 };
 
 struct prom_expo {
@@ -184,11 +182,18 @@ static void free_paths(struct prom_expo *e)
 	e->tma = NULL;
 }
 
+static void series_free(struct series_state *s)
+{
+	if (s)
+		free(s->node_slots);
+	free(s);
+}
+
 static bool drop_series(uint64_t key, void *val, void *ctx)
 {
 	(void)key;
 	(void)ctx;
-	free(val);
+	series_free(val);
 	return false;
 }
 
@@ -407,6 +412,74 @@ static void sample(FILE *f, enum family fam, const char *labels, double v)
 	put_value(f, v);
 }
 
+static bool is_tree_node(const struct model_node_info *node, int max_level)
+{
+	return !node->is_info && !node->is_count && node->level >= 1 && node->level <= max_level;
+}
+
+/* A node's sample: the line's labels, then tma_node (its path) and level. */
+static void node_sample(struct prom_expo *e, enum family fam, const char *labels, int i, int level,
+			double v)
+{
+	fprintf(e->f[fam], "%s{%s,", defs[fam].name, labels);
+	label(e, e->f[fam], "tma_node", e->node_path[i]);
+	fprintf(e->f[fam], ",level=\"%d\"}", level);
+	put_value(e->f[fam], v);
+}
+
+/*
+ * Counters of slots: the SLOTS total and, for each level-1 and level-2 node
+ * in slots, its share times SLOTS, summed over intervals.  rate() of a node's
+ * over rate() of the total is then the node's share over any window (the
+ * slot-weighted mean of the interval shares), however the scrapes fall.  A
+ * share below 0 (TMA's formulas can give -0.01) counts as 0: a counter never
+ * decreases.  Models without SLOTS (srf, cwf, generic, software) have none.
+ */
+static int slot_counters(struct prom_expo *e, struct series_state *s, const struct report_line *l,
+			 const char *labels)
+{
+	const struct model_result *r = l->result;
+	int n = e->nnodes < r->nnodes ? e->nnodes : r->nnodes;
+	bool measured = isfinite(r->slots) && r->slots >= 0;
+
+	if (s->nnode_slots != n) {
+		/* The model changed (or first seen): its nodes' totals start again. */
+		free(s->node_slots);
+		s->node_slots = malloc((n ? n : 1) * sizeof(*s->node_slots));
+		if (!s->node_slots) {
+			s->nnode_slots = 0;
+			return -ENOMEM;
+		}
+		s->nnode_slots = n;
+		for (int i = 0; i < n; i++)
+			s->node_slots[i] = NAN;
+		s->have[F_TOPDOWN_SLOTS] = false;
+		s->total[F_TOPDOWN_SLOTS] = 0;
+	}
+	if (measured) {
+		s->total[F_TOPDOWN_SLOTS] += r->slots;
+		s->have[F_TOPDOWN_SLOTS] = true;
+	}
+	if (!s->have[F_TOPDOWN_SLOTS])
+		return 0;
+	sample(e->f[F_TOPDOWN_SLOTS], F_TOPDOWN_SLOTS, labels, s->total[F_TOPDOWN_SLOTS]);
+	for (int i = 0; i < n; i++) {
+		const struct model_node_info *node = model_node(l->tma, i);
+
+		if (!is_tree_node(node, l->level < 2 ? l->level : 2) || !node->domain ||
+		    strcmp(node->domain, "Slots"))
+			continue;
+		if (measured && isfinite(r->value[i])) {
+			if (isnan(s->node_slots[i]))
+				s->node_slots[i] = 0;
+			s->node_slots[i] += r->value[i] > 0 ? r->value[i] * r->slots : 0;
+		}
+		if (!isnan(s->node_slots[i]))
+			node_sample(e, F_TMA_NODE_SLOTS, labels, i, node->level, s->node_slots[i]);
+	}
+	return 0;
+}
+
 static void model_samples(struct prom_expo *e, const struct report_line *l, const char *labels)
 {
 	const struct model_result *r = l->result;
@@ -424,11 +497,9 @@ static void model_samples(struct prom_expo *e, const struct report_line *l, cons
 			label(e, e->f[F_TMA_INFO], "metric", node->name);
 			fputc('}', e->f[F_TMA_INFO]);
 			put_value(e->f[F_TMA_INFO], r->value[i]);
-		} else if (node->level <= l->level) {
-			fprintf(e->f[F_TMA_RATIO], "%s{%s,", defs[F_TMA_RATIO].name, labels);
-			label(e, e->f[F_TMA_RATIO], "node", e->node_path[i]);
-			fprintf(e->f[F_TMA_RATIO], ",level=\"%d\"}", node->level);
-			put_value(e->f[F_TMA_RATIO], r->value[i]);
+		} else if (is_tree_node(node, l->level)) {
+			/* Counts (level 0, e.g. the software model's) are counters, never ratios. */
+			node_sample(e, F_TMA_RATIO, labels, i, node->level, r->value[i]);
 		}
 	}
 	for (int i = 0; i < r->bottleneck_len; i++) {
@@ -479,8 +550,13 @@ int prom_expo_line(struct prom_expo *e, const struct report_line *l)
 	}
 	if (isfinite(l->running_min))
 		sample(e->f[F_RUNNING_MIN], F_RUNNING_MIN, labels, l->running_min);
-	if (l->tma && l->result)
+	if (l->tma && l->result) {
 		model_samples(e, l, labels);
+		if (slot_counters(e, s, l, labels)) {
+			free(labels);
+			return -ENOMEM;
+		}
+	}
 	e->lines++;
 	free(labels);
 	return 0;
@@ -495,7 +571,7 @@ static bool reported_now(uint64_t key, void *val, void *ctx)
 	(void)key;
 	if (s->generation == e->generation)
 		return true;
-	free(s);
+	series_free(s);
 	return false;
 }
 

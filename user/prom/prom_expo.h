@@ -16,8 +16,11 @@
 struct report_line;
 struct prom_expo;
 
-/* Every metric family the builder can write, NULL-terminated (for docs and tests). */
-extern const char *const prom_expo_families[];
+/*
+ * The i-th metric family the builder can write (0, 1, ...), NULL past the
+ * last: the one list of names, for docs and tests.
+ */
+const char *prom_expo_family(int i);
 
 /* k8s: namespace, pod and container labels besides cgroup. */
 struct prom_expo *prom_expo_new(bool k8s);

@@ -61,6 +61,7 @@ struct prom_server {
 	bool running;
 	pthread_mutex_t lock; /* guards current */
 	struct snapshot *current;
+	atomic_bool ready; /* /readyz: an interval has completed */
 };
 
 static void snapshot_put(struct snapshot *snap)
@@ -129,8 +130,16 @@ static void handle(struct evhttp_request *req, void *arg)
 		reply_text(req, HTTP_OK, "OK", "tmacg: Prometheus metrics at /metrics\n");
 	else if (path && !strcmp(path, "/metrics"))
 		reply_metrics(arg, req, m == EVHTTP_REQ_HEAD);
+	else if (path && !strcmp(path, "/healthz"))
+		reply_text(req, HTTP_OK, "OK", "ok\n");
+	else if (path && !strcmp(path, "/readyz") && atomic_load(&s->ready))
+		reply_text(req, HTTP_OK, "OK", "ready\n");
+	else if (path && !strcmp(path, "/readyz"))
+		reply_text(req, HTTP_SERVUNAVAIL, "Service Unavailable",
+			   "not ready: no interval completed yet\n");
 	else
-		reply_text(req, HTTP_NOTFOUND, "Not Found", "not found: tmacg serves /metrics\n");
+		reply_text(req, HTTP_NOTFOUND, "Not Found",
+			   "not found: tmacg serves /metrics, /healthz and /readyz\n");
 }
 
 static void on_stop(evutil_socket_t fd, short what, void *arg)
@@ -171,6 +180,11 @@ static void log_libevent(int severity, const char *msg)
 		fprintf(stderr, " (and %u more libevent messages in the last second)",
 			atomic_exchange(&suppressed, 0));
 	fputc('\n', stderr);
+}
+
+void prom_server_set_ready(struct prom_server *s)
+{
+	atomic_store(&s->ready, true);
 }
 
 int prom_server_publish(struct prom_server *s, char *text, size_t len)

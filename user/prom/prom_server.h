@@ -23,6 +23,13 @@ struct prom_server *prom_server_start(const struct prom_listen_addr *a, char *bo
 				      size_t boundlen, char *err, size_t errlen);
 /* Serves text (malloc'ed; the server frees it, also on error) from now on.  0 or -ENOMEM. */
 int prom_server_publish(struct prom_server *s, char *text, size_t len);
+/*
+ * Health for a Kubernetes probe: /healthz answers 200 while the server runs
+ * (liveness), /readyz 503 until this is called, 200 after (readiness: the
+ * caller calls it once the BPF programs are attached and an interval has
+ * completed).  Any thread.
+ */
+void prom_server_set_ready(struct prom_server *s);
 /* Stops the thread, closes the socket, frees what is no longer in flight. */
 void prom_server_stop(struct prom_server *s);
 

@@ -65,12 +65,24 @@ static bool seccomp_filtered(void)
 
 const char *privileges_denied_hint(void)
 {
+	/*
+	 * Which runtimes do this (issue 20, from their sources): containerd's
+	 * default profile allows bpf() to CAP_BPF and perf_event_open() to
+	 * CAP_PERFMON holders (containerd PR 7301, 2022), Docker's too (moby PR
+	 * 43987); containers/common's, which CRI-O and Podman load, allows
+	 * bpf() only with CAP_SYS_ADMIN, and perf_event_open() with CAP_PERFMON
+	 * only since late 2025.  deploy/seccomp/tmacg.json is the way out that
+	 * keeps a filter.
+	 */
 	if (seccomp_filtered())
 		return "the capabilities are there, but a seccomp filter is in force (Seccomp: 2 "
-		       "in /proc/self/status; container runtimes' default profiles block bpf() "
-		       "and perf_event_open()): run with a profile that allows them (docker "
-		       "--security-opt seccomp=unconfined; Kubernetes seccompProfile: "
-		       "Unconfined)";
+		       "in /proc/self/status): the container runtime's default profile refuses "
+		       "bpf() or perf_event_open() without CAP_SYS_ADMIN (CRI-O's and Podman's "
+		       "do; containerd's allows them with CAP_BPF and CAP_PERFMON): run under "
+		       "tmacg's seccomp profile deploy/seccomp/tmacg.json (Kubernetes: copy it to "
+		       "/var/lib/kubelet/seccomp/tmacg.json on every node and set seccompProfile "
+		       "type Localhost, localhostProfile tmacg.json; podman or docker: "
+		       "--security-opt seccomp=deploy/seccomp/tmacg.json)";
 	return "the capabilities are there, but the kernel refused: kernel lockdown, an LSM "
 	       "(SELinux, AppArmor) or kernel.perf_event_paranoid denies it";
 }
