@@ -304,7 +304,7 @@ uninstall:
 # IMAGE_PLATFORM picks the image's os/arch and IMAGE_BIN the static binary built
 # for it: another architecture sets both (and STRIP for its toolchain).
 # tests/unit/test_image_run runs the archive under the DaemonSet's capabilities.
-TMACG_VERSION := $(shell sed -n 's/^\#define TMACG_VERSION "\(.*\)"/\1/p' user/version.h)
+TMACG_VERSION := $(shell sed -n 's/^\#define TMACG_VERSION "\(.*\)"/\1/p' user/util/version.h)
 IMAGE_PLATFORM ?= linux/amd64
 IMAGE_BIN ?= build-static/tmacg
 IMAGE_ARCHIVE ?= build-image/tmacg-$(TMACG_VERSION)-$(subst /,-,$(IMAGE_PLATFORM)).oci.tar

@@ -73,3 +73,20 @@ test-arm64-guest: arm64
 	$(Q)tests/guest-arm64/run build-arm64
 
 test-arm64: test-arm64-user test-arm64-guest
+
+# The image for linux/arm64 (make image builds linux/amd64's): the same Containerfile
+# around the static arm64 binary, stripped by the cross toolchain's strip.  buildah runs
+# nothing inside a FROM scratch image, so no arm64 emulation is needed to build it.
+ARM64_IMAGE := build-image/tmacg-$(TMACG_VERSION)-linux-arm64.oci.tar
+.PHONY: image-arm64 test-arm64-image
+image-arm64: arm64
+	$(Q)STRIP=$(ARM64_CROSS)strip deploy/build-image linux/arm64 build-arm64/tmacg \
+		$(ARM64_IMAGE) tmacg:$(TMACG_VERSION)
+
+# Where buildah exists (the --test set installs it): build the arm64 image and check it.
+test-arm64-image: arm64
+	$(Q)if command -v buildah >/dev/null 2>&1; then \
+		$(MAKE) --no-print-directory image-arm64 && tests/image-arm64-check $(ARM64_IMAGE); \
+	else echo "image-arm64: SKIPPED: no buildah (deploy/install-deps.sh --test installs it)"; fi
+
+test-arm64: test-arm64-image
