@@ -498,13 +498,16 @@ static void test_arm_without_pmu(void **state)
 
 	(void)state;
 	fake_root_put(root, "/proc/cpuinfo",
-		      "processor\t: 0\nCPU implementer\t: 0x41\nCPU part\t: 0xd0c\n\n");
+		      "processor\t: 0\nCPU implementer\t: 0x41\nCPU part\t: 0xd0c\n"
+		      "CPU revision\t: 1\n\n");
 	fake_root_put(root, PMU_DIR "/software/type", "1\n");
 	fake_root_put(root, PMU_DIR "/arm_spe_0/type", "10\n"); /* not a core PMU */
 	ci = detect();
 	assert_false(ci.has_pmu);
+	assert_int_equal(ci.stepping, 1);
 	assert_int_equal(cpu_require_pmu(&ci, err, sizeof(err)), -ENODEV);
-	assert_null(cpu_select_model(&ci, "", err, sizeof(err)));
+	/* the core is still named (/proc/cpuinfo's MIDR fields), as on x86 without a PMU */
+	assert_string_equal(cpu_select_model(&ci, "", err, sizeof(err)), "neoverse-n1");
 }
 
 static void test_nmi_watchdog(void **state)

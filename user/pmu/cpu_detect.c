@@ -115,6 +115,10 @@ static int cpu_parse_cpuinfo(const char *root, struct cpu_info *ci, char *err, s
 		} else if (!have_model && !strcmp(line, "CPU part")) {
 			ci->model = (int)strtol(val, NULL, 0);
 			have_model = true;
+		} else if (!have_stepping && !strcmp(line, "CPU revision")) {
+			/* MIDR_EL1's revision, as arm_detect_midr reads it (N2 r0p3) */
+			ci->stepping = (int)strtol(val, NULL, 0) & 0xf;
+			have_stepping = true;
 		} else if (!have_stepping && !strcmp(line, "stepping")) {
 			char *end;
 			long v = strtol(val, &end, 10);
