@@ -6,6 +6,7 @@
  */
 #include "model_list.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -102,10 +103,19 @@ int model_list_print(FILE *f, FILE *errf)
 			ret = 1;
 			continue;
 		}
-		/* A model of software events only (no TMA version): any CPU runs it. */
+		/*
+		 * Intel's TMA versions are numbers ("TMA 5.01"); AMD's and Arm's formulas
+		 * are versioned by their source's commit (perf-037dd130, ts-6687b72), which
+		 * is no TMA version.  A model of software events only has none: any CPU
+		 * runs it.
+		 */
+		const char *v = model_tma_version(m);
+
 		fprintf(f, "%s\t%s\t%s%s\t", model_id(m), model_title(m),
-			model_tma_version(m) ? "TMA " : "-",
-			model_tma_version(m) ? model_tma_version(m) : "");
+			!v			     ? "-" :
+			isdigit((unsigned char)v[0]) ? "TMA " :
+						       "",
+			v ? v : "");
 		if (model_needs_no_description(m, &generic))
 			fprintf(f, "%s",
 				generic ? "any CPU with a PMU (automatic where no model fits)" :

@@ -393,6 +393,11 @@ static void test_list_models(void **state)
 	assert_non_null(strstr(out, "\tneoverse-n2-r0p3: Arm Neoverse N2 r0p3\n"));
 	assert_non_null(strstr(out, "\tneoverse-v1: Arm Neoverse V1\n"));
 	assert_non_null(strstr(out, "\tneoverse-v2: Arm Neoverse V2\n"));
+	/* AMD's and Arm's formulas carry their source's commit, which is no TMA version */
+	assert_non_null(strstr(out, "\tperf-037dd130\tzen4: "));
+	assert_non_null(strstr(out, "\tts-6687b72\tneoverse-n1: "));
+	assert_null(strstr(out, "TMA perf-"));
+	assert_null(strstr(out, "TMA ts-"));
 	free(out);
 }
 
