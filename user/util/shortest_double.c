@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * Why written here: glibc has no shortest round-trip formatter (printf wants a
+ * precision, so the shortest one is found by printing and reading back), and
+ * Debian's json-c prints doubles with "%.17g" (not the shortest) or with the text
+ * it is given.  At 10,000 cgroups a second the printf + strtod tries were most of
+ * tmacg's CPU time (issue 21).
+ *
+ * The method is free-format digit generation (Steele and White, "How to print
+ * floating-point numbers accurately", 1990, as refined by Burger and Dybvig,
+ * 1996), written from the papers' description: the value v and the halfway
+ * points to its neighbours, v - m- and v + m+, are held exactly as integers
+ * r / s, m- / s and m+ / s, scaled so that the first digit comes first; each
+ * step takes one decimal digit of r / s and stops as soon as the digits so far
+ * (or the next digit up) lie strictly inside the rounding interval, inclusive
+ * when the mantissa is even, since strtod rounds ties to even.  That gives the
+ * fewest digits that read back as v and, when two candidates are left, the
+ * closer one (the even one on a tie: the digits printf would give).
+ *
+ * Exact here means unsigned __int128: for 1e-20 <= v < 1e18 every quantity
+ * stays below 2^127 (bounds at exact_digits).  Outside that range (no count or
+ * ratio tmacg computes, but replay input may hold anything) the slow way is kept:
+ * %.1g to %.17g, each read back with strtod until one reads back as v.
+ */
+#include "util/shortest_double.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef unsigned __int128 u128;
+
+#define EXACT_MIN 1e-20
+#define EXACT_MAX 1e18
+/* A double needs at most 17 significant digits; the bound only guards the buffer. */
+#define MAX_DIGITS 20
+
+static u128 pow10_u128(int k)
+{
+	u128 p = 1;
+
+	while (k-- > 0)
+		p *= 10;
+	return p;
+}
+
+/*
+ * The shortest digits of v (EXACT_MIN <= v < EXACT_MAX) into digits, v being
+ * 0.d1d2...dn x 10^*exp10; returns n.
+ *
+ * Bounds, v = f x 2^e with 2^52 <= f < 2^53:
+ * - v >= 1e-20 > 2^-66.5 gives e >= -119, so s = 2^(1-e) (2^(2-e) when f = 2^52,
+ *   then e >= -118) is at most 2^120; with k < 0, r = 2f or 4f times 10^-k
+ *   (-k <= 20) is at most 2^55 x 2^66.5 < 2^122;
+ * - v < 1e18 < 2^60: with e >= 0, r <= 4 f 2^e < 2^63 and s <= 4 x 10^19 < 2^66;
+ *   with e < 0 and k >= 0 (v > 0.1: e >= -56), s <= 2^58 x 10^17 < 2^115;
+ * - the fix-up below multiplies s by 10 at most once (k is at most one short),
+ *   so s < 2^124; digit generation keeps r < s and computes r x 10 and 8 s:
+ *   both below 2^127.  m+ stays below s until the loop stops, so 10 m+ fits too.
+ */
+static int exact_digits(double v, char *digits, int *exp10)
+{
+	uint64_t bits, frac, f;
+	int e, k, n = 0;
+	bool even, narrow_low;
+	u128 r, s, mp, mm, s2, s4, s8;
+
+	memcpy(&bits, &v, sizeof(bits));
+	frac = bits & ((UINT64_C(1) << 52) - 1);
+	f = frac | UINT64_C(1) << 52; /* v >= 1e-20 is a normal number */
+	e = (int)(bits >> 52 & 0x7ff) - 1075;
+	even = !(f & 1);
+	/* A power of two: the next double down is half as far as the next one up. */
+	narrow_low = frac == 0;
+	if (e >= 0) {
+		u128 unit = (u128)1 << e;
+
+		r = (u128)f * unit * 2;
+		s = 2;
+		mp = mm = unit;
+	} else {
+		r = (u128)f * 2;
+		s = (u128)1 << (1 - e);
+		mp = mm = 1;
+	}
+	if (narrow_low) {
+		r *= 2;
+		s *= 2;
+		mp *= 2;
+	}
+	/* k: the first digit's place; log10 errs by far less than 1e-10, so k is never too big. */
+	k = (int)ceil(log10(v) - 1e-10);
+	if (k >= 0) {
+		s *= pow10_u128(k);
+	} else {
+		u128 p = pow10_u128(-k);
+
+		r *= p;
+		mp *= p;
+		mm *= p;
+	}
+	/* ... but may be one too small: then v + m+ reaches 10^k. */
+	while (even ? r + mp >= s : r + mp > s) {
+		s *= 10;
+		k++;
+	}
+	s2 = s * 2;
+	s4 = s * 4;
+	s8 = s * 8;
+	for (;;) {
+		int digit = 0;
+		bool low, high;
+
+		r *= 10;
+		mp *= 10;
+		mm *= 10;
+		/* r < 10 s: the digit in four compare-and-subtract steps, no 128-bit division. */
+		if (r >= s8) {
+			r -= s8;
+			digit += 8;
+		}
+		if (r >= s4) {
+			r -= s4;
+			digit += 4;
+		}
+		if (r >= s2) {
+			r -= s2;
+			digit += 2;
+		}
+		if (r >= s) {
+			r -= s;
+			digit += 1;
+		}
+		low = even ? r <= mm : r < mm;		/* these digits read back as v */
+		high = even ? r + mp >= s : r + mp > s; /* so would the next digit up */
+		if (!low && !high && n < MAX_DIGITS - 1) {
+			digits[n++] = (char)('0' + digit);
+			continue;
+		}
+		if (low && high) /* both: the closer one, on a tie the even one as printf */
+			digit += r * 2 > s || (r * 2 == s && (digit & 1));
+		else if (high)
+			digit++;
+		digits[n++] = (char)('0' + digit);
+		break;
+	}
+	*exp10 = k;
+	return n;
+}
+
+/* digits (n of them, the first one at 10^x) as printf's %g would lay them out. */
+static size_t layout(char *out, const char *digits, int n, int x)
+{
+	char *p = out;
+
+	if (x < -4 || x >= 17) {
+		unsigned ax = (unsigned)abs(x);
+
+		*p++ = digits[0];
+		if (n > 1) {
+			*p++ = '.';
+			memcpy(p, digits + 1, (size_t)n - 1);
+			p += n - 1;
+		}
+		*p++ = 'e';
+		*p++ = x < 0 ? '-' : '+';
+		if (ax >= 100)
+			*p++ = (char)('0' + ax / 100);
+		*p++ = (char)('0' + ax / 10 % 10);
+		*p++ = (char)('0' + ax % 10);
+	} else if (x >= 0) {
+		for (int i = 0; i <= x; i++)
+			*p++ = i < n ? digits[i] : '0';
+		if (n > x + 1) {
+			*p++ = '.';
+			memcpy(p, digits + x + 1, (size_t)(n - x - 1));
+			p += n - x - 1;
+		}
+	} else {
+		*p++ = '0';
+		*p++ = '.';
+		for (int i = -1; i > x; i--)
+			*p++ = '0';
+		memcpy(p, digits, (size_t)n);
+		p += n;
+	}
+	*p = '\0';
+	return (size_t)(p - out);
+}
+
+size_t shortest_double(double d, char *buf)
+{
+	char *p = buf;
+
+	if (signbit(d)) {
+		*p++ = '-';
+		d = -d;
+	}
+	/* Counts are whole numbers: 260, not the shorter 2.6e+02. */
+	if (d < 1e15 && (double)(uint64_t)d == d) {
+		uint64_t u = (uint64_t)d;
+		char rev[20];
+		int n = 0;
+
+		do
+			rev[n++] = (char)('0' + u % 10);
+		while (u /= 10);
+		while (n)
+			*p++ = rev[--n];
+		*p = '\0';
+	} else if (d >= EXACT_MIN && d < EXACT_MAX) {
+		char digits[MAX_DIGITS];
+		int k, n = exact_digits(d, digits, &k);
+
+		p += layout(p, digits, n, k - 1);
+	} else {
+		size_t room = SHORTEST_DOUBLE_MAX - (size_t)(p - buf);
+
+		for (int prec = 1; prec <= 17; prec++) {
+			snprintf(p, room, "%.*g", prec, d);
+			if (strtod(p, NULL) == d)
+				break;
+		}
+		p += strlen(p);
+	}
+	return (size_t)(p - buf);
+}
