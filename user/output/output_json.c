@@ -56,13 +56,13 @@ static void optional_string(struct json_writer *w, const char *key, const char *
 {
 	if (!value)
 		return;
-	json_key(w, key);
-	json_string(w, value);
+	jw_key(w, key);
+	jw_string(w, value);
 }
 
 static void resource_object(struct json_writer *w, const struct resource *res)
 {
-	json_begin_object(w);
+	jw_begin_object(w);
 	if (res) {
 		optional_string(w, "k8s.namespace.name", res->k8s_namespace);
 		optional_string(w, "k8s.pod.name", res->k8s_pod);
@@ -71,7 +71,7 @@ static void resource_object(struct json_writer *w, const struct resource *res)
 		optional_string(w, "container.id", res->container_id);
 		optional_string(w, "host.name", res->host);
 	}
-	json_end_object(w);
+	jw_end_object(w);
 }
 
 /* "metrics", "flagged" and "bottleneck" from the model's result. */
@@ -82,28 +82,28 @@ static void add_model_result(struct json_writer *w, const struct report_line *r)
 	char path[1024];
 	size_t used = 0;
 
-	json_key(w, "metrics");
-	json_begin_object(w);
+	jw_key(w, "metrics");
+	jw_begin_object(w);
 	for (int i = 0; i < n; i++) {
 		const struct model_node_info *node = model_node(r->tma, i);
 
 		if (node->is_count || (node->is_info ? !r->info : node->level > r->level))
 			continue;
-		json_key(w, node->name);
-		json_double(w, r->result->value[i]);
+		jw_key(w, node->name);
+		jw_double(w, r->result->value[i]);
 	}
-	json_end_object(w);
-	json_key(w, "flagged");
-	json_begin_array(w);
+	jw_end_object(w);
+	jw_key(w, "flagged");
+	jw_begin_array(w);
 	for (int i = 0; i < n; i++) {
 		const struct model_node_info *node = model_node(r->tma, i);
 
 		if (node->is_count || (node->is_info ? !r->info : node->level > r->level))
 			continue;
 		if (r->result->flagged[i] && !node->is_info)
-			json_string(w, node->name);
+			jw_string(w, node->name);
 	}
-	json_end_array(w);
+	jw_end_array(w);
 	/* The path "Backend_Bound.Memory_Bound.DRAM_Bound", cut at sizeof(path) - 1 bytes. */
 	for (int i = 0; has && i < r->result->bottleneck_len && used < sizeof(path) - 1; i++) {
 		const struct model_node_info *node = model_node(r->tma, r->result->bottleneck[i]);
@@ -119,40 +119,40 @@ static void add_model_result(struct json_writer *w, const struct report_line *r)
 		used += len;
 	}
 	path[used] = '\0';
-	json_key(w, "bottleneck");
-	json_string(w, used ? path : NULL);
+	jw_key(w, "bottleneck");
+	jw_string(w, used ? path : NULL);
 }
 
 static void add_quality(struct json_writer *w, const struct report_line *r)
 {
-	json_key(w, "quality");
-	json_begin_object(w);
-	json_key(w, "running_min");
-	json_double(w, r->running_min);
-	json_key(w, "smt_shared");
-	json_bool(w, r->smt_shared);
-	json_key(w, "dropped");
-	json_uint(w, r->dropped);
-	json_key(w, "map_full");
-	json_uint(w, r->map_full);
-	json_key(w, "instance");
-	json_string(w, r->instance);
+	jw_key(w, "quality");
+	jw_begin_object(w);
+	jw_key(w, "running_min");
+	jw_double(w, r->running_min);
+	jw_key(w, "smt_shared");
+	jw_bool(w, r->smt_shared);
+	jw_key(w, "dropped");
+	jw_uint(w, r->dropped);
+	jw_key(w, "map_full");
+	jw_uint(w, r->map_full);
+	jw_key(w, "instance");
+	jw_string(w, r->instance);
 	/* Added after the first tmacg/1 keys, as the schema's rules allow. */
-	json_key(w, "pmu_groups");
+	jw_key(w, "pmu_groups");
 	if (r->pmu_groups >= 0)
-		json_int(w, r->pmu_groups);
+		jw_int(w, r->pmu_groups);
 	else
-		json_null(w);
-	json_key(w, "missing_events");
-	json_begin_array(w);
+		jw_null(w);
+	jw_key(w, "missing_events");
+	jw_begin_array(w);
 	for (int i = 0; i < r->nmissing; i++)
-		json_string(w, r->missing[i]);
-	json_end_array(w);
-	json_key(w, "retire_latency");
-	json_string(w, r->retire_latency);
-	json_key(w, "no_top_down");
-	json_string(w, r->result ? r->result->no_tree : NULL);
-	json_end_object(w);
+		jw_string(w, r->missing[i]);
+	jw_end_array(w);
+	jw_key(w, "retire_latency");
+	jw_string(w, r->retire_latency);
+	jw_key(w, "no_top_down");
+	jw_string(w, r->result ? r->result->no_tree : NULL);
+	jw_end_object(w);
 }
 
 int output_json_line(FILE *f, const struct report_line *r)
@@ -165,54 +165,54 @@ int output_json_line(FILE *f, const struct report_line *r)
 
 	json_writer_init(&w);
 	format_time(&r->time, when);
-	json_begin_object(&w);
-	json_key(&w, "schema");
-	json_string(&w, "tmacg/1");
-	json_key(&w, "time");
-	json_string(&w, when);
-	json_key(&w, "interval_s");
-	json_double(&w, r->interval_s);
-	json_key(&w, "host");
-	json_string(&w, r->host);
-	json_key(&w, "model");
-	json_string(&w, r->model);
-	json_key(&w, "tma_version");
-	json_string(&w, r->tma_version);
-	json_key(&w, "cgroup");
-	json_string(&w, r->cgroup);
-	json_key(&w, "cgroup_id");
+	jw_begin_object(&w);
+	jw_key(&w, "schema");
+	jw_string(&w, "tmacg/1");
+	jw_key(&w, "time");
+	jw_string(&w, when);
+	jw_key(&w, "interval_s");
+	jw_double(&w, r->interval_s);
+	jw_key(&w, "host");
+	jw_string(&w, r->host);
+	jw_key(&w, "model");
+	jw_string(&w, r->model);
+	jw_key(&w, "tma_version");
+	jw_string(&w, r->tma_version);
+	jw_key(&w, "cgroup");
+	jw_string(&w, r->cgroup);
+	jw_key(&w, "cgroup_id");
 	if (r->cgroup_id)
-		json_uint(&w, r->cgroup_id);
+		jw_uint(&w, r->cgroup_id);
 	else
-		json_null(&w);
+		jw_null(&w);
 	if (r->task) {
-		json_key(&w, "task");
-		json_begin_object(&w);
-		json_key(&w, "tid");
-		json_uint(&w, r->task->tid);
-		json_key(&w, "tgid");
-		json_uint(&w, r->task->tgid);
-		json_key(&w, "comm");
-		json_string(&w, r->task->comm);
-		json_end_object(&w);
+		jw_key(&w, "task");
+		jw_begin_object(&w);
+		jw_key(&w, "tid");
+		jw_uint(&w, r->task->tid);
+		jw_key(&w, "tgid");
+		jw_uint(&w, r->task->tgid);
+		jw_key(&w, "comm");
+		jw_string(&w, r->task->comm);
+		jw_end_object(&w);
 	}
-	json_key(&w, "resource");
+	jw_key(&w, "resource");
 	resource_object(&w, r->resource);
-	json_key(&w, "counts");
-	json_begin_object(&w);
+	jw_key(&w, "counts");
+	jw_begin_object(&w);
 	for (int i = 0; i < r->ncounts; i++) {
-		json_key(&w, r->count_names[i]);
-		json_double(&w, r->count_values[i]);
+		jw_key(&w, r->count_names[i]);
+		jw_double(&w, r->count_values[i]);
 	}
-	json_end_object(&w);
+	jw_end_object(&w);
 	add_quality(&w, r);
 	add_model_result(&w, r);
-	json_key(&w, "topdown_fixed");
-	json_bool(&w, r->topdown_fixed);
-	json_key(&w, "smt");
-	json_bool(&w, r->smt);
-	json_end_object(&w);
-	json_raw(&w, "\n", 1);
+	jw_key(&w, "topdown_fixed");
+	jw_bool(&w, r->topdown_fixed);
+	jw_key(&w, "smt");
+	jw_bool(&w, r->smt);
+	jw_end_object(&w);
+	jw_raw(&w, "\n", 1);
 
 	text = json_writer_text(&w, &len);
 	if (json_writer_failed(&w))

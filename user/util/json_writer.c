@@ -108,22 +108,22 @@ static void close_container(struct json_writer *w, char c)
 	put(w, &c, 1);
 }
 
-void json_begin_object(struct json_writer *w)
+void jw_begin_object(struct json_writer *w)
 {
 	open_container(w, '{');
 }
 
-void json_end_object(struct json_writer *w)
+void jw_end_object(struct json_writer *w)
 {
 	close_container(w, '}');
 }
 
-void json_begin_array(struct json_writer *w)
+void jw_begin_array(struct json_writer *w)
 {
 	open_container(w, '[');
 }
 
-void json_end_array(struct json_writer *w)
+void jw_end_array(struct json_writer *w)
 {
 	close_container(w, ']');
 }
@@ -216,7 +216,7 @@ static void put_string(struct json_writer *w, const char *s)
 		free((char *)text);
 }
 
-void json_key(struct json_writer *w, const char *key)
+void jw_key(struct json_writer *w, const char *key)
 {
 	separate(w);
 	put_string(w, key ? key : "");
@@ -224,7 +224,7 @@ void json_key(struct json_writer *w, const char *key)
 	w->after_key = true;
 }
 
-void json_string(struct json_writer *w, const char *s)
+void jw_string(struct json_writer *w, const char *s)
 {
 	separate(w);
 	if (s)
@@ -233,7 +233,7 @@ void json_string(struct json_writer *w, const char *s)
 		put(w, "null", 4);
 }
 
-void json_double(struct json_writer *w, double d)
+void jw_double(struct json_writer *w, double d)
 {
 	separate(w);
 	if (!isfinite(d)) {
@@ -258,13 +258,13 @@ static void put_uint(struct json_writer *w, uint64_t v)
 		w->buf[w->len++] = rev[--n];
 }
 
-void json_uint(struct json_writer *w, uint64_t v)
+void jw_uint(struct json_writer *w, uint64_t v)
 {
 	separate(w);
 	put_uint(w, v);
 }
 
-void json_int(struct json_writer *w, int64_t v)
+void jw_int(struct json_writer *w, int64_t v)
 {
 	separate(w);
 	if (v < 0)
@@ -272,7 +272,7 @@ void json_int(struct json_writer *w, int64_t v)
 	put_uint(w, v < 0 ? -(uint64_t)v : (uint64_t)v);
 }
 
-void json_bool(struct json_writer *w, bool v)
+void jw_bool(struct json_writer *w, bool v)
 {
 	separate(w);
 	if (v)
@@ -281,13 +281,13 @@ void json_bool(struct json_writer *w, bool v)
 		put(w, "false", 5);
 }
 
-void json_null(struct json_writer *w)
+void jw_null(struct json_writer *w)
 {
 	separate(w);
 	put(w, "null", 4);
 }
 
-void json_raw(struct json_writer *w, const char *text, size_t len)
+void jw_raw(struct json_writer *w, const char *text, size_t len)
 {
 	put(w, text, len);
 }

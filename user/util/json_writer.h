@@ -20,7 +20,7 @@
 
 #define JSON_WRITER_MAX_DEPTH 32
 /* Kept inside the writer: a line of tmacg's fits without touching the heap. */
-#define JSON_WRITER_INLINE 8192
+#define JSON_WRITER_INLINE 16384
 
 struct json_writer {
 	char *buf;
@@ -39,22 +39,22 @@ void json_writer_release(struct json_writer *w);
 const char *json_writer_text(const struct json_writer *w, size_t *len);
 bool json_writer_failed(const struct json_writer *w);
 
-void json_begin_object(struct json_writer *w);
-void json_end_object(struct json_writer *w);
-void json_begin_array(struct json_writer *w);
-void json_end_array(struct json_writer *w);
+void jw_begin_object(struct json_writer *w);
+void jw_end_object(struct json_writer *w);
+void jw_begin_array(struct json_writer *w);
+void jw_end_array(struct json_writer *w);
 /* An object's key, escaped as a string; the next call writes its value. */
-void json_key(struct json_writer *w, const char *key);
+void jw_key(struct json_writer *w, const char *key);
 
 /* s NULL: null. */
-void json_string(struct json_writer *w, const char *s);
+void jw_string(struct json_writer *w, const char *s);
 /* Not finite: null. */
-void json_double(struct json_writer *w, double d);
-void json_uint(struct json_writer *w, uint64_t v);
-void json_int(struct json_writer *w, int64_t v);
-void json_bool(struct json_writer *w, bool v);
-void json_null(struct json_writer *w);
+void jw_double(struct json_writer *w, double d);
+void jw_uint(struct json_writer *w, uint64_t v);
+void jw_int(struct json_writer *w, int64_t v);
+void jw_bool(struct json_writer *w, bool v);
+void jw_null(struct json_writer *w);
 /* Bytes outside any value (the newline ending a JSON line). */
-void json_raw(struct json_writer *w, const char *text, size_t len);
+void jw_raw(struct json_writer *w, const char *text, size_t len);
 
 #endif

@@ -60,8 +60,10 @@ static u128 pow10_u128(int k)
  * - the fix-up below multiplies s by 10 at most once (k is at most one short),
  *   so s < 2^124; digit generation keeps r < s and computes r x 10 and 8 s:
  *   both below 2^127.  m+ stays below s until the loop stops, so 10 m+ fits too.
+ * known: how many digits v needs at least (fast_digits failed: 16); those are
+ * taken without testing whether they suffice.
  */
-static int exact_digits(double v, char *digits, int *exp10)
+static int exact_digits(double v, char *digits, int *exp10, int known)
 {
 	uint64_t bits, frac, f;
 	int e, k, n = 0;
@@ -110,13 +112,17 @@ static int exact_digits(double v, char *digits, int *exp10)
 	s2 = s * 2;
 	s4 = s * 4;
 	s8 = s * 8;
+	if (known > 1) {
+		u128 p = pow10_u128(known - 1);
+
+		mp *= p;
+		mm *= p;
+	}
 	for (;;) {
 		int digit = 0;
 		bool low, high;
 
 		r *= 10;
-		mp *= 10;
-		mm *= 10;
 		/* r < 10 s: the digit in four compare-and-subtract steps, no 128-bit division. */
 		if (r >= s8) {
 			r -= s8;
@@ -134,6 +140,12 @@ static int exact_digits(double v, char *digits, int *exp10)
 			r -= s;
 			digit += 1;
 		}
+		if (n < known - 1) {
+			digits[n++] = (char)('0' + digit);
+			continue;
+		}
+		mp *= 10;
+		mm *= 10;
 		low = even ? r <= mm : r < mm;		/* these digits read back as v */
 		high = even ? r + mp >= s : r + mp > s; /* so would the next digit up */
 		if (!low && !high && n < MAX_DIGITS - 1) {
@@ -149,6 +161,53 @@ static int exact_digits(double v, char *digits, int *exp10)
 	}
 	*exp10 = k;
 	return n;
+}
+
+/* 10^0 .. 10^22: every one exact as a double. */
+static const double exact_pow10[] = { 1e0,  1e1,  1e2,	1e3,  1e4,  1e5,  1e6,	1e7,
+				      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+				      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+
+/*
+ * The fast way for values with at most 15 significant digits (every count in
+ * seconds, "0.015324798", and most rates), 1e-8 <= v < 1e15: t = v x 10^p with
+ * 1e14 <= t < 1e15, n = t rounded.  Here v's rounding interval is at most a
+ * quarter wide in t's units, so at most one whole number lies in it, and n
+ * is that one when there is one; n / 10^p == v then proves it (both exact,
+ * IEEE division rounds correctly, as strtod does), and n without its trailing
+ * zeros is the shortest text.  Returns the digit count, 0 when the value
+ * needs 16 or 17 digits (exact_digits finds them), -1 when v is out of reach.
+ */
+static int fast_digits(double v, char *digits, int *exp10)
+{
+	int p = 14 - (int)floor(log10(v));
+	double t;
+	uint64_t n;
+	char rev[20];
+	int nd = 0, lead;
+
+	if (p < 0 || p > 22)
+		return -1;
+	t = v * exact_pow10[p];
+	if (t >= 1e15 && p > 0)
+		t = v * exact_pow10[--p];
+	else if (t < 1e14 && p < 22)
+		t = v * exact_pow10[++p];
+	if (t >= 1e15 || t < 1e14)
+		return -1;
+	n = (uint64_t)(t + 0.5);
+	if ((double)n / exact_pow10[p] != v)
+		return 0;
+	do
+		rev[nd++] = (char)('0' + n % 10);
+	while (n /= 10);
+	lead = 0;
+	while (lead < nd - 1 && rev[lead] == '0')
+		lead++; /* trailing zeros of the number */
+	for (int i = 0; i < nd - lead; i++)
+		digits[i] = rev[nd - 1 - i];
+	*exp10 = nd - p; /* 0.d1d2... x 10^exp10 */
+	return nd - lead;
 }
 
 /* digits (n of them, the first one at 10^x) as printf's %g would lay them out. */
@@ -213,7 +272,10 @@ size_t shortest_double(double d, char *buf)
 		*p = '\0';
 	} else if (d >= EXACT_MIN && d < EXACT_MAX) {
 		char digits[MAX_DIGITS];
-		int k, n = exact_digits(d, digits, &k);
+		int k, n = d >= 1e-8 && d < 1e15 ? fast_digits(d, digits, &k) : -1;
+
+		if (n <= 0)
+			n = exact_digits(d, digits, &k, n == 0 ? 16 : 0);
 
 		p += layout(p, digits, n, k - 1);
 	} else {
