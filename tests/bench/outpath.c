@@ -12,6 +12,7 @@
  * of one CPU.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -229,14 +230,23 @@ int main(int argc, char **argv)
 		fprintf(stderr, "outpath: cannot set up: %s\n", tma.tma ? "out of memory" : err);
 		return 2;
 	}
-	/* The icx line's counts: the summary ones, then its events, as a hardware line lists them. */
-	tma.ncounts = NSOFT + model_event_count(tma.tma);
-	tma.count_names = calloc(tma.ncounts, sizeof(char *));
-	if (!tma.count_names)
-		return 2;
-	for (int i = 0; i < tma.ncounts; i++)
-		tma.count_names[i] =
-			i < NSOFT ? software_counts[i] : model_event_name(tma.tma, i - NSOFT);
+	/* The icx line's counts: the summary ones, then the events level 3 reads, as tmacg lists them. */
+	{
+		int nev = model_event_count(tma.tma);
+		bool *needed = calloc(nev, sizeof(bool));
+
+		tma.count_names = calloc(NSOFT + nev, sizeof(char *));
+		if (!needed || !tma.count_names ||
+		    model_events_needed(tma.tma, 3, false,
+					MODEL_FLAG_TOPDOWN_FIXED | MODEL_FLAG_SMT, needed) < 0)
+			return 2;
+		for (int i = 0; i < NSOFT; i++)
+			tma.count_names[tma.ncounts++] = software_counts[i];
+		for (int i = 0; i < nev; i++)
+			if (needed[i])
+				tma.count_names[tma.ncounts++] = model_event_name(tma.tma, i);
+		free(needed);
+	}
 	make_lines(&soft, lines);
 	make_lines(&tma, lines);
 	prom_soft = soft;

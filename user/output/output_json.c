@@ -52,13 +52,13 @@ static void format_time(const struct timespec *ts, char *buf)
 }
 
 /* "key":"value", left out when the value is NULL. */
-static void optional_string(struct json_writer *w, const char *key, const char *value)
-{
-	if (!value)
-		return;
-	jw_key(w, key);
-	jw_string(w, value);
-}
+#define optional_string(w, key, value)       \
+	do {                                 \
+		if (value) {                 \
+			JW_KEY(w, key);      \
+			jw_string(w, value); \
+		}                            \
+	} while (0)
 
 static void resource_object(struct json_writer *w, const struct resource *res)
 {
@@ -82,7 +82,7 @@ static void add_model_result(struct json_writer *w, const struct report_line *r)
 	char path[1024];
 	size_t used = 0;
 
-	jw_key(w, "metrics");
+	JW_KEY(w, "metrics");
 	jw_begin_object(w);
 	for (int i = 0; i < n; i++) {
 		const struct model_node_info *node = model_node(r->tma, i);
@@ -93,7 +93,7 @@ static void add_model_result(struct json_writer *w, const struct report_line *r)
 		jw_double(w, r->result->value[i]);
 	}
 	jw_end_object(w);
-	jw_key(w, "flagged");
+	JW_KEY(w, "flagged");
 	jw_begin_array(w);
 	for (int i = 0; i < n; i++) {
 		const struct model_node_info *node = model_node(r->tma, i);
@@ -119,38 +119,38 @@ static void add_model_result(struct json_writer *w, const struct report_line *r)
 		used += len;
 	}
 	path[used] = '\0';
-	jw_key(w, "bottleneck");
+	JW_KEY(w, "bottleneck");
 	jw_string(w, used ? path : NULL);
 }
 
 static void add_quality(struct json_writer *w, const struct report_line *r)
 {
-	jw_key(w, "quality");
+	JW_KEY(w, "quality");
 	jw_begin_object(w);
-	jw_key(w, "running_min");
+	JW_KEY(w, "running_min");
 	jw_double(w, r->running_min);
-	jw_key(w, "smt_shared");
+	JW_KEY(w, "smt_shared");
 	jw_bool(w, r->smt_shared);
-	jw_key(w, "dropped");
+	JW_KEY(w, "dropped");
 	jw_uint(w, r->dropped);
-	jw_key(w, "map_full");
+	JW_KEY(w, "map_full");
 	jw_uint(w, r->map_full);
-	jw_key(w, "instance");
+	JW_KEY(w, "instance");
 	jw_string(w, r->instance);
 	/* Added after the first tmacg/1 keys, as the schema's rules allow. */
-	jw_key(w, "pmu_groups");
+	JW_KEY(w, "pmu_groups");
 	if (r->pmu_groups >= 0)
 		jw_int(w, r->pmu_groups);
 	else
 		jw_null(w);
-	jw_key(w, "missing_events");
+	JW_KEY(w, "missing_events");
 	jw_begin_array(w);
 	for (int i = 0; i < r->nmissing; i++)
 		jw_string(w, r->missing[i]);
 	jw_end_array(w);
-	jw_key(w, "retire_latency");
+	JW_KEY(w, "retire_latency");
 	jw_string(w, r->retire_latency);
-	jw_key(w, "no_top_down");
+	JW_KEY(w, "no_top_down");
 	jw_string(w, r->result ? r->result->no_tree : NULL);
 	jw_end_object(w);
 }
@@ -166,39 +166,39 @@ int output_json_line(FILE *f, const struct report_line *r)
 	json_writer_init(&w);
 	format_time(&r->time, when);
 	jw_begin_object(&w);
-	jw_key(&w, "schema");
+	JW_KEY(&w, "schema");
 	jw_string(&w, "tmacg/1");
-	jw_key(&w, "time");
+	JW_KEY(&w, "time");
 	jw_string(&w, when);
-	jw_key(&w, "interval_s");
+	JW_KEY(&w, "interval_s");
 	jw_double(&w, r->interval_s);
-	jw_key(&w, "host");
+	JW_KEY(&w, "host");
 	jw_string(&w, r->host);
-	jw_key(&w, "model");
+	JW_KEY(&w, "model");
 	jw_string(&w, r->model);
-	jw_key(&w, "tma_version");
+	JW_KEY(&w, "tma_version");
 	jw_string(&w, r->tma_version);
-	jw_key(&w, "cgroup");
+	JW_KEY(&w, "cgroup");
 	jw_string(&w, r->cgroup);
-	jw_key(&w, "cgroup_id");
+	JW_KEY(&w, "cgroup_id");
 	if (r->cgroup_id)
 		jw_uint(&w, r->cgroup_id);
 	else
 		jw_null(&w);
 	if (r->task) {
-		jw_key(&w, "task");
+		JW_KEY(&w, "task");
 		jw_begin_object(&w);
-		jw_key(&w, "tid");
+		JW_KEY(&w, "tid");
 		jw_uint(&w, r->task->tid);
-		jw_key(&w, "tgid");
+		JW_KEY(&w, "tgid");
 		jw_uint(&w, r->task->tgid);
-		jw_key(&w, "comm");
+		JW_KEY(&w, "comm");
 		jw_string(&w, r->task->comm);
 		jw_end_object(&w);
 	}
-	jw_key(&w, "resource");
+	JW_KEY(&w, "resource");
 	resource_object(&w, r->resource);
-	jw_key(&w, "counts");
+	JW_KEY(&w, "counts");
 	jw_begin_object(&w);
 	for (int i = 0; i < r->ncounts; i++) {
 		jw_key(&w, r->count_names[i]);
@@ -207,9 +207,9 @@ int output_json_line(FILE *f, const struct report_line *r)
 	jw_end_object(&w);
 	add_quality(&w, r);
 	add_model_result(&w, r);
-	jw_key(&w, "topdown_fixed");
+	JW_KEY(&w, "topdown_fixed");
 	jw_bool(&w, r->topdown_fixed);
-	jw_key(&w, "smt");
+	JW_KEY(&w, "smt");
 	jw_bool(&w, r->smt);
 	jw_end_object(&w);
 	jw_raw(&w, "\n", 1);

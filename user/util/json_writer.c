@@ -129,9 +129,15 @@ void jw_end_array(struct json_writer *w)
 }
 
 /* Bytes a JSON string holds as they are: printable ASCII but '"' and '\\'. */
+static const bool plain_byte[256] = {
+	[0x20 ... 0x21] = true, /* '"' is 0x22 */
+	[0x23 ... 0x5b] = true, /* '\\' is 0x5c */
+	[0x5d ... 0x7f] = true,
+};
+
 static bool plain(unsigned char c)
 {
-	return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+	return plain_byte[c];
 }
 
 /* text (valid UTF-8) as a JSON string, escaping what JSON requires. */
@@ -214,6 +220,19 @@ static void put_string(struct json_writer *w, const char *s)
 	put_escaped(w, text);
 	if (text != s)
 		free((char *)text);
+}
+
+void jw_key_plain(struct json_writer *w, const char *key, size_t len)
+{
+	separate(w);
+	if (!reserve(w, len + 3))
+		return;
+	w->buf[w->len++] = '"';
+	memcpy(w->buf + w->len, key, len);
+	w->len += len;
+	w->buf[w->len++] = '"';
+	w->buf[w->len++] = ':';
+	w->after_key = true;
 }
 
 void jw_key(struct json_writer *w, const char *key)

@@ -46,6 +46,14 @@ void jw_end_array(struct json_writer *w);
 /* An object's key, escaped as a string; the next call writes its value. */
 void jw_key(struct json_writer *w, const char *key);
 
+/*
+ * A key the program spells: a string literal of printable ASCII without '"'
+ * or '\\' (tests/unit/test_output_json reads a line with every key back),
+ * copied without the scan.  JW_KEY(w, "schema").
+ */
+void jw_key_plain(struct json_writer *w, const char *key, size_t len);
+#define JW_KEY(w, literal) jw_key_plain(w, "" literal "", sizeof(literal) - 1)
+
 /* s NULL: null. */
 void jw_string(struct json_writer *w, const char *s);
 /* Not finite: null. */
