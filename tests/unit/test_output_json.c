@@ -5,12 +5,15 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "model/model.h"
 #include "output/output_json.h"
@@ -286,6 +289,31 @@ static void closed_stream_reports_error(void **state)
 	fclose(f);
 }
 
+/*
+ * A closed pipe on a line-buffered stream: once a write has failed, glibc's
+ * fwrite returns the full count, so the error must be seen through ferror, or
+ * tmacg would write on forever after `| head -n 1` went away.
+ */
+static void closed_pipe_line_buffered_is_epipe(void **state)
+{
+	struct report_line r = { .interval_s = 1, .running_min = NAN };
+	void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+	int fds[2];
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(pipe(fds), 0);
+	close(fds[0]);
+	f = fdopen(fds[1], "w");
+	assert_non_null(f);
+	setvbuf(f, NULL, _IOLBF, 0);
+	/* After the first failed write, glibc's line-buffered fwrite returns the full count. */
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(output_json_line(f, &r), -EPIPE);
+	fclose(f);
+	signal(SIGPIPE, old);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -295,6 +323,7 @@ int main(void)
 		cmocka_unit_test(doubles_print_shortest_round_trip),
 		cmocka_unit_test(every_key_reads_back_exactly),
 		cmocka_unit_test(closed_stream_reports_error),
+		cmocka_unit_test(closed_pipe_line_buffered_is_epipe),
 	};
 	return cmocka_run_group_tests_name("output_json", tests, NULL, NULL);
 }

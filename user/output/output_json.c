@@ -21,11 +21,11 @@ void json_double_text(double d, char *buf, size_t len)
 {
 	char text[SHORTEST_DOUBLE_MAX];
 
+	/* Not finite: "nan", "inf" as before (callers test for them first). */
 	if (isfinite(d))
 		shortest_double(d, text);
 	else
-		snprintf(text, sizeof(text), "%g",
-			 d); /* "nan", "inf": as before, callers test first */
+		snprintf(text, sizeof(text), "%g", d);
 	snprintf(buf, len, "%s", text);
 }
 
@@ -217,8 +217,8 @@ int output_json_line(FILE *f, const struct report_line *r)
 	text = json_writer_text(&w, &len);
 	if (json_writer_failed(&w))
 		err = -ENOMEM;
-	else if (fwrite(text, 1, len, f) != len)
-		err = errno == EPIPE ? -EPIPE : -EIO;
+	else if (fwrite(text, 1, len, f) != len || ferror(f))
+		err = errno == EPIPE ? -EPIPE : -EIO; /* glibc: a line-buffered fwrite says len */
 	json_writer_release(&w);
 	return err;
 }

@@ -64,7 +64,7 @@ struct report_line {
 	bool smt;	    /* SMT was on (smt_enabled) */
 };
 
-/* Writes one line; 0, or -EPIPE/-EIO when the stream failed. */
+/* Writes one line; 0, -ENOMEM, or -EPIPE/-EIO when the stream failed. */
 int output_json_line(FILE *f, const struct report_line *r);
 
 /* The shortest decimal text that reads back as exactly d ("0.83", not 0.8299...). */

@@ -37,16 +37,14 @@ bool json_writer_failed(const struct json_writer *w)
 	return w->failed;
 }
 
-/* Room for more bytes at the end; false (and failed from then on) when there is none. */
-static bool reserve(struct json_writer *w, size_t more)
+/* reserve's slow path: a bigger buffer, or failed from then on. */
+static bool grow(struct json_writer *w, size_t more)
 {
 	size_t cap = w->cap;
 	char *grown;
 
 	if (w->failed)
 		return false;
-	if (w->len + more <= w->cap)
-		return true;
 	while (cap < w->len + more)
 		cap *= 2;
 	grown = w->buf == w->inline_buf ? malloc(cap) : realloc(w->buf, cap);
@@ -59,6 +57,14 @@ static bool reserve(struct json_writer *w, size_t more)
 	w->buf = grown;
 	w->cap = cap;
 	return true;
+}
+
+/* Room for more bytes at the end; false (and failed from then on) when there is none. */
+static inline bool reserve(struct json_writer *w, size_t more)
+{
+	if (w->len + more <= w->cap && !w->failed)
+		return true;
+	return grow(w, more);
 }
 
 static void put(struct json_writer *w, const char *s, size_t n)

@@ -38,13 +38,31 @@ typedef unsigned __int128 u128;
 /* A double needs at most 17 significant digits; the bound only guards the buffer. */
 #define MAX_DIGITS 20
 
+/* 10^k for 0 <= k <= 20 (the most any caller asks for): 10^19 is the last that fits 64 bits. */
 static u128 pow10_u128(int k)
 {
-	u128 p = 1;
+	static const uint64_t small[20] = { 1u,
+					    10u,
+					    100u,
+					    1000u,
+					    10000u,
+					    100000u,
+					    1000000u,
+					    10000000u,
+					    100000000u,
+					    1000000000u,
+					    10000000000u,
+					    100000000000u,
+					    1000000000000u,
+					    10000000000000u,
+					    100000000000000u,
+					    1000000000000000u,
+					    10000000000000000u,
+					    100000000000000000u,
+					    1000000000000000000u,
+					    10000000000000000000u };
 
-	while (k-- > 0)
-		p *= 10;
-	return p;
+	return k < 20 ? (u128)small[k] : (u128)small[19] * 10;
 }
 
 /* weight if r >= part, and part taken off r; else 0. */
