@@ -66,7 +66,7 @@ SKEL := $(OUT)/tmacg.skel.h
 # Test helpers are built by pattern rules: keep them between runs.
 .SECONDARY: $(TESTLIB_OBJS)
 .PHONY: all static clean test unit-tests integration-tests test-bins fuzz fuzz-bins hwtest bench soak \
-	bench-bins \
+	bench-bins bench-output \
 	vmlinux run install uninstall install-deps install-test-deps format format-check
 .PHONY: import import-check image
 
@@ -264,6 +264,11 @@ bench-bins: $(OUT)/tmacg $(BENCH_BINS)
 # $(OUT)/bench.json.  Repeat counts: see tests/bench/run.
 bench: bench-bins
 	$(Q)TMACG=$(abspath $(OUT)/tmacg) OUT=$(abspath $(OUT)) tests/bench/run
+
+# The output path alone (JSON lines, /metrics text), seconds, no root:
+# the "output" section of `make bench`.
+bench-output: $(OUT)/tests/bench/outpath
+	$(Q)TMACG=$(abspath $(OUT)/tmacg) OUT=$(abspath $(OUT)) BENCH_SECTIONS=output tests/bench/run
 
 # Installs what a fresh Debian machine lacks to build tmacg (and nothing the tests
 # alone need: no server, no npm), builds, and runs tmacg here: with the hardware

@@ -55,6 +55,14 @@ def nm: "not measured: \(.)";
  (.bpf | to_entries[] |
   "  \(.key | gsub("_"; " ") | rpad(26)) \(.value.ns_per_run.median | r(0) | lpad(10)) \(if .value.ratio_to_floor then .value.ratio_to_floor | range3 else "-" end | lpad(22)) \(.value.early_return_percent | lpad(12))")),
 
+(select(.output) |
+ "",
+ "Output path alone, per reported cgroup (tests/bench/outpath.c: \(.output.rounds) rounds of \(.output.lines) lines;",
+ " % of one CPU at 1,000 / 10,000 lines a second; prom: the /metrics text of the same lines)",
+ "  \("variant" | rpad(18)) \("ns/line [min-max]" | lpad(24)) \("bytes" | lpad(6)) \("% CPU 1,000 / 10,000" | lpad(22))",
+ (.output | to_entries[] | select(.value | type == "object") | .key as $k | .value |
+  "  \($k | rpad(18)) \("\(.ns_per_line.median) [\(.ns_per_line.min)-\(.ns_per_line.max)]" | lpad(24)) \(.bytes_per_line // "-" | lpad(6)) \("\(.ns_per_line.median * 1000 / 1e7 | r(3)) / \(.ns_per_line.median * 10000 / 1e7 | r(2))" | lpad(22))")),
+
 (select(.targets) |
  "",
  "Targets (docs/architecture.md)",

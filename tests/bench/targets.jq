@@ -34,6 +34,17 @@ def nm_or(f): if .not_measured then {not_measured: .not_measured} else f end;
 		{rolled_up: .scaling["1000"].user_cpu_percent_rolled_up,
 		 all_reported: .scaling["1000"].user_cpu_percent_all_reported,
 		 met: (.scaling["1000"].user_cpu_percent_rolled_up < 1)} else null end),
+	# Issue 21: every cgroup printed as a JSON line, the whole process.
+	user_all_reported_0_5pct_1000_5pct_10000: (if .scaling["1000"] and .scaling["10000"] then
+		{"1000": .scaling["1000"].user_cpu_percent_all_reported,
+		 "10000": .scaling["10000"].user_cpu_percent_all_reported,
+		 met: (.scaling["1000"].user_cpu_percent_all_reported <= 0.5 and
+		       .scaling["10000"].user_cpu_percent_all_reported <= 5)} else null end),
+	# The output path alone (tests/bench/outpath.c): percent of one CPU at N lines a second.
+	output_json_percent_1000_10000: (if .output then
+		.output.json_software.ns_per_line.median as $ns |
+		{"1000": ($ns * 1000 / 1e7), "10000": ($ns * 10000 / 1e7),
+		 met: ($ns * 1000 / 1e7 <= 0.5 and $ns * 10000 / 1e7 <= 5)} else null end),
 	maps_under_64mib: (if .map_memory_computed == null then null
 		elif .map_memory_computed.not_measured then
 			{not_measured: .map_memory_computed.not_measured}

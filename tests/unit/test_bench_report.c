@@ -97,6 +97,32 @@ static void no_perf_and_sections_not_run(void **state)
 	free(out);
 }
 
+/*
+ * The output path's rows: ns per line and, from it, percent of one CPU at
+ * 1,000 and 10,000 lines a second (2,500 ns: 0.25 % and 2.5 %; 60,000 ns: 6 %
+ * and 60 %), and its target held against the software line.
+ */
+static void output_path_in_percent_of_a_cpu(void **state)
+{
+	char *out = render("output-only.json");
+
+	(void)state;
+	assert_non_null(strstr(
+		out,
+		"  json_software              2500 [2400-3100]    897             0.25 / 2.5\n"));
+	assert_non_null(strstr(
+		out,
+		"  json_icx_level3         60000 [58000-61000]   8341                 6 / 60\n"));
+	assert_non_null(strstr(
+		out,
+		"  prom_software              1800 [1700-2000]      -             0.18 / 1.8\n"));
+	assert_non_null(strstr(
+		out, "output_json_percent_1000_10000: {\"1000\":0.25,\"10000\":2.5,\"met\":true}"));
+	assert_null(strstr(out, "Scaling"));
+	assert_null(strstr(out, "null"));
+	free(out);
+}
+
 static void plan_names_what_will_not_be_measured(void **state)
 {
 	int status;
@@ -125,6 +151,7 @@ int main(void)
 		cmocka_unit_test(no_bpftool_and_perf_over_the_file_limit),
 		cmocka_unit_test(no_perf_and_sections_not_run),
 		cmocka_unit_test(plan_names_what_will_not_be_measured),
+		cmocka_unit_test(output_path_in_percent_of_a_cpu),
 	};
 	return cmocka_run_group_tests_name("bench_report", tests, NULL, NULL);
 }

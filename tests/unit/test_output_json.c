@@ -5,11 +5,17 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "model/model.h"
 #include "output/output_json.h"
 
 static char *render(const struct report_line *r)
@@ -159,6 +165,118 @@ static void doubles_print_shortest_round_trip(void **state)
 	}
 }
 
+/* The keys of object o, in order, joined by commas. */
+static void key_list(json_object *o, char *out, size_t size)
+{
+	size_t used = 0;
+
+	out[0] = '\0';
+	json_object_object_foreach(o, key, val) {
+		(void)val;
+		used += snprintf(out + used, size - used, "%s%s", used ? "," : "", key);
+		assert_true(used < size);
+	}
+}
+
+/*
+ * A line with every key (task, every resource field, a TMA model with Info
+ * metrics), read back by json-c: the keys the writer copies unchecked, in
+ * schema order, and every number exactly as given (17 digits, tiny, huge).
+ */
+static void every_key_reads_back_exactly(void **state)
+{
+	static const char *const names[] = { "on_cpu_s", "rate", "tiny", "huge", "count", "nan" };
+	static const double values[] = {
+		0.015324798, 199.75970744983093, 1.5e-12, 2.5e20, 4821, NAN
+	};
+	static const char *const missing[] = { "cpu/x/" };
+	const struct resource res = { "ns", "pod", "uid-1", "ctr", "cid", "node-7" };
+	const struct report_task task = { 12, 10, "worker\"1" };
+	char err[256], keys[1024];
+	struct tma_model *m = model_load_builtin("icx", err, sizeof(err));
+	struct model_result *result;
+	struct report_line r = { .interval_s = 1.001202908,
+				 .host = "node-7",
+				 .model = "icx",
+				 .tma_version = "4.8",
+				 .cgroup = "/a/b",
+				 .cgroup_id = UINT64_MAX,
+				 .resource = &res,
+				 .task = &task,
+				 .ncounts = 6,
+				 .count_names = names,
+				 .count_values = values,
+				 .running_min = 0.75,
+				 .pmu_groups = 4,
+				 .nmissing = 1,
+				 .missing = missing,
+				 .dropped = 5,
+				 .instance = "1@t",
+				 .retire_latency = "none",
+				 .level = 3,
+				 .info = true };
+	json_object *o, *counts, *metrics;
+	char *line;
+	int n;
+
+	(void)state;
+	assert_non_null(m);
+	n = model_node_count(m);
+	result = model_result_new(m);
+	assert_non_null(result);
+	for (int i = 0; i < n; i++)
+		result->value[i] = i % 5 == 4 ? NAN : (i + 1) / 7.0;
+	r.tma = m;
+	r.result = result;
+	line = render(&r);
+	o = json_tokener_parse(line);
+	if (!o)
+		fail_msg("not JSON: %s", line);
+	key_list(o, keys, sizeof(keys));
+	assert_string_equal(keys, "schema,time,interval_s,host,model,tma_version,cgroup,cgroup_id,"
+				  "task,resource,counts,quality,metrics,flagged,bottleneck,"
+				  "topdown_fixed,smt");
+	key_list(json_object_object_get(o, "task"), keys, sizeof(keys));
+	assert_string_equal(keys, "tid,tgid,comm");
+	assert_string_equal(json_object_get_string(json_object_object_get(
+				    json_object_object_get(o, "task"), "comm")),
+			    "worker\"1");
+	key_list(json_object_object_get(o, "resource"), keys, sizeof(keys));
+	assert_string_equal(keys, "k8s.namespace.name,k8s.pod.name,k8s.pod.uid,k8s.container.name,"
+				  "container.id,host.name");
+	key_list(json_object_object_get(o, "quality"), keys, sizeof(keys));
+	assert_string_equal(keys, "running_min,smt_shared,dropped,map_full,instance,pmu_groups,"
+				  "missing_events,retire_latency,no_top_down");
+	assert_true(json_object_get_uint64(json_object_object_get(o, "cgroup_id")) == UINT64_MAX);
+	counts = json_object_object_get(o, "counts");
+	for (int i = 0; i < 6; i++) {
+		json_object *v = json_object_object_get(counts, names[i]);
+
+		if (isnan(values[i]))
+			assert_true(json_object_is_type(v, json_type_null));
+		else
+			assert_true(json_object_get_double(v) == values[i]);
+	}
+	metrics = json_object_object_get(o, "metrics");
+	for (int i = 0; i < n; i++) {
+		const struct model_node_info *node = model_node(m, i);
+		json_object *v;
+
+		if (node->is_count || (!node->is_info && node->level > 3))
+			continue;
+		v = json_object_object_get(metrics, node->name);
+		if (isnan(result->value[i]))
+			assert_true(json_object_is_type(v, json_type_null));
+		else if (json_object_get_double(v) != result->value[i])
+			fail_msg("%s: %s, want %.17g", node->name, json_object_get_string(v),
+				 result->value[i]);
+	}
+	json_object_put(o);
+	free(line);
+	model_result_free(result);
+	model_free(m);
+}
+
 static void closed_stream_reports_error(void **state)
 {
 	struct report_line r = { .interval_s = 1, .running_min = NAN };
@@ -171,6 +289,31 @@ static void closed_stream_reports_error(void **state)
 	fclose(f);
 }
 
+/*
+ * A closed pipe on a line-buffered stream: once a write has failed, glibc's
+ * fwrite returns the full count, so the error must be seen through ferror, or
+ * tmacg would write on forever after `| head -n 1` went away.
+ */
+static void closed_pipe_line_buffered_is_epipe(void **state)
+{
+	struct report_line r = { .interval_s = 1, .running_min = NAN };
+	void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+	int fds[2];
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(pipe(fds), 0);
+	close(fds[0]);
+	f = fdopen(fds[1], "w");
+	assert_non_null(f);
+	setvbuf(f, NULL, _IOLBF, 0);
+	/* After the first failed write, glibc's line-buffered fwrite returns the full count. */
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(output_json_line(f, &r), -EPIPE);
+	fclose(f);
+	signal(SIGPIPE, old);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -178,7 +321,9 @@ int main(void)
 		cmocka_unit_test(keys_come_in_schema_order),
 		cmocka_unit_test(time_is_rfc3339_with_nanoseconds),
 		cmocka_unit_test(doubles_print_shortest_round_trip),
+		cmocka_unit_test(every_key_reads_back_exactly),
 		cmocka_unit_test(closed_stream_reports_error),
+		cmocka_unit_test(closed_pipe_line_buffered_is_epipe),
 	};
 	return cmocka_run_group_tests_name("output_json", tests, NULL, NULL);
 }

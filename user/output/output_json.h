@@ -10,7 +10,7 @@
 
 #include "output/cgroup_record.h"
 
-/* Writes one line; 0, or -EPIPE/-EIO when the stream failed. */
+/* Writes one line; 0, -ENOMEM, or -EPIPE/-EIO when the stream failed. */
 int output_json_line(FILE *f, const struct report_line *r);
 
 /* The shortest decimal text that reads back as exactly d ("0.83", not 0.8299...). */

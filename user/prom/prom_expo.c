@@ -16,6 +16,7 @@
 #include "model/model.h"
 #include "output/output_json.h"
 #include "prom/prom_label.h"
+#include "util/shortest_double.h"
 #include "util/u64map.h"
 #include "util/version.h"
 
@@ -211,13 +212,23 @@ void prom_expo_free(struct prom_expo *e)
 	free(e);
 }
 
-/* The value as Prometheus parses it: the shortest text that reads back exactly. */
+/*
+ * The value as Prometheus parses it: the shortest text that reads back exactly.
+ * One fwrite, no printf: a sample per family and cgroup adds up (issue 21).
+ */
 static void put_value(FILE *f, double v)
 {
-	char buf[40];
+	char buf[SHORTEST_DOUBLE_MAX + 2] = " ";
+	size_t n = 1;
 
-	json_double_text(v, buf, sizeof(buf));
-	fprintf(f, " %s\n", buf);
+	if (isfinite(v)) {
+		n += shortest_double(v, buf + 1);
+	} else {
+		json_double_text(v, buf + 1, sizeof(buf) - 2);
+		n += strlen(buf + 1);
+	}
+	buf[n++] = '\n';
+	fwrite(buf, 1, n, f);
 }
 
 int prom_expo_begin(struct prom_expo *e, const struct report_line *head)
@@ -408,7 +419,10 @@ static char *line_labels(struct prom_expo *e, const struct report_line *l)
 
 static void sample(FILE *f, enum family fam, const char *labels, double v)
 {
-	fprintf(f, "%s{%s}", defs[fam].name, labels);
+	fputs(defs[fam].name, f);
+	fputc('{', f);
+	fputs(labels, f);
+	fputc('}', f);
 	put_value(f, v);
 }
 

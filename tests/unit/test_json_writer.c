@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The streaming JSON writer: commas and nesting, every value kind, strings of
+ * any bytes (read back by json-c and the independent UTF-8 check of
+ * tests/lib/utf8_check.c), growth past the inline buffer, and misuse flagged.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <json-c/json.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/json_writer.h"
+#include "utf8_check.h"
+
+/* The writer's text as a NUL-terminated copy (malloc'd). */
+static char *text_of(struct json_writer *w)
+{
+	size_t len;
+	const char *t = json_writer_text(w, &len);
+	char *copy = malloc(len + 1);
+
+	assert_non_null(copy);
+	memcpy(copy, t, len);
+	copy[len] = '\0';
+	return copy;
+}
+
+static void commas_and_nesting(void **state)
+{
+	struct json_writer w;
+	char *t;
+
+	(void)state;
+	json_writer_init(&w);
+	jw_begin_object(&w);
+	jw_key(&w, "a");
+	jw_begin_array(&w);
+	jw_uint(&w, 1);
+	jw_int(&w, -2);
+	jw_begin_object(&w);
+	jw_key(&w, "b");
+	jw_null(&w);
+	jw_end_object(&w);
+	jw_begin_array(&w);
+	jw_end_array(&w);
+	jw_end_array(&w);
+	jw_key(&w, "c");
+	jw_begin_object(&w);
+	jw_end_object(&w);
+	jw_key(&w, "d");
+	jw_bool(&w, true);
+	jw_key(&w, "e");
+	jw_bool(&w, false);
+	jw_key(&w, "f");
+	jw_string(&w, NULL);
+	jw_key(&w, "g");
+	jw_double(&w, 0.5);
+	jw_end_object(&w);
+	assert_false(json_writer_failed(&w));
+	t = text_of(&w);
+	assert_string_equal(t, "{\"a\":[1,-2,{\"b\":null},[]],\"c\":{},\"d\":true,\"e\":false,"
+			       "\"f\":null,\"g\":0.5}");
+	free(t);
+	json_writer_release(&w);
+}
+
+static void integer_extremes(void **state)
+{
+	struct json_writer w;
+	char *t;
+
+	(void)state;
+	json_writer_init(&w);
+	jw_begin_array(&w);
+	jw_uint(&w, UINT64_MAX);
+	jw_int(&w, INT64_MIN);
+	jw_int(&w, INT64_MAX);
+	jw_uint(&w, 0);
+	jw_int(&w, 0);
+	jw_end_array(&w);
+	t = text_of(&w);
+	assert_string_equal(t,
+			    "[18446744073709551615,-9223372036854775808,9223372036854775807,0,0]");
+	free(t);
+	json_writer_release(&w);
+}
+
+/* NaN and infinities have no JSON spelling: null, as tmacg's lines always wrote them. */
+static void non_finite_is_null(void **state)
+{
+	struct json_writer w;
+	char *t;
+
+	(void)state;
+	json_writer_init(&w);
+	jw_begin_array(&w);
+	jw_double(&w, NAN);
+	jw_double(&w, INFINITY);
+	jw_double(&w, -INFINITY);
+	jw_double(&w, -0.0);
+	jw_double(&w, 1e-9);
+	jw_end_array(&w);
+	t = text_of(&w);
+	assert_string_equal(t, "[null,null,null,-0,1e-09]");
+	free(t);
+	json_writer_release(&w);
+}
+
+/* Every byte 1..255 in a key and a value: strict UTF-8 JSON, read back as the same bytes. */
+static void hostile_strings_read_back(void **state)
+{
+	static const char *const extra[] = { "\"",
+					     "\\",
+					     "a\"b\\c",
+					     "\xef\xbe\x80",
+					     "\xc0\xaf",
+					     "\xed\xa0\x80",
+					     "\xf4\x90\x80\x80",
+					     "/end\\",
+					     "\x7f",
+					     "tab\there\nnew" };
+	char all[256];
+
+	(void)state;
+	for (int i = 1; i < 256; i++)
+		all[i - 1] = (char)i;
+	all[255] = '\0';
+	for (size_t i = 0; i <= sizeof(extra) / sizeof(extra[0]); i++) {
+		const char *name = i < sizeof(extra) / sizeof(extra[0]) ? extra[i] : all;
+		struct json_writer w;
+		json_object *o, *v;
+		char *t, *bytes;
+
+		json_writer_init(&w);
+		jw_begin_object(&w);
+		jw_key(&w, name);
+		jw_string(&w, name);
+		jw_end_object(&w);
+		t = text_of(&w);
+		assert_true(utf8_check_strict((const unsigned char *)t, strlen(t)));
+		for (const char *p = t; *p; p++)
+			assert_true((unsigned char)*p >= 0x20); /* control characters escaped */
+		o = json_tokener_parse(t);
+		if (!o)
+			fail_msg("not JSON: %s", t);
+		json_object_object_foreach(o, key, val) {
+			bytes = malloc(strlen(key) + 1);
+			assert_non_null(bytes);
+			utf8_check_name_bytes(key, bytes);
+			assert_string_equal(bytes, name);
+			free(bytes);
+			v = val;
+			bytes = malloc(strlen(json_object_get_string(v)) + 1);
+			assert_non_null(bytes);
+			utf8_check_name_bytes(json_object_get_string(v), bytes);
+			assert_string_equal(bytes, name);
+			free(bytes);
+		}
+		json_object_put(o);
+		free(t);
+		json_writer_release(&w);
+	}
+}
+
+/* Past the inline buffer the text moves to the heap, whole. */
+static void grows_past_inline_buffer(void **state)
+{
+	size_t n = 3 * JSON_WRITER_INLINE;
+	char *big = malloc(n + 1);
+	struct json_writer w;
+	json_object *o;
+	char *t;
+
+	(void)state;
+	assert_non_null(big);
+	for (size_t i = 0; i < n; i++)
+		big[i] = (char)('a' + i % 26);
+	big[n] = '\0';
+	json_writer_init(&w);
+	jw_begin_array(&w);
+	for (int i = 0; i < 3000; i++)
+		jw_double(&w, i / 7.0);
+	jw_string(&w, big);
+	jw_end_array(&w);
+	assert_false(json_writer_failed(&w));
+	t = text_of(&w);
+	o = json_tokener_parse(t);
+	assert_non_null(o);
+	assert_int_equal(json_object_array_length(o), 3001);
+	for (int i = 0; i < 3000; i++)
+		assert_true(json_object_get_double(json_object_array_get_idx(o, i)) == i / 7.0);
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(o, 3000)), big);
+	json_object_put(o);
+	free(t);
+	free(big);
+	json_writer_release(&w);
+}
+
+static void misuse_is_flagged(void **state)
+{
+	struct json_writer w;
+
+	(void)state;
+	json_writer_init(&w);
+	jw_end_object(&w); /* nothing open */
+	assert_true(json_writer_failed(&w));
+	json_writer_release(&w);
+
+	json_writer_init(&w);
+	for (int i = 0; i <= JSON_WRITER_MAX_DEPTH; i++)
+		jw_begin_array(&w);
+	assert_true(json_writer_failed(&w));
+	json_writer_release(&w);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(commas_and_nesting),
+		cmocka_unit_test(integer_extremes),
+		cmocka_unit_test(non_finite_is_null),
+		cmocka_unit_test(hostile_strings_read_back),
+		cmocka_unit_test(grows_past_inline_buffer),
+		cmocka_unit_test(misuse_is_flagged),
+	};
+	return cmocka_run_group_tests_name("json_writer", tests, NULL, NULL);
+}

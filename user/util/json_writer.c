@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include "util/json_writer.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/name_escape.h"
+#include "util/shortest_double.h"
+
+void json_writer_init(struct json_writer *w)
+{
+	w->buf = w->inline_buf;
+	w->len = 0;
+	w->cap = sizeof(w->inline_buf);
+	w->failed = false;
+	w->after_key = false;
+	w->depth = 0;
+	w->has_item = 0;
+}
+
+void json_writer_release(struct json_writer *w)
+{
+	if (w->buf != w->inline_buf)
+		free(w->buf);
+	json_writer_init(w);
+}
+
+const char *json_writer_text(const struct json_writer *w, size_t *len)
+{
+	*len = w->len;
+	return w->buf;
+}
+
+bool json_writer_failed(const struct json_writer *w)
+{
+	return w->failed;
+}
+
+/* reserve's slow path: a bigger buffer, or failed from then on. */
+static bool grow(struct json_writer *w, size_t more)
+{
+	size_t cap = w->cap;
+	char *grown;
+
+	if (w->failed)
+		return false;
+	while (cap < w->len + more)
+		cap *= 2;
+	grown = w->buf == w->inline_buf ? malloc(cap) : realloc(w->buf, cap);
+	if (!grown) {
+		w->failed = true;
+		return false;
+	}
+	if (w->buf == w->inline_buf)
+		memcpy(grown, w->buf, w->len);
+	w->buf = grown;
+	w->cap = cap;
+	return true;
+}
+
+/* Room for more bytes at the end; false (and failed from then on) when there is none. */
+static inline bool reserve(struct json_writer *w, size_t more)
+{
+	if (w->len + more <= w->cap && !w->failed)
+		return true;
+	return grow(w, more);
+}
+
+static void put(struct json_writer *w, const char *s, size_t n)
+{
+	if (!reserve(w, n))
+		return;
+	memcpy(w->buf + w->len, s, n);
+	w->len += n;
+}
+
+/* Before an item: the comma that separates it from the previous one. */
+static void separate(struct json_writer *w)
+{
+	uint32_t bit;
+
+	if (w->after_key) {
+		w->after_key = false;
+		return;
+	}
+	if (!w->depth)
+		return;
+	bit = UINT32_C(1) << (w->depth - 1);
+	if (w->has_item & bit)
+		put(w, ",", 1);
+	w->has_item |= bit;
+}
+
+static void open_container(struct json_writer *w, char c)
+{
+	separate(w);
+	if (w->depth == JSON_WRITER_MAX_DEPTH) {
+		w->failed = true;
+		return;
+	}
+	put(w, &c, 1);
+	w->depth++;
+	w->has_item &= ~(UINT32_C(1) << (w->depth - 1));
+}
+
+static void close_container(struct json_writer *w, char c)
+{
+	if (!w->depth) {
+		w->failed = true;
+		return;
+	}
+	w->depth--;
+	put(w, &c, 1);
+}
+
+void jw_begin_object(struct json_writer *w)
+{
+	open_container(w, '{');
+}
+
+void jw_end_object(struct json_writer *w)
+{
+	close_container(w, '}');
+}
+
+void jw_begin_array(struct json_writer *w)
+{
+	open_container(w, '[');
+}
+
+void jw_end_array(struct json_writer *w)
+{
+	close_container(w, ']');
+}
+
+/* Bytes a JSON string holds as they are: printable ASCII but '"' and '\\'. */
+static const bool plain_byte[256] = {
+	[0x20 ... 0x21] = true, /* '"' is 0x22 */
+	[0x23 ... 0x5b] = true, /* '\\' is 0x5c */
+	[0x5d ... 0x7f] = true,
+};
+
+static bool plain(unsigned char c)
+{
+	return plain_byte[c];
+}
+
+/* text (valid UTF-8) as a JSON string, escaping what JSON requires. */
+static void put_escaped(struct json_writer *w, const char *text)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *u = (const unsigned char *)text;
+	size_t n = strlen(text);
+
+	/* Each byte at most 6 (\u00XX), and the quotes. */
+	if (!reserve(w, 6 * n + 2))
+		return;
+	w->buf[w->len++] = '"';
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = u[i];
+		char *o = w->buf + w->len;
+
+		if (plain(c) || c >= 0x80) {
+			*o = (char)c;
+			w->len++;
+			continue;
+		}
+		o[0] = '\\';
+		switch (c) {
+		case '"':
+		case '\\':
+			o[1] = (char)c;
+			break;
+		case '\b':
+			o[1] = 'b';
+			break;
+		case '\f':
+			o[1] = 'f';
+			break;
+		case '\n':
+			o[1] = 'n';
+			break;
+		case '\r':
+			o[1] = 'r';
+			break;
+		case '\t':
+			o[1] = 't';
+			break;
+		default:
+			memcpy(o + 1, "u00", 3);
+			o[4] = hex[c >> 4];
+			o[5] = hex[c & 15];
+			w->len += 4;
+			break;
+		}
+		w->len += 2;
+	}
+	w->buf[w->len++] = '"';
+}
+
+/* The string without separate(): keys and values share it. */
+static void put_string(struct json_writer *w, const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	const char *text;
+	size_t n = 0;
+
+	/* Nearly every name is plain ASCII: copied in one go. */
+	while (plain(u[n]))
+		n++;
+	if (!u[n]) {
+		if (reserve(w, n + 2)) {
+			w->buf[w->len++] = '"';
+			memcpy(w->buf + w->len, s, n);
+			w->len += n;
+			w->buf[w->len++] = '"';
+		}
+		return;
+	}
+	text = name_json_text(s);
+	if (!text) {
+		put(w, "null", 4); /* out of memory: as json-c did, "could not be given" */
+		return;
+	}
+	put_escaped(w, text);
+	if (text != s)
+		free((char *)text);
+}
+
+void jw_key_plain(struct json_writer *w, const char *key, size_t len)
+{
+	separate(w);
+	if (!reserve(w, len + 3))
+		return;
+	w->buf[w->len++] = '"';
+	memcpy(w->buf + w->len, key, len);
+	w->len += len;
+	w->buf[w->len++] = '"';
+	w->buf[w->len++] = ':';
+	w->after_key = true;
+}
+
+void jw_key(struct json_writer *w, const char *key)
+{
+	separate(w);
+	put_string(w, key ? key : "");
+	put(w, ":", 1);
+	w->after_key = true;
+}
+
+void jw_string(struct json_writer *w, const char *s)
+{
+	separate(w);
+	if (s)
+		put_string(w, s);
+	else
+		put(w, "null", 4);
+}
+
+void jw_double(struct json_writer *w, double d)
+{
+	separate(w);
+	if (!isfinite(d)) {
+		put(w, "null", 4);
+		return;
+	}
+	if (reserve(w, SHORTEST_DOUBLE_MAX))
+		w->len += shortest_double(d, w->buf + w->len);
+}
+
+static void put_uint(struct json_writer *w, uint64_t v)
+{
+	char rev[20];
+	int n = 0;
+
+	do
+		rev[n++] = (char)('0' + v % 10);
+	while (v /= 10);
+	if (!reserve(w, (size_t)n))
+		return;
+	while (n)
+		w->buf[w->len++] = rev[--n];
+}
+
+void jw_uint(struct json_writer *w, uint64_t v)
+{
+	separate(w);
+	put_uint(w, v);
+}
+
+void jw_int(struct json_writer *w, int64_t v)
+{
+	separate(w);
+	if (v < 0)
+		put(w, "-", 1);
+	put_uint(w, v < 0 ? -(uint64_t)v : (uint64_t)v);
+}
+
+void jw_bool(struct json_writer *w, bool v)
+{
+	separate(w);
+	if (v)
+		put(w, "true", 4);
+	else
+		put(w, "false", 5);
+}
+
+void jw_null(struct json_writer *w)
+{
+	separate(w);
+	put(w, "null", 4);
+}
+
+void jw_raw(struct json_writer *w, const char *text, size_t len)
+{
+	put(w, text, len);
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * A streaming JSON writer into one growing buffer: values are appended as they
+ * come, commas and nesting tracked here, so a line costs no allocation (json-c
+ * built and freed a tree of objects for every line: issue 21).  Strings go
+ * through name_json_text (util/name_escape.h), so any byte string comes out as
+ * strict UTF-8, then escaped as json-c escapes ('"', '\\', control characters;
+ * '/' left as it is).  Numbers: util/shortest_double.h; NaN and infinities
+ * are written as null.
+ *
+ * Errors stick: once out of memory (or nested past JSON_WRITER_MAX_DEPTH),
+ * every call is a no-op and json_writer_failed says so.
+ */
+#ifndef TMACG_JSON_WRITER_H
+#define TMACG_JSON_WRITER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define JSON_WRITER_MAX_DEPTH 32
+/* Kept inside the writer: a line of tmacg's fits without touching the heap. */
+#define JSON_WRITER_INLINE 16384
+
+struct json_writer {
+	char *buf;
+	size_t len, cap;
+	bool failed;
+	bool after_key;	   /* the next value completes a "key": pair */
+	int depth;	   /* open objects and arrays */
+	uint32_t has_item; /* bit d: the container at depth d already holds an item */
+	char inline_buf[JSON_WRITER_INLINE];
+};
+
+void json_writer_init(struct json_writer *w);
+/* Frees what the writer allocated (nothing when the text fit inline). */
+void json_writer_release(struct json_writer *w);
+/* The text so far (not NUL-terminated) and its length. */
+const char *json_writer_text(const struct json_writer *w, size_t *len);
+bool json_writer_failed(const struct json_writer *w);
+
+void jw_begin_object(struct json_writer *w);
+void jw_end_object(struct json_writer *w);
+void jw_begin_array(struct json_writer *w);
+void jw_end_array(struct json_writer *w);
+/* An object's key, escaped as a string; the next call writes its value. */
+void jw_key(struct json_writer *w, const char *key);
+
+/*
+ * A key the program spells: a string literal of printable ASCII without '"'
+ * or '\\' (tests/unit/test_output_json reads a line with every key back),
+ * copied without the scan.  JW_KEY(w, "schema").
+ */
+void jw_key_plain(struct json_writer *w, const char *key, size_t len);
+#define JW_KEY(w, literal) jw_key_plain(w, "" literal "", sizeof(literal) - 1)
+
+/* s NULL: null. */
+void jw_string(struct json_writer *w, const char *s);
+/* Not finite: null. */
+void jw_double(struct json_writer *w, double d);
+void jw_uint(struct json_writer *w, uint64_t v);
+void jw_int(struct json_writer *w, int64_t v);
+void jw_bool(struct json_writer *w, bool v);
+void jw_null(struct json_writer *w);
+/* Bytes outside any value (the newline ending a JSON line). */
+void jw_raw(struct json_writer *w, const char *text, size_t len);
+
+#endif
