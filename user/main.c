@@ -44,8 +44,18 @@ int main(int argc, char **argv)
 	if (ret)
 		return 2;
 	options_resolve(&o, isatty(STDOUT_FILENO));
-	/* Line-buffered: `kubectl logs` and pipes see every line at once. */
-	setvbuf(stdout, NULL, _IOLBF, 0);
+	/*
+	 * Live, the report flushes each interval whole (report_interval): `kubectl
+	 * logs` and pipes see every line when its interval ends, in one write per
+	 * 64 KiB instead of one per line (half of what was left of the output
+	 * path's cost at 1,000 cgroups, docs/benchmarks.md).  --replay and the
+	 * listings stay line-buffered: a replay of `tail -f` shows each line as it
+	 * is read.
+	 */
+	if (o.list_models || o.list_metrics || o.list_events || o.replay)
+		setvbuf(stdout, NULL, _IOLBF, 0);
+	else
+		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	/* A closed pipe shows up as EPIPE on write: tmacg then ends quietly. */
 	signal(SIGPIPE, SIG_IGN);
 	/*
