@@ -18,6 +18,8 @@
 
 #include <cmocka.h>
 
+#include "offline_capture.h"
+
 #include "fake_root.h"
 
 #include "model/model.h"
@@ -429,32 +431,6 @@ static void test_help_lists_models(void **state)
 
 static char root[256];
 
-/* tmacg ARGV on the fixture tree at root (TMACG_SYSFS_ROOT): its stdout in text; the exit code. */
-static int run_offline(int argc, const char **argv, char *text, size_t len)
-{
-	char out_path[] = "/tmp/tmacg-desc-out-XXXXXX";
-	int fd = mkstemp(out_path), saved = dup(STDOUT_FILENO), code;
-	struct options o;
-	FILE *f;
-
-	assert_true(fd >= 0);
-	assert_int_equal(options_parse(&o, argc, (char **)argv, stdout, stderr), 0);
-	setenv("TMACG_SYSFS_ROOT", root, 1);
-	fflush(stdout);
-	dup2(fd, STDOUT_FILENO);
-	code = offline_run(&o);
-	fflush(stdout);
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
-	unsetenv("TMACG_SYSFS_ROOT");
-	f = fdopen(fd, "r");
-	rewind(f);
-	text[fread(text, 1, len - 1, f)] = '\0';
-	fclose(f);
-	remove(out_path);
-	return code;
-}
-
 static int fake_cpuid(unsigned int leaf, unsigned int subleaf, unsigned int regs[4])
 {
 	(void)subleaf;
@@ -577,7 +553,8 @@ static void test_new_cpu_is_data(void **state)
 
 		fake_root_put(root, "/sys/devices/system/cpu/smt/active", "1\n");
 		unlink(strcat(strcpy(text, root), "/sys/bus/event_source/devices/cpu/type"));
-		assert_int_equal(run_offline(4, argv, text, sizeof(text)), 0);
+		assert_int_equal(offline_capture(STDOUT_FILENO, root, 4, argv, text, sizeof(text)),
+				 0);
 		/* The fixture's cpuinfo is stepping 9 by now: yyy, which runs zzz. */
 		assert_non_null(strstr(text, "# this CPU: yyy (Test CPU YYY (made up, zzz "
 					     "stepping 5 and up)), planning model zzz\n"));
@@ -687,7 +664,7 @@ static void test_list_events_amd(void **state)
 	fake_root_put(root, "/proc/cpuinfo",
 		      "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 26\n"
 		      "model\t\t: 2\nmodel name\t: AMD EPYC\nstepping\t: 1\n");
-	assert_int_equal(run_offline(6, argv, text, sizeof(text)), 0);
+	assert_int_equal(offline_capture(STDOUT_FILENO, root, 6, argv, text, sizeof(text)), 0);
 	assert_non_null(strstr(text, "# this CPU: zen5 (AMD EPYC, Zen 5), planning model zen4\n"));
 	assert_non_null(strstr(text, "14 events in 3 groups, 6 general-purpose counters per group\n"
 				     "group 0 (its own cycles)\n"));
@@ -721,7 +698,7 @@ static void test_list_events_neoverse(void **state)
 		      "0x00000000410fd493\n");
 	fake_root_put(root, "/sys/bus/event_source/devices/armv8_pmuv3_0/type", "8\n");
 	fake_root_put(root, "/sys/bus/event_source/devices/armv8_pmuv3_0/caps/slots", "5\n");
-	assert_int_equal(run_offline(2, argv, text, sizeof(text)), 0);
+	assert_int_equal(offline_capture(STDOUT_FILENO, root, 2, argv, text, sizeof(text)), 0);
 	assert_non_null(strstr(text, "# this CPU: neoverse-n2-r0p3 (Arm Neoverse N2 r0p3), "
 				     "planning model neoverse-n2-r0p3\n"));
 	assert_non_null(
@@ -734,7 +711,8 @@ static void test_list_events_neoverse(void **state)
 	argv[2] = "--model";
 	for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++) {
 		argv[3] = models[i];
-		assert_int_equal(run_offline(4, argv, text, sizeof(text)), 0);
+		assert_int_equal(offline_capture(STDOUT_FILENO, root, 4, argv, text, sizeof(text)),
+				 0);
 		if (!strstr(text, " events in 1 groups, 6 general-purpose counters per group\n") ||
 		    strstr(text, "group 1"))
 			fail_msg("%s does not fit one group:\n%s", models[i], text);
