@@ -107,6 +107,9 @@ static void plan_names_what_will_not_be_measured(void **state)
 	assert_int_equal(status, 0);
 	assert_row_not_measured(out, "perf stat -a -G 1:", "perf not found");
 	assert_row_not_measured(out, "maps MiB:", "bpftool not found (apt-get install bpftool)");
+	/* perf's BPF cgroup mode needs a perf built for it, named by BENCH_BPERF. */
+	assert_row_not_measured(out, "perf --bpf-counters -G 100:",
+				"BENCH_BPERF names no perf with BPF counters");
 	free(out);
 	/* perf present, 16 CPUs and 1,024 files: 1,000 cgroups x 4 events x 16 CPUs do not fit. */
 	out = run("BENCH_PMU=software BENCH_PERF=/bin/true BENCH_NCPUS=16 BENCH_NOFILE=1024 "
@@ -116,6 +119,19 @@ static void plan_names_what_will_not_be_measured(void **state)
 	assert_row_not_measured(out, "perf stat -a -G 1000:", "needs 64064 open files");
 	assert_row_not_measured(out, "perf stat -a -G 100:", "needs 6464 open files");
 	assert_non_null(strstr(out, "context switch: base tmacg perf1 \n"));
+	free(out);
+	/* The BPF mode opens events x CPUs files, not per cgroup: it fits where perf -G does not. */
+	out = run("BENCH_PMU=software BENCH_PERF=/bin/true BENCH_BPERF=/bin/true BENCH_NCPUS=16 "
+		  "BENCH_NOFILE=1024 tests/bench/run --plan 2>&1",
+		  &status);
+	assert_int_equal(status, 0);
+	assert_non_null(strstr(out, "context switch: base tmacg perf1 bperf100 \n"));
+	free(out);
+	out = run("BENCH_PMU=software BENCH_BPERF=/nonexistent/perf tests/bench/run --plan 2>&1",
+		  &status);
+	assert_int_equal(status, 0);
+	assert_row_not_measured(out, "perf --bpf-counters -G 100:",
+				"BENCH_BPERF=/nonexistent/perf is not an executable");
 	free(out);
 }
 
