@@ -108,8 +108,8 @@ static void plan_names_what_will_not_be_measured(void **state)
 	assert_row_not_measured(out, "perf stat -a -G 1:", "perf not found");
 	assert_row_not_measured(out, "maps MiB:", "bpftool not found (apt-get install bpftool)");
 	/* perf's BPF cgroup mode needs a perf built for it, named by BENCH_BPERF. */
-	assert_row_not_measured(out, "perf --bpf-counters -G 100:",
-				"BENCH_BPERF names no perf with BPF counters");
+	assert_row_not_measured(
+		out, "perf --bpf-counters -G 100:", "BENCH_BPERF names no perf with BPF counters");
 	free(out);
 	/* perf present, 16 CPUs and 1,024 files: 1,000 cgroups x 4 events x 16 CPUs do not fit. */
 	out = run("BENCH_PMU=software BENCH_PERF=/bin/true BENCH_NCPUS=16 BENCH_NOFILE=1024 "
