@@ -97,6 +97,25 @@ static void no_perf_and_sections_not_run(void **state)
 	free(out);
 }
 
+/*
+ * perf's BPF cgroup mode measured: tmacg's excess over the unmonitored round
+ * trip against perf's, from the per-round ratio medians of the recording
+ * (tmacg 1.196, perf --bpf-counters 1.395): 0.196 / 0.395 = 0.496, under 0.6.
+ */
+static void perf_bpf_mode_against_tmacg(void **state)
+{
+	char *out = render("perf-bpf-switch-only.json");
+	const char *row;
+
+	(void)state;
+	assert_non_null(strstr(out, "  perf --bpf-counters -G 100         8547    1.395"));
+	row = strstr(out, "switch_cost_vs_perf_bpf_100: ");
+	assert_non_null(row);
+	assert_non_null(strstr(row, "\"ratio\":0.496,"));
+	assert_non_null(strstr(row, "\"met\":true}"));
+	free(out);
+}
+
 static void plan_names_what_will_not_be_measured(void **state)
 {
 	int status;
@@ -140,6 +159,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(no_bpftool_and_perf_over_the_file_limit),
 		cmocka_unit_test(no_perf_and_sections_not_run),
+		cmocka_unit_test(perf_bpf_mode_against_tmacg),
 		cmocka_unit_test(plan_names_what_will_not_be_measured),
 	};
 	return cmocka_run_group_tests_name("bench_report", tests, NULL, NULL);
