@@ -201,6 +201,54 @@ static __always_inline void charge_cgroup(__u64 cgid, const struct tmacg_acc *d,
 	add_to(acc, d);
 }
 
+/* Copies the fields of d that this load uses: the rest stay 0. */
+static __always_inline void copy_delta(struct tmacg_acc *dst, const struct tmacg_acc *d)
+{
+	dst->runtime_ns = d->runtime_ns;
+	for (__u32 e = 0; e < TMACG_MAX_EVENTS; e++) {
+		if (e >= nr_events)
+			break;
+		dst->counter[e] = d->counter[e];
+	}
+	for (__u32 g = 0; g < TMACG_MAX_GROUPS; g++) {
+		if (g >= nr_groups)
+			break;
+		dst->time[g] = d->time[g];
+	}
+}
+
+/*
+ * Charges d to cgid through this CPU's pending slots (struct tmacg_pending):
+ * the cgroups a CPU switches between are few, and each keeps its slot.
+ */
+static __always_inline void charge_cgroup_pending(struct tmacg_cpu *pc, __u64 cgid,
+						  const struct tmacg_acc *d)
+{
+	struct tmacg_pending *p = &pc->pending[cgid & (TMACG_CPU_PENDING - 1)];
+
+	if (p->cgroup_id == cgid) {
+		add_to_owned(&p->acc, d);
+		return;
+	}
+	if (p->cgroup_id)
+		charge_cgroup(p->cgroup_id, &p->acc, &pc->stats); /* evicted: to its entry */
+	p->cgroup_id = cgid;
+	copy_delta(&p->acc, d);
+}
+
+/* Adds every pending slot to its cgroup's entry: before userspace reads them. */
+static __always_inline void drain_pending(struct tmacg_cpu *pc)
+{
+	for (__u32 i = 0; i < TMACG_CPU_PENDING; i++) {
+		struct tmacg_pending *p = &pc->pending[i];
+
+		if (!p->cgroup_id)
+			continue;
+		charge_cgroup(p->cgroup_id, &p->acc, &pc->stats);
+		p->cgroup_id = 0;
+	}
+}
+
 static __always_inline void charge_task(__u64 cgid, const struct tmacg_acc *d,
 					struct tmacg_stats *st, struct task_struct *task, bool btf)
 {
@@ -343,7 +391,7 @@ static __always_inline int account(struct tmacg_cpu *pc, struct task_struct *tas
 	 * the early return, what is pending may include earlier tasks of that
 	 * cgroup, and the current task may have moved since.
 	 */
-	charge_cgroup(cs->cur_cgid, d, st);
+	charge_cgroup_pending(pc, cs->cur_cgid, d);
 	if (per_task && (flags & ACCOUNT_TASK))
 		charge_task(cs->cur_cgid, d, st, task, flags & ACCOUNT_TYPED);
 	return 0;
@@ -484,7 +532,9 @@ int tmacg_flush(void *ctx)
 	pc->stats.flushes++;
 	resync(pc, current, false);
 	track_runtime(&pc->state, current, current, false);
-	return account(pc, current, ACCOUNT_TASK);
+	account(pc, current, ACCOUNT_TASK);
+	drain_pending(pc);
+	return 0;
 }
 
 /*

@@ -128,6 +128,22 @@ _Static_assert(sizeof(struct tmacg_stats) == TMACG_STATS_COUNTERS * sizeof(__u64
 	       "struct tmacg_stats is TMACG_STATS_COUNTERS __u64 fields");
 
 /*
+ * Cgroups this CPU charged last, with what it has not yet added to their
+ * shared entries: a cgroup charged again while it keeps its slot is added to
+ * with plain adds, not a hash lookup and atomic adds.  The slot of a cgroup is
+ * its id's low bits; the flush program drains every slot at each interval, and
+ * a cgroup taking an occupied slot drains it first.  A power of two.
+ */
+#define TMACG_CPU_PENDING 4
+_Static_assert((TMACG_CPU_PENDING & (TMACG_CPU_PENDING - 1)) == 0,
+	       "TMACG_CPU_PENDING is a power of two");
+
+struct tmacg_pending {
+	__u64 cgroup_id; /* 0: free */
+	struct tmacg_acc acc;
+};
+
+/*
  * All a CPU keeps, in one per-CPU array entry: the switch program looks it up
  * once, not once per part.  Userspace reads the stats (collector_stats()).
  */
@@ -135,12 +151,14 @@ struct tmacg_cpu {
 	struct tmacg_stats stats;
 	struct tmacg_cpu_state state;
 	struct tmacg_acc delta; /* the delta being charged: too large for the 512-byte stack */
+	struct tmacg_pending pending[TMACG_CPU_PENDING];
 };
 
 /* Userspace reads this map to sum the stats: every part 8-byte sized, no padding. */
 _Static_assert(sizeof(struct tmacg_cpu) == sizeof(struct tmacg_stats) +
 						   sizeof(struct tmacg_cpu_state) +
-						   sizeof(struct tmacg_acc),
+						   sizeof(struct tmacg_acc) +
+						   TMACG_CPU_PENDING * sizeof(struct tmacg_pending),
 	       "struct tmacg_cpu has no padding");
 
 enum tmacg_cgroup_event_type {
