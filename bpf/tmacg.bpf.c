@@ -44,27 +44,13 @@ struct {
 	__uint(value_size, sizeof(__u32));
 } events SEC(".maps");
 
+/* Stats, state and the delta being charged: one lookup per switch. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct tmacg_cpu_state);
-} cpu_state SEC(".maps");
-
-/* The delta being charged: too large for the 512-byte BPF stack. */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct tmacg_acc);
-} scratch SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct tmacg_stats);
-} stats SEC(".maps");
+	__type(value, struct tmacg_cpu);
+} cpu_data SEC(".maps");
 
 /*
  * One shared (not per-CPU) entry per cgroup, added to atomically: per-CPU
@@ -215,6 +201,54 @@ static __always_inline void charge_cgroup(__u64 cgid, const struct tmacg_acc *d,
 	add_to(acc, d);
 }
 
+/* Copies the fields of d that this load uses: the rest stay 0. */
+static __always_inline void copy_delta(struct tmacg_acc *dst, const struct tmacg_acc *d)
+{
+	dst->runtime_ns = d->runtime_ns;
+	for (__u32 e = 0; e < TMACG_MAX_EVENTS; e++) {
+		if (e >= nr_events)
+			break;
+		dst->counter[e] = d->counter[e];
+	}
+	for (__u32 g = 0; g < TMACG_MAX_GROUPS; g++) {
+		if (g >= nr_groups)
+			break;
+		dst->time[g] = d->time[g];
+	}
+}
+
+/*
+ * Charges d to cgid through this CPU's pending slots (struct tmacg_pending):
+ * the cgroups a CPU switches between are few, and each keeps its slot.
+ */
+static __always_inline void charge_cgroup_pending(struct tmacg_cpu *pc, __u64 cgid,
+						  const struct tmacg_acc *d)
+{
+	struct tmacg_pending *p = &pc->pending[cgid & (TMACG_CPU_PENDING - 1)];
+
+	if (p->cgroup_id == cgid) {
+		add_to_owned(&p->acc, d);
+		return;
+	}
+	if (p->cgroup_id)
+		charge_cgroup(p->cgroup_id, &p->acc, &pc->stats); /* evicted: to its entry */
+	p->cgroup_id = cgid;
+	copy_delta(&p->acc, d);
+}
+
+/* Adds every pending slot to its cgroup's entry: before userspace reads them. */
+static __always_inline void drain_pending(struct tmacg_cpu *pc)
+{
+	for (__u32 i = 0; i < TMACG_CPU_PENDING; i++) {
+		struct tmacg_pending *p = &pc->pending[i];
+
+		if (!p->cgroup_id)
+			continue;
+		charge_cgroup(p->cgroup_id, &p->acc, &pc->stats);
+		p->cgroup_id = 0;
+	}
+}
+
 static __always_inline void charge_task(__u64 cgid, const struct tmacg_acc *d,
 					struct tmacg_stats *st, struct task_struct *task, bool btf)
 {
@@ -229,6 +263,7 @@ static __always_inline void charge_task(__u64 cgid, const struct tmacg_acc *d,
 		if (!init)
 			return;
 		init->cgroup_id = cgid;
+		init->created_ns = bpf_ktime_get_ns(); /* a re-created tid restarts from zero */
 		init->tgid = tgid;
 		init->pad = 0;
 		__builtin_memcpy(init->comm, comm, sizeof(init->comm));
@@ -247,10 +282,11 @@ static __always_inline void charge_task(__u64 cgid, const struct tmacg_acc *d,
 	add_to_owned(&t->acc, d);
 }
 
-/* How account() reads task and whom it charges; constant at every call. */
+/* How account() reads task and whom it charges. */
 enum account_flags {
-	ACCOUNT_TYPED = 1 << 0, /* task is a tp_btf pointer: plain loads (see task_runtime) */
-	ACCOUNT_TASK = 1 << 1,	/* with per_task, charge the task too, not only its cgroup */
+	ACCOUNT_TYPED = 1 << 0,	      /* task is a tp_btf pointer: plain loads (see task_runtime) */
+	ACCOUNT_TASK = 1 << 1,	      /* with per_task, charge the task too, not only its cgroup */
+	ACCOUNT_COUNTS_IDLE = 1 << 2, /* the counts are idle time's: charge CPU time only */
 };
 
 static __always_inline __u32 typed_if(bool btf)
@@ -259,20 +295,38 @@ static __always_inline __u32 typed_if(bool btf)
 }
 
 /*
+ * Leaves only the CPU time in d: the counts of this pass are not charged
+ * (a failed read, or counts that are idle time's).  Rare: not on the fast path.
+ */
+static __always_inline void keep_runtime_only(struct tmacg_acc *d)
+{
+	for (__u32 e = 0; e < TMACG_MAX_EVENTS; e++) {
+		if (e >= nr_events)
+			break;
+		d->counter[e] = 0;
+	}
+	for (__u32 g = 0; g < TMACG_MAX_GROUPS; g++) {
+		if (g >= nr_groups)
+			break;
+		d->time[g].enabled = 0;
+		d->time[g].running = 0;
+	}
+}
+
+/*
  * Read every event of this CPU and charge the delta since the last reading
  * to the current task, which is task.  Called from sched_switch (current is
  * the outgoing task), the flush program (current is whatever runs on the
  * CPU) and the attach program (the task moving itself).
  */
-static __always_inline int account(struct tmacg_stats *st, struct tmacg_cpu_state *cs,
-				   struct task_struct *task, __u32 flags)
+static __always_inline int account(struct tmacg_cpu *pc, struct task_struct *task, __u32 flags)
 {
-	__u32 zero = 0, cpu = bpf_get_smp_processor_id();
-	struct tmacg_acc *d = bpf_map_lookup_elem(&scratch, &zero);
+	struct tmacg_stats *st = &pc->stats;
+	struct tmacg_cpu_state *cs = &pc->state;
+	struct tmacg_acc *d = &pc->delta;
+	__u32 cpu = bpf_get_smp_processor_id();
 	__u64 failed;
 
-	if (!d)
-		return 0;
 	cs->pass_failed = 0;
 	cs->pass_skip = 0;
 	for (__u32 e = 0; e < TMACG_MAX_EVENTS; e++) {
@@ -319,8 +373,15 @@ static __always_inline int account(struct tmacg_stats *st, struct tmacg_cpu_stat
 	cs->valid = ((1ull << nr_groups) - 1) & ~failed;
 	d->runtime_ns = cs->run_pending;
 	cs->run_pending = 0;
-	if (failed)
-		return 0; /* never charge a delta measured against a stale baseline */
+	/*
+	 * Never charge counts measured against a stale baseline; CPU time comes
+	 * from the scheduler, not the counters, so it is charged all the same.
+	 */
+	if (failed || (flags & ACCOUNT_COUNTS_IDLE)) {
+		keep_runtime_only(d);
+		if (!d->runtime_ns)
+			return 0;
+	}
 	if (cs->cur_idle || !cs->cur_cgid) {
 		st->idle++; /* idle time belongs to no cgroup */
 		return 0;
@@ -330,24 +391,17 @@ static __always_inline int account(struct tmacg_stats *st, struct tmacg_cpu_stat
 	 * the early return, what is pending may include earlier tasks of that
 	 * cgroup, and the current task may have moved since.
 	 */
-	charge_cgroup(cs->cur_cgid, d, st);
+	charge_cgroup_pending(pc, cs->cur_cgid, d);
 	if (per_task && (flags & ACCOUNT_TASK))
 		charge_task(cs->cur_cgid, d, st, task, flags & ACCOUNT_TYPED);
 	return 0;
 }
 
-static __always_inline struct tmacg_stats *this_cpu_stats(void)
+static __always_inline struct tmacg_cpu *this_cpu(void)
 {
 	__u32 zero = 0;
 
-	return bpf_map_lookup_elem(&stats, &zero);
-}
-
-static __always_inline struct tmacg_cpu_state *this_cpu_state(void)
-{
-	__u32 zero = 0;
-
-	return bpf_map_lookup_elem(&cpu_state, &zero);
+	return bpf_map_lookup_elem(&cpu_data, &zero);
 }
 
 /*
@@ -372,9 +426,11 @@ static __always_inline void track_runtime(struct tmacg_cpu_state *cs, struct tas
  * pending delta is charged to the task known to run, not to a stale cgroup,
  * and the miss is counted.  Also how the first event after loading starts.
  */
-static __always_inline void resync(struct tmacg_cpu_state *cs, struct task_struct *running,
-				   struct tmacg_stats *st, bool btf)
+static __always_inline void resync(struct tmacg_cpu *pc, struct task_struct *running, bool btf)
 {
+	struct tmacg_cpu_state *cs = &pc->state;
+	struct tmacg_stats *st = &pc->stats;
+
 	if (cs->run_task == (__u64)running)
 		return;
 	if (cs->run_task) {
@@ -383,22 +439,29 @@ static __always_inline void resync(struct tmacg_cpu_state *cs, struct task_struc
 			BPF_CORE_READ(running, se.prev_sum_exec_runtime); /* rare: no fast path */
 		__u32 policy = BPF_CORE_READ(running, policy);
 		__u64 slice = begin <= now ? now - begin : 0;
+		bool into_idle = task_is_idle(running, btf);
 
 		st->missed_switches++;
 		/*
 		 * What is pending was gathered for cur_cgid (its tasks' runtime, the
 		 * counters): charged there before this CPU follows the running task.
 		 * Per task it is not charged: the tasks it belongs to are not known.
+		 * Found in idle (a VM's kernel may not report the switch into idle):
+		 * the counts since the last reading are mostly idle time, which the
+		 * cgroup before did not use (the root's clock would take it): they
+		 * go to idle, counted; its runtime, the scheduler's, is still charged.
 		 */
-		account(st, cs, running, typed_if(btf));
+		if (into_idle)
+			st->missed_into_idle++;
+		account(pc, running, typed_if(btf) | (into_idle ? ACCOUNT_COUNTS_IDLE : 0));
 		/*
 		 * The fair class sets prev_sum_exec_runtime when it picks a task, and
 		 * this pick was unseen (a seen one, a flush or an attach would have
 		 * made it the tracked task): the unseen slice's CPU time exactly,
 		 * charged.  For other classes the field is stale: counted as lost.
 		 */
-		if (slice > UNSEEN_SLICE_MAX_NS)
-			slice = 0; /* not a slice: a stale or foreign value */
+		if (slice > UNSEEN_SLICE_MAX_NS || into_idle)
+			slice = 0; /* not a slice: a stale or foreign value, or idle's */
 		if (policy == SCHED_NORMAL_POLICY || policy == SCHED_BATCH_POLICY ||
 		    policy == SCHED_IDLE_POLICY)
 			cs->run_pending += slice;
@@ -411,15 +474,16 @@ static __always_inline void resync(struct tmacg_cpu_state *cs, struct task_struc
 
 static __always_inline int on_switch(struct task_struct *prev, struct task_struct *next, bool btf)
 {
-	struct tmacg_stats *st = this_cpu_stats();
-	struct tmacg_cpu_state *cs = this_cpu_state();
+	struct tmacg_cpu *pc = this_cpu();
+	struct tmacg_cpu_state *cs;
 	__u64 next_cgid;
 	bool next_idle;
 
-	if (!st || !cs)
+	if (!pc)
 		return 0;
-	st->switches++;
-	resync(cs, prev, st, btf);
+	cs = &pc->state;
+	pc->stats.switches++;
+	resync(pc, prev, btf);
 	track_runtime(cs, prev, next, btf);
 	next_cgid = task_cgroup_id(next, btf);
 	next_idle = task_is_idle(next, btf);
@@ -429,10 +493,10 @@ static __always_inline int on_switch(struct task_struct *prev, struct task_struc
 	 * time is split off instead of charged to the root cgroup.
 	 */
 	if (!per_task && !cs->cur_idle && !next_idle && cs->cur_cgid == next_cgid) {
-		st->early_returns++;
+		pc->stats.early_returns++;
 		return 0;
 	}
-	account(st, cs, prev, typed_if(btf) | ACCOUNT_TASK);
+	account(pc, prev, typed_if(btf) | ACCOUNT_TASK);
 	cs->cur_cgid = next_cgid;
 	cs->cur_idle = next_idle;
 	return 0;
@@ -459,17 +523,18 @@ int BPF_PROG(tmacg_switch_raw, bool preempt, struct task_struct *prev, struct ta
 SEC("raw_tp")
 int tmacg_flush(void *ctx)
 {
-	struct tmacg_stats *st = this_cpu_stats();
-	struct tmacg_cpu_state *cs = this_cpu_state();
+	struct tmacg_cpu *pc = this_cpu();
 	struct task_struct *current = (struct task_struct *)bpf_get_current_task();
 
 	(void)ctx;
-	if (!st || !cs)
+	if (!pc)
 		return 0;
-	st->flushes++;
-	resync(cs, current, st, false);
-	track_runtime(cs, current, current, false);
-	return account(st, cs, current, ACCOUNT_TASK);
+	pc->stats.flushes++;
+	resync(pc, current, false);
+	track_runtime(&pc->state, current, current, false);
+	account(pc, current, ACCOUNT_TASK);
+	drain_pending(pc);
+	return 0;
 }
 
 /*
@@ -478,17 +543,16 @@ int tmacg_flush(void *ctx)
  */
 static __always_inline int on_attach(struct cgroup *dst, struct task_struct *task)
 {
-	struct tmacg_stats *st = this_cpu_stats();
-	struct tmacg_cpu_state *cs = this_cpu_state();
+	struct tmacg_cpu *pc = this_cpu();
 
-	if (!st || !cs || (__u64)task != bpf_get_current_task() ||
+	if (!pc || (__u64)task != bpf_get_current_task() ||
 	    BPF_CORE_READ(dst, root, hierarchy_id) != 0)
 		return 0;
-	st->migrations++;
-	resync(cs, task, st, false);
-	track_runtime(cs, task, task, false);
-	account(st, cs, task, ACCOUNT_TASK);
-	cs->cur_cgid = BPF_CORE_READ(dst, kn, id);
+	pc->stats.migrations++;
+	resync(pc, task, false);
+	track_runtime(&pc->state, task, task, false);
+	account(pc, task, ACCOUNT_TASK);
+	pc->state.cur_cgid = BPF_CORE_READ(dst, kn, id);
 	return 0;
 }
 
@@ -514,10 +578,10 @@ static __always_inline int send_cgroup_event(struct cgroup *cgrp, __u32 type)
 
 	ev = bpf_ringbuf_reserve(&cgroup_events, sizeof(*ev), 0);
 	if (!ev) {
-		struct tmacg_stats *st = this_cpu_stats();
+		struct tmacg_cpu *pc = this_cpu();
 
-		if (st)
-			st->events_lost++;
+		if (pc)
+			pc->stats.events_lost++;
 		return 0;
 	}
 	ev->id = BPF_CORE_READ(cgrp, kn, id);

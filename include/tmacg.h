@@ -15,6 +15,9 @@
 #define TMACG_MAX_EVENTS 64
 /* Perf groups per CPU; each keeps its own enabled/running times. */
 #define TMACG_MAX_GROUPS 16
+/* The BPF program masks group numbers with TMACG_MAX_GROUPS - 1 (bounds for the verifier). */
+_Static_assert((TMACG_MAX_GROUPS & (TMACG_MAX_GROUPS - 1)) == 0,
+	       "TMACG_MAX_GROUPS is a power of two");
 /* A cgroup's directory entry name: NAME_MAX (255) and its NUL. */
 #define TMACG_NAME_MAX 256
 
@@ -75,6 +78,12 @@ struct tmacg_cpu_state {
 
 struct tmacg_task_acc {
 	__u64 cgroup_id;
+	/*
+	 * When the BPF side created this entry (bpf_ktime_get_ns): the LRU can
+	 * evict a tid and create it again, with counts that may already exceed
+	 * the old snapshot's; only this tells userspace to start from zero.
+	 */
+	__u64 created_ns;
 	__u32 tgid;
 	__u32 pad;
 	char comm[16];
@@ -82,9 +91,9 @@ struct tmacg_task_acc {
 };
 
 /* The task map's values are read in batches of this size (collector.c). */
-_Static_assert(__builtin_offsetof(struct tmacg_task_acc, comm) == 16, "comm after the ids");
-_Static_assert(__builtin_offsetof(struct tmacg_task_acc, acc) == 32, "acc 8-byte aligned");
-_Static_assert(sizeof(struct tmacg_task_acc) == 32 + sizeof(struct tmacg_acc),
+_Static_assert(__builtin_offsetof(struct tmacg_task_acc, comm) == 24, "comm after the ids");
+_Static_assert(__builtin_offsetof(struct tmacg_task_acc, acc) == 40, "acc 8-byte aligned");
+_Static_assert(sizeof(struct tmacg_task_acc) == 40 + sizeof(struct tmacg_acc),
 	       "struct tmacg_task_acc has no padding");
 
 /* Per-CPU counters of what the BPF side did and, above all, what it lost. */
@@ -94,23 +103,63 @@ struct tmacg_stats {
 	__u64 idle;		  /* prev was the idle task: baseline advanced, nothing charged */
 	__u64 flushes;		  /* flush program runs */
 	__u64 groups_not_running; /* group's running did not advance: members not read */
-	__u64 read_errors;	  /* bpf_perf_event_read_value failed: delta dropped */
-	__u64 map_full;		  /* no room for a cgroup accumulator: delta dropped */
-	__u64 task_map_full;	  /* no room for a task accumulator: task delta dropped */
-	__u64 negative_deltas;	  /* a reading went backwards: clamped to 0 */
-	__u64 events_lost;	  /* cgroup mkdir/rmdir events lost: ring buffer full */
-	__u64 migrations;	  /* a running task moved itself: its pending delta charged first */
-	__u64 missed_switches;	  /* the running task was not the one switched in: resynced */
+	__u64 read_errors;     /* bpf_perf_event_read_value failed: counts dropped, CPU time kept */
+	__u64 map_full;	       /* no room for a cgroup accumulator: delta dropped */
+	__u64 task_map_full;   /* no room for a task accumulator: task delta dropped */
+	__u64 negative_deltas; /* a reading went backwards: clamped to 0 */
+	__u64 events_lost;     /* cgroup mkdir/rmdir events lost: ring buffer full */
+	__u64 migrations;      /* a running task moved itself: its pending delta charged first */
+	__u64 missed_switches; /* the running task was not the one switched in: resynced */
 	__u64 missed_runtime_ns; /* CPU time of such slices that could not be charged (non-fair class) */
+	/*
+	 * Of missed_switches, those found with the idle task running: the unseen
+	 * switch went into idle, so the counts since the last reading are mostly
+	 * idle time.  Charged to idle (to no cgroup), not to the cgroup before.
+	 */
+	__u64 missed_into_idle;
 };
 
 /*
  * Userspace sums the per-CPU copies as an array of __u64 (collector_stats()):
  * every field must be a __u64.  A new counter raises this count.
  */
-#define TMACG_STATS_COUNTERS 13
+#define TMACG_STATS_COUNTERS 14
 _Static_assert(sizeof(struct tmacg_stats) == TMACG_STATS_COUNTERS * sizeof(__u64),
 	       "struct tmacg_stats is TMACG_STATS_COUNTERS __u64 fields");
+
+/*
+ * Cgroups this CPU charged last, with what it has not yet added to their
+ * shared entries: a cgroup charged again while it keeps its slot is added to
+ * with plain adds, not a hash lookup and atomic adds.  The slot of a cgroup is
+ * its id's low bits; the flush program drains every slot at each interval, and
+ * a cgroup taking an occupied slot drains it first.  A power of two.
+ */
+#define TMACG_CPU_PENDING 4
+_Static_assert((TMACG_CPU_PENDING & (TMACG_CPU_PENDING - 1)) == 0,
+	       "TMACG_CPU_PENDING is a power of two");
+
+struct tmacg_pending {
+	__u64 cgroup_id; /* 0: free */
+	struct tmacg_acc acc;
+};
+
+/*
+ * All a CPU keeps, in one per-CPU array entry: the switch program looks it up
+ * once, not once per part.  Userspace reads the stats (collector_stats()).
+ */
+struct tmacg_cpu {
+	struct tmacg_stats stats;
+	struct tmacg_cpu_state state;
+	struct tmacg_acc delta; /* the delta being charged: too large for the 512-byte stack */
+	struct tmacg_pending pending[TMACG_CPU_PENDING];
+};
+
+/* Userspace reads this map to sum the stats: every part 8-byte sized, no padding. */
+_Static_assert(sizeof(struct tmacg_cpu) == sizeof(struct tmacg_stats) +
+						   sizeof(struct tmacg_cpu_state) +
+						   sizeof(struct tmacg_acc) +
+						   TMACG_CPU_PENDING * sizeof(struct tmacg_pending),
+	       "struct tmacg_cpu has no padding");
 
 enum tmacg_cgroup_event_type {
 	TMACG_CGROUP_MKDIR = 1,

@@ -177,8 +177,8 @@ static uint64_t dropped_since_last(struct monitor *m, uint64_t *map_full)
 		m->warned_lost = true;
 	}
 	if (st.read_errors > m->last_stats.read_errors && !m->warned_read) {
-		fprintf(stderr, "tmacg: warning: counter reads failed in BPF: those deltas are "
-				"dropped (run with -v for the totals)\n");
+		fprintf(stderr, "tmacg: warning: counter reads failed in BPF: those counts are "
+				"dropped, CPU time kept (run with -v for the totals)\n");
 		m->warned_read = true;
 	}
 	*map_full = st.map_full - m->last_stats.map_full; /* in each line's quality */
@@ -197,7 +197,8 @@ static void print_totals(struct monitor *m)
 	fprintf(stderr,
 		"tmacg: switches %llu, returned early %llu (%.1f%%), idle %llu, flushes %llu, "
 		"groups not running %llu, self-migrations %llu, switches not reported by the "
-		"kernel %llu (%.3f s of CPU time in them not charged)\n"
+		"kernel %llu (%.3f s of CPU time in them not charged; %llu into idle, their "
+		"counts charged to idle)\n"
 		"tmacg: dropped: read errors %llu, cgroup map full %llu, task map full %llu, "
 		"cgroup events lost %llu, unattributed %llu, flush errors %llu; "
 		"negative deltas clamped %llu\n",
@@ -206,9 +207,10 @@ static void print_totals(struct monitor *m)
 		(unsigned long long)st.idle, (unsigned long long)st.flushes,
 		(unsigned long long)st.groups_not_running, (unsigned long long)st.migrations,
 		(unsigned long long)st.missed_switches, st.missed_runtime_ns / 1e9,
-		(unsigned long long)st.read_errors, (unsigned long long)st.map_full,
-		(unsigned long long)st.task_map_full, (unsigned long long)st.events_lost,
-		(unsigned long long)m->unattributed, (unsigned long long)m->col.flush_errors,
+		(unsigned long long)st.missed_into_idle, (unsigned long long)st.read_errors,
+		(unsigned long long)st.map_full, (unsigned long long)st.task_map_full,
+		(unsigned long long)st.events_lost, (unsigned long long)m->unattributed,
+		(unsigned long long)m->col.flush_errors,
 		(unsigned long long)(st.negative_deltas + m->col.negative_deltas));
 }
 

@@ -8,7 +8,9 @@
  * wake-ups on a VM cost an IPI each whose noise hides everything else).
  *
  *   pingpong CPU_A CPU_B ROUNDS [CGROUP_DIR_A CGROUP_DIR_B]
- * prints nanoseconds per round trip (two switches on one CPU).
+ * prints nanoseconds per round trip (two switches on one CPU).  A cgroup
+ * argument may name several directories joined by ':', one per hierarchy (on
+ * a hybrid host perf reads a cgroup v1 perf_event hierarchy, tmacg cgroup2).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -44,20 +46,27 @@ static int join_cgroup(const char *dir)
 	return ok ? 0 : -errno;
 }
 
-/* Pins and places the calling process; exits with a message on failure. */
-static void place(int cpu, const char *cg)
+/* Pins and places the calling process in each of cgs (':'-separated); exits on failure. */
+static void place(int cpu, const char *cgs)
 {
+	char dir[4000]; /* and "/cgroup.procs" fit join_cgroup's path */
 	int err = pin(cpu);
 
 	if (err) {
 		fprintf(stderr, "pingpong: cannot pin to CPU %d: %s\n", cpu, strerror(-err));
 		exit(1);
 	}
-	err = cg ? join_cgroup(cg) : 0;
-	if (err) {
-		fprintf(stderr, "pingpong: cannot join cgroup %s: %s (run as root)\n", cg,
-			strerror(-err));
-		exit(1);
+	while (cgs && *cgs) {
+		size_t len = strcspn(cgs, ":");
+
+		snprintf(dir, sizeof(dir), "%.*s", (int)len, cgs);
+		cgs += len + (cgs[len] == ':');
+		err = join_cgroup(dir);
+		if (err) {
+			fprintf(stderr, "pingpong: cannot join cgroup %s: %s (run as root)\n", dir,
+				strerror(-err));
+			exit(1);
+		}
 	}
 }
 

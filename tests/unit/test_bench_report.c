@@ -123,6 +123,25 @@ static void output_path_in_percent_of_a_cpu(void **state)
 	free(out);
 }
 
+/*
+ * perf's BPF cgroup mode measured: tmacg's excess over the unmonitored round
+ * trip against perf's, from the per-round ratio medians of the recording
+ * (tmacg 1.196, perf --bpf-counters 1.395): 0.196 / 0.395 = 0.496, under 0.6.
+ */
+static void perf_bpf_mode_against_tmacg(void **state)
+{
+	char *out = render("perf-bpf-switch-only.json");
+	const char *row;
+
+	(void)state;
+	assert_non_null(strstr(out, "  perf --bpf-counters -G 100         8547    1.395"));
+	row = strstr(out, "switch_cost_vs_perf_bpf_100: ");
+	assert_non_null(row);
+	assert_non_null(strstr(row, "\"ratio\":0.496,"));
+	assert_non_null(strstr(row, "\"met\":true}"));
+	free(out);
+}
+
 static void plan_names_what_will_not_be_measured(void **state)
 {
 	int status;
@@ -133,6 +152,9 @@ static void plan_names_what_will_not_be_measured(void **state)
 	assert_int_equal(status, 0);
 	assert_row_not_measured(out, "perf stat -a -G 1:", "perf not found");
 	assert_row_not_measured(out, "maps MiB:", "bpftool not found (apt-get install bpftool)");
+	/* perf's BPF cgroup mode needs a perf built for it, named by BENCH_BPERF. */
+	assert_row_not_measured(
+		out, "perf --bpf-counters -G 100:", "BENCH_BPERF names no perf with BPF counters");
 	free(out);
 	/* perf present, 16 CPUs and 1,024 files: 1,000 cgroups x 4 events x 16 CPUs do not fit. */
 	out = run("BENCH_PMU=software BENCH_PERF=/bin/true BENCH_NCPUS=16 BENCH_NOFILE=1024 "
@@ -143,6 +165,19 @@ static void plan_names_what_will_not_be_measured(void **state)
 	assert_row_not_measured(out, "perf stat -a -G 100:", "needs 6464 open files");
 	assert_non_null(strstr(out, "context switch: base tmacg perf1 \n"));
 	free(out);
+	/* The BPF mode opens events x CPUs files, not per cgroup: it fits where perf -G does not. */
+	out = run("BENCH_PMU=software BENCH_PERF=/bin/true BENCH_BPERF=/bin/true BENCH_NCPUS=16 "
+		  "BENCH_NOFILE=1024 tests/bench/run --plan 2>&1",
+		  &status);
+	assert_int_equal(status, 0);
+	assert_non_null(strstr(out, "context switch: base tmacg perf1 bperf100 \n"));
+	free(out);
+	out = run("BENCH_PMU=software BENCH_BPERF=/nonexistent/perf tests/bench/run --plan 2>&1",
+		  &status);
+	assert_int_equal(status, 0);
+	assert_row_not_measured(out, "perf --bpf-counters -G 100:",
+				"BENCH_BPERF=/nonexistent/perf is not an executable");
+	free(out);
 }
 
 int main(void)
@@ -150,6 +185,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(no_bpftool_and_perf_over_the_file_limit),
 		cmocka_unit_test(no_perf_and_sections_not_run),
+		cmocka_unit_test(perf_bpf_mode_against_tmacg),
 		cmocka_unit_test(plan_names_what_will_not_be_measured),
 		cmocka_unit_test(output_path_in_percent_of_a_cpu),
 	};

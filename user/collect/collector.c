@@ -20,7 +20,8 @@
 
 struct task_snap {
 	struct tmacg_acc acc;
-	uint64_t seen; /* read generation that last saw the tid */
+	uint64_t created_ns; /* of the BPF entry acc was read from */
+	uint64_t seen;	     /* read generation that last saw the tid */
 };
 
 static int libbpf_verbose;
@@ -324,9 +325,15 @@ static int read_task(struct collector *c, const void *key, const void *val, void
 	snap = snapshot_of(&c->task_snaps, tid, sizeof(*snap));
 	if (!snap)
 		return -ENOMEM;
-	/* The LRU evicted and re-created this tid: count from zero again. */
-	if (t->acc.time[0].enabled < snap->acc.time[0].enabled)
+	/*
+	 * The LRU evicted and re-created this tid: count from zero again.  Told
+	 * by the entry's creation time, not by a count going backwards: the new
+	 * entry may have passed the old snapshot already.
+	 */
+	if (t->created_ns != snap->created_ns) {
 		memset(&snap->acc, 0, sizeof(snap->acc));
+		snap->created_ns = t->created_ns;
+	}
 	c->negative_deltas +=
 		acc_delta(&t->acc, &snap->acc, c->cfg.nevents, c->cfg.ngroups, &delta);
 	snap->acc = t->acc;
@@ -379,19 +386,19 @@ void collector_forget_cgroup(struct collector *c, uint64_t id)
 
 int collector_stats(struct collector *c, struct tmacg_stats *out)
 {
-	struct tmacg_stats *percpu = calloc(c->ncpus, sizeof(*percpu));
+	struct tmacg_cpu *percpu = calloc(c->ncpus, sizeof(*percpu));
 	__u32 zero = 0;
 	int err = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (!percpu)
 		return -ENOMEM;
-	if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.stats), &zero, percpu)) {
+	if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.cpu_data), &zero, percpu)) {
 		err = -errno;
 	} else {
 		for (int cpu = 0; cpu < c->ncpus; cpu++) {
 			__u64 *dst = (__u64 *)out;
-			const __u64 *src = (const __u64 *)&percpu[cpu];
+			const __u64 *src = (const __u64 *)&percpu[cpu].stats;
 
 			for (size_t i = 0; i < TMACG_STATS_COUNTERS; i++)
 				dst[i] += src[i];

@@ -59,7 +59,10 @@ int collector_attach(struct collector *c, char *err, size_t errlen);
 int collector_poll_cgroups(struct collector *c);
 /* The same, waiting up to timeout_ms for the first; -EINTR on a signal. */
 int collector_wait_cgroups(struct collector *c, int timeout_ms);
-/* Charges every online CPU's pending delta to what runs there now. */
+/*
+ * Charges every online CPU's pending delta to what runs there now, and drains
+ * its pending slots (struct tmacg_pending) into the cgroup map.
+ */
 int collector_flush(struct collector *c);
 
 /* Calls fn for every cgroup whose counts changed since the last read. */

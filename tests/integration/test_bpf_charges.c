@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * What the BPF side charges in its rare cases, made to happen on demand:
+ * a failed counter read, a switch into idle the kernel did not report, a
+ * task entry the LRU evicted and created again, a pending slot taken over.
+ *
+ * The programs are loaded but never attached: only this test runs them, with
+ * BPF_PROG_TEST_RUN on the CPU it is pinned to, after writing that CPU's
+ * state into the map.  The raw_tp switch program (TMACG_FORCE_RAW_TP) reads
+ * tasks through bpf_probe_read_kernel, which zeroes what it cannot read: a
+ * user-space address stands for a task whose every field is 0, the idle
+ * task's pid among them.  A charge waits in the CPU's pending slots until the
+ * flush program drains them, so each test flushes before it reads.  Nothing here is a real cgroup: the charges go to
+ * made-up ids, and nothing is left behind.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "collect/collector.h"
+#include "itest.h"
+#include "pmu/pmu.h"
+#include "tmacg.skel.h"
+
+/* Not a kernel address: every field read through it is 0, so pid 0 (idle). */
+#define TASK_READS_AS_IDLE 0x10ull
+/* Another task the CPU believes it switched in last; never dereferenced. */
+#define TASK_SEEN_LAST 0x20ull
+/* A cgroup id no kernel gives out this early: the charges of this test. */
+#define TEST_CGROUP 0x7e57000000000001ull
+
+struct rig {
+	struct collector col;
+	struct pmu_set pmu;
+	int cpu; /* the CPU this test is pinned to, where the programs run */
+};
+
+struct found {
+	uint64_t want;
+	struct tmacg_acc sum;
+	int seen;
+};
+
+static void collect_one(uint64_t id, const struct tmacg_acc *d, void *ctx)
+{
+	struct found *f = ctx;
+
+	if (id != f->want)
+		return;
+	f->seen++;
+	f->sum = *d;
+}
+
+/* nevents software events, each leading its own group when own_groups. */
+static void rig_open(struct rig *r, int nevents, bool own_groups, bool per_task)
+{
+	struct pmu_event events[4];
+	int event_group[4];
+	bool leader[4];
+	struct collector_config cfg = { 0 };
+	char err[1024];
+	cpu_set_t set;
+
+	assert_true(nevents <= 4);
+	assert_int_equal(pmu_software_events(events, 4), 4);
+	for (int e = 0; e < nevents; e++) {
+		events[e].group = own_groups ? e : 0;
+		event_group[e] = events[e].group;
+		leader[e] = own_groups || e == 0;
+	}
+	cfg.nevents = nevents;
+	cfg.ngroups = own_groups ? nevents : 1;
+	cfg.event_group = event_group;
+	cfg.event_is_leader = leader;
+	cfg.per_task = per_task;
+	cfg.max_cgroups = 64;
+	cfg.max_tasks = 64;
+	r->cpu = sched_getcpu();
+	assert_true(r->cpu >= 0);
+	CPU_ZERO(&set);
+	CPU_SET(r->cpu, &set);
+	assert_int_equal(sched_setaffinity(0, sizeof(set), &set), 0);
+	/* raw_tp programs can be test-run with chosen arguments; tp_btf ones cannot. */
+	setenv("TMACG_FORCE_RAW_TP", "1", 1);
+	if (collector_open(&r->col, &cfg, err, sizeof(err)))
+		fail_msg("%s", err);
+	unsetenv("TMACG_FORCE_RAW_TP");
+	if (pmu_open(&r->pmu, events, nevents, r->col.ncpus, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(collector_set_events(&r->col, &r->pmu, err, sizeof(err)), 0);
+	assert_int_equal(pmu_enable(&r->pmu), 0);
+}
+
+static void rig_close(struct rig *r)
+{
+	cpu_set_t set;
+
+	collector_close(&r->col);
+	pmu_close(&r->pmu);
+	CPU_ZERO(&set);
+	for (int c = 0; c < CPU_SETSIZE && c < 1024; c++)
+		CPU_SET(c, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* Replaces the state of the rig's CPU in the BPF per-CPU map. */
+static void set_cpu_state(struct rig *r, const struct tmacg_cpu_state *state)
+{
+	int fd = bpf_map__fd(r->col.skel->maps.cpu_data);
+	struct tmacg_cpu *all = calloc(r->col.ncpus, sizeof(*all));
+	__u32 zero = 0;
+
+	assert_non_null(all);
+	assert_int_equal(bpf_map_lookup_elem(fd, &zero, all), 0);
+	all[r->cpu].state = *state;
+	assert_int_equal(bpf_map_update_elem(fd, &zero, all, BPF_ANY), 0);
+	free(all);
+}
+
+/* Runs the sched_switch program on the rig's CPU as if prev gave way to next. */
+static void run_switch(struct rig *r, __u64 prev, __u64 next)
+{
+	__u64 args[4] = { 0, prev, next, 0 }; /* preempt, prev, next, prev_state */
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args),
+		    .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = r->cpu);
+
+	assert_int_equal(
+		bpf_prog_test_run_opts(bpf_program__fd(r->col.skel->progs.tmacg_switch_raw), &opts),
+		0);
+}
+
+/* Runs the flush program on the rig's CPU: current is this test's thread. */
+static void run_flush(struct rig *r)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = r->cpu);
+
+	assert_int_equal(
+		bpf_prog_test_run_opts(bpf_program__fd(r->col.skel->progs.tmacg_flush), &opts), 0);
+}
+
+/* Drains the rig CPU's pending charges (the flush), then reads the test cgroup's delta. */
+static struct found read_test_cgroup(struct rig *r)
+{
+	struct found f = { .want = TEST_CGROUP };
+
+	run_flush(r);
+	assert_int_equal(collector_read_cgroups(&r->col, collect_one, &f), 0);
+	return f;
+}
+
+/*
+ * Issue 15, defect 3: one failed counter read drops the pass's counts, not
+ * its CPU time, which comes from the scheduler.
+ */
+static void failed_read_still_charges_cpu_time(void **state)
+{
+	struct tmacg_cpu_state cs = { 0 };
+	struct tmacg_stats st;
+	struct rig r;
+	struct found f;
+	__u32 key;
+
+	(void)state;
+	ITEST_NEED_ROOT();
+	rig_open(&r, 2, true, false);
+	/* Group 1's event leaves the map on this CPU: reading it fails (-ENOENT). */
+	key = 1 * r.col.ncpus + r.cpu;
+	assert_int_equal(bpf_map_delete_elem(bpf_map__fd(r.col.skel->maps.events), &key), 0);
+	cs.valid = 3;
+	cs.run_task = TASK_READS_AS_IDLE; /* the task run_switch gives as prev */
+	cs.run_pending = 12345;		  /* CPU time its cgroup has pending */
+	cs.cur_cgid = TEST_CGROUP;
+	set_cpu_state(&r, &cs);
+	run_switch(&r, TASK_READS_AS_IDLE, TASK_READS_AS_IDLE);
+
+	assert_int_equal(collector_stats(&r.col, &st), 0);
+	assert_int_equal(st.read_errors, 1);
+	f = read_test_cgroup(&r);
+	assert_int_equal(f.seen, 1);
+	assert_int_equal(f.sum.runtime_ns, 12345);
+	/* Group 0 read fine, but no count of a failed pass is charged. */
+	assert_int_equal(f.sum.counter[0], 0);
+	assert_int_equal(f.sum.time[0].enabled, 0);
+	assert_int_equal(f.sum.counter[1], 0);
+	rig_close(&r);
+}
+
+/*
+ * Issue 15, defect 7: the kernel did not report a switch into idle, and the
+ * idle task is found running.  The counts since the last reading (cpu-clock
+ * ran on through idle) are idle time: not the cgroup's that ran before.
+ */
+static void missed_switch_into_idle_charges_idle(void **state)
+{
+	struct tmacg_cpu_state cs = { 0 };
+	struct tmacg_stats st;
+	struct rig r;
+	struct found f;
+
+	(void)state;
+	ITEST_NEED_ROOT();
+	rig_open(&r, 1, false, false);
+	cs.valid = 1; /* baseline 0: the pending delta is the whole count so far */
+	cs.run_task = TASK_SEEN_LAST;
+	cs.cur_cgid = TEST_CGROUP;
+	set_cpu_state(&r, &cs);
+	run_switch(&r, TASK_READS_AS_IDLE, TASK_READS_AS_IDLE);
+
+	assert_int_equal(collector_stats(&r.col, &st), 0);
+	assert_int_equal(st.missed_switches, 1);
+	assert_int_equal(st.missed_into_idle, 1);
+	f = read_test_cgroup(&r);
+	assert_int_equal(f.seen, 0);
+
+	/* The same miss found with a real task running: charged to the cgroup before. */
+	set_cpu_state(&r, &cs);
+	run_flush(&r);
+	assert_int_equal(collector_stats(&r.col, &st), 0);
+	assert_int_equal(st.missed_into_idle, 1);
+	f = read_test_cgroup(&r);
+	assert_int_equal(f.seen, 1);
+	assert_true(f.sum.counter[0] > 0);
+	assert_true(f.sum.time[0].enabled > 0);
+	rig_close(&r);
+}
+
+/* Charges cpu_ns of CPU time to cgid through one switch of the rig's CPU. */
+static void charge_runtime(struct rig *r, __u64 cgid, __u64 cpu_ns)
+{
+	struct tmacg_cpu_state cs = { 0 };
+
+	cs.run_task = TASK_READS_AS_IDLE; /* seen switched in: no resync */
+	cs.run_pending = cpu_ns;
+	cs.cur_cgid = cgid;
+	set_cpu_state(r, &cs);
+	run_switch(r, TASK_READS_AS_IDLE, TASK_READS_AS_IDLE);
+}
+
+/* What the map holds for want, without a flush: pending charges are not in it. */
+static struct found read_map_only(struct rig *r, uint64_t want)
+{
+	struct found f = { .want = want };
+
+	assert_int_equal(collector_read_cgroups(&r->col, collect_one, &f), 0);
+	return f;
+}
+
+/*
+ * A CPU's charges wait in its pending slot for their cgroup (id modulo
+ * TMACG_CPU_PENDING) until another cgroup takes the slot or the flush drains it.
+ */
+static void pending_slot_drains_on_eviction_and_flush(void **state)
+{
+	const uint64_t same_slot = TEST_CGROUP + TMACG_CPU_PENDING;
+	struct rig r;
+	struct found f;
+
+	(void)state;
+	ITEST_NEED_ROOT();
+	rig_open(&r, 1, false, false);
+	charge_runtime(&r, TEST_CGROUP, 1000);
+	charge_runtime(&r, TEST_CGROUP, 500); /* same slot, same cgroup: added there */
+	assert_int_equal(read_map_only(&r, TEST_CGROUP).seen, 0);
+
+	charge_runtime(&r, same_slot, 2000); /* takes the slot: TEST_CGROUP goes to the map */
+	f = read_map_only(&r, TEST_CGROUP);
+	assert_int_equal(f.seen, 1);
+	assert_int_equal(f.sum.runtime_ns, 1500);
+	assert_int_equal(read_map_only(&r, same_slot).seen, 0);
+
+	run_flush(&r); /* drains every slot */
+	f = read_map_only(&r, same_slot);
+	assert_int_equal(f.seen, 1);
+	assert_int_equal(f.sum.runtime_ns, 2000);
+	rig_close(&r);
+}
+
+struct task_found {
+	uint32_t tid;
+	struct tmacg_acc sum;
+	int seen;
+};
+
+static void task_one(const struct collector_task *t, const struct tmacg_acc *d, void *ctx)
+{
+	struct task_found *f = ctx;
+
+	if (t->tid != f->tid)
+		return;
+	f->seen++;
+	f->sum = *d;
+}
+
+static void put_task(struct rig *r, __u32 tid, __u64 created_ns, __u64 count)
+{
+	struct tmacg_task_acc t = { .cgroup_id = TEST_CGROUP, .created_ns = created_ns };
+
+	t.tgid = tid;
+	strcpy(t.comm, "tmacg-test");
+	t.acc.runtime_ns = count;
+	t.acc.counter[0] = count;
+	t.acc.time[0].enabled = count;
+	t.acc.time[0].running = count;
+	assert_int_equal(
+		bpf_map_update_elem(bpf_map__fd(r->col.skel->maps.task_acc), &tid, &t, BPF_ANY), 0);
+}
+
+/*
+ * Issue 15, defect 5: a tid the LRU evicted and the BPF side created again
+ * counts from zero, even when its new counts already exceed the old snapshot.
+ */
+static void recreated_task_entry_counts_from_zero(void **state)
+{
+	struct task_found f = { .tid = 999999 };
+	struct rig r;
+
+	(void)state;
+	ITEST_NEED_ROOT();
+	rig_open(&r, 1, false, true);
+	put_task(&r, f.tid, 100, 1000);
+	assert_int_equal(collector_read_tasks(&r.col, task_one, &f), 0);
+	assert_int_equal(f.seen, 1);
+	assert_int_equal(f.sum.runtime_ns, 1000);
+
+	put_task(&r, f.tid, 200, 1500); /* evicted, created again, counted past 1000 */
+	assert_int_equal(collector_read_tasks(&r.col, task_one, &f), 0);
+	assert_int_equal(f.seen, 2);
+	assert_int_equal(f.sum.runtime_ns, 1500);
+	assert_int_equal(f.sum.counter[0], 1500);
+	assert_int_equal(f.sum.time[0].enabled, 1500);
+
+	put_task(&r, f.tid, 200, 1700); /* the same entry: its growth only */
+	assert_int_equal(collector_read_tasks(&r.col, task_one, &f), 0);
+	assert_int_equal(f.seen, 3);
+	assert_int_equal(f.sum.runtime_ns, 200);
+	rig_close(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(failed_read_still_charges_cpu_time),
+		cmocka_unit_test(missed_switch_into_idle_charges_idle),
+		cmocka_unit_test(recreated_task_entry_counts_from_zero),
+		cmocka_unit_test(pending_slot_drains_on_eviction_and_flush),
+	};
+	return cmocka_run_group_tests_name("bpf_charges", tests, itest_group_setup, NULL);
+}
