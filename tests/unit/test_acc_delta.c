@@ -99,12 +99,34 @@ static void running_min_over_enabled_groups(void **state)
 	assert_true(acc_running_min(&a, 3) == 0.25);
 }
 
+/* acc_clear empties what acc_add filled: the sum is empty and adds afresh. */
+static void clear_undoes_add(void **state)
+{
+	struct tmacg_acc sum = { 0 }, d = { 0 }, zero = { 0 };
+
+	(void)state;
+	d.runtime_ns = 7;
+	d.counter[0] = 3;
+	d.counter[2] = 5;
+	d.time[1].enabled = 11;
+	d.time[1].running = 9;
+	acc_add(&sum, &d, 3, 2);
+	assert_false(acc_is_empty(&sum, 2));
+	acc_clear(&sum, 3, 2);
+	assert_true(acc_is_empty(&sum, 2));
+	assert_memory_equal(&sum, &zero, sizeof(sum));
+	acc_add(&sum, &d, 3, 2);
+	assert_int_equal(sum.counter[2], 5);
+	assert_int_equal(sum.time[1].running, 9);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(delta_subtracts_used_fields_only),
 		cmocka_unit_test(going_backwards_is_clamped_and_counted),
 		cmocka_unit_test(add_and_empty),
+		cmocka_unit_test(clear_undoes_add),
 		cmocka_unit_test(scaling_for_multiplexing),
 		cmocka_unit_test(running_min_over_enabled_groups),
 	};

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #include "collect/acc_delta.h"
 
+#include <string.h>
+
 #include <math.h>
 
 static __u64 sub_clamped(__u64 now, __u64 before, int *negative)
@@ -38,6 +40,13 @@ void acc_add(struct tmacg_acc *sum, const struct tmacg_acc *d, int nevents, int 
 		sum->time[g].enabled += d->time[g].enabled;
 		sum->time[g].running += d->time[g].running;
 	}
+}
+
+void acc_clear(struct tmacg_acc *sum, int nevents, int ngroups)
+{
+	sum->runtime_ns = 0;
+	memset(sum->counter, 0, sizeof(sum->counter[0]) * (size_t)nevents);
+	memset(sum->time, 0, sizeof(sum->time[0]) * (size_t)ngroups);
 }
 
 bool acc_is_empty(const struct tmacg_acc *a, int ngroups)

@@ -18,6 +18,14 @@ int acc_delta(const struct tmacg_acc *now, const struct tmacg_acc *before, int n
 /* sum += d over the first nevents counters and ngroups times. */
 void acc_add(struct tmacg_acc *sum, const struct tmacg_acc *d, int nevents, int ngroups);
 
+/*
+ * sum = 0 over runtime, the first nevents counters and ngroups times: the part
+ * acc_add writes.  The rest stays as calloc left it, and clearing only this part
+ * keeps each interval's reset to a few cache lines per cgroup (10,000 cgroups
+ * reported every second: a 776-byte memset each was 4 % of tmacg's CPU).
+ */
+void acc_clear(struct tmacg_acc *sum, int nevents, int ngroups);
+
 /* True when nothing counted: no runtime and no time enabled in any group. */
 bool acc_is_empty(const struct tmacg_acc *a, int ngroups);
 

@@ -106,19 +106,19 @@ void report_free(struct report *r)
 	free(r);
 }
 
-static void clear_sums(struct cgroup_tree *t)
+static void clear_sums(const struct report *r, struct cgroup_tree *t)
 {
 	struct cgroup_node *n;
 	size_t cur = 0;
 
 	while ((n = cgroup_tree_next(t, &cur)))
 		if (n->sum)
-			memset(n->sum, 0, sizeof(*n->sum));
+			acc_clear(n->sum, r->cfg.nevents, r->cfg.ngroups);
 }
 
 void report_reset(struct report *r, struct cgroup_tree *t)
 {
-	clear_sums(t);
+	clear_sums(r, t);
 	r->ntasks = 0;
 }
 
