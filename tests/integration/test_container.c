@@ -32,6 +32,58 @@ static bool made_dir;
 static char image[128]; /* what podman load named it */
 static const char *runtime = "";
 
+static int sh(const char *cmd, char **out);
+
+/*
+ * podman (cgroupfs manager, as on this hybrid host) makes <mount>/libpod_parent
+ * in every cgroup hierarchy and leaves it there, empty, after `run --rm`: the
+ * ones this test made, to remove.
+ */
+#define MAX_HIERARCHIES 32
+static char made_parents[MAX_HIERARCHIES][PATH_MAX];
+static int nmade_parents;
+
+/* Every cgroup (v1 or v2) mount's <mount>/libpod_parent that does not exist yet. */
+static void note_missing_podman_parents(void)
+{
+	char line[4096], mnt[1024];
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f) && nmade_parents < MAX_HIERARCHIES) {
+		const char *sep = strstr(line, " - ");
+
+		if (!sep || (strncmp(sep, " - cgroup ", 10) && strncmp(sep, " - cgroup2 ", 11)))
+			continue;
+		if (sscanf(line, "%*s %*s %*s %*s %1023s", mnt) != 1)
+			continue;
+		snprintf(made_parents[nmade_parents], PATH_MAX, "%s/libpod_parent", mnt);
+		if (access(made_parents[nmade_parents], F_OK))
+			nmade_parents++;
+	}
+	fclose(f);
+}
+
+/* Removes what podman left of the cgroups this test made it create; 0 when none is left. */
+static int remove_podman_parents(void)
+{
+	char cmd[PATH_MAX + 128];
+	int left = 0;
+
+	for (int i = 0; i < nmade_parents; i++) {
+		if (access(made_parents[i], F_OK))
+			continue;
+		snprintf(cmd, sizeof(cmd), "find '%s' -depth -type d -exec rmdir {} + 2>/dev/null",
+			 made_parents[i]);
+		sh(cmd, NULL);
+		if (!access(made_parents[i], F_OK)) {
+			fprintf(stderr, "podman left %s behind (not empty?)\n", made_parents[i]);
+			left++;
+		}
+	}
+	return left;
+}
+
 /* Runs cmd through sh; its stdout and stderr in out (malloc'ed); the exit status. */
 static int sh(const char *cmd, char **out)
 {
@@ -75,6 +127,7 @@ static int setup(void **state)
 	if (repo_root(root, sizeof(root)) || !mkdtemp(dir))
 		return -1;
 	made_dir = true;
+	note_missing_podman_parents();
 	snprintf(cmd, sizeof(cmd), "%s/build-static/tmacg", root);
 	if (access(cmd, X_OK)) {
 		printf("  skipped: %s missing (make static; make test builds it)\n", cmd);
@@ -118,6 +171,7 @@ static int teardown(void **state)
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (made_dir)
 		sh(cmd, NULL);
+	remove_podman_parents();
 	return 0;
 }
 
@@ -203,12 +257,21 @@ static void runtime_default_works_or_names_seccomp(void **state)
 	free(out);
 }
 
+/* Last: the cgroups podman made for these runs are gone with them. */
+static void leaves_no_cgroups_behind(void **state)
+{
+	(void)state;
+	skip_without_image();
+	assert_int_equal(remove_podman_parents(), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(image_is_one_static_binary),
 		cmocka_unit_test(runs_under_the_daemonsets_privileges),
 		cmocka_unit_test(runtime_default_works_or_names_seccomp),
+		cmocka_unit_test(leaves_no_cgroups_behind),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
