@@ -158,6 +158,7 @@ void measure_line_facts(const struct measure *ms, struct report_line *facts)
 	facts->info = ms->info;
 	facts->topdown_fixed = ms->topdown_fixed;
 	facts->smt = ms->smt;
+	facts->pmu_slots = ms->pmu_slots;
 }
 
 bool measure_event_is_leader(const struct measure *ms, int e)
@@ -350,6 +351,7 @@ int measure_open(struct measure **out, const struct measure_config *o, char *err
 	mi->flags = plan_model_flags(&req);
 	mi->ms.topdown_fixed = mi->flags & MODEL_FLAG_TOPDOWN_FIXED;
 	mi->ms.smt = mi->flags & MODEL_FLAG_SMT;
+	mi->ms.pmu_slots = mi->ci.pmu_slots;
 	ret = fill_events(mi, err, errlen);
 	if (!ret)
 		ret = map_model_events(mi, err, errlen);

@@ -49,9 +49,10 @@ struct measure {
 	const struct tma_model *tma;
 	int level;
 	bool info;
-	bool smt_shared;    /* core-wide inputs while SMT is on */
-	bool topdown_fixed; /* the model reads PERF_METRICS (MODEL_FLAG_TOPDOWN_FIXED) */
-	bool smt;	    /* the model sees SMT on (MODEL_FLAG_SMT) */
+	bool smt_shared;	/* core-wide inputs while SMT is on */
+	bool topdown_fixed;	/* the model reads PERF_METRICS (MODEL_FLAG_TOPDOWN_FIXED) */
+	bool smt;		/* the model sees SMT on (MODEL_FLAG_SMT) */
+	unsigned int pmu_slots; /* the model's pmu_slots: Arm's caps/slots; 0: not known */
 	/* Hardware perf groups: more than fit the PMU at once time-share it (quality). */
 	int pmu_groups;
 	/* Generic events this PMU lacks (quality.missing_events): their nodes are null. */

@@ -150,12 +150,129 @@ static void test_v2(void **state)
 	check_model("neoverse-v2", "neoverse-v2-ts6687b72.jsonl");
 }
 
+/* Replays text (written to a temporary file) with model id; its first output line. */
+static json_object *replay_text_line(const char *id, const char *text)
+{
+	char path[] = "/tmp/tmacg-pmu-slots-XXXXXX";
+	int fd = mkstemp(path);
+	json_object *line[4];
+	FILE *f;
+
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	assert_int_equal(replay_lines(id, path, line, 4), 1);
+	remove(path);
+	return line[0];
+}
+
+static double metric(json_object *line, const char *node)
+{
+	json_object *m, *v;
+
+	assert_true(json_object_object_get_ex(line, "metrics", &m));
+	assert_true(json_object_object_get_ex(m, node, &v));
+	return json_object_get_double(v);
+}
+
+/*
+ * pmu_slots (Arm's caps/slots): given with the counters, it replaces the
+ * model's documented width (N2: 5) in the formulas; tmacg's own line carries
+ * it, so replaying that line gives the same values; a line without it keeps the
+ * documented width and writes no pmu_slots.
+ */
+static void test_pmu_slots_round_trip(void **state)
+{
+	static const char counters[] =
+		"\"counters\": {\"CPU_CYCLES\": 1000000, \"STALL_SLOT_FRONTEND\": 1500000, "
+		"\"STALL_SLOT_BACKEND\": 1000000, \"STALL_SLOT\": 2500000, \"OP_SPEC\": 1200000, "
+		"\"OP_RETIRED\": 1000000, \"BR_MIS_PRED\": 1000}}\n";
+	char text[512];
+	json_object *documented, *given, *replayed, *x;
+
+	(void)state;
+	snprintf(text, sizeof(text), "{\"cgroup\": \"/a\", \"interval_s\": 1, %s", counters);
+	documented = replay_text_line("neoverse-n2-r0p3", text);
+	snprintf(text, sizeof(text), "{\"cgroup\": \"/a\", \"interval_s\": 1, \"pmu_slots\": 4, %s",
+		 counters);
+	given = replay_text_line("neoverse-n2-r0p3", text);
+
+	assert_false(json_object_object_get_ex(documented, "pmu_slots", &x));
+	assert_true(json_object_object_get_ex(given, "pmu_slots", &x));
+	assert_int_equal(json_object_get_int(x), 4);
+	/*
+	 * Retiring = OP_RETIRED / OP_SPEC x (1 - STALL_SLOT / (width x CPU_CYCLES)):
+	 * 1/1.2 x (1 - 2.5/5) documented, 1/1.2 x (1 - 2.5/4) given.
+	 */
+	assert_float_equal(metric(documented, "Retiring"), 0.5 / 1.2, 1e-12);
+	assert_float_equal(metric(given, "Retiring"), 0.375 / 1.2, 1e-12);
+
+	/* a live tmacg/1 line (counts by event name) carries it to the next replay */
+	snprintf(text, sizeof(text),
+		 "{\"schema\": \"tmacg/1\", \"time\": \"2026-11-24T13:59:21Z\", "
+		 "\"interval_s\": 1, \"cgroup\": \"/a\", \"pmu_slots\": 4, \"counts\": {%s",
+		 strchr(counters, '{') + 1);
+	replayed = replay_text_line("neoverse-n2-r0p3", text);
+	assert_float_equal(metric(replayed, "Retiring"), 0.375 / 1.2, 1e-12);
+	assert_float_equal(metric(replayed, "Frontend_Bound"), metric(given, "Frontend_Bound"),
+			   1e-12);
+	assert_true(json_object_object_get_ex(replayed, "pmu_slots", &x));
+	assert_int_equal(json_object_get_int(x), 4);
+	json_object_put(documented);
+	json_object_put(given);
+	json_object_put(replayed);
+}
+
+/* A slot width that is no whole number of slots is refused, naming the key. */
+static void test_pmu_slots_refused(void **state)
+{
+	static const char *const bad[] = { "-1", "4.5", "\"4\"", "65" };
+	char path[] = "/tmp/tmacg-pmu-slots-XXXXXX", err_text[4096] = "";
+	char err_path[] = "/tmp/tmacg-pmu-slots-err-XXXXXX";
+	struct tma_model *m = model_load_builtin("neoverse-n2-r0p3", err_text, sizeof(err_text));
+
+	(void)state;
+	assert_non_null(m);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int fd = mkstemp(path), efd = mkstemp(err_path);
+		FILE *f = fdopen(fd, "w"), *e = fdopen(efd, "w+"), *o = fopen("/dev/null", "w");
+		size_t n;
+
+		assert_non_null(f);
+		assert_non_null(e);
+		fprintf(f,
+			"{\"cgroup\": \"/a\", \"interval_s\": 1, \"pmu_slots\": %s, "
+			"\"counters\": {\"CPU_CYCLES\": 1}}\n",
+			bad[i]);
+		fclose(f);
+		assert_int_not_equal(replay_run(path, m, 1, false, false, false, o, e), 0);
+		rewind(e);
+		n = fread(err_text, 1, sizeof(err_text) - 1, e);
+		err_text[n] = '\0';
+		if (!strstr(err_text, "\"pmu_slots\" must be a whole number of slots"))
+			fail_msg("pmu_slots %s: %s", bad[i], err_text);
+		fclose(e);
+		fclose(o);
+		remove(path);
+		remove(err_path);
+		strcpy(path, "/tmp/tmacg-pmu-slots-XXXXXX");
+		strcpy(err_path, "/tmp/tmacg-pmu-slots-err-XXXXXX");
+	}
+	model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_n1),	cmocka_unit_test(test_n2),
-		cmocka_unit_test(test_n2_r0p3), cmocka_unit_test(test_v1),
+		cmocka_unit_test(test_n1),
+		cmocka_unit_test(test_n2),
+		cmocka_unit_test(test_n2_r0p3),
+		cmocka_unit_test(test_v1),
 		cmocka_unit_test(test_v2),
+		cmocka_unit_test(test_pmu_slots_round_trip),
+		cmocka_unit_test(test_pmu_slots_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

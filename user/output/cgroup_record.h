@@ -62,8 +62,9 @@ struct report_line {
 	int level;
 	bool info;
 	/* The model's inputs besides the counts, so --replay evaluates the line as measured. */
-	bool topdown_fixed; /* PERF_METRICS was read (topdown_use_fixed) */
-	bool smt;	    /* SMT was on (smt_enabled) */
+	bool topdown_fixed;	/* PERF_METRICS was read (topdown_use_fixed) */
+	bool smt;		/* SMT was on (smt_enabled) */
+	unsigned int pmu_slots; /* the PMU's slot width (Arm's caps/slots); 0: not known */
 };
 
 #endif

@@ -211,6 +211,11 @@ int output_json_line(FILE *f, const struct report_line *r)
 	jw_bool(&w, r->topdown_fixed);
 	JW_KEY(&w, "smt");
 	jw_bool(&w, r->smt);
+	/* Only where the PMU says its slot width (Arm): the models' pmu_slots input. */
+	if (r->pmu_slots) {
+		JW_KEY(&w, "pmu_slots");
+		jw_uint(&w, r->pmu_slots);
+	}
 	jw_end_object(&w);
 	jw_raw(&w, "\n", 1);
 

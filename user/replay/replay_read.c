@@ -118,6 +118,25 @@ static int optional_bool(json_object *o, const char *key, bool *v, const char *n
 	return 0;
 }
 
+/* An optional slot width: a whole number of slots per cycle, 0 to 64 (0: not known). */
+static int optional_slots(json_object *o, unsigned int *v, const char *name, int line, char *err,
+			  size_t errlen)
+{
+	json_object *x;
+	double d;
+
+	if (!json_object_object_get_ex(o, "pmu_slots", &x))
+		return 0;
+	d = json_object_get_double(x);
+	if ((json_object_get_type(x) != json_type_int &&
+	     json_object_get_type(x) != json_type_double) ||
+	    !(d >= 0 && d <= 64) || d != (double)(unsigned int)d)
+		return rerr(err, errlen, name, line,
+			    "\"pmu_slots\" must be a whole number of slots from 0 to 64");
+	*v = (unsigned int)d;
+	return 0;
+}
+
 /* Keys written in the text: each string followed by a ':' outside strings. */
 static size_t keys_written(const char *s, size_t n)
 {
@@ -236,6 +255,8 @@ static int parse_line(const char *text, size_t len, struct replay_record *r, con
 				   errlen);
 	if (!rc)
 		rc = optional_bool(o, "smt", &r->smt, name, r->line, err, errlen);
+	if (!rc)
+		rc = optional_slots(o, &r->pmu_slots, name, r->line, err, errlen);
 	if (!rc)
 		rc = parse_latencies(o, r, name, err, errlen);
 	if (!rc && r->absent_unmeasured)

@@ -56,6 +56,7 @@ struct replay_record {
 	double interval_s;
 	bool topdown_fixed; /* given, or: any PERF_METRICS.* counter present */
 	bool smt;
+	unsigned int pmu_slots; /* given ("pmu_slots"), else 0: the model's documented width */
 	/*
 	 * A tmacg/1 line lists every counter it opened: one it does not list was
 	 * not measured (NAN), where the counters of other replay input are 0.

@@ -98,6 +98,7 @@ static int eval_record(const struct replay_record *rec, const struct tma_model *
 	}
 	in.flags = (rec->topdown_fixed ? MODEL_FLAG_TOPDOWN_FIXED : 0) |
 		   (rec->smt ? MODEL_FLAG_SMT : 0);
+	in.pmu_slots = rec->pmu_slots;
 	for (int e = 0; !rec->absent_unmeasured && e < nev; e++) {
 		if (ms->needed[in.flags][e] && !ms->present[e] && !ms->count[e]++)
 			ms->first_line[e] = rec->line;
@@ -228,6 +229,7 @@ static int print_record(void *ctx, const struct replay_record *rec, struct model
 		.info = p->info,
 		.topdown_fixed = rec->topdown_fixed,
 		.smt = rec->smt,
+		.pmu_slots = rec->pmu_slots,
 	};
 	struct report_task task;
 	struct resource resource;
