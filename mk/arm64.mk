@@ -5,7 +5,8 @@
 # build-arm64/ with Debian's cross toolchain (gcc-aarch64-linux-gnu) against the arm64
 # libraries tools/arm64-sysroot unpacked into build/arm64-sysroot/ (install-deps.sh --arm64
 # fetches them; nothing downloads here):
-#   build-arm64/tmacg               static: runs under qemu-aarch64 and in the guest's initramfs
+#   build-arm64/tmacg               static-pie, hardened as `make static`: runs under
+#                                   qemu-aarch64 and in the guest's initramfs
 #   build-arm64/tests/unit/test_*   dynamic (Debian ships no static cmocka): run by
 #                                   tests/arm64-user with qemu-aarch64 -L
 #   build-arm64/guest/*             the guest test's static workloads (tests/guest-arm64/)
@@ -28,8 +29,10 @@ ARM64_XCFLAGS := -isystem $(ARM64_SYSROOT)/usr/include $(addprefix -L,$(ARM64_LI
 	$(addprefix -Wl$(comma)-rpath-link$(comma),$(ARM64_LIBDIRS))
 ARM64_NEED := [ -e $(ARM64_SYSROOT)/.unpacked ]
 endif
+# Hardened as `make static` is (STATIC_CFLAGS: the objects serve the static-pie tmacg
+# and the dynamic unit tests alike).
 ARM64_MAKE := $(MAKE) --no-print-directory SAN=0 OUT=build-arm64 CC=$(ARM64_CROSS)gcc \
-	XCFLAGS="$(ARM64_XCFLAGS)"
+	XCFLAGS="$(ARM64_XCFLAGS) $(STATIC_CFLAGS)"
 # The unit tests that run under qemu-aarch64: all but tests/arm64-user.skip's (it says why).
 ARM64_UNIT_TESTS := $(filter-out $(shell sed -n 's/^\(test_[a-z0-9_]*\) .*/\1/p' \
 	tests/arm64-user.skip),$(patsubst tests/unit/%.c,%,$(sort $(wildcard tests/unit/test_*.c))))
@@ -47,7 +50,7 @@ arm64-sysroot-check:
 		"$(ARM64_CROSS)gcc: run deploy/install-deps.sh --arm64" >&2; exit 1; }
 
 arm64: arm64-sysroot-check
-	+$(Q)$(ARM64_MAKE) LDFLAGS=-static build-arm64/tmacg
+	+$(Q)$(ARM64_MAKE) LDFLAGS="$(STATIC_LDFLAGS)" build-arm64/tmacg
 	+$(Q)$(ARM64_MAKE) arm64-unit-bins
 	+$(Q)$(ARM64_MAKE) arm64-guest-bins
 
