@@ -255,8 +255,11 @@ $(BENCH_SKEL): $(OUT)/tests/bench/floor.bpf.o
 $(OUT)/tests/bench/%: tests/bench/%.c $(LIB_A) $(BENCH_SKEL) $(SKEL)
 	$(call msg,BENCH-CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) -I$(OUT)/tests/bench $< $(LIB_A) $(ALL_LDFLAGS) -lpthread \
-		$(LIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -I$(OUT)/tests/bench -Itests/lib $< $(filter %.o,$^) $(LIB_A) \
+		$(ALL_LDFLAGS) -lpthread $(LIBS) -o $@
+
+# The output-path bench writes the lines --pmu software writes: the documented counts.
+$(OUT)/tests/bench/outpath: $(OUT)/tests/lib/software_counts.o
 
 bench-bins: $(OUT)/tmacg $(BENCH_BINS)
 

@@ -22,24 +22,7 @@
 #include "model/model.h"
 #include "output/output_json.h"
 #include "prom/prom_expo.h"
-
-/* The counts of a --pmu software line, as tmacg writes them. */
-static const char *const software_counts[] = {
-	"on_cpu_s",
-	"cpu_utilization",
-	"cpu_clock_s",
-	"context_switches",
-	"context_switches_per_s",
-	"cpu_migrations",
-	"cpu_migrations_per_s",
-	"page_faults",
-	"page_faults_per_s",
-	"SW.CONTEXT_SWITCHES",
-	"SW.CPU_CLOCK",
-	"SW.CPU_MIGRATIONS",
-	"SW.PAGE_FAULTS",
-};
-#define NSOFT (int)(sizeof(software_counts) / sizeof(software_counts[0]))
+#include "software_counts.h"
 
 struct variant {
 	const char *name;
@@ -213,7 +196,7 @@ int main(int argc, char **argv)
 	int lines = argc > 1 ? atoi(argv[1]) : 1000;
 	int rounds = argc > 2 ? atoi(argv[2]) : 15;
 	char err[256];
-	struct variant soft = { .ncounts = NSOFT, .count_names = (const char **)software_counts };
+	struct variant soft = { 0 };
 	struct variant tma = { .level = 3 };
 	struct variant *vs[4] = { &soft, &tma, &soft, &tma };
 	struct variant prom_soft, prom_tma;
@@ -230,18 +213,31 @@ int main(int argc, char **argv)
 		fprintf(stderr, "outpath: cannot set up: %s\n", tma.tma ? "out of memory" : err);
 		return 2;
 	}
+	/* The software line's counts: the documented ones, then the software model's events. */
+	{
+		struct tma_model *sw = model_load_builtin("software", err, sizeof(err));
+		int nev = sw ? model_event_count(sw) : 0;
+
+		soft.count_names = calloc(software_ndocumented + nev, sizeof(char *));
+		if (!sw || !soft.count_names)
+			return 2;
+		for (int i = 0; i < software_ndocumented; i++)
+			soft.count_names[soft.ncounts++] = software_documented_counts[i];
+		for (int i = 0; i < nev; i++)
+			soft.count_names[soft.ncounts++] = model_event_name(sw, i);
+	}
 	/* The icx line's counts: the summary ones, then the events level 3 reads, as tmacg lists them. */
 	{
 		int nev = model_event_count(tma.tma);
 		bool *needed = calloc(nev, sizeof(bool));
 
-		tma.count_names = calloc(NSOFT + nev, sizeof(char *));
+		tma.count_names = calloc(soft.ncounts + nev, sizeof(char *));
 		if (!needed || !tma.count_names ||
 		    model_events_needed(tma.tma, 3, false,
 					MODEL_FLAG_TOPDOWN_FIXED | MODEL_FLAG_SMT, needed) < 0)
 			return 2;
-		for (int i = 0; i < NSOFT; i++)
-			tma.count_names[tma.ncounts++] = software_counts[i];
+		for (int i = 0; i < soft.ncounts; i++)
+			tma.count_names[tma.ncounts++] = soft.count_names[i];
 		for (int i = 0; i < nev; i++)
 			if (needed[i])
 				tma.count_names[tma.ncounts++] = model_event_name(tma.tma, i);
