@@ -221,11 +221,26 @@ static void missed_switch_into_idle_charges_idle(void **state)
 	f = read_test_cgroup(&r);
 	assert_int_equal(f.seen, 0);
 
+	/*
+	 * The same, with CPU time the cgroup's task ran before the missed switch:
+	 * the scheduler's time is still the cgroup's, the counts are not.
+	 */
+	cs.run_pending = 777;
+	set_cpu_state(&r, &cs);
+	run_switch(&r, TASK_READS_AS_IDLE, TASK_READS_AS_IDLE);
+	assert_int_equal(collector_stats(&r.col, &st), 0);
+	assert_int_equal(st.missed_into_idle, 2);
+	f = read_test_cgroup(&r);
+	assert_int_equal(f.seen, 1);
+	assert_int_equal(f.sum.runtime_ns, 777);
+	assert_int_equal(f.sum.counter[0], 0);
+	cs.run_pending = 0;
+
 	/* The same miss found with a real task running: charged to the cgroup before. */
 	set_cpu_state(&r, &cs);
 	run_flush(&r);
 	assert_int_equal(collector_stats(&r.col, &st), 0);
-	assert_int_equal(st.missed_into_idle, 1);
+	assert_int_equal(st.missed_into_idle, 2);
 	f = read_test_cgroup(&r);
 	assert_int_equal(f.seen, 1);
 	assert_true(f.sum.counter[0] > 0);

@@ -136,7 +136,8 @@ int collector_open(struct collector *c, const struct collector_config *cfg, char
 	}
 	c->batch_keys = malloc(COLLECTOR_BATCH * sizeof(__u64));
 	c->batch_vals = malloc(COLLECTOR_BATCH * sizeof(struct tmacg_task_acc));
-	if (!c->batch_keys || !c->batch_vals) {
+	c->cpu_data = calloc(c->ncpus, sizeof(*c->cpu_data));
+	if (!c->batch_keys || !c->batch_vals || !c->cpu_data) {
 		snprintf(err, errlen, "out of memory");
 		collector_close(c);
 		return -ENOMEM;
@@ -205,6 +206,32 @@ int collector_wait_cgroups(struct collector *c, int timeout_ms)
 	return n < 0 ? n : 0;
 }
 
+/* Every CPU's cpu_data into c->cpu_data: 0 or -errno. */
+static int read_cpu_data(struct collector *c)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.cpu_data), &zero, c->cpu_data) ?
+		       -errno :
+		       0;
+}
+
+/*
+ * A CPU gone offline keeps what its pending slots hold until it comes back,
+ * and only a flush on it would drain them: counted as flush errors (each
+ * line's dropped), one per occupied slot, rather than lost unseen.
+ */
+static uint64_t stranded_slots(struct collector *c, int cpu)
+{
+	uint64_t n = 0;
+
+	if (read_cpu_data(c))
+		return 1; /* cannot tell: at least the pass that failed */
+	for (int i = 0; i < TMACG_CPU_PENDING; i++)
+		n += c->cpu_data[cpu].pending[i].cgroup_id != 0;
+	return n;
+}
+
 int collector_flush(struct collector *c)
 {
 	int prog_fd = bpf_program__fd(c->skel->progs.tmacg_flush);
@@ -217,6 +244,7 @@ int collector_flush(struct collector *c)
 		if (bpf_prog_test_run_opts(prog_fd, &opts)) {
 			if (errno == ENXIO) {
 				c->online[cpu] = false; /* went offline: stop asking */
+				c->flush_errors += stranded_slots(c, cpu);
 				continue;
 			}
 			c->flush_errors++;
@@ -386,25 +414,16 @@ void collector_forget_cgroup(struct collector *c, uint64_t id)
 
 int collector_stats(struct collector *c, struct tmacg_stats *out)
 {
-	struct tmacg_cpu *percpu = calloc(c->ncpus, sizeof(*percpu));
-	__u32 zero = 0;
-	int err = 0;
+	int err = read_cpu_data(c);
 
 	memset(out, 0, sizeof(*out));
-	if (!percpu)
-		return -ENOMEM;
-	if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.cpu_data), &zero, percpu)) {
-		err = -errno;
-	} else {
-		for (int cpu = 0; cpu < c->ncpus; cpu++) {
-			__u64 *dst = (__u64 *)out;
-			const __u64 *src = (const __u64 *)&percpu[cpu].stats;
+	for (int cpu = 0; !err && cpu < c->ncpus; cpu++) {
+		__u64 *dst = (__u64 *)out;
+		const __u64 *src = (const __u64 *)&c->cpu_data[cpu].stats;
 
-			for (size_t i = 0; i < TMACG_STATS_COUNTERS; i++)
-				dst[i] += src[i];
-		}
+		for (size_t i = 0; i < TMACG_STATS_COUNTERS; i++)
+			dst[i] += src[i];
 	}
-	free(percpu);
 	return err;
 }
 
@@ -427,6 +446,7 @@ void collector_close(struct collector *c)
 	free(c->online);
 	free(c->batch_keys);
 	free(c->batch_vals);
+	free(c->cpu_data);
 	memset(c, 0, sizeof(*c));
 }
 

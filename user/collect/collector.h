@@ -47,6 +47,7 @@ struct collector {
 	uint64_t task_generation; /* read pass, to find tids the LRU dropped */
 	char *batch_keys;	  /* read buffers, sized to the maps */
 	char *batch_vals;
+	struct tmacg_cpu *cpu_data; /* every CPU's cpu_data, read each interval for the stats */
 };
 
 /* Opens, configures and loads the BPF programs.  0 or -errno with a message in err. */
