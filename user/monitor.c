@@ -382,9 +382,7 @@ static void teardown(struct monitor *m)
 /* Keys typed since the last look; q stops at the end of this wait.  0 or -EPIPE/-EIO. */
 static int take_keys(struct monitor *m, struct top_input *keys)
 {
-	if (!keys->active)
-		return 0;
-	int key, err = 0;
+	int key, err = 0; /* top_input_key: -1 at once when the input is not a terminal */
 	bool quit = false;
 
 	while (!err && !quit && (key = top_input_key(keys)) >= 0)

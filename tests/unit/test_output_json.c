@@ -17,6 +17,7 @@
 
 #include "model/model.h"
 #include "output/output_json.h"
+#include "util/shortest_double.h"
 
 static char *render(const struct report_line *r)
 {
@@ -122,43 +123,43 @@ static void time_is_rfc3339_with_nanoseconds(void **state)
 
 static void doubles_print_shortest_round_trip(void **state)
 {
-	char buf[40];
+	char buf[SHORTEST_DOUBLE_MAX];
 
 	(void)state;
-	json_double_text(0.83, buf, sizeof(buf));
+	shortest_double(0.83, buf);
 	assert_string_equal(buf, "0.83");
-	json_double_text(1e-9, buf, sizeof(buf));
+	shortest_double(1e-9, buf);
 	assert_string_equal(buf, "1e-09");
-	json_double_text(0.1 + 0.2, buf, sizeof(buf));
+	shortest_double(0.1 + 0.2, buf);
 	assert_true(strtod(buf, NULL) == 0.1 + 0.2);
-	json_double_text(3.0, buf, sizeof(buf));
+	shortest_double(3.0, buf);
 	assert_string_equal(buf, "3");
-	json_double_text(260.0, buf, sizeof(buf));
+	shortest_double(260.0, buf);
 	assert_string_equal(buf, "260");
-	json_double_text(3.9e9, buf, sizeof(buf));
+	shortest_double(3.9e9, buf);
 	assert_string_equal(buf, "3900000000");
-	json_double_text(0.0, buf, sizeof(buf));
+	shortest_double(0.0, buf);
 	assert_string_equal(buf, "0");
-	json_double_text(-7.0, buf, sizeof(buf));
+	shortest_double(-7.0, buf);
 	assert_string_equal(buf, "-7");
-	json_double_text(999999999999999.0, buf, sizeof(buf));
+	shortest_double(999999999999999.0, buf);
 	assert_string_equal(buf, "999999999999999");
-	json_double_text(-0.25, buf, sizeof(buf));
+	shortest_double(-0.25, buf);
 	assert_string_equal(buf, "-0.25");
-	json_double_text(1e20, buf, sizeof(buf));
+	shortest_double(1e20, buf);
 	assert_true(strtod(buf, NULL) == 1e20);
-	json_double_text(1.0 / 3, buf, sizeof(buf));
+	shortest_double(1.0 / 3, buf);
 	assert_string_equal(buf, "0.3333333333333333");
-	json_double_text(0.1 + 0.2, buf, sizeof(buf));
+	shortest_double(0.1 + 0.2, buf);
 	assert_string_equal(buf, "0.30000000000000004");
-	json_double_text(0.5123149722138266, buf, sizeof(buf));
+	shortest_double(0.5123149722138266, buf);
 	assert_string_equal(buf, "0.5123149722138266");
 	/* Shortest round trip over many values: never longer than %.17g, always exact. */
 	for (int i = 1; i < 100000; i++) {
 		double v = i / 7919.0;
 		char longer[40];
 
-		json_double_text(v, buf, sizeof(buf));
+		shortest_double(v, buf);
 		snprintf(longer, sizeof(longer), "%.17g", v);
 		assert_true(strtod(buf, NULL) == v);
 		assert_true(strlen(buf) <= strlen(longer));

@@ -6,6 +6,9 @@
  * report_interval() and found in every line, the table's title and the
  * sink's head; --top's busiest N with the rest summed as "(other)".
  */
+#include <errno.h>
+#include <signal.h>
+#include <unistd.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -220,12 +223,41 @@ static void top_keeps_the_busiest_and_sums_the_rest(void **state)
 	fixture_free(&fx);
 }
 
+/*
+ * Live stdout is fully buffered (main.c): a reader that went away is found when
+ * the interval is flushed, and report_interval says -EPIPE, which ends tmacg
+ * quietly, rather than losing the interval unseen.
+ */
+static void closed_pipe_found_at_the_interval_flush(void **state)
+{
+	struct fixture fx;
+	struct report *r;
+	int fds[2];
+	FILE *p;
+
+	(void)state;
+	signal(SIGPIPE, SIG_IGN); /* as main.c: EPIPE, not a signal */
+	fixture_init(&fx, REPORT_JSON, 0);
+	assert_int_equal(pipe(fds), 0);
+	close(fds[0]);
+	p = fdopen(fds[1], "w");
+	assert_non_null(p);
+	assert_int_equal(setvbuf(p, NULL, _IOFBF, 1 << 16), 0);
+	r = report_new(&fx.cfg, p);
+	assert_non_null(r);
+	assert_int_equal(report_interval(r, &fx.tree, 1.0, 0, 0), -EPIPE);
+	report_free(r);
+	fclose(p);
+	fixture_free(&fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(interval_hands_losses_and_identity_to_every_line),
 		cmocka_unit_test(table_title_says_what_was_lost),
 		cmocka_unit_test(top_keeps_the_busiest_and_sums_the_rest),
+		cmocka_unit_test(closed_pipe_found_at_the_interval_flush),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,18 +17,6 @@
 #include "util/json_writer.h"
 #include "util/shortest_double.h"
 
-void json_double_text(double d, char *buf, size_t len)
-{
-	char text[SHORTEST_DOUBLE_MAX];
-
-	/* Not finite: "nan", "inf" as before (callers test for them first). */
-	if (isfinite(d))
-		shortest_double(d, text);
-	else
-		snprintf(text, sizeof(text), "%g", d);
-	snprintf(buf, len, "%s", text);
-}
-
 /* "2026-11-21T10:00:01.000000005Z": the date part is the same for a whole interval, kept. */
 static void format_time(const struct timespec *ts, char *buf)
 {

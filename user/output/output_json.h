@@ -13,7 +13,4 @@
 /* Writes one line; 0, -ENOMEM, or -EPIPE/-EIO when the stream failed. */
 int output_json_line(FILE *f, const struct report_line *r);
 
-/* The shortest decimal text that reads back as exactly d ("0.83", not 0.8299...). */
-void json_double_text(double d, char *buf, size_t len);
-
 #endif

@@ -215,18 +215,13 @@ void prom_expo_free(struct prom_expo *e)
 /*
  * The value as Prometheus parses it: the shortest text that reads back exactly.
  * One fwrite, no printf: a sample per family and cgroup adds up (issue 21).
+ * Finite values only: every caller leaves out a sample it has no value for.
  */
 static void put_value(FILE *f, double v)
 {
 	char buf[SHORTEST_DOUBLE_MAX + 2] = " ";
-	size_t n = 1;
+	size_t n = 1 + shortest_double(v, buf + 1);
 
-	if (isfinite(v)) {
-		n += shortest_double(v, buf + 1);
-	} else {
-		json_double_text(v, buf + 1, sizeof(buf) - 2);
-		n += strlen(buf + 1);
-	}
 	buf[n++] = '\n';
 	fwrite(buf, 1, n, f);
 }
