@@ -488,6 +488,25 @@ static void test_arm_unknown_core_gets_generic(void **state)
 	assert_false(ci.topdown_use_fixed);
 	assert_int_equal(cpu_require_pmu(&ci, err, sizeof(err)), 0);
 	assert_string_equal(cpu_select_model(&ci, "", err, sizeof(err)), "generic");
+
+	/* Arm from /proc/cpuinfo alone is Arm all the same: its watchdog warning and -v */
+	fake_root_put(root, "/proc/sys/kernel/nmi_watchdog", "1\n");
+	ci = detect();
+	assert_int_equal(ci.gp_usable, ci.gp_counters);
+	{
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+
+		assert_non_null(f);
+		cpu_warn(&ci, f);
+		cpu_info_print(&ci, f);
+		fclose(f);
+		assert_non_null(strstr(text, "holds the cycle counter"));
+		assert_null(strstr(text, "instead of"));
+		assert_null(strstr(text, "PERF_METRICS"));
+		free(text);
+	}
 }
 
 /* An Arm machine whose PMU is not exposed (a VM without one): no generic, the VM message. */

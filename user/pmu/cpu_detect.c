@@ -109,7 +109,7 @@ static int cpu_parse_cpuinfo(const char *root, struct cpu_info *ci, char *err, s
 			 * Arm's /proc/cpuinfo: MIDR_EL1's fields.  The implementer
 			 * stands for the family, the part number for the model.
 			 */
-			snprintf(ci->vendor, sizeof(ci->vendor), "ARM");
+			snprintf(ci->vendor, sizeof(ci->vendor), ARM_VENDOR);
 			ci->family = (int)strtol(val, NULL, 0);
 			have_vendor = have_family = true;
 		} else if (!have_model && !strcmp(line, "CPU part")) {
@@ -201,6 +201,12 @@ static void cpu_find_pmu(const char *root, struct cpu_info *ci)
 	}
 }
 
+/* Arm, whether its core came from MIDR_EL1 in sysfs or from /proc/cpuinfo's fields. */
+static bool cpu_is_arm(const struct cpu_info *ci)
+{
+	return !strcmp(ci->vendor, ARM_VENDOR);
+}
+
 int cpu_detect(const struct cpu_detect_opts *o, struct cpu_info *ci, char *err, size_t errlen)
 {
 	const char *root = cpu_root(o);
@@ -217,7 +223,7 @@ int cpu_detect(const struct cpu_detect_opts *o, struct cpu_info *ci, char *err, 
 	if (ret)
 		return ret;
 	/* An Arm kernel without MIDR in sysfs: /proc/cpuinfo's implementer and part */
-	arm = arm || !strcmp(ci->vendor, ARM_VENDOR);
+	arm = cpu_is_arm(ci);
 	ret = cpu_desc_init(err, errlen);
 	if (ret)
 		return ret;
@@ -351,7 +357,7 @@ const char *cpu_select_model(const struct cpu_info *ci, const char *override, ch
 
 void cpu_warn(const struct cpu_info *ci, FILE *f)
 {
-	if (ci->nmi_watchdog && ci->has_pmu && ci->midr_cpu >= 0)
+	if (ci->nmi_watchdog && ci->has_pmu && cpu_is_arm(ci))
 		fprintf(f, "tmacg: warning: kernel.nmi_watchdog=1: where the hard-lockup detector "
 			   "is perf-based (arm64 with pseudo-NMI) it holds the cycle counter, and "
 			   "a group of six events and CPU_CYCLES then cannot be scheduled "
@@ -374,7 +380,7 @@ void cpu_info_print(const struct cpu_info *ci, FILE *f)
 		fprintf(f, "midr_el1: 0x%016llx (cpu%d): implementer 0x%02X part 0x%03X r%dp%d\n",
 			ci->midr, ci->midr_cpu, (unsigned int)ci->family, (unsigned int)ci->model,
 			(int)((ci->midr >> 20) & 0xf), ci->stepping);
-	if (ci->has_pmu && ci->midr_cpu >= 0)
+	if (ci->has_pmu && cpu_is_arm(ci))
 		fprintf(f, "pmu: %s type %u, slots %u%s\n", ci->pmu_name, ci->pmu_type,
 			ci->pmu_slots,
 			ci->pmu_slots ? " (caps/slots)" :
