@@ -228,7 +228,7 @@ static void test_pmu_slots_round_trip(void **state)
 /* A slot width that is no whole number of slots is refused, naming the key. */
 static void test_pmu_slots_refused(void **state)
 {
-	static const char *const bad[] = { "-1", "4.5", "\"4\"", "65" };
+	static const char *const bad[] = { "-1", "4.5", "\"4\"", "256" };
 	char path[] = "/tmp/tmacg-pmu-slots-XXXXXX", err_text[4096] = "";
 	char err_path[] = "/tmp/tmacg-pmu-slots-err-XXXXXX";
 	struct tma_model *m = model_load_builtin("neoverse-n2-r0p3", err_text, sizeof(err_text));

@@ -85,6 +85,9 @@ int model_node_count(const struct tma_model *m);
 const struct model_node_info *model_node(const struct tma_model *m, int i);
 int model_node_index(const struct tma_model *m, const char *name); /* -1 if none */
 
+/* The largest slot width a PMU can report: PMMIR_EL1.SLOTS is an 8-bit field. */
+#define MODEL_PMU_SLOTS_MAX 255
+
 struct model_input {
 	const double *events; /* by event index; NAN: not measured for this cgroup */
 	double interval_s;

@@ -7,6 +7,8 @@
  */
 #include "pmu/arm_detect.h"
 
+#include "model/model.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -176,7 +178,7 @@ void arm_detect_pmu(const char *root, struct cpu_info *ci)
 		/* PMMIR_EL1.SLOTS; absent before Armv8.4 and 0 where the core does not say */
 		snprintf(path, sizeof(path), ARM_PMU_DIR "/%s/caps/slots", names[pick]);
 		if (!arm_read_line(root, path, line, sizeof(line)) &&
-		    !arm_parse_u64(line, &slots) && slots <= 255)
+		    !arm_parse_u64(line, &slots) && slots <= MODEL_PMU_SLOTS_MAX)
 			ci->pmu_slots = (unsigned int)slots;
 	}
 	for (int i = 0; i < n; i++)

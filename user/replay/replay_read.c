@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "model/model.h"
 #include "util/file_read.h"
 #include "util/name_escape.h"
 
@@ -118,7 +119,7 @@ static int optional_bool(json_object *o, const char *key, bool *v, const char *n
 	return 0;
 }
 
-/* An optional slot width: a whole number of slots per cycle, 0 to 64 (0: not known). */
+/* An optional slot width: a whole number of slots per cycle (0: not known), as a PMU reports it. */
 static int optional_slots(json_object *o, unsigned int *v, const char *name, int line, char *err,
 			  size_t errlen)
 {
@@ -130,9 +131,10 @@ static int optional_slots(json_object *o, unsigned int *v, const char *name, int
 	d = json_object_get_double(x);
 	if ((json_object_get_type(x) != json_type_int &&
 	     json_object_get_type(x) != json_type_double) ||
-	    !(d >= 0 && d <= 64) || d != (double)(unsigned int)d)
+	    !(d >= 0 && d <= MODEL_PMU_SLOTS_MAX) || d != (double)(unsigned int)d)
 		return rerr(err, errlen, name, line,
-			    "\"pmu_slots\" must be a whole number of slots from 0 to 64");
+			    "\"pmu_slots\" must be a whole number of slots from 0 to %d",
+			    MODEL_PMU_SLOTS_MAX);
 	*v = (unsigned int)d;
 	return 0;
 }
