@@ -48,11 +48,19 @@ int model_list_ids(char ***ids)
 		free(list[i]);
 	}
 	free(list);
+	for (int i = 0; out && i < n; i++) {
+		if (out[i])
+			continue;
+		for (int k = 0; k < n; k++) /* out of memory: nothing half-listed */
+			free(out[k]);
+		free(out);
+		out = NULL;
+	}
 	if (!out)
 		return -1;
 	qsort(out, (size_t)n, sizeof(*out), cmp_str);
 	for (int i = 1; i < n; i++) { /* a directory's model replaces the built-in one */
-		if (out[i] && out[i - 1] && strcmp(out[i], out[i - 1]))
+		if (strcmp(out[i], out[i - 1]))
 			continue;
 		free(out[i]);
 		memmove(out + i, out + i + 1, sizeof(*out) * (size_t)(n - i - 1));
