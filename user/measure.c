@@ -118,7 +118,7 @@ void measure_evaluate(struct measure *ms, const struct tmacg_acc *sum, double in
 		mi->values[e] = e == mi->tsc_event ? mi->tsc_hz * interval_s :
 						     scaled(mi, sum, ran, mi->plan_of[e]);
 	model_eval_level(mi->model, &in, result, ms->level, ms->info);
-	model_result_no_slots(mi->model, &in, result);
+	model_result_no_slots(mi->model, result);
 	/* The scheduler's runtime, as cpu.stat counts it: a number even when nothing ran. */
 	counts[MEASURE_ON_CPU_S] = sum->runtime_ns / 1e9;
 	counts[MEASURE_CPU_UTILIZATION] =

@@ -98,7 +98,7 @@ static void make_lines(struct variant *v, int lines)
 			if (!v->result[i] ||
 			    model_eval_level(v->tma, &in, v->result[i], v->level, false))
 				exit(2);
-			model_result_no_slots(v->tma, &in, v->result[i]);
+			model_result_no_slots(v->tma, v->result[i]);
 			free(ev);
 		}
 	}

@@ -138,7 +138,6 @@ int model_eval_level(const struct tma_model *m, const struct model_input *in,
  * cgroup Bad_Speculation = 1 - (0 + 0 + 0) = 1: a verdict from nothing, which
  * a report must not print.  Models without SLOTS are left as they are.
  */
-void model_result_no_slots(const struct tma_model *m, const struct model_input *in,
-			   struct model_result *r);
+void model_result_no_slots(const struct tma_model *m, struct model_result *r);
 
 #endif /* TMACG_MODEL_H */

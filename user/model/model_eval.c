@@ -342,17 +342,10 @@ int model_eval_level(const struct tma_model *m, const struct model_input *in,
 	return 0;
 }
 
-void model_result_no_slots(const struct tma_model *m, const struct model_input *in,
-			   struct model_result *r)
+void model_result_no_slots(const struct tma_model *m, struct model_result *r)
 {
-	struct ctx c = { .m = m, .in = in, .ri = (struct result_impl *)r };
-	double slots;
-
-	if (m->slots_helper < 0)
-		return;
-	/* The evaluation's cache holds SLOTS when a node read it; else it is computed now. */
-	slots = helper(&c, m->slots_helper, c.ri->stack);
-	if (!c.bad && slots > 0)
+	/* r->slots: the evaluation's SLOTS, NAN where it could not be computed */
+	if (m->slots_helper < 0 || r->slots > 0)
 		return;
 	for (int i = 0; i < m->nnodes; i++) {
 		if (m->nodes[i].info.level > 0) {

@@ -105,7 +105,7 @@ static int eval_record(const struct replay_record *rec, const struct tma_model *
 	}
 	if (model_eval_level(m, &in, res, level, info))
 		return -EINVAL;
-	model_result_no_slots(m, &in, res);
+	model_result_no_slots(m, res);
 	return 0;
 }
 
