@@ -140,6 +140,8 @@ struct prom_expo {
 	/* node index -> "Backend_Bound.Memory_Bound", for the model last seen */
 	const struct tma_model *tma;
 	char **node_path;
+	/* node index -> `,tma_node="<path, escaped>",level="N"}`: a node sample's own labels */
+	char **node_labels;
 	int nnodes;
 };
 
@@ -175,10 +177,14 @@ static void close_streams(struct prom_expo *e)
 
 static void free_paths(struct prom_expo *e)
 {
-	for (int i = 0; i < e->nnodes; i++)
+	for (int i = 0; i < e->nnodes; i++) {
 		free(e->node_path[i]);
+		free(e->node_labels[i]);
+	}
 	free(e->node_path);
+	free(e->node_labels);
 	e->node_path = NULL;
+	e->node_labels = NULL;
 	e->nnodes = 0;
 	e->tma = NULL;
 }
@@ -294,6 +300,26 @@ static int map_counts(struct prom_expo *e, const struct report_line *l)
 	return 0;
 }
 
+/* `,tma_node="<path>",level="N"}`, escaped once per model: a node sample writes it as is. */
+static char *node_labels_text(const char *path, int level)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int err;
+
+	if (!f)
+		return NULL;
+	fputc(',', f);
+	err = prom_label(f, "tma_node", path);
+	fprintf(f, ",level=\"%d\"}", level);
+	if (fclose(f) || err) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 /* Node paths from level 1 ("Backend_Bound.Memory_Bound"), computed once per model. */
 static int map_nodes(struct prom_expo *e, const struct tma_model *tma)
 {
@@ -304,8 +330,14 @@ static int map_nodes(struct prom_expo *e, const struct tma_model *tma)
 	free_paths(e);
 	n = model_node_count(tma);
 	e->node_path = calloc(n ? n : 1, sizeof(*e->node_path));
-	if (!e->node_path)
+	e->node_labels = calloc(n ? n : 1, sizeof(*e->node_labels));
+	if (!e->node_path || !e->node_labels) {
+		free(e->node_path);
+		free(e->node_labels);
+		e->node_path = NULL;
+		e->node_labels = NULL;
 		return -ENOMEM;
+	}
 	e->nnodes = n;
 	/* A parent comes before its children in a model, so its path is ready. */
 	for (int i = 0; i < n; i++) {
@@ -317,8 +349,11 @@ static int map_nodes(struct prom_expo *e, const struct tma_model *tma)
 				       node->name);
 		else
 			ret = asprintf(&e->node_path[i], "%s", node->name);
-		if (ret < 0) {
+		if (ret < 0)
 			e->node_path[i] = NULL;
+		else
+			e->node_labels[i] = node_labels_text(e->node_path[i], node->level);
+		if (ret < 0 || !e->node_labels[i]) {
 			free_paths(e);
 			return -ENOMEM;
 		}
@@ -426,14 +461,16 @@ static bool is_tree_node(const struct model_node_info *node, int max_level)
 	return !node->is_info && !node->is_count && node->level >= 1 && node->level <= max_level;
 }
 
-/* A node's sample: the line's labels, then tma_node (its path) and level. */
-static void node_sample(struct prom_expo *e, enum family fam, const char *labels, int i, int level,
-			double v)
+/* A node's sample: the line's labels, then tma_node (its path) and level, as map_nodes wrote them. */
+static void node_sample(struct prom_expo *e, enum family fam, const char *labels, int i, double v)
 {
-	fprintf(e->f[fam], "%s{%s,", defs[fam].name, labels);
-	label(e, e->f[fam], "tma_node", e->node_path[i]);
-	fprintf(e->f[fam], ",level=\"%d\"}", level);
-	put_value(e->f[fam], v);
+	FILE *f = e->f[fam];
+
+	fputs(defs[fam].name, f);
+	fputc('{', f);
+	fputs(labels, f);
+	fputs(e->node_labels[i], f);
+	put_value(f, v);
 }
 
 /*
@@ -484,7 +521,7 @@ static int slot_counters(struct prom_expo *e, struct series_state *s, const stru
 			s->node_slots[i] += r->value[i] > 0 ? r->value[i] * r->slots : 0;
 		}
 		if (!isnan(s->node_slots[i]))
-			node_sample(e, F_TMA_NODE_SLOTS, labels, i, node->level, s->node_slots[i]);
+			node_sample(e, F_TMA_NODE_SLOTS, labels, i, s->node_slots[i]);
 	}
 	return 0;
 }
@@ -508,7 +545,7 @@ static void model_samples(struct prom_expo *e, const struct report_line *l, cons
 			put_value(e->f[F_TMA_INFO], r->value[i]);
 		} else if (is_tree_node(node, l->level)) {
 			/* Counts (level 0, e.g. the software model's) are counters, never ratios. */
-			node_sample(e, F_TMA_RATIO, labels, i, node->level, r->value[i]);
+			node_sample(e, F_TMA_RATIO, labels, i, r->value[i]);
 		}
 	}
 	for (int i = 0; i < r->bottleneck_len; i++) {
