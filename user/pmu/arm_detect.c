@@ -8,6 +8,7 @@
 #include "pmu/arm_detect.h"
 
 #include "model/model.h"
+#include "pmu/pmu.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -98,30 +99,15 @@ int arm_detect_midr(const char *root, struct cpu_info *ci)
 	return 0;
 }
 
-/* Whether a "0-3,8,10-11" list (a PMU's cpus file) holds cpu. */
+/* CPUs a PMU's cpus file can name here (the largest Arm servers have 192 cores). */
+#define ARM_MAX_CPUS 1024
+
+/* Whether a "0-3,8,10-11" list (a PMU's cpus file) holds cpu: pmu.c's parser. */
 static bool arm_list_has(const char *list, int cpu)
 {
-	const char *p = list;
+	bool mask[ARM_MAX_CPUS];
 
-	while (*p) {
-		char *end;
-		long lo = strtol(p, &end, 10), hi = lo;
-
-		if (end == p)
-			return false;
-		if (*end == '-') {
-			p = end + 1;
-			hi = strtol(p, &end, 10);
-			if (end == p)
-				return false;
-		}
-		if (cpu >= lo && cpu <= hi)
-			return true;
-		p = end + (*end == ',');
-		if (*end && *end != ',')
-			return false;
-	}
-	return false;
+	return cpu < ARM_MAX_CPUS && !pmu_parse_cpu_list(list, mask, ARM_MAX_CPUS) && mask[cpu];
 }
 
 /* The kernel's Arm core PMUs: armv8_pmuv3[_N] (ACPI, generic DT) or armv8_/armv9_<core>. */
