@@ -185,11 +185,8 @@ function scrapeErrors(doc, pod) {
   const errors = [];
   const ann = (doc.kind === "Pod" ? doc.metadata : doc.spec?.template?.metadata)?.annotations ?? {};
   for (const c of pod.containers ?? []) {
-    const args = [...(c.command ?? []), ...(c.args ?? [])];
-    const at = args.indexOf("--listen");
-    const spec = at >= 0 ? args[at + 1] : args.find((a) => a.startsWith("--listen="))?.slice(9);
-    if (spec === undefined) continue;
-    const port = spec.slice(spec.lastIndexOf(":") + 1);
+    const port = listenPort(c);
+    if (port === undefined) continue;
     const where = `container ${c.name}`;
     if (ann["prometheus.io/scrape"] !== "true")
       errors.push(`${where}: --listen without the annotation prometheus.io/scrape: "true"`);
