@@ -28,6 +28,7 @@
 
 #include "collect/collector.h"
 #include "itest.h"
+#include "itest_collect.h"
 #include "pmu/pmu.h"
 #include "tmacg.skel.h"
 
@@ -43,22 +44,6 @@ struct rig {
 	struct pmu_set pmu;
 	int cpu; /* the CPU this test is pinned to, where the programs run */
 };
-
-struct found {
-	uint64_t want;
-	struct tmacg_acc sum;
-	int seen;
-};
-
-static void collect_one(uint64_t id, const struct tmacg_acc *d, void *ctx)
-{
-	struct found *f = ctx;
-
-	if (id != f->want)
-		return;
-	f->seen++;
-	f->sum = *d;
-}
 
 /* nevents software events, each leading its own group when own_groups. */
 static void rig_open(struct rig *r, int nevents, bool own_groups, bool per_task)
@@ -148,12 +133,12 @@ static void run_flush(struct rig *r)
 }
 
 /* Drains the rig CPU's pending charges (the flush), then reads the test cgroup's delta. */
-static struct found read_test_cgroup(struct rig *r)
+static struct itest_found read_test_cgroup(struct rig *r)
 {
-	struct found f = { .want = TEST_CGROUP };
+	struct itest_found f = { .want = TEST_CGROUP };
 
 	run_flush(r);
-	assert_int_equal(collector_read_cgroups(&r->col, collect_one, &f), 0);
+	assert_int_equal(collector_read_cgroups(&r->col, itest_collect_one, &f), 0);
 	return f;
 }
 
@@ -166,7 +151,7 @@ static void failed_read_still_charges_cpu_time(void **state)
 	struct tmacg_cpu_state cs = { 0 };
 	struct tmacg_stats st;
 	struct rig r;
-	struct found f;
+	struct itest_found f;
 	__u32 key;
 
 	(void)state;
@@ -204,7 +189,7 @@ static void missed_switch_into_idle_charges_idle(void **state)
 	struct tmacg_cpu_state cs = { 0 };
 	struct tmacg_stats st;
 	struct rig r;
-	struct found f;
+	struct itest_found f;
 
 	(void)state;
 	ITEST_NEED_ROOT();
@@ -261,11 +246,11 @@ static void charge_runtime(struct rig *r, __u64 cgid, __u64 cpu_ns)
 }
 
 /* What the map holds for want, without a flush: pending charges are not in it. */
-static struct found read_map_only(struct rig *r, uint64_t want)
+static struct itest_found read_map_only(struct rig *r, uint64_t want)
 {
-	struct found f = { .want = want };
+	struct itest_found f = { .want = want };
 
-	assert_int_equal(collector_read_cgroups(&r->col, collect_one, &f), 0);
+	assert_int_equal(collector_read_cgroups(&r->col, itest_collect_one, &f), 0);
 	return f;
 }
 
@@ -277,7 +262,7 @@ static void pending_slot_drains_on_eviction_and_flush(void **state)
 {
 	const uint64_t same_slot = TEST_CGROUP + TMACG_CPU_PENDING;
 	struct rig r;
-	struct found f;
+	struct itest_found f;
 
 	(void)state;
 	ITEST_NEED_ROOT();

@@ -15,29 +15,8 @@
 
 #include "collect/collector.h"
 #include "itest.h"
+#include "itest_collect.h"
 #include "pmu/pmu.h"
-
-struct found {
-	uint64_t want;
-	struct tmacg_acc sum;
-	int seen;
-};
-
-static void collect_one(uint64_t id, const struct tmacg_acc *d, void *ctx)
-{
-	struct found *f = ctx;
-
-	if (id != f->want)
-		return;
-	f->seen++;
-	f->sum.runtime_ns += d->runtime_ns;
-	for (int e = 0; e < TMACG_MAX_EVENTS; e++)
-		f->sum.counter[e] += d->counter[e];
-	for (int g = 0; g < TMACG_MAX_GROUPS; g++) {
-		f->sum.time[g].enabled += d->time[g].enabled;
-		f->sum.time[g].running += d->time[g].running;
-	}
-}
 
 static void max_events_and_groups_load_and_count(void **state)
 {
@@ -49,7 +28,7 @@ static void max_events_and_groups_load_and_count(void **state)
 	struct collector_config cfg = { 0 };
 	struct collector col;
 	struct pmu_set pmu;
-	struct found f = { 0 };
+	struct itest_found f = { 0 };
 	char parent[128], err[1024];
 	uint64_t before, after;
 
@@ -82,13 +61,13 @@ static void max_events_and_groups_load_and_count(void **state)
 	assert_int_equal(itest_mkcg(parent), 0);
 	assert_int_equal(itest_cgroup_id(parent, &f.want), 0);
 	collector_flush(&col);
-	assert_int_equal(collector_read_cgroups(&col, collect_one, &f), 0); /* baseline */
+	assert_int_equal(collector_read_cgroups(&col, itest_collect_one, &f), 0); /* baseline */
 	memset(&f.sum, 0, sizeof(f.sum));
 	before = itest_usage_usec(parent);
 	assert_int_equal(itest_wait(itest_burn_in(parent, "0.5", "0.8", NULL)), 0);
 	after = itest_usage_usec(parent);
 	collector_flush(&col);
-	assert_int_equal(collector_read_cgroups(&col, collect_one, &f), 0);
+	assert_int_equal(collector_read_cgroups(&col, itest_collect_one, &f), 0);
 
 	printf("  runtime %.4f s, cpu.stat %.4f s\n", f.sum.runtime_ns / 1e9,
 	       (after - before) / 1e6);
