@@ -63,6 +63,12 @@ static void resource_object(struct json_writer *w, const struct resource *res)
 }
 
 /* "metrics", "flagged" and "bottleneck" from the model's result. */
+/* A node the line reports: the tree down to --level, Info metrics with --info, no counts. */
+static bool node_reported(const struct report_line *r, const struct model_node_info *node)
+{
+	return !node->is_count && (node->is_info ? r->info : node->level <= r->level);
+}
+
 static void add_model_result(struct json_writer *w, const struct report_line *r)
 {
 	bool has = r->tma && r->result;
@@ -75,7 +81,7 @@ static void add_model_result(struct json_writer *w, const struct report_line *r)
 	for (int i = 0; i < n; i++) {
 		const struct model_node_info *node = model_node(r->tma, i);
 
-		if (node->is_count || (node->is_info ? !r->info : node->level > r->level))
+		if (!node_reported(r, node))
 			continue;
 		jw_key(w, node->name);
 		jw_double(w, r->result->value[i]);
@@ -86,9 +92,7 @@ static void add_model_result(struct json_writer *w, const struct report_line *r)
 	for (int i = 0; i < n; i++) {
 		const struct model_node_info *node = model_node(r->tma, i);
 
-		if (node->is_count || (node->is_info ? !r->info : node->level > r->level))
-			continue;
-		if (r->result->flagged[i] && !node->is_info)
+		if (node_reported(r, node) && r->result->flagged[i] && !node->is_info)
 			jw_string(w, node->name);
 	}
 	jw_end_array(w);
