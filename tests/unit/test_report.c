@@ -88,6 +88,8 @@ struct fixture {
 	char *out;
 	size_t len;
 	FILE *f;
+	struct report_sink sink; /* report_with_sink(): its lines counted in seen */
+	struct seen seen;
 };
 
 static void fixture_init(struct fixture *fx, enum report_format format, int top)
@@ -133,35 +135,41 @@ static void fixture_free(struct fixture *fx)
 	model_free(fx->model);
 }
 
+/* The fixture's report, its lines also handed to a sink that counts them in fx->seen. */
+static struct report *report_with_sink(struct fixture *fx, enum report_format format, int top)
+{
+	struct report *r;
+
+	fixture_init(fx, format, top); /* clears fx: the sink is set after */
+	fx->sink = (struct report_sink){ sink_begin, sink_line, sink_end, &fx->seen };
+	r = report_new(&fx->cfg, fx->f);
+	assert_non_null(r);
+	report_set_sink(r, &fx->sink);
+	return r;
+}
+
 static void interval_hands_losses_and_identity_to_every_line(void **state)
 {
-	const struct report_sink sink = { sink_begin, sink_line, sink_end, NULL };
-	struct report_sink bound = sink;
 	struct fixture fx;
-	struct seen seen = { 0 };
 	struct report *r;
 
 	(void)state;
-	fixture_init(&fx, REPORT_JSON, 0);
-	bound.ctx = &seen;
-	r = report_new(&fx.cfg, fx.f);
-	assert_non_null(r);
+	r = report_with_sink(&fx, REPORT_JSON, 0);
 	assert_false(report_has_live_view(r));
-	report_set_sink(r, &bound);
 	report_set_identify(r, identify, NULL);
 	assert_int_equal(report_interval(r, &fx.tree, 1.0, 5, 3), 0);
 	fflush(fx.f);
-	assert_int_equal(seen.begins, 1);
-	assert_int_equal(seen.ends, 1);
-	assert_true(seen.head_dropped == 5 && seen.head_map_full == 3);
+	assert_int_equal(fx.seen.begins, 1);
+	assert_int_equal(fx.seen.ends, 1);
+	assert_true(fx.seen.head_dropped == 5 && fx.seen.head_map_full == 3);
 	/* The root's own tasks and its three children, by path; /a named by the identity. */
-	assert_int_equal(seen.lines, 4);
-	assert_string_equal(seen.cgroups[0], "/");
-	assert_string_equal(seen.cgroups[1], "/a");
-	assert_string_equal(seen.pod[1], "pod-a");
-	assert_string_equal(seen.pod[2], "-");
-	for (int i = 0; i < seen.lines; i++)
-		assert_true(seen.dropped[i] == 5 && seen.map_full[i] == 3);
+	assert_int_equal(fx.seen.lines, 4);
+	assert_string_equal(fx.seen.cgroups[0], "/");
+	assert_string_equal(fx.seen.cgroups[1], "/a");
+	assert_string_equal(fx.seen.pod[1], "pod-a");
+	assert_string_equal(fx.seen.pod[2], "-");
+	for (int i = 0; i < fx.seen.lines; i++)
+		assert_true(fx.seen.dropped[i] == 5 && fx.seen.map_full[i] == 3);
 	assert_int_equal(fx.evaluations, 4);
 	/* The same in the JSON lines printed, with the facts given at report_new(). */
 	assert_non_null(strstr(fx.out, "\"map_full\":3"));
@@ -199,26 +207,19 @@ static void table_title_says_what_was_lost(void **state)
 
 static void top_keeps_the_busiest_and_sums_the_rest(void **state)
 {
-	const struct report_sink sink = { sink_begin, sink_line, sink_end, NULL };
-	struct report_sink bound = sink;
 	struct fixture fx;
-	struct seen seen = { 0 };
 	struct report *r;
 
 	(void)state;
-	fixture_init(&fx, REPORT_NONE, 2);
-	bound.ctx = &seen;
-	r = report_new(&fx.cfg, fx.f);
-	assert_non_null(r);
-	report_set_sink(r, &bound);
+	r = report_with_sink(&fx, REPORT_NONE, 2);
 	assert_int_equal(report_interval(r, &fx.tree, 1.0, 0, 0), 0);
 	fflush(fx.f);
 	assert_int_equal(fx.len, 0); /* REPORT_NONE: the sink only */
 	/* /a (3 s) and /c (2 s), by path, then /b and the root summed. */
-	assert_int_equal(seen.lines, 3);
-	assert_string_equal(seen.cgroups[0], "/a");
-	assert_string_equal(seen.cgroups[1], "/c");
-	assert_string_equal(seen.cgroups[2], "(other)");
+	assert_int_equal(fx.seen.lines, 3);
+	assert_string_equal(fx.seen.cgroups[0], "/a");
+	assert_string_equal(fx.seen.cgroups[1], "/c");
+	assert_string_equal(fx.seen.cgroups[2], "(other)");
 	report_free(r);
 	fixture_free(&fx);
 }
