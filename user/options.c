@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -243,13 +244,18 @@ static int opt_help(struct options *o, const char *arg, FILE *out, FILE *err)
 	return 1;
 }
 
-/* How an option's value is stored in struct options. */
+/*
+ * How an option's value is stored in struct options: each kind writes one
+ * type of field, and the table's macros check that type at compile time.
+ */
 enum opt_type {
 	OT_FLAG,   /* bool set to true, no value */
 	OT_COUNT,  /* int incremented, no value (-vv) */
 	OT_STRING, /* const char *, the argument itself */
-	OT_INT,	   /* int, long or uint32_t from min to max: the field's size tells */
-	OT_CHOICE, /* an int (or enum) from choices */
+	OT_INT,	   /* int from min to max */
+	OT_LONG,   /* long from min to max */
+	OT_U32,	   /* uint32_t from min to max */
+	OT_CHOICE, /* an int, or an enum (int or unsigned int underneath), from choices */
 	OT_CUSTOM, /* parse() does it */
 };
 
@@ -262,8 +268,8 @@ struct opt_spec {
 	const char *name;
 	char short_name; /* 0: none */
 	enum opt_type type;
-	size_t field, size; /* where the value goes */
-	long min, max;	    /* OT_INT */
+	size_t field;  /* where the value goes: offsetof(struct options, ...) */
+	long min, max; /* OT_INT, OT_LONG, OT_U32 */
 	const char *
 		expected; /* OT_INT: what a bad value should be; NULL: "a number from MIN to MAX" */
 	const struct opt_choice *choices; /* OT_CHOICE: ends with a NULL name */
@@ -271,18 +277,32 @@ struct opt_spec {
 	bool has_arg; /* OT_CUSTOM: takes a value */
 };
 
-#define FIELD(f) .field = offsetof(struct options, f), .size = sizeof(((struct options *)0)->f)
-#define FLAG(n, s, f) { .name = n, .short_name = s, .type = OT_FLAG, FIELD(f) }
-#define STRING(n, s, f) { .name = n, .short_name = s, .type = OT_STRING, FIELD(f) }
-#define NUMBER(n, s, f, lo, hi, what) \
-	{ .name = n,                  \
-	  .short_name = s,            \
-	  .type = OT_INT,             \
-	  FIELD(f),                   \
-	  .min = lo,                  \
-	  .max = hi,                  \
+/*
+ * The kind that stores field f: _Generic has an association for the types
+ * the kind writes only, so an option on a field of another type does not
+ * compile (tests/lint/options-typed checks that it does not).
+ */
+#define OPT_FIELD(f) (((struct options *)0)->f)
+#define KIND(f, ...) \
+	.type = _Generic(OPT_FIELD(f), __VA_ARGS__), .field = offsetof(struct options, f)
+/* The largest value field f holds; a NUMBER whose max is larger does not compile. */
+#define FIELD_MAX(f) _Generic(OPT_FIELD(f), int: INT_MAX, long: LONG_MAX, uint32_t: UINT32_MAX)
+#define FITS(f, hi) (0 * sizeof(char[(hi) <= FIELD_MAX(f) ? 1 : -1]))
+#define FLAG(n, s, f) { .name = n, .short_name = s, KIND(f, bool : OT_FLAG) }
+#define COUNT(n, s, f) { .name = n, .short_name = s, KIND(f, int : OT_COUNT) }
+#define STRING(n, s, f) { .name = n, .short_name = s, KIND(f, const char * : OT_STRING) }
+#define NUMBER(n, s, f, lo, hi, what)                               \
+	{ .name = n,                                                \
+	  .short_name = s,                                          \
+	  KIND(f, int : OT_INT, long : OT_LONG, uint32_t : OT_U32), \
+	  .min = lo,                                                \
+	  .max = (hi) + FITS(f, hi),                                \
 	  .expected = what }
-#define CHOICE(n, s, f, c) { .name = n, .short_name = s, .type = OT_CHOICE, FIELD(f), .choices = c }
+#define CHOICE(n, s, f, c)                                    \
+	{ .name = n,                                          \
+	  .short_name = s,                                    \
+	  KIND(f, int : OT_CHOICE, unsigned int : OT_CHOICE), \
+	  .choices = c }
 #define CUSTOM(n, s, fn, arg) \
 	{ .name = n, .short_name = s, .type = OT_CUSTOM, .parse = fn, .has_arg = arg }
 
@@ -330,7 +350,7 @@ static const struct opt_spec specs[] = {
 	NUMBER("max-cgroups", 0, max_cgroups, 16, 1L << 24, NULL),
 	NUMBER("max-tasks", 0, max_tasks, 16, 1L << 24, NULL),
 	CUSTOM("listen", 0, opt_listen, true),
-	{ .name = "verbose", .short_name = 'v', .type = OT_COUNT, FIELD(verbose) },
+	COUNT("verbose", 'v', verbose),
 	CUSTOM("version", 'V', opt_version, false),
 	CUSTOM("help", 'h', opt_help, false),
 };
@@ -341,19 +361,6 @@ static const struct opt_spec specs[] = {
 static bool takes_value(const struct opt_spec *sp)
 {
 	return sp->type == OT_CUSTOM ? sp->has_arg : sp->type != OT_FLAG && sp->type != OT_COUNT;
-}
-
-/* An OT_INT field is an int, a uint32_t (the same size) or a long. */
-_Static_assert(sizeof(int) == sizeof(uint32_t), "OT_INT stores uint32_t fields as int");
-
-static void store_number(const struct opt_spec *sp, void *field, long v)
-{
-	int i = (int)v;
-
-	if (sp->size == sizeof(long))
-		memcpy(field, &v, sizeof(v));
-	else
-		memcpy(field, &i, sizeof(i));
 }
 
 /* "--format 'xml': expected table, json, top or none", from the choices. */
@@ -390,6 +397,8 @@ static int apply(struct options *o, const struct opt_spec *sp, const char *arg, 
 		*(const char **)field = arg;
 		return 0;
 	case OT_INT:
+	case OT_LONG:
+	case OT_U32:
 		if (parse_long(arg, sp->min, sp->max, &v)) {
 			if (sp->expected)
 				snprintf(what, sizeof(what), "--%s '%%s': expected %s", sp->name,
@@ -400,11 +409,18 @@ static int apply(struct options *o, const struct opt_spec *sp, const char *arg, 
 					 sp->min, sp->max);
 			return bad(err, what, arg);
 		}
-		store_number(sp, field, v);
+		/* In range: FITS() made sure at compile time that max fits the field. */
+		if (sp->type == OT_LONG)
+			*(long *)field = v;
+		else if (sp->type == OT_U32)
+			*(uint32_t *)field = (uint32_t)v;
+		else
+			*(int *)field = (int)v;
 		return 0;
 	case OT_CHOICE:
 		for (const struct opt_choice *c = sp->choices; c->name; c++) {
 			if (!strcmp(arg, c->name)) {
+				/* An enum's unsigned int is written as its int (C11 6.5p7). */
 				*(int *)field = c->value;
 				return 0;
 			}

@@ -165,6 +165,36 @@ static void the_other_options_parse(void **state)
 	assert_int_equal(p.o.color_mode, 1);
 }
 
+/*
+ * Each kind of option stores its own type of field (user/options.c's table,
+ * checked by _Generic; tests/lint/options-typed shows a wrong type does not
+ * compile): a long gets all 64 bits, a uint32_t its top values, the fields
+ * beside them stay as they were, and -v counts.
+ */
+static void each_kind_stores_its_type(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	PARSE(&p, "--count", "1099511627776", "--max-cgroups", "16777216", "--max-tasks", "16",
+	      "--depth", "64", "-c", "/", "--level", "6", "-vvv", "--format", "none", "--listen",
+	      ":1", "--pmu", "software", "--per-task");
+	assert_int_equal(p.ret, 0);
+	assert_true(p.o.count == 1L << 40);
+	assert_true(p.o.duration_ns == 0 && p.o.interval_ns == 1000000000ULL);
+	assert_true(p.o.max_cgroups == 1u << 24);
+	assert_true(p.o.max_tasks == 16);
+	assert_int_equal(p.o.depth, OPTIONS_MAX_DEPTH);
+	assert_int_equal(p.o.level, 6);
+	assert_false(p.o.info);
+	assert_int_equal(p.o.verbose, 3);
+	assert_int_equal(p.o.format, FORMAT_NONE);
+	assert_int_equal(p.o.pmu, PMU_SOFTWARE);
+	assert_true(p.o.per_task);
+	assert_int_equal(p.o.top, 0);
+	assert_int_equal(p.o.color_mode, -1);
+}
+
 /* Every long option --help shows is one options_parse knows (the table is the one list). */
 static void every_option_in_help_parses(void **state)
 {
@@ -354,6 +384,7 @@ int main(void)
 		cmocka_unit_test(format_top_parses),
 		cmocka_unit_test(everything_parses),
 		cmocka_unit_test(the_other_options_parse),
+		cmocka_unit_test(each_kind_stores_its_type),
 		cmocka_unit_test(every_option_in_help_parses),
 		cmocka_unit_test(limits_are_the_constants),
 		cmocka_unit_test(bad_arguments_exit_2_with_a_message),
