@@ -209,6 +209,34 @@ static void one_interval_exact_text(void **state)
 	prom_expo_free(e);
 }
 
+/*
+ * Before the first interval: the build info, the host's dropped total and no
+ * interval gauge, whatever a head's numbers (it has none); then an interval,
+ * even one of 0 s, has its gauges.
+ */
+static void unmeasured_text_has_no_interval(void **state)
+{
+	struct prom_expo *e = prom_expo_new(false);
+	struct report_line head = { .host = "node-1", .model = "software" };
+	char *text;
+
+	(void)state;
+	assert_int_equal(prom_expo_begin_unmeasured(e, "node-1", "icx", "4.5"), 0);
+	text = end(e);
+	assert_non_null(strstr(text, "tmacg_build_info{host=\"node-1\",version=\"0.1.0\","
+				     "model=\"icx\",tma_version=\"4.5\"} 1\n"));
+	assert_null(strstr(text, "tmacg_interval_seconds{"));
+	assert_null(strstr(text, "tmacg_interval_end_timestamp_seconds{"));
+	assert_non_null(strstr(text, "tmacg_dropped_total{host=\"node-1\"} 0\n"));
+	free(text);
+	assert_int_equal(prom_expo_begin(e, &head), 0);
+	text = end(e);
+	assert_non_null(strstr(text, "tmacg_interval_seconds{host=\"node-1\"} 0\n"));
+	assert_non_null(strstr(text, "tmacg_interval_end_timestamp_seconds{host=\"node-1\"} 0\n"));
+	free(text);
+	prom_expo_free(e);
+}
+
 static int count_of(const char *text, const char *needle)
 {
 	int n = 0;
@@ -648,6 +676,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(label_values_are_escaped),
 		cmocka_unit_test(one_interval_exact_text),
+		cmocka_unit_test(unmeasured_text_has_no_interval),
 		cmocka_unit_test(counters_sum_across_intervals_and_go_with_the_cgroup),
 		cmocka_unit_test(one_series_per_cgroup_tasks_and_nulls_left_out),
 		cmocka_unit_test(every_counter_family),

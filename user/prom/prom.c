@@ -2,7 +2,6 @@
 #include "prom/prom.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +16,7 @@ struct prom {
 	struct prom_expo *expo;
 	struct prom_server *server;
 	struct report_sink sink;
-	bool failed;   /* this interval's text could not be built */
-	bool measured; /* this text is an interval's, not the one before the first */
+	bool failed; /* this interval's text could not be built */
 	bool warned;
 	bool warned_duplicate;
 	char bound[80]; /* the address bound, for prom_announce() */
@@ -29,7 +27,6 @@ static void on_begin(void *ctx, const struct report_line *head)
 	struct prom *p = ctx;
 
 	p->failed = prom_expo_begin(p->expo, head) != 0;
-	p->measured = isfinite(head->interval_s);
 }
 
 static void on_line(void *ctx, const struct report_line *line)
@@ -50,9 +47,9 @@ static void on_line(void *ctx, const struct report_line *line)
 	}
 }
 
-static void on_end(void *ctx)
+/* Serves the text built since the last begin. */
+static void publish(struct prom *p)
 {
-	struct prom *p = ctx;
 	size_t len = 0;
 	char *text = prom_expo_end(p->expo, &len);
 
@@ -65,12 +62,20 @@ static void on_end(void *ctx)
 					"previous interval is served\n");
 		p->warned = true;
 	}
-	/*
-	 * An interval ended: the BPF programs were attached before it began
-	 * (monitor.c attaches, then reads the baseline), so tmacg is ready.
-	 */
-	if (p->measured)
-		prom_server_set_ready(p->server);
+}
+
+/*
+ * The report's sink ends only measured intervals: the BPF programs were
+ * attached before the first began (monitor.c attaches, then reads the
+ * baseline), so once one ends tmacg is ready.  Until then the server
+ * answers /readyz "not ready" (prom_server's own state).
+ */
+static void on_end(void *ctx)
+{
+	struct prom *p = ctx;
+
+	publish(p);
+	prom_server_set_ready(p->server);
 }
 
 struct prom *prom_open(const char *spec, bool k8s, const char *host, const char *model,
@@ -78,9 +83,7 @@ struct prom *prom_open(const char *spec, bool k8s, const char *host, const char 
 {
 	struct prom *p = calloc(1, sizeof(*p));
 	struct prom_listen_addr addr;
-	struct report_line head = {
-		.interval_s = NAN, .host = host, .model = model, .tma_version = tma_version
-	};
+
 	if (!p) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
@@ -99,9 +102,9 @@ struct prom *prom_open(const char *spec, bool k8s, const char *host, const char 
 	p->sink.line = on_line;
 	p->sink.end = on_end;
 	p->sink.ctx = p;
-	/* Before the first interval: tmacg_build_info and the host's series only. */
-	on_begin(p, &head);
-	on_end(p);
+	/* Before the first interval: tmacg_build_info only, and not ready. */
+	p->failed = prom_expo_begin_unmeasured(p->expo, host, model, tma_version) != 0;
+	publish(p);
 	return p;
 fail:
 	prom_close(p);

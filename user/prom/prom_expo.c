@@ -232,7 +232,8 @@ static void put_value(FILE *f, double v)
 	fwrite(buf, 1, n, f);
 }
 
-int prom_expo_begin(struct prom_expo *e, const struct report_line *head)
+/* An interval's text (measured), or the one before the first interval. */
+static int begin(struct prom_expo *e, const struct report_line *head, bool measured)
 {
 	close_streams(e);
 	for (int i = 0; i < F_COUNT; i++) {
@@ -263,7 +264,7 @@ int prom_expo_begin(struct prom_expo *e, const struct report_line *head)
 	fputc(',', e->f[F_BUILD_INFO]);
 	label(e, e->f[F_BUILD_INFO], "tma_version", head->tma_version ? head->tma_version : "");
 	fputs("} 1\n", e->f[F_BUILD_INFO]);
-	if (isfinite(head->interval_s)) {
+	if (measured) {
 		double end = head->time.tv_sec + head->time.tv_nsec / 1e9;
 
 		fprintf(e->f[F_INTERVAL], "%s{", defs[F_INTERVAL].name);
@@ -276,6 +277,19 @@ int prom_expo_begin(struct prom_expo *e, const struct report_line *head)
 		put_value(e->f[F_INTERVAL_END], end);
 	}
 	return 0;
+}
+
+int prom_expo_begin(struct prom_expo *e, const struct report_line *head)
+{
+	return begin(e, head, true);
+}
+
+int prom_expo_begin_unmeasured(struct prom_expo *e, const char *host, const char *model,
+			       const char *tma_version)
+{
+	struct report_line head = { .host = host, .model = model, .tma_version = tma_version };
+
+	return begin(e, &head, false);
 }
 
 /* Which counter family each of the line's counts feeds (-1: none). */

@@ -28,10 +28,15 @@ void prom_expo_free(struct prom_expo *e);
 
 /*
  * Starts an interval.  head carries the interval's facts (time, interval_s,
- * host, model, tma_version, dropped); its cgroup is not read.  interval_s
- * NAN: no interval measured yet (the text before the first one).
+ * host, model, tma_version, dropped); its cgroup is not read.
  */
 int prom_expo_begin(struct prom_expo *e, const struct report_line *head);
+/*
+ * Starts the text served before the first interval: the build info of host,
+ * model and tma_version (NULL: ""), no interval and no cgroup.
+ */
+int prom_expo_begin_unmeasured(struct prom_expo *e, const char *host, const char *model,
+			       const char *tma_version);
 /* One reported cgroup; task lines are ignored (unbounded: not exported). */
 int prom_expo_line(struct prom_expo *e, const struct report_line *line);
 /*
