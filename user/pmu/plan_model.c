@@ -75,25 +75,21 @@ static int plan_target(const struct plan_request *r, struct event_target *t, int
 	t->cpu = d;
 	t->pfm_pmu = d->libpfm;
 	t->smt = plan_smt(r);
-	if (plan_has_pmu(r)) {
-		/* CPUID and sysfs rule on a real PMU (less the NMI watchdog's). */
-		t->pmu_type = r->cpu->pmu_type;
-		t->topdown_l2 = r->cpu->topdown_l2;
+	t->pmu_type = plan_has_pmu(r) ? r->cpu->pmu_type : PERF_TYPE_RAW;
+	t->topdown_l2 = plan_has_pmu(r) ? r->cpu->topdown_l2 : d->perf_metrics_l2;
+	/*
+	 * The usable counters, one formula: on a real PMU CPUID and sysfs rule
+	 * (less the NMI watchdog's, cpu_detect).  Where they do not say (Arm: no
+	 * CPUID, and the kernel does not export PMCR_EL0.N), and away from a
+	 * host, the description of the model planned does, as it does for a
+	 * detected one (cpu_detect): else a --model whose description is not this
+	 * CPU's would get no counter.
+	 */
+	if (plan_has_pmu(r) && r->cpu->gp_counters)
 		*gp = r->cpu->gp_usable;
-		/*
-		 * Where they do not say (Arm: no CPUID, and the kernel does not
-		 * export PMCR_EL0.N), the description of the model planned does,
-		 * as it does for a detected one (cpu_detect): else a --model
-		 * whose description is not this CPU's would get no counter.
-		 */
-		if (!r->cpu->gp_counters)
-			*gp = (t->smt ? d->gp_counters_smt : d->gp_counters) -
-			      (r->cpu->nmi_watchdog ? 1 : 0);
-	} else {
-		t->pmu_type = PERF_TYPE_RAW;
-		t->topdown_l2 = d->perf_metrics_l2;
-		*gp = (t->smt ? d->gp_counters_smt : d->gp_counters) - (r->watchdog ? 1 : 0);
-	}
+	else
+		*gp = (t->smt ? d->gp_counters_smt : d->gp_counters) -
+		      ((plan_has_pmu(r) ? r->cpu->nmi_watchdog : r->watchdog) ? 1 : 0);
 	return 0;
 }
 
