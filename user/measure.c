@@ -117,7 +117,7 @@ void measure_evaluate(struct measure *ms, const struct tmacg_acc *sum, double in
 	for (int e = 0; e < n; e++)
 		mi->values[e] = e == mi->tsc_event ? mi->tsc_hz * interval_s :
 						     scaled(mi, sum, ran, mi->plan_of[e]);
-	model_eval_level(mi->model, &in, result, ms->level, ms->info);
+	model_eval_level(mi->model, &in, result, ms->facts.level, ms->facts.info);
 	model_result_no_slots(mi->model, result);
 	/* The scheduler's runtime, as cpu.stat counts it: a number even when nothing ran. */
 	counts[MEASURE_ON_CPU_S] = sum->runtime_ns / 1e9;
@@ -140,25 +140,9 @@ void measure_evaluate_cb(void *ctx, const struct tmacg_acc *sum, double interval
 	measure_evaluate(ctx, sum, interval_s, counts, result);
 }
 
-void measure_line_facts(const struct measure *ms, struct report_line *facts)
+const struct report_line *measure_facts(const struct measure *ms)
 {
-	memset(facts, 0, sizeof(*facts));
-	facts->model = ms->model_name;
-	facts->tma_version = ms->tma_version;
-	facts->ncounts = ms->ncounts;
-	facts->count_names = ms->count_names;
-	facts->nsummary = ms->nsummary;
-	facts->pmu_groups = ms->pmu_groups;
-	facts->nmissing = ms->nmissing;
-	facts->missing = ms->missing;
-	facts->smt_shared = ms->smt_shared;
-	facts->retire_latency = ms->retire_latency;
-	facts->tma = ms->tma;
-	facts->level = ms->level;
-	facts->info = ms->info;
-	facts->topdown_fixed = ms->topdown_fixed;
-	facts->smt = ms->smt;
-	facts->pmu_slots = ms->pmu_slots;
+	return &ms->facts;
 }
 
 bool measure_event_is_leader(const struct measure *ms, int e)
@@ -206,7 +190,7 @@ static int load_latencies(struct measure_impl *mi, const char *file, char *err, 
 	sources = rl_fill(mi->model, &given, cpu_desc_latency_defaults(model_id(mi->model)),
 			  mi->latencies);
 	rl_table_free(&given);
-	mi->ms.retire_latency = rl_source_name(mi->model, sources);
+	mi->ms.facts.retire_latency = rl_source_name(mi->model, sources);
 	return 0;
 }
 
@@ -217,7 +201,7 @@ static int fill_events(struct measure_impl *mi, char *err, size_t errlen)
 
 	if (mi->plan.nevents == 0) {
 		snprintf(err, errlen, "model %s reads no event at --level %d: nothing to measure",
-			 model_id(mi->model), ms->level);
+			 model_id(mi->model), ms->facts.level);
 		return -EINVAL;
 	}
 	ms->nevents = mi->plan.nevents;
@@ -290,9 +274,9 @@ static int map_model_events(struct measure_impl *mi, char *err, size_t errlen)
 	/* Computed, not counted: in the line all the same, so a replay has every input. */
 	if (tsc_computed(mi))
 		mi->count_names[c++] = "msr/tsc/";
-	mi->ms.ncounts = c;
-	mi->ms.nsummary = MEASURE_NFIXED + mi->ncount_nodes;
-	mi->ms.count_names = mi->count_names;
+	mi->ms.facts.ncounts = c;
+	mi->ms.facts.nsummary = MEASURE_NFIXED + mi->ncount_nodes;
+	mi->ms.facts.count_names = mi->count_names;
 	return 0;
 }
 
@@ -306,7 +290,8 @@ static bool smt_caveat(const struct measure_impl *mi)
 	for (int i = 0; i < n; i++) {
 		const struct model_node_info *node = model_node(mi->model, i);
 
-		if (node->core_wide && (node->is_info ? mi->ms.info : node->level <= mi->ms.level))
+		if (node->core_wide &&
+		    (node->is_info ? mi->ms.facts.info : node->level <= mi->ms.facts.level))
 			return true;
 	}
 	return false;
@@ -336,8 +321,8 @@ int measure_open(struct measure **out, const struct measure_config *o, char *err
 		ret = -EINVAL;
 		goto fail;
 	}
-	mi->ms.level = o->level;
-	mi->ms.info = o->info;
+	mi->ms.facts.level = o->level;
+	mi->ms.facts.info = o->info;
 	req.model = mi->model;
 	req.level = o->level;
 	req.with_info = o->info;
@@ -349,9 +334,9 @@ int measure_open(struct measure **out, const struct measure_config *o, char *err
 	if (plan_uses_pmu(&mi->plan) && (ret = cpu_require_pmu(&mi->ci, err, errlen)))
 		goto fail;
 	mi->flags = plan_model_flags(&req);
-	mi->ms.topdown_fixed = mi->flags & MODEL_FLAG_TOPDOWN_FIXED;
-	mi->ms.smt = mi->flags & MODEL_FLAG_SMT;
-	mi->ms.pmu_slots = mi->ci.pmu_slots;
+	mi->ms.facts.topdown_fixed = mi->flags & MODEL_FLAG_TOPDOWN_FIXED;
+	mi->ms.facts.smt = mi->flags & MODEL_FLAG_SMT;
+	mi->ms.facts.pmu_slots = mi->ci.pmu_slots;
 	ret = fill_events(mi, err, errlen);
 	if (!ret)
 		ret = map_model_events(mi, err, errlen);
@@ -363,21 +348,21 @@ int measure_open(struct measure **out, const struct measure_config *o, char *err
 		cpu_info_print(&mi->ci, stderr);
 	if (plan_uses_pmu(&mi->plan)) /* the watchdog's counter matters to hardware only */
 		cpu_warn(&mi->ci, stderr);
-	mi->ms.model_name = model_id(mi->model);
-	mi->ms.tma_version = model_tma_version(mi->model);
-	mi->ms.tma = mi->model;
-	mi->ms.smt_shared = smt_caveat(mi);
+	mi->ms.facts.model = model_id(mi->model);
+	mi->ms.facts.tma_version = model_tma_version(mi->model);
+	mi->ms.facts.tma = mi->model;
+	mi->ms.facts.smt_shared = smt_caveat(mi);
 	for (int g = 0; g < mi->plan.ngroups; g++)
-		mi->ms.pmu_groups += mi->plan.ev[mi->plan.first[g]].kind != EVENT_SOFTWARE;
+		mi->ms.facts.pmu_groups += mi->plan.ev[mi->plan.first[g]].kind != EVENT_SOFTWARE;
 	for (int i = 0; i < mi->plan.nmissing; i++)
-		mi->missing[mi->ms.nmissing++] = mi->plan.missing[i];
-	mi->ms.missing = mi->missing;
-	if (mi->ms.nmissing)
+		mi->missing[mi->ms.facts.nmissing++] = mi->plan.missing[i];
+	mi->ms.facts.missing = mi->missing;
+	if (mi->ms.facts.nmissing)
 		fprintf(stderr,
 			"tmacg: this PMU has no %s%s: the nodes reading %s are null "
 			"(quality.missing_events)\n",
-			mi->missing[0], mi->ms.nmissing > 1 ? " and more" : "",
-			mi->ms.nmissing > 1 ? "them" : "it");
+			mi->missing[0], mi->ms.facts.nmissing > 1 ? " and more" : "",
+			mi->ms.facts.nmissing > 1 ? "them" : "it");
 	ret = load_latencies(mi, o->retire_latency, err, errlen);
 	if (ret)
 		goto fail;

@@ -12,12 +12,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "output/cgroup_record.h"
 #include "pmu/pmu.h"
 #include "tmacg.h"
 
 struct tma_model;
 struct model_result;
-struct report_line;
 
 /* What to measure: the model and how deep; the command line's, or a test's. */
 struct measure_config {
@@ -41,25 +41,14 @@ struct measure {
 	int nevents;
 	int ngroups;
 	struct pmu_event events[TMACG_MAX_EVENTS];
-	const char *model_name;	 /* the model's id: "icx", "software", ... */
-	const char *tma_version; /* NULL when the model has none (software) */
-	int ncounts;
-	const char *const *count_names;
-	int nsummary; /* on_cpu_s, cpu_utilization and the model's counts */
-	const struct tma_model *tma;
-	int level;
-	bool info;
-	bool smt_shared;	/* core-wide inputs while SMT is on */
-	bool topdown_fixed;	/* the model reads PERF_METRICS (MODEL_FLAG_TOPDOWN_FIXED) */
-	bool smt;		/* the model sees SMT on (MODEL_FLAG_SMT) */
-	unsigned int pmu_slots; /* the model's pmu_slots: Arm's caps/slots; 0: not known */
-	/* Hardware perf groups: more than fit the PMU at once time-share it (quality). */
-	int pmu_groups;
-	/* Generic events this PMU lacks (quality.missing_events): their nodes are null. */
-	int nmissing;
-	const char *const *missing;
-	/* where the model's retire latencies come from (rl_source_name); NULL: it reads none */
-	const char *retire_latency;
+	/*
+	 * What every line of this measurement shares, filled by measure_open():
+	 * the model and its version, the counts' names (nsummary of them shown
+	 * in the table), the level and Info metrics, the model's flags and slot
+	 * width, and the quality facts (perf groups, missing events, smt_shared,
+	 * where retire latencies come from).  A line's own fields are left zero.
+	 */
+	struct report_line facts;
 };
 
 /*
@@ -74,7 +63,7 @@ void measure_evaluate(struct measure *ms, const struct tmacg_acc *sum, double in
 void measure_evaluate_cb(void *ctx, const struct tmacg_acc *sum, double interval_s, double *counts,
 			 struct model_result *result);
 /* What every line of ms shares (model, counts' names, quality): the report's facts. */
-void measure_line_facts(const struct measure *ms, struct report_line *facts);
+const struct report_line *measure_facts(const struct measure *ms);
 /*
  * Whether event e opens a new perf group (the plan's grouping): the
  * collector's read order and the group leader's fd.

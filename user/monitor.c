@@ -450,28 +450,26 @@ static enum report_format report_format_of(const struct options *o)
 static int open_report(struct monitor *m, char *err, size_t errlen)
 {
 	const struct options *o = m->o;
-	struct report_line facts;
 	struct report_config rc = {
 		.format = report_format_of(o),
 		.top_auto = o->top_auto,
 		.color = o->color,
 		.top = o->top,
 		.host = o->host,
-		.facts = &facts,
+		.facts = measure_facts(m->ms),
 		.nevents = m->ms->nevents,
 		.ngroups = m->ms->ngroups,
 		.evaluate = measure_evaluate_cb,
 		.evaluate_ctx = m->ms,
 	};
 
-	measure_line_facts(m->ms, &facts);
 	m->rep = report_new(&rc, stdout);
 	if (!m->rep)
 		return -ENOMEM;
 	/* Before the BPF setup: a port in use fails at once. */
 	if (o->listen) {
-		m->prom = prom_open(o->listen, o->k8s, o->host, m->ms->model_name,
-				    m->ms->tma_version, err, errlen);
+		m->prom = prom_open(o->listen, o->k8s, o->host, m->ms->facts.model,
+				    m->ms->facts.tma_version, err, errlen);
 		if (!m->prom)
 			return -EINVAL;
 		report_set_sink(m->rep, prom_sink(m->prom));

@@ -48,8 +48,8 @@ static void four_events_at_every_depth(void **state)
 
 static double count_of(const struct measure *ms, const double *counts, const char *name)
 {
-	for (int i = 0; i < ms->ncounts; i++)
-		if (!strcmp(ms->count_names[i], name))
+	for (int i = 0; i < ms->facts.ncounts; i++)
+		if (!strcmp(ms->facts.count_names[i], name))
 			return counts[i];
 	fail_msg("no count %s", name);
 	return NAN;
@@ -104,8 +104,8 @@ static void counts_keep_their_keys_and_values(void **state)
 	options_measure_config(&o, &mc);
 	if (measure_open(&ms, &mc, err, sizeof(err)))
 		fail_msg("%s", err);
-	assert_string_equal(ms->model_name, "software");
-	assert_null(ms->tma_version);
+	assert_string_equal(ms->facts.model, "software");
+	assert_null(ms->facts.tma_version);
 	assert_int_equal(ms->nevents, 4);
 	assert_int_equal(ms->ngroups, 1);
 	/* The plan's group leader, as the collector and pmu_open() take it: the first event. */
@@ -113,12 +113,12 @@ static void counts_keep_their_keys_and_values(void **state)
 	for (int e = 1; e < ms->nevents; e++)
 		assert_false(measure_event_is_leader(ms, e));
 	assert_false(measure_event_is_leader(ms, ms->nevents));
-	assert_true(ms->ncounts <= 64);
+	assert_true(ms->facts.ncounts <= 64);
 	/* The documented keys first, in order: the table shows them (nsummary). */
-	assert_int_equal(ms->nsummary, software_ndocumented);
+	assert_int_equal(ms->facts.nsummary, software_ndocumented);
 	for (int i = 0; i < software_ndocumented; i++)
-		assert_string_equal(ms->count_names[i], software_documented_counts[i]);
-	assert_int_equal(ms->ncounts,
+		assert_string_equal(ms->facts.count_names[i], software_documented_counts[i]);
+	assert_int_equal(ms->facts.ncounts,
 			 software_ndocumented + 4); /* then the four events, re-playable */
 	memset(&sum, 0, sizeof(sum));
 	sum.runtime_ns = 1500000000;
@@ -127,21 +127,21 @@ static void counts_keep_their_keys_and_values(void **state)
 	sum.counter[event_of(ms, "SW.CPU_MIGRATIONS")] = 30;
 	sum.counter[event_of(ms, "SW.PAGE_FAULTS")] = 600;
 	sum.time[0].enabled = sum.time[0].running = 1600000000;
-	r = model_result_new(ms->tma);
+	r = model_result_new(ms->facts.tma);
 	assert_non_null(r);
 	measure_evaluate(ms, &sum, 2.0, counts, r);
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		if (fabs(count_of(ms, counts, want[i].name) - want[i].want) > 1e-9 * want[i].want)
 			fail_msg("%s: %.17g, want %.17g", want[i].name,
 				 count_of(ms, counts, want[i].name), want[i].want);
-	assert_float_equal(r->value[model_node_index(ms->tma, "CPU_Share")], 0.8, 1e-12);
+	assert_float_equal(r->value[model_node_index(ms->facts.tma, "CPU_Share")], 0.8, 1e-12);
 	/* A cgroup that did not run: every count a measured 0, as docs/output.md says. */
 	memset(&sum, 0, sizeof(sum));
 	measure_evaluate(ms, &sum, 2.0, counts, r);
-	for (int i = 0; i < ms->ncounts; i++)
+	for (int i = 0; i < ms->facts.ncounts; i++)
 		if (counts[i] != 0)
-			fail_msg("idle: %s is %g, not 0", ms->count_names[i], counts[i]);
-	assert_float_equal(r->value[model_node_index(ms->tma, "CPU_Share")], 0, 0);
+			fail_msg("idle: %s is %g, not 0", ms->facts.count_names[i], counts[i]);
+	assert_float_equal(r->value[model_node_index(ms->facts.tma, "CPU_Share")], 0, 0);
 	/* Multiplexed out all interval (enabled, never running): unmeasured, null. */
 	sum.runtime_ns = 1000;
 	sum.time[0].enabled = 1000;
@@ -149,7 +149,7 @@ static void counts_keep_their_keys_and_values(void **state)
 	assert_float_equal(count_of(ms, counts, "on_cpu_s"), 1e-6, 1e-15);
 	assert_true(isnan(count_of(ms, counts, "page_faults")));
 	assert_true(isnan(count_of(ms, counts, "SW.PAGE_FAULTS")));
-	assert_true(isnan(r->value[model_node_index(ms->tma, "CPU_Share")]));
+	assert_true(isnan(r->value[model_node_index(ms->facts.tma, "CPU_Share")]));
 	model_result_free(r);
 	measure_close(ms);
 }
