@@ -243,6 +243,19 @@ static void test_thresholds_and_bottleneck(void **state)
 	assert_int_equal(r->bottleneck_len, 2);
 	assert_int_equal(r->bottleneck[0], model_node_index(m, "A"));
 	assert_int_equal(r->bottleneck[1], model_node_index(m, "C"));
+	/*
+	 * The path every printer shows, the model's one text per node: cut at the
+	 * report's level, the same pointer for every result, none at level 0.
+	 */
+	assert_string_equal(model_bottleneck_path(m, r, 2), "A.C");
+	assert_ptr_equal(model_bottleneck_path(m, r, 6),
+			 model_node(m, model_node_index(m, "C"))->path);
+	assert_string_equal(model_bottleneck_path(m, r, 1), "A");
+	assert_int_equal(model_bottleneck_end(m, r, 1), model_node_index(m, "A"));
+	assert_null(model_bottleneck_path(m, r, 0));
+	assert_null(model_bottleneck_path(m, NULL, 3));
+	assert_null(model_bottleneck_path(NULL, r, 3));
+	assert_string_equal(model_node(m, model_node_index(m, "I"))->path, "I");
 
 	/* A under its threshold: its children are not flagged, R leads, then D */
 	run(m, r,
@@ -253,10 +266,13 @@ static void test_thresholds_and_bottleneck(void **state)
 	assert_int_equal(r->bottleneck_len, 2);
 	assert_int_equal(r->bottleneck[0], model_node_index(m, "R"));
 	assert_int_equal(r->bottleneck[1], model_node_index(m, "D"));
+	assert_string_equal(model_bottleneck_path(m, r, 2), "R.D");
 	/* T's threshold stops at "D over threshold" before dividing: T keeps its value */
 	run(m, r, (const struct ev[]){ { "E.A", 0.2 }, { "E.D", 0.1 }, { 0 } }, 1, 0);
 	assert_float_equal(r->value[model_node_index(m, "T")], 0.2, 0);
 	assert_int_equal(r->bottleneck_len, 0);
+	assert_null(model_bottleneck_path(m, r, 2));
+	assert_int_equal(model_bottleneck_end(m, r, 2), -1);
 	model_result_free(r);
 	model_free(m);
 }

@@ -737,7 +737,7 @@ static int check_complete(struct loader *ld, const char *base)
 	}
 	if (model_resolve(m, ld->err, ld->errlen))
 		return -EINVAL;
-	if (model_compile(m) || model_subsets(m)) {
+	if (model_compile(m) || model_subsets(m) || model_paths(m)) {
 		snprintf(ld->err, ld->errlen, "%s: out of memory", ld->file);
 		return -ENOMEM;
 	}
@@ -902,6 +902,7 @@ void model_free(struct tma_model *m)
 		free((char *)e->info.domain);
 		free((char *)e->info.description);
 		free((char *)e->info.groups);
+		free((char *)e->info.path);
 		free(e->area);
 		free(e->sample);
 		free(e->scope);

@@ -33,6 +33,12 @@ struct model_node_info {
 	 */
 	bool is_count;
 	bool core_wide; /* reads events counting the whole core: inexact per cgroup with SMT */
+	/*
+	 * "Backend_Bound.Memory_Bound.DRAM_Bound": the names from level 1 down to
+	 * this node, made once when the model loads (model_path.c); the name alone
+	 * for Info metrics and counts.
+	 */
+	const char *path;
 };
 
 /* Each returns NULL on error with "file:line:column: what is wrong" in err. */
@@ -139,5 +145,19 @@ int model_eval_level(const struct tma_model *m, const struct model_input *in,
  * a report must not print.  Models without SLOTS are left as they are.
  */
 void model_result_no_slots(const struct tma_model *m, struct model_result *r);
+
+/*
+ * The bottleneck path, one text per model: what every printer (JSON's
+ * "bottleneck", Prometheus's tmacg_bottleneck_info, the table, the live
+ * view, the HTML report) shows for result r of a report of levels <= level.
+ * model_bottleneck_end() is the index of the deepest node of r's bottleneck
+ * path within level, -1 when none (no node flagged at level 1, no tree, r
+ * NULL); model_bottleneck_path() is that node's path
+ * ("Backend_Bound.Memory_Bound.DRAM_Bound", model_node_info.path), NULL
+ * when none.  Made when the model loads: no formatting, no allocation.
+ */
+int model_bottleneck_end(const struct tma_model *m, const struct model_result *r, int level);
+const char *model_bottleneck_path(const struct tma_model *m, const struct model_result *r,
+				  int level);
 
 #endif /* TMACG_MODEL_H */

@@ -132,6 +132,9 @@ int model_resolve(struct tma_model *m, char *err, size_t errlen);
 int model_compile(struct tma_model *m);
 void model_code_free(struct model_code *c);
 
+/* model_path.c: every node's path from level 1 (model_node_info.path); 0 or -ENOMEM. */
+int model_paths(struct tma_model *m);
+
 /* model_events.c: the subsets of every depth; 0 or -ENOMEM. */
 int model_subsets(struct tma_model *m);
 

@@ -73,8 +73,6 @@ static void add_model_result(struct json_writer *w, const struct report_line *r)
 {
 	bool has = r->tma && r->result;
 	int n = has ? model_node_count(r->tma) : 0;
-	char path[1024];
-	size_t used = 0;
 
 	JW_KEY(w, "metrics");
 	jw_begin_object(w);
@@ -96,23 +94,8 @@ static void add_model_result(struct json_writer *w, const struct report_line *r)
 			jw_string(w, node->name);
 	}
 	jw_end_array(w);
-	/* The path "Backend_Bound.Memory_Bound.DRAM_Bound", cut at sizeof(path) - 1 bytes. */
-	for (int i = 0; has && i < r->result->bottleneck_len && used < sizeof(path) - 1; i++) {
-		const struct model_node_info *node = model_node(r->tma, r->result->bottleneck[i]);
-		size_t len = strlen(node->name);
-
-		if (node->level > r->level)
-			break;
-		if (i)
-			path[used++] = '.';
-		if (len > sizeof(path) - 1 - used)
-			len = sizeof(path) - 1 - used;
-		memcpy(path + used, node->name, len);
-		used += len;
-	}
-	path[used] = '\0';
 	JW_KEY(w, "bottleneck");
-	jw_string(w, used ? path : NULL);
+	jw_string(w, model_bottleneck_path(r->tma, r->result, r->level));
 }
 
 static void add_quality(struct json_writer *w, const struct report_line *r)

@@ -14,7 +14,6 @@
 #include "output/term_width.h"
 #include "output/top_impl.h"
 
-#define TOP_PATH_BYTES 256
 /* A line is at most this many bytes: wide enough for any terminal, escapes included. */
 #define TOP_LINE_BYTES 16384
 #define TOP_MAX_WIDTH 1000
@@ -128,19 +127,12 @@ void top_free(struct top *t)
 	free(t);
 }
 
-/* The row's bottleneck path down to the level shown: "Backend_Bound.Memory_Bound". */
-static void path_text(const struct top *t, const struct top_row *r, char *buf, size_t len)
+/* The row's bottleneck path down to the level shown: "Backend_Bound.Memory_Bound", or "". */
+static const char *path_text(const struct top *t, const struct top_row *r)
 {
-	size_t o = 0;
+	const char *path = t->show_level <= TOP_MAX_PATH ? r->path[t->show_level] : NULL;
 
-	buf[0] = '\0';
-	for (int i = 0; i < r->path_len && o + 1 < len; i++) {
-		const struct model_node_info *n = model_node(t->m, r->path[i]);
-
-		if (n->level > t->show_level)
-			break;
-		o += snprintf(buf + o, len - o, "%s%s", i ? "." : "", n->name);
-	}
+	return path ? path : "";
 }
 
 int top_add(struct top *t, const struct report_line *line, bool other)
@@ -194,8 +186,8 @@ int top_add(struct top *t, const struct report_line *line, bool other)
 					(line->result ? line->result->value[t->extra[i]] : NAN) :
 				line->count_values ? line->count_values[t->extra[i]] :
 						     NAN;
-	for (int i = 0; line->result && i < line->result->bottleneck_len && i < TOP_MAX_PATH; i++)
-		row->path[row->path_len++] = line->result->bottleneck[i];
+	for (int l = 1; t->m && l <= t->level && l <= TOP_MAX_PATH; l++)
+		row->path[l] = model_bottleneck_path(t->m, line->result, l);
 	return 0;
 }
 
@@ -248,11 +240,7 @@ static void layout(struct top *t, int width, struct layout *l)
 
 	memset(l, 0, sizeof(*l));
 	for (size_t i = 0; i < t->n; i++) {
-		char path[TOP_PATH_BYTES];
-		int w = name_width(&t->rows[i]), p;
-
-		path_text(t, &t->rows[i], path, sizeof(path));
-		p = (int)strlen(path);
+		int w = name_width(&t->rows[i]), p = (int)strlen(path_text(t, &t->rows[i]));
 
 		t->name_nat = w > t->name_nat ? w : t->name_nat;
 		t->path_nat = p > t->path_nat ? p : t->path_nat;
@@ -497,9 +485,8 @@ static void row_line(const struct top *t, const struct layout *l, const struct t
 		put_bar(t, ln, r, l->bar_w, color);
 	}
 	if (l->path_w) {
-		char path[TOP_PATH_BYTES];
+		const char *path = path_text(t, r);
 
-		path_text(t, r, path, sizeof(path));
 		put_sep(ln);
 		put_text(ln, *path ? path : "-", l->path_w, false);
 	}

@@ -84,7 +84,8 @@ void output_tree(FILE *f, const struct report_line *line, bool color)
 {
 	const struct tma_model *m = line->tma;
 	const struct model_result *r = line->result;
-	int n = model_node_count(m), shown = 0, level = line->level;
+	int n = model_node_count(m), level = line->level;
+	const char *path = model_bottleneck_path(m, r, level);
 	double interval_s = line->interval_s;
 	const char *cgroup = line->cgroup;
 	char label[512], *shown_name;
@@ -107,16 +108,8 @@ void output_tree(FILE *f, const struct report_line *line, bool color)
 		print_node(f, node, r->value[i], r->flagged[i], on_path(r, i), color);
 	}
 	print_counts(f, line);
-	fprintf(f, "  bottleneck: ");
-	for (int i = 0; i < r->bottleneck_len; i++) {
-		const struct model_node_info *node = model_node(m, r->bottleneck[i]);
-
-		if (node->level > level)
-			break;
-		fprintf(f, "%s%s", shown++ ? "." : "", node->name);
-	}
-	if (r->no_tree)
-		fprintf(f, "none (%s)\n\n", r->no_tree);
-	else
-		fprintf(f, "%s\n\n", shown ? "" : "none");
+	fprintf(f, "  bottleneck: %s", path ? path : "none");
+	if (!path && r->no_tree)
+		fprintf(f, " (%s)", r->no_tree);
+	fputs("\n\n", f);
 }

@@ -15,7 +15,7 @@
 #define TOP_MAX_EXTRA 8
 #define TOP_NAME_BYTES 512
 #define TOP_NS_BYTES 256 /* a namespace is at most 63 bytes, escapes aside */
-#define TOP_MAX_PATH 8	 /* bottleneck path nodes kept: deeper than any model */
+#define TOP_MAX_PATH 8	 /* bottleneck path levels kept: deeper than any model */
 
 struct top_row {
 	char name[TOP_NAME_BYTES]; /* cgroup path; pod name; container name */
@@ -28,8 +28,8 @@ struct top_row {
 	double run; /* running_min, %; NAN: unknown */
 	double l1[TOP_MAX_L1];
 	double extra[TOP_MAX_EXTRA];
-	int path[TOP_MAX_PATH]; /* bottleneck node indices from level 1 down */
-	int path_len;
+	/* [l]: the bottleneck path shown at level l, the model's text (model_bottleneck_path) */
+	const char *path[TOP_MAX_PATH + 1];
 };
 
 /* What the rows are sorted by: CPU, a level-1 share, a rate, or the name. */

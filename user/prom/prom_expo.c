@@ -137,10 +137,11 @@ struct prom_expo {
 	const char *const *count_names;
 	int ncounts;
 	int *count_family;
-	/* node index -> "Backend_Bound.Memory_Bound", for the model last seen */
+	/*
+	 * node index -> `,tma_node="<path, escaped>",level="N"}`, a node sample's
+	 * own labels, for the model last seen (the path is the model's, model_node_info.path)
+	 */
 	const struct tma_model *tma;
-	char **node_path;
-	/* node index -> `,tma_node="<path, escaped>",level="N"}`: a node sample's own labels */
 	char **node_labels;
 	int nnodes;
 };
@@ -175,15 +176,11 @@ static void close_streams(struct prom_expo *e)
 	}
 }
 
-static void free_paths(struct prom_expo *e)
+static void free_node_labels(struct prom_expo *e)
 {
-	for (int i = 0; i < e->nnodes; i++) {
-		free(e->node_path[i]);
+	for (int i = 0; i < e->nnodes; i++)
 		free(e->node_labels[i]);
-	}
-	free(e->node_path);
 	free(e->node_labels);
-	e->node_path = NULL;
 	e->node_labels = NULL;
 	e->nnodes = 0;
 	e->tma = NULL;
@@ -212,7 +209,7 @@ void prom_expo_free(struct prom_expo *e)
 	u64map_retain(&e->state, drop_series, NULL);
 	u64map_free(&e->state);
 	u64map_free(&e->seen);
-	free_paths(e);
+	free_node_labels(e);
 	free(e->count_family);
 	free(e->host);
 	free(e);
@@ -334,41 +331,25 @@ static char *node_labels_text(const char *path, int level)
 	return text;
 }
 
-/* Node paths from level 1 ("Backend_Bound.Memory_Bound"), computed once per model. */
+/* Node labels from the model's paths ("Backend_Bound.Memory_Bound"), made once per model. */
 static int map_nodes(struct prom_expo *e, const struct tma_model *tma)
 {
 	int n;
 
 	if (tma == e->tma)
 		return 0;
-	free_paths(e);
+	free_node_labels(e);
 	n = model_node_count(tma);
-	e->node_path = calloc(n ? n : 1, sizeof(*e->node_path));
 	e->node_labels = calloc(n ? n : 1, sizeof(*e->node_labels));
-	if (!e->node_path || !e->node_labels) {
-		free(e->node_path);
-		free(e->node_labels);
-		e->node_path = NULL;
-		e->node_labels = NULL;
+	if (!e->node_labels)
 		return -ENOMEM;
-	}
 	e->nnodes = n;
-	/* A parent comes before its children in a model, so its path is ready. */
 	for (int i = 0; i < n; i++) {
 		const struct model_node_info *node = model_node(tma, i);
-		int ret;
 
-		if (node->parent >= 0 && node->parent < i && e->node_path[node->parent])
-			ret = asprintf(&e->node_path[i], "%s.%s", e->node_path[node->parent],
-				       node->name);
-		else
-			ret = asprintf(&e->node_path[i], "%s", node->name);
-		if (ret < 0)
-			e->node_path[i] = NULL;
-		else
-			e->node_labels[i] = node_labels_text(e->node_path[i], node->level);
-		if (ret < 0 || !e->node_labels[i]) {
-			free_paths(e);
+		e->node_labels[i] = node_labels_text(node->path, node->level);
+		if (!e->node_labels[i]) {
+			free_node_labels(e);
 			return -ENOMEM;
 		}
 	}
@@ -543,7 +524,7 @@ static int slot_counters(struct prom_expo *e, struct series_state *s, const stru
 static void model_samples(struct prom_expo *e, const struct report_line *l, const char *labels)
 {
 	const struct model_result *r = l->result;
-	int last = -1;
+	const char *path = model_bottleneck_path(l->tma, r, l->level);
 
 	for (int i = 0; i < e->nnodes && i < r->nnodes; i++) {
 		const struct model_node_info *node = model_node(l->tma, i);
@@ -562,16 +543,9 @@ static void model_samples(struct prom_expo *e, const struct report_line *l, cons
 			node_sample(e, F_TMA_RATIO, labels, i, r->value[i]);
 		}
 	}
-	for (int i = 0; i < r->bottleneck_len; i++) {
-		int node = r->bottleneck[i];
-
-		if (node < 0 || node >= e->nnodes || model_node(l->tma, node)->level > l->level)
-			break;
-		last = node;
-	}
-	if (last >= 0) {
+	if (path) {
 		fprintf(e->f[F_BOTTLENECK], "%s{%s,", defs[F_BOTTLENECK].name, labels);
-		label(e, e->f[F_BOTTLENECK], "bottleneck", e->node_path[last]);
+		label(e, e->f[F_BOTTLENECK], "bottleneck", path);
 		fputs("} 1\n", e->f[F_BOTTLENECK]);
 	}
 }
