@@ -15,29 +15,8 @@
 
 #include "model/model.h"
 #include "util/json_writer.h"
+#include "util/rfc3339.h"
 #include "util/shortest_double.h"
-
-/* "2026-11-21T10:00:01.000000005Z": the date part is the same for a whole interval, kept. */
-static void format_time(const struct timespec *ts, char *buf)
-{
-	static _Thread_local time_t cached_sec = -1;
-	static _Thread_local char cached[32];
-	long ns = ts->tv_nsec;
-
-	if (ts->tv_sec != cached_sec) {
-		struct tm tm;
-
-		gmtime_r(&ts->tv_sec, &tm);
-		strftime(cached, sizeof(cached), "%Y-%m-%dT%H:%M:%S.", &tm);
-		cached_sec = ts->tv_sec;
-	}
-	buf += strlen(strcpy(buf, cached));
-	if (ns < 0 || ns > 999999999)
-		ns = 0; /* not a time a clock gives */
-	for (int i = 8; i >= 0; i--, ns /= 10)
-		buf[i] = (char)('0' + ns % 10);
-	strcpy(buf + 9, "Z");
-}
 
 /* "key":"value", left out when the value is NULL. */
 #define optional_string(w, key, value)       \
@@ -133,13 +112,13 @@ static void add_quality(struct json_writer *w, const struct report_line *r)
 int output_json_line(FILE *f, const struct report_line *r)
 {
 	struct json_writer w;
-	char when[64];
+	char when[RFC3339_MAX];
 	const char *text;
 	size_t len;
 	int err = 0;
 
 	json_writer_init(&w);
-	format_time(&r->time, when);
+	rfc3339_text(&r->time, when);
 	jw_begin_object(&w);
 	JW_KEY(&w, "schema");
 	jw_string(&w, "tmacg/1");

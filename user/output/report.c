@@ -16,6 +16,7 @@
 #include "output/output_top.h"
 #include "output/output_tree.h"
 #include "util/name_escape.h"
+#include "util/rfc3339.h"
 
 struct report_task_entry {
 	const struct cgroup_node *target;
@@ -379,11 +380,9 @@ int report_interval(struct report *r, struct cgroup_tree *t, double interval_s, 
 static void report_instance_name(char *buf, size_t len)
 {
 	struct timespec ts;
-	struct tm tm;
-	char date[32];
+	char date[RFC3339_MAX];
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	gmtime_r(&ts.tv_sec, &tm);
-	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(buf, len, "%d@%s.%09ldZ", (int)getpid(), date, ts.tv_nsec);
+	rfc3339_text(&ts, date);
+	snprintf(buf, len, "%d@%s", (int)getpid(), date);
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/int_text.h"
 #include "util/name_escape.h"
 #include "util/shortest_double.h"
 
@@ -269,32 +270,18 @@ void jw_double(struct json_writer *w, double d)
 		w->len += shortest_double(d, w->buf + w->len);
 }
 
-static void put_uint(struct json_writer *w, uint64_t v)
-{
-	char rev[20];
-	int n = 0;
-
-	do
-		rev[n++] = (char)('0' + v % 10);
-	while (v /= 10);
-	if (!reserve(w, (size_t)n))
-		return;
-	while (n)
-		w->buf[w->len++] = rev[--n];
-}
-
 void jw_uint(struct json_writer *w, uint64_t v)
 {
 	separate(w);
-	put_uint(w, v);
+	if (reserve(w, INT_TEXT_MAX))
+		w->len += uint_text(v, w->buf + w->len);
 }
 
 void jw_int(struct json_writer *w, int64_t v)
 {
 	separate(w);
-	if (v < 0)
-		put(w, "-", 1);
-	put_uint(w, v < 0 ? -(uint64_t)v : (uint64_t)v);
+	if (reserve(w, INT_TEXT_MAX))
+		w->len += int_text(v, w->buf + w->len);
 }
 
 void jw_bool(struct json_writer *w, bool v)

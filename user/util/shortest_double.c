@@ -31,6 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/int_text.h"
+
 typedef unsigned __int128 u128;
 
 #define EXACT_MIN 1e-20
@@ -212,9 +214,8 @@ static const double exact_pow10[] = { 1e0,  1e1,  1e2,	1e3,  1e4,  1e5,  1e6,	1e
 static int fast_digits(double v, char *digits, int *exp10)
 {
 	uint64_t bits, n;
-	int e2, p, nd, lead;
+	int e2, p, nd;
 	double t;
-	char rev[20];
 
 	/* floor(log10(v)) from the binary exponent, maybe one short (1233 / 4096 ~ log10(2)). */
 	memcpy(&bits, &v, sizeof(bits));
@@ -230,17 +231,11 @@ static int fast_digits(double v, char *digits, int *exp10)
 	n = (uint64_t)(t + 0.5);
 	if ((double)n / exact_pow10[p] != v)
 		return 0;
-	nd = 0;
-	do
-		rev[nd++] = (char)('0' + n % 10);
-	while (n /= 10);
-	lead = 0;
-	while (lead < nd - 1 && rev[lead] == '0')
-		lead++; /* trailing zeros of the number */
-	for (int i = 0; i < nd - lead; i++)
-		digits[i] = rev[nd - 1 - i];
-	*exp10 = nd - p; /* 0.d1d2... x 10^exp10 */
-	return nd - lead;
+	nd = (int)uint_text(n, digits); /* 15 digits: n < 1e15 */
+	*exp10 = nd - p;		/* 0.d1d2... x 10^exp10 */
+	while (nd > 1 && digits[nd - 1] == '0')
+		nd--; /* trailing zeros of the number */
+	return nd;
 }
 
 /* digits (n of them, the first one at 10^x) as printf's %g would lay them out. */
@@ -293,16 +288,7 @@ size_t shortest_double(double d, char *buf)
 	}
 	/* Counts are whole numbers: 260, not the shorter 2.6e+02. */
 	if (d < 1e15 && (double)(uint64_t)d == d) {
-		uint64_t u = (uint64_t)d;
-		char rev[20];
-		int n = 0;
-
-		do
-			rev[n++] = (char)('0' + u % 10);
-		while (u /= 10);
-		while (n)
-			*p++ = rev[--n];
-		*p = '\0';
+		p += uint_text((uint64_t)d, p);
 	} else if (d >= EXACT_MIN && d < EXACT_MAX) {
 		char digits[MAX_DIGITS];
 		int k, n = d >= 1e-8 && d < 1e15 ? fast_digits(d, digits, &k) : -1;

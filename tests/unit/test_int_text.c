@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The one integer formatter (util/int_text.h), judged by glibc's printf: the
+ * same text for the extremes, every power of ten and its neighbours, and a
+ * sweep of random values of every length, with the length returned and a NUL.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/int_text.h"
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15u;
+
+static uint64_t next_random(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+static void check_uint(uint64_t v)
+{
+	char want[32], got[INT_TEXT_MAX + 8];
+	size_t len;
+
+	memset(got, 'x', sizeof(got));
+	snprintf(want, sizeof(want), "%" PRIu64, v);
+	len = uint_text(v, got);
+	assert_string_equal(got, want);
+	assert_int_equal(len, strlen(want));
+	assert_true(len < INT_TEXT_MAX);
+}
+
+static void check_int(int64_t v)
+{
+	char want[32], got[INT_TEXT_MAX + 8];
+	size_t len;
+
+	memset(got, 'x', sizeof(got));
+	snprintf(want, sizeof(want), "%" PRId64, v);
+	len = int_text(v, got);
+	assert_string_equal(got, want);
+	assert_int_equal(len, strlen(want));
+	assert_true(len < INT_TEXT_MAX);
+}
+
+static void extremes(void **state)
+{
+	(void)state;
+	check_uint(0);
+	check_uint(1);
+	check_uint(UINT64_MAX);
+	check_int(0);
+	check_int(-1);
+	check_int(INT64_MAX);
+	check_int(INT64_MIN); /* no positive int64_t: the digits come from the uint64_t */
+	check_int(INT64_MIN + 1);
+	/* The longest text fills INT_TEXT_MAX with its NUL. */
+	{
+		char buf[INT_TEXT_MAX];
+
+		assert_int_equal(int_text(INT64_MIN, buf), INT_TEXT_MAX - 1);
+		assert_int_equal(uint_text(UINT64_MAX, buf), INT_TEXT_MAX - 1);
+	}
+}
+
+static void powers_of_ten_and_neighbours(void **state)
+{
+	uint64_t p = 1;
+
+	(void)state;
+	for (int i = 0; i < 20; i++, p *= 10) {
+		check_uint(p);
+		check_uint(p - 1);
+		check_uint(p + 1);
+		if (p <= INT64_MAX) {
+			check_int((int64_t)p);
+			check_int(-(int64_t)p);
+			check_int(-(int64_t)p + 1);
+		}
+	}
+}
+
+static void random_values_of_every_length(void **state)
+{
+	(void)state;
+	for (int i = 0; i < 200000; i++) {
+		uint64_t v = next_random() >> (next_random() % 64);
+
+		check_uint(v);
+		check_int((int64_t)v);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(extremes),
+		cmocka_unit_test(powers_of_ten_and_neighbours),
+		cmocka_unit_test(random_values_of_every_length),
+	};
+	return cmocka_run_group_tests_name("int_text", tests, NULL, NULL);
+}
