@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * Formula expressions of the model format (docs/model-format.md): a lexer and
- * a recursive-descent parser to an AST held in one flat array (struct
- * expr_pool), children referenced by index.  The loader resolves names in
+ * Formula expressions of the model format (docs/model-format.md): a lexer
+ * (expr_lex.c) and a recursive-descent parser (expr.c) to an AST held in one
+ * flat array (struct expr_pool, expr_pool.c), children referenced by index.  The loader resolves names in
  * place; the evaluator walks the same array, so evaluating needs no
  * allocation and touches little memory.
  */
