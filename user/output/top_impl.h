@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * The live view's state, shared by its drawing (output_top.c) and its order
- * and keys (top_order.c).  Private to user/output/.
+ * The live view's state, shared by its rows (top_rows.c), its drawing
+ * (output_top.c) and its order and keys (top_order.c).  Private to user/output/.
  */
 #ifndef TMACG_TOP_IMPL_H
 #define TMACG_TOP_IMPL_H
