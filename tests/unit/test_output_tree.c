@@ -175,6 +175,32 @@ static void test_tree_counts_and_task(void **state)
 	model_free(m);
 }
 
+/* A tree without slots (model_result_no_slots) says why it names no bottleneck. */
+static void test_tree_without_slots_says_why(void **state)
+{
+	char err[512], *out = NULL;
+	size_t len = 0;
+	struct tma_model *m = model_load(text, strlen(text), "t.tma", err, sizeof(err));
+	struct model_result *r = model_result_new(m);
+	double events[8] = { 0 };
+	struct model_input in = { .events = events, .interval_s = 1, .flags = 0 };
+	FILE *f = open_memstream(&out, &len);
+
+	(void)state;
+	events[model_event_index(m, "E.F")] = 0.5;
+	assert_int_equal(model_eval(m, &in, r), 0);
+	assert_int_equal(r->bottleneck_len, 1);
+	r->bottleneck_len = 0; /* as model_result_no_slots leaves it */
+	r->no_tree = MODEL_NO_SLOTS;
+	output_tree(f, &(struct report_line){ .cgroup = "/a", .tma = m, .result = r, .level = 1 },
+		    false);
+	fclose(f);
+	assert_non_null(strstr(out, "\n  bottleneck: none (" MODEL_NO_SLOTS ")\n\n"));
+	free(out);
+	model_result_free(r);
+	model_free(m);
+}
+
 static void test_metrics_list(void **state)
 {
 	char err[512], *out = NULL;
@@ -197,9 +223,13 @@ static void test_metrics_list(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_tree_plain),   cmocka_unit_test(test_tree_level_1),
-		cmocka_unit_test(test_tree_color),   cmocka_unit_test(test_tree_counts_and_task),
-		cmocka_unit_test(test_metrics_list), cmocka_unit_test(test_tree_escapes_name),
+		cmocka_unit_test(test_tree_plain),
+		cmocka_unit_test(test_tree_without_slots_says_why),
+		cmocka_unit_test(test_tree_level_1),
+		cmocka_unit_test(test_tree_color),
+		cmocka_unit_test(test_tree_counts_and_task),
+		cmocka_unit_test(test_metrics_list),
+		cmocka_unit_test(test_tree_escapes_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
