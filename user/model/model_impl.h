@@ -138,10 +138,31 @@ int model_paths(struct tma_model *m);
 /* model_events.c: the subsets of every depth; 0 or -ENOMEM. */
 int model_subsets(struct tma_model *m);
 
-/* Node or Info metric by name, -1 if none. */
+/*
+ * The files of the model engine and what each calls; the calls go one way,
+ * so each file can be read knowing only those below it:
+ *   model_builtin.c  which file an id names   -> model_load.c
+ *   model_load.c     the text's directives    -> model_resolve.c, model_compile.c,
+ *                                                model_events.c, model_path.c,
+ *                                                model_index.c, model.c
+ *   model_resolve.c  names to indices, order  -> model_index.c, model.c
+ *   model.c          accessors, model_free    -> model_index.c, model_compile.c
+ *   model_index.c    the name hash            -> nothing of the model
+ */
+
+/* model_load.c: base is the name the id must equal (a file's, without .tma); NULL: any id. */
+struct tma_model *model_load_named(const char *text, size_t len, const char *filename,
+				   const char *base, char *err, size_t errlen);
+
+/* model_index.c: node or Info metric by name, -1 if none. */
 int model_entry_find(const struct tma_model *m, const char *name);
 /* The same for a name read in a formula: G4K_Aliasing finds 4K_Aliasing. */
 int model_entry_lookup(const struct tma_model *m, const char *name);
+/* By name (number false) or node number (true) of n bytes, -1 if none. */
+int model_entry_find_n(const struct tma_model *m, bool number, const char *s, size_t n);
+int model_entry_find_number(const struct tma_model *m, const char *num, size_t n);
+/* Indexes the entry last added to m->nodes: 0 or -ENOMEM. */
+int model_entry_index_last(struct tma_model *m);
 
 /* Value of e when it depends only on numbers, constants and flags (model_events.c). */
 bool model_expr_static(const struct tma_model *m, int e, unsigned flags, double *v);
