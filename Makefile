@@ -123,12 +123,12 @@ define embed_files
 	$(call msg,GEN,$@)
 	$(Q){ echo '/* generated from user/model/builtin by the Makefile */'; \
 	  echo '#include "model/embedded.h"'; \
-	  for f in $(3); do id=$$(basename $$f $(2)); cid=$$(echo $$id | tr - _); \
+	  for f in $(3); do id=$$(basename $$f $(2)); cid=$$(echo $$id | tr '@.-' '___'); \
 	    echo "static const char $(1)_$${cid}_text[] = {"; \
 	    od -An -v -tx1 $$f | sed -e 's/ *\([0-9a-f][0-9a-f]\)/0x\1,/g'; \
 	    echo '0x00 };'; done; \
 	  echo 'const struct embedded_file $(1)[] = {'; \
-	  for f in $(3); do id=$$(basename $$f $(2)); cid=$$(echo $$id | tr - _); \
+	  for f in $(3); do id=$$(basename $$f $(2)); cid=$$(echo $$id | tr '@.-' '___'); \
 	    echo "	{ \"$$id\", \"$$f\", $(1)_$${cid}_text, sizeof($(1)_$${cid}_text) - 1 },"; done; \
 	  echo '	{ 0, 0, 0, 0 }'; echo '};'; } > $@
 endef
@@ -232,7 +232,7 @@ import:
 import-check:
 	$(Q)PYTHONDONTWRITEBYTECODE=1 python3 -m unittest discover -s tests/tools -q
 	$(Q)tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
-	cp user/model/builtin/icx.tma user/model/builtin/spr.tma "$$tmp"/ && \
+	cp user/model/builtin/icx@4.5.tma user/model/builtin/spr@5.01.tma "$$tmp"/ && \
 	tools/perfmon-import --out "$$tmp" && \
 	for f in "$$tmp"/*.tma "$$tmp"/*.cpu; do \
 		diff -u "user/model/builtin/$$(basename $$f)" "$$f" || \

@@ -52,7 +52,7 @@ int main(int argc, char **argv)
 	 * listings stay line-buffered: a replay of `tail -f` shows each line as it
 	 * is read.
 	 */
-	if (o.list_models || o.list_metrics || o.list_events || o.replay)
+	if (o.list_models || o.list_metrics || o.list_events || o.replay || o.explain)
 		setvbuf(stdout, NULL, _IOLBF, 0);
 	else
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
@@ -64,7 +64,7 @@ int main(int argc, char **argv)
 	 */
 	if (o.list_models)
 		return model_list_print(stdout, stderr);
-	if (o.list_metrics || o.list_events || o.replay)
+	if (o.list_metrics || o.list_events || o.replay || o.explain)
 		return offline_run(&o);
 	install_signals();
 	return monitor_run(&o);

@@ -316,7 +316,7 @@ int measure_open(struct measure **out, const struct measure_config *o, char *err
 	 */
 	if (!o->model_file && !o->model && (ret = cpu_require_pmu(&mi->ci, err, errlen)))
 		goto fail;
-	mi->model = tma_model_open(o->model_file, o->model, &mi->ci, err, errlen);
+	mi->model = tma_model_open(o->model_file, o->model, o->tma_version, &mi->ci, err, errlen);
 	if (!mi->model) {
 		ret = -EINVAL;
 		goto fail;

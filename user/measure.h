@@ -23,6 +23,7 @@ struct model_result;
 struct measure_config {
 	const char *model;	    /* a model id; NULL: the one that fits this CPU */
 	const char *model_file;	    /* a .tma file instead of model */
+	const char *tma_version;    /* another TMA version of model; NULL: its default */
 	const char *retire_latency; /* a file of measured retire latencies, Intel's format */
 	int level;		    /* 1..6: nodes up to this level */
 	bool info;		    /* Info metrics too */

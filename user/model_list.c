@@ -21,7 +21,9 @@ static int is_tma_file(const struct dirent *e)
 {
 	size_t n = strlen(e->d_name);
 
-	return e->d_name[0] != '.' && n > 4 && !strcmp(e->d_name + n - 4, ".tma");
+	/* ID@VERSION.tma is another version of model ID, not a model of its own */
+	return e->d_name[0] != '.' && n > 4 && !strcmp(e->d_name + n - 4, ".tma") &&
+	       !strchr(e->d_name, '@');
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -41,7 +43,8 @@ int model_list_ids(char ***ids)
 		cap++;
 	out = calloc((size_t)cap, sizeof(*out));
 	for (const struct embedded_file *b = model_builtins; out && b->id; b++)
-		out[n++] = strdup(b->id);
+		if (!strchr(b->id, '@'))
+			out[n++] = strdup(b->id);
 	for (int i = 0; i < nd; i++) {
 		if (out)
 			out[n++] = strndup(list[i]->d_name, strlen(list[i]->d_name) - 4);
@@ -88,6 +91,16 @@ static void print_cpus(FILE *f, const char *model)
 		fprintf(f, "no CPU description runs it (--model on a compatible CPU)");
 }
 
+/* " (also 4.5)": the versions --tma-version selects besides the default. */
+static void print_other_versions(FILE *f, const char *id)
+{
+	char versions[16][MODEL_VERSION_MAX];
+	int n = model_versions(id, versions, 16);
+
+	for (int i = 1; i < n; i++)
+		fprintf(f, "%s%s%s", i == 1 ? " (also " : ", ", versions[i], i + 1 == n ? ")" : "");
+}
+
 int model_list_print(FILE *f, FILE *errf)
 {
 	char err[1024], **ids = NULL;
@@ -119,11 +132,13 @@ int model_list_print(FILE *f, FILE *errf)
 		 */
 		const char *v = model_tma_version(m);
 
-		fprintf(f, "%s\t%s\t%s%s\t", model_id(m), model_title(m),
+		fprintf(f, "%s\t%s\t%s%s", model_id(m), model_title(m),
 			!v			     ? "-" :
 			isdigit((unsigned char)v[0]) ? "TMA " :
 						       "",
 			v ? v : "");
+		print_other_versions(f, model_id(m));
+		fprintf(f, "\t");
 		if (model_needs_no_description(m, &generic))
 			fprintf(f, "%s",
 				generic ? "any CPU with a PMU (automatic where no model fits)" :

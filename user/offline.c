@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "pmu/cpu_desc.h"
 #include "pmu/cpu_detect.h"
@@ -77,19 +78,29 @@ static int list_events(const struct options *o, const struct tma_model *m,
  */
 static int replay_load_model(const struct options *o, struct replay_data *d, struct options *eff)
 {
+	const char *recorded, *version;
 	char err[512];
 
 	*eff = *o;
 	if (replay_load(o->replay, d, stderr))
 		return 1;
-	if (o->model || o->model_file)
+	if (o->model_file)
 		return 0;
-	eff->model = replay_recorded_model(d, err, sizeof(err));
-	if (!eff->model && err[0]) {
+	recorded = replay_recorded_model(d, &version, err, sizeof(err));
+	if (!recorded && err[0]) {
 		fprintf(stderr, "tmacg: %s\n", err);
 		replay_free(d);
 		return 2;
 	}
+	/*
+	 * The version that recorded the lines, unless one is asked for: a 5.1
+	 * recording still answers DRAM_Bound.  --model naming another model
+	 * takes that model's default.
+	 */
+	if (recorded && !o->tma_version && (!o->model || !strcmp(o->model, recorded)))
+		eff->tma_version = version;
+	if (!o->model)
+		eff->model = recorded;
 	return 0;
 }
 
@@ -148,7 +159,8 @@ int offline_run(const struct options *opts)
 	have_ci = (!o->model && !o->model_file) || o->list_events ?
 			  !cpu_detect(NULL, &ci, detect_err, sizeof(detect_err)) :
 			  false;
-	m = tma_model_open(o->model_file, o->model, have_ci ? &ci : NULL, err, sizeof(err));
+	m = tma_model_open(o->model_file, o->model, o->tma_version, have_ci ? &ci : NULL, err,
+			   sizeof(err));
 	if (!m) {
 		/* Without a model named, why the CPU could not choose is half the answer. */
 		if (!have_ci && detect_err[0] && !o->model && !o->model_file)

@@ -104,6 +104,10 @@ void options_usage(FILE *f)
 	      f);
 	options_usage_models(f);
 	fputs("      --model-file PATH  a model file of your own\n"
+	      "      --tma-version V    another TMA version of the model (--list-models\n"
+	      "                         lists each model's); --replay: the recorded one\n"
+	      "      --explain NODE     a node's description (Intel's words), formula,\n"
+	      "                         threshold and parent, for --model or this CPU's\n"
 	      "      --retire-latency FILE  measured retire latencies (Intel's JSON format, the\n"
 	      "                         format toplev reads) instead of Intel's defaults (TMA 5.1)\n",
 	      f);
@@ -333,6 +337,8 @@ static const struct opt_spec specs[] = {
 	CHOICE("pmu", 0, pmu, pmu_choices),
 	STRING("model", 'm', model),
 	STRING("model-file", 0, model_file),
+	STRING("tma-version", 0, tma_version),
+	STRING("explain", 0, explain),
 	STRING("retire-latency", 0, retire_latency),
 	NUMBER("level", 'l', level, 1, OPTIONS_MAX_LEVEL, NULL),
 	FLAG("info", 0, info),
@@ -444,13 +450,21 @@ static int check_combinations(struct options *o, FILE *err)
 	}
 	if (o->model && o->model_file)
 		return bad(err, "%s", "--model and --model-file: give one of them");
+	if (o->tma_version && o->model_file)
+		return bad(err, "%s",
+			   "--tma-version picks a version of a built-in model: a --model-file "
+			   "is one version already");
+	if (o->explain && (o->list_metrics || o->list_events || o->list_models || o->replay))
+		return bad(err, "%s",
+			   "--explain NODE answers alone: not with --replay or --list-*");
 	if (o->list_metrics && !o->model && !o->model_file)
 		return bad(err, "%s", "--list-metrics needs --model ID or --model-file PATH");
 	if (o->k8s && o->ncgroups)
 		return bad(err, "%s", "--k8s and --cgroup: give one of them");
 	if (o->format == FORMAT_NONE && !o->listen)
 		return bad(err, "%s", "--format none prints nothing: it needs --listen ADDR:PORT");
-	if (o->listen && (o->replay || o->list_metrics || o->list_events || o->list_models))
+	if (o->listen &&
+	    (o->replay || o->list_metrics || o->list_events || o->list_models || o->explain))
 		return bad(err, "%s",
 			   "--listen serves live measurements: not with --replay or "
 			   "--list-*");

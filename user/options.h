@@ -28,6 +28,8 @@ struct options {
 	enum pmu_mode pmu;
 	const char *model; /* --model id */
 	const char *model_file;
+	const char *tma_version;    /* --tma-version V: another TMA version of --model's */
+	const char *explain;	    /* --explain NODE: the vendor's words, formula, threshold */
 	const char *retire_latency; /* --retire-latency FILE: measured latencies, Intel's format */
 	int level;
 	bool info; /* --info: Info metrics too */

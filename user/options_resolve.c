@@ -48,6 +48,7 @@ void options_measure_config(const struct options *o, struct measure_config *mc)
 	*mc = (struct measure_config){
 		.model = o->model,
 		.model_file = o->model_file,
+		.tma_version = o->tma_version,
 		.retire_latency = o->retire_latency,
 		.level = o->level,
 		.info = o->info,

@@ -53,8 +53,9 @@ def info(name, base, events):
     return metric(name, base, events, legacy="metric_TMA_" + name)
 
 
-def model(metrics, mid="tst"):
-    doc = {"Header": {"TmaVersion": "9.9", "Version": "1", "DatePublished": "today"},
+def model(metrics, mid="tst", version=None):
+    version = version or mid.partition("@")[2] or "9.9"
+    doc = {"Header": {"TmaVersion": version, "Version": "1", "DatePublished": "today"},
            "Metrics": metrics}
     m = pi.Model(mid, "Test CPU", doc, CORE, "t_metrics.json", "t_core.json")
     m.core_doc = CORE
@@ -84,10 +85,50 @@ class Formulas(unittest.TestCase):
                      ["TOPDOWN.SLOTS:perf_metrics"])
         be = metric("Backend_Bound", "perf_metrics.backend_bound / ( perf_metrics.retiring )",
                     ["PERF_METRICS.BACKEND_BOUND", "PERF_METRICS.RETIRING"])
-        m = model([be, slots])
+        m = model([be, slots], mid="gnr@5.1")     # checked against pmu-tools' reference
         self.assertEqual(pi.render(m.formula(be)), "(PERF_METRICS.BACKEND_BOUND / SLOTS) / "
                          "((PERF_METRICS.RETIRING / SLOTS))")
         self.assertEqual(m.helpers["SLOTS"][0], "TOPDOWN.SLOTS")
+
+    def test_perf_metrics_read_as_intel_writes_them_at_tma52(self):
+        be = metric("Backend_Bound", "perf_metrics.backend_bound / ( perf_metrics.retiring )",
+                    ["PERF_METRICS.BACKEND_BOUND", "PERF_METRICS.RETIRING"])
+        m = model([be])
+        self.assertEqual(pi.render(m.formula(be)),
+                         "PERF_METRICS.BACKEND_BOUND / (PERF_METRICS.RETIRING)")
+
+    def test_typo_is_repaired_only_while_intel_has_it(self):
+        n = metric("Info_X", "cpu_clk_unhalted.thread  _x", ["CPU_CLK_UNHALTED.THREAD"])
+        pi.TYPOS[("tst", "Info_X")] = ("thread  _x", "thread")
+        try:
+            m = model([n])
+            self.assertEqual(pi.render(m.formula(n)), "CPU_CLK_UNHALTED.THREAD")
+            self.assertIn("Info_X", m.notes[0][1])      # the model's header says so
+            n["BaseFormula"] = "cpu_clk_unhalted.thread"
+            with self.assertRaisesRegex(pi.ImportError_, "no longer in Intel's BaseFormula"):
+                model([n]).formula(n)
+        finally:
+            del pi.TYPOS[("tst", "Info_X")]
+
+    def test_version_file_must_match_the_files_version(self):
+        with self.assertRaisesRegex(pi.ImportError_, "is TMA 9.9"):
+            model([FE], mid="tst@5.1", version="9.9")
+
+    def test_descriptions_travel_with_the_node(self):
+        n = metric("Frontend_Bound", "idq_uops_not_delivered.core",
+                   ["IDQ_UOPS_NOT_DELIVERED.CORE"],
+                   BriefDescription="Slots the #1  stage lost. Fetch  stalls count.",
+                   PublicDescription="All of it, at length.",
+                   Threshold={"BaseFormula": "", "ThresholdIssues": "$issueBW, ~overlap"})
+        lines = pi.metric_lines(model([n]), n, "node", "1")
+        self.assertIn("  desc Slots the number 1 stage lost.", lines)
+        self.assertIn("  brief Slots the \\#1 stage lost. Fetch stalls count.", lines)
+        self.assertIn("  long All of it, at length.", lines)
+        self.assertIn("  issues $issueBW, ~overlap", lines)
+        n["BriefDescription"] = "Only one sentence."
+        n["PublicDescription"] = "Only one sentence."
+        lines = pi.metric_lines(model([n]), n, "node", "1")
+        self.assertFalse([ln for ln in lines if ln.startswith(("  brief", "  long"))])
 
     def test_retire_latency_is_an_input_not_the_count(self):
         n = metric("L2_Hit_Latency", "mem_load_retired.l2_hit * mem_load_retired.l2_hit:"
@@ -132,8 +173,10 @@ class Formulas(unittest.TestCase):
         with open(os.path.join(ROOT, "user", "model", "builtin", "gnr.cpu")) as f:
             got = {w[1]: float(w[2]) for w in (ln.split() for ln in f)
                    if w and w[0] == "retire_latency"}
-        with open(os.path.join(ROOT, "user", "model", "builtin", "gnr.tma")) as f:
-            _, read, _ = pi.model_text_facts(f.read(), "gnr.tma")
+        read = set()
+        for name in ("gnr.tma", "gnr@5.1.tma"):     # every TMA version gnr.cpu serves
+            with open(os.path.join(ROOT, "user", "model", "builtin", name)) as f:
+                read |= pi.model_text_facts(f.read(), name)[1]
         self.assertEqual(len(read), 28)
         self.assertEqual(got, {e: data[e]["MEAN"] for e in read if e in data})
         self.assertEqual(got["MEM_INST_RETIRED.LOCK_LOADS"], 63.76)
@@ -247,6 +290,20 @@ class Tree(unittest.TestCase):
                           ("2.1.2", "Serializing_Operation")])
         self.assertEqual(len(fixes), 1)
         self.assertIn("parent Core_Bound", fixes[0])
+
+    def test_a_missing_parent_comes_from_file_order_and_legacy_name(self):
+        """ICX 5.2 leaves ParentCategory out on MEM_Bandwidth and MEM_Latency."""
+        be = metric("Backend_Bound", "uops_retired.retire_slots", ["UOPS_RETIRED.RETIRE_SLOTS"])
+        l3 = metric("L3_Miss_Bound", "uops_retired.retire_slots", ["UOPS_RETIRED.RETIRE_SLOTS"],
+                    level=2, parent="Backend_Bound", legacy="metric_TMA_..L3_Miss_Bound(%)")
+        bw = metric("MEM_Bandwidth", "uops_retired.retire_slots", ["UOPS_RETIRED.RETIRE_SLOTS"],
+                    level=3, legacy="metric_TMA_....MEM_Bandwidth(%)")
+        order, fixes = pi.tree_order(model([FE, be, l3, bw]))
+        self.assertEqual(order[-1][0], "2.1.1")
+        self.assertIn("parent L3_Miss_Bound", fixes[0])
+        bw["LegacyName"] = "metric_TMA_..MEM_Bandwidth(%)"     # dots that disagree: stop
+        with self.assertRaisesRegex(pi.ImportError_, "do not confirm its level"):
+            pi.tree_order(model([FE, be, l3, bw]))
 
     def test_a_digit_first_name_is_read_with_a_g(self):
         self.assertEqual(pi.Model.ref_name("4K_Aliasing"), "G4K_Aliasing")

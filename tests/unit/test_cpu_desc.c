@@ -250,7 +250,7 @@ static void test_builtins_cover_their_models(void **state)
 	}
 }
 
-/* The CPUIDs of the issue: SKX stepping 4 vs CLX stepping 7, EMR runs spr. */
+/* The CPUIDs of the issue: SKX stepping 4 vs CLX stepping 7, EMR its own model (TMA 5.2). */
 static void test_cpuid_lookup(void **state)
 {
 	static const struct {
@@ -259,7 +259,7 @@ static void test_cpuid_lookup(void **state)
 	} want[] = {
 		{ 0x55, 0, "skx", "skx" }, { 0x55, 4, "skx", "skx" },  { 0x55, 5, "clx", "clx" },
 		{ 0x55, 7, "clx", "clx" }, { 0x55, 11, "clx", "clx" }, { 0x6A, 6, "icx", "icx" },
-		{ 0x6C, 1, "icx", "icx" }, { 0x8F, 8, "spr", "spr" },  { 0xCF, 2, "emr", "spr" },
+		{ 0x6C, 1, "icx", "icx" }, { 0x8F, 8, "spr", "spr" },  { 0xCF, 2, "emr", "emr" },
 		{ 0xAD, 1, "gnr", "gnr" }, { 0xAE, 1, "gnr", "gnr" },  { 0xAF, 3, "srf", "srf" },
 		{ 0xDD, 0, "cwf", "cwf" }, { 0xDD, 0, "cwf", "cwf" },
 	};
@@ -358,7 +358,7 @@ static char *capture_list(void)
 	return out;
 }
 
-/* --list-models: every model with the CPUs that run it; Emerald Rapids runs spr. */
+/* --list-models: every model with the CPUs that run it, its TMA version and the older ones. */
 static void test_list_models(void **state)
 {
 	char *out, line[512];
@@ -382,13 +382,17 @@ static void test_list_models(void **state)
 		if (!want || strchr(at, '\n') < want)
 			fail_msg("'%s' not on model %s's line:\n%s", line, d->model, out);
 	}
-	assert_non_null(strstr(out, "TMA 5.01\tspr: "));
+	assert_non_null(strstr(out, "TMA 5.2 (also 5.01)\tspr: "));
+	assert_non_null(strstr(out, "TMA 5.2 (also 4.5)\ticx: "));
+	assert_non_null(strstr(out, "TMA 5.2 (also 5.1)\tgnr: "));
+	assert_null(strstr(out, "\nicx@")); /* a version is no model of its own */
 	/* the E-core Xeon (MORE-CPUS.md): its own model */
 	assert_non_null(
 		strstr(out, "srf\tIntel Xeon 6 with E-cores (Sierra Forest)\tTMA 3.6\tsrf: "));
 	assert_non_null(strstr(out, "cwf\tIntel Xeon 6+ with E-cores (Clearwater Forest)\tTMA "
 				    "3.6\tcwf: "));
-	assert_non_null(strstr(out, "; emr: Intel Xeon Scalable 5th gen (Emerald Rapids)\n"));
+	assert_non_null(strstr(out, "\nemr\tIntel Xeon Scalable 5th gen (Emerald Rapids)\tTMA "
+				    "5.2\temr: Intel Xeon Scalable 5th gen (Emerald Rapids)\n"));
 	/* Arm's Neoverse cores (MORE-CPUS.md), each its own model */
 	assert_non_null(strstr(out, "\tneoverse-n1: Arm Neoverse N1\n"));
 	assert_non_null(strstr(out, "\tneoverse-n2: Arm Neoverse N2 r0p0-r0p2\n"));

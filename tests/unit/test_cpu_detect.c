@@ -194,10 +194,10 @@ static void test_spr_and_emr(void **state)
 	assert_true(ci.topdown_use_fixed);
 	assert_true(ci.topdown_l2);
 	assert_string_equal(ci.cpu->id, "spr");
-	/* Emerald Rapids: its own description, running the Sapphire Rapids model. */
+	/* Emerald Rapids: its own description and, at TMA 5.2, its own model. */
 	cpuinfo("GenuineIntel", 6, 0xCF);
 	ci = detect();
-	assert_string_equal(ci.model_id, "spr");
+	assert_string_equal(ci.model_id, "emr");
 	assert_string_equal(ci.cpu->id, "emr");
 	assert_non_null(strstr(ci.cpu->title, "Emerald Rapids"));
 }

@@ -284,6 +284,8 @@ static json_object *intel_events(const struct cpu_desc *d)
 	if (!file[0])
 		fail_msg("%s: no core event list in mapfile.csv for its CPUID", d->id);
 	snprintf(path, sizeof(path), "%s/%s", perfmon_dir(), file);
+	if (access(path, R_OK)) /* the TMA 5.2 drop's files (Emerald Rapids' core events) */
+		snprintf(path, sizeof(path), "%s/tma5.2/%s", perfmon_dir(), file);
 	if (access(path, R_OK) && strcmp(d->id, d->model) && cpu_desc_by_id(d->model))
 		return intel_events(cpu_desc_by_id(d->model));
 	root = json_object_from_file(path);

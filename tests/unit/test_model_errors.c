@@ -111,13 +111,13 @@ static void test_count_fields(void **state)
 	(void)state;
 	load_fails("model t\ncount c\n  formula 1\n  threshold > 1\n",
 		   "t.tma:4:3: 'threshold' does not belong to a count (domain, groups, desc, "
-		   "formula do)");
+		   "brief, long, formula do)");
 	load_fails("model t\ncount c\n  formula 1\n  cap 1\n",
 		   "t.tma:4:3: 'cap' does not belong to a count (domain, groups, desc, "
-		   "formula do)");
+		   "brief, long, formula do)");
 	load_fails("model t\ncount c\n  scope thread\n",
-		   "t.tma:3:3: 'scope' does not belong to a count (domain, groups, desc, formula "
-		   "do)");
+		   "t.tma:3:3: 'scope' does not belong to a count (domain, groups, desc, brief, "
+		   "long, formula do)");
 	load_fails("model t\ncount c\n  desc no formula\n", "t.tma:2:7: c has no formula");
 	load_fails("model t\ncount 1.2 c\n  formula 1\n",
 		   "t.tma:2:7: expected a name ([A-Za-z_][A-Za-z0-9_]*, not a keyword)");

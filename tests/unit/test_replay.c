@@ -116,10 +116,11 @@ static const char *temp_file(const char *text)
 	return path;
 }
 
+/* The golden vectors these tests replay are TMA 4.5 ones. */
 static struct tma_model *icx(void)
 {
 	char err[512];
-	struct tma_model *m = model_load_builtin("icx", err, sizeof(err));
+	struct tma_model *m = model_load_version("icx", "4.5", err, sizeof(err));
 
 	if (!m)
 		fail_msg("%s", err);

@@ -28,10 +28,11 @@
 
 #define GOLDEN_ICX "tests/golden/icx-tma4.5.jsonl"
 
+/* The golden vectors these tests replay are TMA 4.5 ones. */
 static struct tma_model *icx(void)
 {
 	char err[256];
-	struct tma_model *m = model_load_builtin("icx", err, sizeof(err));
+	struct tma_model *m = model_load_version("icx", "4.5", err, sizeof(err));
 
 	if (!m)
 		fail_msg("icx: %s", err);
@@ -229,20 +230,37 @@ static void recorded_model_is_the_default(void **state)
 		"{\"schema\":\"tmacg/1\",\"time\":\"2026-11-21T10:00:01Z\",\"model\":\"icx\","
 		"\"cgroup\":\"/a\",\"interval_s\":1,\"counts\":{}}\n";
 	static const char other[] = "{\"cgroup\":\"/a\",\"interval_s\":1,\"counters\":{}}\n";
+	static const char versions[] =
+		"{\"schema\":\"tmacg/1\",\"time\":\"2026-11-21T10:00:01Z\",\"model\":\"gnr\","
+		"\"tma_version\":\"5.1\",\"cgroup\":\"/a\",\"interval_s\":1,\"counts\":{}}\n"
+		"{\"schema\":\"tmacg/1\",\"time\":\"2026-11-21T10:00:02Z\",\"model\":\"gnr\","
+		"\"tma_version\":\"5.2\",\"cgroup\":\"/a\",\"interval_s\":1,\"counts\":{}}\n";
 	struct replay_data d;
+	const char *version;
 	char err[512];
 
 	(void)state;
 	assert_int_equal(replay_read_text(one, &d, err, sizeof(err)), 0);
-	assert_string_equal(replay_recorded_model(&d, err, sizeof(err)), "spr");
+	assert_string_equal(replay_recorded_model(&d, &version, err, sizeof(err)), "spr");
+	assert_null(version); /* the line gives none: the model's default */
+	replay_free(&d);
+	/* a 5.1 recording replays at 5.1 (offline.c), whatever the default is now */
+	assert_int_equal(replay_read_text(versions, &d, err, sizeof(err)), 0);
+	d.nrecords = 1;
+	assert_string_equal(replay_recorded_model(&d, &version, err, sizeof(err)), "gnr");
+	assert_string_equal(version, "5.1");
+	d.nrecords = 2;
+	assert_null(replay_recorded_model(&d, &version, err, sizeof(err)));
+	assert_string_equal(err, "in.jsonl: line 1 was measured with TMA 5.1 of model gnr, line 2 "
+				 "with TMA 5.2: name the version to replay with --tma-version V");
 	replay_free(&d);
 	assert_int_equal(replay_read_text(two, &d, err, sizeof(err)), 0);
-	assert_null(replay_recorded_model(&d, err, sizeof(err)));
+	assert_null(replay_recorded_model(&d, &version, err, sizeof(err)));
 	assert_string_equal(err, "in.jsonl: line 1 was measured with model spr, line 2 with icx: "
 				 "name the model to replay with --model ID");
 	replay_free(&d);
 	assert_int_equal(replay_read_text(other, &d, err, sizeof(err)), 0);
-	assert_null(replay_recorded_model(&d, err, sizeof(err)));
+	assert_null(replay_recorded_model(&d, &version, err, sizeof(err)));
 	assert_string_equal(err, "");
 	replay_free(&d);
 }

@@ -43,6 +43,9 @@ void model_free(struct tma_model *m)
 		free(e->area);
 		free(e->sample);
 		free(e->scope);
+		free(e->brief);
+		free(e->long_text);
+		free(e->issues);
 	}
 	free(m->nodes);
 	for (int i = 0; i < m->nevents; i++)
@@ -123,6 +126,20 @@ int model_node_count(const struct tma_model *m)
 const struct model_node_info *model_node(const struct tma_model *m, int i)
 {
 	return i >= 0 && i < m->nnodes ? &m->nodes[i].info : NULL;
+}
+
+bool model_node_description(const struct tma_model *m, int i, struct model_node_text *out)
+{
+	const struct model_entry *e;
+
+	if (i < 0 || i >= m->nnodes)
+		return false;
+	e = &m->nodes[i];
+	out->one_line = e->info.description;
+	out->brief = e->brief ? e->brief : out->one_line;
+	out->long_text = e->long_text ? e->long_text : out->brief;
+	out->issues = e->issues;
+	return true;
 }
 
 int model_node_index(const struct tma_model *m, const char *name)

@@ -47,6 +47,16 @@ struct tma_model *model_load(const char *text, size_t len, const char *filename,
 struct tma_model *model_load_file(const char *path, char *err, size_t errlen);
 /* $TMACG_MODEL_DIR/<id>.tma when there is one, else the built-in model <id>. */
 struct tma_model *model_load_builtin(const char *id, char *err, size_t errlen);
+/*
+ * Model <id> at TMA version <version> ("4.5"): the default file when its
+ * tma_version is that, else <id>@<version>.tma (TMACG_MODEL_DIR's, else the
+ * built-in one).  version NULL: the default.  An unknown version's error names
+ * the versions the model has.
+ */
+struct tma_model *model_load_version(const char *id, const char *version, char *err, size_t errlen);
+#define MODEL_VERSION_MAX 32
+/* The TMA versions of model <id>, the default first; at most max.  -1: no such model. */
+int model_versions(const char *id, char versions[][MODEL_VERSION_MAX], int max);
 void model_free(struct tma_model *m);
 
 const char *model_id(const struct tma_model *m);	  /* "icx" */
@@ -86,6 +96,22 @@ int model_node_events(const struct tma_model *m, int i, bool *needed);
 int model_latency_count(const struct tma_model *m);
 const char *model_latency_name(const struct tma_model *m, int i);
 int model_latency_index(const struct tma_model *m, const char *name); /* -1 if not read */
+
+/*
+ * The vendor's words for a node, as the model file carries them (Intel's
+ * BriefDescription, PublicDescription and threshold issue tags; AMD's and
+ * Arm's description text).  Text written by others: escape it wherever it is
+ * printed (util/name_escape.h, the JSON writer).  A field the file leaves out
+ * falls back: brief to one_line, long_text to brief.
+ */
+struct model_node_text {
+	const char *one_line;  /* the first sentence ("desc"); NULL: the model has none */
+	const char *brief;     /* the vendor's brief description in full */
+	const char *long_text; /* the longer one (Intel's PublicDescription) */
+	const char *issues;    /* threshold issue tags ("$issueBW, $issueLat"); NULL: none */
+};
+/* false when there is no node i. */
+bool model_node_description(const struct tma_model *m, int i, struct model_node_text *out);
 
 int model_node_count(const struct tma_model *m);
 const struct model_node_info *model_node(const struct tma_model *m, int i);

@@ -28,7 +28,9 @@ struct model_entry {
 	int threshold;		     /* expression root, -1: never flagged */
 	double cap;		     /* INFINITY: none */
 	char *area, *sample, *scope; /* kept as written; set_text() refuses a second one */
-	int line, col;		     /* of the name on the node/info line: duplicate errors */
+	/* The vendor's words beyond info.description: NULL when the file gives none. */
+	char *brief, *long_text, *issues;
+	int line, col; /* of the name on the node/info line: duplicate errors */
 };
 
 /*

@@ -146,6 +146,19 @@ static int parse_expr_at(struct loader *ld, size_t off, enum expr_mode mode, int
 	return rc;
 }
 
+/* "\#" in a text value is a '#' (append_line keeps it from starting a comment). */
+static void unescape_hash(char *s)
+{
+	char *w = s;
+
+	for (const char *r = s; *r; r++) {
+		if (r[0] == '\\' && r[1] == '#')
+			r++;
+		*w++ = *r;
+	}
+	*w = '\0';
+}
+
 static int set_text(struct loader *ld, char **field, size_t off, const char *what)
 {
 	off = skip_space(ld, off);
@@ -154,7 +167,10 @@ static int set_text(struct loader *ld, char **field, size_t off, const char *wha
 	if (off >= ld->len)
 		return lerr(ld, off, "'%s' needs a value", what);
 	*field = dup_n(ld->text + off, ld->len - off);
-	return *field ? 0 : -ENOMEM;
+	if (!*field)
+		return -ENOMEM;
+	unescape_hash(*field);
+	return 0;
 }
 
 /* "NAME = expr": const and helper lines. */
@@ -424,9 +440,10 @@ static int do_entry_field(struct loader *ld, const char *dir, size_t off, size_t
 		return lerr(ld, doff, "'%s' outside a node, info or count block", dir);
 	/* A count is a value, not a finding: nothing flags, caps or scopes it. */
 	if (e->info.is_count && strcmp(dir, "domain") && strcmp(dir, "groups") &&
-	    strcmp(dir, "desc") && strcmp(dir, "formula"))
+	    strcmp(dir, "desc") && strcmp(dir, "brief") && strcmp(dir, "long") &&
+	    strcmp(dir, "formula"))
 		return lerr(ld, doff,
-			    "'%s' does not belong to a count (domain, groups, desc, "
+			    "'%s' does not belong to a count (domain, groups, desc, brief, long, "
 			    "formula do)",
 			    dir);
 	if (!strcmp(dir, "domain"))
@@ -435,6 +452,12 @@ static int do_entry_field(struct loader *ld, const char *dir, size_t off, size_t
 		return set_text(ld, (char **)&e->info.groups, off, dir);
 	if (!strcmp(dir, "desc"))
 		return set_text(ld, (char **)&e->info.description, off, dir);
+	if (!strcmp(dir, "brief"))
+		return set_text(ld, &e->brief, off, dir);
+	if (!strcmp(dir, "long"))
+		return set_text(ld, &e->long_text, off, dir);
+	if (!strcmp(dir, "issues"))
+		return set_text(ld, &e->issues, off, dir);
 	if (!strcmp(dir, "area"))
 		return set_text(ld, &e->area, off, dir);
 	if (!strcmp(dir, "sample"))
@@ -602,6 +625,9 @@ static int append_line(struct loader *ld, const char *s, size_t n, int line, boo
 	const char *hash = memchr(s, '#', n);
 	size_t start = 0;
 
+	/* "\#": a '#' of a text value (vendor descriptions), not a comment */
+	while (hash && hash > s && hash[-1] == '\\')
+		hash = memchr(hash + 1, '#', n - (size_t)(hash + 1 - s));
 	if (hash)
 		n = hash - s;
 	while (n && isspace((unsigned char)s[n - 1]))
@@ -637,6 +663,17 @@ static int append_line(struct loader *ld, const char *s, size_t n, int line, boo
 	return 0;
 }
 
+/* base "icx" names model icx; "icx@4.5" names it at tma_version 4.5. */
+static bool file_names_model(const char *base, const struct tma_model *m)
+{
+	const char *at = strchr(base, '@');
+	size_t n = at ? (size_t)(at - base) : strlen(base);
+
+	if (strlen(m->id) != n || strncmp(base, m->id, n))
+		return false;
+	return !at || (m->tma_version && !strcmp(at + 1, m->tma_version));
+}
+
 static int check_complete(struct loader *ld, const char *base)
 {
 	struct tma_model *m = ld->m;
@@ -645,9 +682,10 @@ static int check_complete(struct loader *ld, const char *base)
 		snprintf(ld->err, ld->errlen, "%s:1:1: no 'model ID' line", ld->file);
 		return -EINVAL;
 	}
-	if (base && strcmp(base, m->id)) {
-		snprintf(ld->err, ld->errlen, "%s:1:1: model id '%s' differs from the file name",
-			 ld->file, m->id);
+	if (base && !file_names_model(base, m)) {
+		snprintf(ld->err, ld->errlen,
+			 "%s:1:1: model id '%s' (tma_version %s) differs from the file name",
+			 ld->file, m->id, m->tma_version ? m->tma_version : "none");
 		return -EINVAL;
 	}
 	for (int i = 0; i < m->nnodes; i++) {

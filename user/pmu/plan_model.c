@@ -263,7 +263,7 @@ bool model_needs_no_description(const struct tma_model *m, bool *generic)
 	return n > 0;
 }
 
-struct tma_model *tma_model_open(const char *model_file, const char *model_id,
+struct tma_model *tma_model_open(const char *model_file, const char *model_id, const char *version,
 				 const struct cpu_info *ci, char *err, size_t errlen)
 {
 	const char *id = model_id;
@@ -279,5 +279,5 @@ struct tma_model *tma_model_open(const char *model_file, const char *model_id,
 				 "(tmacg --list-models) or --model-file PATH");
 		return NULL;
 	}
-	return model_load_builtin(id, err, errlen);
+	return model_load_version(id, version, err, errlen);
 }

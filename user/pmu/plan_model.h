@@ -58,7 +58,7 @@ int plan_for_model(const struct plan_request *r, struct plan *out, char *err, si
  * The model to run: model_file, else the built-in model_id, else the one
  * that fits this CPU (ci may be NULL when not detected).  NULL with err.
  */
-struct tma_model *tma_model_open(const char *model_file, const char *model_id,
+struct tma_model *tma_model_open(const char *model_file, const char *model_id, const char *version,
 				 const struct cpu_info *ci, char *err, size_t errlen);
 
 #endif /* TMACG_PLAN_MODEL_H */

@@ -411,11 +411,19 @@ void replay_free(struct replay_data *d)
 	memset(d, 0, sizeof(*d));
 }
 
-const char *replay_recorded_model(const struct replay_data *d, char *err, size_t errlen)
+/* a and b the same version, NULL (none given) included */
+static bool same_version(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+const char *replay_recorded_model(const struct replay_data *d, const char **version, char *err,
+				  size_t errlen)
 {
 	const struct replay_record *first = NULL;
 
 	err[0] = '\0';
+	*version = NULL;
 	for (int i = 0; i < d->nrecords; i++) {
 		const struct replay_record *r = &d->records[i];
 
@@ -430,7 +438,19 @@ const char *replay_recorded_model(const struct replay_data *d, char *err, size_t
 				 d->name, first->line, first->origin->model, r->line,
 				 r->origin->model);
 			return NULL;
+		} else if (!same_version(first->origin->tma_version, r->origin->tma_version)) {
+			snprintf(
+				err, errlen,
+				"%s: line %d was measured with TMA %s of model %s, line %d with TMA "
+				"%s: name the version to replay with --tma-version V",
+				d->name, first->line,
+				first->origin->tma_version ? first->origin->tma_version : "(none)",
+				first->origin->model, r->line,
+				r->origin->tma_version ? r->origin->tma_version : "(none)");
+			return NULL;
 		}
 	}
+	if (first)
+		*version = first->origin->tma_version;
 	return first ? first->origin->model : NULL;
 }

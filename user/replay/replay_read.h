@@ -32,7 +32,8 @@ enum replay_res {
 
 /* What a tmacg/1 line says besides its counts: the replayed line says the same. */
 struct replay_origin {
-	char *model; /* the model that measured it: the default for --replay */
+	char *model;	   /* the model that measured it: the default for --replay */
+	char *tma_version; /* and its TMA version ("5.1"), NULL: none given */
 	char *host;
 	struct timespec time;
 	uint64_t cgroup_id; /* 0: null */
@@ -103,8 +104,10 @@ void replay_free(struct replay_data *d);
 /*
  * The model tmacg's own lines were measured with, the default of --replay:
  * the id, NULL when no line names one (other replay input), or NULL with
- * err set when lines name different models.
+ * err set when lines name different models or TMA versions.  *version: the
+ * lines' tma_version (NULL: none given), so a 5.1 recording replays at 5.1.
  */
-const char *replay_recorded_model(const struct replay_data *d, char *err, size_t errlen);
+const char *replay_recorded_model(const struct replay_data *d, const char **version, char *err,
+				  size_t errlen);
 
 #endif /* TMACG_REPLAY_READ_H */

@@ -144,6 +144,10 @@ static int parse_origin(json_object *o, struct replay_origin *g, const char *nam
 
 	if ((rc = get_name(o, "model", &g->model)))
 		return rc == -EINVAL ? bad(err, errlen, name, line, "model", "a string") : rc;
+	if ((rc = get_name(o, "tma_version", &g->tma_version)))
+		return rc == -EINVAL ?
+			       bad(err, errlen, name, line, "tma_version", "a string or null") :
+			       rc;
 	if ((rc = get_name(o, "host", &g->host)))
 		return rc == -EINVAL ? bad(err, errlen, name, line, "host", "a string or null") :
 				       rc;
@@ -201,6 +205,7 @@ void replay_origin_free(struct replay_origin *g)
 	if (!g)
 		return;
 	free(g->model);
+	free(g->tma_version);
 	free(g->host);
 	free(g->comm);
 	free(g->instance);
