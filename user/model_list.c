@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "util/json_writer.h"
 #include "model/embedded.h"
 #include "pmu/cpu_desc.h"
 #include "pmu/plan_model.h"
@@ -194,5 +195,76 @@ void model_metrics_print(FILE *f, const struct tma_model *m)
 		for (int i = 0; i < n; i++)
 			if ((model_node(m, i)->level == 0) == (pass == 1))
 				print_metric(f, m, i, needed);
+	free(needed);
+}
+
+static void metric_json(FILE *f, const struct tma_model *m, int i, bool *needed)
+{
+	const struct model_node_info *n = model_node(m, i);
+	struct model_node_text t;
+	struct json_writer w;
+	const char *text;
+	size_t len;
+
+	model_node_description(m, i, &t);
+	json_writer_init(&w);
+	jw_begin_object(&w);
+	JW_KEY(&w, "model");
+	jw_string(&w, model_id(m));
+	JW_KEY(&w, "tma_version");
+	jw_string(&w, model_tma_version(m));
+	JW_KEY(&w, "name");
+	jw_string(&w, n->name);
+	JW_KEY(&w, "kind");
+	jw_string(&w, n->is_count ? "count" : n->is_info ? "info" : "node");
+	JW_KEY(&w, "number");
+	jw_string(&w, n->number);
+	JW_KEY(&w, "level");
+	jw_int(&w, n->level);
+	JW_KEY(&w, "parent");
+	jw_string(&w, n->parent >= 0 ? model_node(m, n->parent)->name : NULL);
+	JW_KEY(&w, "domain");
+	jw_string(&w, n->domain);
+	JW_KEY(&w, "description");
+	jw_string(&w, t.one_line);
+	JW_KEY(&w, "brief");
+	jw_string(&w, t.brief);
+	JW_KEY(&w, "long");
+	jw_string(&w, t.long_text);
+	JW_KEY(&w, "issues");
+	jw_string(&w, t.issues);
+	JW_KEY(&w, "formula");
+	jw_string(&w, t.formula);
+	JW_KEY(&w, "threshold");
+	jw_string(&w, t.threshold);
+	JW_KEY(&w, "events");
+	jw_begin_array(&w);
+	model_node_events(m, i, needed);
+	for (int e = 0; e < model_event_count(m); e++)
+		if (needed[e])
+			jw_string(&w, model_event_name(m, e));
+	jw_end_array(&w);
+	jw_end_object(&w);
+	text = json_writer_text(&w, &len);
+	if (json_writer_failed(&w))
+		fprintf(stderr, "tmacg: out of memory\n");
+	else
+		fprintf(f, "%.*s\n", (int)len, text);
+	json_writer_release(&w);
+}
+
+void model_metrics_print_json(FILE *f, const struct tma_model *m)
+{
+	bool *needed = calloc(model_event_count(m) + 1, sizeof(*needed));
+	int n = model_node_count(m);
+
+	if (!needed) {
+		fprintf(stderr, "tmacg: out of memory\n");
+		return;
+	}
+	for (int pass = 0; pass < 2; pass++) /* tree nodes, then Info metrics and counts */
+		for (int i = 0; i < n; i++)
+			if ((model_node(m, i)->level == 0) == (pass == 1))
+				metric_json(f, m, i, needed);
 	free(needed);
 }

@@ -24,5 +24,12 @@ int model_list_ids(char ***ids);
  * others), the events it reads (comma-separated, "-" when none), tab-separated.
  */
 void model_metrics_print(FILE *f, const struct tma_model *m);
+/*
+ * --list-metrics --format json: the same, a JSON object per line, with the
+ * model's id and TMA version, the node's number, kind, domain, formula and
+ * threshold as written, and the vendor's words (description, brief, long,
+ * issues; null where the model gives none), escaped as every JSON string.
+ */
+void model_metrics_print_json(FILE *f, const struct tma_model *m);
 
 #endif /* TMACG_MODEL_LIST_H */

@@ -8,6 +8,7 @@
 #include "pmu/cpu_desc.h"
 #include "pmu/cpu_detect.h"
 #include "model/model.h"
+#include "explain.h"
 #include "model_list.h"
 #include "model/retire_latency.h"
 #include "output/output_top.h"
@@ -171,8 +172,13 @@ int offline_run(const struct options *opts)
 		replay_free(&d);
 		return o->model_file ? 1 : 2;
 	}
-	if (o->list_metrics) {
-		model_metrics_print(stdout, m);
+	if (o->explain) {
+		code = explain_print(stdout, stderr, m, o->explain);
+	} else if (o->list_metrics) {
+		if (o->format_given && o->format == FORMAT_JSON)
+			model_metrics_print_json(stdout, m);
+		else
+			model_metrics_print(stdout, m);
 		code = 0;
 	} else if (o->list_events) {
 		code = list_events(o, m, have_ci ? &ci : NULL);

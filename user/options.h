@@ -49,6 +49,7 @@ struct options {
 	/* Set by options_resolve(): */
 	bool color;	    /* ANSI colour in tables */
 	bool top_auto;	    /* no --format, a terminal: table, then top past 8 cgroups */
+	bool format_given;  /* --format on the command line (--list-metrics: json only then) */
 	char host_buf[256]; /* gethostname()'s answer, when host points here */
 };
 

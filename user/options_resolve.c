@@ -37,6 +37,7 @@ void options_resolve(struct options *o, bool stdout_tty)
 {
 	/* A terminal's table turns into the live view once many cgroups show (report.c). */
 	o->top_auto = o->format == FORMAT_AUTO && stdout_tty;
+	o->format_given = o->format != FORMAT_AUTO;
 	if (o->format == FORMAT_AUTO)
 		o->format = stdout_tty ? FORMAT_TABLE : FORMAT_JSON;
 	o->color = o->color_mode == 1 || (o->color_mode == -1 && stdout_tty && !no_color_env());

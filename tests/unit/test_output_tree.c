@@ -18,7 +18,9 @@
 static const char text[] =
 	"model t\n"
 	"node 1 Frontend\n  formula E.F\n  threshold > 0.2\n"
+	/* a vendor's text is text from others: a terminal escape in it must not reach the table */
 	"node 1.1 Latency\n  formula E.L\n  threshold > 0.1 and parent over threshold\n"
+	"  desc Waits for \033]0;owned\007 instructions.\n  brief Waits. More words.\n"
 	"node 1.2 Bandwidth\n  formula E.B / E.ZERO\n"
 	"node 2 Backend\n  formula E.K\n  threshold > 0.2\n"
 	"info IPC\n  formula E.F * 4\n  scope thread\n";
@@ -63,6 +65,7 @@ static void test_tree_plain(void **state)
 				 "    Bandwidth                                     -\n"
 				 "  Backend                                     25.0% *\n"
 				 "  bottleneck: Frontend.Latency\n"
+				 "  Latency: Waits for \\x1b]0;owned\\x07 instructions.\n"
 				 "\n");
 	free(out);
 }
@@ -92,6 +95,7 @@ static void test_tree_color(void **state)
 		     "    Bandwidth                                     -\n"
 		     "\033[33m  Backend                                     25.0% *\033[0m\n"
 		     "  bottleneck: Frontend.Latency\n"
+		     "  Latency: Waits for \\x1b]0;owned\\x07 instructions.\n"
 		     "\n");
 	free(out);
 }

@@ -26,8 +26,10 @@ void model_free(struct tma_model *m)
 	for (int i = 0; i < m->nconsts; i++)
 		free(m->consts[i].name);
 	free(m->consts);
-	for (int i = 0; i < m->nhelpers; i++)
+	for (int i = 0; i < m->nhelpers; i++) {
 		free(m->helpers[i].name);
+		free(m->helpers[i].text);
+	}
 	free(m->helpers);
 	u64map_free(&m->by_name);
 	u64map_free(&m->by_number);
@@ -46,6 +48,8 @@ void model_free(struct tma_model *m)
 		free(e->brief);
 		free(e->long_text);
 		free(e->issues);
+		free(e->formula_text);
+		free(e->threshold_text);
 	}
 	free(m->nodes);
 	for (int i = 0; i < m->nevents; i++)
@@ -139,6 +143,22 @@ bool model_node_description(const struct tma_model *m, int i, struct model_node_
 	out->brief = e->brief ? e->brief : out->one_line;
 	out->long_text = e->long_text ? e->long_text : out->brief;
 	out->issues = e->issues;
+	out->formula = e->formula_text;
+	out->threshold = e->threshold_text;
+	return true;
+}
+
+int model_helper_count(const struct tma_model *m)
+{
+	return m->nhelpers;
+}
+
+bool model_helper_text(const struct tma_model *m, int i, const char **name, const char **text)
+{
+	if (i < 0 || i >= m->nhelpers)
+		return false;
+	*name = m->helpers[i].name;
+	*text = m->helpers[i].text;
 	return true;
 }
 

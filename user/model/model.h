@@ -109,9 +109,14 @@ struct model_node_text {
 	const char *brief;     /* the vendor's brief description in full */
 	const char *long_text; /* the longer one (Intel's PublicDescription) */
 	const char *issues;    /* threshold issue tags ("$issueBW, $issueLat"); NULL: none */
+	/* The node's formula and threshold as the model file writes them (NULL: none). */
+	const char *formula, *threshold;
 };
 /* false when there is no node i. */
 bool model_node_description(const struct tma_model *m, int i, struct model_node_text *out);
+/* Helper i's name and formula as written (what a formula's SLOTS or CLKS means). */
+int model_helper_count(const struct tma_model *m);
+bool model_helper_text(const struct tma_model *m, int i, const char **name, const char **text);
 
 int model_node_count(const struct tma_model *m);
 const struct model_node_info *model_node(const struct tma_model *m, int i);

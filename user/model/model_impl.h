@@ -19,7 +19,8 @@ struct model_const {
 
 struct model_helper {
 	char *name;
-	int root; /* expression */
+	int root;   /* expression */
+	char *text; /* as written, continuation lines joined */
 };
 
 struct model_entry {
@@ -30,6 +31,7 @@ struct model_entry {
 	char *area, *sample, *scope; /* kept as written; set_text() refuses a second one */
 	/* The vendor's words beyond info.description: NULL when the file gives none. */
 	char *brief, *long_text, *issues;
+	char *formula_text, *threshold_text; /* as written; NULL: none */
 	int line, col; /* of the name on the node/info line: duplicate errors */
 };
 

@@ -146,14 +146,20 @@ static int parse_expr_at(struct loader *ld, size_t off, enum expr_mode mode, int
 	return rc;
 }
 
-/* "\#" in a text value is a '#' (append_line keeps it from starting a comment). */
-static void unescape_hash(char *s)
+/*
+ * A text value as it reads: "\#" is a '#' (append_line keeps it from starting a
+ * comment), and a run of spaces one space (a text broken over continuation lines
+ * keeps the space before each '\').
+ */
+static void unescape_text(char *s)
 {
 	char *w = s;
 
 	for (const char *r = s; *r; r++) {
 		if (r[0] == '\\' && r[1] == '#')
 			r++;
+		else if (r[0] == ' ' && w > s && w[-1] == ' ')
+			continue;
 		*w++ = *r;
 	}
 	*w = '\0';
@@ -169,7 +175,7 @@ static int set_text(struct loader *ld, char **field, size_t off, const char *wha
 	*field = dup_n(ld->text + off, ld->len - off);
 	if (!*field)
 		return -ENOMEM;
-	unescape_hash(*field);
+	unescape_text(*field);
 	return 0;
 }
 
@@ -333,6 +339,8 @@ static int do_helper(struct loader *ld, size_t off)
 		return rc;
 	rc = parse_expr_at(ld, off, EXPR_MODE_FORMULA, &h.root);
 	if (!rc)
+		rc = set_text(ld, &h.text, off, "helper");
+	if (!rc)
 		rc = grow((void **)&m->helpers, m->nhelpers, sizeof(h));
 	if (rc)
 		goto fail;
@@ -340,6 +348,7 @@ static int do_helper(struct loader *ld, size_t off)
 	return 0;
 fail:
 	free(h.name);
+	free(h.text);
 	return rc;
 }
 
@@ -483,12 +492,15 @@ static int do_entry_field(struct loader *ld, const char *dir, size_t off, size_t
 	}
 	if (!strcmp(dir, "formula") || !strcmp(dir, "threshold")) {
 		bool formula = dir[0] == 'f';
-		int *root = formula ? &e->formula : &e->threshold;
+		int *root = formula ? &e->formula : &e->threshold, rc;
 
 		if (*root >= 0)
 			return lerr(ld, doff, "second '%s' line for the same entry", dir);
-		return parse_expr_at(ld, off, formula ? EXPR_MODE_FORMULA : EXPR_MODE_THRESHOLD,
-				     root);
+		rc = parse_expr_at(ld, off, formula ? EXPR_MODE_FORMULA : EXPR_MODE_THRESHOLD,
+				   root);
+		/* the text as written, for --explain: the formula in the model's terms */
+		return rc ? rc :
+			    set_text(ld, formula ? &e->formula_text : &e->threshold_text, off, dir);
 	}
 	if (!strcmp(dir, "cap")) {
 		int root, rc;

@@ -80,11 +80,24 @@ static void print_counts(FILE *f, const struct report_line *line)
 		fputc('\n', f);
 }
 
+/* The bottleneck's one-line description, the vendor's words: escaped, as any text of others. */
+static void print_why(FILE *f, const struct tma_model *m, int node)
+{
+	struct model_node_text t;
+	char *text;
+
+	if (!model_node_description(m, node, &t) || !t.one_line)
+		return;
+	text = name_term_text(t.one_line);
+	fprintf(f, "  %s: %s\n", model_node(m, node)->name, text ? text : "(out of memory)");
+	free(text);
+}
+
 void output_tree(FILE *f, const struct report_line *line, bool color)
 {
 	const struct tma_model *m = line->tma;
 	const struct model_result *r = line->result;
-	int n = model_node_count(m), level = line->level;
+	int n = model_node_count(m), level = line->level, last = -1;
 	const char *path = model_bottleneck_path(m, r, level);
 	double interval_s = line->interval_s;
 	const char *cgroup = line->cgroup;
@@ -111,5 +124,11 @@ void output_tree(FILE *f, const struct report_line *line, bool color)
 	fprintf(f, "  bottleneck: %s", path ? path : "none");
 	if (!path && r->no_tree)
 		fprintf(f, " (%s)", r->no_tree);
-	fputs("\n\n", f);
+	fputc('\n', f);
+	for (int i = 0; path && i < r->bottleneck_len; i++) /* the node the path ends at */
+		if (model_node(m, r->bottleneck[i])->level <= level)
+			last = r->bottleneck[i];
+	if (last >= 0)
+		print_why(f, m, last);
+	fputc('\n', f);
 }
