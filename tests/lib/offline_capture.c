@@ -23,6 +23,7 @@ int offline_capture(int fd, const char *root, int argc, const char **argv, char 
 	assert_true(tmp >= 0);
 	assert_true(saved >= 0);
 	assert_int_equal(options_parse(&o, argc, (char **)argv, stdout, stderr), 0);
+	options_resolve(&o, false); /* as main does, for a pipe */
 	if (root)
 		setenv("TMACG_SYSFS_ROOT", root, 1);
 	fflush(stdout);

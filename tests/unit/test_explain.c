@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The vendor's words for a node (issue 26): tmacg --explain, --list-metrics --format
+ * json, each TMA version by --tma-version, and a 5.1 recording replayed as 5.1.  Run
+ * in-process through options_parse and offline_run, as the command line does.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+#include <math.h>
+
+#include "offline_capture.h"
+
+#define OUT_MAX (4 << 20)
+
+static int run(int fd, char *text, size_t len, const char **argv)
+{
+	int argc = 0;
+
+	while (argv[argc])
+		argc++;
+	return offline_capture(fd, NULL, argc, argv, text, len);
+}
+
+static void must_hold(const char *text, const char *want)
+{
+	if (!strstr(text, want))
+		fail_msg("'%s' missing from:\n%s", want, text);
+}
+
+/* The issue's "done when": Intel's text for L3_Miss_Bound on Granite Rapids, at 5.2. */
+static void explain_prints_intels_text(void **state)
+{
+	static char text[16384];
+	const char *argv[] = { "tmacg", "--explain", "L3_Miss_Bound", "--model", "gnr", NULL };
+
+	(void)state;
+	assert_int_equal(run(STDOUT_FILENO, text, sizeof(text), argv), 0);
+	must_hold(text, "L3_Miss_Bound: node 3.1.4, level 3 of model gnr (Intel Xeon 6 with "
+			"P-cores (Granite Rapids), TMA 5.2)\n");
+	must_hold(text, "parent:    Memory_Bound\n");
+	must_hold(text, "children:  MEM_Bandwidth, MEM_Latency\n");
+	/* Intel's BriefDescription, in full (wrapped at spaces) */
+	must_hold(text, "  This metric estimates how often the CPU was stalled on accesses to "
+			"external\n  memory (DRAM) by loads. Better caching can improve the "
+			"latency and increase\n  performance.\n");
+	must_hold(text, "formula:   (MEMORY_ACTIVITY.STALLS_L3_MISS / CLKS)\n");
+	must_hold(text, "  where CLKS = CPU_CLK_UNHALTED.THREAD\n");
+	must_hold(text, "threshold: (L3_Miss_Bound > 0.1) and (Memory_Bound > 0.2) and "
+			"(Backend_Bound > 0.2)\n");
+}
+
+/* The old name: exit 2, naming the version that has it; that version answers. */
+static void renamed_node_names_its_version(void **state)
+{
+	static char text[16384];
+	const char *old[] = { "tmacg", "--explain", "DRAM_Bound", "--model", "gnr", NULL };
+	const char *v51[] = { "tmacg", "--explain",	"DRAM_Bound", "--model",
+			      "gnr",   "--tma-version", "5.1",	      NULL };
+
+	(void)state;
+	assert_int_equal(run(STDERR_FILENO, text, sizeof(text), old), 2);
+	must_hold(text, "model gnr (TMA 5.2) has no node 'DRAM_Bound', TMA 5.1 has it "
+			"(--tma-version 5.1)");
+	assert_int_equal(run(STDOUT_FILENO, text, sizeof(text), v51), 0);
+	must_hold(text, "DRAM_Bound: node 3.1.4, level 3 of model gnr (Intel Xeon 6 with P-cores "
+			"(Granite Rapids), TMA 5.1)\n");
+}
+
+/* An unknown version: exit 2, naming the versions the model has. */
+static void unknown_version_names_the_versions(void **state)
+{
+	static char text[4096];
+	const char *argv[] = { "tmacg", "--list-metrics", "--model", "icx", "--tma-version", "5.0",
+			       NULL };
+
+	(void)state;
+	assert_int_equal(run(STDERR_FILENO, text, sizeof(text), argv), 2);
+	must_hold(text, "model icx has no TMA version '5.0': it has 5.2 (the default), 4.5");
+}
+
+static char *model_file(const char *text)
+{
+	static char path[] = "/tmp/tmacg-explain-XXXXXX.tma";
+	int fd;
+
+	strcpy(path, "/tmp/tmacg-explain-XXXXXX.tma");
+	fd = mkstemps(path, 4);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return path;
+}
+
+/* A model's text is someone else's: a terminal escape in it is printed as \xHH. */
+static const char hostile[] = "model t\ntma_version 1\n"
+			      "node 1 A\n  formula E.A\n  threshold > 0.1\n"
+			      "  desc Stalls \033]0;owned\007 here.\n"
+			      "  brief Stalls \033]0;owned\007 here. \\#1 \"quoted\" \\ more.\n"
+			      "  issues $issueX\n";
+
+static void explain_escapes_text(void **state)
+{
+	static char text[8192];
+	char *path = model_file(hostile);
+	const char *argv[] = { "tmacg", "--explain", "A", "--model-file", path, NULL };
+
+	(void)state;
+	assert_int_equal(run(STDOUT_FILENO, text, sizeof(text), argv), 0);
+	unlink(path);
+	assert_null(strchr(text, '\033'));
+	must_hold(text, "  Stalls \\x1b]0;owned\\x07 here. #1 \"quoted\" \\\\ more.\n");
+	must_hold(text, "threshold: A > 0.1\n");
+	must_hold(text, "issues:    $issueX\n");
+}
+
+/* --list-metrics --format json: every text a JSON string (parsed back here), issue tags too. */
+static void list_metrics_json_carries_the_words(void **state)
+{
+	static char text[8192];
+	char *path = model_file(hostile);
+	const char *argv[] = { "tmacg", "--list-metrics", "--model-file", path, "--format", "json",
+			       NULL };
+	json_object *o, *x;
+
+	(void)state;
+	assert_int_equal(run(STDOUT_FILENO, text, sizeof(text), argv), 0);
+	unlink(path);
+	o = json_tokener_parse(text);
+	if (!o)
+		fail_msg("not one JSON object: %s", text);
+	assert_non_null(o);
+	assert_true(json_object_object_get_ex(o, "brief", &x));
+	assert_string_equal(json_object_get_string(x),
+			    "Stalls \033]0;owned\007 here. #1 \"quoted\" \\ more.");
+	assert_true(json_object_object_get_ex(o, "description", &x));
+	assert_string_equal(json_object_get_string(x), "Stalls \033]0;owned\007 here.");
+	assert_true(json_object_object_get_ex(o, "issues", &x));
+	assert_string_equal(json_object_get_string(x), "$issueX");
+	assert_true(json_object_object_get_ex(o, "parent", &x));
+	assert_null(x);
+	json_object_put(o);
+	/* the escape is a JSON \u escape, never the byte */
+	assert_null(strchr(text, '\033'));
+}
+
+/* Every node of the 5.2 models of the issue carries Intel's brief description. */
+static void every_intel_node_has_intels_words(void **state)
+{
+	static const char *const models[] = { "icx", "spr", "emr", "gnr" };
+	char *text = malloc(OUT_MAX);
+
+	(void)state;
+	assert_non_null(text);
+	for (size_t k = 0; k < sizeof(models) / sizeof(models[0]); k++) {
+		const char *argv[] = { "tmacg",	   "--list-metrics", "--model", models[k],
+				       "--format", "json",	     NULL };
+		int nodes = 0;
+
+		assert_int_equal(run(STDOUT_FILENO, text, OUT_MAX, argv), 0);
+		for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+			json_object *o = json_tokener_parse(line), *x;
+
+			assert_non_null(o);
+			assert_true(json_object_object_get_ex(o, "brief", &x));
+			if (!x || !json_object_get_string_len(x))
+				fail_msg("%s: %s has no description", models[k], line);
+			json_object_put(o);
+			nodes++;
+		}
+		assert_true(nodes > 100);
+	}
+	free(text);
+}
+
+/* A tmacg/1 line of a TMA 5.1 recording: the golden vector's counters as its counts. */
+static void write_recorded(FILE *f, json_object *v)
+{
+	json_object *line = json_object_new_object(), *x;
+
+	json_object_object_add(line, "schema", json_object_new_string("tmacg/1"));
+	json_object_object_add(line, "time", json_object_new_string("2026-11-24T10:00:00Z"));
+	json_object_object_add(line, "model", json_object_new_string("gnr"));
+	json_object_object_add(line, "tma_version", json_object_new_string("5.1"));
+	json_object_object_add(line, "cgroup",
+			       json_object_get(json_object_object_get(v, "cgroup")));
+	json_object_object_add(line, "interval_s",
+			       json_object_get(json_object_object_get(v, "interval_s")));
+	json_object_object_add(line, "counts",
+			       json_object_get(json_object_object_get(v, "counters")));
+	if (json_object_object_get_ex(v, "retire_latency", &x))
+		json_object_object_add(line, "retire_latency", json_object_get(x));
+	fprintf(f, "%s\n", json_object_to_json_string_ext(line, JSON_C_TO_STRING_PLAIN));
+	json_object_put(line);
+}
+
+/*
+ * A TMA 5.1 recording (tmacg's own lines, tma_version 5.1) replays as 5.1 with no
+ * --model and no --tma-version, though 5.2 is the default: DRAM_Bound, with the
+ * reference's values; --tma-version 5.2 asks for the new tree (L3_Miss_Bound).
+ */
+static void recording_replays_with_its_version(void **state)
+{
+	char *out = malloc(OUT_MAX), path[] = "/tmp/tmacg-51-XXXXXX", *line = NULL;
+	const char *again[] = {
+		"tmacg", "--replay", path, "--level", "3", "--format", "json", NULL
+	};
+	const char *as52[] = { "tmacg", "--replay",	 path,	"--level", "3", "--format",
+			       "json",	"--tma-version", "5.2", NULL };
+	FILE *golden = fopen("tests/golden/gnr-tma5.1.jsonl", "r"), *rec;
+	json_object *want[64];
+	int n = 0, checked = 0, fd = mkstemp(path);
+	size_t cap = 0;
+
+	(void)state;
+	assert_non_null(out);
+	assert_non_null(golden);
+	assert_true(fd >= 0);
+	rec = fdopen(fd, "w");
+	while (n < 64 && getline(&line, &cap, golden) > 0) {
+		want[n] = json_tokener_parse(line);
+		assert_non_null(want[n]);
+		write_recorded(rec, want[n++]);
+	}
+	free(line);
+	fclose(golden);
+	fclose(rec);
+	assert_int_equal(run(STDOUT_FILENO, out, OUT_MAX, again), 0);
+	line = out;
+	for (int i = 0; i < n; i++) {
+		char *nl = strchr(line, '\n');
+		json_object *o, *metrics, *got, *exp, *fixed;
+
+		assert_non_null(nl);
+		*nl = '\0';
+		o = json_tokener_parse(line);
+		assert_non_null(o);
+		assert_string_equal(
+			json_object_get_string(json_object_object_get(o, "tma_version")), "5.1");
+		metrics = json_object_object_get(o, "metrics");
+		assert_true(json_object_object_get_ex(metrics, "DRAM_Bound", &got));
+		exp = json_object_object_get(json_object_object_get(want[i], "expected"),
+					     "DRAM_Bound");
+		fixed = json_object_object_get(want[i], "topdown_fixed");
+		/* the vectors the 5.1 model binds, with slots (else the report prints no tree) */
+		if (json_object_get_boolean(fixed) && exp &&
+		    !json_object_object_get(json_object_object_get(o, "quality"), "no_top_down")) {
+			double w = json_object_get_double(exp), g = json_object_get_double(got);
+
+			if (!got || fabs(w - g) > 1e-9 * fabs(w) + 1e-12)
+				fail_msg("vector %d: DRAM_Bound %.17g, the reference %.17g", i, g,
+					 w);
+			checked++;
+		}
+		json_object_put(o);
+		json_object_put(want[i]);
+		line = nl + 1;
+	}
+	print_message("%d vectors checked\n", checked);
+	assert_true(checked >= 20);
+	assert_int_equal(run(STDOUT_FILENO, out, OUT_MAX, as52), 0);
+	unlink(path);
+	must_hold(out, "\"tma_version\":\"5.2\"");
+	must_hold(out, "\"L3_Miss_Bound\":");
+	assert_null(strstr(out, "\"DRAM_Bound\""));
+	free(out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(explain_prints_intels_text),
+		cmocka_unit_test(renamed_node_names_its_version),
+		cmocka_unit_test(unknown_version_names_the_versions),
+		cmocka_unit_test(explain_escapes_text),
+		cmocka_unit_test(list_metrics_json_carries_the_words),
+		cmocka_unit_test(every_intel_node_has_intels_words),
+		cmocka_unit_test(recording_replays_with_its_version),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
