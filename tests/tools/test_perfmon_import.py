@@ -181,6 +181,33 @@ class Formulas(unittest.TestCase):
         self.assertEqual(got, {e: data[e]["MEAN"] for e in read if e in data})
         self.assertEqual(got["MEM_INST_RETIRED.LOCK_LOADS"], 63.76)
 
+    def test_hand_written_spr_501_carries_intels_words(self):
+        """spr@5.01.tma is hand-written: its brief and issues lines must be Intel's 5.01 text."""
+        import json
+        with open(os.path.join(ROOT, "tools", "perfmon",
+                               "sapphirerapids_metrics_tma5.01.json")) as f:
+            intel = {m["MetricName"]: m for m in json.load(f)["Metrics"]}
+        logical, cur = [], ""
+        with open(os.path.join(ROOT, "user", "model", "builtin", "spr@5.01.tma")) as f:
+            for line in f.read().split("\n"):
+                if line.endswith("\\"):
+                    cur += line[:-1].strip() + " "
+                    continue
+                logical.append(cur + line.strip())
+                cur = ""
+        node, checked = None, 0
+        for line in logical:
+            words = line.split(" ", 1)
+            if words[0] in ("node", "info", "count"):
+                node = line.split()[-1]
+            elif words[0] in ("brief", "issues"):
+                m = intel[node]
+                want = (pi.text_value(m["BriefDescription"], node) if words[0] == "brief"
+                        else pi.issues_text(m))
+                self.assertEqual(" ".join(words[1].split()), want, node)
+                checked += 1
+        self.assertGreater(checked, 236)
+
     def test_cwf_is_srfs_tree_with_cwfs_encodings(self):
         """Intel publishes no TMA file for Clearwater Forest: cwf.tma must be srf.tma's tree
         node for node, and cwf.cpu must encode each event from CWF's own core file."""
