@@ -395,6 +395,9 @@ static void the_panels_the_issue_asks_for(void **state)
 			       "tma_node=\"Frontend_Bound\""));
 	assert_non_null(strstr(first_expr(panel_titled("Top $topn pods by Backend_Bound")),
 			       "rate(tmacg_tma_node_slots_total{"));
+	/* TMA 5.2's L3_Miss_Bound, read under its old name DRAM_Bound too (issue 26). */
+	assert_non_null(strstr(first_expr(panel_titled("Memory bound beyond the L3")),
+			       "Memory_Bound\\\\.(L3_Miss_Bound|DRAM_Bound)\""));
 	/* A bottleneck table and the data quality. */
 	assert_string_equal(str(table, "type"), "table");
 	assert_non_null(strstr(first_expr(table), "tmacg_bottleneck_info"));

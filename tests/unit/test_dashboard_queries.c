@@ -180,7 +180,7 @@ static void record(const char *om_path, long first_ts)
 					    .interval_s = STEP_S,
 					    .host = "node-1",
 					    .model = "icx",
-					    .tma_version = "4.5" };
+					    .tma_version = "5.2" };
 		size_t len;
 		char *text;
 
@@ -211,6 +211,10 @@ static void record(const char *om_path, long first_ts)
 				r->value[n] = NAN;
 			for (int k = 0; k < (pods[p].zen4 ? 5 : 4); k++)
 				r->value[model_node_index(m, l1[k])] = pods[p].l1[k];
+			if (p == 0) { /* the backend-bound pod: on memory, past the L3 (TMA 5.2) */
+				r->value[model_node_index(m, "Memory_Bound")] = 0.4;
+				r->value[model_node_index(m, "L3_Miss_Bound")] = 0.3;
+			}
 			/* Slots as a 4-wide core at 3 GHz would give: the counters' weights. */
 			r->slots = cpu * 3e9 * 4;
 			r->bottleneck_len = 0;
