@@ -115,8 +115,8 @@ int model_versions(const char *id, char versions[][MODEL_VERSION_MAX], int max)
 
 		for (int k = 0; k < n; k++)
 			dup |= !strcmp(versions[k], names[i]);
-		if (!dup)
-			snprintf(versions[n++], MODEL_VERSION_MAX, "%s", names[i]);
+		if (!dup) /* the same size, NUL-terminated */
+			memcpy(versions[n++], names[i], MODEL_VERSION_MAX);
 	}
 	return n;
 }
