@@ -182,7 +182,10 @@ static void print_metric(FILE *f, const struct tma_model *m, int i, bool *needed
 	fprintf(f, "%s\n", shown ? "" : "-");
 }
 
-void model_metrics_print(FILE *f, const struct tma_model *m)
+typedef void metric_printer(FILE *f, const struct tma_model *m, int i, bool *needed);
+
+/* Each node, tree nodes then Info metrics and counts, through print. */
+static void print_metrics(FILE *f, const struct tma_model *m, metric_printer *print)
 {
 	bool *needed = calloc(model_event_count(m) + 1, sizeof(*needed));
 	int n = model_node_count(m);
@@ -191,11 +194,16 @@ void model_metrics_print(FILE *f, const struct tma_model *m)
 		fprintf(stderr, "tmacg: out of memory\n");
 		return;
 	}
-	for (int pass = 0; pass < 2; pass++) /* tree nodes, then Info metrics and counts */
+	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < n; i++)
 			if ((model_node(m, i)->level == 0) == (pass == 1))
-				print_metric(f, m, i, needed);
+				print(f, m, i, needed);
 	free(needed);
+}
+
+void model_metrics_print(FILE *f, const struct tma_model *m)
+{
+	print_metrics(f, m, print_metric);
 }
 
 static void metric_json(FILE *f, const struct tma_model *m, int i, bool *needed)
@@ -207,6 +215,15 @@ static void metric_json(FILE *f, const struct tma_model *m, int i, bool *needed)
 	size_t len;
 
 	model_node_description(m, i, &t);
+	const struct {
+		const char *key, *value; /* the value NULL: null */
+	} texts[] = {
+		{ "domain", n->domain },      { "description", t.one_line },
+		{ "brief", t.brief },	      { "long", t.long_text },
+		{ "issues", t.issues },	      { "formula", t.formula },
+		{ "threshold", t.threshold },
+	};
+
 	json_writer_init(&w);
 	jw_begin_object(&w);
 	JW_KEY(&w, "model");
@@ -223,20 +240,10 @@ static void metric_json(FILE *f, const struct tma_model *m, int i, bool *needed)
 	jw_int(&w, n->level);
 	JW_KEY(&w, "parent");
 	jw_string(&w, n->parent >= 0 ? model_node(m, n->parent)->name : NULL);
-	JW_KEY(&w, "domain");
-	jw_string(&w, n->domain);
-	JW_KEY(&w, "description");
-	jw_string(&w, t.one_line);
-	JW_KEY(&w, "brief");
-	jw_string(&w, t.brief);
-	JW_KEY(&w, "long");
-	jw_string(&w, t.long_text);
-	JW_KEY(&w, "issues");
-	jw_string(&w, t.issues);
-	JW_KEY(&w, "formula");
-	jw_string(&w, t.formula);
-	JW_KEY(&w, "threshold");
-	jw_string(&w, t.threshold);
+	for (size_t k = 0; k < sizeof(texts) / sizeof(texts[0]); k++) {
+		jw_key(&w, texts[k].key);
+		jw_string(&w, texts[k].value);
+	}
 	JW_KEY(&w, "events");
 	jw_begin_array(&w);
 	model_node_events(m, i, needed);
@@ -255,16 +262,5 @@ static void metric_json(FILE *f, const struct tma_model *m, int i, bool *needed)
 
 void model_metrics_print_json(FILE *f, const struct tma_model *m)
 {
-	bool *needed = calloc(model_event_count(m) + 1, sizeof(*needed));
-	int n = model_node_count(m);
-
-	if (!needed) {
-		fprintf(stderr, "tmacg: out of memory\n");
-		return;
-	}
-	for (int pass = 0; pass < 2; pass++) /* tree nodes, then Info metrics and counts */
-		for (int i = 0; i < n; i++)
-			if ((model_node(m, i)->level == 0) == (pass == 1))
-				metric_json(f, m, i, needed);
-	free(needed);
+	print_metrics(f, m, metric_json);
 }

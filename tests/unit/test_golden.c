@@ -218,44 +218,18 @@ static void test_spr_golden(void **state)
  * TMA 5.2, the default of icx, spr, emr and gnr: computed from Intel's own metric files
  * (tests/golden/README.md), every vector PERF_METRICS, every node bound, at 1e-6.
  */
-static void test_icx_tma52_golden(void **state)
+static void test_tma52_golden(void **state)
 {
-	static const struct golden_case gc = {
-		.model = "icx", .file = "icx-tma5.2.jsonl", .version = "5.2", .rel = 1e-6
+	static const struct golden_case cases[] = {
+		{ .model = "icx", .file = "icx-tma5.2.jsonl", .version = "5.2", .rel = 1e-6 },
+		{ .model = "spr", .file = "spr-tma5.2.jsonl", .version = "5.2", .rel = 1e-6 },
+		{ .model = "emr", .file = "emr-tma5.2.jsonl", .version = "5.2", .rel = 1e-6 },
+		{ .model = "gnr", .file = "gnr-tma5.2.jsonl", .version = "5.2", .rel = 1e-6 },
 	};
 
 	(void)state;
-	run_golden(&gc, false);
-}
-
-static void test_spr_tma52_golden(void **state)
-{
-	static const struct golden_case gc = {
-		.model = "spr", .file = "spr-tma5.2.jsonl", .version = "5.2", .rel = 1e-6
-	};
-
-	(void)state;
-	run_golden(&gc, false);
-}
-
-static void test_emr_tma52_golden(void **state)
-{
-	static const struct golden_case gc = {
-		.model = "emr", .file = "emr-tma5.2.jsonl", .version = "5.2", .rel = 1e-6
-	};
-
-	(void)state;
-	run_golden(&gc, false);
-}
-
-static void test_gnr_tma52_golden(void **state)
-{
-	static const struct golden_case gc = {
-		.model = "gnr", .file = "gnr-tma5.2.jsonl", .version = "5.2", .rel = 1e-6
-	};
-
-	(void)state;
-	run_golden(&gc, false);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		run_golden(&cases[i], false);
 }
 
 /* No PERF_METRICS: every vector binds, topdown_fixed or not (the model never reads it). */
@@ -454,10 +428,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_icx_golden),
 		cmocka_unit_test(test_spr_golden),
-		cmocka_unit_test(test_icx_tma52_golden),
-		cmocka_unit_test(test_spr_tma52_golden),
-		cmocka_unit_test(test_emr_tma52_golden),
-		cmocka_unit_test(test_gnr_tma52_golden),
+		cmocka_unit_test(test_tma52_golden),
 		cmocka_unit_test(test_skx_golden),
 		cmocka_unit_test(test_clx_golden),
 		cmocka_unit_test(test_gnr_golden),

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -305,51 +306,34 @@ static int const_value(struct loader *ld, int e, double *v)
 	}
 }
 
-static int do_const(struct loader *ld, size_t off)
+/* const NAME = expr (folded now) | helper NAME = expr (kept, with its text for --explain) */
+static int do_named(struct loader *ld, size_t off, bool constant)
 {
 	struct tma_model *m = ld->m;
-	struct model_const c = { 0 };
+	char *name = NULL, *text = NULL;
+	double value = 0;
 	int root, rc;
 
-	rc = new_name_eq(ld, &off, &c.name);
+	rc = new_name_eq(ld, &off, &name);
 	if (rc)
 		return rc;
 	rc = parse_expr_at(ld, off, EXPR_MODE_FORMULA, &root);
 	if (!rc)
-		rc = const_value(ld, root, &c.value);
+		rc = constant ? const_value(ld, root, &value) : set_text(ld, &text, off, "helper");
 	if (!rc)
-		rc = grow((void **)&m->consts, m->nconsts, sizeof(c));
-	if (rc)
-		goto fail;
-	m->consts[m->nconsts++] = c;
-	return 0;
-fail:
-	free(c.name);
-	return rc;
-}
-
-static int do_helper(struct loader *ld, size_t off)
-{
-	struct tma_model *m = ld->m;
-	struct model_helper h = { 0 };
-	int rc;
-
-	rc = new_name_eq(ld, &off, &h.name);
-	if (rc)
+		rc = constant ? grow((void **)&m->consts, m->nconsts, sizeof(*m->consts)) :
+				grow((void **)&m->helpers, m->nhelpers, sizeof(*m->helpers));
+	if (rc) {
+		free(name);
+		free(text);
 		return rc;
-	rc = parse_expr_at(ld, off, EXPR_MODE_FORMULA, &h.root);
-	if (!rc)
-		rc = set_text(ld, &h.text, off, "helper");
-	if (!rc)
-		rc = grow((void **)&m->helpers, m->nhelpers, sizeof(h));
-	if (rc)
-		goto fail;
-	m->helpers[m->nhelpers++] = h;
+	}
+	if (constant)
+		m->consts[m->nconsts++] = (struct model_const){ .name = name, .value = value };
+	else
+		m->helpers[m->nhelpers++] =
+			(struct model_helper){ .name = name, .root = root, .text = text };
 	return 0;
-fail:
-	free(h.name);
-	free(h.text);
-	return rc;
 }
 
 enum entry_kind { ENTRY_NODE, ENTRY_INFO, ENTRY_COUNT };
@@ -440,6 +424,29 @@ static int do_entry(struct loader *ld, size_t off, enum entry_kind kind)
 	return model_entry_index_last(m);
 }
 
+/* The free-text field directive dir sets, NULL for any other directive. */
+static char **text_field(struct model_entry *e, const char *dir)
+{
+	static const struct {
+		const char *dir;
+		size_t off;
+	} fields[] = {
+		{ "domain", offsetof(struct model_entry, info.domain) },
+		{ "groups", offsetof(struct model_entry, info.groups) },
+		{ "desc", offsetof(struct model_entry, info.description) },
+		{ "brief", offsetof(struct model_entry, brief) },
+		{ "long", offsetof(struct model_entry, long_text) },
+		{ "issues", offsetof(struct model_entry, issues) },
+		{ "area", offsetof(struct model_entry, area) },
+		{ "sample", offsetof(struct model_entry, sample) },
+	};
+
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		if (!strcmp(fields[i].dir, dir))
+			return (char **)((char *)e + fields[i].off);
+	return NULL;
+}
+
 static int do_entry_field(struct loader *ld, const char *dir, size_t off, size_t doff)
 {
 	struct model_entry *e = ld->cur;
@@ -455,22 +462,8 @@ static int do_entry_field(struct loader *ld, const char *dir, size_t off, size_t
 			    "'%s' does not belong to a count (domain, groups, desc, brief, long, "
 			    "formula do)",
 			    dir);
-	if (!strcmp(dir, "domain"))
-		return set_text(ld, (char **)&e->info.domain, off, dir);
-	if (!strcmp(dir, "groups"))
-		return set_text(ld, (char **)&e->info.groups, off, dir);
-	if (!strcmp(dir, "desc"))
-		return set_text(ld, (char **)&e->info.description, off, dir);
-	if (!strcmp(dir, "brief"))
-		return set_text(ld, &e->brief, off, dir);
-	if (!strcmp(dir, "long"))
-		return set_text(ld, &e->long_text, off, dir);
-	if (!strcmp(dir, "issues"))
-		return set_text(ld, &e->issues, off, dir);
-	if (!strcmp(dir, "area"))
-		return set_text(ld, &e->area, off, dir);
-	if (!strcmp(dir, "sample"))
-		return set_text(ld, &e->sample, off, dir);
+	if (text_field(e, dir))
+		return set_text(ld, text_field(e, dir), off, dir);
 	if (!strcmp(dir, "scope")) {
 		static const char *const scopes[] = { "thread", "core", "uncore", "system" };
 		size_t n = ld->len - vo;
@@ -615,7 +608,7 @@ static int do_line(struct loader *ld)
 	dir[dlen] = '\0';
 	if (!strcmp(dir, "const") || !strcmp(dir, "helper")) {
 		ld->cur = NULL;
-		return dir[0] == 'c' ? do_const(ld, doff + dlen) : do_helper(ld, doff + dlen);
+		return do_named(ld, doff + dlen, dir[0] == 'c');
 	}
 	if (!strcmp(dir, "node"))
 		return do_entry(ld, doff + dlen, ENTRY_NODE);
