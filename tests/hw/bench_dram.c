@@ -3,7 +3,7 @@
  * Pointer chasing over a buffer far larger than any L3 (512 MiB by default):
  * every load depends on the previous one and misses all caches and the
  * prefetchers, so the pipeline waits on DRAM (Backend_Bound > Memory_Bound >
- * DRAM_Bound).  A random single cycle (Sattolo's shuffle) visits every slot.
+ * L3_Miss_Bound, DRAM_Bound before TMA 5.2).  A random single cycle (Sattolo's shuffle) visits every slot.
  * Huge pages (where THP allows) keep page walks out of the picture, so the
  * stalls land on DRAM and not on DTLB misses under L1_Bound.
  */

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * The built-in models against the reference implementation's values (tests/golden/, see
- * its README.md): every node of every vector within a relative tolerance (1e-9 for icx,
- * spr, gnr and srf, 1e-6 for the imported skx and clx), null exactly where the
- * reference has null.  Run from the repository root (tests/run does).
+ * its README.md): every node of every vector within a relative tolerance (1e-9 for icx
+ * 4.5, spr 5.01, gnr 5.1 and srf, 1e-6 for the imported skx and clx and the four TMA 5.2
+ * files from Intel's own metric files), null exactly where the reference has null, each
+ * model at the TMA version of its file.  Run from the repository root (tests/run does).
  * The Neoverse models at 1e-9 too, on Arm's own formulas, unclamped.
  */
 #include <setjmp.h>
