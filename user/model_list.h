@@ -10,8 +10,8 @@ struct tma_model;
 
 /*
  * One line per model (built-in and $TMACG_MODEL_DIR's): id, title, TMA
- * version, and the CPUs whose descriptions run it ("spr: ...; emr: ..."),
- * tab-separated.  0, or 1 when a model or description does not load (said on
+ * version with the model's other versions ("TMA 5.2 (also 4.5)"), and the
+ * CPUs whose descriptions run it ("gnr: ..."), tab-separated.  0, or 1 when a model or description does not load (said on
  * f or errf).
  */
 int model_list_print(FILE *f, FILE *errf);
