@@ -88,6 +88,54 @@ static void unknown_version_names_the_versions(void **state)
 	must_hold(text, "model icx has no TMA version '5.0': it has 5.2 (the default), 4.5");
 }
 
+/* TMACG_MODEL_DIR holds versions too: ID@VERSION.tma, which must say that version. */
+static void model_dir_versions(void **state)
+{
+	char dir[] = "/tmp/tmacg-versions-XXXXXX", path[256], err[512],
+	     versions[4][MODEL_VERSION_MAX];
+	static const char *const files[][2] = {
+		{ "t.tma", "model t\ntma_version 2\nnode 1 A\n  formula E.A\n" },
+		{ "t@1.tma", "model t\ntma_version 1\nnode 1 Old\n  formula E.A\n" },
+		{ "t@3.tma", "model t\ntma_version 9\nnode 1 A\n  formula E.A\n" },
+	};
+	struct tma_model *m;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	for (size_t i = 0; i < 3; i++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i][0]);
+		f = fopen(path, "w");
+		assert_non_null(f);
+		fputs(files[i][1], f);
+		fclose(f);
+	}
+	setenv("TMACG_MODEL_DIR", dir, 1);
+	assert_int_equal(model_versions("t", versions, 4), 3);
+	assert_string_equal(versions[0], "2"); /* the default first */
+	m = model_load_version("t", "1", err, sizeof(err));
+	assert_non_null(m);
+	assert_true(model_node_index(m, "Old") >= 0);
+	model_free(m);
+	m = model_load_version("t", NULL, err, sizeof(err));
+	assert_non_null(m);
+	assert_string_equal(model_tma_version(m), "2");
+	model_free(m);
+	assert_null(model_load_version("t", "3", err, sizeof(err)));
+	if (!strstr(err, "t@3.tma") || !strstr(err, "tma_version 9"))
+		fail_msg("%s", err);
+	assert_null(model_load_version("t", "4", err, sizeof(err)));
+	assert_string_equal(err, "model t has no TMA version '4': it has 2 (the default), 1, 3 "
+				 "(tmacg --list-models)");
+	unsetenv("TMACG_MODEL_DIR");
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i][0]);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
 static char *model_file(const char *text)
 {
 	static char path[] = "/tmp/tmacg-explain-XXXXXX.tma";
@@ -293,6 +341,7 @@ int main(void)
 		cmocka_unit_test(explain_prints_intels_text),
 		cmocka_unit_test(renamed_node_names_its_version),
 		cmocka_unit_test(unknown_version_names_the_versions),
+		cmocka_unit_test(model_dir_versions),
 		cmocka_unit_test(explain_escapes_text),
 		cmocka_unit_test(list_metrics_json_carries_the_words),
 		cmocka_unit_test(every_node_has_its_vendors_words),
