@@ -45,10 +45,11 @@ endif
 
 USER_SRCS := $(sort $(wildcard user/*.c user/*/*.c))
 LIB_OBJS := $(patsubst user/%.c,$(OUT)/user/%.o,$(filter-out user/main.c,$(USER_SRCS))) \
-	    $(OUT)/models_builtin.o $(OUT)/cpus_builtin.o
+	    $(OUT)/models_builtin.o $(OUT)/cpus_builtin.o $(OUT)/html_assets.o
 MAIN_OBJ := $(OUT)/user/main.o
 MODEL_FILES := $(sort $(wildcard user/model/builtin/*.tma))
 CPU_FILES := $(sort $(wildcard user/model/builtin/*.cpu))
+HTML_ASSET_FILES := $(sort $(wildcard user/output/html/*.css user/output/html/*.js))
 TESTLIB_OBJS := $(patsubst tests/lib/%.c,$(OUT)/tests/lib/%.o,$(wildcard tests/lib/*.c))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUT)/tests/unit/%,$(sort $(wildcard tests/unit/test_*.c)))
 INTEG_BINS := $(patsubst tests/integration/%.c,$(OUT)/tests/integration/%,\
@@ -117,18 +118,18 @@ $(OUT)/user/%.o: user/%.c | $(OUT)
 # Built-in models and CPU descriptions: each user/model/builtin/<id>.tma and
 # <id>.cpu becomes a NUL-terminated byte array, so the binary needs no files at
 # run time: tables of struct embedded_file (user/model/embedded.h).  An id's '-'
-# (neoverse-n1) is '_' in the array's C name.
+# (neoverse-n1) and '.' (report.css, EXT empty) are '_' in the array's C name.
 # $(call embed_files,ARRAY,EXT,FILES)
 define embed_files
 	$(call msg,GEN,$@)
 	$(Q){ echo '/* generated from user/model/builtin by the Makefile */'; \
 	  echo '#include "model/embedded.h"'; \
-	  for f in $(3); do id=$$(basename $$f $(2)); cid=$$(echo $$id | tr - _); \
+	  for f in $(3); do id=$$(basename $$f $(2)); cid=$$(echo $$id | tr .- __); \
 	    echo "static const char $(1)_$${cid}_text[] = {"; \
 	    od -An -v -tx1 $$f | sed -e 's/ *\([0-9a-f][0-9a-f]\)/0x\1,/g'; \
 	    echo '0x00 };'; done; \
 	  echo 'const struct embedded_file $(1)[] = {'; \
-	  for f in $(3); do id=$$(basename $$f $(2)); cid=$$(echo $$id | tr - _); \
+	  for f in $(3); do id=$$(basename $$f $(2)); cid=$$(echo $$id | tr .- __); \
 	    echo "	{ \"$$id\", \"$$f\", $(1)_$${cid}_text, sizeof($(1)_$${cid}_text) - 1 },"; done; \
 	  echo '	{ 0, 0, 0, 0 }'; echo '};'; } > $@
 endef
@@ -138,6 +139,14 @@ $(OUT)/models_builtin.c: $(MODEL_FILES) Makefile | $(OUT)
 
 $(OUT)/cpus_builtin.c: $(CPU_FILES) Makefile | $(OUT)
 	$(call embed_files,cpu_builtins,.cpu,$(CPU_FILES))
+
+# The HTML report's style sheet and script (user/output/html/), by file name: "report.js".
+$(OUT)/html_assets.c: $(HTML_ASSET_FILES) Makefile | $(OUT)
+	$(call embed_files,html_assets,,$(HTML_ASSET_FILES))
+
+$(OUT)/html_assets.o: $(OUT)/html_assets.c user/model/embedded.h
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(OUT)/models_builtin.o: $(OUT)/models_builtin.c user/model/embedded.h
 	$(call msg,CC,$@)

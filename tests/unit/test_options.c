@@ -263,7 +263,7 @@ static void bad_arguments_exit_2_with_a_message(void **state)
 		{ { "--duration", "10" }, "--duration '10': a duration needs a unit" },
 		{ { "--count", "0" }, "--count '0': expected a positive number" },
 		{ { "--count", "-3" }, "--count '-3'" },
-		{ { "--format", "xml" }, "--format 'xml': expected table, json, top or none" },
+		{ { "--format", "xml" }, "--format 'xml': expected table, json, top, none or html" },
 		{ { "--level", "7" }, "--level '7': expected a number from 1 to 6" },
 		{ { "--pmu", "gpu" }, "--pmu 'gpu': expected hardware or software" },
 		{ { "--bogus" }, "unknown option '--bogus'" },
