@@ -39,6 +39,17 @@ static int add_record(void *ctx, const struct replay_record *rec, struct model_r
 	if (is_task(rec))
 		return 0;
 	rc = replay_line(&rl, rec, g->m, g->level, false, res, retire_latency, true);
+	/*
+	 * A line that is not tmacg's says no time: place it after its cgroup's earlier
+	 * ones, seconds from 0, so the chart spreads them out (the page shows no date).
+	 */
+	if (!rec->origin) {
+		int idx = html_report_find(g->h, rec->cgroup);
+		double t = (idx < 0 ? 0 : html_report_span_s(g->h, idx)) + rec->interval_s;
+
+		rl.line.time.tv_sec = (time_t)t;
+		rl.line.time.tv_nsec = (long)((t - (double)rl.line.time.tv_sec) * 1e9);
+	}
 	if (!rc)
 		rc = html_report_add(g->h, &rl.line);
 	replay_line_free(&rl);

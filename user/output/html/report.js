@@ -37,8 +37,9 @@
 		if (s >= 60) return (s / 60).toFixed(1) + " min";
 		return (+s.toPrecision(4)) + " s";
 	}
+	// A recording without times (not tmacg's own lines) starts at 0: no date to show.
 	function when(t) {
-		return t === null ? "\u2013" : new Date(t * 1000).toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC");
+		return t === null || t < 1e9 ? "not recorded" : new Date(t * 1000).toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC");
 	}
 	function pathText(c) {
 		if (c.no_tree) return "Bottleneck: none (" + c.no_tree + ")";
@@ -57,7 +58,7 @@
 		["TMA version", D.tma_version || "\u2013"],
 		["Kernel", D.kernel || "not recorded"],
 		["Interval", seconds(D.interval_s)],
-		["Span", when(D.start) + " to " + when(D.end) + " (" + seconds(D.end - D.start) + ")"],
+		["Span", (D.start !== null && D.start >= 1e9 ? when(D.start) + " to " + when(D.end) + ", " : "") + seconds(D.end - D.start)],
 		["Cgroups", D.cgroups.length + ", tree to level " + D.level],
 	];
 	for (const [k, v] of facts) {
