@@ -69,7 +69,7 @@ SKEL := $(OUT)/tmacg.skel.h
 .PHONY: all static clean test unit-tests integration-tests test-bins fuzz fuzz-bins hwtest bench soak \
 	bench-bins bench-output \
 	vmlinux run install uninstall install-deps install-test-deps format format-check
-.PHONY: import import-check image
+.PHONY: import import-check image report-screenshot
 
 all: $(OUT)/tmacg
 
@@ -247,6 +247,11 @@ import-check:
 		diff -u "user/model/builtin/$$(basename $$f)" "$$f" || \
 		{ echo "import-check: $$(basename $$f) differs from what tools/perfmon-import generates: run make import" >&2; exit 1; }; \
 	done && echo "import-check: generated models and CPU descriptions are up to date"
+
+# docs/report.png, the README's picture of --format html: a golden recording's report
+# drawn by headless chromium (tools/report-screenshot; chromium: install-deps.sh --test).
+report-screenshot: $(OUT)/tmacg
+	$(Q)tools/report-screenshot $(OUT)/tmacg docs/report.png
 
 hwtest: $(OUT)/tmacg
 	$(Q)TMACG=$(abspath $(OUT)/tmacg) tests/hw/run

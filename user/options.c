@@ -312,12 +312,8 @@ static const struct opt_choice pmu_choices[] = { { "hardware", PMU_HARDWARE },
 						 { "software", PMU_SOFTWARE },
 						 { NULL, 0 } };
 static const struct opt_choice format_choices[] = {
-	{ "table", FORMAT_TABLE },
-	{ "json", FORMAT_JSON },
-	{ "top", FORMAT_TOP },
-	{ "none", FORMAT_NONE },
-	{ "html", FORMAT_HTML },
-	{ NULL, 0 },
+	{ "table", FORMAT_TABLE }, { "json", FORMAT_JSON }, { "top", FORMAT_TOP },
+	{ "none", FORMAT_NONE },   { "html", FORMAT_HTML }, { NULL, 0 },
 };
 static const struct opt_choice color_choices[] = {
 	{ "auto", -1 }, { "always", 1 }, { "never", 0 }, { NULL, 0 }

@@ -84,9 +84,9 @@ static char *renamed_golden(void)
 		snprintf(from, sizeof(from), "\"%s\"", hostile[i][0]);
 		at = strstr(text, from);
 		assert_non_null(at);
-		assert_int_not_equal(asprintf(&out, "%.*s%s%s", (int)(at - text), text, to,
-					      at + strlen(from)),
-				     -1);
+		assert_int_not_equal(
+			asprintf(&out, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from)),
+			-1);
 		json_object_put(s);
 		free(text);
 		text = out;
@@ -210,8 +210,9 @@ static void test_hostile_names_are_text(void **state)
 
 	/* Shown as they are, escaped by the DOM's serializer: they were text nodes. */
 	assert_non_null(strstr(fx->dom, "<h2>/&lt;script&gt;alert(1)&lt;/script&gt;</h2>"));
-	assert_non_null(strstr(fx->dom, "<h2>/\"&gt;&lt;img src=x onerror=\"document.title='pwned'\""
-					"&gt;</h2>"));
+	assert_non_null(strstr(fx->dom,
+			       "<h2>/\"&gt;&lt;img src=x onerror=\"document.title='pwned'\""
+			       "&gt;</h2>"));
 	assert_non_null(strstr(fx->dom, "<h2>/&lt;/script&gt;&lt;script&gt;document.title="
 					"'pwned'&lt;/script&gt;</h2>"));
 	/* Nothing ran: no image element, the title as the page set it. */
@@ -247,7 +248,8 @@ static void test_sections_match_json(void **state)
 			strcat(want, "none");
 		} else {
 			for (const char *p = json_object_get_string(path); *p; p++)
-				strcat(*p == '.' ? strcat(want, " \xe2\x80\xba ") : strncat(want, p, 1),
+				strcat(*p == '.' ? strcat(want, " \xe2\x80\xba ") :
+						   strncat(want, p, 1),
 				       "");
 		}
 		assert_string_equal(got, want);
@@ -278,8 +280,7 @@ static void test_sections_match_json(void **state)
 			l1l2++;
 		}
 	}
-	print_message("%d sections, %d table numbers agree with the JSON lines\n", NCGROUPS,
-		      l1l2);
+	print_message("%d sections, %d table numbers agree with the JSON lines\n", NCGROUPS, l1l2);
 }
 
 static void test_screenshot(void **state)

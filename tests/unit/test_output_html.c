@@ -28,16 +28,17 @@
 #include "util/html_escape.h"
 
 /* Level 1 of top-down over one SLOTS helper: each share a count over SLOTS. */
-static const char model_text[] = "model t\ntitle Test\ntma_version 1\n"
-				 "helper SLOTS = T.SLOTS\n"
-				 "node 1 Frontend_Bound\n  domain Slots\n  threshold > 0.5\n"
-				 "  desc Frontend.\n  formula T.FE / SLOTS\n"
-				 "node 2 Bad_Speculation\n  domain Slots\n  threshold > 0.5\n"
-				 "  formula max(1 - (Frontend_Bound + Backend_Bound + Retiring), 0)\n"
-				 "node 3 Backend_Bound\n  domain Slots\n  threshold > 0.5\n"
-				 "  formula T.BE / SLOTS\n"
-				 "node 4 Retiring\n  domain Slots\n  threshold > 0.4\n"
-				 "  desc Useful work.\n  formula T.RET / SLOTS\n";
+static const char model_text[] =
+	"model t\ntitle Test\ntma_version 1\n"
+	"helper SLOTS = T.SLOTS\n"
+	"node 1 Frontend_Bound\n  domain Slots\n  threshold > 0.5\n"
+	"  desc Frontend.\n  formula T.FE / SLOTS\n"
+	"node 2 Bad_Speculation\n  domain Slots\n  threshold > 0.5\n"
+	"  formula max(1 - (Frontend_Bound + Backend_Bound + Retiring), 0)\n"
+	"node 3 Backend_Bound\n  domain Slots\n  threshold > 0.5\n"
+	"  formula T.BE / SLOTS\n"
+	"node 4 Retiring\n  domain Slots\n  threshold > 0.4\n"
+	"  desc Useful work.\n  formula T.RET / SLOTS\n";
 
 static struct tma_model *test_model(void)
 {
@@ -122,7 +123,7 @@ static void test_share_is_summed_slots(void **state)
 	assert_int_equal(replay_html_gather(&d, m, 1, &h, stderr), 0);
 	assert_int_equal(html_report_count(h), 1);
 	assert_float_equal(html_report_total(h, 0, ret), 0.46, 1e-12);
-	assert_float_equal(html_report_total(h, 0, fe), 0.15, 1e-12);	/* mean of ratios: 0.35 */
+	assert_float_equal(html_report_total(h, 0, fe), 0.15, 1e-12); /* mean of ratios: 0.35 */
 	html_report_free(h);
 
 	doc = write_document(&d, m, 1);
@@ -210,7 +211,8 @@ static void test_hostile_names_stay_data(void **state)
 		"/<script>alert(1)</script>",
 		"/\"><img src=x onerror=alert(1)>",
 		"/</script><script>alert(2)</script>",
-		"/a\xe2\x80\xa8" "b&amp;<!--",
+		"/a\xe2\x80\xa8"
+		"b&amp;<!--",
 	};
 	char text[4096];
 	size_t used = 0;
@@ -243,9 +245,9 @@ static void test_hostile_names_stay_data(void **state)
 	cgs = path_get(data, "cgroups");
 	assert_int_equal(json_object_array_length(cgs), 4);
 	for (size_t i = 0; i < 4; i++)
-		assert_string_equal(json_object_get_string(path_get(
-					    json_object_array_get_idx(cgs, i), "path")),
-				    names[i]);
+		assert_string_equal(
+			json_object_get_string(path_get(json_object_array_get_idx(cgs, i), "path")),
+			names[i]);
 	json_object_put(data);
 	free(doc);
 	replay_free(&d);

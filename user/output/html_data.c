@@ -196,10 +196,12 @@ static int add_point(struct html_report *h, struct html_cgroup *c, const struct 
 		c->cap = cap;
 	}
 	c->time[c->npoints] = line->time.tv_sec + line->time.tv_nsec / 1e9;
+	if (!c->npoints)
+		c->start = c->time[0] - line->interval_s;
 	/* A point's weight: its slots, so a chart point over intervals is slots over slots. */
 	c->weight[c->npoints] = r && isfinite(r->slots) && r->slots > 0 ? r->slots :
-				r && r->no_tree			     ? 0 :
-									line->interval_s;
+				r && r->no_tree				? 0 :
+									  line->interval_s;
 	l1 = c->l1 + (size_t)c->npoints * h->nl1;
 	for (int k = 0; k < h->nl1; k++)
 		l1[k] = r ? r->value[h->l1[k]] : NAN;

@@ -9,21 +9,22 @@
 #include "output/html_data.h"
 
 struct html_cgroup {
-	char *path;			/* the line's cgroup */
-	char *ns, *pod, *container;	/* Kubernetes identity, NULL: none */
+	char *path;		    /* the line's cgroup */
+	char *ns, *pod, *container; /* Kubernetes identity, NULL: none */
 	int npoints, cap;
 	double *time;	/* per interval: its end, seconds since the epoch */
 	double *weight; /* per interval: its slots (else its seconds), a chart point's weight */
 	double *l1;	/* per interval, nl1 level-1 shares each; NAN: none */
 	double span_s;	/* the intervals' seconds summed */
+	double start;	/* where the first interval began, seconds since the epoch */
 	double cpu_s;	/* on_cpu_s summed; NAN: the lines have none */
 	uint64_t dropped, map_full;
 	double running_min; /* the least over the run: multiplexing; NAN: never given */
 	bool smt_shared;
-	int no_tree;	  /* intervals without a tree (no slots counted) */
-	int nmissing;	  /* events the PMU lacked (the first line's list) */
+	int no_tree;  /* intervals without a tree (no slots counted) */
+	int nmissing; /* events the PMU lacked (the first line's list) */
 	char **missing;
-	int pmu_groups;	  /* -1: not known (replay) */
+	int pmu_groups; /* -1: not known (replay) */
 	char *retire_latency;
 	/* Over the run (html_report_set_total); has_total false: not set. */
 	bool has_total;

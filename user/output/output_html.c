@@ -117,6 +117,8 @@ static void put_chart(struct json_writer *w, const struct html_report *h,
 {
 	int n = c->npoints, points = n < HTML_CHART_POINTS ? n : HTML_CHART_POINTS;
 
+	JW_KEY(w, "t0");
+	put_rounded(w, c->start - h->first_time, 1e3);
 	JW_KEY(w, "t");
 	jw_begin_array(w);
 	for (int b = 0; b < points; b++) {

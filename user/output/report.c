@@ -71,7 +71,8 @@ struct report *report_new(const struct report_config *cfg, FILE *out)
 			goto fail;
 		r->top_auto = cfg->top_auto;
 	}
-	if (cfg->format == REPORT_HTML && !(r->html = html_report_new(r->facts.tma, r->facts.level)))
+	if (cfg->format == REPORT_HTML &&
+	    !(r->html = html_report_new(r->facts.tma, r->facts.level)))
 		goto fail;
 	r->counts = calloc(r->facts.ncounts ? r->facts.ncounts : 1, sizeof(*r->counts));
 	r->result = model_result_new(r->facts.tma);

@@ -140,7 +140,8 @@ static int gather_totals(const struct replay_data *d, struct gather *g, FILE *er
 	if (!sums || !summed.records)
 		rc = -ENOMEM;
 	for (int i = 0; !rc && i < d->nrecords; i++) {
-		int idx = is_task(&d->records[i]) ? -1 : html_report_find(g->h, d->records[i].cgroup);
+		int idx =
+			is_task(&d->records[i]) ? -1 : html_report_find(g->h, d->records[i].cgroup);
 
 		if (idx >= 0)
 			rc = add_counts(&sums[idx], &d->records[i], g->m);

@@ -37,8 +37,10 @@ int atomic_file_open(struct atomic_file *af, const char *path, char *err, size_t
 	fd = mkstemp(af->tmp_path);
 	if (fd < 0) {
 		rc = -errno;
-		snprintf(err, errlen, "%s: cannot write there: %s (check the directory exists "
-			 "and is writable)", path, strerror(errno));
+		snprintf(err, errlen,
+			 "%s: cannot write there: %s (check the directory exists "
+			 "and is writable)",
+			 path, strerror(errno));
 		release(af);
 		return rc;
 	}

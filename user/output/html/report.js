@@ -50,7 +50,7 @@
 	app.textContent = "";
 
 	// --- host summary ---
-	app.appendChild(el("h1", null, "tmacg report: " + (D.host || "unknown host")));
+	app.appendChild(el("h1", null, "tmacg report" + (D.host ? ": " + D.host : "")));
 	app.appendChild(el("div", "sub", "Top-down Microarchitecture Analysis per cgroup"));
 	const host = el("dl", "host");
 	const facts = [
@@ -216,7 +216,7 @@
 		title.textContent = "Level-1 shares over time: " + nameOf(c);
 		s.appendChild(title);
 		const pts = c.s.length, t = c.t;
-		const x0 = pts ? t[0] - (c.span_s / Math.max(c.intervals, 1)) : 0, x1 = pts ? t[pts - 1] : 1;
+		const x0 = c.t0, x1 = pts ? t[pts - 1] : 1;
 		const X = (v) => L + ((v - x0) / Math.max(x1 - x0, 1e-9)) * (W - L - R);
 		const Y = (v) => T + (1 - v) * (H - T - B);
 		for (const g of [0, 0.25, 0.5, 0.75, 1]) {
@@ -280,6 +280,16 @@
 		return box;
 	}
 	app.appendChild(el("h2", null, "Per cgroup"));
+	app.appendChild(el("p", "note", "Each cgroup's level-1 shares over time, and its tree over the whole span: \u25B2 over its threshold, highlighted: the bottleneck path."));
+	// The first sections are drawn at once; the rest when scrolled near, so that a
+	// report of 1,000 cgroups opens in a second or two (docs/output.md).
+	const EAGER = 24;
+	function fillPanels(panels, c) {
+		panels.textContent = "";
+		panels.appendChild(chart(c));
+		panels.appendChild(tree(c));
+	}
+	const lazy = [];
 	D.cgroups.forEach((c, idx) => {
 		const sec = el("section", "cgroup");
 		sec.id = "cg-" + idx;
@@ -289,11 +299,31 @@
 		sec.appendChild(el("div", "bottleneck", pathText(c)));
 		sec.appendChild(quality(c));
 		const panels = el("div", "panels");
-		panels.appendChild(chart(c));
-		panels.appendChild(tree(c));
+		if (idx < EAGER) {
+			fillPanels(panels, c);
+		} else {
+			panels.classList.add("pending");
+			panels.dataset.index = idx;
+			panels.appendChild(el("div", "note", "chart and tree drawn when scrolled to"));
+			lazy.push(panels);
+		}
 		sec.appendChild(panels);
 		app.appendChild(sec);
 	});
+	if (lazy.length) {
+		const io = new IntersectionObserver((entries) => {
+			for (const e of entries) {
+				if (!e.isIntersecting) continue;
+				io.unobserve(e.target);
+				e.target.classList.remove("pending");
+				fillPanels(e.target, D.cgroups[+e.target.dataset.index]);
+			}
+		}, { rootMargin: "1200px 0px" });
+		lazy.forEach((p) => io.observe(p));
+	}
 	document.body.dataset.renderMs = (performance.now() - t0).toFixed(0);
+	document.body.dataset.openMs = performance.now().toFixed(0); // since navigation began
 	document.body.dataset.ready = "1";
+	// After the first frame is drawn: how long the report took to open (docs/output.md).
+	requestAnimationFrame(() => setTimeout(() => (document.body.dataset.paintMs = performance.now().toFixed(0))));
 })();
