@@ -112,6 +112,8 @@ static void sigint_writes_the_report(void **state)
 	snprintf(path, sizeof(path), "/%s", child);
 	c = cgroup_named(data, path);
 	assert_true(itest_num(c, "intervals") >= 2);
+	print_message("%s: %.0f intervals, %.3f s CPU\n", path, itest_num(c, "intervals"),
+		      itest_num(c, "cpu_s"));
 	assert_true(itest_num(c, "cpu_s") > 0.1);
 	assert_int_equal(uname(&u), 0);
 	assert_string_equal(itest_str(data, "kernel"), u.release);

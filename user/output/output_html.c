@@ -78,25 +78,51 @@ static void put_nodes(struct json_writer *w, const struct html_report *h, int *p
 	jw_end_array(w);
 }
 
+/* "key": "value" pairs in order (NULL: null), the page's names of things. */
+struct text_field {
+	const char *key, *value;
+};
+
+static void put_texts(struct json_writer *w, const struct text_field *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		jw_key(w, f[i].key);
+		jw_string(w, f[i].value);
+	}
+}
+
+/* "key": number pairs in order, each rounded to 1/scale (NAN: null). */
+struct number_field {
+	const char *key;
+	double value, scale;
+};
+
+static void put_numbers(struct json_writer *w, const struct number_field *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		jw_key(w, f[i].key);
+		put_rounded(w, f[i].value, f[i].scale);
+	}
+}
+
+#define put_fields(put, w, fields) put(w, fields, sizeof(fields) / sizeof(fields[0]))
+
 static void put_quality(struct json_writer *w, const struct html_cgroup *c)
 {
+	/* Counts of intervals and deltas: exact as doubles far past what a run reaches. */
+	const struct number_field numbers[] = {
+		{ "running_min", c->running_min, 1e4 },
+		{ "dropped", (double)c->dropped, 1 },
+		{ "map_full", (double)c->map_full, 1 },
+		{ "no_tree_intervals", c->no_tree, 1 },
+		{ "pmu_groups", c->pmu_groups >= 0 ? c->pmu_groups : NAN, 1 },
+	};
+
 	JW_KEY(w, "q");
 	jw_begin_object(w);
-	JW_KEY(w, "running_min");
-	put_rounded(w, c->running_min, 1e4);
+	put_fields(put_numbers, w, numbers);
 	JW_KEY(w, "smt_shared");
 	jw_bool(w, c->smt_shared);
-	JW_KEY(w, "dropped");
-	jw_uint(w, c->dropped);
-	JW_KEY(w, "map_full");
-	jw_uint(w, c->map_full);
-	JW_KEY(w, "no_tree_intervals");
-	jw_int(w, c->no_tree);
-	JW_KEY(w, "pmu_groups");
-	if (c->pmu_groups >= 0)
-		jw_int(w, c->pmu_groups);
-	else
-		jw_null(w);
 	JW_KEY(w, "missing");
 	jw_begin_array(w);
 	for (int i = 0; i < c->nmissing; i++)
@@ -180,21 +206,20 @@ static void put_total(struct json_writer *w, const struct html_report *h,
 static void put_cgroup(struct json_writer *w, const struct html_report *h,
 		       const struct html_cgroup *c, const int *pos)
 {
+	const struct text_field names[] = { { "path", c->path },
+					    { "ns", c->ns },
+					    { "pod", c->pod },
+					    { "container", c->container } };
+
+	const struct number_field numbers[] = {
+		{ "cpu_s", c->cpu_s, 1e4 },
+		{ "span_s", c->span_s, 1e3 },
+		{ "intervals", c->npoints, 1 },
+	};
+
 	jw_begin_object(w);
-	JW_KEY(w, "path");
-	jw_string(w, c->path);
-	JW_KEY(w, "ns");
-	jw_string(w, c->ns);
-	JW_KEY(w, "pod");
-	jw_string(w, c->pod);
-	JW_KEY(w, "container");
-	jw_string(w, c->container);
-	JW_KEY(w, "cpu_s");
-	put_rounded(w, c->cpu_s, 1e4);
-	JW_KEY(w, "span_s");
-	put_rounded(w, c->span_s, 1e3);
-	JW_KEY(w, "intervals");
-	jw_int(w, c->npoints);
+	put_fields(put_texts, w, names);
+	put_fields(put_numbers, w, numbers);
 	put_total(w, h, c, pos);
 	put_quality(w, c);
 	put_chart(w, h, c);
@@ -203,27 +228,25 @@ static void put_cgroup(struct json_writer *w, const struct html_report *h,
 
 static void put_report(struct json_writer *w, const struct html_report *h, int *pos)
 {
+	const struct text_field host[] = {
+		{ "schema", "tmacg-html/1" },
+		{ "host", h->host },
+		{ "model", h->model },
+		{ "title", model_title(h->m) },
+		{ "tma_version", h->tma_version },
+		{ "kernel", h->kernel },
+	};
+
+	const struct number_field numbers[] = {
+		{ "interval_s", h->interval_s, 1e6 },
+		{ "start", h->first_time, 1e3 },
+		{ "end", h->last_time, 1e3 },
+		{ "level", h->level, 1 },
+	};
+
 	jw_begin_object(w);
-	JW_KEY(w, "schema");
-	jw_string(w, "tmacg-html/1");
-	JW_KEY(w, "host");
-	jw_string(w, h->host);
-	JW_KEY(w, "model");
-	jw_string(w, h->model);
-	JW_KEY(w, "title");
-	jw_string(w, model_title(h->m));
-	JW_KEY(w, "tma_version");
-	jw_string(w, h->tma_version);
-	JW_KEY(w, "kernel");
-	jw_string(w, h->kernel);
-	JW_KEY(w, "interval_s");
-	put_rounded(w, h->interval_s, 1e6);
-	JW_KEY(w, "start");
-	put_rounded(w, h->first_time, 1e3);
-	JW_KEY(w, "end");
-	put_rounded(w, h->last_time, 1e3);
-	JW_KEY(w, "level");
-	jw_int(w, h->level);
+	put_fields(put_texts, w, host);
+	put_fields(put_numbers, w, numbers);
 	put_nodes(w, h, pos);
 	JW_KEY(w, "cgroups");
 	jw_begin_array(w);
