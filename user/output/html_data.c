@@ -280,18 +280,18 @@ double html_report_span_s(const struct html_report *h, int idx)
 }
 
 /*
- * The bottleneck path as every printer shows it: the model's path, cut at the
- * report's level.  The one place the HTML report reads it.
+ * The bottleneck path as every printer shows it (model_bottleneck_end: the
+ * model's one builder), as node indices from level 1 down: the one place the
+ * HTML report reads it.
  */
 static int bottleneck_path(const struct html_report *h, const struct model_result *r, int *out)
 {
-	int n = 0;
+	int end = model_bottleneck_end(h->m, r, h->level), n = 0;
 
-	for (int i = 0; i < r->bottleneck_len; i++) {
-		if (model_node(h->m, r->bottleneck[i])->level > h->level)
-			break;
-		out[n++] = r->bottleneck[i];
-	}
+	for (int i = end; i >= 0; i = model_node(h->m, i)->parent)
+		n++;
+	for (int i = end, k = n - 1; i >= 0; i = model_node(h->m, i)->parent)
+		out[k--] = i;
 	return n;
 }
 
