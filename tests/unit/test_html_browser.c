@@ -94,8 +94,8 @@ static char *renamed_golden(void)
 	return text;
 }
 
-/* Runs chromium on the report: the DOM on stdout or a screenshot, its log. */
-static int chromium(const char *what, const char *out, const char *log)
+/* Runs chromium on the report (#fragment): the DOM on stdout or a screenshot, its log. */
+static int chromium(const char *what, const char *fragment, const char *out, const char *log)
 {
 	char cmd[4 * PATH_MAX], profile[] = "/tmp/tmacg-chromium-XXXXXX";
 	int rc;
@@ -104,8 +104,8 @@ static int chromium(const char *what, const char *out, const char *log)
 	snprintf(cmd, sizeof(cmd),
 		 "timeout 60 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars "
 		 "--no-first-run --user-data-dir='%s' --enable-logging=stderr --v=0 %s "
-		 "'file://%s/report.html' >'%s' 2>'%s'",
-		 profile, what, artefacts, out, log);
+		 "'file://%s/report.html%s' >'%s' 2>'%s'",
+		 profile, what, artefacts, fragment, out, log);
 	rc = system(cmd);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", profile);
 	if (system(cmd))
@@ -158,7 +158,8 @@ static int setup(void **state)
 	free(json);
 	snprintf(path, sizeof(path), "%s/report.dom.html", artefacts);
 	snprintf(logpath, sizeof(logpath), "%s/report.log", artefacts);
-	if (chromium("--dump-dom", path, logpath))
+	/* cgroups 1 and 3 compared: a hostile name next to a plain one */
+	if (chromium("--dump-dom", "#compare=1,3", path, logpath))
 		return -1;
 	fx.dom = slurp(path);
 	fx.log = slurp(logpath);
@@ -283,6 +284,26 @@ static void test_sections_match_json(void **state)
 	print_message("%d sections, %d table numbers agree with the JSON lines\n", NCGROUPS, l1l2);
 }
 
+/* #compare=1,3: the two cgroups' trees next to each other, each named, each whole. */
+static void test_compare_two(void **state)
+{
+	struct fixture *fx = *state;
+	const char *cmp = strstr(fx->dom, "<div class=\"compare\" id=\"compare\">"), *second;
+	char got[512];
+
+	assert_non_null(cmp);
+	assert_non_null(text_after(cmp, "<h3>", got, sizeof(got)));
+	assert_string_equal(got, "/\"&gt;&lt;img src=x onerror=\"document.title='pwned'\"&gt;");
+	second = strstr(strstr(cmp, "<h3>") + 1, "<h3>");
+	assert_non_null(second);
+	assert_non_null(text_after(second, "<h3>", got, sizeof(got)));
+	assert_string_equal(got, "/golden/p3");
+	/* both trees, before the first cgroup's section */
+	assert_non_null(strstr(cmp, "<div class=\"tree\">"));
+	assert_true(strstr(strstr(cmp, "<div class=\"tree\">") + 1, "<div class=\"tree\">") <
+		    strstr(cmp, "<section"));
+}
+
 static void test_screenshot(void **state)
 {
 	char png[PATH_MAX + 32], log[PATH_MAX + 32], what[2 * PATH_MAX];
@@ -293,7 +314,7 @@ static void test_screenshot(void **state)
 	snprintf(log, sizeof(log), "%s/screenshot.log", artefacts);
 	unlink(png);
 	snprintf(what, sizeof(what), "--window-size=1400,1800 --screenshot='%s'", png);
-	assert_int_equal(chromium(what, "/dev/null", log), 0);
+	assert_int_equal(chromium(what, "", "/dev/null", log), 0);
 	assert_int_equal(stat(png, &st), 0);
 	assert_true(st.st_size > 20000); /* a drawn page, not a blank one */
 	print_message("screenshot: %s\n", png);
@@ -305,6 +326,7 @@ int main(void)
 		cmocka_unit_test(test_script_ran_without_console_messages),
 		cmocka_unit_test(test_hostile_names_are_text),
 		cmocka_unit_test(test_sections_match_json),
+		cmocka_unit_test(test_compare_two),
 		cmocka_unit_test(test_screenshot),
 	};
 

@@ -157,7 +157,7 @@
 	const compare = el("div", "compare");
 	compare.id = "compare";
 	const cmpButton = el("button", null, "Compare");
-	cmpButton.addEventListener("click", () => {
+	function showCompare() {
 		compare.textContent = "";
 		for (const s of pick) {
 			const c = D.cgroups[+s.value], col = el("div");
@@ -166,7 +166,8 @@
 			col.appendChild(tree(c));
 			compare.appendChild(col);
 		}
-	});
+	}
+	cmpButton.addEventListener("click", showCompare);
 	const descToggle = el("label");
 	const cb = el("input");
 	cb.type = "checkbox";
@@ -320,6 +321,13 @@
 			}
 		}, { rootMargin: "1200px 0px" });
 		lazy.forEach((p) => io.observe(p));
+	}
+	// A link to a comparison: report.html#compare=I,J (the cgroups' order in the data).
+	const link = /^#compare=(\d+),(\d+)$/.exec(location.hash);
+	if (link && +link[1] < D.cgroups.length && +link[2] < D.cgroups.length) {
+		pick[0].value = link[1];
+		pick[1].value = link[2];
+		showCompare();
 	}
 	document.body.dataset.renderMs = (performance.now() - t0).toFixed(0);
 	document.body.dataset.openMs = performance.now().toFixed(0); // since navigation began
