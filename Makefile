@@ -45,10 +45,11 @@ endif
 
 USER_SRCS := $(sort $(wildcard user/*.c user/*/*.c))
 LIB_OBJS := $(patsubst user/%.c,$(OUT)/user/%.o,$(filter-out user/main.c,$(USER_SRCS))) \
-	    $(OUT)/models_builtin.o $(OUT)/cpus_builtin.o
+	    $(OUT)/models_builtin.o $(OUT)/cpus_builtin.o $(OUT)/html_assets.o
 MAIN_OBJ := $(OUT)/user/main.o
 MODEL_FILES := $(sort $(wildcard user/model/builtin/*.tma))
 CPU_FILES := $(sort $(wildcard user/model/builtin/*.cpu))
+HTML_ASSET_FILES := $(sort $(wildcard user/output/html/*.css user/output/html/*.js))
 TESTLIB_OBJS := $(patsubst tests/lib/%.c,$(OUT)/tests/lib/%.o,$(wildcard tests/lib/*.c))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUT)/tests/unit/%,$(sort $(wildcard tests/unit/test_*.c)))
 INTEG_BINS := $(patsubst tests/integration/%.c,$(OUT)/tests/integration/%,\
@@ -68,7 +69,7 @@ SKEL := $(OUT)/tmacg.skel.h
 .PHONY: all static clean test unit-tests integration-tests test-bins fuzz fuzz-bins hwtest bench soak \
 	bench-bins bench-output \
 	vmlinux run install uninstall install-deps install-test-deps format format-check
-.PHONY: import import-check image
+.PHONY: import import-check image report-screenshot
 
 all: $(OUT)/tmacg
 
@@ -117,7 +118,7 @@ $(OUT)/user/%.o: user/%.c | $(OUT)
 # Built-in models and CPU descriptions: each user/model/builtin/<id>.tma and
 # <id>.cpu becomes a NUL-terminated byte array, so the binary needs no files at
 # run time: tables of struct embedded_file (user/model/embedded.h).  An id's '-'
-# (neoverse-n1) is '_' in the array's C name.
+# (neoverse-n1) and '.' (report.css, EXT empty) are '_' in the array's C name.
 # $(call embed_files,ARRAY,EXT,FILES)
 define embed_files
 	$(call msg,GEN,$@)
@@ -138,6 +139,14 @@ $(OUT)/models_builtin.c: $(MODEL_FILES) Makefile | $(OUT)
 
 $(OUT)/cpus_builtin.c: $(CPU_FILES) Makefile | $(OUT)
 	$(call embed_files,cpu_builtins,.cpu,$(CPU_FILES))
+
+# The HTML report's style sheet and script (user/output/html/), by file name: "report.js".
+$(OUT)/html_assets.c: $(HTML_ASSET_FILES) Makefile | $(OUT)
+	$(call embed_files,html_assets,,$(HTML_ASSET_FILES))
+
+$(OUT)/html_assets.o: $(OUT)/html_assets.c user/model/embedded.h
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(OUT)/models_builtin.o: $(OUT)/models_builtin.c user/model/embedded.h
 	$(call msg,CC,$@)
@@ -238,6 +247,11 @@ import-check:
 		diff -u "user/model/builtin/$$(basename $$f)" "$$f" || \
 		{ echo "import-check: $$(basename $$f) differs from what tools/perfmon-import generates: run make import" >&2; exit 1; }; \
 	done && echo "import-check: generated models and CPU descriptions are up to date"
+
+# docs/report.png, the README's picture of --format html: a golden recording's report
+# drawn by headless chromium (tools/report-screenshot; chromium: install-deps.sh --test).
+report-screenshot: $(OUT)/tmacg
+	$(Q)tools/report-screenshot $(OUT)/tmacg docs/report.png
 
 hwtest: $(OUT)/tmacg
 	$(Q)TMACG=$(abspath $(OUT)/tmacg) tests/hw/run

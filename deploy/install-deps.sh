@@ -32,9 +32,10 @@ libjson-c-dev pkg-config libevent-dev"
 # (systemctl disable --now prometheus): the reason it is not installed to build or run
 # tmacg.  buildah builds the image offline (make image) and podman runs it under the
 # DaemonSet's capabilities (tests/integration/test_container), with runc, which runs
-# on hosts mounting cgroup v1 and v2 together where crun refuses.
+# on hosts mounting cgroup v1 and v2 together where crun refuses.  chromium (headless)
+# loads --format html's report in tests/unit/test_html_browser and `make report-screenshot`.
 TEST_PKGS="libcmocka-dev libclang-rt-14-dev jq linux-perf iproute2 python3 prometheus tmux \
-groff-base clang-format-19 buildah podman runc"
+groff-base clang-format-19 buildah podman runc chromium"
 [ "$tests" -eq 1 ] && PKGS="$PKGS $TEST_PKGS"
 
 # --- arm64 (issue 19: make arm64, tests/arm64-user, tests/guest-arm64) ---------------

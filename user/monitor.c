@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "collect/acc_delta.h"
@@ -27,6 +28,7 @@
 #include "prom/prom.h"
 #include "output/report.h"
 #include "output/top_input.h"
+#include "util/atomic_file.h"
 #include "util/privileges.h"
 
 volatile sig_atomic_t monitor_stop;
@@ -441,6 +443,8 @@ static enum report_format report_format_of(const struct options *o)
 		return REPORT_TOP;
 	case FORMAT_NONE:
 		return REPORT_NONE;
+	case FORMAT_HTML:
+		return REPORT_HTML;
 	default: /* options_resolve() leaves no FORMAT_AUTO */
 		return REPORT_TABLE;
 	}
@@ -477,8 +481,30 @@ static int open_report(struct monitor *m, char *err, size_t errlen)
 	return 0;
 }
 
+/* --format html at the end of the run: to -o's file (opened at the start), else stdout. */
+static int write_html(struct monitor *m, struct atomic_file *af)
+{
+	struct utsname u;
+	char err[1024];
+	int ret = report_write_html(m->rep, uname(&u) ? NULL : u.release, af->f ? af->f : stdout);
+
+	if (ret == -EPIPE && !af->f)
+		return 0;
+	if (ret) {
+		fprintf(stderr, "tmacg: cannot write the report: %s\n", strerror(-ret));
+		atomic_file_abort(af);
+		return 1;
+	}
+	if (af->f && atomic_file_commit(af, err, sizeof(err))) {
+		fprintf(stderr, "tmacg: %s\n", err);
+		return 1;
+	}
+	return 0;
+}
+
 int monitor_run(const struct options *o)
 {
+	struct atomic_file html_out = { 0 };
 	struct monitor m = { .o = o };
 	struct measure_config mc;
 	struct top_input keys = { .active = false };
@@ -488,10 +514,16 @@ int monitor_run(const struct options *o)
 	int ret, code = 0;
 
 	options_measure_config(o, &mc);
+	/* A report that could not be written is refused before anything is measured. */
+	if (o->output && atomic_file_open(&html_out, o->output, err, sizeof(err))) {
+		fprintf(stderr, "tmacg: %s\n", err);
+		return 2;
+	}
 	ret = resolve_cgroups(&m, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "tmacg: %s\n", err[0] ? err : strerror(-ret));
 		free(m.specs);
+		atomic_file_abort(&html_out);
 		return ret == -EINVAL ? 2 : 1;
 	}
 	/* Then: without them nothing below can work, and the kernel's errors would not say why. */
@@ -501,6 +533,7 @@ int monitor_run(const struct options *o)
 	if (ret) {
 		free(m.specs);
 		fprintf(stderr, "tmacg: %s\n", err);
+		atomic_file_abort(&html_out);
 		return 1;
 	}
 	ret = open_report(&m, err, sizeof(err));
@@ -510,6 +543,7 @@ int monitor_run(const struct options *o)
 		fprintf(stderr, "tmacg: %s\n", err[0] ? err : strerror(-ret));
 		teardown(&m);
 		measure_close(m.ms);
+		atomic_file_abort(&html_out);
 		return 1;
 	}
 	if (m.prom)
@@ -562,6 +596,9 @@ int monitor_run(const struct options *o)
 	top_input_close(&keys);
 	if (o->verbose)
 		print_totals(&m);
+	if (o->format == FORMAT_HTML && !code)
+		code = write_html(&m, &html_out);
+	atomic_file_abort(&html_out); /* nothing left when written, else no half report */
 	teardown(&m);
 	measure_close(m.ms);
 	return code;

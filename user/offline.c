@@ -17,9 +17,11 @@
 #include "pmu/planner.h"
 #include "output/output_top.h"
 #include "pmu/pmu.h"
+#include "replay/replay_html.h"
 #include "replay/replay_read.h"
 #include "replay/replay_run.h"
 #include "replay/replay_top.h"
+#include "util/atomic_file.h"
 
 static int list_events(const struct options *o, const struct tma_model *m,
 		       const struct cpu_info *ci)
@@ -105,6 +107,31 @@ static int replay_load_model(const struct options *o, struct replay_data *d, str
 	return 0;
 }
 
+/* --format html: to -o's file, whole or not at all, else to stdout. */
+static int replay_html(const struct options *o, const struct tma_model *m, struct replay_data *d)
+{
+	struct atomic_file af;
+	char err[1024];
+	int code;
+
+	if (!o->output)
+		return replay_html_data(d, m, o->level, stdout, stderr);
+	if (atomic_file_open(&af, o->output, err, sizeof(err))) {
+		fprintf(stderr, "tmacg: %s\n", err);
+		return 2;
+	}
+	code = replay_html_data(d, m, o->level, af.f, stderr);
+	if (code) {
+		atomic_file_abort(&af);
+		return code;
+	}
+	if (atomic_file_commit(&af, err, sizeof(err))) {
+		fprintf(stderr, "tmacg: %s\n", err);
+		return 1;
+	}
+	return 0;
+}
+
 /*
  * The lines' own retire latencies, else --retire-latency's, each missing one
  * from Intel's published defaults of the CPU running the model.
@@ -127,7 +154,9 @@ static int replay(const struct options *o, const struct tma_model *m, struct rep
 			model_id(m), o->retire_latency);
 	d->rl_file = o->retire_latency ? &file : NULL;
 	d->rl_defaults = cpu_desc_latency_defaults(model_id(m));
-	if (o->format == FORMAT_TOP) {
+	if (o->format == FORMAT_HTML) {
+		code = replay_html(o, m, d);
+	} else if (o->format == FORMAT_TOP) {
 		top_screen_size(fileno(stdout), &scr);
 		code = replay_top_data(d, m, o->level, o->color, scr.width, stdout, stderr);
 	} else {

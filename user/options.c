@@ -123,10 +123,12 @@ void options_usage(FILE *f)
 	      "  -i, --interval DUR     with its unit (ns, us, ms, s, m, h): 500ms, 2s (default 1s)\n"
 	      "  -n, --count N          stop after N intervals\n"
 	      "  -D, --duration DUR     stop after DUR\n"
-	      "  -f, --format table|json|top|none  (default: table on a terminal, top once\n"
-	      "                         more than 8 cgroups show; JSON lines otherwise)\n"
+	      "  -f, --format table|json|top|none|html  (default: table on a terminal, top\n"
+	      "                         once more than 8 cgroups show; JSON lines otherwise)\n"
 	      "                         top: the live view, a row per cgroup redrawn every\n"
-	      "                         interval; none: nothing on stdout, with --listen\n"
+	      "                         interval; none: nothing on stdout, with --listen;\n"
+	      "                         html: one report at the end (count, duration, SIGINT)\n"
+	      "  -o, --output FILE      --format html's report, written whole or not at all\n"
 	      "      --listen ADDR:PORT serve Prometheus metrics at http://ADDR:PORT/metrics\n"
 	      "                         (127.0.0.1:9464, [::1]:9464, :9464 for every address)\n"
 	      "      --color auto|always|never\n"
@@ -314,11 +316,8 @@ static const struct opt_choice pmu_choices[] = { { "hardware", PMU_HARDWARE },
 						 { "software", PMU_SOFTWARE },
 						 { NULL, 0 } };
 static const struct opt_choice format_choices[] = {
-	{ "table", FORMAT_TABLE },
-	{ "json", FORMAT_JSON },
-	{ "top", FORMAT_TOP },
-	{ "none", FORMAT_NONE },
-	{ NULL, 0 },
+	{ "table", FORMAT_TABLE }, { "json", FORMAT_JSON }, { "top", FORMAT_TOP },
+	{ "none", FORMAT_NONE },   { "html", FORMAT_HTML }, { NULL, 0 },
 };
 static const struct opt_choice color_choices[] = {
 	{ "auto", -1 }, { "always", 1 }, { "never", 0 }, { NULL, 0 }
@@ -350,6 +349,7 @@ static const struct opt_spec specs[] = {
 	NUMBER("count", 'n', count, 1, 1L << 40, "a positive number"),
 	CUSTOM("duration", 'D', opt_duration, true),
 	CHOICE("format", 'f', format, format_choices),
+	STRING("output", 'o', output),
 	CHOICE("color", 0, color_mode, color_choices),
 	STRING("host", 0, host),
 	STRING("cgroup-root", 0, cgroup_root),
@@ -468,6 +468,10 @@ static int check_combinations(struct options *o, FILE *err)
 		return bad(err, "%s",
 			   "--listen serves live measurements: not with --replay or "
 			   "--list-*");
+	if (o->output && o->format != FORMAT_HTML)
+		return bad(err, "%s", "-o FILE writes --format html's report: add --format html");
+	if (o->format == FORMAT_HTML && (o->list_metrics || o->list_events || o->list_models))
+		return bad(err, "%s", "--format html reports measurements: not with --list-*");
 	if (o->depth && !o->ncgroups)
 		return bad(err, "%s", "--depth needs --cgroup");
 	return 0;

@@ -11,7 +11,7 @@
 /* --depth: deeper than any real hierarchy; the tree itself has no limit. */
 #define OPTIONS_MAX_DEPTH 64
 
-enum output_format { FORMAT_AUTO, FORMAT_TABLE, FORMAT_JSON, FORMAT_TOP, FORMAT_NONE };
+enum output_format { FORMAT_AUTO, FORMAT_TABLE, FORMAT_JSON, FORMAT_TOP, FORMAT_NONE, FORMAT_HTML };
 enum pmu_mode { PMU_HARDWARE, PMU_SOFTWARE };
 enum k8s_level { K8S_LEVEL_POD, K8S_LEVEL_CONTAINER };
 
@@ -42,6 +42,7 @@ struct options {
 	const char *cgroup_root; /* a cgroup2 mount to use instead of the first one */
 	const char *host;	 /* --host; after options_resolve(): the name to print */
 	const char *listen;	 /* --listen ADDR:PORT: serve /metrics (user/prom/) */
+	const char *output;	 /* -o FILE: --format html's report, written whole at the end */
 	uint32_t max_cgroups;
 	uint32_t max_tasks;
 	int verbose;

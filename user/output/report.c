@@ -12,6 +12,7 @@
 #include "cgroups/cgroup_tree.h"
 #include "collect/acc_delta.h"
 #include "model/model.h"
+#include "output/html_data.h"
 #include "output/output_json.h"
 #include "output/output_top.h"
 #include "output/output_tree.h"
@@ -42,6 +43,10 @@ struct report {
 	report_identify_fn identify; /* NULL: no Kubernetes identity */
 	void *identify_ctx;
 	const struct report_sink *sink; /* NULL: none */
+	/* REPORT_HTML: the run's report, and each of its cgroups' counts summed over the run */
+	struct html_report *html;
+	struct tmacg_acc *totals;
+	int ntotals;
 };
 
 static void report_instance_name(char *buf, size_t len);
@@ -66,6 +71,9 @@ struct report *report_new(const struct report_config *cfg, FILE *out)
 			goto fail;
 		r->top_auto = cfg->top_auto;
 	}
+	if (cfg->format == REPORT_HTML &&
+	    !(r->html = html_report_new(r->facts.tma, r->facts.level)))
+		goto fail;
 	r->counts = calloc(r->facts.ncounts ? r->facts.ncounts : 1, sizeof(*r->counts));
 	r->result = model_result_new(r->facts.tma);
 	if (!r->counts || !r->result)
@@ -104,6 +112,8 @@ void report_free(struct report *r)
 	if (r->result)
 		model_result_free(r->result);
 	free(r->tasks);
+	html_report_free(r->html);
+	free(r->totals);
 	free(r);
 }
 
@@ -199,6 +209,40 @@ static void table_header(struct report *r, const struct line_ctx *lc)
 	free(host);
 }
 
+/* The line's chart point and quality, and its counts into the cgroup's sums over the run. */
+static int html_add(struct report *r, const struct report_line *line, const struct tmacg_acc *sum)
+{
+	int idx = html_report_add(r->html, line);
+
+	if (idx < 0)
+		return idx;
+	if (idx >= r->ntotals) {
+		int n = r->ntotals ? 2 * r->ntotals : 64;
+		struct tmacg_acc *grown = realloc(r->totals, n * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		memset(grown + r->ntotals, 0, (n - r->ntotals) * sizeof(*grown));
+		r->totals = grown;
+		r->ntotals = n;
+	}
+	acc_add(&r->totals[idx], sum, r->cfg.nevents, r->cfg.ngroups);
+	return 0;
+}
+
+int report_write_html(struct report *r, const char *kernel, FILE *f)
+{
+	int n = html_report_count(r->html), err = html_report_set_kernel(r->html, kernel);
+
+	/* Summed counts over summed seconds: a share over the run is its slots over its slots. */
+	for (int i = 0; !err && i < n; i++) {
+		r->cfg.evaluate(r->cfg.evaluate_ctx, &r->totals[i], html_report_span_s(r->html, i),
+				r->counts, r->result);
+		err = html_report_set_total(r->html, i, r->result);
+	}
+	return err ? err : html_report_write(r->html, f);
+}
+
 static int emit(struct report *r, const struct line_ctx *lc, const char *name, uint64_t id,
 		const struct cgroup_node *node, const struct report_task_entry *task,
 		const struct tmacg_acc *sum)
@@ -234,6 +278,8 @@ static int emit(struct report *r, const struct line_ctx *lc, const char *name, u
 	line.result = r->result;
 	if (r->sink && !task)
 		r->sink->line(r->sink->ctx, &line);
+	if (r->html)
+		return task ? 0 : html_add(r, &line, sum);
 	if (r->top_now)
 		return task ? 0 : top_add(r->top, &line, !node);
 	if (r->cfg.format == REPORT_JSON)
@@ -363,7 +409,7 @@ int report_interval(struct report *r, struct cgroup_tree *t, double interval_s, 
 		err = emit(r, &lc, "(other)", 0, NULL, NULL, &other);
 	if (!err && r->top_now)
 		err = draw_top(r, &lc);
-	if (!err && fflush(r->out))
+	if (!err && !r->html && fflush(r->out))
 		err = errno == EPIPE ? -EPIPE : -EIO;
 	if (r->sink)
 		r->sink->end(r->sink->ctx);

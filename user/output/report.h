@@ -40,7 +40,8 @@ typedef void (*report_evaluate_fn)(void *ctx, const struct tmacg_acc *sum, doubl
 /* Kubernetes identity of a cgroup, or NULL (none). */
 typedef const struct resource *(*report_identify_fn)(const struct cgroup_node *n, void *ctx);
 
-enum report_format { REPORT_TABLE, REPORT_JSON, REPORT_TOP, REPORT_NONE };
+/* REPORT_HTML: nothing per interval; report_write_html() writes the run's report at the end. */
+enum report_format { REPORT_TABLE, REPORT_JSON, REPORT_TOP, REPORT_NONE, REPORT_HTML };
 
 struct report_config {
 	enum report_format format;
@@ -87,5 +88,12 @@ int report_key(struct report *r, int key, bool *quit);
  */
 int report_interval(struct report *r, struct cgroup_tree *t, double interval_s, uint64_t dropped,
 		    uint64_t map_full);
+
+/*
+ * REPORT_HTML: the report of the run so far (output/html_data.h) to f, each
+ * cgroup's numbers the model evaluated on its counts summed over the run.
+ * kernel: the host's, for the summary.  0, -ENOMEM, -EPIPE or -EIO.
+ */
+int report_write_html(struct report *r, const char *kernel, FILE *f);
 
 #endif

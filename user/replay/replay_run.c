@@ -210,45 +210,56 @@ static int line_counts(struct report_line *line, const struct replay_record *rec
 	return 0;
 }
 
+int replay_line(struct replay_line *rl, const struct replay_record *rec, const struct tma_model *m,
+		int level, bool info, struct model_result *res, const char *retire_latency,
+		bool counts)
+{
+	rl->line = (struct report_line){
+		.interval_s = rec->interval_s,
+		.model = model_id(m),
+		.tma_version = model_tma_version(m),
+		.cgroup = rec->cgroup,
+		.running_min = NAN,
+		.pmu_groups = -1, /* replay: no perf groups of its own */
+		.retire_latency = retire_latency,
+		.tma = m,
+		.result = res,
+		.level = level,
+		.info = info,
+		.topdown_fixed = rec->topdown_fixed,
+		.smt = rec->smt,
+		.pmu_slots = rec->pmu_slots,
+	};
+	if (rec->origin)
+		line_from_origin(&rl->line, rec->origin, &rl->task, &rl->resource);
+	else
+		clock_gettime(CLOCK_REALTIME, &rl->line.time);
+	return counts && rec->origin ? line_counts(&rl->line, rec) : 0;
+}
+
+void replay_line_free(struct replay_line *rl)
+{
+	free((void *)rl->line.count_names);
+	free((void *)rl->line.count_values);
+}
+
 /* One JSON line or tree block: 0, or -errno when out could not be written. */
 static int print_record(void *ctx, const struct replay_record *rec, struct model_result *res,
 			const char *retire_latency)
 {
 	const struct print_ctx *p = ctx;
-	struct report_line line = {
-		.interval_s = rec->interval_s,
-		.model = model_id(p->m),
-		.tma_version = model_tma_version(p->m),
-		.cgroup = rec->cgroup,
-		.running_min = NAN,
-		.pmu_groups = -1, /* replay: no perf groups of its own */
-		.retire_latency = retire_latency,
-		.tma = p->m,
-		.result = res,
-		.level = p->level,
-		.info = p->info,
-		.topdown_fixed = rec->topdown_fixed,
-		.smt = rec->smt,
-		.pmu_slots = rec->pmu_slots,
-	};
-	struct report_task task;
-	struct resource resource;
+	struct replay_line rl;
 	int rc;
 
-	if (rec->origin)
-		line_from_origin(&line, rec->origin, &task, &resource);
-	else
-		clock_gettime(CLOCK_REALTIME, &line.time);
+	/* tmacg/1 in, tmacg/1 out with the same counts: a replay can be replayed. */
+	rc = replay_line(&rl, rec, p->m, p->level, p->info, res, retire_latency, p->json);
 	if (p->json) {
-		/* tmacg/1 in, tmacg/1 out with the same counts: a replay can be replayed. */
-		rc = rec->origin ? line_counts(&line, rec) : 0;
 		if (!rc)
-			rc = output_json_line(p->out, &line);
-		free((void *)line.count_names);
-		free((void *)line.count_values);
+			rc = output_json_line(p->out, &rl.line);
+		replay_line_free(&rl);
 		return rc;
 	}
-	output_tree(p->out, &line, p->color);
+	output_tree(p->out, &rl.line, p->color);
 	return ferror(p->out) ? (errno == EPIPE ? -EPIPE : -EIO) : 0;
 }
 

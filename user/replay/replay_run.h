@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "output/cgroup_record.h"
+
 struct tma_model;
 struct replay_data;
 struct replay_record;
@@ -26,6 +28,23 @@ typedef int (*replay_fn)(void *ctx, const struct replay_record *rec, struct mode
  */
 int replay_each(const struct replay_data *d, const struct tma_model *m, int level, bool info,
 		replay_fn fn, void *ctx, FILE *err);
+
+/* A record as the printers take it; line points into task and resource. */
+struct replay_line {
+	struct report_line line;
+	struct report_task task;
+	struct resource resource;
+};
+
+/*
+ * The line of rec evaluated into res, as measured (a tmacg/1 line's origin:
+ * time, host, resource, quality); counts: with its counters as the line's
+ * counts (freed by replay_line_free).  0 or -ENOMEM.
+ */
+int replay_line(struct replay_line *rl, const struct replay_record *rec, const struct tma_model *m,
+		int level, bool info, struct model_result *res, const char *retire_latency,
+		bool counts);
+void replay_line_free(struct replay_line *rl);
 
 /* Reads and checks all of path ("-": stdin) into d: 0, or 1 with the reason on err. */
 int replay_load(const char *path, struct replay_data *d, FILE *err);

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * --format html live (--pmu software: no PMU needed): the report is written at
+ * the end of the run, by SIGINT or by --count, to -o's file and only whole
+ * (nothing at the path while measuring, no temporary file left), with the
+ * cgroups measured, their intervals and the host's kernel; an -o path that
+ * cannot be written is refused with exit 2 before anything is measured.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <json-c/json.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "itest.h"
+
+/* The report's data block, parsed; fails the test when there is none. */
+static json_object *report_data(const char *path)
+{
+	static const char open_tag[] = "<script type=\"application/json\" id=\"tmacg-data\">";
+	FILE *f = fopen(path, "r");
+	char *doc = NULL, *start, *end;
+	size_t cap = 0;
+	json_object *o;
+
+	assert_non_null(f);
+	assert_true(getdelim(&doc, &cap, '\0', f) > 0);
+	fclose(f);
+	start = strstr(doc, open_tag);
+	assert_non_null(start);
+	start += sizeof(open_tag) - 1;
+	end = strstr(start, "</script>");
+	assert_non_null(end);
+	*end = '\0';
+	o = json_tokener_parse(start);
+	assert_non_null(o);
+	assert_non_null(strstr(end + 1, "</html>"));
+	free(doc);
+	return o;
+}
+
+static json_object *cgroup_named(json_object *data, const char *path)
+{
+	json_object *cgs = NULL;
+
+	assert_true(json_object_object_get_ex(data, "cgroups", &cgs));
+	for (size_t i = 0; i < json_object_array_length(cgs); i++) {
+		json_object *c = json_object_array_get_idx(cgs, i);
+
+		if (!strcmp(itest_str(c, "path"), path))
+			return c;
+	}
+	fail_msg("no cgroup %s in the report", path);
+	return NULL;
+}
+
+/* Files in dir besides the report: a temporary file left behind. */
+static int other_files(const char *dir, const char *report)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.' && strcmp(e->d_name, report))
+			n++;
+	closedir(d);
+	return n;
+}
+
+static void sigint_writes_the_report(void **state)
+{
+	char parent[128], mnt[200], child[160], path[200], dir[] = "/tmp/tmacg-html-XXXXXX";
+	char out[64];
+	const char *args[] = { "--pmu",	   "software",	 "--cgroup", mnt,	   "--depth",
+			       "1",	   "--interval", "300ms",    "--duration", "10m",
+			       "--format", "html",	 "-o",	     out,	   NULL };
+	struct itest_tmacg t;
+	struct utsname u;
+	struct stat st;
+	json_object *data, *c;
+	pid_t burner;
+
+	(void)state;
+	ITEST_NEED_ROOT();
+	assert_non_null(mkdtemp(dir));
+	snprintf(out, sizeof(out), "%s/report.html", dir);
+	assert_int_equal(itest_make_parent("html", parent, sizeof(parent), mnt, sizeof(mnt)), 0);
+	snprintf(child, sizeof(child), "%s/web", parent);
+	assert_int_equal(itest_mkcg(child), 0);
+	burner = itest_burn_in(child, "30", "0.5", NULL);
+	assert_int_equal(itest_tmacg_start(&t, args), 0);
+	itest_tmacg_drain(&t);
+	sleep(1);
+	/* Measuring: nothing at the path yet. */
+	assert_int_not_equal(stat(out, &st), 0);
+	assert_int_equal(itest_tmacg_stop(&t, SIGINT), 0);
+	kill(burner, SIGKILL);
+	itest_wait(burner);
+	data = report_data(out);
+	snprintf(path, sizeof(path), "/%s", child);
+	c = cgroup_named(data, path);
+	assert_true(itest_num(c, "intervals") >= 2);
+	print_message("%s: %.0f intervals, %.3f s CPU\n", path, itest_num(c, "intervals"),
+		      itest_num(c, "cpu_s"));
+	assert_true(itest_num(c, "cpu_s") > 0.1);
+	assert_int_equal(uname(&u), 0);
+	assert_string_equal(itest_str(data, "kernel"), u.release);
+	assert_string_equal(itest_str(data, "model"), "software");
+	assert_int_equal(other_files(dir, "report.html"), 0);
+	json_object_put(data);
+	itest_tmacg_free(&t);
+	unlink(out);
+	rmdir(dir);
+}
+
+static void count_ends_the_run(void **state)
+{
+	char dir[] = "/tmp/tmacg-html-XXXXXX", out[64];
+	const char *args[] = { "--pmu",	   "software", "--interval", "200ms", "--count", "2",
+			       "--format", "html",     "-o",	     out,     NULL };
+	struct itest_tmacg t;
+	json_object *data;
+
+	(void)state;
+	ITEST_NEED_ROOT();
+	assert_non_null(mkdtemp(dir));
+	snprintf(out, sizeof(out), "%s/report.html", dir);
+	assert_int_equal(itest_tmacg_start(&t, args), 0);
+	itest_tmacg_drain(&t);
+	assert_int_equal(itest_tmacg_stop(&t, 0), 0);
+	data = report_data(out);
+	assert_int_equal((int)itest_num(cgroup_named(data, "/"), "intervals"), 2);
+	json_object_put(data);
+	itest_tmacg_free(&t);
+	unlink(out);
+	rmdir(dir);
+}
+
+/* Exit 2 and the reason, before the BPF setup: -v's "ready" never comes. */
+static void unwritable_output_is_refused_first(void **state)
+{
+	char cmd[1024], text[4096] = "";
+	size_t len;
+	FILE *p;
+	int status;
+
+	(void)state;
+	ITEST_NEED_ROOT();
+	snprintf(cmd, sizeof(cmd),
+		 "'%s' -v --pmu software --count 1 --format html -o /nonexistent-dir/r.html 2>&1",
+		 getenv("TMACG"));
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	len = fread(text, 1, sizeof(text) - 1, p);
+	text[len] = '\0';
+	status = pclose(p);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 2);
+	assert_non_null(strstr(text, "/nonexistent-dir/r.html: cannot write there"));
+	assert_null(strstr(text, "ready"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(sigint_writes_the_report, itest_cleanup),
+		cmocka_unit_test_teardown(count_ends_the_run, itest_cleanup),
+		cmocka_unit_test_teardown(unwritable_output_is_refused_first, itest_cleanup),
+	};
+	return cmocka_run_group_tests_name("html_live", tests, itest_group_setup, NULL);
+}
