@@ -259,8 +259,11 @@ static void test_every_golden_file(void **state)
 {
 	static const char *const files[][2] = {
 		{ "clx", "clx-tma5.01.jsonl" },
+		{ "emr", "emr-tma5.2.jsonl" },
 		{ "gnr", "gnr-tma5.1.jsonl" },
+		{ "gnr", "gnr-tma5.2.jsonl" },
 		{ "icx", "icx-tma4.5.jsonl" },
+		{ "icx", "icx-tma5.2.jsonl" },
 		{ "neoverse-n1", "neoverse-n1-ts6687b72.jsonl" },
 		{ "neoverse-n2", "neoverse-n2-ts6687b72.jsonl" },
 		{ "neoverse-n2-r0p3", "neoverse-n2-r0p3-ts6687b72.jsonl" },
@@ -268,6 +271,7 @@ static void test_every_golden_file(void **state)
 		{ "neoverse-v2", "neoverse-v2-ts6687b72.jsonl" },
 		{ "skx", "skx-tma5.01.jsonl" },
 		{ "spr", "spr-tma5.01.jsonl" },
+		{ "spr", "spr-tma5.2.jsonl" },
 		{ "srf", "srf-tma4.0.jsonl" },
 		{ "zen4", "zen4-perf037dd13.jsonl" },
 		{ "zen5", "zen5-perfa9fe4ac.jsonl" },
@@ -295,6 +299,45 @@ static void test_every_golden_file(void **state)
 		replay_free(&d);
 		model_free(m);
 	}
+}
+
+/* Each node carries the vendor's own words in full (Intel's BriefDescription for SPR at
+ * TMA 5.2), not only the model's one-line summary. */
+static void test_nodes_carry_vendor_text(void **state)
+{
+	static const char intel_text[] =
+		"This metric estimates how often the CPU was stalled on "
+		"accesses to external memory (DRAM) by loads. Better caching can "
+		"improve the latency and increase performance.";
+	char root[4096], path[4200], err[512];
+	struct tma_model *m = model_load_builtin("spr", err, sizeof(err));
+	struct replay_data d;
+	json_object *data, *nodes;
+	const char *desc = NULL;
+	char *doc;
+
+	(void)state;
+	if (!m)
+		fail_msg("spr: %s", err);
+	assert_int_equal(repo_root(root, sizeof(root)), 0);
+	snprintf(path, sizeof(path), "%s/tests/golden/spr-tma5.2.jsonl", root);
+	if (replay_read(path, &d, err, sizeof(err)))
+		fail_msg("%s", err);
+	doc = write_document(&d, m, 3);
+	data = document_data(doc);
+	nodes = path_get(data, "nodes");
+	for (size_t i = 0; i < json_object_array_length(nodes); i++) {
+		json_object *n = json_object_array_get_idx(nodes, i);
+
+		if (!strcmp(json_object_get_string(path_get(n, "name")), "L3_Miss_Bound"))
+			desc = json_object_get_string(path_get(n, "desc"));
+	}
+	assert_non_null(desc);
+	assert_non_null(strstr(desc, intel_text));
+	json_object_put(data);
+	free(doc);
+	replay_free(&d);
+	model_free(m);
 }
 
 static void test_atomic_file(void **state)
@@ -343,6 +386,7 @@ int main(void)
 		cmocka_unit_test(test_script_json_escape),
 		cmocka_unit_test(test_hostile_names_stay_data),
 		cmocka_unit_test(test_every_golden_file),
+		cmocka_unit_test(test_nodes_carry_vendor_text),
 		cmocka_unit_test(test_atomic_file),
 	};
 
