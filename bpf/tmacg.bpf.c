@@ -99,47 +99,59 @@ static __always_inline __u64 delta_of(__u64 now, __u64 before, struct tmacg_stat
 }
 
 /*
- * Two ways to add a delta to an accumulator.  A cgroup's is charged from
- * every CPU at once: atomic adds, skipped for a zero.
+ * What walk_delta() does with each field of a delta.  A cgroup's accumulator
+ * is charged from every CPU at once: atomic adds, skipped for a zero.  A
+ * task's has one writer at a time: it is charged only on the CPU the task
+ * runs on, while it runs (prev inside sched_switch, current in the flush and
+ * attach programs), as is a CPU's pending slot: plain adds do.
  */
-static __always_inline void add_to(struct tmacg_acc *acc, const struct tmacg_acc *d)
+enum delta_step {
+	STEP_ADD_ATOMIC,   /* dst += d, atomically: a cgroup's entry */
+	STEP_ADD_OWNED,	   /* dst += d: an accumulator only this CPU writes now */
+	STEP_COPY,	   /* dst = d: a pending slot taken over */
+	STEP_CLEAR_COUNTS, /* dst's counts and times = 0, its CPU time kept (d unused) */
+};
+
+static __always_inline void delta_field(__u64 *dst, __u64 v, enum delta_step step)
 {
-	if (d->runtime_ns)
-		__sync_fetch_and_add(&acc->runtime_ns, d->runtime_ns);
-	for (__u32 e = 0; e < TMACG_MAX_EVENTS; e++) {
-		if (e >= nr_events)
-			break;
-		if (d->counter[e])
-			__sync_fetch_and_add(&acc->counter[e], d->counter[e]);
-	}
-	for (__u32 g = 0; g < TMACG_MAX_GROUPS; g++) {
-		if (g >= nr_groups)
-			break;
-		if (d->time[g].enabled)
-			__sync_fetch_and_add(&acc->time[g].enabled, d->time[g].enabled);
-		if (d->time[g].running)
-			__sync_fetch_and_add(&acc->time[g].running, d->time[g].running);
+	switch (step) {
+	case STEP_ADD_ATOMIC:
+		if (v)
+			__sync_fetch_and_add(dst, v);
+		break;
+	case STEP_ADD_OWNED:
+		*dst += v;
+		break;
+	case STEP_COPY:
+		*dst = v;
+		break;
+	case STEP_CLEAR_COUNTS:
+		*dst = 0;
+		break;
 	}
 }
 
 /*
- * A task's accumulator has one writer at a time: it is charged only on the
- * CPU the task runs on, while it runs (prev inside sched_switch, current in
- * the flush and attach programs).  Plain adds do; atomics are for cgroups.
+ * The one walk over the fields of a delta this load uses (nr_events counters,
+ * nr_groups times; the rest stay as they are).  Always inlined with a constant
+ * step, so the switch folds away and the verifier sees only that step's
+ * loads and stores, bounded by the load-time constants.
  */
-static __always_inline void add_to_owned(struct tmacg_acc *acc, const struct tmacg_acc *d)
+static __always_inline void walk_delta(struct tmacg_acc *dst, const struct tmacg_acc *d,
+				       enum delta_step step)
 {
-	acc->runtime_ns += d->runtime_ns;
+	if (step != STEP_CLEAR_COUNTS)
+		delta_field(&dst->runtime_ns, d->runtime_ns, step);
 	for (__u32 e = 0; e < TMACG_MAX_EVENTS; e++) {
 		if (e >= nr_events)
 			break;
-		acc->counter[e] += d->counter[e];
+		delta_field(&dst->counter[e], d->counter[e], step);
 	}
 	for (__u32 g = 0; g < TMACG_MAX_GROUPS; g++) {
 		if (g >= nr_groups)
 			break;
-		acc->time[g].enabled += d->time[g].enabled;
-		acc->time[g].running += d->time[g].running;
+		delta_field(&dst->time[g].enabled, d->time[g].enabled, step);
+		delta_field(&dst->time[g].running, d->time[g].running, step);
 	}
 }
 
@@ -198,23 +210,7 @@ static __always_inline void charge_cgroup(__u64 cgid, const struct tmacg_acc *d,
 			return;
 		}
 	}
-	add_to(acc, d);
-}
-
-/* Copies the fields of d that this load uses: the rest stay 0. */
-static __always_inline void copy_delta(struct tmacg_acc *dst, const struct tmacg_acc *d)
-{
-	dst->runtime_ns = d->runtime_ns;
-	for (__u32 e = 0; e < TMACG_MAX_EVENTS; e++) {
-		if (e >= nr_events)
-			break;
-		dst->counter[e] = d->counter[e];
-	}
-	for (__u32 g = 0; g < TMACG_MAX_GROUPS; g++) {
-		if (g >= nr_groups)
-			break;
-		dst->time[g] = d->time[g];
-	}
+	walk_delta(acc, d, STEP_ADD_ATOMIC);
 }
 
 /*
@@ -227,13 +223,13 @@ static __always_inline void charge_cgroup_pending(struct tmacg_cpu *pc, __u64 cg
 	struct tmacg_pending *p = &pc->pending[cgid & (TMACG_CPU_PENDING - 1)];
 
 	if (p->cgroup_id == cgid) {
-		add_to_owned(&p->acc, d);
+		walk_delta(&p->acc, d, STEP_ADD_OWNED);
 		return;
 	}
 	if (p->cgroup_id)
 		charge_cgroup(p->cgroup_id, &p->acc, &pc->stats); /* evicted: to its entry */
 	p->cgroup_id = cgid;
-	copy_delta(&p->acc, d);
+	walk_delta(&p->acc, d, STEP_COPY); /* the fields this load does not use stay 0 */
 }
 
 /* Adds every pending slot to its cgroup's entry: before userspace reads them. */
@@ -279,7 +275,7 @@ static __always_inline void charge_task(__u64 cgid, const struct tmacg_acc *d,
 	/* Userspace reports a task's delta under the cgroup it ran in last. */
 	t->cgroup_id = cgid;
 	__builtin_memcpy(t->comm, comm, sizeof(t->comm)); /* threads rename themselves */
-	add_to_owned(&t->acc, d);
+	walk_delta(&t->acc, d, STEP_ADD_OWNED);
 }
 
 /* How account() reads task and whom it charges. */
@@ -292,25 +288,6 @@ enum account_flags {
 static __always_inline __u32 typed_if(bool btf)
 {
 	return btf ? ACCOUNT_TYPED : 0;
-}
-
-/*
- * Leaves only the CPU time in d: the counts of this pass are not charged
- * (a failed read, or counts that are idle time's).  Rare: not on the fast path.
- */
-static __always_inline void keep_runtime_only(struct tmacg_acc *d)
-{
-	for (__u32 e = 0; e < TMACG_MAX_EVENTS; e++) {
-		if (e >= nr_events)
-			break;
-		d->counter[e] = 0;
-	}
-	for (__u32 g = 0; g < TMACG_MAX_GROUPS; g++) {
-		if (g >= nr_groups)
-			break;
-		d->time[g].enabled = 0;
-		d->time[g].running = 0;
-	}
 }
 
 /*
@@ -378,7 +355,8 @@ static __always_inline int account(struct tmacg_cpu *pc, struct task_struct *tas
 	 * from the scheduler, not the counters, so it is charged all the same.
 	 */
 	if (failed || (flags & ACCOUNT_COUNTS_IDLE)) {
-		keep_runtime_only(d);
+		/* Only the CPU time stays (rare: not on the fast path). */
+		walk_delta(d, d, STEP_CLEAR_COUNTS);
 		if (!d->runtime_ns)
 			return 0;
 	}
@@ -430,16 +408,17 @@ static __always_inline void resync(struct tmacg_cpu *pc, struct task_struct *run
 {
 	struct tmacg_cpu_state *cs = &pc->state;
 	struct tmacg_stats *st = &pc->stats;
+	bool idle;
 
 	if (cs->run_task == (__u64)running)
 		return;
+	idle = task_is_idle(running, btf);
 	if (cs->run_task) {
 		__u64 now = task_runtime(running, btf);
 		__u64 begin =
 			BPF_CORE_READ(running, se.prev_sum_exec_runtime); /* rare: no fast path */
 		__u32 policy = BPF_CORE_READ(running, policy);
 		__u64 slice = begin <= now ? now - begin : 0;
-		bool into_idle = task_is_idle(running, btf);
 
 		st->missed_switches++;
 		/*
@@ -451,16 +430,16 @@ static __always_inline void resync(struct tmacg_cpu *pc, struct task_struct *run
 		 * cgroup before did not use (the root's clock would take it): they
 		 * go to idle, counted; its runtime, the scheduler's, is still charged.
 		 */
-		if (into_idle)
+		if (idle)
 			st->missed_into_idle++;
-		account(pc, running, typed_if(btf) | (into_idle ? ACCOUNT_COUNTS_IDLE : 0));
+		account(pc, running, typed_if(btf) | (idle ? ACCOUNT_COUNTS_IDLE : 0));
 		/*
 		 * The fair class sets prev_sum_exec_runtime when it picks a task, and
 		 * this pick was unseen (a seen one, a flush or an attach would have
 		 * made it the tracked task): the unseen slice's CPU time exactly,
 		 * charged.  For other classes the field is stale: counted as lost.
 		 */
-		if (slice > UNSEEN_SLICE_MAX_NS || into_idle)
+		if (slice > UNSEEN_SLICE_MAX_NS || idle)
 			slice = 0; /* not a slice: a stale or foreign value, or idle's */
 		if (policy == SCHED_NORMAL_POLICY || policy == SCHED_BATCH_POLICY ||
 		    policy == SCHED_IDLE_POLICY)
@@ -469,7 +448,7 @@ static __always_inline void resync(struct tmacg_cpu *pc, struct task_struct *run
 			st->missed_runtime_ns += slice;
 	}
 	cs->cur_cgid = task_cgroup_id(running, btf);
-	cs->cur_idle = task_is_idle(running, btf);
+	cs->cur_idle = idle;
 }
 
 static __always_inline int on_switch(struct task_struct *prev, struct task_struct *next, bool btf)
