@@ -42,10 +42,11 @@ struct measure_impl {
 	int *plan_of;  /* model event -> plan index, -1: not opened */
 	int tsc_event; /* model event index of msr/tsc/, -1 if unread */
 	double tsc_hz;
-	double *values;	     /* model inputs */
-	double cycles_total; /* this evaluation's cycles where groups carry their own */
-	int *count_node;     /* the model's counts: node indices, in file order */
-	double *latencies;   /* the model's retire latencies, NAN where none is known */
+	double *values;			 /* model inputs */
+	double cycles_total;		 /* this evaluation's cycles where groups carry their own */
+	int *count_node;		 /* the model's counts: node indices, in file order */
+	double *latencies;		 /* the model's retire latencies, NAN where none is known */
+	struct rl_table latencies_given; /* --retire-latency's: each line carries them */
 	int ncount_nodes;
 	int headline[NHEADLINE]; /* plan index of the headline counts reported */
 	int nheadline;
@@ -162,6 +163,7 @@ void measure_close(struct measure *ms)
 	free(mi->plan_of);
 	free(mi->values);
 	free(mi->latencies);
+	rl_table_free(&mi->latencies_given);
 	free(mi->count_node);
 	free(mi->count_names);
 	free(mi);
@@ -173,24 +175,24 @@ void measure_close(struct measure *ms)
  */
 static int load_latencies(struct measure_impl *mi, const char *file, char *err, size_t errlen)
 {
-	struct rl_table given = { 0 };
+	struct rl_table *given = &mi->latencies_given;
 	unsigned sources;
 	int ret;
 
 	mi->latencies = calloc(model_latency_count(mi->model) + 1, sizeof(double));
 	if (!mi->latencies)
 		return -ENOMEM;
-	if (file && (ret = rl_table_read_file(file, &given, err, errlen)))
+	if (file && (ret = rl_table_read_file(file, given, err, errlen)))
 		return ret < 0 ? ret : -EINVAL;
 	if (file && !model_latency_count(mi->model))
 		fprintf(stderr,
 			"tmacg: warning: model %s reads no retire latency: --retire-latency %s is "
 			"not used\n",
 			model_id(mi->model), file);
-	sources = rl_fill(mi->model, &given, cpu_desc_latency_defaults(model_id(mi->model)),
+	sources = rl_fill(mi->model, given, cpu_desc_latency_defaults(model_id(mi->model)),
 			  mi->latencies);
-	rl_table_free(&given);
 	mi->ms.facts.retire_latency = rl_source_name(mi->model, sources);
+	mi->ms.facts.latencies_given = given;
 	return 0;
 }
 

@@ -417,13 +417,12 @@ struct verdict {
 	double bad_speculation[2];
 };
 
-static int keep_verdict(void *ctx, const struct replay_record *rec, struct model_result *res,
-			const char *retire_latency)
+static int keep_verdict(void *ctx, const struct replay_record *rec, const struct replay_eval *ev)
 {
 	struct verdict *v = ctx;
+	const struct model_result *res = ev->res;
 
 	(void)rec;
-	(void)retire_latency;
 	v->no_tree[v->records] = res->no_tree != NULL;
 	v->bottleneck_len[v->records] = res->bottleneck_len;
 	v->bad_speculation[v->records] = res->value[model_node_index(v->m, "Bad_Speculation")];
@@ -516,13 +515,11 @@ static void test_replay_error_escapes_controls(void **state)
 	assert_non_null(strstr(err, "counter \"\\x1b]0;x\\x07\" is string"));
 }
 
-static int none(void *ctx, const struct replay_record *rec, struct model_result *res,
-		const char *retire_latency)
+static int none(void *ctx, const struct replay_record *rec, const struct replay_eval *ev)
 {
 	(void)ctx;
-	(void)retire_latency;
 	(void)rec;
-	(void)res;
+	(void)ev;
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 
 struct tma_model;
 struct model_result;
+struct rl_table;
 
 /* Kubernetes identity; any field may be NULL (omitted from "resource"). */
 struct resource {
@@ -56,6 +57,11 @@ struct report_line {
 	const char *instance; /* "<pid>@<start time>" of this tmacg; NULL: null (replay) */
 	/* "given", "defaults", "given+defaults", "none"; NULL: the model reads no retire latency */
 	const char *retire_latency;
+	/*
+	 * The given latencies (--retire-latency, a replayed line's own): the line
+	 * carries those its model reads, so a replay reads them too.  NULL: none.
+	 */
+	const struct rl_table *latencies_given;
 	/* With a model: "metrics" holds nodes of level <= level (and Info metrics when info). */
 	const struct tma_model *tma;
 	const struct model_result *result;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "model/retire_latency.h"
 #include "util/json_writer.h"
 #include "util/rfc3339.h"
 #include "util/shortest_double.h"
@@ -109,6 +110,34 @@ static void add_quality(struct json_writer *w, const struct report_line *r)
 	jw_end_object(w);
 }
 
+/*
+ * "retire_latency": {"EVENT": cycles}, the given latencies the model reads (the
+ * replay input's key): left out when none was given, so Intel's published
+ * defaults fill them again when the line is replayed, as they did here.
+ */
+static void add_latencies_given(struct json_writer *w, const struct report_line *r)
+{
+	int n = r->tma && r->latencies_given ? model_latency_count(r->tma) : 0;
+	bool open = false;
+
+	for (int i = 0; i < n; i++) {
+		const char *ev = model_latency_name(r->tma, i);
+		const double *cycles = rl_table_find(r->latencies_given, ev);
+
+		if (!cycles)
+			continue;
+		if (!open) {
+			JW_KEY(w, "retire_latency");
+			jw_begin_object(w);
+			open = true;
+		}
+		jw_key(w, ev);
+		jw_double(w, *cycles);
+	}
+	if (open)
+		jw_end_object(w);
+}
+
 int output_json_line(FILE *f, const struct report_line *r)
 {
 	struct json_writer w;
@@ -170,6 +199,7 @@ int output_json_line(FILE *f, const struct report_line *r)
 		JW_KEY(&w, "pmu_slots");
 		jw_uint(&w, r->pmu_slots);
 	}
+	add_latencies_given(&w, r);
 	jw_end_object(&w);
 	jw_raw(&w, "\n", 1);
 

@@ -29,8 +29,7 @@ static bool is_task(const struct replay_record *rec)
 	return rec->origin && rec->origin->has_task;
 }
 
-static int add_record(void *ctx, const struct replay_record *rec, struct model_result *res,
-		      const char *retire_latency)
+static int add_record(void *ctx, const struct replay_record *rec, const struct replay_eval *ev)
 {
 	struct gather *g = ctx;
 	struct replay_line rl;
@@ -38,7 +37,7 @@ static int add_record(void *ctx, const struct replay_record *rec, struct model_r
 
 	if (is_task(rec))
 		return 0;
-	rc = replay_line(&rl, rec, g->m, g->level, false, res, retire_latency, true);
+	rc = replay_line(&rl, rec, g->m, g->level, false, ev, true);
 	/*
 	 * A line that is not tmacg's says no time: place it after its cgroup's earlier
 	 * ones, seconds from 0, so the chart spreads them out (the page shows no date).
@@ -56,14 +55,12 @@ static int add_record(void *ctx, const struct replay_record *rec, struct model_r
 	return rc < 0 ? rc : 0;
 }
 
-static int set_total(void *ctx, const struct replay_record *rec, struct model_result *res,
-		     const char *retire_latency)
+static int set_total(void *ctx, const struct replay_record *rec, const struct replay_eval *ev)
 {
 	struct gather *g = ctx;
 	int idx = html_report_find(g->h, rec->cgroup);
 
-	(void)retire_latency;
-	return idx < 0 ? 0 : html_report_set_total(g->h, idx, res);
+	return idx < 0 ? 0 : html_report_set_total(g->h, idx, ev->res);
 }
 
 /* Per cgroup: its first record (the template) and the model's events summed. */

@@ -66,18 +66,17 @@ static void missing_free(struct missing *ms)
 	free(ms->first_line);
 }
 
-/* The latencies of rec: its own object, else the file's; Intel's defaults for the rest. */
-static unsigned record_latencies(const struct replay_data *d, const struct replay_record *rec,
-				 const struct tma_model *m, double *lat)
+/* The latencies rec gives: its own object, else the file's (Intel's defaults fill the rest). */
+static const struct rl_table *latencies_given(const struct replay_data *d,
+					      const struct replay_record *rec)
 {
-	const struct rl_table *given = rec->retire_latency.n ? &rec->retire_latency : d->rl_file;
-
-	return rl_fill(m, given, d->rl_defaults, lat);
+	return rec->retire_latency.n ? &rec->retire_latency : d->rl_file;
 }
 
+/* Evaluates rec into res; *read: the events its formulas read (ms->needed for its flags). */
 static int eval_record(const struct replay_record *rec, const struct tma_model *m, double *events,
 		       const double *lat, struct missing *ms, struct model_result *res, int level,
-		       bool info)
+		       bool info, const bool **read)
 {
 	struct model_input in = { .events = events,
 				  .interval_s = rec->interval_s,
@@ -99,6 +98,7 @@ static int eval_record(const struct replay_record *rec, const struct tma_model *
 	in.flags = (rec->topdown_fixed ? MODEL_FLAG_TOPDOWN_FIXED : 0) |
 		   (rec->smt ? MODEL_FLAG_SMT : 0);
 	in.pmu_slots = rec->pmu_slots;
+	*read = ms->needed[in.flags];
 	for (int e = 0; !rec->absent_unmeasured && e < nev; e++) {
 		if (ms->needed[in.flags][e] && !ms->present[e] && !ms->count[e]++)
 			ms->first_line[e] = rec->line;
@@ -124,15 +124,19 @@ int replay_each(const struct replay_data *d, const struct tma_model *m, int leve
 	}
 	for (int i = 0; !rc && i < d->nrecords; i++) {
 		const struct replay_record *rec = &d->records[i];
-		unsigned sources = record_latencies(d, rec, m, lat);
+		struct replay_eval ev = { .res = res,
+					  .latencies_given = latencies_given(d, rec),
+					  .events = events };
+		unsigned sources = rl_fill(m, ev.latencies_given, d->rl_defaults, lat);
 
-		rc = eval_record(rec, m, events, lat, &ms, res, level, info);
+		ev.retire_latency = rl_source_name(m, sources);
+		rc = eval_record(rec, m, events, lat, &ms, res, level, info, &ev.read);
 		if (rc) {
 			fprintf(err, "tmacg: %s:%d: cannot evaluate model %s: %s\n", d->name,
 				rec->line, model_id(m), strerror(-rc));
 			rc = 1;
 		} else {
-			rc = fn(ctx, rec, res, rl_source_name(m, sources));
+			rc = fn(ctx, rec, &ev);
 		}
 	}
 	if (!rc)
@@ -192,27 +196,40 @@ static void line_from_origin(struct report_line *line, const struct replay_origi
 	line->missing = (const char *const *)g->missing;
 }
 
-/* The record's counters as the line's counts (arrays freed by the caller). */
-static int line_counts(struct report_line *line, const struct replay_record *rec)
+/*
+ * The line's counts (arrays freed by the caller), so that replaying the line
+ * evaluates it the same: a tmacg/1 record's own counts as they came (every
+ * counter it opened, null ones included); for other input, whose absent
+ * counters read as 0, every event the formulas read with the value they read.
+ */
+static int line_counts(struct report_line *line, const struct replay_record *rec,
+		       const struct tma_model *m, const struct replay_eval *ev)
 {
-	const char **names = calloc(rec->ncounters + 1, sizeof(*names));
-	double *values = calloc(rec->ncounters + 1, sizeof(*values));
+	int max = rec->origin ? rec->ncounters : model_event_count(m);
+	const char **names = calloc(max + 1, sizeof(*names));
+	double *values = calloc(max + 1, sizeof(*values));
+	int n = 0;
 
 	line->count_names = names;
 	line->count_values = values;
 	if (!names || !values)
 		return -ENOMEM;
-	for (int i = 0; i < rec->ncounters; i++) {
-		names[i] = rec->counters[i].name;
-		values[i] = rec->counters[i].value;
+	for (int i = 0; rec->origin && i < rec->ncounters; i++, n++) {
+		names[n] = rec->counters[i].name;
+		values[n] = rec->counters[i].value;
 	}
-	line->ncounts = rec->ncounters;
+	for (int e = 0; !rec->origin && e < max; e++) {
+		if (!ev->read[e])
+			continue;
+		names[n] = model_event_name(m, e);
+		values[n++] = ev->events[e];
+	}
+	line->ncounts = n;
 	return 0;
 }
 
 int replay_line(struct replay_line *rl, const struct replay_record *rec, const struct tma_model *m,
-		int level, bool info, struct model_result *res, const char *retire_latency,
-		bool counts)
+		int level, bool info, const struct replay_eval *ev, bool counts)
 {
 	rl->line = (struct report_line){
 		.interval_s = rec->interval_s,
@@ -221,9 +238,10 @@ int replay_line(struct replay_line *rl, const struct replay_record *rec, const s
 		.cgroup = rec->cgroup,
 		.running_min = NAN,
 		.pmu_groups = -1, /* replay: no perf groups of its own */
-		.retire_latency = retire_latency,
+		.retire_latency = ev->retire_latency,
+		.latencies_given = ev->latencies_given,
 		.tma = m,
-		.result = res,
+		.result = ev->res,
 		.level = level,
 		.info = info,
 		.topdown_fixed = rec->topdown_fixed,
@@ -234,7 +252,7 @@ int replay_line(struct replay_line *rl, const struct replay_record *rec, const s
 		line_from_origin(&rl->line, rec->origin, &rl->task, &rl->resource);
 	else
 		clock_gettime(CLOCK_REALTIME, &rl->line.time);
-	return counts && rec->origin ? line_counts(&rl->line, rec) : 0;
+	return counts ? line_counts(&rl->line, rec, m, ev) : 0;
 }
 
 void replay_line_free(struct replay_line *rl)
@@ -244,15 +262,14 @@ void replay_line_free(struct replay_line *rl)
 }
 
 /* One JSON line or tree block: 0, or -errno when out could not be written. */
-static int print_record(void *ctx, const struct replay_record *rec, struct model_result *res,
-			const char *retire_latency)
+static int print_record(void *ctx, const struct replay_record *rec, const struct replay_eval *ev)
 {
 	const struct print_ctx *p = ctx;
 	struct replay_line rl;
 	int rc;
 
-	/* tmacg/1 in, tmacg/1 out with the same counts: a replay can be replayed. */
-	rc = replay_line(&rl, rec, p->m, p->level, p->info, res, retire_latency, p->json);
+	/* Every line carries what its formulas read: a replay can be replayed. */
+	rc = replay_line(&rl, rec, p->m, p->level, p->info, ev, p->json);
 	if (p->json) {
 		if (!rc)
 			rc = output_json_line(p->out, &rl.line);

@@ -12,13 +12,26 @@ struct tma_model;
 struct replay_data;
 struct replay_record;
 struct model_result;
+struct rl_table;
 
 /*
- * Handed each record evaluated into res by replay_each, with where its retire latencies
- * came from (quality.retire_latency; NULL: the model reads none): 0 to go on, else the error.
+ * One record as replay_each evaluated it: what a printer needs to write a line
+ * that evaluates the same when it is replayed in turn.
  */
-typedef int (*replay_fn)(void *ctx, const struct replay_record *rec, struct model_result *res,
-			 const char *retire_latency);
+struct replay_eval {
+	struct model_result *res;
+	/* where its retire latencies came from (quality.retire_latency); NULL: the model reads none */
+	const char *retire_latency;
+	/* the given latencies (the record's own, else --retire-latency's); NULL: none */
+	const struct rl_table *latencies_given;
+	const double
+		*events; /* [model_event_count()]: each event's value as the formulas read it */
+	const bool *
+		read; /* [model_event_count()]: the events the formulas read (level, info, flags) */
+};
+
+/* Handed each record evaluated by replay_each: 0 to go on, else the error. */
+typedef int (*replay_fn)(void *ctx, const struct replay_record *rec, const struct replay_eval *ev);
 
 /*
  * The one loop of every replay format: evaluates each record of d in order
@@ -37,13 +50,13 @@ struct replay_line {
 };
 
 /*
- * The line of rec evaluated into res, as measured (a tmacg/1 line's origin:
- * time, host, resource, quality); counts: with its counters as the line's
- * counts (freed by replay_line_free).  0 or -ENOMEM.
+ * The line of rec as replay_each evaluated it (ev), as measured (a tmacg/1
+ * line's origin: time, host, resource, quality); counts: with the counts that
+ * replay it the same (a tmacg/1 line's own, else the events its formulas read),
+ * freed by replay_line_free.  0 or -ENOMEM.
  */
 int replay_line(struct replay_line *rl, const struct replay_record *rec, const struct tma_model *m,
-		int level, bool info, struct model_result *res, const char *retire_latency,
-		bool counts);
+		int level, bool info, const struct replay_eval *ev, bool counts);
 void replay_line_free(struct replay_line *rl);
 
 /* Reads and checks all of path ("-": stdin) into d: 0, or 1 with the reason on err. */

@@ -23,8 +23,7 @@ struct frames {
 };
 
 /* A frame ends where its first cgroup comes again: drawn before that record is added. */
-static int add_record(void *ctx, const struct replay_record *rec, struct model_result *res,
-		      const char *retire_latency)
+static int add_record(void *ctx, const struct replay_record *rec, const struct replay_eval *ev)
 {
 	struct frames *f = ctx;
 	struct report_line line = {
@@ -33,9 +32,9 @@ static int add_record(void *ctx, const struct replay_record *rec, struct model_r
 		.running_min = NAN,
 		.pmu_groups = -1, /* replay: no perf groups of its own */
 		.tma = f->m,
-		.result = res,
+		.result = ev->res,
 		.level = f->level,
-		.retire_latency = retire_latency,
+		.retire_latency = ev->retire_latency,
 	};
 	int rc;
 

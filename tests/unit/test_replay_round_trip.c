@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * A replay of a replay (issue 24): every line `tmacg --replay` writes carries
+ * what its formulas read, so replaying it gives the same metrics.  For every
+ * golden file of every model (the .jsonl files of tests/golden/, the model named by the
+ * file up to its last '-'), as a user runs it:
+ *   tmacg --replay GOLDEN --model M --level 6 --info --format json > a.json
+ *   tmacg --replay a.json --model M --level 6 --info --format json
+ * and every node of every line compared (exact, or within 1e-12 relative).
+ * It used to write "counts": {} and no retire latencies: the second replay
+ * had every node null (no_top_down), and GNR's latencies fell back to Intel's
+ * defaults.  A live line carries its --retire-latency file's latencies the same
+ * way.  Run from the repository root (tests/run does).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <glob.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "measure.h"
+#include "model/model.h"
+#include "offline_capture.h"
+#include "options.h"
+#include "output/output_json.h"
+#include "replay/replay_read.h"
+#include "replay/replay_run.h"
+#include "replay_text.h"
+
+#define OUT_MAX (16u << 20) /* a golden file's replay at level 6 with --info: under 1 MiB */
+
+/* tmacg --replay path --model model --level 6 --info --format json: its stdout. */
+static char *replay(const char *path, const char *model)
+{
+	const char *argv[] = { "tmacg", "--replay", path,	"--model", model, "--level",
+			       "6",	"--info",   "--format", "json",	   NULL };
+	char *out = malloc(OUT_MAX);
+	int saved = dup(STDERR_FILENO), quiet = open("/dev/null", O_WRONLY), code;
+
+	assert_non_null(out);
+	/* The golden files lack events the models read (0 there): not this test's concern. */
+	fflush(stderr);
+	assert_true(saved >= 0 && quiet >= 0);
+	dup2(quiet, STDERR_FILENO);
+	code = offline_capture(STDOUT_FILENO, NULL, 10, argv, out, OUT_MAX);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	close(quiet);
+	if (code)
+		fail_msg("tmacg --replay %s --model %s: exit %d", path, model, code);
+	assert_true(strlen(out) < OUT_MAX - 1); /* not cut */
+	return out;
+}
+
+/* Both null, or both numbers equal within 1e-12 of the larger. */
+static bool same_value(json_object *a, json_object *b)
+{
+	double x, y;
+
+	if (!a || !b)
+		return !a && !b;
+	x = json_object_get_double(a);
+	y = json_object_get_double(b);
+	return x == y || fabs(x - y) <= 1e-12 * fmax(fabs(x), fabs(y));
+}
+
+/* The nodes of line a and line b: the same names, each with the same value. */
+static int compare_metrics(const char *file, int line, json_object *a, json_object *b)
+{
+	json_object *ma = json_object_object_get(a, "metrics");
+	json_object *mb = json_object_object_get(b, "metrics");
+	int n = 0;
+
+	assert_non_null(ma);
+	assert_non_null(mb);
+	if (json_object_object_length(ma) != json_object_object_length(mb))
+		fail_msg("%s line %d: %d nodes, %d replayed again", file, line,
+			 json_object_object_length(ma), json_object_object_length(mb));
+	json_object_object_foreach(ma, node, va) {
+		json_object *vb;
+
+		if (!json_object_object_get_ex(mb, node, &vb))
+			fail_msg("%s line %d: %s missing when replayed again", file, line, node);
+		if (!same_value(va, vb))
+			fail_msg("%s line %d: %s is %s, replayed again %s", file, line, node,
+				 json_object_to_json_string(va), json_object_to_json_string(vb));
+		n++;
+	}
+	/* What follows from the nodes (and says where the latencies came from) follows too. */
+	assert_true(json_object_equal(json_object_object_get(a, "flagged"),
+				      json_object_object_get(b, "flagged")));
+	assert_true(json_object_equal(json_object_object_get(a, "bottleneck"),
+				      json_object_object_get(b, "bottleneck")));
+	assert_true(json_object_equal(json_object_object_get(a, "quality"),
+				      json_object_object_get(b, "quality")));
+	return n;
+}
+
+/* Replays golden, then its own output, and compares line by line: the nodes compared. */
+static int round_trip(const char *golden)
+{
+	char model[128], tmp[] = "/tmp/tmacg-replay-round-trip-XXXXXX";
+	const char *base = strrchr(golden, '/') + 1, *dash = strrchr(base, '-');
+	char *first, *second, *sa = NULL, *sb = NULL, *la, *lb;
+	int fd, lines = 0, nodes = 0;
+
+	assert_non_null(dash);
+	snprintf(model, sizeof(model), "%.*s", (int)(dash - base), base);
+	first = replay(golden, model);
+	fd = mkstemp(tmp);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, first, strlen(first)), (ssize_t)strlen(first));
+	close(fd);
+	second = replay(tmp, model);
+	remove(tmp);
+	la = strtok_r(first, "\n", &sa);
+	lb = strtok_r(second, "\n", &sb);
+	for (; la && lb; la = strtok_r(NULL, "\n", &sa), lb = strtok_r(NULL, "\n", &sb)) {
+		json_object *a = json_tokener_parse(la), *b = json_tokener_parse(lb);
+
+		assert_non_null(a);
+		assert_non_null(b);
+		nodes += compare_metrics(base, ++lines, a, b);
+		json_object_put(a);
+		json_object_put(b);
+	}
+	if (la || lb)
+		fail_msg("%s: the second replay wrote %s lines", base, la ? "fewer" : "more");
+	assert_true(lines > 0);
+	printf("  %s (%s): %d lines, %d nodes the same\n", base, model, lines, nodes);
+	free(first);
+	free(second);
+	return lines;
+}
+
+static void replay_of_a_replay_gives_the_same_metrics(void **state)
+{
+	glob_t g;
+
+	(void)state;
+	assert_int_equal(glob("tests/golden/*.jsonl", 0, NULL, &g), 0);
+	assert_true(g.gl_pathc >= 13); /* every model's file, none lost by the glob */
+	for (size_t i = 0; i < g.gl_pathc; i++)
+		round_trip(g.gl_pathv[i]);
+	globfree(&g);
+}
+
+/* Writes text to a new temporary file named by path (a mkstemp template). */
+static void temp_file(char *path, const char *text)
+{
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
+/*
+ * A live line measured with --retire-latency FILE carries the latencies its
+ * model read ("retire_latency": {EVENT: cycles}), so its replay, without the
+ * file, weighs by the same ones: 1.6e9 cpu-clock ns x 3.25 cycles.  It used to
+ * carry none: the node read no latency and was null when replayed.
+ */
+static void live_line_carries_its_given_latencies(void **state)
+{
+	char model[] = "/tmp/tmacg-rl-model-XXXXXX", lat[] = "/tmp/tmacg-rl-file-XXXXXX";
+	const char *argv[] = { "tmacg", "--model-file", model, "--retire-latency", lat, NULL };
+	struct options o;
+	struct measure_config mc;
+	struct measure *ms;
+	struct model_result *r;
+	struct report_line line;
+	struct tmacg_acc sum = { .runtime_ns = 1500000000 };
+	struct replay_data d;
+	double counts[64];
+	char err[1024], *text = NULL, *again = NULL;
+	size_t len = 0, alen = 0;
+	FILE *f;
+	json_object *a;
+
+	(void)state;
+	temp_file(model, "model lat\nnode 1 Weighted\n"
+			 "  formula SW.CPU_CLOCK * SW.CPU_CLOCK:retire_latency\n");
+	temp_file(lat, "{\"Data\": {\"SW.CPU_CLOCK\": {\"MEAN\": 3.25}}}\n");
+	assert_int_equal(options_parse(&o, 5, (char **)argv, stdout, stderr), 0);
+	options_measure_config(&o, &mc);
+	if (measure_open(&ms, &mc, err, sizeof(err)))
+		fail_msg("%s", err);
+	unlink(model);
+	unlink(lat);
+	assert_true(ms->facts.ncounts <= 64);
+	sum.counter[0] = 1600000000; /* the model's one event: SW.CPU_CLOCK */
+	sum.time[0].enabled = sum.time[0].running = 1600000000;
+	r = model_result_new(ms->facts.tma);
+	assert_non_null(r);
+	measure_evaluate(ms, &sum, 2.0, counts, r);
+	assert_float_equal(r->value[0], 1.6e9 * 3.25, 1);
+	line = *measure_facts(ms);
+	line.interval_s = 2.0;
+	line.cgroup = "/a";
+	line.count_values = counts;
+	line.running_min = 1;
+	line.result = r;
+	f = open_memstream(&text, &len);
+	assert_int_equal(output_json_line(f, &line), 0);
+	fclose(f);
+	assert_non_null(strstr(text, "\"retire_latency\":{\"SW.CPU_CLOCK\":3.25}"));
+	assert_int_equal(replay_read_text(text, &d, err, sizeof(err)), 0);
+	f = open_memstream(&again, &alen);
+	assert_int_equal(replay_run_data(&d, ms->facts.tma, 1, true, false, false, f, stderr), 0);
+	fclose(f);
+	a = json_tokener_parse(again);
+	assert_non_null(a);
+	assert_float_equal(json_object_get_double(json_object_object_get(
+				   json_object_object_get(a, "metrics"), "Weighted")),
+			   r->value[0], 0);
+	json_object_put(a);
+	replay_free(&d);
+	free(text);
+	free(again);
+	model_result_free(r);
+	measure_close(ms);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(replay_of_a_replay_gives_the_same_metrics),
+		cmocka_unit_test(live_line_carries_its_given_latencies),
+	};
+	return cmocka_run_group_tests_name("replay_round_trip", tests, NULL, NULL);
+}
