@@ -4,7 +4,8 @@
  * --plan, on recorded results in tests/bench/fixtures): a missing tool or an
  * exceeded open file limit is named as "not measured: <reason>", never turned
  * into a number, and a result without bpftool's figures still renders (it
- * used to end in jq: "null cannot be divided").
+ * used to end in jq: "null cannot be divided").  Each target README.md states is
+ * held by tests/bench/targets.jq at its edge: met at the target, missed beyond.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,7 @@
 #include <cmocka.h>
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,6 +182,119 @@ static void plan_names_what_will_not_be_measured(void **state)
 	free(out);
 }
 
+/*
+ * The target tests/bench/targets.jq adds to figures (JSON) under path (a JSON
+ * array of keys below .targets), as jq prints it.
+ */
+static char *target(const char *figures, const char *path)
+{
+	char cmd[4096], *out;
+	int status;
+
+	/* One jq, so its status is the command's: targets.jq, then the path. */
+	snprintf(cmd, sizeof(cmd),
+		 "printf '%%s' '%s' | jq -c --argjson p '%s' \"$(cat tests/bench/targets.jq)\n"
+		 "| getpath([\\\"targets\\\"] + \\$p)\" 2>&1",
+		 figures, path);
+	out = run(cmd, &status);
+	if (status)
+		fail_msg("targets.jq on %s failed: %s", figures, out);
+	return out;
+}
+
+/* The target at path is met on figures (want true) or not (want false). */
+static void assert_met(const char *figures, const char *key, bool want)
+{
+	char *out = target(figures, key);
+	const char *met = strstr(out, "\"met\":");
+
+	if (!met || strncmp(met + 6, want ? "true" : "false", want ? 4 : 5))
+		fail_msg("%s on %s: %s, want met %s", key, figures, out, want ? "true" : "false");
+	free(out);
+}
+
+/* The switch program against the floor, its key's figure at ratio. */
+static void bpf_ratio(const char *key, const char *ratio, char *figures, size_t len)
+{
+	snprintf(figures, len, "{\"bpf\":{\"%s\":{\"ratio_to_floor\":{\"median\":%s}}}}", key,
+		 ratio);
+}
+
+/*
+ * The targets README.md's table states, each held at its edge by targets.jq: met
+ * at the target, missed just beyond it.  BPF time against the floor 1.15x at 4
+ * events, 1.05x at 64, 1.5x with --per-task; user CPU at 1,000 cgroups under 1 %
+ * rolled up, every cgroup as a JSON line 0.5 % at 1,000 and 5 % at 10,000 (and the
+ * output path alone the same at 1,000 and 10,000 lines a second); BPF time flat
+ * within 10 % from 1 to 10,000 cgroups; maps under 64 MiB; the round trip no
+ * more than perf -G 100's, and what tmacg adds at most 0.6x perf's BPF mode's.
+ */
+static void targets_are_the_readmes(void **state)
+{
+	static const struct {
+		const char *key, *at, *beyond;
+	} bpf[] = {
+		{ "tmacg_4", "1.15", "1.151" },
+		{ "tmacg_64", "1.05", "1.051" },
+		{ "tmacg_4_per-task", "1.5", "1.501" },
+		{ "tmacg_64_per-task", "1.5", "1.501" },
+	};
+	char figures[512], *out;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bpf) / sizeof(bpf[0]); i++) {
+		char key[64];
+
+		snprintf(key, sizeof(key), "[\"bpf_to_floor\",\"%s\"]", bpf[i].key);
+		bpf_ratio(bpf[i].key, bpf[i].at, figures, sizeof(figures));
+		assert_met(figures, key, true);
+		out = target(figures, key);
+		snprintf(figures, sizeof(figures), "\"max\":%s,", bpf[i].at);
+		if (!strstr(out, figures))
+			fail_msg("%s: %s, want max %s", bpf[i].key, out, bpf[i].at);
+		free(out);
+		bpf_ratio(bpf[i].key, bpf[i].beyond, figures, sizeof(figures));
+		assert_met(figures, key, false);
+	}
+#define SCALE(n, rolled, all)                                                               \
+	"\"" #n                                                                             \
+	"\":{\"bpf_ratio_to_floor\":{\"median\":1},\"user_cpu_percent_rolled_up\":" #rolled \
+	",\"user_cpu_percent_all_reported\":" #all "}"
+	assert_met("{\"scaling\":{" SCALE(1000, 0.99, 9) "}}", "[\"user_under_1pct_1000\"]", true);
+	assert_met("{\"scaling\":{" SCALE(1000, 1, 9) "}}", "[\"user_under_1pct_1000\"]", false);
+	assert_met("{\"scaling\":{" SCALE(1000, 0, 0.5) "," SCALE(10000, 0, 5) "}}",
+		   "[\"user_all_reported_0_5pct_1000_5pct_10000\"]", true);
+	assert_met("{\"scaling\":{" SCALE(1000, 0, 0.501) "," SCALE(10000, 0, 5) "}}",
+		   "[\"user_all_reported_0_5pct_1000_5pct_10000\"]", false);
+	assert_met("{\"scaling\":{" SCALE(1000, 0, 0.5) "," SCALE(10000, 0, 5.01) "}}",
+		   "[\"user_all_reported_0_5pct_1000_5pct_10000\"]", false);
+#undef SCALE
+	/* 5,000 ns a line: 0.5 % of a CPU at 1,000 lines a second, 5 % at 10,000. */
+	assert_met("{\"output\":{\"json_software\":{\"ns_per_line\":{\"median\":5000}}}}",
+		   "[\"output_json_percent_1000_10000\"]", true);
+	assert_met("{\"output\":{\"json_software\":{\"ns_per_line\":{\"median\":5001}}}}",
+		   "[\"output_json_percent_1000_10000\"]", false);
+#define FLAT(last)                                                                                                         \
+	"{\"scaling\":{\"1\":{\"bpf_ratio_to_floor\":{\"median\":1}},\"10000\":{\"bpf_ratio_to_floor\":{\"median\":" #last \
+	"}}}}"
+	assert_met(FLAT(1.1), "[\"flat_1_to_max\"]", true);
+	assert_met(FLAT(1.101), "[\"flat_1_to_max\"]", false);
+#undef FLAT
+	assert_met("{\"map_memory_computed\":{\"256\":{\"total_bytes\":67108863}}}",
+		   "[\"maps_under_64mib\",\"256_cpus\"]", true);
+	assert_met("{\"map_memory_computed\":{\"256\":{\"total_bytes\":67108864}}}",
+		   "[\"maps_under_64mib\",\"256_cpus\"]", false);
+#define SWITCH(tm, perf, k)                                                    \
+	"{\"context_switch\":{\"tmacg\":{\"ratio\":{\"median\":" #tm "}},\"" k \
+	"\":{\"ratio\":{\"median\":" #perf "}}}}"
+	assert_met(SWITCH(1.5, 1.5, "perf100"), "[\"switch_cost_vs_perf_100\"]", true);
+	assert_met(SWITCH(1.501, 1.5, "perf100"), "[\"switch_cost_vs_perf_100\"]", false);
+	/* perf's BPF mode adds 0.5 over the unmonitored run: tmacg at most 0.3 (0.6x). */
+	assert_met(SWITCH(1.299, 1.5, "bperf100"), "[\"switch_cost_vs_perf_bpf_100\"]", true);
+	assert_met(SWITCH(1.301, 1.5, "bperf100"), "[\"switch_cost_vs_perf_bpf_100\"]", false);
+#undef SWITCH
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -188,6 +303,7 @@ int main(void)
 		cmocka_unit_test(perf_bpf_mode_against_tmacg),
 		cmocka_unit_test(plan_names_what_will_not_be_measured),
 		cmocka_unit_test(output_path_in_percent_of_a_cpu),
+		cmocka_unit_test(targets_are_the_readmes),
 	};
 	return cmocka_run_group_tests_name("bench_report", tests, NULL, NULL);
 }
