@@ -2,11 +2,11 @@
 /*
  * A replay of a replay (issue 24): every line `tmacg --replay` writes carries
  * what its formulas read, so replaying it gives the same metrics.  For every
- * golden file of every model (the .jsonl files of tests/golden/, the model named by the
- * file up to its last '-'), as a user runs it:
- *   tmacg --replay GOLDEN --model M --level 6 --info --format json > a.json
- *   tmacg --replay a.json --model M --level 6 --info --format json
- * and every node of every line compared (exact, or within 1e-12 relative).
+ * golden file of every model (the .jsonl files of tests/golden/), as a user runs it:
+ *   tmacg --replay GOLDEN --model M [--tma-version V] --level 6 --info --format json > a.json
+ *   tmacg --replay a.json --model M [--tma-version V] --level 6 --info --format json
+ * and every node of every line compared (exact, or within 1e-12 relative); the
+ * model and TMA version are those tests/golden/README.md names for the file.
  * It used to write "counts": {} and no retire latencies: the second replay
  * had every node null (no_top_down), and GNR's latencies fell back to Intel's
  * defaults.  A live line carries its --retire-latency file's latencies the same
@@ -38,28 +38,61 @@
 
 #define OUT_MAX (16u << 20) /* a golden file's replay at level 6 with --info: under 1 MiB */
 
-/* tmacg --replay path --model model --level 6 --info --format json: its stdout. */
-static char *replay(const char *path, const char *model)
+/* tmacg --replay path MODEL... --level 6 --info --format json: its stdout. */
+static char *replay(const char *path, char *const *model, int nmodel)
 {
-	const char *argv[] = { "tmacg", "--replay", path,	"--model", model, "--level",
-			       "6",	"--info",   "--format", "json",	   NULL };
+	const char *argv[16] = { "tmacg", "--replay", path };
 	char *out = malloc(OUT_MAX);
-	int saved = dup(STDERR_FILENO), quiet = open("/dev/null", O_WRONLY), code;
+	int argc = 3, saved = dup(STDERR_FILENO), quiet = open("/dev/null", O_WRONLY), code;
 
+	for (int i = 0; i < nmodel; i++)
+		argv[argc++] = model[i];
+	argv[argc++] = "--level";
+	argv[argc++] = "6";
+	argv[argc++] = "--info";
+	argv[argc++] = "--format";
+	argv[argc++] = "json";
 	assert_non_null(out);
 	/* The golden files lack events the models read (0 there): not this test's concern. */
 	fflush(stderr);
 	assert_true(saved >= 0 && quiet >= 0);
 	dup2(quiet, STDERR_FILENO);
-	code = offline_capture(STDOUT_FILENO, NULL, 10, argv, out, OUT_MAX);
+	code = offline_capture(STDOUT_FILENO, NULL, argc, argv, out, OUT_MAX);
 	fflush(stderr);
 	dup2(saved, STDERR_FILENO);
 	close(saved);
 	close(quiet);
 	if (code)
-		fail_msg("tmacg --replay %s --model %s: exit %d", path, model, code);
+		fail_msg("tmacg --replay %s --model %s: exit %d", path, model[1], code);
 	assert_true(strlen(out) < OUT_MAX - 1); /* not cut */
 	return out;
+}
+
+/*
+ * The model a golden file is for, as tests/golden/README.md's table names it
+ * ("| `icx-tma4.5.jsonl` | `icx --tma-version 4.5` |"): "--model", then its words,
+ * in words[] (at most max, kept in buf).  Every file must have its row.
+ */
+static int golden_model(const char *file, char *buf, size_t len, char **words, int max)
+{
+	char row[256], *text = NULL, *at, *save = NULL;
+	size_t n = 0;
+	FILE *f = fopen("tests/golden/README.md", "r");
+	int nw = 0;
+
+	assert_non_null(f);
+	assert_true(getdelim(&text, &n, '\0', f) > 0);
+	fclose(f);
+	snprintf(row, sizeof(row), "| `%s` | `", file);
+	at = strstr(text, row);
+	if (!at)
+		fail_msg("tests/golden/README.md has no row for %s: which model is it for?", file);
+	at += strlen(row);
+	snprintf(buf, len, "--model %.*s", (int)strcspn(at, "`"), at);
+	free(text);
+	for (char *w = strtok_r(buf, " ", &save); w && nw < max; w = strtok_r(NULL, " ", &save))
+		words[nw++] = w;
+	return nw;
 }
 
 /* Both null, or both numbers equal within 1e-12 of the larger. */
@@ -109,19 +142,17 @@ static int compare_metrics(const char *file, int line, json_object *a, json_obje
 /* Replays golden, then its own output, and compares line by line: the nodes compared. */
 static int round_trip(const char *golden)
 {
-	char model[128], tmp[] = "/tmp/tmacg-replay-round-trip-XXXXXX";
-	const char *base = strrchr(golden, '/') + 1, *dash = strrchr(base, '-');
+	char buf[128], *model[6], tmp[] = "/tmp/tmacg-replay-round-trip-XXXXXX";
+	const char *base = strrchr(golden, '/') + 1;
 	char *first, *second, *sa = NULL, *sb = NULL, *la, *lb;
-	int fd, lines = 0, nodes = 0;
+	int fd, lines = 0, nodes = 0, nmodel = golden_model(base, buf, sizeof(buf), model, 6);
 
-	assert_non_null(dash);
-	snprintf(model, sizeof(model), "%.*s", (int)(dash - base), base);
-	first = replay(golden, model);
+	first = replay(golden, model, nmodel);
 	fd = mkstemp(tmp);
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, first, strlen(first)), (ssize_t)strlen(first));
 	close(fd);
-	second = replay(tmp, model);
+	second = replay(tmp, model, nmodel);
 	remove(tmp);
 	la = strtok_r(first, "\n", &sa);
 	lb = strtok_r(second, "\n", &sb);
@@ -137,7 +168,10 @@ static int round_trip(const char *golden)
 	if (la || lb)
 		fail_msg("%s: the second replay wrote %s lines", base, la ? "fewer" : "more");
 	assert_true(lines > 0);
-	printf("  %s (%s): %d lines, %d nodes the same\n", base, model, lines, nodes);
+	printf("  %s (", base);
+	for (int i = 1; i < nmodel; i++)
+		printf("%s%s", i > 1 ? " " : "", model[i]);
+	printf("): %d lines, %d nodes the same\n", lines, nodes);
 	free(first);
 	free(second);
 	return lines;
