@@ -41,6 +41,15 @@ struct plan_request {
  */
 #define PLAN_GENERIC_GP 2
 
+/*
+ * Levels read whole at every switch; deeper ones rotate (plan.nslices), and a
+ * --level deeper than this must exist in the model.
+ */
+#define PLAN_LEVELS_ALWAYS 3
+
+/* The deepest level of m's tree (1-6). */
+int plan_model_depth(const struct tma_model *m);
+
 /* The model flags (enum model_flag) the formulas see on this host. */
 unsigned int plan_model_flags(const struct plan_request *r);
 
