@@ -10,6 +10,7 @@
 
 #include <linux/types.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 
 #include "output/cgroup_record.h"
@@ -51,6 +52,15 @@ struct measure {
 	 */
 	struct report_line facts;
 };
+
+/*
+ * measured[k] for each node k of m below level 3 and at most level deep: the
+ * fraction of the interval its events were measured (acc_measured over
+ * node_groups[k], plan_node_groups()); NAN for the others, and for a node
+ * whose events were never enabled.
+ */
+void measure_node_fractions(const struct tma_model *m, const uint64_t *node_groups, int level,
+			    const struct tmacg_acc *sum, double *measured);
 
 /*
  * The model cfg names (--pmu software is the built-in model "software"),

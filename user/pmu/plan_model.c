@@ -285,6 +285,29 @@ cleanup:
 	return ret;
 }
 
+int plan_node_groups(const struct plan *p, const struct tma_model *m, uint64_t *groups)
+{
+	int n = model_event_count(m), nnodes = model_node_count(m);
+	bool *mark = calloc((size_t)n + 1, sizeof(*mark));
+
+	if (!mark)
+		return -ENOMEM;
+	for (int k = 0; k < nnodes; k++) {
+		groups[k] = 0;
+		memset(mark, 0, ((size_t)n + 1) * sizeof(*mark));
+		if (model_node_events(m, k, mark) < 0)
+			continue;
+		for (int e = 0; e < n; e++) {
+			int i = mark[e] ? plan_index(p, model_event_name(m, e)) : -1;
+
+			if (i >= 0)
+				groups[k] |= 1ull << plan_group_of(p, i);
+		}
+	}
+	free(mark);
+	return 0;
+}
+
 /* Generic events any PMU maps, software ones no PMU needs: no description either way. */
 bool model_needs_no_description(const struct tma_model *m, bool *generic)
 {

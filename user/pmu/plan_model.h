@@ -60,6 +60,13 @@ unsigned int plan_model_flags(const struct plan_request *r);
  */
 bool model_needs_no_description(const struct tma_model *m, bool *generic);
 
+/*
+ * For each node of m, the groups of p holding the events it reads itself
+ * (bit g: group g; 0: none planned), into groups[model_node_count(m)]: what
+ * quality.measured is taken over.  0, or -ENOMEM.
+ */
+int plan_node_groups(const struct plan *p, const struct tma_model *m, uint64_t *groups);
+
 /* 0, or -errno with the reason in err (unknown model, bad level, limits). */
 int plan_for_model(const struct plan_request *r, struct plan *out, char *err, size_t errlen);
 
