@@ -267,7 +267,7 @@ static __always_inline void charge_task(__u64 cgid, const struct tmacg_acc *d,
 		init->tgid = tgid;
 		init->pad = 0;
 		__builtin_memcpy(init->comm, comm, sizeof(init->comm));
-		__builtin_memcpy(&init->acc, d, sizeof(*d));
+		copy_delta(&init->acc, d); /* the fields this load uses: the rest stay 0 */
 		if (!bpf_map_update_elem(&task_acc, &tid, init, BPF_NOEXIST))
 			return;
 		t = bpf_map_lookup_elem(&task_acc, &tid);
@@ -370,7 +370,7 @@ static __always_inline int account(struct tmacg_cpu *pc, struct task_struct *tas
 	}
 	failed = cs->pass_failed;
 	/* A group that failed takes its next readings as a fresh baseline. */
-	cs->valid = ((1ull << nr_groups) - 1) & ~failed;
+	cs->valid = (nr_groups >= 64 ? ~0ull : (1ull << nr_groups) - 1) & ~failed;
 	d->runtime_ns = cs->run_pending;
 	cs->run_pending = 0;
 	/*

@@ -366,16 +366,6 @@ int measure_open(struct measure **out, const struct measure_config *o, char *err
 	ret = plan_for_model(&req, &mi->plan, err, errlen);
 	if (ret)
 		goto fail;
-	if (mi->plan.nevents > TMACG_MAX_EVENTS || mi->plan.ngroups > TMACG_MAX_GROUPS) {
-		snprintf(
-			err, errlen,
-			"model %s at --level %d: %d events in %d groups, and the BPF side reads at "
-			"most %d events in %d groups per CPU: choose --level 3 or less",
-			model_id(mi->model), o->level, mi->plan.nevents, mi->plan.ngroups,
-			TMACG_MAX_EVENTS, TMACG_MAX_GROUPS);
-		ret = -E2BIG;
-		goto fail;
-	}
 	if (plan_uses_pmu(&mi->plan) && (ret = cpu_require_pmu(&mi->ci, err, errlen)))
 		goto fail;
 	mi->flags = plan_model_flags(&req);

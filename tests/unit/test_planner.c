@@ -119,8 +119,8 @@ static bool assign(const uint32_t *mask, int n, int k, int gp, unsigned int used
 static void check_schedulable(const struct plan *p, int gp)
 {
 	for (int g = 0; g < p->ngroups; g++) {
-		uint32_t mask[TMACG_MAX_EVENTS], fixed = 0;
-		uint64_t ocr[TMACG_MAX_EVENTS];
+		uint32_t mask[PLAN_UNROTATED_EVENTS], fixed = 0;
+		uint64_t ocr[PLAN_UNROTATED_EVENTS];
 		int n = 0, nocr = 0;
 
 		for (int i = p->first[g]; i < p->first[g + 1]; i++) {
@@ -185,8 +185,8 @@ static void check_plan(const struct plan *p, const char *const *ev, int n, int g
 		if (cyc && hw)
 			assert_string_equal(p->ev[p->cycles_of_group[g]].name, cyc);
 	}
-	assert_true(p->nevents <= TMACG_MAX_EVENTS);
-	assert_true(p->ngroups >= 1 && p->ngroups <= TMACG_MAX_GROUPS);
+	assert_true(p->nevents <= PLAN_UNROTATED_EVENTS);
+	assert_true(p->ngroups >= 1 && p->ngroups <= PLAN_UNROTATED_GROUPS);
 	assert_int_equal(p->first[0], 0);
 	assert_int_equal(p->first[p->ngroups], p->nevents);
 	for (int g = 0; g < p->ngroups; g++)
@@ -384,28 +384,30 @@ static void test_node_groups(void **state)
 
 static void test_too_many_events(void **state)
 {
-	static char names[TMACG_MAX_EVENTS + 1][64];
-	const char *ev[TMACG_MAX_EVENTS + 1];
+	static char names[PLAN_UNROTATED_EVENTS + 1][64];
+	const char *ev[PLAN_UNROTATED_EVENTS + 1];
 	struct plan p;
 	char err[512] = "";
 
 	(void)state;
 	force("icx");
 	/* 65 distinct events: UOPS_ISSUED.ANY with cmask 1..65. */
-	for (int i = 0; i <= TMACG_MAX_EVENTS; i++) {
+	for (int i = 0; i <= PLAN_UNROTATED_EVENTS; i++) {
 		snprintf(names[i], sizeof(names[i]), "UOPS_ISSUED.ANY:c%d", i + 1);
 		ev[i] = names[i];
 	}
-	assert_int_equal(build(&icx, 8, ev, TMACG_MAX_EVENTS + 1, NULL, 0, &p, err, sizeof(err)),
-			 -E2BIG);
-	assert_non_null(strstr(err, "TMACG_MAX_EVENTS"));
+	assert_int_equal(
+		build(&icx, 8, ev, PLAN_UNROTATED_EVENTS + 1, NULL, 0, &p, err, sizeof(err)),
+		-E2BIG);
+	assert_non_null(strstr(err, "PLAN_UNROTATED_EVENTS"));
 	assert_non_null(strstr(err, "--level"));
 	/* 64 is fine. */
-	assert_int_equal(build(&icx, 8, ev, TMACG_MAX_EVENTS, NULL, 0, &p, err, sizeof(err)), 0);
-	check_plan(&p, ev, TMACG_MAX_EVENTS, 8);
+	assert_int_equal(build(&icx, 8, ev, PLAN_UNROTATED_EVENTS, NULL, 0, &p, err, sizeof(err)),
+			 0);
+	check_plan(&p, ev, PLAN_UNROTATED_EVENTS, 8);
 	/* One GP counter: one group per event, more than the BPF side keeps. */
 	assert_int_equal(build(&icx, 1, ev, 20, NULL, 0, &p, err, sizeof(err)), -E2BIG);
-	assert_non_null(strstr(err, "TMACG_MAX_GROUPS"));
+	assert_non_null(strstr(err, "PLAN_UNROTATED_GROUPS"));
 	assert_non_null(strstr(err, "--level"));
 }
 
@@ -781,37 +783,40 @@ static void test_software_with_hardware(void **state)
 /* The software group counts against the BPF limits like any other. */
 static void test_software_limits(void **state)
 {
-	static char names[TMACG_MAX_EVENTS][64];
-	const char *ev[TMACG_MAX_EVENTS + N_SW];
+	static char names[PLAN_UNROTATED_EVENTS][64];
+	const char *ev[PLAN_UNROTATED_EVENTS + N_SW];
 	struct plan p;
 	char err[512] = "";
 
 	(void)state;
 	force("icx");
-	for (int i = 0; i < TMACG_MAX_EVENTS; i++) {
+	for (int i = 0; i < PLAN_UNROTATED_EVENTS; i++) {
 		snprintf(names[i], sizeof(names[i]), "UOPS_ISSUED.ANY:c%d", i + 1);
 		ev[i] = names[i];
 	}
 	/* 58 + 7 = 65 events: one too many. */
 	for (int i = 0; i < N_SW; i++)
-		ev[TMACG_MAX_EVENTS - N_SW + 1 + i] = sw_events[i];
-	assert_int_equal(build(&icx, 8, ev, TMACG_MAX_EVENTS + 1, NULL, 0, &p, err, sizeof(err)),
-			 -E2BIG);
-	assert_non_null(strstr(err, "TMACG_MAX_EVENTS"));
-	assert_int_equal(build(&icx, 8, ev + 1, TMACG_MAX_EVENTS, NULL, 0, &p, err, sizeof(err)),
-			 0);
+		ev[PLAN_UNROTATED_EVENTS - N_SW + 1 + i] = sw_events[i];
+	assert_int_equal(
+		build(&icx, 8, ev, PLAN_UNROTATED_EVENTS + 1, NULL, 0, &p, err, sizeof(err)),
+		-E2BIG);
+	assert_non_null(strstr(err, "PLAN_UNROTATED_EVENTS"));
+	assert_int_equal(
+		build(&icx, 8, ev + 1, PLAN_UNROTATED_EVENTS, NULL, 0, &p, err, sizeof(err)), 0);
 	/* One GP counter: 15 groups of one event, and the software group makes 16. */
 	for (int i = 0; i < N_SW; i++)
-		ev[TMACG_MAX_GROUPS - 1 + i] = sw_events[i];
+		ev[PLAN_UNROTATED_GROUPS - 1 + i] = sw_events[i];
 	assert_int_equal(
-		build(&icx, 1, ev, TMACG_MAX_GROUPS - 1 + N_SW, NULL, 0, &p, err, sizeof(err)), 0);
-	assert_int_equal(p.ngroups, TMACG_MAX_GROUPS);
+		build(&icx, 1, ev, PLAN_UNROTATED_GROUPS - 1 + N_SW, NULL, 0, &p, err, sizeof(err)),
+		0);
+	assert_int_equal(p.ngroups, PLAN_UNROTATED_GROUPS);
 	for (int i = 0; i < N_SW; i++)
-		ev[TMACG_MAX_GROUPS + i] = sw_events[i];
-	ev[TMACG_MAX_GROUPS - 1] = names[TMACG_MAX_GROUPS - 1];
-	assert_int_equal(build(&icx, 1, ev, TMACG_MAX_GROUPS + N_SW, NULL, 0, &p, err, sizeof(err)),
-			 -E2BIG);
-	assert_non_null(strstr(err, "TMACG_MAX_GROUPS"));
+		ev[PLAN_UNROTATED_GROUPS + i] = sw_events[i];
+	ev[PLAN_UNROTATED_GROUPS - 1] = names[PLAN_UNROTATED_GROUPS - 1];
+	assert_int_equal(
+		build(&icx, 1, ev, PLAN_UNROTATED_GROUPS + N_SW, NULL, 0, &p, err, sizeof(err)),
+		-E2BIG);
+	assert_non_null(strstr(err, "PLAN_UNROTATED_GROUPS"));
 }
 
 static void test_software_print(void **state)

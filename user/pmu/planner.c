@@ -375,10 +375,10 @@ static int plan_emit(const struct plan_state *s, bool rotate, struct plan *out, 
 {
 	int total = 0;
 	/* Levels 1-3 are read whole at every switch; 4-6 in turns, so more fit. */
-	int max_events = rotate ? PLAN_MAX_EVENTS : TMACG_MAX_EVENTS;
-	int max_groups = rotate ? PLAN_MAX_GROUPS : TMACG_MAX_GROUPS;
-	const char *events_name = rotate ? "PLAN_MAX_EVENTS" : "TMACG_MAX_EVENTS";
-	const char *groups_name = rotate ? "PLAN_MAX_GROUPS" : "TMACG_MAX_GROUPS";
+	int max_events = rotate ? PLAN_MAX_EVENTS : PLAN_UNROTATED_EVENTS;
+	int max_groups = rotate ? PLAN_MAX_GROUPS : PLAN_UNROTATED_GROUPS;
+	const char *events_name = rotate ? "TMACG_MAX_EVENTS" : "PLAN_UNROTATED_EVENTS";
+	const char *groups_name = rotate ? "TMACG_MAX_GROUPS" : "PLAN_UNROTATED_GROUPS";
 
 	for (int g = 0; g < s->ngroups; g++)
 		total += s->group[g].n;

@@ -61,9 +61,15 @@ struct plan_input {
 
 #define PLAN_MAX_PSEUDO 8
 #define PLAN_MAX_MISSING 16
-/* A rotating plan (levels 4-6): gnr's level 6 reads 146 events. */
-#define PLAN_MAX_EVENTS 256
-#define PLAN_MAX_GROUPS 64 /* group masks are 64-bit */
+/*
+ * A plan read whole at every switch (levels 1-3) keeps to these, so a switch
+ * costs what it always has; a rotating plan (levels 4-6, gnr's level 6 reads
+ * 146 events) may use all the BPF side holds.
+ */
+#define PLAN_UNROTATED_EVENTS 64
+#define PLAN_UNROTATED_GROUPS 16
+#define PLAN_MAX_EVENTS TMACG_MAX_EVENTS
+#define PLAN_MAX_GROUPS TMACG_MAX_GROUPS
 #define PLAN_MAX_SLICES PLAN_MAX_GROUPS
 
 struct plan {
