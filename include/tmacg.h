@@ -75,6 +75,7 @@ struct tmacg_cpu_state {
 	 */
 	__u64 pass_failed;
 	__u64 pass_skip;
+	__u64 last_read_ns; /* rotating: when this CPU last read its counters (ktime) */
 };
 
 struct tmacg_task_acc {

@@ -369,6 +369,8 @@ int measure_open(struct measure **out, const struct measure_config *o, char *err
 	if (plan_uses_pmu(&mi->plan) && (ret = cpu_require_pmu(&mi->ci, err, errlen)))
 		goto fail;
 	mi->flags = plan_model_flags(&req);
+	mi->ms.nslices = mi->plan.nslices;
+	mi->ms.slice_groups = mi->plan.slice_groups;
 	mi->ms.facts.topdown_fixed = mi->flags & MODEL_FLAG_TOPDOWN_FIXED;
 	mi->ms.facts.smt = mi->flags & MODEL_FLAG_SMT;
 	mi->ms.facts.pmu_slots = mi->ci.pmu_slots;
