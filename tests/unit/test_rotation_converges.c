@@ -254,6 +254,12 @@ static void spr_converges(void **state)
 	converges("spr", "spr-tma5.01.jsonl");
 }
 
+static void emr_converges(void **state)
+{
+	(void)state;
+	converges("emr", "emr-tma5.2.jsonl");
+}
+
 static void gnr_converges(void **state)
 {
 	(void)state;
@@ -276,8 +282,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(icx_converges), cmocka_unit_test(spr_converges),
-		cmocka_unit_test(gnr_converges), cmocka_unit_test(skx_converges),
-		cmocka_unit_test(clx_converges),
+		cmocka_unit_test(emr_converges), cmocka_unit_test(gnr_converges),
+		cmocka_unit_test(skx_converges), cmocka_unit_test(clx_converges),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
