@@ -242,49 +242,30 @@ static void converges(const char *id, const char *file)
 	model_free(c.m);
 }
 
-static void icx_converges(void **state)
-{
-	(void)state;
-	converges("icx", "icx-tma4.5.jsonl");
-}
+/* A model and its golden file: each test's state (cmocka_unit_test_prestate). */
+struct golden_file {
+	const char *model, *file;
+};
 
-static void spr_converges(void **state)
+static void model_converges(void **state)
 {
-	(void)state;
-	converges("spr", "spr-tma5.01.jsonl");
-}
+	const struct golden_file *g = *state;
 
-static void emr_converges(void **state)
-{
-	(void)state;
-	converges("emr", "emr-tma5.2.jsonl");
-}
-
-static void gnr_converges(void **state)
-{
-	(void)state;
-	converges("gnr", "gnr-tma5.1.jsonl");
-}
-
-static void skx_converges(void **state)
-{
-	(void)state;
-	converges("skx", "skx-tma5.01.jsonl");
-}
-
-static void clx_converges(void **state)
-{
-	(void)state;
-	converges("clx", "clx-tma5.01.jsonl");
+	converges(g->model, g->file);
 }
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(icx_converges), cmocka_unit_test(spr_converges),
-		cmocka_unit_test(emr_converges), cmocka_unit_test(gnr_converges),
-		cmocka_unit_test(skx_converges), cmocka_unit_test(clx_converges),
+	static struct golden_file files[] = {
+		{ "icx", "icx-tma4.5.jsonl" },	{ "spr", "spr-tma5.01.jsonl" },
+		{ "emr", "emr-tma5.2.jsonl" },	{ "gnr", "gnr-tma5.1.jsonl" },
+		{ "skx", "skx-tma5.01.jsonl" }, { "clx", "clx-tma5.01.jsonl" },
 	};
+	struct CMUnitTest tests[sizeof(files) / sizeof(files[0])];
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		tests[i] = (struct CMUnitTest){ files[i].model, model_converges, NULL, NULL,
+						&files[i] };
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
