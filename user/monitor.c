@@ -567,7 +567,8 @@ int monitor_run(const struct options *o)
 		free(m.specs);
 		fprintf(stderr, "tmacg: %s\n", err);
 		atomic_file_abort(&html_out);
-		return 1;
+		/* A --level the model lacks, an event no counter can take: usage errors. */
+		return ret == -EDOM || ret == -ENOSPC ? 2 : 1;
 	}
 	ret = open_report(&m, err, sizeof(err));
 	if (!ret)

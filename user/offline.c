@@ -42,7 +42,7 @@ static int list_events(const struct options *o, const struct tma_model *m,
 	if (ret) {
 		fprintf(stderr, "tmacg: %s\n", err);
 		/* What was asked cannot be planned (a level, a counter): a usage error. */
-		return ret == -EINVAL || ret == -ENOSPC || ret == -E2BIG ? 2 : 1;
+		return ret == -EINVAL || ret == -EDOM || ret == -ENOSPC || ret == -E2BIG ? 2 : 1;
 	}
 	if (!req.cpu && plan_uses_pmu(&plan) && !cpu_desc_for_model(model_id(m)))
 		printf("# planned for any PMU, %d counters per group assumed (this machine has no "

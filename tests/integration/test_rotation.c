@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "itest.h"
@@ -145,11 +146,34 @@ static void table_marks_rotated_nodes(void **state)
 	itest_tmacg_free(&t);
 }
 
+/* Live, a --level the model does not have is a usage error: exit 2, with the reason. */
+static void level_deeper_than_model_is_exit_2(void **state)
+{
+	char cmd[4200], out[1024] = "";
+	size_t len;
+	FILE *p;
+	int status;
+
+	(void)state;
+	ITEST_NEED_ROOT();
+	snprintf(cmd, sizeof(cmd), "'%s' --model srf --level 6 --count 1 2>&1", getenv("TMACG"));
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	len = fread(out, 1, sizeof(out) - 1, p);
+	out[len] = '\0';
+	status = pclose(p);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 2);
+	if (!strstr(out, "srf has 3 levels"))
+		fail_msg("no reason given: %s", out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(level_6_rotates_live, itest_cleanup),
 		cmocka_unit_test_teardown(table_marks_rotated_nodes, itest_cleanup),
+		cmocka_unit_test(level_deeper_than_model_is_exit_2),
 	};
 
 	return cmocka_run_group_tests_name("rotation", tests, setup, NULL);

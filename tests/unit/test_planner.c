@@ -585,7 +585,7 @@ static void test_shipped_models(void **state)
 				fail_msg("%s level 6: %s", d->model, err);
 			assert_true(p.nslices > 1);
 		} else {
-			assert_int_equal(plan_for_model(&r, &p, err, sizeof(err)), -EINVAL);
+			assert_int_equal(plan_for_model(&r, &p, err, sizeof(err)), -EDOM);
 			assert_non_null(strstr(err, "--level 6"));
 		}
 		r.level = 0;

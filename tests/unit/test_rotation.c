@@ -139,7 +139,7 @@ static void level_deeper_than_model(void **state)
 
 		assert_int_equal(plan_for_model(&r, &p, err, sizeof(err)), 0);
 		for (r.level = 4; r.level <= 6; r.level++) {
-			assert_int_equal(plan_for_model(&r, &p, err, sizeof(err)), -EINVAL);
+			assert_int_equal(plan_for_model(&r, &p, err, sizeof(err)), -EDOM);
 			snprintf(want, sizeof(want), "has %d level", plan_model_depth(m));
 			if (!strstr(err, want) || !strstr(err, "--level"))
 				fail_msg("%s level %d: %s", ids[k], r.level, err);

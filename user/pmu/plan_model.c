@@ -185,7 +185,7 @@ static int plan_check_depth(const struct plan_request *r, char *err, size_t errl
 		 "(use --level %d or less)",
 		 model_id(r->model), depth, depth == 1 ? "" : "s", r->level,
 		 depth > PLAN_LEVELS_ALWAYS ? depth : PLAN_LEVELS_ALWAYS);
-	return -EINVAL;
+	return -EDOM;
 }
 
 int plan_for_model(const struct plan_request *r, struct plan *out, char *err, size_t errlen)

@@ -67,7 +67,10 @@ bool model_needs_no_description(const struct tma_model *m, bool *generic);
  */
 int plan_node_groups(const struct plan *p, const struct tma_model *m, uint64_t *groups);
 
-/* 0, or -errno with the reason in err (unknown model, bad level, limits). */
+/*
+ * 0, or -errno with the reason in err: unknown model, bad level (-EINVAL), a
+ * level deeper than the model's tree (-EDOM), limits (-E2BIG, -ENOSPC).
+ */
 int plan_for_model(const struct plan_request *r, struct plan *out, char *err, size_t errlen);
 
 /*
