@@ -36,6 +36,16 @@ const volatile __u32 nr_groups = 0;
 const volatile __u8 event_group[TMACG_MAX_EVENTS]; /* group of each event */
 const volatile __u8 event_is_leader[TMACG_MAX_EVENTS];
 const volatile bool per_task = false;
+/*
+ * Levels 4-6 take turns on the PMU (user/pmu/rotation.c, docs/architecture.md
+ * "Rotation"): with rotate set, userspace enables only the groups of the
+ * current slice and names them in active_groups (bit g: group g), which a
+ * switch alone reads.  Each group's enabled time is then this CPU's time
+ * since its last reading, on or not, so enabled / running scales a group's
+ * counts from its turns to the whole interval.
+ */
+const volatile bool rotate = false;
+volatile __u64 active_groups = ~0ull;
 
 /* Event e on CPU c sits at index e * nr_cpus + c; max_entries set at load. */
 struct {
@@ -263,7 +273,7 @@ static __always_inline void charge_task(__u64 cgid, const struct tmacg_acc *d,
 		init->tgid = tgid;
 		init->pad = 0;
 		__builtin_memcpy(init->comm, comm, sizeof(init->comm));
-		__builtin_memcpy(&init->acc, d, sizeof(*d));
+		walk_delta(&init->acc, d, STEP_COPY); /* the fields this load uses: the rest stay 0 */
 		if (!bpf_map_update_elem(&task_acc, &tid, init, BPF_NOEXIST))
 			return;
 		t = bpf_map_lookup_elem(&task_acc, &tid);
@@ -290,6 +300,35 @@ static __always_inline __u32 typed_if(bool btf)
 	return btf ? ACCOUNT_TYPED : 0;
 }
 
+/* Rotating: this CPU's time since its last reading (every group's enabled). */
+static __always_inline __u64 rotation_window(struct tmacg_cpu_state *cs)
+{
+	__u64 now, last;
+
+	if (!rotate)
+		return 0;
+	now = bpf_ktime_get_ns();
+	last = cs->last_read_ns;
+	cs->last_read_ns = now;
+	return last && now > last ? now - last : 0;
+}
+
+/*
+ * Rotating, group g is not on the PMU in this slice: not read (its counters
+ * stand still while disabled, so its baseline stays good); its enabled time
+ * still grows, its running time does not.
+ */
+static __always_inline bool rotation_skips(__u32 g, __u32 e, struct tmacg_acc *d, __u64 window)
+{
+	if (!rotate || ((active_groups >> g) & 1))
+		return false;
+	if (event_is_leader[e]) {
+		d->time[g].enabled = window;
+		d->time[g].running = 0;
+	}
+	return true;
+}
+
 /*
  * Read every event of this CPU and charge the delta since the last reading
  * to the current task, which is task.  Called from sched_switch (current is
@@ -302,7 +341,7 @@ static __always_inline int account(struct tmacg_cpu *pc, struct task_struct *tas
 	struct tmacg_cpu_state *cs = &pc->state;
 	struct tmacg_acc *d = &pc->delta;
 	__u32 cpu = bpf_get_smp_processor_id();
-	__u64 failed;
+	__u64 failed, window = rotation_window(cs);
 
 	cs->pass_failed = 0;
 	cs->pass_skip = 0;
@@ -317,6 +356,8 @@ static __always_inline int account(struct tmacg_cpu *pc, struct task_struct *tas
 		g = event_group[e] & (TMACG_MAX_GROUPS - 1);
 		bit = 1ull << g;
 		d->counter[e] = 0;
+		if (rotation_skips(g, e, d, window))
+			continue;
 		if (cs->pass_skip & bit)
 			continue; /* this group's members did not count, or failed */
 		key = e * nr_cpus + cpu;
@@ -333,7 +374,7 @@ static __always_inline int account(struct tmacg_cpu *pc, struct task_struct *tas
 
 			cs->time[g].enabled = v.enabled;
 			cs->time[g].running = v.running;
-			d->time[g].enabled = had ? den : 0;
+			d->time[g].enabled = rotate ? window : had ? den : 0;
 			d->time[g].running = had ? drun : 0;
 			if (had && !drun) {
 				/* Not on the PMU since the last read: members are unchanged. */
@@ -347,7 +388,7 @@ static __always_inline int account(struct tmacg_cpu *pc, struct task_struct *tas
 	}
 	failed = cs->pass_failed;
 	/* A group that failed takes its next readings as a fresh baseline. */
-	cs->valid = ((1ull << nr_groups) - 1) & ~failed;
+	cs->valid = (nr_groups >= 64 ? ~0ull : (1ull << nr_groups) - 1) & ~failed;
 	d->runtime_ns = cs->run_pending;
 	cs->run_pending = 0;
 	/*

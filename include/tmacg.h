@@ -8,13 +8,14 @@
 #define TMACG_H
 
 /*
- * Events read per CPU on every switch.  Bounds the BPF read loop and sizes the
- * accumulators: ICX at level 3 needs about 40 events, the deepest levels are
- * split over several intervals by the planner rather than raising this.
+ * Events opened per CPU.  Bounds the BPF read loop and sizes the accumulators:
+ * ICX at level 3 needs about 50 events, read at every switch (at most 64 there,
+ * PLAN_UNROTATED_EVENTS); levels 4-6 need up to 146 (gnr), put in turns by the
+ * planner, and a switch reads only the groups on the PMU in the current slice.
  */
-#define TMACG_MAX_EVENTS 64
-/* Perf groups per CPU; each keeps its own enabled/running times. */
-#define TMACG_MAX_GROUPS 16
+#define TMACG_MAX_EVENTS 256
+/* Perf groups per CPU; each keeps its own enabled/running times.  Masks are 64-bit. */
+#define TMACG_MAX_GROUPS 64
 /* The BPF program masks group numbers with TMACG_MAX_GROUPS - 1 (bounds for the verifier). */
 _Static_assert((TMACG_MAX_GROUPS & (TMACG_MAX_GROUPS - 1)) == 0,
 	       "TMACG_MAX_GROUPS is a power of two");
@@ -74,6 +75,7 @@ struct tmacg_cpu_state {
 	 */
 	__u64 pass_failed;
 	__u64 pass_skip;
+	__u64 last_read_ns; /* rotating: when this CPU last read its counters (ktime) */
 };
 
 struct tmacg_task_acc {

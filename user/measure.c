@@ -52,6 +52,8 @@ struct measure_impl {
 	int nheadline;
 	const char **count_names;
 	const char *missing[PLAN_MAX_MISSING];
+	uint64_t *node_groups; /* per model node: the groups of its events */
+	double *measured;      /* per model node: quality.measured, NAN: not reported */
 };
 
 /* The TSC's rate: msr/tsc/ in an interval is this times its length. */
@@ -120,6 +122,7 @@ void measure_evaluate(struct measure *ms, const struct tmacg_acc *sum, double in
 						     scaled(mi, sum, ran, mi->plan_of[e]);
 	model_eval_level(mi->model, &in, result, ms->facts.level, ms->facts.info);
 	model_result_no_slots(mi->model, result);
+	measure_node_fractions(mi->model, mi->node_groups, ms->facts.level, sum, mi->measured);
 	/* The scheduler's runtime, as cpu.stat counts it: a number even when nothing ran. */
 	counts[MEASURE_ON_CPU_S] = sum->runtime_ns / 1e9;
 	counts[MEASURE_CPU_UTILIZATION] =
@@ -133,6 +136,20 @@ void measure_evaluate(struct measure *ms, const struct tmacg_acc *sum, double in
 			counts[c++] = scaled(mi, sum, ran, i);
 	if (tsc_computed(mi))
 		counts[c++] = mi->values[mi->tsc_event];
+}
+
+void measure_node_fractions(const struct tma_model *m, const uint64_t *node_groups, int level,
+			    const struct tmacg_acc *sum, double *measured)
+{
+	int n = model_node_count(m);
+
+	for (int k = 0; k < n; k++) {
+		int depth = model_node(m, k)->level;
+
+		measured[k] = depth > PLAN_LEVELS_ALWAYS && depth <= level && node_groups[k] ?
+				      acc_measured(sum, node_groups[k]) :
+				      NAN;
+	}
 }
 
 void measure_evaluate_cb(void *ctx, const struct tmacg_acc *sum, double interval_s, double *counts,
@@ -166,6 +183,8 @@ void measure_close(struct measure *ms)
 	rl_table_free(&mi->latencies_given);
 	free(mi->count_node);
 	free(mi->count_names);
+	free(mi->node_groups);
+	free(mi->measured);
 	free(mi);
 }
 
@@ -214,6 +233,22 @@ static int fill_events(struct measure_impl *mi, char *err, size_t errlen)
 		ms->events[i].group = plan_group_of(&mi->plan, i);
 	}
 	return 0;
+}
+
+/* Where each node's events are, for quality.measured. */
+static int node_fractions_open(struct measure_impl *mi)
+{
+	int n = model_node_count(mi->model);
+
+	mi->node_groups = calloc((size_t)n + 1, sizeof(*mi->node_groups));
+	mi->measured = calloc((size_t)n + 1, sizeof(*mi->measured));
+	if (!mi->node_groups || !mi->measured)
+		return -ENOMEM;
+	for (int k = 0; k < n; k++)
+		mi->measured[k] = NAN;
+	/* Below level 3 only: filled again by each measure_evaluate, before the line is made. */
+	mi->ms.facts.measured = mi->ms.facts.level > PLAN_LEVELS_ALWAYS ? mi->measured : NULL;
+	return plan_node_groups(&mi->plan, mi->model, mi->node_groups);
 }
 
 /* A model's count may not take a name tmacg reports itself. */
@@ -336,12 +371,16 @@ int measure_open(struct measure **out, const struct measure_config *o, char *err
 	if (plan_uses_pmu(&mi->plan) && (ret = cpu_require_pmu(&mi->ci, err, errlen)))
 		goto fail;
 	mi->flags = plan_model_flags(&req);
+	mi->ms.nslices = mi->plan.nslices;
+	mi->ms.slice_groups = mi->plan.slice_groups;
 	mi->ms.facts.topdown_fixed = mi->flags & MODEL_FLAG_TOPDOWN_FIXED;
 	mi->ms.facts.smt = mi->flags & MODEL_FLAG_SMT;
 	mi->ms.facts.pmu_slots = mi->ci.pmu_slots;
 	ret = fill_events(mi, err, errlen);
 	if (!ret)
 		ret = map_model_events(mi, err, errlen);
+	if (!ret)
+		ret = node_fractions_open(mi);
 	if (ret)
 		goto fail;
 	if (mi->tsc_event >= 0)

@@ -10,6 +10,7 @@
 
 #include <linux/types.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 
 #include "output/cgroup_record.h"
@@ -50,7 +51,23 @@ struct measure {
 	 * where retire latencies come from).  A line's own fields are left zero.
 	 */
 	struct report_line facts;
+	/*
+	 * Levels 4-6 in turns (plan.nslices): slice s has the groups of
+	 * slice_groups[s] on the PMU, each slice 1/nslices of the interval.
+	 * 1: every group on all the time.
+	 */
+	int nslices;
+	const uint64_t *slice_groups;
 };
+
+/*
+ * measured[k] for each node k of m below level 3 and at most level deep: the
+ * fraction of the interval its events were measured (acc_measured over
+ * node_groups[k], plan_node_groups()); NAN for the others, and for a node
+ * whose events were never enabled.
+ */
+void measure_node_fractions(const struct tma_model *m, const uint64_t *node_groups, int level,
+			    const struct tmacg_acc *sum, double *measured);
 
 /*
  * The model cfg names (--pmu software is the built-in model "software"),

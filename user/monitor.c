@@ -28,6 +28,7 @@
 #include "prom/prom.h"
 #include "output/report.h"
 #include "output/top_input.h"
+#include "rotate.h"
 #include "util/atomic_file.h"
 #include "util/privileges.h"
 
@@ -61,6 +62,7 @@ struct monitor {
 	struct prom *prom;	    /* --listen: the report's sink, serving /metrics */
 	struct cgroup_mount mnt;    /* the cgroup2 mount measured */
 	struct cgroup_spec *specs;  /* --cgroup, resolved in it */
+	struct rotate rot;	    /* levels 4-6: the groups in turns */
 };
 
 static uint64_t now_ns(clockid_t clk)
@@ -322,6 +324,7 @@ static int open_collector(struct monitor *m, char *err, size_t errlen)
 	cfg.event_group = event_group;
 	cfg.event_is_leader = event_is_leader;
 	cfg.per_task = m->o->per_task;
+	cfg.rotate = m->ms->nslices > 1;
 	cfg.max_cgroups = m->o->max_cgroups;
 	cfg.max_tasks = m->o->max_tasks;
 	cfg.verbose = m->o->verbose;
@@ -347,7 +350,10 @@ static int open_counters(struct monitor *m, char *err, size_t errlen)
 		ret = collector_attach(&m->col, err, errlen);
 	if (ret)
 		return ret;
-	ret = pmu_enable(&m->pmu);
+	/* Levels 4-6: the first slice's groups only, the others in their turns. */
+	ret = m->ms->nslices > 1 ?
+		      rotate_start(&m->rot, &m->col, &m->pmu, m->ms->nslices, m->ms->slice_groups) :
+		      pmu_enable(&m->pmu);
 	if (ret)
 		snprintf(err, errlen, "cannot enable the perf events: %s", strerror(-ret));
 	return ret;
@@ -418,6 +424,33 @@ struct loop_wait {
 	struct monitor *m;
 	struct top_input *input; /* the live view's keys */
 };
+
+static int wait_cgroups(void *ctx, int ms);
+static void wait_keys(void *ctx);
+
+/*
+ * Waits for deadline; rotating, steps through the interval's slices on the
+ * way (slice k from start + k/nslices of the interval), so every interval
+ * sees each slice once.
+ */
+static int wait_interval(struct loop_wait *lw, uint64_t start, uint64_t deadline, int max_wait_ms)
+{
+	struct monitor *m = lw->m;
+	int ret = 0;
+
+	for (int k = 1; k < m->rot.nslices && !ret && !monitor_stop; k++) {
+		uint64_t at = rotate_slice_start(start, m->o->interval_ns, k, m->rot.nslices);
+
+		if (at >= deadline)
+			break;
+		ret = monitor_wait_until(at, max_wait_ms, wait_cgroups, wait_keys, lw);
+		if (!ret && !monitor_stop)
+			ret = rotate_to(&m->rot, k);
+	}
+	if (!ret)
+		ret = monitor_wait_until(deadline, max_wait_ms, wait_cgroups, wait_keys, lw);
+	return ret;
+}
 
 static int wait_cgroups(void *ctx, int ms)
 {
@@ -534,7 +567,8 @@ int monitor_run(const struct options *o)
 		free(m.specs);
 		fprintf(stderr, "tmacg: %s\n", err);
 		atomic_file_abort(&html_out);
-		return 1;
+		/* A --level the model lacks, an event no counter can take: usage errors. */
+		return ret == -EDOM || ret == -ENOSPC ? 2 : 1;
 	}
 	ret = open_report(&m, err, sizeof(err));
 	if (!ret)
@@ -557,14 +591,13 @@ int monitor_run(const struct options *o)
 	start = last = now_ns(CLOCK_MONOTONIC);
 	deadline = start;
 	for (long n = 0; !o->count || n < o->count; n++) {
-		uint64_t now, map_full, dropped;
+		uint64_t now, map_full, dropped, begun = deadline;
 
 		deadline += o->interval_ns;
 		if (o->duration_ns && deadline > start + o->duration_ns)
 			deadline = start + o->duration_ns;
 		/* Wait for the interval's end, naming new cgroups and taking keys as they come. */
-		ret = monitor_wait_until(deadline, keys.active ? KEY_POLL_MS : INT_MAX,
-					 wait_cgroups, wait_keys, &lw);
+		ret = wait_interval(&lw, begun, deadline, keys.active ? KEY_POLL_MS : INT_MAX);
 		if (ret) {
 			fprintf(stderr, "tmacg: cannot wait for cgroup events: %s\n",
 				strerror(-ret));
@@ -572,6 +605,9 @@ int monitor_run(const struct options *o)
 			break;
 		}
 		ret = collect(&m);
+		/* The next interval starts with the first slice. */
+		if (!ret && m.rot.nslices > 1)
+			ret = rotate_to(&m.rot, 0);
 		if (ret) {
 			fprintf(stderr, "tmacg: cannot read the BPF maps: %s\n", strerror(-ret));
 			code = 1;

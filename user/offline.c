@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #include "offline.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,12 +35,14 @@ static int list_events(const struct options *o, const struct tma_model *m,
 		/* On a PMU: leave out the generic events it lacks, as a run would. */
 		.probe = ci && ci->has_pmu ? pmu_probe : NULL
 	};
-	static struct plan plan; /* ~20 KiB: off the stack */
+	static struct plan plan; /* ~70 KiB: off the stack */
 	char err[1024];
+	int ret = plan_for_model(&req, &plan, err, sizeof(err));
 
-	if (plan_for_model(&req, &plan, err, sizeof(err))) {
+	if (ret) {
 		fprintf(stderr, "tmacg: %s\n", err);
-		return 1;
+		/* What was asked cannot be planned (a level, a counter): a usage error. */
+		return ret == -EINVAL || ret == -EDOM || ret == -ENOSPC || ret == -E2BIG ? 2 : 1;
 	}
 	if (!req.cpu && plan_uses_pmu(&plan) && !cpu_desc_for_model(model_id(m)))
 		printf("# planned for any PMU, %d counters per group assumed (this machine has no "
@@ -57,6 +60,7 @@ static int list_events(const struct options *o, const struct tma_model *m,
 		printf("# this CPU: %s family 0x%X model 0x%X (no description), planning model %s\n",
 		       ci->vendor, (unsigned int)ci->family, (unsigned int)ci->model, model_id(m));
 	plan_print(stdout, &plan);
+	plan_print_rotation(stdout, &plan);
 	/*
 	 * Where no fixed counter counts cycles (AMD), the NMI watchdog's counter
 	 * is one the plan needs: show the plan a host with kernel.nmi_watchdog=1

@@ -99,6 +99,32 @@ static void running_min_over_enabled_groups(void **state)
 	assert_true(acc_running_min(&a, 3) == 0.25);
 }
 
+/*
+ * A node's measured fraction: the least running/enabled among its groups
+ * only (a rotating group's enabled is the whole time, running its turns).
+ */
+static void measured_over_a_nodes_groups(void **state)
+{
+	struct tmacg_acc a = { 0 };
+
+	(void)state;
+	assert_true(isnan(acc_measured(&a, 0x7)));
+	a.time[0].enabled = 1000;
+	a.time[0].running = 1000;
+	a.time[1].enabled = 1000;
+	a.time[1].running = 250;
+	a.time[2].enabled = 1000;
+	a.time[2].running = 0; /* never on while the cgroup ran */
+	a.time[TMACG_MAX_GROUPS - 1].enabled = 1000;
+	a.time[TMACG_MAX_GROUPS - 1].running = 500;
+	assert_true(acc_measured(&a, 1u << 0) == 1.0);
+	assert_true(acc_measured(&a, 1u << 0 | 1u << 1) == 0.25);
+	assert_true(acc_measured(&a, 1u << 1 | 1u << 2) == 0.0);
+	assert_true(acc_measured(&a, 1ull << (TMACG_MAX_GROUPS - 1) | 1u << 0) == 0.5);
+	assert_true(isnan(acc_measured(&a, 1u << 5))); /* never enabled */
+	assert_true(isnan(acc_measured(&a, 0)));
+}
+
 /* acc_clear empties what acc_add filled: the sum is empty and adds afresh. */
 static void clear_undoes_add(void **state)
 {
@@ -129,6 +155,7 @@ int main(void)
 		cmocka_unit_test(clear_undoes_add),
 		cmocka_unit_test(scaling_for_multiplexing),
 		cmocka_unit_test(running_min_over_enabled_groups),
+		cmocka_unit_test(measured_over_a_nodes_groups),
 	};
 	return cmocka_run_group_tests_name("acc_delta", tests, NULL, NULL);
 }

@@ -278,6 +278,65 @@ static void every_key_reads_back_exactly(void **state)
 	model_free(m);
 }
 
+/*
+ * Levels 4-6 take turns: quality.measured, last in quality, gives each node
+ * below level 3 the fraction of the interval its events were measured; a
+ * node not reported (NAN) is absent, and lines without it have no key.
+ */
+static void measured_fractions_in_quality(void **state)
+{
+	char err[256], keys[4096];
+	struct tma_model *m = model_load_builtin("spr", err, sizeof(err));
+	struct model_result *result;
+	struct report_line r = { .model = "spr", .cgroup = "/a", .pmu_groups = 4, .level = 6 };
+	json_object *o, *q, *measured;
+	double *fraction;
+	int n, deep = 0, l4 = -1, l6 = -1;
+	char *line;
+
+	(void)state;
+	assert_non_null(m);
+	n = model_node_count(m);
+	result = model_result_new(m);
+	fraction = calloc((size_t)n, sizeof(*fraction));
+	for (int i = 0; i < n; i++) {
+		int level = model_node(m, i)->level;
+
+		fraction[i] = level > 3 ? 1.0 / (i % 7 + 2) : NAN;
+		result->value[i] = 0.125;
+		l4 = l4 < 0 && level == 4 ? i : l4;
+		l6 = l6 < 0 && level == 6 ? i : l6;
+		deep += level > 3;
+	}
+	assert_true(l4 >= 0 && l6 >= 0 && deep > 10);
+	fraction[l6] = NAN; /* never enabled: not reported */
+	r.tma = m;
+	r.result = result;
+	r.measured = fraction;
+	line = render(&r);
+	o = json_tokener_parse(line);
+	if (!o)
+		fail_msg("not JSON: %s", line);
+	q = json_object_object_get(o, "quality");
+	key_list(q, keys, sizeof(keys));
+	assert_string_equal(keys, "running_min,smt_shared,dropped,map_full,instance,pmu_groups,"
+				  "missing_events,retire_latency,no_top_down,measured");
+	measured = json_object_object_get(q, "measured");
+	assert_int_equal(json_object_object_length(measured), deep - 1);
+	assert_true(json_object_get_double(json_object_object_get(
+			    measured, model_node(m, l4)->name)) == fraction[l4]);
+	assert_null(json_object_object_get(measured, model_node(m, l6)->name));
+	json_object_put(o);
+	free(line);
+	r.measured = NULL;
+	line = render(&r);
+	assert_null(strstr(line, "\"measured\""));
+	free(line);
+	free(fraction);
+	model_result_free(result);
+	model_free(m);
+}
+
 static void closed_stream_reports_error(void **state)
 {
 	struct report_line r = { .interval_s = 1, .running_min = NAN };
@@ -323,6 +382,7 @@ int main(void)
 		cmocka_unit_test(time_is_rfc3339_with_nanoseconds),
 		cmocka_unit_test(doubles_print_shortest_round_trip),
 		cmocka_unit_test(every_key_reads_back_exactly),
+		cmocka_unit_test(measured_fractions_in_quality),
 		cmocka_unit_test(closed_stream_reports_error),
 		cmocka_unit_test(closed_pipe_line_buffered_is_epipe),
 	};

@@ -100,6 +100,57 @@ static void test_tree_color(void **state)
 	free(out);
 }
 
+/*
+ * Levels 4-6 rotate: a node measured less than half the interval is marked
+ * "~" after the flag and bottleneck columns, with the legend once; half or
+ * more, or a node not reported (NAN), is not.
+ */
+static void test_tree_marks_low_measured(void **state)
+{
+	static const char deep[] = "model d\nnode 1 Top\n  formula E.A\n"
+				   "node 1.1 Mid\n  formula E.B\nnode 1.1.1 Low\n  formula E.B\n"
+				   "node 1.1.1.1 Deep\n  formula E.C\n"
+				   "node 1.1.1.2 Deeper\n  formula E.D\n"
+				   "node 1.1.1.3 Unseen\n  formula E.D\n";
+	double events[8] = { 0 }, measured[6] = { NAN, NAN, NAN, 0.25, 0.5, NAN };
+	struct model_input in = { .events = events, .interval_s = 1 };
+	char err[512], *out = NULL;
+	size_t len = 0;
+	struct tma_model *m = model_load(deep, strlen(deep), "d.tma", err, sizeof(err));
+	struct model_result *r;
+	FILE *f = open_memstream(&out, &len);
+
+	(void)state;
+	assert_non_null(m);
+	r = model_result_new(m);
+	for (int i = 0; i < 4; i++)
+		events[i] = 0.5;
+	assert_int_equal(model_eval(m, &in, r), 0);
+	output_tree(f,
+		    &(struct report_line){ .cgroup = "/svc",
+					   .interval_s = 1,
+					   .tma = m,
+					   .result = r,
+					   .level = 4,
+					   .measured = measured },
+		    false);
+	fclose(f);
+	assert_string_equal(out, "cgroup /svc, interval 1.000 s\n"
+				 "  Top                                         50.0%\n"
+				 "    Mid                                       50.0%\n"
+				 "      Low                                     50.0%\n"
+				 "        Deep                                  50.0%     ~\n"
+				 "        Deeper                                50.0%\n"
+				 "        Unseen                                50.0%\n"
+				 "  ~ measured less than half the interval (levels 4-6 take turns "
+				 "on the PMU: quality.measured)\n"
+				 "  bottleneck: none\n"
+				 "\n");
+	free(out);
+	model_result_free(r);
+	model_free(m);
+}
+
 /* A cgroup name with a terminal escape (clear screen) is printed escaped, as is replay's. */
 static void test_tree_escapes_name(void **state)
 {
@@ -234,6 +285,7 @@ int main(void)
 		cmocka_unit_test(test_tree_counts_and_task),
 		cmocka_unit_test(test_metrics_list),
 		cmocka_unit_test(test_tree_escapes_name),
+		cmocka_unit_test(test_tree_marks_low_measured),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -110,3 +110,19 @@ double acc_scaled_by_cycles(const struct tmacg_acc *a, int event, int cycles, do
 		return NAN;
 	return (double)a->counter[event] * (total / (double)a->counter[cycles]);
 }
+
+double acc_measured(const struct tmacg_acc *a, uint64_t groups)
+{
+	double min = NAN;
+
+	for (int g = 0; g < TMACG_MAX_GROUPS && groups >> g; g++) {
+		double f;
+
+		if (!((groups >> g) & 1) || !a->time[g].enabled)
+			continue;
+		f = (double)a->time[g].running / (double)a->time[g].enabled;
+		if (isnan(min) || f < min)
+			min = f;
+	}
+	return min;
+}

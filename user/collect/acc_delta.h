@@ -5,6 +5,7 @@
 
 #include <linux/types.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "tmacg.h"
 
@@ -50,6 +51,14 @@ double acc_cycles_total(const struct tmacg_acc *a, const int *cycles_of, int ngr
  * counted no cycles.
  */
 double acc_scaled_by_cycles(const struct tmacg_acc *a, int event, int cycles, double total);
+
+/*
+ * The fraction of the interval the groups of mask groups (bit g: group g) were
+ * all measured, as far as one can tell: the smallest running/enabled among
+ * them (a rotating group's enabled is the whole time, its running its turns).
+ * NAN when none of them was enabled (nothing ran).
+ */
+double acc_measured(const struct tmacg_acc *a, uint64_t groups);
 
 /* The smallest running/enabled over groups that were enabled; NAN if none. */
 double acc_running_min(const struct tmacg_acc *a, int ngroups);

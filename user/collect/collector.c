@@ -62,6 +62,7 @@ static int configure(struct collector *c, bool raw_tp)
 		skel->rodata->event_is_leader[e] = cfg->event_is_leader[e];
 	}
 	skel->rodata->per_task = cfg->per_task;
+	skel->rodata->rotate = cfg->rotate;
 	bpf_map__set_max_entries(skel->maps.events, cfg->nevents * c->ncpus);
 	bpf_map__set_max_entries(skel->maps.cgroup_acc, cfg->max_cgroups);
 	bpf_map__set_max_entries(
@@ -190,6 +191,12 @@ int collector_attach(struct collector *c, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot attach to sched_switch/cgroup tracepoints: %s",
 			 strerror(-ret));
 	return ret;
+}
+
+void collector_set_active(struct collector *c, uint64_t groups)
+{
+	/* Mapped memory the BPF program reads at each switch: one store, seen there next. */
+	__atomic_store_n(&c->skel->data->active_groups, groups, __ATOMIC_RELEASE);
 }
 
 int collector_poll_cgroups(struct collector *c)

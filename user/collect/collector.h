@@ -25,6 +25,12 @@ struct collector_config {
 	const int *event_group;	     /* [nevents] */
 	const bool *event_is_leader; /* [nevents] */
 	bool per_task;
+	/*
+	 * Levels 4-6 take turns (user/rotate.c): a switch reads only the groups
+	 * of collector_set_active(), and every group's enabled time is the whole
+	 * time seen, so enabled / running scales a group's turns to the interval.
+	 */
+	bool rotate;
 	uint32_t max_cgroups; /* cgroup accumulator entries */
 	uint32_t max_tasks;   /* task accumulator entries (LRU) */
 	int verbose;	      /* libbpf's warnings at 1 (-v), everything at 2 (-vv) */
@@ -56,6 +62,8 @@ int collector_open(struct collector *c, const struct collector_config *cfg, char
 /* Puts the opened perf events into the BPF perf event array. */
 int collector_set_events(struct collector *c, const struct pmu_set *pmu, char *err, size_t errlen);
 int collector_attach(struct collector *c, char *err, size_t errlen);
+/* Rotating: the groups a switch reads from now on (bit g: group g). */
+void collector_set_active(struct collector *c, uint64_t groups);
 /* Delivers pending cgroup events to cfg.on_cgroup. */
 int collector_poll_cgroups(struct collector *c);
 /* The same, waiting up to timeout_ms for the first; -EINTR on a signal. */

@@ -48,8 +48,14 @@ struct report_line {
 	const double *count_values; /* NAN: null */
 	int nsummary;		    /* the first nsummary counts: the table shows them too */
 	double running_min;	    /* NAN: null */
-	int pmu_groups;		    /* hardware perf groups; -1: null (replay) */
-	int nmissing;		    /* events this PMU lacks */
+	/*
+	 * Per model node (its index): the fraction of the interval its events were
+	 * measured, reported for nodes below level 3 (quality.measured; the table
+	 * marks those under half).  NULL, or NAN for a node: not reported.
+	 */
+	const double *measured;
+	int pmu_groups; /* hardware perf groups; -1: null (replay) */
+	int nmissing;	/* events this PMU lacks */
 	const char *const *missing;
 	bool smt_shared;
 	uint64_t dropped;

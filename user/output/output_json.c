@@ -78,6 +78,28 @@ static void add_model_result(struct json_writer *w, const struct report_line *r)
 	jw_string(w, model_bottleneck_path(r->tma, r->result, r->level));
 }
 
+/*
+ * Levels 4-6 are measured in turns: each node below level 3 with the
+ * fraction of the interval its events were on the PMU (docs/output.md).
+ */
+static void add_measured(struct json_writer *w, const struct report_line *r)
+{
+	int n;
+
+	if (!r->measured || !r->tma)
+		return;
+	n = model_node_count(r->tma);
+	JW_KEY(w, "measured");
+	jw_begin_object(w);
+	for (int k = 0; k < n; k++) {
+		if (isnan(r->measured[k]))
+			continue;
+		jw_key(w, model_node(r->tma, k)->name);
+		jw_double(w, r->measured[k]);
+	}
+	jw_end_object(w);
+}
+
 static void add_quality(struct json_writer *w, const struct report_line *r)
 {
 	JW_KEY(w, "quality");
@@ -107,6 +129,7 @@ static void add_quality(struct json_writer *w, const struct report_line *r)
 	jw_string(w, r->retire_latency);
 	JW_KEY(w, "no_top_down");
 	jw_string(w, r->result ? r->result->no_tree : NULL);
+	add_measured(w, r);
 	jw_end_object(w);
 }
 

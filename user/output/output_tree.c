@@ -27,8 +27,19 @@ static bool on_path(const struct model_result *r, int node)
 	return false;
 }
 
+/*
+ * A node whose events were measured less than half the interval (levels 4-6
+ * rotate): its value is an extrapolation from a smaller sample, marked "~".
+ */
+#define TREE_MEASURED_LOW 0.5
+
+static bool measured_low(const struct report_line *line, int node)
+{
+	return line->measured && line->measured[node] < TREE_MEASURED_LOW;
+}
+
 static void print_node(FILE *f, const struct model_node_info *n, double v, bool flagged,
-		       bool bottleneck, bool color)
+		       bool bottleneck, bool low, bool color)
 {
 	int indent = 2 * n->level, width = TREE_VALUE_COL - indent - 1;
 	const char *on = !color ? "" : bottleneck ? ANSI_BOTTLENECK : flagged ? ANSI_FLAGGED : "";
@@ -38,11 +49,12 @@ static void print_node(FILE *f, const struct model_node_info *n, double v, bool 
 		fprintf(f, "%7s", "-");
 	else
 		fprintf(f, "%6.1f%%", v * 100);
-	fprintf(f, "%s%s%s\n",
-		flagged	   ? " *" :
-		bottleneck ? "  " :
-			     "",
-		bottleneck ? " <" : "", *on ? ANSI_RESET : "");
+	/* Markers in fixed columns, the line ending after the last one shown. */
+	if (flagged || bottleneck || low)
+		fputs(flagged ? " *" : "  ", f);
+	if (bottleneck || low)
+		fputs(bottleneck ? " <" : "  ", f);
+	fprintf(f, "%s%s\n", low ? " ~" : "", *on ? ANSI_RESET : "");
 }
 
 /* A count as the table shows it: whole numbers whole, "-" for null. */
@@ -97,7 +109,7 @@ void output_tree(FILE *f, const struct report_line *line, bool color)
 {
 	const struct tma_model *m = line->tma;
 	const struct model_result *r = line->result;
-	int n = model_node_count(m), level = line->level, last = -1;
+	int n = model_node_count(m), level = line->level, last = -1, low = 0;
 	const char *path = model_bottleneck_path(m, r, level);
 	double interval_s = line->interval_s;
 	const char *cgroup = line->cgroup;
@@ -118,8 +130,13 @@ void output_tree(FILE *f, const struct report_line *line, bool color)
 
 		if (node->level == 0 || node->level > level) /* Info metrics, counts */
 			continue;
-		print_node(f, node, r->value[i], r->flagged[i], on_path(r, i), color);
+		print_node(f, node, r->value[i], r->flagged[i], on_path(r, i),
+			   measured_low(line, i), color);
+		low += measured_low(line, i);
 	}
+	if (low)
+		fprintf(f, "  ~ measured less than half the interval (levels 4-6 take turns on the "
+			   "PMU: quality.measured)\n");
 	print_counts(f, line);
 	fprintf(f, "  bottleneck: %s", path ? path : "none");
 	if (!path && r->no_tree)

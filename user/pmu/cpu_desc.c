@@ -441,6 +441,11 @@ static int parse_line(struct cpu_parser *p, char *line)
 			return perr(p, "second 'group_cycles' line");
 		return set_string(p, &p->d->group_cycles, f[1]);
 	}
+	if (!strcmp(f[0], "software_counters")) {
+		if (nf != 2)
+			return perr(p, "'software_counters' takes yes or no");
+		return parse_yes_no(p, f[0], f[1], &p->d->software_counters);
+	}
 	if (!strcmp(f[0], "retire_latency"))
 		return parse_retire_latency(p, f, nf);
 	if (!strcmp(f[0], "match")) {
@@ -454,7 +459,8 @@ static int parse_line(struct cpu_parser *p, char *line)
 	return perr(p,
 		    "unknown directive '%s' (docs/cpu-format.md lists them: cpu, title, match, "
 		    "model, tma_version, libpfm, gp_counters, gp_counters_smt, fixed_counters, "
-		    "perf_metrics, perf_metrics_l2, group_cycles, event, retire_latency)",
+		    "perf_metrics, perf_metrics_l2, group_cycles, software_counters, event, "
+		    "retire_latency)",
 		    f[0]);
 }
 

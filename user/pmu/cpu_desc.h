@@ -51,6 +51,12 @@ struct cpu_desc {
 	 * taken against cycles counted over the same time; NULL: none.
 	 */
 	char *group_cycles;
+	/*
+	 * Software events (SW.*) take a general-purpose counter each in the plan,
+	 * as hardware events would: test descriptions use them as stand-ins so a
+	 * machine without a PMU plans, rotates and measures like one with it.
+	 */
+	bool software_counters;
 	struct cpu_desc_event *events; /* sorted by name */
 	int nevents;
 	/* Intel's published retire latencies: the defaults of EVENT:retire_latency */

@@ -159,6 +159,35 @@ static int plan_rank(const struct plan_request *r, const struct model_node_info 
 	return info->level <= r->level ? info->level : -1;
 }
 
+int plan_model_depth(const struct tma_model *m)
+{
+	int depth = 0, nnodes = model_node_count(m);
+
+	for (int k = 0; k < nnodes; k++)
+		if (model_node(m, k)->level > depth)
+			depth = model_node(m, k)->level;
+	return depth;
+}
+
+/*
+ * Levels 1-3 are what every model answers (a shallower one reports what it
+ * has); a deeper level is asked for on purpose, for its own nodes, and
+ * refused where the model has none.
+ */
+static int plan_check_depth(const struct plan_request *r, char *err, size_t errlen)
+{
+	int depth = plan_model_depth(r->model);
+
+	if (r->level <= PLAN_LEVELS_ALWAYS || r->level <= depth)
+		return 0;
+	snprintf(err, errlen,
+		 "model %s has %d level%s: --level %d asks for nodes it does not have "
+		 "(use --level %d or less)",
+		 model_id(r->model), depth, depth == 1 ? "" : "s", r->level,
+		 depth > PLAN_LEVELS_ALWAYS ? depth : PLAN_LEVELS_ALWAYS);
+	return -EDOM;
+}
+
 int plan_for_model(const struct plan_request *r, struct plan *out, char *err, size_t errlen)
 {
 	struct event_target t = { 0 };
@@ -172,6 +201,9 @@ int plan_for_model(const struct plan_request *r, struct plan *out, char *err, si
 		snprintf(err, errlen, "--level takes 1 to 6 (TMA levels), not %d", r->level);
 		return -EINVAL;
 	}
+	ret = plan_check_depth(r, err, errlen);
+	if (ret)
+		return ret;
 	n = model_event_count(r->model);
 	nnodes = model_node_count(r->model);
 	need = calloc((size_t)n + 1, sizeof(*need));
@@ -224,7 +256,12 @@ int plan_for_model(const struct plan_request *r, struct plan *out, char *err, si
 					set[c++] = model_event_name(r->model, i);
 			nodes[in.nnodes++] =
 				(struct plan_node){ model_node(r->model, k)->name, set, c };
+			if (rank <= PLAN_LEVELS_ALWAYS)
+				in.nbase_nodes = in.nnodes;
 		}
+	/* Deeper than level 3: more events than one pass reads, in turns. */
+	in.rotate = r->level > PLAN_LEVELS_ALWAYS;
+	in.software_takes_counters = t.cpu && t.cpu->software_counters;
 	in.target = &t;
 	in.gp_counters = gp;
 	in.events = names;
@@ -246,6 +283,29 @@ cleanup:
 	free(mark);
 	free(need);
 	return ret;
+}
+
+int plan_node_groups(const struct plan *p, const struct tma_model *m, uint64_t *groups)
+{
+	int n = model_event_count(m), nnodes = model_node_count(m);
+	bool *mark = calloc((size_t)n + 1, sizeof(*mark));
+
+	if (!mark)
+		return -ENOMEM;
+	for (int k = 0; k < nnodes; k++) {
+		groups[k] = 0;
+		memset(mark, 0, ((size_t)n + 1) * sizeof(*mark));
+		if (model_node_events(m, k, mark) < 0)
+			continue;
+		for (int e = 0; e < n; e++) {
+			int i = mark[e] ? plan_index(p, model_event_name(m, e)) : -1;
+
+			if (i >= 0)
+				groups[k] |= 1ull << plan_group_of(p, i);
+		}
+	}
+	free(mark);
+	return 0;
 }
 
 /* Generic events any PMU maps, software ones no PMU needs: no description either way. */

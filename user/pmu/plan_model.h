@@ -41,6 +41,15 @@ struct plan_request {
  */
 #define PLAN_GENERIC_GP 2
 
+/*
+ * Levels read whole at every switch; deeper ones rotate (plan.nslices), and a
+ * --level deeper than this must exist in the model.
+ */
+#define PLAN_LEVELS_ALWAYS 3
+
+/* The deepest level of m's tree (1-6). */
+int plan_model_depth(const struct tma_model *m);
+
 /* The model flags (enum model_flag) the formulas see on this host. */
 unsigned int plan_model_flags(const struct plan_request *r);
 
@@ -51,7 +60,17 @@ unsigned int plan_model_flags(const struct plan_request *r);
  */
 bool model_needs_no_description(const struct tma_model *m, bool *generic);
 
-/* 0, or -errno with the reason in err (unknown model, bad level, limits). */
+/*
+ * For each node of m, the groups of p holding the events it reads itself
+ * (bit g: group g; 0: none planned), into groups[model_node_count(m)]: what
+ * quality.measured is taken over.  0, or -ENOMEM.
+ */
+int plan_node_groups(const struct plan *p, const struct tma_model *m, uint64_t *groups);
+
+/*
+ * 0, or -errno with the reason in err: unknown model, bad level (-EINVAL), a
+ * level deeper than the model's tree (-EDOM), limits (-E2BIG, -ENOSPC).
+ */
 int plan_for_model(const struct plan_request *r, struct plan *out, char *err, size_t errlen);
 
 /*

@@ -36,6 +36,7 @@ struct plan_state {
 	int ngroups;
 	int gp;
 	int cycles; /* the event each new hardware group starts with; -1: none */
+	bool sw_gp; /* software events take GP counters (plan_input.software_takes_counters) */
 	size_t cap; /* room for every input event, SLOTS added, and a spare */
 };
 
@@ -44,10 +45,17 @@ static int plan_cmp_name(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* Whether event i takes a general-purpose counter (software stand-ins: any). */
+static bool plan_takes_gp(const struct plan_state *s, int i)
+{
+	return s->enc[i].kind == EVENT_GP || (s->sw_gp && s->enc[i].kind == EVENT_SOFTWARE);
+}
+
 /* Is there one GP counter per GP member, each allowed for its event?  Augmenting paths. */
 static bool plan_match(const struct plan_state *s, const int *gpev, int ev, int *owner, bool *seen)
 {
-	uint32_t mask = s->enc[gpev[ev]].counter_mask;
+	const struct event_enc *e = &s->enc[gpev[ev]];
+	uint32_t mask = e->kind == EVENT_SOFTWARE ? UINT32_MAX : e->counter_mask;
 
 	for (int c = 0; c < s->gp; c++) {
 		if (!(mask & (1u << c)) || seen[c])
@@ -66,7 +74,7 @@ static bool plan_fits(const struct plan_state *s, const struct plan_group *g, co
 		      int nadd)
 {
 	const struct event_enc *first;
-	int gpev[64], ngp = 0, owner[32];
+	int gpev[PLAN_MAX_EVENTS], ngp = 0, owner[32];
 	uint64_t ocr[PLAN_OCR_MSRS], other_val[PLAN_MAX_OTHER_MSRS];
 	uint32_t fixed_used = 0, other_msr[PLAN_MAX_OTHER_MSRS];
 	int nocr = 0, nother = 0;
@@ -115,7 +123,7 @@ static bool plan_fits(const struct plan_state *s, const struct plan_group *g, co
 			/* Its fixed counter is taken (THREAD, THREAD_ANY): a GP one instead. */
 			if (!e->counter_mask)
 				return false;
-		} else if (e->kind != EVENT_GP) {
+		} else if (!plan_takes_gp(s, i)) {
 			continue;
 		}
 		if (ngp == s->gp || ngp == (int)(sizeof(gpev) / sizeof(gpev[0])))
@@ -299,7 +307,7 @@ static int plan_pack_gp(struct plan_state *s, const struct plan_input *in, char 
 		int cyc = s->cycles;
 		struct plan_group empty = { &cyc, cyc >= 0 && cyc != i };
 
-		if (s->enc[i].kind == EVENT_GP && !plan_fits(s, &empty, &i, 1)) {
+		if (plan_takes_gp(s, i) && !plan_fits(s, &empty, &i, 1)) {
 			snprintf(err, errlen,
 				 "%s cannot be counted: it needs a general-purpose counter among "
 				 "mask 0x%x but %d are usable here (NMI watchdog? "
@@ -317,7 +325,7 @@ static int plan_pack_gp(struct plan_state *s, const struct plan_input *in, char 
 			int i = plan_find(s, node->events[k]);
 			bool dup = false;
 
-			if (i < 0 || s->placed[i] || s->enc[i].kind != EVENT_GP)
+			if (i < 0 || s->placed[i] || !plan_takes_gp(s, i))
 				continue;
 			for (int j = 0; j < nset; j++)
 				dup |= set[j] == i;
@@ -338,7 +346,7 @@ static int plan_pack_gp(struct plan_state *s, const struct plan_input *in, char 
 			plan_place_set(s, &set[j], 1);
 	}
 	for (int i = 0; i < s->nenc; i++)
-		if ((s->enc[i].kind == EVENT_GP || s->enc[i].kind == EVENT_FIXED) && !s->placed[i])
+		if ((plan_takes_gp(s, i) || s->enc[i].kind == EVENT_FIXED) && !s->placed[i])
 			plan_place_set(s, &i, 1);
 	free(set);
 	return 0;
@@ -354,7 +362,7 @@ static void plan_software_group(struct plan_state *s)
 	int g = -1;
 
 	for (int i = 0; i < s->nenc; i++) {
-		if (s->enc[i].kind != EVENT_SOFTWARE)
+		if (s->enc[i].kind != EVENT_SOFTWARE || s->placed[i])
 			continue;
 		if (g < 0)
 			g = plan_new_group(s);
@@ -362,25 +370,31 @@ static void plan_software_group(struct plan_state *s)
 	}
 }
 
-static int plan_emit(const struct plan_state *s, struct plan *out, char *err, size_t errlen)
+static int plan_emit(const struct plan_state *s, bool rotate, struct plan *out, char *err,
+		     size_t errlen)
 {
 	int total = 0;
+	/* Levels 1-3 are read whole at every switch; 4-6 in turns, so more fit. */
+	int max_events = rotate ? PLAN_MAX_EVENTS : PLAN_UNROTATED_EVENTS;
+	int max_groups = rotate ? PLAN_MAX_GROUPS : PLAN_UNROTATED_GROUPS;
+	const char *events_name = rotate ? "TMACG_MAX_EVENTS" : "PLAN_UNROTATED_EVENTS";
+	const char *groups_name = rotate ? "TMACG_MAX_GROUPS" : "PLAN_UNROTATED_GROUPS";
 
 	for (int g = 0; g < s->ngroups; g++)
 		total += s->group[g].n;
-	if (total > TMACG_MAX_EVENTS) {
+	if (total > max_events) {
 		snprintf(err, errlen,
-			 "%d events needed but tmacg reads at most %d per CPU (TMACG_MAX_EVENTS): "
+			 "%d events needed but tmacg reads at most %d per CPU (%s): "
 			 "choose a lower --level",
-			 total, TMACG_MAX_EVENTS);
+			 total, max_events, events_name);
 		return -E2BIG;
 	}
-	if (s->ngroups > TMACG_MAX_GROUPS) {
+	if (s->ngroups > max_groups) {
 		snprintf(err, errlen,
 			 "the events need %d perf groups but tmacg reads at most %d per CPU "
-			 "(TMACG_MAX_GROUPS) with %d general-purpose counters: choose a lower "
+			 "(%s) with %d general-purpose counters: choose a lower "
 			 "--level",
-			 s->ngroups, TMACG_MAX_GROUPS, s->gp);
+			 s->ngroups, max_groups, groups_name, s->gp);
 		return -E2BIG;
 	}
 	out->nevents = 0;
@@ -406,6 +420,26 @@ static int plan_emit(const struct plan_state *s, struct plan *out, char *err, si
 	return 0;
 }
 
+/* The rotation of a plan for levels 4-6: the events of nodes[0..nbase_nodes) are base. */
+static int plan_rotate_nodes(const struct plan_input *in, struct plan *out, char *err,
+			     size_t errlen)
+{
+	bool base[PLAN_MAX_EVENTS] = { false };
+
+	if (!in->rotate) {
+		plan_one_slice(out); /* levels 1-3: every group on, as always */
+		return 0;
+	}
+	for (int n = 0; n < in->nbase_nodes && n < in->nnodes; n++)
+		for (int k = 0; k < in->nodes[n].nevents; k++) {
+			int i = plan_index(out, in->nodes[n].events[k]);
+
+			if (i >= 0)
+				base[i] = true;
+		}
+	return plan_rotate(out, base, in->software_takes_counters, err, errlen);
+}
+
 int plan_build(const struct plan_input *in, struct plan *out, char *err, size_t errlen)
 {
 	struct plan_state s = { 0 };
@@ -421,6 +455,7 @@ int plan_build(const struct plan_input *in, struct plan *out, char *err, size_t 
 		return -EINVAL;
 	}
 	s.gp = in->gp_counters;
+	s.sw_gp = in->software_takes_counters;
 	s.cap = (size_t)(unsigned int)in->nevents + 2;
 	ret = plan_encode(in, &s, out, err, errlen);
 	if (ret)
@@ -451,7 +486,9 @@ int plan_build(const struct plan_input *in, struct plan *out, char *err, size_t 
 	if (ret)
 		goto cleanup;
 	plan_software_group(&s);
-	ret = plan_emit(&s, out, err, errlen);
+	ret = plan_emit(&s, in->rotate, out, err, errlen);
+	if (!ret)
+		ret = plan_rotate_nodes(in, out, err, errlen);
 cleanup:
 	if (s.group)
 		for (size_t g = 0; g < s.cap; g++)

@@ -12,6 +12,7 @@
 #define TMACG_PLANNER_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "pmu/events.h"
@@ -42,24 +43,59 @@ struct plan_input {
 	/* Events left out because this PMU lacks them: copied to plan.missing. */
 	const char *const *missing;
 	int nmissing;
+	/*
+	 * Levels 4-6: more events than the BPF side reads at once are planned
+	 * (up to PLAN_MAX_EVENTS in PLAN_MAX_GROUPS groups) and put in turns
+	 * (plan.nslices, user/pmu/rotation.c).  nodes[0..nbase_nodes) are the
+	 * nodes of levels 1-3, whose groups stay on in every slice where they fit.
+	 */
+	bool rotate;
+	int nbase_nodes;
+	/*
+	 * Software events take a general-purpose counter each, as if they were
+	 * hardware events: stand-ins that make a plan rotate on a machine
+	 * without a PMU (a CPU description's `software_counters yes`, tests).
+	 */
+	bool software_takes_counters;
 };
 
 #define PLAN_MAX_PSEUDO 8
 #define PLAN_MAX_MISSING 16
+/*
+ * A plan read whole at every switch (levels 1-3) keeps to these, so a switch
+ * costs what it always has; a rotating plan (levels 4-6, gnr's level 6 reads
+ * 146 events) may use all the BPF side holds.
+ */
+#define PLAN_UNROTATED_EVENTS 64
+#define PLAN_UNROTATED_GROUPS 16
+#define PLAN_MAX_EVENTS TMACG_MAX_EVENTS
+#define PLAN_MAX_GROUPS TMACG_MAX_GROUPS
+#define PLAN_MAX_SLICES PLAN_MAX_GROUPS
 
 struct plan {
 	int nevents;
-	struct event_enc ev[TMACG_MAX_EVENTS];
+	struct event_enc ev[PLAN_MAX_EVENTS];
 	int ngroups;
-	int first[TMACG_MAX_GROUPS + 1];
+	int first[PLAN_MAX_GROUPS + 1];
 	int npseudo; /* inputs not opened (msr/tsc/) */
 	char pseudo[PLAN_MAX_PSEUDO][EVENT_NAME_MAX];
 	int gp_counters; /* what the plan was built for */
 	int nmissing;	 /* generic events this PMU lacks: not opened, read as unmeasured */
 	char missing[PLAN_MAX_MISSING][EVENT_NAME_MAX];
 	/* group_cycles: its index in each group (-1: that group has none, e.g. software). */
-	int cycles_of_group[TMACG_MAX_GROUPS];
+	int cycles_of_group[PLAN_MAX_GROUPS];
 	bool has_group_cycles;
+	/*
+	 * The rotation (user/pmu/rotation.c): each interval is split into
+	 * nslices equal slices; in slice s the groups of slice_groups[s] (bit g:
+	 * group g) are on the PMU, the others disabled, and only they are read.
+	 * always_on: the groups on in every slice.  One slice: every group on all
+	 * the time, the kernel multiplexing what does not fit (levels 1-3).
+	 */
+	int nslices;
+	uint64_t always_on;
+	uint64_t slice_groups[PLAN_MAX_SLICES];
+	int reads_per_switch; /* the most events one slice reads */
 };
 
 /*
@@ -87,5 +123,26 @@ bool plan_uses_pmu(const struct plan *p);
 
 /* For `tmacg --list-events`: groups, names, type/config/config1 and counter kind. */
 void plan_print(FILE *f, const struct plan *p);
+
+/*
+ * Puts the groups of a rotating plan in turns (rotation.c): slices of groups
+ * that fit the PMU together, the groups reading base events (base[i]: event i
+ * serves a node of levels 1-3) on in every slice when they leave room for
+ * every other group.  0, or -ENOSPC / -E2BIG with the reason in err.
+ */
+int plan_rotate(struct plan *p, const bool *base, bool software_takes_counters, char *err,
+		size_t errlen);
+
+/* Every group on in one slice, all the time: nothing rotates. */
+void plan_one_slice(struct plan *p);
+
+/* For --list-events: the slices, their groups and their share of each interval. */
+void plan_print_rotation(FILE *f, const struct plan *p);
+
+/* Whether group g is on in slice s. */
+static inline bool plan_group_on(const struct plan *p, int g, int s)
+{
+	return (p->slice_groups[s] >> g) & 1;
+}
 
 #endif /* TMACG_PLANNER_H */

@@ -165,6 +165,33 @@ int pmu_enable(struct pmu_set *s)
 	return 0;
 }
 
+int pmu_switch_groups(struct pmu_set *s, uint64_t on, uint64_t off)
+{
+	int g = -1;
+
+	/*
+	 * The leader only, without PERF_IOC_FLAG_GROUP: a disabled leader takes
+	 * its group off the PMU while the members stay enabled, so enabling it
+	 * brings the whole group back.  Disabling the members too (the flag) left
+	 * them off after the group's next enable on 6.18: they never counted again.
+	 */
+	for (int e = 0; e < s->nevents; e++) {
+		unsigned long req;
+
+		g += s->leader[e];
+		if (!s->leader[e] || g >= 64 || !(((on | off) >> g) & 1))
+			continue;
+		req = (on >> g) & 1 ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE;
+		for (int cpu = 0; cpu < s->ncpus; cpu++) {
+			int fd = s->fds[e * s->ncpus + cpu];
+
+			if (fd >= 0 && ioctl(fd, req, 0))
+				return -errno;
+		}
+	}
+	return 0;
+}
+
 void pmu_close(struct pmu_set *s)
 {
 	if (s->fds)

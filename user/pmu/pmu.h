@@ -6,6 +6,7 @@
 #include <linux/perf_event.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct pmu_event {
 	const char *name; /* as the user or model knows it */
@@ -34,6 +35,11 @@ int pmu_open(struct pmu_set *s, const struct pmu_event *events, int nevents, int
 	     size_t errlen);
 /* Enables every group with one ioctl on its leader. */
 int pmu_enable(struct pmu_set *s);
+/*
+ * Enables the groups of on and disables those of off (bit g: group g) on
+ * every CPU, one ioctl per group leader: tmacg's own rotation (user/rotate.c).
+ */
+int pmu_switch_groups(struct pmu_set *s, uint64_t on, uint64_t off);
 void pmu_close(struct pmu_set *s);
 
 /*

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * Levels 4-6 live, in turns (issue 27): the fixture model rot
+ * (tests/fixtures/rotation: software events standing in for hardware ones,
+ * two counters) at --level 6 puts its six events in three groups that take
+ * turns within each interval, tmacg enabling one slice's group at a time.
+ * cpu-clock is read at level 4 only, so its group is on a third of the time:
+ * scaled by enabled / running, a burner's Busy must still come to its CPU
+ * time from cpu.stat, per cgroup and per task, with quality.measured saying
+ * a third; the table marks the level 4-6 nodes "~".
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "itest.h"
+#include "repo_root.h"
+
+/* Busy against cpu.stat: the burner's slices are not all alike on a shared machine. */
+#define BUSY_TOLERANCE 0.05
+
+static int setup(void **state)
+{
+	char root[4096], dir[4200];
+
+	if (repo_root(root, sizeof(root)))
+		return -1;
+	snprintf(dir, sizeof(dir), "%s/tests/fixtures/rotation", root);
+	setenv("TMACG_MODEL_DIR", dir, 1);
+	return itest_group_setup(state);
+}
+
+/* Sums over cgroup cg's lines (task lines when tasks): Busy x interval, on_cpu_s. */
+static int sum_busy(json_object **lines, size_t n, const char *cg, bool tasks, double *busy_s,
+		    double *on_cpu_s, double *measured_min, double *measured_max)
+{
+	int used = 0;
+
+	*busy_s = *on_cpu_s = 0;
+	*measured_min = 1;
+	*measured_max = 0;
+	for (size_t i = 0; i < n; i++) {
+		json_object *task;
+		double busy = itest_num(lines[i], "metrics.Busy"),
+		       on = itest_num(lines[i], "counts.on_cpu_s");
+		double m = itest_num(lines[i], "quality.measured.Busy");
+
+		if (strcmp(itest_str(lines[i], "cgroup"), cg) ||
+		    json_object_object_get_ex(lines[i], "task", &task) != tasks)
+			continue;
+		if (tasks && strncmp(itest_str(lines[i], "task.comm"), "burn", 4))
+			continue; /* the shell that joined the cgroup */
+		if (on < 0.05)
+			continue; /* an interval the burner barely ran in */
+		if (isnan(busy) || isnan(m))
+			fail_msg("%s: Busy %g, measured %g: level 4 missing from a line", cg, busy,
+				 m);
+		*busy_s += busy * itest_num(lines[i], "interval_s");
+		*on_cpu_s += on;
+		*measured_min = fmin(*measured_min, m);
+		*measured_max = fmax(*measured_max, m);
+		used++;
+	}
+	return used;
+}
+
+static void check_busy(json_object **lines, size_t n, const char *cg, bool tasks, double want)
+{
+	double busy, on, mmin, mmax;
+	int used = sum_busy(lines, n, cg, tasks, &busy, &on, &mmin, &mmax);
+
+	printf("  %s%s: Busy %.4f s from a third of the time (measured %.3f-%.3f), "
+	       "on_cpu_s %.4f s, cpu.stat %.4f s\n",
+	       cg, tasks ? " (task)" : "", busy, mmin, mmax, on, want);
+	assert_true(used >= 3);
+	/*
+	 * Three slices: the level 4 node measured about a third of the time the
+	 * cgroup ran (more or less, as the burner's duty cycle falls on its slice).
+	 */
+	if (mmin < 0.15 || mmax > 0.55)
+		fail_msg("%s: measured %.3f-%.3f, want about 1/3", cg, mmin, mmax);
+	if (fabs(busy - on) > BUSY_TOLERANCE * on)
+		fail_msg("%s: Busy %.4f s from its turns, on_cpu_s %.4f s", cg, busy, on);
+	if (!tasks && fabs(on - want) > 0.02 * want + 0.01)
+		fail_msg("%s: on_cpu_s %.4f s, cpu.stat %.4f s", cg, on, want);
+}
+
+static void level_6_rotates_live(void **state)
+{
+	char parent[128], mnt[300], child[160], cg[200];
+	const char *args[] = { "--model", "rot",      "--level", "6",	       "--cgroup",
+			       mnt,	  "--depth",  "1",	 "--per-task", "--interval",
+			       "600ms",	  "--format", "json",	 NULL };
+	struct itest_tmacg t;
+	json_object **lines;
+	uint64_t before, after;
+	pid_t burner;
+	size_t n;
+
+	(void)state;
+	ITEST_NEED_ROOT();
+	assert_int_equal(itest_make_parent("rot", parent, sizeof(parent), mnt, sizeof(mnt)), 0);
+	snprintf(child, sizeof(child), "%s/busy", parent);
+	snprintf(cg, sizeof(cg), "/%s", child);
+	assert_int_equal(itest_mkcg(child), 0);
+	assert_int_equal(itest_tmacg_start(&t, args), 0);
+	itest_tmacg_drain(&t);
+	before = itest_usage_usec(child);
+	burner = itest_burn_in(child, "4", "0.7", NULL);
+	assert_int_equal(itest_wait(burner), 0);
+	after = itest_usage_usec(child);
+	lines = itest_stop_json(&t, SIGTERM, &n);
+	check_busy(lines, n, cg, false, (after - before) / 1e6);
+	check_busy(lines, n, cg, true, (after - before) / 1e6);
+	if (strstr(t.err, "never counted"))
+		fail_msg("a rotating group reported as never counting: %s", t.err);
+	itest_json_free(lines, n);
+	itest_tmacg_free(&t);
+	assert_int_equal(itest_rmcg(parent), 0);
+}
+
+/* The table shows levels 4-6 and marks them measured less than half the interval. */
+static void table_marks_rotated_nodes(void **state)
+{
+	const char *args[] = { "--model", "rot",	"--level", "6",	       "--count",
+			       "2",	  "--interval", "300ms",   "--format", "table",
+			       "--color", "never",	NULL };
+	struct itest_tmacg t;
+
+	(void)state;
+	ITEST_NEED_ROOT();
+	assert_int_equal(itest_tmacg_start(&t, args), 0);
+	assert_int_equal(itest_tmacg_stop(&t, 0), 0);
+	if (!strstr(t.out, "Switches_per_busy_ms") || !strstr(t.out, " ~\n") ||
+	    !strstr(t.out, "~ measured less than half the interval"))
+		fail_msg("table lacks level 6 or its marks:\n%s", t.out);
+	itest_tmacg_free(&t);
+}
+
+/* Live, a --level the model does not have is a usage error: exit 2, with the reason. */
+static void level_deeper_than_model_is_exit_2(void **state)
+{
+	char cmd[4200], out[1024] = "";
+	size_t len;
+	FILE *p;
+	int status;
+
+	(void)state;
+	ITEST_NEED_ROOT();
+	snprintf(cmd, sizeof(cmd), "'%s' --model srf --level 6 --count 1 2>&1", getenv("TMACG"));
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	len = fread(out, 1, sizeof(out) - 1, p);
+	out[len] = '\0';
+	status = pclose(p);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 2);
+	if (!strstr(out, "srf has 3 levels"))
+		fail_msg("no reason given: %s", out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(level_6_rotates_live, itest_cleanup),
+		cmocka_unit_test_teardown(table_marks_rotated_nodes, itest_cleanup),
+		cmocka_unit_test(level_deeper_than_model_is_exit_2),
+	};
+
+	return cmocka_run_group_tests_name("rotation", tests, setup, NULL);
+}

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * Levels 4-6 in turns (user/pmu/rotation.c), checked on properties rather
+ * than on one packing: every group on in some slice, each slice within the
+ * PMU's counters, fewer reads per switch than level 3 makes, the groups of
+ * levels 1-3 on all the time where they leave room, and the refusals (a
+ * level the model lacks, a group no slice holds) with their reasons.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "offline_capture.h"
+#include "repo_root.h"
+
+#include "model/model.h"
+#include "pmu/cpu_desc.h"
+#include "pmu/plan_model.h"
+#include "pmu/planner.h"
+
+static struct tma_model *load(const char *id)
+{
+	char err[512];
+	struct tma_model *m = model_load_builtin(id, err, sizeof(err));
+
+	if (!m)
+		fail_msg("model %s: %s", id, err);
+	return m;
+}
+
+/* General-purpose counters group g takes, counted here from the events' kinds. */
+static int gp_taken(const struct plan *p, int g, bool software_counts)
+{
+	uint32_t fixed = 0;
+	int n = 0;
+
+	for (int i = p->first[g]; i < p->first[g + 1]; i++) {
+		const struct event_enc *e = &p->ev[i];
+
+		if ((e->kind == EVENT_FIXED || e->kind == EVENT_SLOTS) && e->fixed >= 0 &&
+		    !(fixed & (1u << e->fixed)))
+			fixed |= 1u << e->fixed;
+		else if (e->kind == EVENT_GP || e->kind == EVENT_FIXED ||
+			 (software_counts && e->kind == EVENT_SOFTWARE))
+			n++;
+	}
+	return n;
+}
+
+/* The rotation's invariants, whatever the packing. */
+static void check_rotation(const struct plan *p, bool software_counts)
+{
+	int most = 0;
+
+	assert_true(p->nslices >= 1 && p->nslices <= PLAN_MAX_SLICES);
+	for (int g = 0; g < p->ngroups; g++) {
+		int on = 0;
+
+		for (int s = 0; s < p->nslices; s++)
+			on += plan_group_on(p, g, s) && !((p->always_on >> g) & 1);
+		/* In exactly one slice, or in all of them. */
+		if ((p->always_on >> g) & 1) {
+			for (int s = 0; s < p->nslices; s++)
+				assert_true(plan_group_on(p, g, s));
+		} else if (on != 1) {
+			fail_msg("group %d is on in %d slices", g, on);
+		}
+	}
+	for (int s = 0; s < p->nslices; s++) {
+		int gp = 0, reads = 0;
+
+		for (int g = 0; g < p->ngroups; g++)
+			if (plan_group_on(p, g, s)) {
+				gp += gp_taken(p, g, software_counts);
+				reads += p->first[g + 1] - p->first[g];
+			}
+		if (p->nslices > 1 && gp > p->gp_counters)
+			fail_msg("slice %d takes %d counters of %d", s, gp, p->gp_counters);
+		most = reads > most ? reads : most;
+	}
+	assert_int_equal(p->reads_per_switch, most);
+}
+
+/*
+ * Every model with levels 4-6: each level plans, rotating, and reads fewer
+ * events per switch than its level 3 does (which reads them all).
+ */
+static void deep_models_rotate(void **state)
+{
+	static const char *const ids[] = { "icx", "spr", "emr", "gnr", "skx", "clx" };
+	static struct plan p, p3;
+	char err[512];
+	int tested = 0;
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(ids) / sizeof(ids[0]); k++) {
+		struct tma_model *m = load(ids[k]);
+		struct plan_request r = { .model = m, .level = 3 };
+
+		if (plan_for_model(&r, &p3, err, sizeof(err)))
+			fail_msg("%s level 3: %s", ids[k], err);
+		assert_int_equal(p3.nslices, 1);
+		assert_int_equal(p3.reads_per_switch, p3.nevents);
+		for (r.level = 4; r.level <= 6; r.level++) {
+			if (plan_for_model(&r, &p, err, sizeof(err)))
+				fail_msg("%s level %d: %s", ids[k], r.level, err);
+			assert_true(p.nevents > TMACG_MAX_EVENTS || p.nslices > 1);
+			assert_true(p.nslices > 1);
+			check_rotation(&p, false);
+			if (p.reads_per_switch > p3.nevents)
+				fail_msg("%s level %d reads %d events per switch, level 3 %d",
+					 ids[k], r.level, p.reads_per_switch, p3.nevents);
+			tested++;
+		}
+		model_free(m);
+	}
+	assert_int_equal(tested, 6 * 3);
+}
+
+/* A --level the model does not have is refused, naming its depth; levels 1-3 always plan. */
+static void level_deeper_than_model(void **state)
+{
+	static const char *const ids[] = { "srf", "zen4", "zen5", "neoverse-n2", "generic" };
+	static struct plan p;
+	char err[512];
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(ids) / sizeof(ids[0]); k++) {
+		struct tma_model *m = load(ids[k]);
+		struct plan_request r = { .model = m, .level = 3 };
+		char want[64];
+
+		assert_int_equal(plan_for_model(&r, &p, err, sizeof(err)), 0);
+		for (r.level = 4; r.level <= 6; r.level++) {
+			assert_int_equal(plan_for_model(&r, &p, err, sizeof(err)), -EDOM);
+			snprintf(want, sizeof(want), "has %d level", plan_model_depth(m));
+			if (!strstr(err, want) || !strstr(err, "--level"))
+				fail_msg("%s level %d: %s", ids[k], r.level, err);
+		}
+		model_free(m);
+	}
+}
+
+/* A hand-made plan: group g holds gp[g] GP events (0: one software event). */
+static void make_plan(struct plan *p, const int *gp, int ngroups, int counters)
+{
+	memset(p, 0, sizeof(*p));
+	p->gp_counters = counters;
+	for (int g = 0; g < ngroups; g++) {
+		int n = gp[g] ? gp[g] : 1;
+
+		p->first[g] = p->nevents;
+		for (int k = 0; k < n; k++) {
+			struct event_enc *e = &p->ev[p->nevents++];
+
+			snprintf(e->name, sizeof(e->name), "G%d.E%d", g, k);
+			e->kind = gp[g] ? EVENT_GP : EVENT_SOFTWARE;
+			e->fixed = -1;
+			e->counter_mask = UINT32_MAX;
+		}
+	}
+	p->ngroups = ngroups;
+	p->first[ngroups] = p->nevents;
+}
+
+/*
+ * Base groups (levels 1-3) stay on in every slice when every other group
+ * fits beside them; otherwise they take turns like the rest.  Groups that
+ * take no counter are always on.
+ */
+static void base_groups_always_on(void **state)
+{
+	static struct plan p;
+	static const int roomy[] = { 2, 1, 1, 2, 0 };
+	static const int full[] = { 3, 2, 2, 0 };
+	bool base[PLAN_MAX_EVENTS] = { false };
+	char err[256];
+
+	(void)state;
+	make_plan(&p, roomy, 5, 4);
+	base[0] = true; /* an event of group 0 serves level 1 */
+	assert_int_equal(plan_rotate(&p, base, false, err, sizeof(err)), 0);
+	check_rotation(&p, false);
+	assert_int_equal(p.always_on, 1u << 0 | 1u << 4);
+	/* groups 1 and 2 (1 + 1), then 3 (2), beside group 0's 2 counters: two slices */
+	assert_int_equal(p.nslices, 2);
+	assert_int_equal(p.slice_groups[0], 1u << 0 | 1u << 1 | 1u << 2 | 1u << 4);
+	assert_int_equal(p.reads_per_switch, 2 + 1 + 1 + 1);
+
+	make_plan(&p, full, 4, 4);
+	assert_int_equal(plan_rotate(&p, base, false, err, sizeof(err)), 0);
+	check_rotation(&p, false);
+	assert_int_equal(p.always_on, 1u << 3); /* 3 + 2 > 4: group 0 takes turns */
+	assert_int_equal(p.nslices, 2);
+}
+
+/* Groups that fit together: one slice, nothing rotates, every event read. */
+static void fitting_plan_does_not_rotate(void **state)
+{
+	static struct plan p;
+	static const int small[] = { 2, 1, 0 };
+	char err[256];
+
+	(void)state;
+	make_plan(&p, small, 3, 4);
+	assert_int_equal(plan_rotate(&p, NULL, false, err, sizeof(err)), 0);
+	assert_int_equal(p.nslices, 1);
+	assert_int_equal(p.always_on, 7);
+	assert_int_equal(p.reads_per_switch, p.nevents);
+}
+
+/* A group larger than the counters (a plan for more counters than usable): refused. */
+static void group_no_slice_holds(void **state)
+{
+	static struct plan p;
+	static const int big[] = { 2, 5, 0 };
+	char err[256];
+
+	(void)state;
+	make_plan(&p, big, 3, 4);
+	assert_int_equal(plan_rotate(&p, NULL, false, err, sizeof(err)), -ENOSPC);
+	if (!strstr(err, "group 1") || !strstr(err, "5 general-purpose") || !strstr(err, "4 are"))
+		fail_msg("reason not given: %s", err);
+}
+
+/* Software stand-ins (a description's software_counters): the fixture model rotates. */
+static void software_stand_ins_rotate(void **state)
+{
+	static struct plan p;
+	char root[4096], dir[4200], err[512];
+	struct tma_model *m;
+	struct plan_request r = { .level = 6 };
+
+	(void)state;
+	assert_int_equal(repo_root(root, sizeof(root)), 0);
+	snprintf(dir, sizeof(dir), "%s/tests/fixtures/rotation", root);
+	setenv("TMACG_MODEL_DIR", dir, 1);
+	cpu_desc_reset();
+	m = load("rot");
+	r.model = m;
+	assert_int_equal(plan_for_model(&r, &p, err, sizeof(err)), 0);
+	assert_int_equal(p.gp_counters, 2);
+	assert_int_equal(p.nevents, 6);
+	assert_int_equal(p.ngroups, 3); /* 6 events, two counters */
+	check_rotation(&p, true);
+	assert_int_equal(p.nslices, 3);
+	assert_true(p.reads_per_switch <= 2);
+	r.level = 3;
+	assert_int_equal(plan_for_model(&r, &p, err, sizeof(err)), 0);
+	assert_int_equal(p.nslices, 1);
+	assert_int_equal(p.nevents, 3);
+	model_free(m);
+	unsetenv("TMACG_MODEL_DIR");
+	cpu_desc_reset();
+}
+
+/* --list-events --level 6 shows the slices; a level the model lacks is exit 2. */
+static void list_events_shows_rotation(void **state)
+{
+	static char text[1 << 16];
+	const char *spr6[] = { "tmacg", "--list-events", "--model", "spr", "--level", "6", NULL };
+	const char *spr3[] = { "tmacg", "--list-events", "--model", "spr", "--level", "3", NULL };
+	const char *srf6[] = { "tmacg", "--list-events", "--model", "srf", "--level", "6", NULL };
+
+	(void)state;
+	assert_int_equal(offline_capture(STDOUT_FILENO, NULL, 6, spr6, text, sizeof(text)), 0);
+	if (!strstr(text, "rotation: ") || !strstr(text, " slices, each 1/") ||
+	    !strstr(text, "slice 0: groups ") || !strstr(text, "events read per switch"))
+		fail_msg("no rotation shown:\n%s", text);
+	assert_int_equal(offline_capture(STDOUT_FILENO, NULL, 6, spr3, text, sizeof(text)), 0);
+	assert_null(strstr(text, "rotation"));
+	assert_int_equal(offline_capture(STDERR_FILENO, NULL, 6, srf6, text, sizeof(text)), 2);
+	if (!strstr(text, "srf has 3 levels"))
+		fail_msg("reason not given: %s", text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(deep_models_rotate),
+		cmocka_unit_test(level_deeper_than_model),
+		cmocka_unit_test(base_groups_always_on),
+		cmocka_unit_test(fitting_plan_does_not_rotate),
+		cmocka_unit_test(group_no_slice_holds),
+		cmocka_unit_test(software_stand_ins_rotate),
+		cmocka_unit_test(list_events_shows_rotation),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

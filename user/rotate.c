@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include "rotate.h"
+
+#include "collect/collector.h"
+#include "pmu/pmu.h"
+
+int rotate_start(struct rotate *r, struct collector *col, struct pmu_set *pmu, int nslices,
+		 const uint64_t *slice_groups)
+{
+	r->col = col;
+	r->pmu = pmu;
+	r->nslices = nslices;
+	r->slice_groups = slice_groups;
+	r->slice = 0;
+	r->on = slice_groups[0];
+	collector_set_active(col, r->on);
+	return pmu_switch_groups(pmu, r->on, 0);
+}
+
+int rotate_to(struct rotate *r, int s)
+{
+	uint64_t next = r->slice_groups[s];
+	int ret;
+
+	if (s == r->slice)
+		return 0;
+	/*
+	 * Both slices read while the switch happens: a group going on counts
+	 * from its enable, one going off up to its disable, and no switch in
+	 * between misses either.
+	 */
+	collector_set_active(r->col, r->on | next);
+	ret = pmu_switch_groups(r->pmu, next & ~r->on, r->on & ~next);
+	/* Charges the old groups' last counts to what runs now, before they are skipped. */
+	if (!ret)
+		ret = collector_flush(r->col);
+	collector_set_active(r->col, next);
+	r->slice = s;
+	r->on = next;
+	return ret;
+}
+
+uint64_t rotate_slice_start(uint64_t start, uint64_t interval_ns, int k, int nslices)
+{
+	return start + (uint64_t)((unsigned __int128)interval_ns * (unsigned)k / (unsigned)nslices);
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The live rotation of levels 4-6: within each interval, slice after slice,
+ * the groups of the slice on the PMU and read by the BPF program, the others
+ * disabled and skipped (user/pmu/rotation.c makes the slices).
+ */
+#ifndef TMACG_ROTATE_H
+#define TMACG_ROTATE_H
+
+#include <stdint.h>
+
+struct collector;
+struct pmu_set;
+
+struct rotate {
+	struct collector *col;
+	struct pmu_set *pmu;
+	int nslices; /* 1: nothing rotates, every group stays on */
+	const uint64_t *slice_groups;
+	int slice;   /* the current one */
+	uint64_t on; /* its groups */
+};
+
+/*
+ * Slice 0 on, the rest of the groups left disabled as pmu_open() opened them:
+ * instead of pmu_enable().  0 or -errno.
+ */
+int rotate_start(struct rotate *r, struct collector *col, struct pmu_set *pmu, int nslices,
+		 const uint64_t *slice_groups);
+
+/*
+ * To slice s: the BPF program reads the groups of both slices while the
+ * ioctls take effect, every CPU is flushed (the groups going off are read
+ * once more, their last counts charged to what ran), then it reads only the
+ * new slice's.  0 or -errno.
+ */
+int rotate_to(struct rotate *r, int s);
+
+/* When slice k of an interval of interval_ns starting at start begins. */
+uint64_t rotate_slice_start(uint64_t start, uint64_t interval_ns, int k, int nslices);
+
+#endif
