@@ -325,6 +325,7 @@ static int open_collector(struct monitor *m, char *err, size_t errlen)
 	cfg.max_cgroups = m->o->max_cgroups;
 	cfg.max_tasks = m->o->max_tasks;
 	cfg.verbose = m->o->verbose;
+	cfg.btf = m->o->btf;
 	cfg.on_cgroup = on_cgroup_event;
 	cfg.ctx = m;
 	ret = collector_open(&m->col, &cfg, err, errlen);
@@ -544,7 +545,7 @@ int monitor_run(const struct options *o)
 		teardown(&m);
 		measure_close(m.ms);
 		atomic_file_abort(&html_out);
-		return 1;
+		return ret == COLLECTOR_KERNEL_UNSUPPORTED ? 2 : 1;
 	}
 	if (m.prom)
 		prom_announce(m.prom);

@@ -4,6 +4,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "collect/acc_delta.h"
+#include "collect/kernel_support.h"
 #include "pmu/pmu.h"
 #include "tmacg.skel.h"
 #include "util/privileges.h"
@@ -81,18 +83,40 @@ static int configure(struct collector *c, bool raw_tp)
 	return 0;
 }
 
-static int open_and_load(struct collector *c, bool raw_tp)
+static int open_and_load(struct collector *c, bool raw_tp, const char *btf_path)
 {
-	c->skel = tmacg_bpf__open();
+	LIBBPF_OPTS(bpf_object_open_opts, opts, .btf_custom_path = btf_path);
+
+	c->skel = tmacg_bpf__open_opts(&opts);
 	if (!c->skel)
 		return -errno;
 	configure(c, raw_tp);
 	return tmacg_bpf__load(c->skel);
 }
 
+/*
+ * The kernel has what tmacg needs (kernel_support.h), and the BTF to load with.
+ * TMACG_TEST_KERNEL_BTF, for tests only, stands for the kernel's BTF file (a
+ * missing one: a kernel without BTF), and libbpf's other places are not searched.
+ */
+static int check_kernel(const struct collector_config *cfg, struct btf_choice *btf, char *err,
+			size_t errlen)
+{
+	const char *test_btf = getenv("TMACG_TEST_KERNEL_BTF");
+	int cpu = sched_getcpu(), ret;
+
+	ret = kernel_btf_choose(cfg->btf, test_btf ? test_btf : KERNEL_BTF_PATH, !test_btf, btf,
+				err, errlen);
+	if (ret)
+		return COLLECTOR_KERNEL_UNSUPPORTED;
+	return kernel_features_check(cfg->probes ? cfg->probes : &kernel_probes_live,
+				     cpu < 0 ? 0 : cpu, err, errlen);
+}
+
 int collector_open(struct collector *c, const struct collector_config *cfg, char *err,
 		   size_t errlen)
 {
+	struct btf_choice btf;
 	int ret;
 
 	memset(c, 0, sizeof(*c));
@@ -114,16 +138,19 @@ int collector_open(struct collector *c, const struct collector_config *cfg, char
 		snprintf(err, errlen, "cannot count the possible CPUs: %s", strerror(-c->ncpus));
 		return c->ncpus;
 	}
+	ret = check_kernel(cfg, &btf, err, errlen);
+	if (ret)
+		return ret;
 	/*
-	 * tp_btf needs kernel BTF; raw_tp works on any kernel tmacg supports.
-	 * TMACG_FORCE_RAW_TP=1 takes the fallback anyway, so it is tested too.
+	 * tp_btf needs the kernel's own BTF; raw_tp needs BTF only for CO-RE, which
+	 * --btf FILE gives.  TMACG_FORCE_RAW_TP=1 takes raw_tp anyway, so it is tested too.
 	 */
-	c->raw_tp = access("/sys/kernel/btf/vmlinux", R_OK) != 0 || getenv("TMACG_FORCE_RAW_TP");
-	ret = open_and_load(c, c->raw_tp);
+	c->raw_tp = !btf.kernel_btf || getenv("TMACG_FORCE_RAW_TP");
+	ret = open_and_load(c, c->raw_tp, btf.custom_path);
 	if (ret && !c->raw_tp) {
 		tmacg_bpf__destroy(c->skel);
 		c->raw_tp = true;
-		ret = open_and_load(c, true);
+		ret = open_and_load(c, true, btf.custom_path);
 	}
 	if (ret) {
 		snprintf(err, errlen, "cannot load the BPF programs: %s%s%s", strerror(-ret),

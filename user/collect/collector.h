@@ -7,6 +7,7 @@
 #ifndef TMACG_COLLECTOR_H
 #define TMACG_COLLECTOR_H
 
+#include <errno.h>
 #include <linux/types.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 #include "tmacg.h"
 #include "util/u64map.h"
 
+struct kernel_probes;
 struct pmu_set;
 struct tmacg_bpf;
 struct ring_buffer;
@@ -28,6 +30,8 @@ struct collector_config {
 	uint32_t max_cgroups; /* cgroup accumulator entries */
 	uint32_t max_tasks;   /* task accumulator entries (LRU) */
 	int verbose;	      /* libbpf's warnings at 1 (-v), everything at 2 (-vv) */
+	const char *btf;      /* --btf FILE: BTF for CO-RE where the kernel has none; NULL */
+	const struct kernel_probes *probes; /* NULL: ask the running kernel */
 	/* Called for every cgroup mkdir/rmdir of the cgroup2 hierarchy. */
 	void (*on_cgroup)(const struct tmacg_cgroup_event *ev, void *ctx);
 	void *ctx;
@@ -50,7 +54,17 @@ struct collector {
 	struct tmacg_cpu *cpu_data; /* every CPU's cpu_data, read each interval for the stats */
 };
 
-/* Opens, configures and loads the BPF programs.  0 or -errno with a message in err. */
+/*
+ * collector_open()'s answer when the kernel lacks what tmacg needs (its BTF, a
+ * feature: collect/kernel_support.h) or --btf FILE is unusable: for the user
+ * to fix, as a usage error is (exit 2).
+ */
+#define COLLECTOR_KERNEL_UNSUPPORTED (-ENOSYS)
+
+/*
+ * Checks the kernel, then opens, configures and loads the BPF programs.  0 or
+ * -errno with a message in err.
+ */
 int collector_open(struct collector *c, const struct collector_config *cfg, char *err,
 		   size_t errlen);
 /* Puts the opened perf events into the BPF perf event array. */
