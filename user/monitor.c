@@ -20,6 +20,7 @@
 #include "cgroups/cgroup_naming.h"
 #include "cgroups/cgroup_tree.h"
 #include "collect/collector.h"
+#include "collect/cpu_follow.h"
 #include "pmu/group_health.h"
 #include "k8s/k8s_monitor.h"
 #include "measure.h"
@@ -203,7 +204,9 @@ static void print_totals(struct monitor *m)
 		"counts charged to idle)\n"
 		"tmacg: dropped: read errors %llu, cgroup map full %llu, task map full %llu, "
 		"cgroup events lost %llu, unattributed %llu, flush errors %llu; "
-		"negative deltas clamped %llu\n",
+		"negative deltas clamped %llu\n"
+		"tmacg: CPU hotplug: CPUs back online %llu (their events reopened), gone offline "
+		"%llu\n",
 		(unsigned long long)st.switches, (unsigned long long)st.early_returns,
 		st.switches ? 100.0 * st.early_returns / st.switches : 0.0,
 		(unsigned long long)st.idle, (unsigned long long)st.flushes,
@@ -213,7 +216,8 @@ static void print_totals(struct monitor *m)
 		(unsigned long long)st.map_full, (unsigned long long)st.task_map_full,
 		(unsigned long long)st.events_lost, (unsigned long long)m->unattributed,
 		(unsigned long long)m->col.flush_errors,
-		(unsigned long long)(st.negative_deltas + m->col.negative_deltas));
+		(unsigned long long)(st.negative_deltas + m->col.negative_deltas),
+		(unsigned long long)m->col.cpus_back, (unsigned long long)m->col.cpus_gone);
 }
 
 /* One interval's collection; the report happens after. */
@@ -222,6 +226,7 @@ static int collect(struct monitor *m)
 	int err;
 
 	m->may_rescan = true;
+	cpu_follow(&m->col, &m->pmu, PMU_ONLINE_PATH);
 	collector_flush(&m->col);
 	err = collector_read_cgroups(&m->col, stash_delta, m);
 	if (err)

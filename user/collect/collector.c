@@ -172,31 +172,52 @@ int collector_open(struct collector *c, const struct collector_config *cfg, char
 	return 0;
 }
 
-int collector_set_events(struct collector *c, const struct pmu_set *pmu, char *err, size_t errlen)
+int collector_put_cpu_events(struct collector *c, const struct pmu_set *pmu, int cpu, char *err,
+			     size_t errlen)
 {
 	int map_fd = bpf_map__fd(c->skel->maps.events);
 
+	for (int e = 0; e < pmu->nevents; e++) {
+		__u32 key = e * c->ncpus + cpu;
+		int fd = pmu->fds[e * pmu->ncpus + cpu];
+
+		if (fd < 0)
+			continue;
+		if (bpf_map_update_elem(map_fd, &key, &fd, BPF_ANY)) {
+			int e_no = errno;
+
+			snprintf(err, errlen, "cannot hand event %d of CPU %d to BPF: %s", e, cpu,
+				 strerror(e_no));
+			return -e_no;
+		}
+	}
+	return 0;
+}
+
+void collector_drop_cpu_events(struct collector *c, int cpu)
+{
+	int map_fd = bpf_map__fd(c->skel->maps.events);
+
+	for (int e = 0; e < c->cfg.nevents; e++) {
+		__u32 key = e * c->ncpus + cpu;
+
+		bpf_map_delete_elem(map_fd, &key); /* ENOENT: had none */
+	}
+}
+
+int collector_set_events(struct collector *c, const struct pmu_set *pmu, char *err, size_t errlen)
+{
 	free(c->online);
 	c->online = calloc(c->ncpus, sizeof(*c->online));
 	if (!c->online)
 		return -ENOMEM;
-	for (int cpu = 0; cpu < c->ncpus && cpu < pmu->ncpus; cpu++)
+	for (int cpu = 0; cpu < c->ncpus && cpu < pmu->ncpus; cpu++) {
+		int ret;
+
 		c->online[cpu] = pmu->online[cpu];
-	for (int e = 0; e < pmu->nevents; e++) {
-		for (int cpu = 0; cpu < pmu->ncpus; cpu++) {
-			__u32 key = e * c->ncpus + cpu;
-			int fd = pmu->fds[e * pmu->ncpus + cpu];
-
-			if (fd < 0)
-				continue;
-			if (bpf_map_update_elem(map_fd, &key, &fd, BPF_ANY)) {
-				int e_no = errno;
-
-				snprintf(err, errlen, "cannot hand event %d of CPU %d to BPF: %s",
-					 e, cpu, strerror(e_no));
-				return -e_no;
-			}
-		}
+		ret = collector_put_cpu_events(c, pmu, cpu, err, errlen);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -259,24 +280,26 @@ static uint64_t stranded_slots(struct collector *c, int cpu)
 	return n;
 }
 
+int collector_flush_cpu(struct collector *c, int cpu)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = cpu);
+
+	if (!bpf_prog_test_run_opts(bpf_program__fd(c->skel->progs.tmacg_flush), &opts))
+		return 0;
+	if (errno == ENXIO) {
+		c->online[cpu] = false; /* went offline: stop asking */
+		c->flush_errors += stranded_slots(c, cpu);
+		return -ENXIO;
+	}
+	c->flush_errors++;
+	return -errno;
+}
+
 int collector_flush(struct collector *c)
 {
-	int prog_fd = bpf_program__fd(c->skel->progs.tmacg_flush);
-
-	for (int cpu = 0; cpu < c->ncpus; cpu++) {
-		LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = cpu);
-
-		if (!c->online || !c->online[cpu])
-			continue;
-		if (bpf_prog_test_run_opts(prog_fd, &opts)) {
-			if (errno == ENXIO) {
-				c->online[cpu] = false; /* went offline: stop asking */
-				c->flush_errors += stranded_slots(c, cpu);
-				continue;
-			}
-			c->flush_errors++;
-		}
-	}
+	for (int cpu = 0; cpu < c->ncpus; cpu++)
+		if (c->online && c->online[cpu])
+			collector_flush_cpu(c, cpu);
 	return 0;
 }
 
@@ -471,6 +494,7 @@ void collector_close(struct collector *c)
 	free_values(&c->snaps);
 	free_values(&c->task_snaps);
 	free(c->online);
+	free(c->enabled_ns);
 	free(c->batch_keys);
 	free(c->batch_vals);
 	free(c->cpu_data);

@@ -48,6 +48,9 @@ struct collector {
 	struct u64map task_snaps; /* tid -> struct task_snap */
 	uint64_t negative_deltas; /* clamped in userspace */
 	uint64_t flush_errors;
+	uint64_t cpus_back;	  /* CPUs found online again (or late), their events reopened */
+	uint64_t cpus_gone;	  /* CPUs found offline, their events closed */
+	uint64_t *enabled_ns;	  /* [ncpus] each CPU's first group's enabled time, last seen */
 	uint64_t task_generation; /* read pass, to find tids the LRU dropped */
 	char *batch_keys;	  /* read buffers, sized to the maps */
 	char *batch_vals;
@@ -69,6 +72,15 @@ int collector_open(struct collector *c, const struct collector_config *cfg, char
 		   size_t errlen);
 /* Puts the opened perf events into the BPF perf event array. */
 int collector_set_events(struct collector *c, const struct pmu_set *pmu, char *err, size_t errlen);
+/* The same for one CPU (one back online); 0 or -errno with err. */
+int collector_put_cpu_events(struct collector *c, const struct pmu_set *pmu, int cpu, char *err,
+			     size_t errlen);
+/*
+ * Takes a CPU's events out of the array: the BPF side's reads there fail
+ * (counted as read errors) and its next reading after new ones are put is a
+ * fresh baseline, never a delta against the old events' counts.
+ */
+void collector_drop_cpu_events(struct collector *c, int cpu);
 int collector_attach(struct collector *c, char *err, size_t errlen);
 /* Delivers pending cgroup events to cfg.on_cgroup. */
 int collector_poll_cgroups(struct collector *c);
@@ -79,6 +91,8 @@ int collector_wait_cgroups(struct collector *c, int timeout_ms);
  * its pending slots (struct tmacg_pending) into the cgroup map.
  */
 int collector_flush(struct collector *c);
+/* The same on one CPU: 0, -ENXIO (offline: no longer flushed) or -errno (a flush error). */
+int collector_flush_cpu(struct collector *c, int cpu);
 
 /* Calls fn for every cgroup whose counts changed since the last read. */
 int collector_read_cgroups(struct collector *c,
