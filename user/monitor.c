@@ -19,6 +19,7 @@
 #include "collect/acc_delta.h"
 #include "cgroups/cgroup_naming.h"
 #include "cgroups/cgroup_tree.h"
+#include "cgroups/cgroup_v1.h"
 #include "collect/collector.h"
 #include "collect/cpu_follow.h"
 #include "pmu/group_health.h"
@@ -248,6 +249,10 @@ static int collect(struct monitor *m)
 static int resolve_cgroups(struct monitor *m, char *err, size_t errlen)
 {
 	int ret = cgroup_find_mount("/proc/self/mountinfo", m->o->cgroup_root, &m->mnt);
+	struct cgroup_v1 v1;
+
+	if (cgroup_v1_scan("/proc/self/mountinfo", &v1))
+		v1.hierarchies = 0; /* cannot tell: say nothing of v1 */
 
 	if (ret) {
 		if (m->o->cgroup_root) {
@@ -257,11 +262,13 @@ static int resolve_cgroups(struct monitor *m, char *err, size_t errlen)
 				 m->o->cgroup_root);
 			return -EINVAL;
 		}
-		snprintf(err, errlen,
-			 "no cgroup2 filesystem is mounted: tmacg needs "
-			 "cgroup v2 (mount -t cgroup2 none /sys/fs/cgroup)");
+		cgroup_v1_no_v2_message(&v1, err, errlen);
 		return -ENOENT;
 	}
+	cgroup_v1_hybrid_note(&v1, m->mnt.dir, err, errlen);
+	if (err[0])
+		fprintf(stderr, "%s\n", err); /* once, at start: not a line of the output */
+	err[0] = '\0';
 	if (m->o->ncgroups) {
 		m->specs = calloc(m->o->ncgroups, sizeof(*m->specs));
 		if (!m->specs)
