@@ -622,3 +622,31 @@ int BPF_PROG(tmacg_rmdir_raw, struct cgroup *cgrp, const char *path)
 {
 	return send_cgroup_event(cgrp, TMACG_CGROUP_RMDIR);
 }
+
+/*
+ * CPU hotplug: how many hotplug steps each CPU went through, [nr_cpus] the
+ * total.  A CPU that went offline and came back within one interval looks
+ * unchanged in the online list, but its perf events are off for good:
+ * userspace (collect/cpu_follow.c) reopens the events of a CPU whose count
+ * moved.  max_entries (nr_cpus + 1) is set at load.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} cpu_hotplug SEC(".maps");
+
+SEC("raw_tp/cpuhp_enter")
+int tmacg_cpuhp(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u32 cpu = (__u32)ctx->args[0], total = nr_cpus;
+	__u64 *n = bpf_map_lookup_elem(&cpu_hotplug, &cpu);
+
+	if (n)
+		__sync_fetch_and_add(n, 1);
+	n = bpf_map_lookup_elem(&cpu_hotplug, &total);
+	if (n)
+		__sync_fetch_and_add(n, 1);
+	return 0;
+}

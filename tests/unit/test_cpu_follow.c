@@ -20,7 +20,11 @@
 
 static enum cpu_action decide(bool counting, bool online, bool known, uint64_t was, uint64_t now)
 {
-	struct cpu_seen s = { counting, online, known, was, now };
+	struct cpu_seen s = { .counting = counting,
+			      .online = online,
+			      .enabled_known = known,
+			      .enabled_was = was,
+			      .enabled_now = now };
 
 	return cpu_follow_decide(&s);
 }
@@ -54,6 +58,22 @@ static void stopped_events_are_reopened(void **state)
 	assert_int_equal(decide(true, true, true, 500, 400), CPU_REOPEN);
 }
 
+/* The BPF side saw its hotplug steps: reopened even while its events' time still moved. */
+static void hotplugged_cpu_is_reopened(void **state)
+{
+	struct cpu_seen s = { .counting = true,
+			      .online = true,
+			      .hotplugged = true,
+			      .enabled_known = true,
+			      .enabled_was = 100,
+			      .enabled_now = 900 };
+
+	(void)state;
+	assert_int_equal(cpu_follow_decide(&s), CPU_REOPEN);
+	s.online = false;
+	assert_int_equal(cpu_follow_decide(&s), CPU_CLOSE); /* and offline now: closed */
+}
+
 static void online_list_file(void **state)
 {
 	char path[] = "/tmp/tmacg-online-XXXXXX";
@@ -80,6 +100,7 @@ int main(void)
 		cmocka_unit_test(gone_offline_is_closed),
 		cmocka_unit_test(back_online_is_reopened),
 		cmocka_unit_test(stopped_events_are_reopened),
+		cmocka_unit_test(hotplugged_cpu_is_reopened),
 		cmocka_unit_test(online_list_file),
 	};
 

@@ -80,6 +80,8 @@ static int configure(struct collector *c, bool raw_tp)
 	bpf_program__set_autoload(skel->progs.tmacg_mkdir_raw, raw_tp);
 	bpf_program__set_autoload(skel->progs.tmacg_rmdir_raw, raw_tp);
 	bpf_program__set_autoattach(skel->progs.tmacg_flush, false);
+	bpf_map__set_max_entries(skel->maps.cpu_hotplug, c->ncpus + 1);
+	bpf_program__set_autoattach(skel->progs.tmacg_cpuhp, false); /* optional: below */
 	return 0;
 }
 
@@ -234,10 +236,16 @@ int collector_attach(struct collector *c, char *err, size_t errlen)
 		return ret;
 	}
 	ret = tmacg_bpf__attach(c->skel);
-	if (ret)
+	if (ret) {
 		snprintf(err, errlen, "cannot attach to sched_switch/cgroup tracepoints: %s",
 			 strerror(-ret));
-	return ret;
+		return ret;
+	}
+	/* Without it, a CPU off and on within an interval is found by its events' time. */
+	c->skel->links.tmacg_cpuhp = bpf_program__attach(c->skel->progs.tmacg_cpuhp);
+	if (!c->skel->links.tmacg_cpuhp && c->cfg.verbose)
+		fprintf(stderr, "tmacg: cannot attach to cpuhp_enter: %s\n", strerror(errno));
+	return 0;
 }
 
 int collector_poll_cgroups(struct collector *c)
@@ -487,6 +495,19 @@ static void free_values(struct u64map *m)
 	u64map_free(m);
 }
 
+int collector_hotplug_count(struct collector *c, int cpu, uint64_t *n)
+{
+	__u32 key = cpu < 0 ? (__u32)c->ncpus : (__u32)cpu;
+	__u64 v;
+
+	if (!c->skel->links.tmacg_cpuhp)
+		return -ENOENT;
+	if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.cpu_hotplug), &key, &v))
+		return -errno;
+	*n = v;
+	return 0;
+}
+
 void collector_close(struct collector *c)
 {
 	ring_buffer__free(c->rb);
@@ -495,6 +516,7 @@ void collector_close(struct collector *c)
 	free_values(&c->task_snaps);
 	free(c->online);
 	free(c->enabled_ns);
+	free(c->hotplug_seen);
 	free(c->batch_keys);
 	free(c->batch_vals);
 	free(c->cpu_data);

@@ -51,6 +51,7 @@ struct collector {
 	uint64_t cpus_back;	  /* CPUs found online again (or late), their events reopened */
 	uint64_t cpus_gone;	  /* CPUs found offline, their events closed */
 	uint64_t *enabled_ns;	  /* [ncpus] each CPU's first group's enabled time, last seen */
+	uint64_t *hotplug_seen;	  /* [ncpus + 1] collector_hotplug_count() at the last look */
 	uint64_t task_generation; /* read pass, to find tids the LRU dropped */
 	char *batch_keys;	  /* read buffers, sized to the maps */
 	char *batch_vals;
@@ -112,6 +113,12 @@ int collector_read_tasks(struct collector *c,
 
 /* Drops a removed cgroup's accumulator, in BPF and in the snapshots. */
 void collector_forget_cgroup(struct collector *c, uint64_t id);
+
+/*
+ * The CPU hotplug steps cpu went through since tmacg attached (cpu -1: all
+ * CPUs'); -ENOENT where the kernel's cpuhp_enter tracepoint could not be used.
+ */
+int collector_hotplug_count(struct collector *c, int cpu, uint64_t *n);
 
 /* Sums the per-CPU BPF counters. */
 int collector_stats(struct collector *c, struct tmacg_stats *out);

@@ -11,8 +11,8 @@ enum cpu_action cpu_follow_decide(const struct cpu_seen *s)
 {
 	if (!s->online)
 		return s->counting ? CPU_CLOSE : CPU_KEEP;
-	if (!s->counting)
-		return CPU_REOPEN; /* back, or offline when tmacg started */
+	if (!s->counting || s->hotplugged)
+		return CPU_REOPEN; /* back, offline when tmacg started, or off and on since */
 	/* Enabled time stands still only for events the kernel turned off. */
 	if (s->enabled_known && s->enabled_now <= s->enabled_was)
 		return CPU_REOPEN;
@@ -54,22 +54,44 @@ static void close_cpu(struct collector *c, struct pmu_set *pmu, int cpu)
 	c->cpus_gone++;
 }
 
+/*
+ * Whether cpu went through hotplug since the last look.  Each CPU's count is
+ * read only when the total moved: one lookup an interval, normally.
+ */
+static bool hotplugged(struct collector *c, int cpu, bool total_moved)
+{
+	uint64_t n;
+
+	if (!total_moved || collector_hotplug_count(c, cpu, &n) || n == c->hotplug_seen[cpu])
+		return false;
+	c->hotplug_seen[cpu] = n;
+	return true;
+}
+
 int cpu_follow(struct collector *c, struct pmu_set *pmu, const char *online_path)
 {
 	bool *online = calloc(c->ncpus, sizeof(*online));
+	bool total_moved;
 	int reopened = 0;
+	uint64_t total;
 
 	if (!c->enabled_ns)
 		c->enabled_ns = calloc(c->ncpus, sizeof(*c->enabled_ns));
-	if (!online || !c->enabled_ns || !c->online ||
+	if (!c->hotplug_seen)
+		c->hotplug_seen = calloc(c->ncpus + 1, sizeof(*c->hotplug_seen));
+	if (!online || !c->enabled_ns || !c->hotplug_seen || !c->online ||
 	    pmu_read_online(online_path, online, c->ncpus)) {
 		free(online); /* no list: nothing to follow */
 		return 0;
 	}
+	total_moved = !collector_hotplug_count(c, -1, &total) && total != c->hotplug_seen[c->ncpus];
+	if (total_moved)
+		c->hotplug_seen[c->ncpus] = total;
 	for (int cpu = 0; cpu < c->ncpus && cpu < pmu->ncpus; cpu++) {
 		struct cpu_seen s = {
 			.counting = c->online[cpu] && pmu->fds[cpu] >= 0,
 			.online = online[cpu],
+			.hotplugged = hotplugged(c, cpu, total_moved),
 			.enabled_was = c->enabled_ns[cpu],
 		};
 

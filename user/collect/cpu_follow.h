@@ -4,8 +4,10 @@
  * kernel turns them off for good, and a flush there fails until it is back.
  * Each interval, before the flush, tmacg compares the online CPUs with what it
  * has open: a CPU gone offline has its events closed; one back online (or
- * offline when tmacg started and online now, or whose events stopped: it went
- * and came back within an interval) is flushed, gets new events, and the BPF
+ * offline when tmacg started and online now, or that went and came back within
+ * an interval: BPF counts each CPU's hotplug steps on the kernel's cpuhp_enter
+ * tracepoint, and failing that its events' enabled time stands still) is
+ * flushed, gets new events, and the BPF
  * side takes its next reading there as a fresh baseline.  What could not be
  * counted meanwhile is counted as dropped (read errors, flush errors).
  */
@@ -28,6 +30,7 @@ enum cpu_action {
 struct cpu_seen {
 	bool counting;	      /* events open and the CPU flushed each interval */
 	bool online;	      /* in the online list now */
+	bool hotplugged;      /* went through CPU hotplug since the last look (BPF's cpuhp_enter) */
 	bool enabled_known;   /* the events' enabled time was read, before and now */
 	uint64_t enabled_was; /* the first group's enabled time at the last look */
 	uint64_t enabled_now;
