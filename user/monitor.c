@@ -63,6 +63,7 @@ struct monitor {
 	struct prom *prom;	    /* --listen: the report's sink, serving /metrics */
 	struct cgroup_mount mnt;    /* the cgroup2 mount measured */
 	struct cgroup_spec *specs;  /* --cgroup, resolved in it */
+	char v1_note[1024];	    /* a hybrid host's cgroup v1, said once at start; or "" */
 };
 
 static uint64_t now_ns(clockid_t clk)
@@ -265,10 +266,8 @@ static int resolve_cgroups(struct monitor *m, char *err, size_t errlen)
 		cgroup_v1_no_v2_message(&v1, err, errlen);
 		return -ENOENT;
 	}
-	cgroup_v1_hybrid_note(&v1, m->mnt.dir, err, errlen);
-	if (err[0])
-		fprintf(stderr, "%s\n", err); /* once, at start: not a line of the output */
-	err[0] = '\0';
+	/* Said once setup succeeded: an error before it comes first, alone. */
+	cgroup_v1_hybrid_note(&v1, m->mnt.dir, m->v1_note, sizeof(m->v1_note));
 	if (m->o->ncgroups) {
 		m->specs = calloc(m->o->ncgroups, sizeof(*m->specs));
 		if (!m->specs)
@@ -559,6 +558,8 @@ int monitor_run(const struct options *o)
 		atomic_file_abort(&html_out);
 		return ret == COLLECTOR_KERNEL_UNSUPPORTED ? 2 : 1;
 	}
+	if (m.v1_note[0])
+		fprintf(stderr, "%s\n", m.v1_note); /* once, at start: not a line of the output */
 	if (m.prom)
 		prom_announce(m.prom);
 	/* The live view's keys, when it is on a terminal someone types at. */

@@ -72,9 +72,20 @@ int kernel_btf_choose(const char *user_btf, const char *kernel_btf_path, bool se
 	return -ENOENT;
 }
 
+/* Denied (no capability, a seccomp filter): the probe cannot tell. */
+static bool denied(int e_no)
+{
+	return e_no == EPERM || e_no == EACCES;
+}
+
 static int probe_ringbuf(void)
 {
-	return libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL);
+	int ret;
+
+	errno = 0;
+	ret = libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL);
+	/* libbpf answers 0 for any failure to create the map, a refusal too. */
+	return ret == 0 && denied(errno) ? -errno : ret;
 }
 
 static int probe_perf_read_value(void)
@@ -102,7 +113,7 @@ static int probe_test_run_on_cpu(int cpu)
 	if (!ret)
 		return 1;
 	/* Denied: cannot tell.  Otherwise (EINVAL for the flag, ENOTSUPP 524): missing. */
-	return e_no == EPERM || e_no == EACCES ? -e_no : 0;
+	return denied(e_no) ? -e_no : 0;
 }
 
 static void live_release(char *buf, size_t len)
