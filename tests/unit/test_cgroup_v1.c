@@ -49,16 +49,23 @@ static void scan(const char *text, struct cgroup_v1 *v1)
 	unlink(path);
 }
 
+/* text's v1 hierarchies: how many, their controllers, the cpu controller's directory. */
+static void expect_v1(const char *text, struct cgroup_v1 *v1, int n, const char *controllers,
+		      const char *dir)
+{
+	scan(text, v1);
+	assert_int_equal(v1->hierarchies, n);
+	assert_string_equal(v1->controllers, controllers);
+	assert_string_equal(v1->dir, dir);
+}
+
 static void hybrid_host_notes_the_v2_mount(void **state)
 {
 	struct cgroup_v1 v1;
 	char note[1024];
 
 	(void)state;
-	scan(hybrid, &v1);
-	assert_int_equal(v1.hierarchies, 3);
-	assert_string_equal(v1.controllers, "cpu,cpuacct,memory");
-	assert_string_equal(v1.dir, "/sys/fs/cgroup/cpu");
+	expect_v1(hybrid, &v1, 3, "cpu,cpuacct,memory", "/sys/fs/cgroup/cpu");
 	cgroup_v1_hybrid_note(&v1, "/sys/fs/cgroup/unified", note, sizeof(note));
 	assert_non_null(strstr(note, "cgroup2 at /sys/fs/cgroup/unified"));
 	assert_non_null(strstr(note, "containers placed in cgroup v1 are not seen"));
@@ -70,10 +77,7 @@ static void v1_only_host_is_told_why(void **state)
 	char msg[1024];
 
 	(void)state;
-	scan(v1_only, &v1);
-	assert_int_equal(v1.hierarchies, 2);
-	assert_string_equal(v1.dir, "/sys/fs/cgroup/cpu,cpuacct");
-	assert_string_equal(v1.controllers, "memory,cpu,cpuacct");
+	expect_v1(v1_only, &v1, 2, "memory,cpu,cpuacct", "/sys/fs/cgroup/cpu,cpuacct");
 	cgroup_v1_no_v2_message(&v1, msg, sizeof(msg));
 	assert_non_null(strstr(msg, "cgroup v1 only"));
 	assert_non_null(strstr(msg, "/sys/fs/cgroup/cpu,cpuacct"));
