@@ -273,7 +273,8 @@ static __always_inline void charge_task(__u64 cgid, const struct tmacg_acc *d,
 		init->tgid = tgid;
 		init->pad = 0;
 		__builtin_memcpy(init->comm, comm, sizeof(init->comm));
-		walk_delta(&init->acc, d, STEP_COPY); /* the fields this load uses: the rest stay 0 */
+		walk_delta(&init->acc, d,
+			   STEP_COPY); /* the fields this load uses: the rest stay 0 */
 		if (!bpf_map_update_elem(&task_acc, &tid, init, BPF_NOEXIST))
 			return;
 		t = bpf_map_lookup_elem(&task_acc, &tid);
@@ -641,4 +642,32 @@ SEC("raw_tp/cgroup_rmdir")
 int BPF_PROG(tmacg_rmdir_raw, struct cgroup *cgrp, const char *path)
 {
 	return send_cgroup_event(cgrp, TMACG_CGROUP_RMDIR);
+}
+
+/*
+ * CPU hotplug: how many hotplug steps each CPU went through, [nr_cpus] the
+ * total.  A CPU that went offline and came back within one interval looks
+ * unchanged in the online list, but its perf events are off for good:
+ * userspace (collect/cpu_follow.c) reopens the events of a CPU whose count
+ * moved.  max_entries (nr_cpus + 1) is set at load.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} cpu_hotplug SEC(".maps");
+
+SEC("raw_tp/cpuhp_enter")
+int tmacg_cpuhp(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u32 cpu = (__u32)ctx->args[0], total = nr_cpus;
+	__u64 *n = bpf_map_lookup_elem(&cpu_hotplug, &cpu);
+
+	if (n)
+		__sync_fetch_and_add(n, 1);
+	n = bpf_map_lookup_elem(&cpu_hotplug, &total);
+	if (n)
+		__sync_fetch_and_add(n, 1);
+	return 0;
 }

@@ -19,7 +19,9 @@
 #include "collect/acc_delta.h"
 #include "cgroups/cgroup_naming.h"
 #include "cgroups/cgroup_tree.h"
+#include "cgroups/cgroup_v1.h"
 #include "collect/collector.h"
+#include "collect/cpu_follow.h"
 #include "pmu/group_health.h"
 #include "k8s/k8s_monitor.h"
 #include "measure.h"
@@ -63,6 +65,7 @@ struct monitor {
 	struct cgroup_mount mnt;    /* the cgroup2 mount measured */
 	struct cgroup_spec *specs;  /* --cgroup, resolved in it */
 	struct rotate rot;	    /* levels 4-6: the groups in turns */
+	char v1_note[1024];	    /* a hybrid host's cgroup v1, said once at start; or "" */
 };
 
 static uint64_t now_ns(clockid_t clk)
@@ -205,7 +208,9 @@ static void print_totals(struct monitor *m)
 		"counts charged to idle)\n"
 		"tmacg: dropped: read errors %llu, cgroup map full %llu, task map full %llu, "
 		"cgroup events lost %llu, unattributed %llu, flush errors %llu; "
-		"negative deltas clamped %llu\n",
+		"negative deltas clamped %llu\n"
+		"tmacg: CPU hotplug: CPUs back online %llu (their events reopened), gone offline "
+		"%llu\n",
 		(unsigned long long)st.switches, (unsigned long long)st.early_returns,
 		st.switches ? 100.0 * st.early_returns / st.switches : 0.0,
 		(unsigned long long)st.idle, (unsigned long long)st.flushes,
@@ -215,7 +220,8 @@ static void print_totals(struct monitor *m)
 		(unsigned long long)st.map_full, (unsigned long long)st.task_map_full,
 		(unsigned long long)st.events_lost, (unsigned long long)m->unattributed,
 		(unsigned long long)m->col.flush_errors,
-		(unsigned long long)(st.negative_deltas + m->col.negative_deltas));
+		(unsigned long long)(st.negative_deltas + m->col.negative_deltas),
+		(unsigned long long)m->col.cpus_back, (unsigned long long)m->col.cpus_gone);
 }
 
 /* One interval's collection; the report happens after. */
@@ -224,6 +230,9 @@ static int collect(struct monitor *m)
 	int err;
 
 	m->may_rescan = true;
+	/* A CPU back gets every group enabled: rotating, only the slice's stay on. */
+	if (cpu_follow(&m->col, &m->pmu, PMU_ONLINE_PATH) > 0)
+		rotate_hold(&m->rot);
 	collector_flush(&m->col);
 	err = collector_read_cgroups(&m->col, stash_delta, m);
 	if (err)
@@ -245,6 +254,10 @@ static int collect(struct monitor *m)
 static int resolve_cgroups(struct monitor *m, char *err, size_t errlen)
 {
 	int ret = cgroup_find_mount("/proc/self/mountinfo", m->o->cgroup_root, &m->mnt);
+	struct cgroup_v1 v1;
+
+	if (cgroup_v1_scan("/proc/self/mountinfo", &v1))
+		v1.hierarchies = 0; /* cannot tell: say nothing of v1 */
 
 	if (ret) {
 		if (m->o->cgroup_root) {
@@ -254,11 +267,11 @@ static int resolve_cgroups(struct monitor *m, char *err, size_t errlen)
 				 m->o->cgroup_root);
 			return -EINVAL;
 		}
-		snprintf(err, errlen,
-			 "no cgroup2 filesystem is mounted: tmacg needs "
-			 "cgroup v2 (mount -t cgroup2 none /sys/fs/cgroup)");
+		cgroup_v1_no_v2_message(&v1, err, errlen);
 		return -ENOENT;
 	}
+	/* Said once setup succeeded: an error before it comes first, alone. */
+	cgroup_v1_hybrid_note(&v1, m->mnt.dir, m->v1_note, sizeof(m->v1_note));
 	if (m->o->ncgroups) {
 		m->specs = calloc(m->o->ncgroups, sizeof(*m->specs));
 		if (!m->specs)
@@ -328,6 +341,7 @@ static int open_collector(struct monitor *m, char *err, size_t errlen)
 	cfg.max_cgroups = m->o->max_cgroups;
 	cfg.max_tasks = m->o->max_tasks;
 	cfg.verbose = m->o->verbose;
+	cfg.btf = m->o->btf;
 	cfg.on_cgroup = on_cgroup_event;
 	cfg.ctx = m;
 	ret = collector_open(&m->col, &cfg, err, errlen);
@@ -578,8 +592,10 @@ int monitor_run(const struct options *o)
 		teardown(&m);
 		measure_close(m.ms);
 		atomic_file_abort(&html_out);
-		return 1;
+		return ret == COLLECTOR_KERNEL_UNSUPPORTED ? 2 : 1;
 	}
+	if (m.v1_note[0])
+		fprintf(stderr, "%s\n", m.v1_note); /* once, at start: not a line of the output */
 	if (m.prom)
 		prom_announce(m.prom);
 	/* The live view's keys, when it is on a terminal someone types at. */

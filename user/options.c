@@ -134,6 +134,8 @@ void options_usage(FILE *f)
 	      "      --color auto|always|never\n"
 	      "      --host NAME        host name in the output (default: this host's)\n"
 	      "      --cgroup-root DIR  the cgroup2 mount to use (default: found in mountinfo)\n"
+	      "      --btf FILE         the kernel's BTF, for a kernel without\n"
+	      "                         /sys/kernel/btf/vmlinux (BTFHub, or its debug package)\n"
 	      "      --max-cgroups N    cgroups tracked in BPF for the whole node (default 16384);\n"
 	      "                         beyond, counts are dropped (quality.map_full)\n"
 	      "      --max-tasks N      task accumulator entries with --per-task (default 16384)\n"
@@ -141,7 +143,8 @@ void options_usage(FILE *f)
 	      "  -V, --version\n"
 	      "  -h, --help\n"
 	      "\n"
-	      "Needs root, or CAP_BPF and CAP_PERFMON, and a kernel with BTF.\n"
+	      "Needs Linux 5.10 or later, root or CAP_BPF and CAP_PERFMON, and the kernel's\n"
+	      "BTF (its own, or --btf FILE).\n"
 	      "TMACG_MODEL_DIR=DIR adds the CPU descriptions (.cpu) and models (.tma) in DIR.\n",
 	      f);
 }
@@ -353,6 +356,7 @@ static const struct opt_spec specs[] = {
 	CHOICE("color", 0, color_mode, color_choices),
 	STRING("host", 0, host),
 	STRING("cgroup-root", 0, cgroup_root),
+	STRING("btf", 0, btf),
 	NUMBER("max-cgroups", 0, max_cgroups, 16, 1L << 24, NULL),
 	NUMBER("max-tasks", 0, max_tasks, 16, 1L << 24, NULL),
 	CUSTOM("listen", 0, opt_listen, true),

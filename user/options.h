@@ -40,6 +40,7 @@ struct options {
 	const char *k8s_log_containers;
 	const char *k8s_log_pods;
 	const char *cgroup_root; /* a cgroup2 mount to use instead of the first one */
+	const char *btf;	 /* --btf FILE: the kernel's BTF where it has none of its own */
 	const char *host;	 /* --host; after options_resolve(): the name to print */
 	const char *listen;	 /* --listen ADDR:PORT: serve /metrics (user/prom/) */
 	const char *output;	 /* -o FILE: --format html's report, written whole at the end */

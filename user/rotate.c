@@ -40,6 +40,14 @@ int rotate_to(struct rotate *r, int s)
 	return ret;
 }
 
+int rotate_hold(struct rotate *r)
+{
+	if (r->nslices <= 1)
+		return 0;
+	/* Disabling a disabled leader is a no-op: only the reopened CPU changes. */
+	return pmu_switch_groups(r->pmu, 0, ~r->on);
+}
+
 uint64_t rotate_slice_start(uint64_t start, uint64_t interval_ns, int k, int nslices)
 {
 	return start + (uint64_t)((unsigned __int128)interval_ns * (unsigned)k / (unsigned)nslices);

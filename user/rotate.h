@@ -36,6 +36,12 @@ int rotate_start(struct rotate *r, struct collector *col, struct pmu_set *pmu, i
  */
 int rotate_to(struct rotate *r, int s);
 
+/*
+ * After CPU hotplug reopened a CPU's events (every group enabled there):
+ * the groups outside the current slice off again, on every CPU.  0 or -errno.
+ */
+int rotate_hold(struct rotate *r);
+
 /* When slice k of an interval of interval_ns starting at start begins. */
 uint64_t rotate_slice_start(uint64_t start, uint64_t interval_ns, int k, int nslices);
 

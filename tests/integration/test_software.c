@@ -10,6 +10,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -98,17 +99,30 @@ static void attribution_matches_cpu_stat(void **state)
 	assert_int_equal(itest_rmcg(parent), 0);
 }
 
-/* The raw_tp programs, used where the kernel has no BTF, count the same. */
-static void raw_tracepoint_fallback_counts(void **state)
+/* At most this many lines say that BTF is missing and how to get it (issue 25). */
+#define NO_BTF_MAX_LINES 5
+
+/*
+ * A kernel without BTF (TMACG_TEST_KERNEL_BTF names a missing file in its
+ * place): tmacg refuses with exit 2 and a short message naming the file,
+ * --btf and where to get one.  Given the BTF with --btf FILE, it loads the
+ * raw_tp programs (tp_btf needs the kernel's own BTF) and they count as
+ * tp_btf does.
+ */
+static void no_kernel_btf_takes_btf_file(void **state)
 {
 	char parent[128], mnt_parent[300], cg[200];
-	const char *args[] = { "--pmu", "software", "--cgroup", mnt_parent, "--interval",
-			       "30s",	"--format", "json",	NULL };
+	const char *args[] = {
+		"--pmu", "software", "--cgroup", mnt_parent, "--interval",
+		"30s",	 "--format", "json",	 "--btf",    "/sys/kernel/btf/vmlinux",
+		NULL
+	};
 	struct itest_tmacg t;
 	json_object **lines;
 	uint64_t before, after;
+	const char *msg;
 	size_t n;
-	int seen;
+	int seen, nlines = 0, ret;
 
 	(void)state;
 	ITEST_NEED_ROOT();
@@ -116,9 +130,26 @@ static void raw_tracepoint_fallback_counts(void **state)
 		itest_make_parent("rawtp", parent, sizeof(parent), mnt_parent, sizeof(mnt_parent)),
 		0);
 	snprintf(cg, sizeof(cg), "/%s", parent);
-	setenv("TMACG_FORCE_RAW_TP", "1", 1);
-	assert_int_equal(itest_tmacg_start(&t, args), 0);
-	unsetenv("TMACG_FORCE_RAW_TP");
+	setenv("TMACG_TEST_KERNEL_BTF", "/nonexistent/vmlinux", 1);
+	args[8] = NULL; /* no --btf */
+	ret = itest_tmacg_start(&t, args);
+	unsetenv("TMACG_TEST_KERNEL_BTF");
+	assert_int_equal(ret, -EIO);
+	assert_int_equal(itest_tmacg_stop(&t, 0), 2);
+	/* The message, from its first line (-v's notes come before it). */
+	msg = strstr(t.err, "tmacg: this kernel has no BTF");
+	for (const char *p = msg ? msg : ""; *p; p++)
+		nlines += *p == '\n';
+	if (!msg || nlines > NO_BTF_MAX_LINES || !strstr(msg, "/nonexistent/vmlinux") ||
+	    !strstr(msg, "--btf FILE") || !strstr(msg, "BTFHub"))
+		fail_msg("%d lines, want at most %d naming the file, --btf and BTFHub:\n%s", nlines,
+			 NO_BTF_MAX_LINES, t.err);
+	itest_tmacg_free(&t);
+	args[8] = "--btf";
+	setenv("TMACG_TEST_KERNEL_BTF", "/nonexistent/vmlinux", 1);
+	ret = itest_tmacg_start(&t, args);
+	unsetenv("TMACG_TEST_KERNEL_BTF");
+	assert_int_equal(ret, 0);
 	itest_tmacg_drain(&t);
 	before = itest_usage_usec(parent);
 	assert_int_equal(itest_wait(itest_burn_in(parent, "1", "0.5", NULL)), 0);
@@ -543,7 +574,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(attribution_matches_cpu_stat, itest_cleanup),
-		cmocka_unit_test_teardown(raw_tracepoint_fallback_counts, itest_cleanup),
+		cmocka_unit_test_teardown(no_kernel_btf_takes_btf_file, itest_cleanup),
 		cmocka_unit_test_teardown(short_lived_cgroups_are_named, itest_cleanup),
 		cmocka_unit_test_teardown(per_task_split, itest_cleanup),
 		cmocka_unit_test_teardown(top_limits_task_lines, itest_cleanup),

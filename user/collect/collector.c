@@ -4,6 +4,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "collect/acc_delta.h"
+#include "collect/kernel_support.h"
 #include "pmu/pmu.h"
 #include "tmacg.skel.h"
 #include "util/privileges.h"
@@ -79,21 +81,45 @@ static int configure(struct collector *c, bool raw_tp)
 	bpf_program__set_autoload(skel->progs.tmacg_mkdir_raw, raw_tp);
 	bpf_program__set_autoload(skel->progs.tmacg_rmdir_raw, raw_tp);
 	bpf_program__set_autoattach(skel->progs.tmacg_flush, false);
+	bpf_map__set_max_entries(skel->maps.cpu_hotplug, c->ncpus + 1);
+	bpf_program__set_autoattach(skel->progs.tmacg_cpuhp, false); /* optional: below */
 	return 0;
 }
 
-static int open_and_load(struct collector *c, bool raw_tp)
+static int open_and_load(struct collector *c, bool raw_tp, const char *btf_path)
 {
-	c->skel = tmacg_bpf__open();
+	LIBBPF_OPTS(bpf_object_open_opts, opts, .btf_custom_path = btf_path);
+
+	c->skel = tmacg_bpf__open_opts(&opts);
 	if (!c->skel)
 		return -errno;
 	configure(c, raw_tp);
 	return tmacg_bpf__load(c->skel);
 }
 
+/*
+ * The kernel has what tmacg needs (kernel_support.h), and the BTF to load with.
+ * TMACG_TEST_KERNEL_BTF, for tests only, stands for the kernel's BTF file (a
+ * missing one: a kernel without BTF), and libbpf's other places are not searched.
+ */
+static int check_kernel(const struct collector_config *cfg, struct btf_choice *btf, char *err,
+			size_t errlen)
+{
+	const char *test_btf = getenv("TMACG_TEST_KERNEL_BTF");
+	int cpu = sched_getcpu(), ret;
+
+	ret = kernel_btf_choose(cfg->btf, test_btf ? test_btf : KERNEL_BTF_PATH, !test_btf, btf,
+				err, errlen);
+	if (ret)
+		return COLLECTOR_KERNEL_UNSUPPORTED;
+	return kernel_features_check(cfg->probes ? cfg->probes : &kernel_probes_live,
+				     cpu < 0 ? 0 : cpu, err, errlen);
+}
+
 int collector_open(struct collector *c, const struct collector_config *cfg, char *err,
 		   size_t errlen)
 {
+	struct btf_choice btf;
 	int ret;
 
 	memset(c, 0, sizeof(*c));
@@ -115,16 +141,19 @@ int collector_open(struct collector *c, const struct collector_config *cfg, char
 		snprintf(err, errlen, "cannot count the possible CPUs: %s", strerror(-c->ncpus));
 		return c->ncpus;
 	}
+	ret = check_kernel(cfg, &btf, err, errlen);
+	if (ret)
+		return ret;
 	/*
-	 * tp_btf needs kernel BTF; raw_tp works on any kernel tmacg supports.
-	 * TMACG_FORCE_RAW_TP=1 takes the fallback anyway, so it is tested too.
+	 * tp_btf needs the kernel's own BTF; raw_tp needs BTF only for CO-RE, which
+	 * --btf FILE gives.  TMACG_FORCE_RAW_TP=1 takes raw_tp anyway, so it is tested too.
 	 */
-	c->raw_tp = access("/sys/kernel/btf/vmlinux", R_OK) != 0 || getenv("TMACG_FORCE_RAW_TP");
-	ret = open_and_load(c, c->raw_tp);
+	c->raw_tp = !btf.kernel_btf || getenv("TMACG_FORCE_RAW_TP");
+	ret = open_and_load(c, c->raw_tp, btf.custom_path);
 	if (ret && !c->raw_tp) {
 		tmacg_bpf__destroy(c->skel);
 		c->raw_tp = true;
-		ret = open_and_load(c, true);
+		ret = open_and_load(c, true, btf.custom_path);
 	}
 	if (ret) {
 		snprintf(err, errlen, "cannot load the BPF programs: %s%s%s", strerror(-ret),
@@ -146,31 +175,52 @@ int collector_open(struct collector *c, const struct collector_config *cfg, char
 	return 0;
 }
 
-int collector_set_events(struct collector *c, const struct pmu_set *pmu, char *err, size_t errlen)
+int collector_put_cpu_events(struct collector *c, const struct pmu_set *pmu, int cpu, char *err,
+			     size_t errlen)
 {
 	int map_fd = bpf_map__fd(c->skel->maps.events);
 
+	for (int e = 0; e < pmu->nevents; e++) {
+		__u32 key = e * c->ncpus + cpu;
+		int fd = pmu->fds[e * pmu->ncpus + cpu];
+
+		if (fd < 0)
+			continue;
+		if (bpf_map_update_elem(map_fd, &key, &fd, BPF_ANY)) {
+			int e_no = errno;
+
+			snprintf(err, errlen, "cannot hand event %d of CPU %d to BPF: %s", e, cpu,
+				 strerror(e_no));
+			return -e_no;
+		}
+	}
+	return 0;
+}
+
+void collector_drop_cpu_events(struct collector *c, int cpu)
+{
+	int map_fd = bpf_map__fd(c->skel->maps.events);
+
+	for (int e = 0; e < c->cfg.nevents; e++) {
+		__u32 key = e * c->ncpus + cpu;
+
+		bpf_map_delete_elem(map_fd, &key); /* ENOENT: had none */
+	}
+}
+
+int collector_set_events(struct collector *c, const struct pmu_set *pmu, char *err, size_t errlen)
+{
 	free(c->online);
 	c->online = calloc(c->ncpus, sizeof(*c->online));
 	if (!c->online)
 		return -ENOMEM;
-	for (int cpu = 0; cpu < c->ncpus && cpu < pmu->ncpus; cpu++)
+	for (int cpu = 0; cpu < c->ncpus && cpu < pmu->ncpus; cpu++) {
+		int ret;
+
 		c->online[cpu] = pmu->online[cpu];
-	for (int e = 0; e < pmu->nevents; e++) {
-		for (int cpu = 0; cpu < pmu->ncpus; cpu++) {
-			__u32 key = e * c->ncpus + cpu;
-			int fd = pmu->fds[e * pmu->ncpus + cpu];
-
-			if (fd < 0)
-				continue;
-			if (bpf_map_update_elem(map_fd, &key, &fd, BPF_ANY)) {
-				int e_no = errno;
-
-				snprintf(err, errlen, "cannot hand event %d of CPU %d to BPF: %s",
-					 e, cpu, strerror(e_no));
-				return -e_no;
-			}
-		}
+		ret = collector_put_cpu_events(c, pmu, cpu, err, errlen);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -187,10 +237,16 @@ int collector_attach(struct collector *c, char *err, size_t errlen)
 		return ret;
 	}
 	ret = tmacg_bpf__attach(c->skel);
-	if (ret)
+	if (ret) {
 		snprintf(err, errlen, "cannot attach to sched_switch/cgroup tracepoints: %s",
 			 strerror(-ret));
-	return ret;
+		return ret;
+	}
+	/* Without it, a CPU off and on within an interval is found by its events' time. */
+	c->skel->links.tmacg_cpuhp = bpf_program__attach(c->skel->progs.tmacg_cpuhp);
+	if (!c->skel->links.tmacg_cpuhp && c->cfg.verbose)
+		fprintf(stderr, "tmacg: cannot attach to cpuhp_enter: %s\n", strerror(errno));
+	return 0;
 }
 
 void collector_set_active(struct collector *c, uint64_t groups)
@@ -239,24 +295,26 @@ static uint64_t stranded_slots(struct collector *c, int cpu)
 	return n;
 }
 
+int collector_flush_cpu(struct collector *c, int cpu)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = cpu);
+
+	if (!bpf_prog_test_run_opts(bpf_program__fd(c->skel->progs.tmacg_flush), &opts))
+		return 0;
+	if (errno == ENXIO) {
+		c->online[cpu] = false; /* went offline: stop asking */
+		c->flush_errors += stranded_slots(c, cpu);
+		return -ENXIO;
+	}
+	c->flush_errors++;
+	return -errno;
+}
+
 int collector_flush(struct collector *c)
 {
-	int prog_fd = bpf_program__fd(c->skel->progs.tmacg_flush);
-
-	for (int cpu = 0; cpu < c->ncpus; cpu++) {
-		LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = cpu);
-
-		if (!c->online || !c->online[cpu])
-			continue;
-		if (bpf_prog_test_run_opts(prog_fd, &opts)) {
-			if (errno == ENXIO) {
-				c->online[cpu] = false; /* went offline: stop asking */
-				c->flush_errors += stranded_slots(c, cpu);
-				continue;
-			}
-			c->flush_errors++;
-		}
-	}
+	for (int cpu = 0; cpu < c->ncpus; cpu++)
+		if (c->online && c->online[cpu])
+			collector_flush_cpu(c, cpu);
 	return 0;
 }
 
@@ -444,6 +502,19 @@ static void free_values(struct u64map *m)
 	u64map_free(m);
 }
 
+int collector_hotplug_count(struct collector *c, int cpu, uint64_t *n)
+{
+	__u32 key = cpu < 0 ? (__u32)c->ncpus : (__u32)cpu;
+	__u64 v;
+
+	if (!c->skel->links.tmacg_cpuhp)
+		return -ENOENT;
+	if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.cpu_hotplug), &key, &v))
+		return -errno;
+	*n = v;
+	return 0;
+}
+
 void collector_close(struct collector *c)
 {
 	ring_buffer__free(c->rb);
@@ -451,6 +522,8 @@ void collector_close(struct collector *c)
 	free_values(&c->snaps);
 	free_values(&c->task_snaps);
 	free(c->online);
+	free(c->enabled_ns);
+	free(c->hotplug_seen);
 	free(c->batch_keys);
 	free(c->batch_vals);
 	free(c->cpu_data);

@@ -7,6 +7,7 @@
 #ifndef TMACG_COLLECTOR_H
 #define TMACG_COLLECTOR_H
 
+#include <errno.h>
 #include <linux/types.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 #include "tmacg.h"
 #include "util/u64map.h"
 
+struct kernel_probes;
 struct pmu_set;
 struct tmacg_bpf;
 struct ring_buffer;
@@ -34,6 +36,8 @@ struct collector_config {
 	uint32_t max_cgroups; /* cgroup accumulator entries */
 	uint32_t max_tasks;   /* task accumulator entries (LRU) */
 	int verbose;	      /* libbpf's warnings at 1 (-v), everything at 2 (-vv) */
+	const char *btf;      /* --btf FILE: BTF for CO-RE where the kernel has none; NULL */
+	const struct kernel_probes *probes; /* NULL: ask the running kernel */
 	/* Called for every cgroup mkdir/rmdir of the cgroup2 hierarchy. */
 	void (*on_cgroup)(const struct tmacg_cgroup_event *ev, void *ctx);
 	void *ctx;
@@ -50,17 +54,40 @@ struct collector {
 	struct u64map task_snaps; /* tid -> struct task_snap */
 	uint64_t negative_deltas; /* clamped in userspace */
 	uint64_t flush_errors;
+	uint64_t cpus_back;	  /* CPUs found online again (or late), their events reopened */
+	uint64_t cpus_gone;	  /* CPUs found offline, their events closed */
+	uint64_t *enabled_ns;	  /* [ncpus] each CPU's first group's enabled time, last seen */
+	uint64_t *hotplug_seen;	  /* [ncpus + 1] collector_hotplug_count() at the last look */
 	uint64_t task_generation; /* read pass, to find tids the LRU dropped */
 	char *batch_keys;	  /* read buffers, sized to the maps */
 	char *batch_vals;
 	struct tmacg_cpu *cpu_data; /* every CPU's cpu_data, read each interval for the stats */
 };
 
-/* Opens, configures and loads the BPF programs.  0 or -errno with a message in err. */
+/*
+ * collector_open()'s answer when the kernel lacks what tmacg needs (its BTF, a
+ * feature: collect/kernel_support.h) or --btf FILE is unusable: for the user
+ * to fix, as a usage error is (exit 2).
+ */
+#define COLLECTOR_KERNEL_UNSUPPORTED (-ENOSYS)
+
+/*
+ * Checks the kernel, then opens, configures and loads the BPF programs.  0 or
+ * -errno with a message in err.
+ */
 int collector_open(struct collector *c, const struct collector_config *cfg, char *err,
 		   size_t errlen);
 /* Puts the opened perf events into the BPF perf event array. */
 int collector_set_events(struct collector *c, const struct pmu_set *pmu, char *err, size_t errlen);
+/* The same for one CPU (one back online); 0 or -errno with err. */
+int collector_put_cpu_events(struct collector *c, const struct pmu_set *pmu, int cpu, char *err,
+			     size_t errlen);
+/*
+ * Takes a CPU's events out of the array: the BPF side's reads there fail
+ * (counted as read errors) and its next reading after new ones are put is a
+ * fresh baseline, never a delta against the old events' counts.
+ */
+void collector_drop_cpu_events(struct collector *c, int cpu);
 int collector_attach(struct collector *c, char *err, size_t errlen);
 /* Rotating: the groups a switch reads from now on (bit g: group g). */
 void collector_set_active(struct collector *c, uint64_t groups);
@@ -73,6 +100,8 @@ int collector_wait_cgroups(struct collector *c, int timeout_ms);
  * its pending slots (struct tmacg_pending) into the cgroup map.
  */
 int collector_flush(struct collector *c);
+/* The same on one CPU: 0, -ENXIO (offline: no longer flushed) or -errno (a flush error). */
+int collector_flush_cpu(struct collector *c, int cpu);
 
 /* Calls fn for every cgroup whose counts changed since the last read. */
 int collector_read_cgroups(struct collector *c,
@@ -92,6 +121,12 @@ int collector_read_tasks(struct collector *c,
 
 /* Drops a removed cgroup's accumulator, in BPF and in the snapshots. */
 void collector_forget_cgroup(struct collector *c, uint64_t id);
+
+/*
+ * The CPU hotplug steps cpu went through since tmacg attached (cpu -1: all
+ * CPUs'); -ENOENT where the kernel's cpuhp_enter tracepoint could not be used.
+ */
+int collector_hotplug_count(struct collector *c, int cpu, uint64_t *n);
 
 /* Sums the per-CPU BPF counters. */
 int collector_stats(struct collector *c, struct tmacg_stats *out);

@@ -39,10 +39,10 @@ int pmu_parse_cpu_list(const char *list, bool *mask, int max)
 	return 0;
 }
 
-static int read_online(bool *mask, int max)
+int pmu_read_online(const char *path, bool *mask, int max)
 {
 	char buf[4096];
-	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
+	FILE *f = fopen(path, "re");
 	int err;
 
 	if (!f)
@@ -50,6 +50,11 @@ static int read_online(bool *mask, int max)
 	err = fgets(buf, sizeof(buf), f) ? pmu_parse_cpu_list(buf, mask, max) : -EIO;
 	fclose(f);
 	return err;
+}
+
+static int read_online(bool *mask, int max)
+{
+	return pmu_read_online(PMU_ONLINE_PATH, mask, max);
 }
 
 int pmu_probe(const struct perf_event_attr *attr)
@@ -94,10 +99,52 @@ const char *pmu_errno_hint(int err)
 	}
 }
 
+void pmu_close_cpu(struct pmu_set *s, int cpu)
+{
+	for (int e = 0; e < s->nevents; e++) {
+		int *fd = &s->fds[e * s->ncpus + cpu];
+
+		if (*fd >= 0)
+			close(*fd);
+		*fd = -1;
+	}
+}
+
+int pmu_open_cpu(struct pmu_set *s, int cpu, char *err, size_t errlen)
+{
+	int leader_fd = -1;
+
+	pmu_close_cpu(s, cpu);
+	for (int e = 0; e < s->nevents; e++) {
+		struct perf_event_attr attr = s->events[e].attr;
+		bool leader = s->leader[e];
+		int fd;
+
+		attr.size = sizeof(attr);
+		attr.disabled = leader; /* the group starts with its leader */
+		attr.inherit = 0;	/* BPF cannot read inherited events */
+		fd = syscall(SYS_perf_event_open, &attr, -1, cpu, leader ? -1 : leader_fd,
+			     PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0) {
+			int e_no = errno;
+
+			snprintf(err, errlen, "cannot open event %s on CPU %d: %s: %s",
+				 s->events[e].name, cpu, strerror(e_no), pmu_errno_hint(e_no));
+			pmu_close_cpu(s, cpu);
+			return -e_no;
+		}
+		if (leader)
+			leader_fd = fd;
+		s->fds[e * s->ncpus + cpu] = fd;
+	}
+	return 0;
+}
+
 int pmu_open(struct pmu_set *s, const struct pmu_event *events, int nevents, int ncpus, char *err,
 	     size_t errlen)
 {
 	memset(s, 0, sizeof(*s));
+	s->events = events;
 	s->nevents = nevents;
 	s->ncpus = ncpus;
 	s->ngroups = nevents ? events[nevents - 1].group + 1 : 0;
@@ -119,32 +166,26 @@ int pmu_open(struct pmu_set *s, const struct pmu_event *events, int nevents, int
 			s->online[cpu] = true;
 	}
 	for (int cpu = 0; cpu < ncpus; cpu++) {
-		int leader_fd = -1;
+		int ret = s->online[cpu] ? pmu_open_cpu(s, cpu, err, errlen) : 0;
 
-		if (!s->online[cpu])
-			continue;
-		for (int e = 0; e < nevents; e++) {
-			struct perf_event_attr attr = events[e].attr;
-			bool leader = s->leader[e];
-			int fd;
-
-			attr.size = sizeof(attr);
-			attr.disabled = leader; /* the group starts with its leader */
-			attr.inherit = 0;	/* BPF cannot read inherited events */
-			fd = syscall(SYS_perf_event_open, &attr, -1, cpu, leader ? -1 : leader_fd,
-				     PERF_FLAG_FD_CLOEXEC);
-			if (fd < 0) {
-				int e_no = errno;
-
-				snprintf(err, errlen, "cannot open event %s on CPU %d: %s: %s",
-					 events[e].name, cpu, strerror(e_no), pmu_errno_hint(e_no));
-				pmu_close(s);
-				return -e_no;
-			}
-			if (leader)
-				leader_fd = fd;
-			s->fds[e * ncpus + cpu] = fd;
+		if (ret) {
+			pmu_close(s);
+			return ret;
 		}
+	}
+	return 0;
+}
+
+int pmu_enable_cpu(struct pmu_set *s, int cpu)
+{
+	for (int e = 0; e < s->nevents; e++) {
+		int fd = s->fds[e * s->ncpus + cpu];
+
+		/* One ioctl per group: the leader's, with PERF_IOC_FLAG_GROUP. */
+		if (fd < 0 || !s->leader[e])
+			continue;
+		if (ioctl(fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP))
+			return -errno;
 	}
 	return 0;
 }
@@ -152,15 +193,10 @@ int pmu_open(struct pmu_set *s, const struct pmu_event *events, int nevents, int
 int pmu_enable(struct pmu_set *s)
 {
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
-		for (int e = 0; e < s->nevents; e++) {
-			int fd = s->fds[e * s->ncpus + cpu];
+		int ret = pmu_enable_cpu(s, cpu);
 
-			/* One ioctl per group: the leader's, with PERF_IOC_FLAG_GROUP. */
-			if (fd < 0 || !s->leader[e])
-				continue;
-			if (ioctl(fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP))
-				return -errno;
-		}
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -189,6 +225,20 @@ int pmu_switch_groups(struct pmu_set *s, uint64_t on, uint64_t off)
 				return -errno;
 		}
 	}
+	return 0;
+}
+
+int pmu_cpu_enabled_ns(const struct pmu_set *s, int cpu, uint64_t *ns)
+{
+	uint64_t v[3];				/* count, time enabled, time running */
+	int fd = s->nevents ? s->fds[cpu] : -1; /* event 0 leads the first group */
+
+	if (fd < 0 || (s->events[0].attr.read_format & PERF_FORMAT_TOTAL_TIME_ENABLED) == 0 ||
+	    (s->events[0].attr.read_format & PERF_FORMAT_GROUP))
+		return -EOPNOTSUPP;
+	if (read(fd, v, sizeof(v)) < (ssize_t)(2 * sizeof(uint64_t)))
+		return -EIO;
+	*ns = v[1];
 	return 0;
 }
 

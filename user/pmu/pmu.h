@@ -8,6 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The online CPUs' list, read at start and each interval (CPU hotplug). */
+#define PMU_ONLINE_PATH "/sys/devices/system/cpu/online"
+
 struct pmu_event {
 	const char *name; /* as the user or model knows it */
 	struct perf_event_attr attr;
@@ -15,6 +18,7 @@ struct pmu_event {
 };
 
 struct pmu_set {
+	const struct pmu_event *events; /* [nevents], the caller's: reopened on a CPU back online */
 	int nevents;
 	int ngroups;
 	int ncpus;    /* possible CPUs: indexes of fds */
@@ -40,6 +44,27 @@ int pmu_enable(struct pmu_set *s);
  * every CPU, one ioctl per group leader: tmacg's own rotation (user/rotate.c).
  */
 int pmu_switch_groups(struct pmu_set *s, uint64_t on, uint64_t off);
+
+/*
+ * One CPU's events, for CPU hotplug: the kernel leaves a CPU's events off for
+ * good once it goes offline, so a CPU that comes back gets new ones.
+ * pmu_open_cpu() closes the CPU's old events first and opens them disabled;
+ * 0 or -errno with err.  pmu_enable_cpu() starts them.
+ */
+int pmu_open_cpu(struct pmu_set *s, int cpu, char *err, size_t errlen);
+int pmu_enable_cpu(struct pmu_set *s, int cpu);
+void pmu_close_cpu(struct pmu_set *s, int cpu);
+
+/*
+ * The time the CPU's first group has been enabled (its leader's
+ * PERF_FORMAT_TOTAL_TIME_ENABLED): it stops growing when the kernel turned the
+ * events off (the CPU went offline, even if it came back since).  0,
+ * -EOPNOTSUPP (not in the events' read_format) or -errno.
+ */
+int pmu_cpu_enabled_ns(const struct pmu_set *s, int cpu, uint64_t *ns);
+
+/* Reads an online CPU list file (PMU_ONLINE_PATH) into mask[max]; 0 or -errno. */
+int pmu_read_online(const char *path, bool *mask, int max);
 void pmu_close(struct pmu_set *s);
 
 /*

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * CPU hotplug (collect/cpu_follow.h): which CPUs get new events and which
+ * lose theirs, from the online list and the events' enabled time; and the
+ * online list as the kernel writes it.  The hotplug itself is the guest's
+ * (the guest matrix: tests/guest/init, run_hotplug).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "collect/cpu_follow.h"
+#include "pmu/pmu.h"
+
+static enum cpu_action decide(bool counting, bool online, bool known, uint64_t was, uint64_t now)
+{
+	struct cpu_seen s = { .counting = counting,
+			      .online = online,
+			      .enabled_known = known,
+			      .enabled_was = was,
+			      .enabled_now = now };
+
+	return cpu_follow_decide(&s);
+}
+
+static void online_and_counting_is_kept(void **state)
+{
+	(void)state;
+	assert_int_equal(decide(true, true, true, 100, 200), CPU_KEEP);
+	assert_int_equal(decide(true, true, false, 0, 0), CPU_KEEP); /* first look */
+}
+
+static void gone_offline_is_closed(void **state)
+{
+	(void)state;
+	assert_int_equal(decide(true, false, false, 100, 0), CPU_CLOSE);
+	assert_int_equal(decide(false, false, false, 0, 0), CPU_KEEP); /* closed already */
+}
+
+static void back_online_is_reopened(void **state)
+{
+	(void)state;
+	/* Offline at start or at the last look, online now: new events. */
+	assert_int_equal(decide(false, true, false, 0, 0), CPU_REOPEN);
+}
+
+/* Off and on within one interval: the list did not change, the events stopped. */
+static void stopped_events_are_reopened(void **state)
+{
+	(void)state;
+	assert_int_equal(decide(true, true, true, 500, 500), CPU_REOPEN);
+	assert_int_equal(decide(true, true, true, 500, 400), CPU_REOPEN);
+}
+
+/* The BPF side saw its hotplug steps: reopened even while its events' time still moved. */
+static void hotplugged_cpu_is_reopened(void **state)
+{
+	struct cpu_seen s = { .counting = true,
+			      .online = true,
+			      .hotplugged = true,
+			      .enabled_known = true,
+			      .enabled_was = 100,
+			      .enabled_now = 900 };
+
+	(void)state;
+	assert_int_equal(cpu_follow_decide(&s), CPU_REOPEN);
+	s.online = false;
+	assert_int_equal(cpu_follow_decide(&s), CPU_CLOSE); /* and offline now: closed */
+}
+
+static void online_list_file(void **state)
+{
+	char path[] = "/tmp/tmacg-online-XXXXXX";
+	bool mask[8];
+	FILE *f;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	fputs("0,2-3,6\n", f);
+	fclose(f);
+	assert_int_equal(pmu_read_online(path, mask, 8), 0);
+	assert_true(mask[0] && !mask[1] && mask[2] && mask[3] && !mask[4] && !mask[5] && mask[6] &&
+		    !mask[7]);
+	unlink(path);
+	assert_int_equal(pmu_read_online(path, mask, 8), -ENOENT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(online_and_counting_is_kept),
+		cmocka_unit_test(gone_offline_is_closed),
+		cmocka_unit_test(back_online_is_reopened),
+		cmocka_unit_test(stopped_events_are_reopened),
+		cmocka_unit_test(hotplugged_cpu_is_reopened),
+		cmocka_unit_test(online_list_file),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

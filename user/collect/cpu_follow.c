@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include "collect/cpu_follow.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include "collect/collector.h"
+#include "pmu/pmu.h"
+
+enum cpu_action cpu_follow_decide(const struct cpu_seen *s)
+{
+	if (!s->online)
+		return s->counting ? CPU_CLOSE : CPU_KEEP;
+	if (!s->counting || s->hotplugged)
+		return CPU_REOPEN; /* back, offline when tmacg started, or off and on since */
+	/* Enabled time stands still only for events the kernel turned off. */
+	if (s->enabled_known && s->enabled_now <= s->enabled_was)
+		return CPU_REOPEN;
+	return CPU_KEEP;
+}
+
+/*
+ * In this order: out of the BPF array first, so the flush's reads there fail
+ * and drop the old baselines (its CPU time and pending slots are charged);
+ * then the new events go in, and the next reading is a baseline.
+ */
+static int reopen(struct collector *c, struct pmu_set *pmu, int cpu)
+{
+	char err[512];
+
+	collector_drop_cpu_events(c, cpu);
+	c->online[cpu] = true;
+	if (collector_flush_cpu(c, cpu) == -ENXIO)
+		return -ENXIO; /* gone again */
+	if (pmu_open_cpu(pmu, cpu, err, sizeof(err)) ||
+	    collector_put_cpu_events(c, pmu, cpu, err, sizeof(err)) || pmu_enable_cpu(pmu, cpu)) {
+		pmu_close_cpu(pmu, cpu);
+		collector_drop_cpu_events(c, cpu);
+		c->online[cpu] = false;
+		c->flush_errors++; /* this interval's counts there are lost; next time again */
+		return -EAGAIN;
+	}
+	pmu->online[cpu] = true;
+	c->cpus_back++;
+	return 0;
+}
+
+static void close_cpu(struct collector *c, struct pmu_set *pmu, int cpu)
+{
+	collector_drop_cpu_events(c, cpu);
+	pmu_close_cpu(pmu, cpu);
+	pmu->online[cpu] = false;
+	c->online[cpu] = false;
+	c->cpus_gone++;
+}
+
+/*
+ * Whether cpu went through hotplug since the last look.  Each CPU's count is
+ * read only when the total moved: one lookup an interval, normally.
+ */
+static bool hotplugged(struct collector *c, int cpu, bool total_moved)
+{
+	uint64_t n;
+
+	if (!total_moved || collector_hotplug_count(c, cpu, &n) || n == c->hotplug_seen[cpu])
+		return false;
+	c->hotplug_seen[cpu] = n;
+	return true;
+}
+
+int cpu_follow(struct collector *c, struct pmu_set *pmu, const char *online_path)
+{
+	bool *online = calloc(c->ncpus, sizeof(*online));
+	bool total_moved;
+	int reopened = 0;
+	uint64_t total;
+
+	if (!c->enabled_ns)
+		c->enabled_ns = calloc(c->ncpus, sizeof(*c->enabled_ns));
+	if (!c->hotplug_seen)
+		c->hotplug_seen = calloc(c->ncpus + 1, sizeof(*c->hotplug_seen));
+	if (!online || !c->enabled_ns || !c->hotplug_seen || !c->online ||
+	    pmu_read_online(online_path, online, c->ncpus)) {
+		free(online); /* no list: nothing to follow */
+		return 0;
+	}
+	total_moved = !collector_hotplug_count(c, -1, &total) && total != c->hotplug_seen[c->ncpus];
+	if (total_moved)
+		c->hotplug_seen[c->ncpus] = total;
+	for (int cpu = 0; cpu < c->ncpus && cpu < pmu->ncpus; cpu++) {
+		struct cpu_seen s = {
+			.counting = c->online[cpu] && pmu->fds[cpu] >= 0,
+			.online = online[cpu],
+			.hotplugged = hotplugged(c, cpu, total_moved),
+			.enabled_was = c->enabled_ns[cpu],
+		};
+
+		s.enabled_known = s.counting && s.enabled_was &&
+				  !pmu_cpu_enabled_ns(pmu, cpu, &s.enabled_now);
+		switch (cpu_follow_decide(&s)) {
+		case CPU_REOPEN:
+			/*
+			 * Counting with stopped events: it went and came back unseen, and
+			 * the BPF side read still events since (groups not running): lost.
+			 */
+			c->flush_errors += s.counting;
+			reopened += !reopen(c, pmu, cpu);
+			c->enabled_ns[cpu] = 0; /* known from the next look */
+			break;
+		case CPU_CLOSE:
+			close_cpu(c, pmu, cpu);
+			break;
+		case CPU_KEEP:
+			if (s.enabled_known)
+				c->enabled_ns[cpu] = s.enabled_now;
+			else if (!s.counting || pmu_cpu_enabled_ns(pmu, cpu, &c->enabled_ns[cpu]))
+				c->enabled_ns[cpu] = 0;
+			break;
+		}
+	}
+	free(online);
+	return reopened;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * CPU hotplug.  A CPU that goes offline takes its perf events with it: the
+ * kernel turns them off for good, and a flush there fails until it is back.
+ * Each interval, before the flush, tmacg compares the online CPUs with what it
+ * has open: a CPU gone offline has its events closed; one back online (or
+ * offline when tmacg started and online now, or that went and came back within
+ * an interval: BPF counts each CPU's hotplug steps on the kernel's cpuhp_enter
+ * tracepoint, and failing that its events' enabled time stands still) is
+ * flushed, gets new events, and the BPF
+ * side takes its next reading there as a fresh baseline.  What could not be
+ * counted meanwhile is counted as dropped (read errors, flush errors).
+ */
+#ifndef TMACG_CPU_FOLLOW_H
+#define TMACG_CPU_FOLLOW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct collector;
+struct pmu_set;
+
+enum cpu_action {
+	CPU_KEEP,   /* as it was: online and counting, or offline and closed */
+	CPU_REOPEN, /* online with no live events: flush, new events, fresh baseline */
+	CPU_CLOSE,  /* offline with events open: close them */
+};
+
+/* What one CPU needs, from what tmacg knew and what it sees now. */
+struct cpu_seen {
+	bool counting;	      /* events open and the CPU flushed each interval */
+	bool online;	      /* in the online list now */
+	bool hotplugged;      /* went through CPU hotplug since the last look (BPF's cpuhp_enter) */
+	bool enabled_known;   /* the events' enabled time was read, before and now */
+	uint64_t enabled_was; /* the first group's enabled time at the last look */
+	uint64_t enabled_now;
+};
+
+enum cpu_action cpu_follow_decide(const struct cpu_seen *s);
+
+/*
+ * Brings c and pmu in line with the online list at online_path
+ * (PMU_ONLINE_PATH).  Returns how many CPUs were reopened; errors to reopen
+ * one are counted as flush errors and tried again next interval.
+ */
+int cpu_follow(struct collector *c, struct pmu_set *pmu, const char *online_path);
+
+#endif
