@@ -407,6 +407,48 @@ static void test_list_models(void **state)
 	free(out);
 }
 
+/*
+ * --list-models prints a model's and a CPU description's title, text a file of
+ * TMACG_MODEL_DIR chose: a terminal control in it is shown as \xHH, never sent.
+ */
+static void test_list_models_escapes_titles(void **state)
+{
+	char dir[] = "/tmp/tmacg-titles-XXXXXX", path[256], *out;
+	static const char *const files[][2] = {
+		{ "t.tma", "model t\ntitle Model \033]0;owned\007 T\ntma_version 1\n"
+			   "node 1 A\n  formula E.A\n" },
+		{ "t.cpu", "cpu t\ntitle CPU \033[2J T\nmatch GenuineIntel-6-F1-[0-4]\nmodel t\n"
+			   "tma_version 1\nlibpfm none\ngp_counters 6\ngp_counters_smt 6\n"
+			   "fixed_counters 0\nperf_metrics no\nperf_metrics_l2 no\n" },
+	};
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	for (size_t i = 0; i < 2; i++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i][0]);
+		f = fopen(path, "w");
+		assert_non_null(f);
+		fputs(files[i][1], f);
+		fclose(f);
+	}
+	setenv("TMACG_MODEL_DIR", dir, 1);
+	cpu_desc_reset();
+	out = capture_list();
+	unsetenv("TMACG_MODEL_DIR");
+	cpu_desc_reset();
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i][0]);
+		unlink(path);
+	}
+	rmdir(dir);
+	if (strchr(out, '\033'))
+		fail_msg("a terminal control in --list-models:\n%s", out);
+	assert_non_null(strstr(out, "\nt\tModel \\x1b]0;owned\\x07 T\tTMA 1\tt: CPU \\x1b[2J T\n"));
+	free(out);
+}
+
 /* tmacg --help's --model line lists every model. */
 static void test_help_lists_models(void **state)
 {
@@ -737,6 +779,7 @@ int main(void)
 		cmocka_unit_test(test_list_events_neoverse),
 		cmocka_unit_test(test_list_models),
 		cmocka_unit_test(test_retire_latency_lines),
+		cmocka_unit_test(test_list_models_escapes_titles),
 		cmocka_unit_test(test_help_lists_models),
 		cmocka_unit_test(test_new_cpu_is_data),
 		cmocka_unit_test(test_model_dir_errors),

@@ -143,6 +143,16 @@ static void test_file_level_errors(void **state)
 	load_fails("model t\nnode 1 A\n", "t.tma:2:8: A has no formula");
 	load_fails("model T\n", "t.tma:1:7: model id must be [a-z0-9_][a-z0-9_-]*");
 	load_fails("model -t\n", "t.tma:1:7: model id must be [a-z0-9_][a-z0-9_-]*");
+	/* a version is printed as is (--list-models, --explain, messages): no terminal controls */
+	load_fails("model t\ntma_version 5.2\x1b[2J\n",
+		   "t.tma:2:13: tma_version must be [A-Za-z0-9][A-Za-z0-9._+-]*, at most 31 "
+		   "characters");
+	load_fails("model t\ntma_version .5\n",
+		   "t.tma:2:13: tma_version must be [A-Za-z0-9][A-Za-z0-9._+-]*, at most 31 "
+		   "characters");
+	load_fails("model t\ntma_version 0123456789012345678901234567890123\n",
+		   "t.tma:2:13: tma_version must be [A-Za-z0-9][A-Za-z0-9._+-]*, at most 31 "
+		   "characters");
 	load_fails("model t\nnode 1 A\n  formula 1 + \\\n",
 		   "t.tma:3:1: the file ends after a continuation '\\'");
 	load_fails("model t\nnode 1 A\n  formula 1\n  scope thread\n",

@@ -579,8 +579,26 @@ static int do_header(struct loader *ld, const char *dir, size_t off, size_t doff
 	}
 	if (!strcmp(dir, "title"))
 		return set_text(ld, &m->title, off, dir);
-	if (!strcmp(dir, "tma_version"))
+	if (!strcmp(dir, "tma_version")) {
+		size_t vo = skip_space(ld, off), n = ld->len - vo;
+
+		/*
+		 * A version names a file (ID@VERSION.tma), is an argument (--tma-version)
+		 * and is printed as is in messages and listings: a word, never a
+		 * terminal control, and short enough for model_versions()' table.
+		 */
+		for (size_t i = 0; i < n; i++) {
+			char c = ld->text[vo + i];
+
+			if (!(isalnum((unsigned char)c) || (i > 0 && strchr("._+-", c))) ||
+			    i + 1 >= MODEL_VERSION_MAX)
+				return lerr(ld, vo,
+					    "tma_version must be [A-Za-z0-9][A-Za-z0-9._+-]*, at "
+					    "most %d characters",
+					    MODEL_VERSION_MAX - 1);
+		}
 		return set_text(ld, &m->tma_version, off, dir);
+	}
 	if (!strcmp(dir, "source"))
 		return set_text(ld, &m->source, off, dir);
 	if (!strcmp(dir, "event"))
