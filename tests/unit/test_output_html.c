@@ -376,6 +376,12 @@ static void test_atomic_file(void **state)
 	assert_non_null(strstr(err, "cannot write there"));
 	assert_int_equal(atomic_file_open(&af, "/tmp", err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "not a regular file"));
+	/*
+	 * -o '' (an unset shell variable): refused at once, not after a whole run whose
+	 * rename then fails, and no temporary file made in the working directory.
+	 */
+	assert_int_equal(atomic_file_open(&af, "", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "an empty file name"));
 }
 
 int main(void)

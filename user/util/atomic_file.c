@@ -21,6 +21,11 @@ int atomic_file_open(struct atomic_file *af, const char *path, char *err, size_t
 	int fd, rc;
 
 	memset(af, 0, sizeof(*af));
+	/* "" (an unset variable in -o "$OUT") would write ./.tmp.* and fail only at the rename. */
+	if (!*path) {
+		snprintf(err, errlen, "-o '': an empty file name: give a file name for the report");
+		return -EINVAL;
+	}
 	/* A directory or a device is not a report: say so rather than fail at the rename. */
 	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
 		snprintf(err, errlen, "%s: not a regular file: give a file name for the report",
