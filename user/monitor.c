@@ -25,6 +25,7 @@
 #include "pmu/group_health.h"
 #include "k8s/k8s_monitor.h"
 #include "measure.h"
+#include "model/model.h"
 #include "options.h"
 #include "pmu/pmu.h"
 #include "prom/prom.h"
@@ -565,6 +566,18 @@ int monitor_run(const struct options *o)
 	if (o->output && atomic_file_open(&html_out, o->output, err, sizeof(err))) {
 		fprintf(stderr, "tmacg: %s\n", err);
 		return 2;
+	}
+	/* A model or TMA version that does not exist is a usage error, as offline (exit 2). */
+	if (mc.model && !mc.model_file) {
+		struct tma_model *named =
+			model_load_version(mc.model, mc.tma_version, err, sizeof(err));
+
+		if (!named) {
+			fprintf(stderr, "tmacg: %s\n", err);
+			atomic_file_abort(&html_out);
+			return 2;
+		}
+		model_free(named);
 	}
 	ret = resolve_cgroups(&m, err, sizeof(err));
 	if (ret) {

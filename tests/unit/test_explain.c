@@ -18,6 +18,8 @@
 
 #include "model/model.h"
 #include "model_list.h"
+#include "monitor.h"
+#include "options.h"
 #include "offline_capture.h"
 
 #define OUT_MAX (4 << 20)
@@ -86,6 +88,47 @@ static void unknown_version_names_the_versions(void **state)
 	(void)state;
 	assert_int_equal(run(STDERR_FILENO, text, sizeof(text), argv), 2);
 	must_hold(text, "model icx has no TMA version '5.0': it has 5.2 (the default), 4.5");
+}
+
+/* A model without versions says so, rather than "it has" and nothing. */
+static void unversioned_model_says_it_has_none(void **state)
+{
+	static char text[4096];
+	const char *argv[] = { "tmacg",	   "--list-metrics", "--model",
+			       "software", "--tma-version",  "5.2",
+			       NULL };
+
+	(void)state;
+	assert_int_equal(run(STDERR_FILENO, text, sizeof(text), argv), 2);
+	must_hold(text, "model software has no TMA version '5.2': it has none (leave out "
+			"--tma-version)");
+}
+
+/*
+ * Live, an unknown version or model is the same usage error (exit 2), said before
+ * anything is opened, not exit 1 after the privileges check.
+ */
+static void live_unknown_version_is_usage(void **state)
+{
+	const char *const args[][6] = {
+		{ "tmacg", "--model", "gnr", "--tma-version", "9", NULL },
+		{ "tmacg", "--pmu", "software", "--tma-version", "5.2", NULL },
+		{ "tmacg", "--model", "nope", NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(args) / sizeof(args[0]); i++) {
+		struct options o;
+		int argc = 0;
+
+		while (args[i][argc])
+			argc++;
+		assert_int_equal(options_parse(&o, argc, (char **)args[i], stdout, stderr), 0);
+		options_resolve(&o, false);
+		o.count = 1;
+		if (monitor_run(&o) != 2)
+			fail_msg("tmacg %s %s: not exit 2", args[i][1], args[i][2]);
+	}
 }
 
 /* TMACG_MODEL_DIR holds versions too: ID@VERSION.tma, which must say that version. */
@@ -341,6 +384,8 @@ int main(void)
 		cmocka_unit_test(explain_prints_intels_text),
 		cmocka_unit_test(renamed_node_names_its_version),
 		cmocka_unit_test(unknown_version_names_the_versions),
+		cmocka_unit_test(unversioned_model_says_it_has_none),
+		cmocka_unit_test(live_unknown_version_is_usage),
 		cmocka_unit_test(model_dir_versions),
 		cmocka_unit_test(explain_escapes_text),
 		cmocka_unit_test(list_metrics_json_carries_the_words),

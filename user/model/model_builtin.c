@@ -148,6 +148,12 @@ struct tma_model *model_load_version(const char *id, const char *version, char *
 		return m;
 	}
 	nv = model_versions(id, have, 16);
+	if (nv <= 0) { /* software, generic: no version to pick */
+		snprintf(err, errlen,
+			 "model %s has no TMA version '%s': it has none (leave out --tma-version)",
+			 id, version);
+		return NULL;
+	}
 	n = (size_t)snprintf(err, errlen, "model %s has no TMA version '%s': it has", id, version);
 	for (int i = 0; i < nv && n < errlen; i++)
 		n += (size_t)snprintf(err + n, errlen - n, "%s %s%s", i ? "," : "", have[i],
