@@ -109,7 +109,7 @@ void options_usage(FILE *f)
 	      "      --explain NODE     a node's description (Intel's words), formula,\n"
 	      "                         threshold and parent, for --model or this CPU's\n"
 	      "      --retire-latency FILE  measured retire latencies (Intel's JSON format, the\n"
-	      "                         format toplev reads) instead of Intel's defaults (TMA 5.1)\n",
+	      "                         format toplev reads) instead of Intel's published defaults\n",
 	      f);
 	fprintf(f, "  -l, --level N          tree depth to report, 1-%d (default 3)\n",
 		OPTIONS_MAX_LEVEL);
