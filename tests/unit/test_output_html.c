@@ -340,6 +340,52 @@ static void test_nodes_carry_vendor_text(void **state)
 	model_free(m);
 }
 
+/*
+ * Under --k8s a cgroup is named as the table and the live view name it: its
+ * namespace, pod and container from the line's resource, the path kept beside.
+ */
+static void test_k8s_names(void **state)
+{
+	static const char text[] =
+		"{\"schema\": \"tmacg/1\", \"time\": \"2026-11-21T10:00:01Z\", \"cgroup\": \"/kubepods/podu1/c1\", \"interval_s\": 1, "
+		"\"resource\": {\"k8s.namespace.name\": \"shop\", \"k8s.pod.name\": \"cart-1\", "
+		"\"k8s.pod.uid\": \"u1\", \"k8s.container.name\": \"app\"}, "
+		"\"counts\": {\"T.SLOTS\": 100, \"T.FE\": 60, \"T.BE\": 20, \"T.RET\": 10}}\n"
+		"{\"schema\": \"tmacg/1\", \"time\": \"2026-11-21T10:00:01Z\", \"cgroup\": \"/kubepods/podu2\", \"interval_s\": 1, "
+		"\"resource\": {\"k8s.namespace.name\": \"shop\", \"k8s.pod.name\": \"db-0\", "
+		"\"k8s.pod.uid\": \"u2\"}, "
+		"\"counts\": {\"T.SLOTS\": 100, \"T.FE\": 60, \"T.BE\": 20, \"T.RET\": 10}}\n";
+	struct tma_model *m = test_model();
+	struct replay_data d;
+	json_object *data, *cg, *v;
+	char *doc;
+
+	(void)state;
+	read_text(text, &d);
+	doc = write_document(&d, m, 1);
+	data = document_data(doc);
+	assert_int_equal(json_object_array_length(path_get(data, "cgroups")), 2);
+	for (int i = 0; i < 2; i++) {
+		cg = json_object_array_get_idx(path_get(data, "cgroups"), i);
+		assert_non_null(json_object_get_string(path_get(cg, "ns")));
+		assert_non_null(json_object_get_string(path_get(cg, "pod")));
+		assert_string_equal(json_object_get_string(path_get(cg, "ns")), "shop");
+		v = path_get(cg, "container");
+		if (!strcmp(json_object_get_string(path_get(cg, "path")), "/kubepods/podu1/c1")) {
+			assert_string_equal(json_object_get_string(path_get(cg, "pod")), "cart-1");
+			assert_non_null(json_object_get_string(v));
+			assert_string_equal(json_object_get_string(v), "app");
+		} else {
+			assert_string_equal(json_object_get_string(path_get(cg, "pod")), "db-0");
+			assert_null(v); /* a pod's line: no container */
+		}
+	}
+	json_object_put(data);
+	free(doc);
+	replay_free(&d);
+	model_free(m);
+}
+
 static void test_atomic_file(void **state)
 {
 	char dir[] = "/tmp/tmacg-html-XXXXXX", path[256], err[512], buf[64] = "";
@@ -393,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_names_stay_data),
 		cmocka_unit_test(test_every_golden_file),
 		cmocka_unit_test(test_nodes_carry_vendor_text),
+		cmocka_unit_test(test_k8s_names),
 		cmocka_unit_test(test_atomic_file),
 	};
 
