@@ -320,6 +320,24 @@ static void test_screenshot(void **state)
 	print_message("screenshot: %s\n", png);
 }
 
+/*
+ * By name, /golden/p3 comes before /golden/p10 (numbers in names compared as
+ * numbers, as a person reads them), and one interval is "1 interval".
+ */
+static void test_names_in_natural_order(void **state)
+{
+	struct fixture *fx = *state;
+	const char *p3 = strstr(fx->dom, "<tr data-index=\"3\">"),
+		   *p10 = strstr(fx->dom, "<tr data-index=\"10\">");
+
+	assert_non_null(p3);
+	assert_non_null(p10);
+	if (p3 > p10)
+		fail_msg("/golden/p10 listed before /golden/p3");
+	assert_non_null(strstr(fx->dom, ">1 interval, "));
+	assert_null(strstr(fx->dom, ">1 intervals"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -327,6 +345,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_names_are_text),
 		cmocka_unit_test(test_sections_match_json),
 		cmocka_unit_test(test_compare_two),
+		cmocka_unit_test(test_names_in_natural_order),
 		cmocka_unit_test(test_screenshot),
 	};
 

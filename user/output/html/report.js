@@ -126,7 +126,8 @@
 			if (x === y) return a - b;
 			if (x === null || x === undefined) return 1; // no value: last either way
 			if (y === null || y === undefined) return -1;
-			const r = typeof x === "string" ? x.localeCompare(y) : x - y;
+			// numbers in names as numbers: /golden/p3 before /golden/p10, pod-9 before pod-10
+			const r = typeof x === "string" ? x.localeCompare(y, undefined, { numeric: true }) : x - y;
 			return sortAsc ? r : -r;
 		});
 		hr.querySelectorAll("th").forEach((th, i) => {
@@ -267,7 +268,7 @@
 	}
 	function quality(c) {
 		const q = c.q, box = el("div", "quality");
-		box.appendChild(badge(c.intervals + " intervals, " + seconds(c.span_s)));
+		box.appendChild(badge(c.intervals + (c.intervals === 1 ? " interval, " : " intervals, ") + seconds(c.span_s)));
 		box.appendChild(badge("CPU " + (c.cpu_s === null ? "not recorded" : c.cpu_s.toFixed(2) + " s")));
 		if (q.running_min !== null)
 			box.appendChild(badge("measured " + (100 * q.running_min).toFixed(1) + "% of the time" + (q.running_min < 1 ? " (multiplexing)" : ""), q.running_min < 0.9, "the least share of time any counter group ran (quality.running_min)"));
@@ -275,7 +276,7 @@
 		box.appendChild(badge("dropped " + q.dropped, q.dropped > 0, "deltas lost in this cgroup's intervals"));
 		box.appendChild(badge("map full " + q.map_full, q.map_full > 0, "of them, lost to a full cgroup map: raise --max-cgroups"));
 		if (q.smt_shared) box.appendChild(badge("SMT: core-wide events shared", true));
-		if (q.no_tree_intervals) box.appendChild(badge(q.no_tree_intervals + " intervals without slots", true));
+		if (q.no_tree_intervals) box.appendChild(badge(q.no_tree_intervals + (q.no_tree_intervals === 1 ? " interval" : " intervals") + " without slots", true));
 		if (q.missing.length) box.appendChild(badge("not measured: " + q.missing.join(", "), true));
 		if (q.retire_latency) box.appendChild(badge("retire latency: " + q.retire_latency));
 		return box;
