@@ -461,6 +461,10 @@ static int check_combinations(struct options *o, FILE *err)
 	if (o->explain && (o->list_metrics || o->list_events || o->list_models || o->replay))
 		return bad(err, "%s",
 			   "--explain NODE answers alone: not with --replay or --list-*");
+	if (o->explain && o->format != FORMAT_AUTO && o->format != FORMAT_TABLE)
+		return bad(err, "%s",
+			   "--explain NODE prints text: --list-metrics --model ID --format json "
+			   "gives every node's words as JSON");
 	if (o->list_metrics && !o->model && !o->model_file)
 		return bad(err, "%s", "--list-metrics needs --model ID or --model-file PATH");
 	if (o->k8s && o->ncgroups)

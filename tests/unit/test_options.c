@@ -277,6 +277,10 @@ static void bad_arguments_exit_2_with_a_message(void **state)
 		{ { "--duration", "0s" }, "--duration '0s'" },
 		{ { "--top", "0" }, "--top '0'" },
 		{ { "--k8s-level", "node" }, "expected pod or container" },
+		/* text for a person: a script asking for JSON is pointed at what gives it */
+		{ { "--explain", "Retiring", "--format", "json" },
+		  "--explain NODE prints text: --list-metrics --model ID --format json" },
+		{ { "--explain", "Retiring", "--format", "html" }, "--explain NODE prints text" },
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
