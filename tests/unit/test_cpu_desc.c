@@ -21,6 +21,7 @@
 #include "offline_capture.h"
 
 #include "fake_root.h"
+#include "model_dir.h"
 
 #include "model/model.h"
 #include "model_list.h"
@@ -413,7 +414,7 @@ static void test_list_models(void **state)
  */
 static void test_list_models_escapes_titles(void **state)
 {
-	char dir[] = "/tmp/tmacg-titles-XXXXXX", path[256], *out;
+	char dir[] = "/tmp/tmacg-titles-XXXXXX", *out;
 	static const char *const files[][2] = {
 		{ "t.tma", "model t\ntitle Model \033]0;owned\007 T\ntma_version 1\n"
 			   "node 1 A\n  formula E.A\n" },
@@ -423,26 +424,13 @@ static void test_list_models_escapes_titles(void **state)
 	};
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
-	for (size_t i = 0; i < 2; i++) {
-		FILE *f;
-
-		snprintf(path, sizeof(path), "%s/%s", dir, files[i][0]);
-		f = fopen(path, "w");
-		assert_non_null(f);
-		fputs(files[i][1], f);
-		fclose(f);
-	}
+	assert_int_equal(model_dir_make(dir, files, 2), 0);
 	setenv("TMACG_MODEL_DIR", dir, 1);
 	cpu_desc_reset();
 	out = capture_list();
 	unsetenv("TMACG_MODEL_DIR");
 	cpu_desc_reset();
-	for (size_t i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, files[i][0]);
-		unlink(path);
-	}
-	rmdir(dir);
+	model_dir_remove(dir, files, 2);
 	if (strchr(out, '\033'))
 		fail_msg("a terminal control in --list-models:\n%s", out);
 	assert_non_null(strstr(out, "\nt\tModel \\x1b]0;owned\\x07 T\tTMA 1\tt: CPU \\x1b[2J T\n"));

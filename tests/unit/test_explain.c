@@ -17,6 +17,7 @@
 #include <math.h>
 
 #include "model/model.h"
+#include "model_dir.h"
 #include "model_list.h"
 #include "monitor.h"
 #include "options.h"
@@ -134,8 +135,7 @@ static void live_unknown_version_is_usage(void **state)
 /* TMACG_MODEL_DIR holds versions too: ID@VERSION.tma, which must say that version. */
 static void model_dir_versions(void **state)
 {
-	char dir[] = "/tmp/tmacg-versions-XXXXXX", path[256], err[512],
-	     versions[4][MODEL_VERSION_MAX];
+	char dir[] = "/tmp/tmacg-versions-XXXXXX", err[512], versions[4][MODEL_VERSION_MAX];
 	static const char *const files[][2] = {
 		{ "t.tma", "model t\ntma_version 2\nnode 1 A\n  formula E.A\n" },
 		{ "t@1.tma", "model t\ntma_version 1\nnode 1 Old\n  formula E.A\n" },
@@ -144,16 +144,7 @@ static void model_dir_versions(void **state)
 	struct tma_model *m;
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
-	for (size_t i = 0; i < 3; i++) {
-		FILE *f;
-
-		snprintf(path, sizeof(path), "%s/%s", dir, files[i][0]);
-		f = fopen(path, "w");
-		assert_non_null(f);
-		fputs(files[i][1], f);
-		fclose(f);
-	}
+	assert_int_equal(model_dir_make(dir, files, 3), 0);
 	setenv("TMACG_MODEL_DIR", dir, 1);
 	assert_int_equal(model_versions("t", versions, 4), 3);
 	assert_string_equal(versions[0], "2"); /* the default first */
@@ -172,11 +163,7 @@ static void model_dir_versions(void **state)
 	assert_string_equal(err, "model t has no TMA version '4': it has 2 (the default), 1, 3 "
 				 "(tmacg --list-models)");
 	unsetenv("TMACG_MODEL_DIR");
-	for (size_t i = 0; i < 3; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, files[i][0]);
-		unlink(path);
-	}
-	rmdir(dir);
+	model_dir_remove(dir, files, 3);
 }
 
 static char *model_file(const char *text)
