@@ -183,6 +183,16 @@ int offline_run(const struct options *opts)
 	char err[1024], detect_err[1024] = "";
 	int code;
 
+	/* -o that cannot be written: said before the input is read (a pipe may run for hours). */
+	if (opts->replay && opts->output) {
+		struct atomic_file probe;
+
+		if (atomic_file_open(&probe, opts->output, err, sizeof(err))) {
+			fprintf(stderr, "tmacg: %s\n", err);
+			return 2;
+		}
+		atomic_file_abort(&probe);
+	}
 	if (opts->replay) {
 		code = replay_load_model(opts, &d, &eff);
 		if (code)
