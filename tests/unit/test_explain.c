@@ -106,6 +106,50 @@ static void unversioned_model_says_it_has_none(void **state)
 }
 
 /*
+ * A recording names its model and version: text from whoever wrote the file.  One
+ * that does not exist is named in the message with its controls as \xHH.
+ */
+static void recorded_names_are_escaped(void **state)
+{
+	static char text[4096];
+	char path[] = "/tmp/tmacg-recorded-XXXXXX";
+	const char *argv[] = { "tmacg", "--replay", path, "--format", "json", NULL };
+	static const char *const lines[] = {
+		"{\"schema\":\"tmacg/1\",\"time\":\"2026-11-21T10:00:01Z\",\"model\":\"spr\","
+		"\"tma_version\":\"\\u001b[2J\",\"cgroup\":\"/a\",\"interval_s\":1,"
+		"\"counts\":{}}\n",
+		"{\"schema\":\"tmacg/1\",\"time\":\"2026-11-21T10:00:01Z\",\"model\":"
+		"\"x\\u001b]0;t\\u0007\",\"tma_version\":null,\"cgroup\":\"/a\",\"interval_s\":1,"
+		"\"counts\":{}}\n",
+		"{\"schema\":\"tmacg/1\",\"time\":\"2026-11-21T10:00:01Z\",\"model\":\"spr\","
+		"\"tma_version\":null,\"cgroup\":\"/a\",\"interval_s\":1,\"counts\":{}}\n"
+		"{\"schema\":\"tmacg/1\",\"time\":\"2026-11-21T10:00:01Z\",\"model\":"
+		"\"x\\u001b]0;t\\u0007\",\"tma_version\":null,\"cgroup\":\"/a\",\"interval_s\":1,"
+		"\"counts\":{}}\n",
+	};
+	static const char *const says[] = {
+		"model spr has no TMA version '\\x1b[2J'",
+		"unknown model 'x\\x1b]0;t\\x07'",
+		"line 1 was measured with model spr, line 2 with x\\x1b]0;t\\x07",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < 3; i++) {
+		int fd = mkstemp(path);
+
+		assert_true(fd >= 0);
+		assert_int_equal(write(fd, lines[i], strlen(lines[i])), (ssize_t)strlen(lines[i]));
+		close(fd);
+		assert_int_equal(run(STDERR_FILENO, text, sizeof(text), argv), 2);
+		unlink(path);
+		strcpy(path, "/tmp/tmacg-recorded-XXXXXX");
+		if (strchr(text, '\033') || strchr(text, '\007'))
+			fail_msg("a terminal control in: %s", text);
+		must_hold(text, says[i]);
+	}
+}
+
+/*
  * Live, an unknown version or model is the same usage error (exit 2), said before
  * anything is opened, not exit 1 after the privileges check.
  */
@@ -373,6 +417,7 @@ int main(void)
 		cmocka_unit_test(unknown_version_names_the_versions),
 		cmocka_unit_test(unversioned_model_says_it_has_none),
 		cmocka_unit_test(live_unknown_version_is_usage),
+		cmocka_unit_test(recorded_names_are_escaped),
 		cmocka_unit_test(model_dir_versions),
 		cmocka_unit_test(explain_escapes_text),
 		cmocka_unit_test(list_metrics_json_carries_the_words),

@@ -14,6 +14,7 @@
 
 #include "model/embedded.h"
 #include "model/model_impl.h"
+#include "util/name_escape.h"
 
 /* "icx" and "icx@4.5" are files of model icx; "icx2" is not. */
 static bool file_of_model(const char *file_id, const char *id)
@@ -63,11 +64,22 @@ static struct tma_model *load_file_id(const char *file_id, bool *found, char *er
 	return NULL;
 }
 
+/* An id or version as a message shows it: a replay's line chose it, controls as \xHH. */
+static char *shown(const char *s)
+{
+	char *t = name_term_text(s);
+
+	return t ? t : strdup("?");
+}
+
 static void unknown_model(const char *id, char *err, size_t errlen)
 {
-	size_t n = (size_t)snprintf(err, errlen, "unknown model '%s': built-in models are", id);
+	char *safe = shown(id);
+	size_t n = (size_t)snprintf(err, errlen, "unknown model '%s': built-in models are",
+				    safe ? safe : "?");
 	bool first = true;
 
+	free(safe);
 	for (const struct embedded_file *b = model_builtins; b->id && n < errlen; b++) {
 		if (strchr(b->id, '@'))
 			continue; /* a version of a model listed already */
@@ -123,7 +135,7 @@ int model_versions(const char *id, char versions[][MODEL_VERSION_MAX], int max)
 
 struct tma_model *model_load_version(const char *id, const char *version, char *err, size_t errlen)
 {
-	char file_id[256], have[16][MODEL_VERSION_MAX];
+	char file_id[256], have[16][MODEL_VERSION_MAX], *safe;
 	struct tma_model *m;
 	bool found;
 	size_t n;
@@ -148,13 +160,12 @@ struct tma_model *model_load_version(const char *id, const char *version, char *
 		return m;
 	}
 	nv = model_versions(id, have, 16);
-	if (nv <= 0) { /* software, generic: no version to pick */
-		snprintf(err, errlen,
-			 "model %s has no TMA version '%s': it has none (leave out --tma-version)",
-			 id, version);
+	safe = shown(version);
+	n = (size_t)snprintf(err, errlen, "model %s has no TMA version '%s': it has%s", id,
+			     safe ? safe : "?", nv > 0 ? "" : " none (leave out --tma-version)");
+	free(safe);
+	if (nv <= 0) /* software, generic: no version to pick */
 		return NULL;
-	}
-	n = (size_t)snprintf(err, errlen, "model %s has no TMA version '%s': it has", id, version);
 	for (int i = 0; i < nv && n < errlen; i++)
 		n += (size_t)snprintf(err + n, errlen - n, "%s %s%s", i ? "," : "", have[i],
 				      i ? "" : " (the default)");

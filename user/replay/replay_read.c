@@ -432,11 +432,16 @@ const char *replay_recorded_model(const struct replay_data *d, const char **vers
 		if (!first) {
 			first = r;
 		} else if (strcmp(first->origin->model, r->origin->model)) {
+			/* the lines' text, controls as \xHH */
+			char *a = name_term_text(first->origin->model),
+			     *b = name_term_text(r->origin->model);
+
 			snprintf(err, errlen,
 				 "%s: line %d was measured with model %s, line %d with %s: "
 				 "name the model to replay with --model ID",
-				 d->name, first->line, first->origin->model, r->line,
-				 r->origin->model);
+				 d->name, first->line, a ? a : "?", r->line, b ? b : "?");
+			free(a);
+			free(b);
 			return NULL;
 		} else if (!same_version(first->origin->tma_version, r->origin->tma_version)) {
 			snprintf(
