@@ -21,6 +21,12 @@ OUT ?= build
 SANFLAGS :=
 endif
 
+# What tools/arm64-sysroot and tools/guest-kernels fetch (the arm64 sysroot, the guests'
+# kernels and busybox) is cached outside build/, so `make clean` keeps it: /var/cache/tmacg
+# as root, else ~/.cache/tmacg (tools/lib/private-apt.sh); TMACG_CACHE=DIR moves it.
+TMACG_CACHE ?= $(shell sh -c '. tools/lib/private-apt.sh && tmacg_cache')
+export TMACG_CACHE
+
 CLANG ?= clang
 BPFTOOL ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
 # The BPF target's architecture (bpf_tracing.h) follows the compiler's: arm64 natively on an
@@ -192,16 +198,20 @@ test-bins: $(OUT)/tmacg $(UNIT_BINS) $(INTEG_BINS) $(INTEG_HELPERS)
 # `make test` is the one command that runs everything CI runs: unit tests in a
 # plain and a sanitizer build, then the root integration tests.  It first installs
 # what the tests need and the machine lacks (nothing when all is there).  The arm64
-# tests (mk/arm64.mk) run before tests/run, whose summary stays the last line; a failure
-# there still fails make test.
+# tests (mk/arm64.mk, with the arm64 kernels of the matrix) and the amd64 kernels of the
+# matrix (mk/guests.mk, docs/kernels.md) run before tests/run, whose summary stays the
+# last line; a failure there still fails make test.
 test: install-test-deps
 	$(Q)$(MAKE) --no-print-directory import-check
 	$(Q)$(MAKE) --no-print-directory test-bins
 	$(Q)$(MAKE) --no-print-directory SAN=1 test-bins
 	$(Q)$(MAKE) --no-print-directory static
 	$(Q)arm=0; $(MAKE) --no-print-directory test-arm64 || arm=$$?; \
+	guests=0; $(MAKE) --no-print-directory test-guests-amd64 || guests=$$?; \
 	tests/run build build-san && { [ $$arm -eq 0 ] || \
-		{ echo "make test: the arm64 tests failed (above)" >&2; exit 1; }; }
+		{ echo "make test: the arm64 tests failed (above)" >&2; exit 1; }; } && \
+		{ [ $$guests -eq 0 ] || \
+		{ echo "make test: the amd64 kernel matrix failed (above)" >&2; exit 1; }; }
 
 unit-tests: test-bins static
 	$(Q)TMACG_ONLY=unit tests/run $(OUT)
@@ -354,8 +364,9 @@ format-check:
 	$(Q)$(CLANG_FORMAT) --dry-run -Werror $(FORMAT_FILES)
 
 clean:
-	rm -rf build build-san build-fuzz build-static build-arm64 build-image
+	rm -rf build build-san build-fuzz build-static build-arm64 build-arm64-san build-image
 
 include mk/arm64.mk
+include mk/guests.mk
 
 -include $(wildcard $(OUT)/user/*.d $(OUT)/user/*/*.d $(OUT)/tests/*/*.d $(OUT)/*.d)

@@ -4,6 +4,8 @@
 #   deploy/install-deps.sh          what building and running tmacg needs (make, make run)
 #   deploy/install-deps.sh --test   that, and what its tests need (make test, .ci/run)
 #   deploy/install-deps.sh --arm64  what `make arm64` and the arm64 tests need (part of --test)
+#   TMACG_CACHE=DIR                 where the fetched .debs, sysroot and kernels go
+#                                   (default /var/cache/tmacg: `make clean` keeps them)
 #   --list                          prints what it would install, installs nothing
 # Idempotent: a second run installs nothing and exits 0.
 set -eu
@@ -36,14 +38,18 @@ libjson-c-dev pkg-config libevent-dev"
 # loads --format html's report in tests/unit/test_html_browser and `make report-screenshot`.
 TEST_PKGS="libcmocka-dev libclang-rt-14-dev jq linux-perf iproute2 python3 prometheus tmux \
 groff-base clang-format-19 buildah podman runc chromium"
+# The kernel matrix (tests/guest/, docs/kernels.md): QEMU for the amd64 guests (TCG) and
+# cpio for their initramfs; the kernels themselves and busybox are fetched with apt-get
+# download by tools/guest-kernels, below.
+TEST_PKGS="$TEST_PKGS qemu-system-x86 cpio"
 [ "$tests" -eq 1 ] && PKGS="$PKGS $TEST_PKGS"
 
 # --- arm64 (issue 19: make arm64, tests/arm64-user, tests/guest-arm64) ---------------
 # On an x86 host: Debian's cross compiler and arm64 libc, qemu-user to run the arm64 unit
 # tests, qemu-system-arm (qemu-system-aarch64) and cpio for the guest test.  The arm64
-# libraries, busybox and kernel are not installed: tools/arm64-sysroot fetches their .debs
-# with apt-get download into build/arm64-sysroot (the :arm64 -dev packages would replace
-# the amd64 ones).  On an arm64 host the native packages above build tmacg with `make`;
+# libraries and busybox are not installed: tools/arm64-sysroot fetches their .debs with
+# apt-get download into the cache's arm64-sysroot (the :arm64 -dev packages would replace
+# the amd64 ones); tools/guest-kernels fetches the arm64 kernels of the matrix.  On an arm64 host the native packages above build tmacg with `make`;
 # the guest test still needs qemu-system-arm, cpio and the sysroot's kernel and busybox.
 ARM64_PKGS="gcc-aarch64-linux-gnu libc6-dev-arm64-cross linux-libc-dev-arm64-cross \
 qemu-user-static qemu-system-arm cpio"
@@ -55,6 +61,12 @@ if [ "$list" -eq 1 ]; then
 	echo "$PKGS" | tr ' ' '\n'
 	[ "$arm64" -eq 1 ] &&
 		"$(dirname "$0")/../tools/arm64-sysroot" --list | sed 's/$/:arm64 (apt-get download)/'
+	[ "$arm64" -eq 1 ] && "$(dirname "$0")/../tools/guest-kernels" --list |
+		while read -r series arch suites; do
+			[ "$tests" -eq 1 ] || [ "$arch" = arm64 ] &&
+				echo "linux-image-$arch:$arch from $suites, $series (apt-get download)"
+		done
+	[ "$tests" -eq 1 ] && echo "busybox-static:amd64 (apt-get download)"
 	[ "$tests" -eq 1 ] && printf 'nodejs\nnpm\nnpm ci --prefix tests/deploy\n'
 	exit 0
 fi
@@ -88,9 +100,15 @@ if [ -n "$missing" ]; then
 	apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
 
-# arm64: the sysroot of arm64 .debs (idempotent; downloads only what is missing).
+# arm64: the sysroot of arm64 .debs; the guests' kernels, arm64's with --arm64, both
+# architectures' with --test (idempotent; downloads only what is missing).
 if [ "$arm64" -eq 1 ]; then
 	"$(dirname "$0")/../tools/arm64-sysroot"
+	if [ "$tests" -eq 1 ]; then
+		"$(dirname "$0")/../tools/guest-kernels"
+	else
+		"$(dirname "$0")/../tools/guest-kernels" --arch arm64
+	fi
 fi
 
 [ "$tests" -eq 1 ] || exit 0

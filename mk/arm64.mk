@@ -9,12 +9,14 @@
 #                                   qemu-aarch64 and in the guest's initramfs
 #   build-arm64/tests/unit/test_*   dynamic (Debian ships no static cmocka): run by
 #                                   tests/arm64-user with qemu-aarch64 -L
-#   build-arm64/guest/*             the guest test's static workloads (tests/guest-arm64/)
-# `make test-arm64` runs the unit and replay/golden tests under qemu-aarch64 and the guest
-# test under qemu-system-aarch64; `make test` runs it after the x86 tests.
+#   build-arm64/guest/*             the guests' static workloads (tests/guest-arm64/)
+# `make test-arm64` runs the unit and replay/golden tests under qemu-aarch64 (plain and
+# ASan/UBSan) and the arm64 kernels of the matrix under qemu-system-aarch64 (mk/guests.mk);
+# `make test` runs it after the x86 tests.
 
 comma := ,
-ARM64_SYSROOT := $(abspath build/arm64-sysroot)
+# The sysroot lives in the cache outside build/ (tools/arm64-sysroot), which make clean keeps.
+ARM64_SYSROOT := $(TMACG_CACHE)/arm64-sysroot
 ifeq ($(shell uname -m),aarch64)
 # An arm64 host: build-arm64/ is a native build against the installed libraries (the
 # sysroot then serves only the guest test's kernel and busybox).
@@ -69,14 +71,26 @@ $(OUT)/guest/%: tests/guest-arm64/%.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE -O2 $(WARN) -static -pthread $< -o $@
 
-test-arm64-user: arm64
-	$(Q)tests/arm64-user build-arm64
+# The same unit tests under ASan/UBSan (build-arm64-san/), as `make SAN=1 test-bins` on x86:
+# qemu-aarch64 runs ASan's shadow memory and UBSan's checks; not LeakSanitizer, which
+# tests/arm64-user turns off under qemu-user (tests/arm64-user.skip says why).
+ARM64_SAN_MAKE := $(MAKE) --no-print-directory SAN=1 OUT=build-arm64-san CC=$(ARM64_CROSS)gcc \
+	XCFLAGS="$(ARM64_XCFLAGS)"
+.PHONY: arm64-san
+arm64-san: arm64-sysroot-check
+	+$(Q)$(ARM64_SAN_MAKE) arm64-unit-bins
 
-# Twice: QEMU's -cpu max (no model of its own: generic) and -cpu neoverse-n1 (detected
-# by MIDR_EL1: the N1 model; QEMU counts its stall events as 0).
+test-arm64-user: arm64 arm64-san
+	$(Q)tests/arm64-user build-arm64
+	$(Q)tests/arm64-user build-arm64-san
+
+# The kernel matrix's arm64 kernels (tests/guest/matrix, docs/kernels.md) on QEMU's -cpu max
+# (no model of its own: generic), each with every scenario group; then 6.1 on -cpu
+# neoverse-n1 (detected by MIDR_EL1: the N1 model; QEMU counts its stall events as 0), the
+# hardware scenarios only.
 test-arm64-guest: arm64
-	$(Q)tests/guest-arm64/run build-arm64
-	$(Q)GUEST_CPU=neoverse-n1 tests/guest-arm64/run build-arm64
+	$(Q)tests/guest/matrix arm64
+	$(Q)GUEST_CPU=neoverse-n1 GUEST_RUN=pmu tests/guest/run arm64 6.1
 
 test-arm64: test-arm64-user test-arm64-guest
 
