@@ -44,7 +44,7 @@ groff-base clang-format-19 buildah podman runc chromium"
 TEST_PKGS="$TEST_PKGS qemu-system-x86 cpio"
 [ "$tests" -eq 1 ] && PKGS="$PKGS $TEST_PKGS"
 
-# --- arm64 (issue 19: make arm64, tests/arm64-user, tests/guest-arm64) ---------------
+# --- arm64 (issue 19: make arm64, tests/arm64-user, tests/guest) ---------------------
 # On an x86 host: Debian's cross compiler and arm64 libc, qemu-user to run the arm64 unit
 # tests, qemu-system-arm (qemu-system-aarch64) and cpio for the guest test.  The arm64
 # libraries and busybox are not installed: tools/arm64-sysroot fetches their .debs with

@@ -3,12 +3,13 @@
 # arm64 (issue 19), included by the Makefile.  On an arm64 Debian host plain `make` builds
 # for arm64 (ARCH follows $(CC)); on this x86 host `make arm64` cross-builds into
 # build-arm64/ with Debian's cross toolchain (gcc-aarch64-linux-gnu) against the arm64
-# libraries tools/arm64-sysroot unpacked into build/arm64-sysroot/ (install-deps.sh --arm64
-# fetches them; nothing downloads here):
+# libraries tools/arm64-sysroot unpacked into $(TMACG_CACHE)/arm64-sysroot/, outside build/
+# so make clean keeps it (install-deps.sh --arm64 fetches them; nothing downloads here):
 #   build-arm64/tmacg               static-pie, hardened as `make static`: runs under
 #                                   qemu-aarch64 and in the guest's initramfs
 #   build-arm64/tests/unit/test_*   dynamic (Debian ships no static cmocka): run by
 #                                   tests/arm64-user with qemu-aarch64 -L
+#   build-arm64-san/tests/unit/*    the same under ASan/UBSan (make arm64-san)
 #   build-arm64/guest/*             the guests' static workloads (tests/guest-arm64/)
 # `make test-arm64` runs the unit and replay/golden tests under qemu-aarch64 (plain and
 # ASan/UBSan) and the arm64 kernels of the matrix under qemu-system-aarch64 (mk/guests.mk);
