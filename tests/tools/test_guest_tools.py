@@ -1,0 +1,181 @@
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+"""The kernel matrix's host-side pieces, without QEMU or the network (docs/kernels.md):
+tools/lib/private-apt.sh's fetch (one .deb per package, older ones pruned) against a fake
+apt, tools/guest-kernels --path (the kernel named by what was fetched, not the first
+vmlinuz), and tests/guest/check's verdicts on made-up console logs (each check fails on
+what it must catch).
+
+Run by `make import-check` (and so by `make test`): python3 -m unittest discover tests/tools
+"""
+
+import json
+import os
+import stat
+import subprocess
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# A fake apt: apt-cache show answers version 2.0 of any package, apt-get download
+# PKG=VER writes PKG_VER_arm64.deb into the current directory (and logs the call).
+FAKE_APT_CACHE = """#!/bin/sh
+for a; do pkg=$a; done
+printf 'Package: %s\\nVersion: 1:2.0\\nArchitecture: arm64\\n' "$pkg"
+"""
+FAKE_APT_GET = """#!/bin/sh
+for a; do last=$a; done
+echo "$last" >>"$FAKE_LOG"
+pkg=${last%%=*} ver=${last#*=}
+[ "$(echo "$ver" | sed 's/:/%3a/')" = 1%3a2.0 ] || exit 100
+: >"${pkg}_1%3a2.0_arm64.deb"
+"""
+
+
+def write_exe(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+    os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR)
+
+
+class PrivateAptFetch(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        d = self.tmp.name
+        os.mkdir(os.path.join(d, "bin"))
+        write_exe(os.path.join(d, "bin", "apt-cache"), FAKE_APT_CACHE)
+        write_exe(os.path.join(d, "bin", "apt-get"), FAKE_APT_GET)
+        self.debs = os.path.join(d, "debs")
+        os.mkdir(self.debs)
+        self.env = dict(os.environ, PATH=os.path.join(d, "bin") + ":" + os.environ["PATH"],
+                        FAKE_LOG=os.path.join(d, "log"))
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def fetch(self, pkg):
+        script = (f'. "{ROOT}/tools/lib/private-apt.sh" && papt_init "{self.tmp.name}/state" '
+                  f'arm64 && cd "{self.debs}" && papt_fetch {pkg}')
+        return subprocess.run(["sh", "-c", script], env=self.env, capture_output=True,
+                              text=True)
+
+    def test_new_version_replaces_the_old_deb(self):
+        for old in ("libfoo_1%3a1.0_arm64.deb", "libfoo_1%3a1.5_arm64.deb",
+                    "libfoo-dev_1%3a1.0_arm64.deb"):
+            open(os.path.join(self.debs, old), "w").close()
+        r = self.fetch("libfoo")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.strip(), "libfoo_1%3a2.0_arm64.deb")
+        # libfoo's older versions pruned; another package sharing the prefix kept.
+        self.assertEqual(sorted(os.listdir(self.debs)),
+                         ["libfoo-dev_1%3a1.0_arm64.deb", "libfoo_1%3a2.0_arm64.deb"])
+
+    def test_a_cached_deb_downloads_nothing(self):
+        open(os.path.join(self.debs, "libfoo_1%3a2.0_arm64.deb"), "w").write("x")
+        r = self.fetch("libfoo")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertFalse(os.path.exists(self.env["FAKE_LOG"]), "apt-get download ran")
+
+
+class GuestKernelsPath(unittest.TestCase):
+    def run_path(self, cache, series="6.1", arch="amd64"):
+        env = dict(os.environ, TMACG_CACHE=cache)
+        return subprocess.run([os.path.join(ROOT, "tools", "guest-kernels"), "--path", series,
+                               arch], env=env, capture_output=True, text=True)
+
+    def test_the_fetched_release_not_the_first_match(self):
+        with tempfile.TemporaryDirectory() as cache:
+            boot = os.path.join(cache, "kernels", "6.1-amd64", "boot")
+            os.makedirs(boot)
+            # An older image's file left behind sorts first: the release file decides.
+            for rel in ("6.1.0-10-amd64", "6.1.0-56-amd64"):
+                open(os.path.join(boot, "vmlinuz-" + rel), "w").close()
+            with open(os.path.join(cache, "kernels", "6.1-amd64", "release"), "w") as f:
+                f.write("6.1.0-56-amd64\n")
+            r = self.run_path(cache)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(r.stdout.strip(), os.path.join(boot, "vmlinuz-6.1.0-56-amd64"))
+
+    def test_nothing_fetched_is_exit_1(self):
+        with tempfile.TemporaryDirectory() as cache:
+            self.assertEqual(self.run_path(cache).returncode, 1)
+
+
+def line(scen, cg, on_cpu, **counts):
+    c = {"on_cpu_s": on_cpu}
+    c.update(counts)
+    return f"@@ {scen} json " + json.dumps({"cgroup": cg, "model": "software", "counts": c,
+                                           "quality": {"running_min": 1, "dropped": 0}})
+
+
+def cpu_scenario(scen, a_got, a_usec, b_got=1.0, b_usec=1000000, status=0):
+    return [line(scen, f"/{scen}-a", a_got), line(scen, f"/{scen}-b", b_got),
+            f"@@ {scen} usage /{scen}-a {a_usec}", f"@@ {scen} usage /{scen}-b {b_usec}",
+            f"@@ {scen} note tmacg exit {status}"]
+
+
+def hotplug_scenario(late=0.5, spinning=True):
+    rows = ["@@ hotplug note tmacg exit 0"]
+    if spinning:
+        rows += ["@@ hotplug note spinning at offline", "@@ hotplug note spinning at online"]
+    for cg, got in (("hp-late", late), ("hp-a", 1.0), ("hp-b", 1.0), ("hp-back", 0.5)):
+        want = 500000 if cg in ("hp-late", "hp-back") else 1000000
+        rows += [line("hotplug", "/" + cg, got), f"@@ hotplug usage /{cg} {want}"]
+    return rows
+
+
+def nobtf_scenario(status=2, message=("tmacg: no BTF at /sys/kernel/btf/vmlinux: "
+                                      "give one with --btf FILE",)):
+    return ([f"@@ nobtf exit {status}"] + [f"@@ nobtf stderr {m}" for m in message] +
+            cpu_scenario("btf-file", 1.0, 1000000))
+
+
+class GuestCheck(unittest.TestCase):
+    def check(self, rows, groups):
+        with tempfile.NamedTemporaryFile("w", suffix=".log") as f:
+            f.write("\n".join(rows + ["@@ done"]) + "\n")
+            f.flush()
+            return subprocess.run(["python3", os.path.join(ROOT, "tests", "guest", "check"),
+                                   f.name, "max", groups], capture_output=True, text=True,
+                                  env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+
+    def assert_verdict(self, rows, groups, passed, why=""):
+        r = self.check(rows, groups)
+        self.assertEqual(r.returncode, 0 if passed else 1, r.stdout + r.stderr)
+        if why:
+            self.assertIn(why, r.stdout)
+
+    def test_cpu_exact_passes(self):
+        rows = cpu_scenario("cpu-tpbtf", 2.0, 2000100) + cpu_scenario("cpu-rawtp", 2.7, 2700000)
+        self.assert_verdict(rows, "cpu", True)
+
+    def test_cpu_raw_tp_short_fails(self):
+        # Issue 25's failure 1: 2.41 s charged of 2.70 s.
+        rows = cpu_scenario("cpu-tpbtf", 2.0, 2000000) + cpu_scenario("cpu-rawtp", 2.41, 2700000)
+        self.assert_verdict(rows, "cpu", False, "cpu-rawtp /cpu-rawtp-a")
+
+    def test_cpu_bar_is_one_percent(self):
+        raw = cpu_scenario("cpu-rawtp", 1.0, 1000000)
+        self.assert_verdict(cpu_scenario("cpu-tpbtf", 1.982, 2000000) + raw, "cpu", True)
+        self.assert_verdict(cpu_scenario("cpu-tpbtf", 1.978, 2000000) + raw, "cpu", False,
+                            "tolerance 1 %")
+
+    def test_a_missing_scenario_fails(self):
+        self.assert_verdict(cpu_scenario("cpu-tpbtf", 1.0, 1000000), "cpu", False, "cpu-rawtp")
+
+    def test_hotplug(self):
+        self.assert_verdict(hotplug_scenario(), "hotplug", True)
+        self.assert_verdict(hotplug_scenario(late=0.0), "hotplug", False, "/hp-late")
+        self.assert_verdict(hotplug_scenario(spinning=False), "hotplug", False, "tested nothing")
+
+    def test_nobtf(self):
+        self.assert_verdict(nobtf_scenario(), "nobtf", True)
+        self.assert_verdict(nobtf_scenario(status=1), "nobtf", False, "want 2")
+        self.assert_verdict(nobtf_scenario(message=("cannot load the BPF programs",)), "nobtf",
+                            False, "does not name /sys/kernel/btf/vmlinux")
+        self.assert_verdict(nobtf_scenario(message=("/sys/kernel/btf/vmlinux --btf",) * 6),
+                            "nobtf", False, "at most 5")
+
+
+if __name__ == "__main__":
+    unittest.main()
