@@ -23,7 +23,8 @@ endif
 
 # What tools/arm64-sysroot and tools/guest-kernels fetch (the arm64 sysroot, the guests'
 # kernels and busybox) is cached outside build/, so `make clean` keeps it: /var/cache/tmacg
-# as root, else ~/.cache/tmacg (tools/lib/private-apt.sh); TMACG_CACHE=DIR moves it.
+# as root or where it exists, else ~/.cache/tmacg (tools/lib/private-apt.sh); TMACG_CACHE=DIR
+# moves it.
 TMACG_CACHE ?= $(shell sh -c '. tools/lib/private-apt.sh && tmacg_cache')
 export TMACG_CACHE
 

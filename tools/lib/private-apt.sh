@@ -3,8 +3,9 @@
 # tmacg's own, so it fetches .debs (apt-get download) of another architecture or another
 # Debian release without touching this machine's dpkg state or its package lists.
 #   tmacg_cache                the cache both share, outside build/ so `make clean` keeps
-#                              it: $TMACG_CACHE, else /var/cache/tmacg as root, else
-#                              ~/.cache/tmacg
+#                              it: $TMACG_CACHE, else /var/cache/tmacg as root or where
+#                              it exists (`sudo deploy/install-deps.sh`, then `make arm64`
+#                              as a user), else ~/.cache/tmacg
 #   papt_init DIR ARCH [SOURCES]  a state in DIR for ARCH; SOURCES (a sources.list text)
 #                              replaces the machine's sources when given
 #   papt apt-get|apt-cache ARGS   runs the tool on that state
@@ -13,7 +14,7 @@
 tmacg_cache() {
 	if [ -n "${TMACG_CACHE:-}" ]; then
 		echo "$TMACG_CACHE"
-	elif [ "$(id -u)" -eq 0 ]; then
+	elif [ "$(id -u)" -eq 0 ] || [ -d /var/cache/tmacg ]; then
 		echo /var/cache/tmacg
 	else
 		echo "${XDG_CACHE_HOME:-$HOME/.cache}/tmacg"
