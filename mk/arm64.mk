@@ -90,8 +90,8 @@ test-arm64-user: arm64 arm64-san
 # neoverse-n1 (detected by MIDR_EL1: the N1 model; QEMU counts its stall events as 0), the
 # hardware scenarios only.
 test-arm64-guest: arm64
-	$(Q)tests/guest/matrix arm64
-	$(Q)GUEST_CPU=neoverse-n1 GUEST_RUN=pmu tests/guest/run arm64 6.1
+	$(Q)rc=0; tests/guest/matrix arm64 || rc=1; \
+	GUEST_CPU=neoverse-n1 GUEST_RUN=pmu tests/guest/run arm64 6.1 || rc=1; exit $$rc
 
 test-arm64: test-arm64-user test-arm64-guest
 
