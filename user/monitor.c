@@ -39,6 +39,8 @@ volatile sig_atomic_t monitor_stop;
 
 /* How often the live view looks for keys while it waits: quick to a person, nothing to a CPU. */
 #define KEY_POLL_MS 100
+/* How soon a CPU back online counts again (cpu_follow_due() between waits). */
+#define HOTPLUG_POLL_MS 200
 
 /* A cgroup's delta waiting for the cgroup events that name it. */
 struct pending {
@@ -225,15 +227,21 @@ static void print_totals(struct monitor *m)
 		(unsigned long long)m->col.cpus_back, (unsigned long long)m->col.cpus_gone);
 }
 
+/* CPU hotplug: the online CPUs' events reopened or closed (collect/cpu_follow.h). */
+static void follow_cpus(struct monitor *m)
+{
+	/* A CPU back gets every group enabled: rotating, only the slice's stay on. */
+	if (cpu_follow(&m->col, &m->pmu, PMU_ONLINE_PATH) > 0)
+		rotate_hold(&m->rot);
+}
+
 /* One interval's collection; the report happens after. */
 static int collect(struct monitor *m)
 {
 	int err;
 
 	m->may_rescan = true;
-	/* A CPU back gets every group enabled: rotating, only the slice's stay on. */
-	if (cpu_follow(&m->col, &m->pmu, PMU_ONLINE_PATH) > 0)
-		rotate_hold(&m->rot);
+	follow_cpus(m);
 	collector_flush(&m->col);
 	err = collector_read_cgroups(&m->col, stash_delta, m);
 	if (err)
@@ -474,12 +482,15 @@ static int wait_cgroups(void *ctx, int ms)
 	return collector_wait_cgroups(&w->m->col, ms);
 }
 
+/* Between waits: the live view's keys, and a CPU that went or came back. */
 static void wait_keys(void *ctx)
 {
 	struct loop_wait *w = ctx;
 
 	if (take_keys(w->m, w->input) == -EPIPE)
 		monitor_stop = 1;
+	if (cpu_follow_due(&w->m->col, PMU_ONLINE_PATH))
+		follow_cpus(w->m);
 }
 
 static enum report_format report_format_of(const struct options *o)
@@ -626,7 +637,8 @@ int monitor_run(const struct options *o)
 		if (o->duration_ns && deadline > start + o->duration_ns)
 			deadline = start + o->duration_ns;
 		/* Wait for the interval's end, naming new cgroups and taking keys as they come. */
-		ret = wait_interval(&lw, begun, deadline, keys.active ? KEY_POLL_MS : INT_MAX);
+		ret = wait_interval(&lw, begun, deadline,
+				    keys.active ? KEY_POLL_MS : HOTPLUG_POLL_MS);
 		if (ret) {
 			fprintf(stderr, "tmacg: cannot wait for cgroup events: %s\n",
 				strerror(-ret));

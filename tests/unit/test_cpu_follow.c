@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "collect/collector.h"
 #include "collect/cpu_follow.h"
 #include "pmu/pmu.h"
 
@@ -93,6 +94,40 @@ static void online_list_file(void **state)
 	assert_int_equal(pmu_read_online(path, mask, 8), -ENOENT);
 }
 
+static void write_online(const char *path, const char *list)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(list, f);
+	fclose(f);
+}
+
+/* Between waits: a CPU gone or back is due at once; an unchanged list is not. */
+static void online_change_is_due(void **state)
+{
+	char path[] = "/tmp/tmacg-online-XXXXXX";
+	bool open[4] = { true, true, true, true };
+	uint64_t seen[5] = { 0 };
+	struct collector c = { .ncpus = 4, .online = open, .hotplug_seen = seen };
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	write_online(path, "0-3\n");
+	assert_false(cpu_follow_due(&c, path));
+	write_online(path, "0,2-3\n");
+	assert_true(cpu_follow_due(&c, path)); /* CPU 1 went */
+	open[1] = false;
+	assert_false(cpu_follow_due(&c, path)); /* closed: in line again */
+	write_online(path, "0-3\n");
+	assert_true(cpu_follow_due(&c, path)); /* back */
+	c.online = NULL;
+	assert_false(cpu_follow_due(&c, path)); /* before the first look: the interval's end */
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -102,6 +137,7 @@ int main(void)
 		cmocka_unit_test(stopped_events_are_reopened),
 		cmocka_unit_test(hotplugged_cpu_is_reopened),
 		cmocka_unit_test(online_list_file),
+		cmocka_unit_test(online_change_is_due),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -507,7 +507,7 @@ int collector_hotplug_count(struct collector *c, int cpu, uint64_t *n)
 	__u32 key = cpu < 0 ? (__u32)c->ncpus : (__u32)cpu;
 	__u64 v;
 
-	if (!c->skel->links.tmacg_cpuhp)
+	if (!c->skel || !c->skel->links.tmacg_cpuhp)
 		return -ENOENT;
 	if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.cpu_hotplug), &key, &v))
 		return -errno;

@@ -121,3 +121,23 @@ int cpu_follow(struct collector *c, struct pmu_set *pmu, const char *online_path
 	free(online);
 	return reopened;
 }
+
+bool cpu_follow_due(struct collector *c, const char *online_path)
+{
+	bool *online, due = false;
+	uint64_t total;
+
+	if (!c->online || !c->hotplug_seen)
+		return false; /* cpu_follow() has not looked yet: the interval's end will */
+	if (!collector_hotplug_count(c, -1, &total) && total != c->hotplug_seen[c->ncpus])
+		return true;
+	online = calloc(c->ncpus, sizeof(*online));
+	if (!online || pmu_read_online(online_path, online, c->ncpus)) {
+		free(online);
+		return false;
+	}
+	for (int cpu = 0; cpu < c->ncpus && !due; cpu++)
+		due = online[cpu] != c->online[cpu];
+	free(online);
+	return due;
+}

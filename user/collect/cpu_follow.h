@@ -45,4 +45,13 @@ enum cpu_action cpu_follow_decide(const struct cpu_seen *s);
  */
 int cpu_follow(struct collector *c, struct pmu_set *pmu, const char *online_path);
 
+/*
+ * Whether cpu_follow() has something to do now, at the cost of one small file
+ * read and one map lookup: the online list differs from what is open, or BPF
+ * saw a hotplug step since the last look.  The live loop asks between waits,
+ * so a CPU that comes back counts again within a fraction of a second, not
+ * only from the end of a long interval.
+ */
+bool cpu_follow_due(struct collector *c, const char *online_path);
+
 #endif
