@@ -152,22 +152,13 @@ static void count_ends_the_run(void **state)
 static void unwritable_output_is_refused_first(void **state)
 {
 	char cmd[1024], text[4096] = "";
-	size_t len;
-	FILE *p;
-	int status;
 
 	(void)state;
 	ITEST_NEED_ROOT();
 	snprintf(cmd, sizeof(cmd),
 		 "'%s' -v --pmu software --count 1 --format html -o /nonexistent-dir/r.html 2>&1",
 		 getenv("TMACG"));
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	len = fread(text, 1, sizeof(text) - 1, p);
-	text[len] = '\0';
-	status = pclose(p);
-	assert_true(WIFEXITED(status));
-	assert_int_equal(WEXITSTATUS(status), 2);
+	assert_int_equal(itest_shell(cmd, text, sizeof(text)), 2);
 	assert_non_null(strstr(text, "/nonexistent-dir/r.html: cannot write there"));
 	assert_null(strstr(text, "ready"));
 }

@@ -596,20 +596,12 @@ static void hostile_clients_are_bounded(void **state)
 static int run_tmacg(const char *listen, char *err, size_t len)
 {
 	char cmd[512];
-	FILE *p;
-	size_t n;
-	int st;
 
 	snprintf(cmd, sizeof(cmd),
 		 "'%s' --pmu software --count 1 --interval 100ms --format none "
 		 "--listen '%s' 2>&1 >/dev/null",
 		 getenv("TMACG"), listen);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	n = fread(err, 1, len - 1, p);
-	err[n] = '\0';
-	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return itest_shell(cmd, err, len);
 }
 
 static void bad_listen_ends_with_a_message(void **state)

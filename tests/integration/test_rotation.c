@@ -150,20 +150,11 @@ static void table_marks_rotated_nodes(void **state)
 static void level_deeper_than_model_is_exit_2(void **state)
 {
 	char cmd[4200], out[1024] = "";
-	size_t len;
-	FILE *p;
-	int status;
 
 	(void)state;
 	ITEST_NEED_ROOT();
 	snprintf(cmd, sizeof(cmd), "'%s' --model srf --level 6 --count 1 2>&1", getenv("TMACG"));
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	len = fread(out, 1, sizeof(out) - 1, p);
-	out[len] = '\0';
-	status = pclose(p);
-	assert_true(WIFEXITED(status));
-	assert_int_equal(WEXITSTATUS(status), 2);
+	assert_int_equal(itest_shell(cmd, out, sizeof(out)), 2);
 	if (!strstr(out, "srf has 3 levels"))
 		fail_msg("no reason given: %s", out);
 }

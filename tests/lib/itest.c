@@ -207,6 +207,20 @@ int itest_wait(pid_t pid)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+int itest_shell(const char *cmd, char *out, size_t outlen)
+{
+	FILE *p = popen(cmd, "r");
+	size_t len;
+	int status;
+
+	if (!p)
+		return -1;
+	len = fread(out, 1, outlen - 1, p);
+	out[len] = '\0';
+	status = pclose(p);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 /* Appends what fd has to buf without blocking longer than timeout_ms. */
 static int drain(int fd, char **buf, size_t *len, int timeout_ms)
 {

@@ -46,6 +46,11 @@ pid_t itest_spawn_in(const char *rel, char *const argv[]);
 pid_t itest_burn_in(const char *rel, const char *seconds, const char *duty, const char *duty2);
 /* waitpid; returns the exit status (or 128 + signal). */
 int itest_wait(pid_t pid);
+/*
+ * Runs cmd with sh -c; what it prints (up to outlen - 1 bytes) in out.
+ * Returns its exit status, or -1 when it did not exit.
+ */
+int itest_shell(const char *cmd, char *out, size_t outlen);
 
 struct itest_tmacg {
 	pid_t pid;

@@ -254,6 +254,30 @@ static void test_hostile_names_stay_data(void **state)
 	model_free(m);
 }
 
+/* The data of a golden file's report under a built-in model; its record count in *nrecords. */
+static json_object *golden_report(const char *model, const char *file, size_t *nrecords)
+{
+	char root[4096], path[4200], err[512];
+	struct tma_model *m = model_load_builtin(model, err, sizeof(err));
+	struct replay_data d;
+	json_object *data;
+	char *doc;
+
+	if (!m)
+		fail_msg("%s: %s", model, err);
+	assert_int_equal(repo_root(root, sizeof(root)), 0);
+	snprintf(path, sizeof(path), "%s/tests/golden/%s", root, file);
+	if (replay_read(path, &d, err, sizeof(err)))
+		fail_msg("%s", err);
+	doc = write_document(&d, m, 3);
+	data = document_data(doc);
+	*nrecords = (size_t)d.nrecords;
+	free(doc);
+	replay_free(&d);
+	model_free(m);
+	return data;
+}
+
 /* Every golden recording makes a report of all its cgroups. */
 static void test_every_golden_file(void **state)
 {
@@ -276,28 +300,14 @@ static void test_every_golden_file(void **state)
 		{ "zen4", "zen4-perf037dd13.jsonl" },
 		{ "zen5", "zen5-perfa9fe4ac.jsonl" },
 	};
-	char root[4096], path[4200], err[512];
 
 	(void)state;
-	assert_int_equal(repo_root(root, sizeof(root)), 0);
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		struct tma_model *m = model_load_builtin(files[i][0], err, sizeof(err));
-		struct replay_data d;
-		json_object *data;
-		char *doc;
+		size_t n;
+		json_object *data = golden_report(files[i][0], files[i][1], &n);
 
-		if (!m)
-			fail_msg("%s: %s", files[i][0], err);
-		snprintf(path, sizeof(path), "%s/tests/golden/%s", root, files[i][1]);
-		if (replay_read(path, &d, err, sizeof(err)))
-			fail_msg("%s", err);
-		doc = write_document(&d, m, 3);
-		data = document_data(doc);
-		assert_int_equal(json_object_array_length(path_get(data, "cgroups")), d.nrecords);
+		assert_int_equal(json_object_array_length(path_get(data, "cgroups")), n);
 		json_object_put(data);
-		free(doc);
-		replay_free(&d);
-		model_free(m);
 	}
 }
 
@@ -309,35 +319,21 @@ static void test_nodes_carry_vendor_text(void **state)
 		"This metric estimates how often the CPU was stalled on "
 		"accesses to external memory (DRAM) by loads. Better caching can "
 		"improve the latency and increase performance.";
-	char root[4096], path[4200], err[512];
-	struct tma_model *m = model_load_builtin("spr", err, sizeof(err));
-	struct replay_data d;
-	json_object *data, *nodes;
+	size_t n;
+	json_object *data = golden_report("spr", "spr-tma5.2.jsonl", &n), *nodes;
 	const char *desc = NULL;
-	char *doc;
 
 	(void)state;
-	if (!m)
-		fail_msg("spr: %s", err);
-	assert_int_equal(repo_root(root, sizeof(root)), 0);
-	snprintf(path, sizeof(path), "%s/tests/golden/spr-tma5.2.jsonl", root);
-	if (replay_read(path, &d, err, sizeof(err)))
-		fail_msg("%s", err);
-	doc = write_document(&d, m, 3);
-	data = document_data(doc);
 	nodes = path_get(data, "nodes");
 	for (size_t i = 0; i < json_object_array_length(nodes); i++) {
-		json_object *n = json_object_array_get_idx(nodes, i);
+		json_object *node = json_object_array_get_idx(nodes, i);
 
-		if (!strcmp(json_object_get_string(path_get(n, "name")), "L3_Miss_Bound"))
-			desc = json_object_get_string(path_get(n, "desc"));
+		if (!strcmp(json_object_get_string(path_get(node, "name")), "L3_Miss_Bound"))
+			desc = json_object_get_string(path_get(node, "desc"));
 	}
 	assert_non_null(desc);
 	assert_non_null(strstr(desc, intel_text));
 	json_object_put(data);
-	free(doc);
-	replay_free(&d);
-	model_free(m);
 }
 
 /*
