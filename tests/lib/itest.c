@@ -207,6 +207,15 @@ int itest_wait(pid_t pid)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+void itest_finish(struct itest_tmacg *t, json_object **lines, size_t n, const char *parent)
+{
+	if (t->err && strstr(t->err, "never counted"))
+		fail_msg("a group reported as never counting: %s", t->err);
+	itest_json_free(lines, n);
+	itest_tmacg_free(t);
+	assert_int_equal(itest_rmcg(parent), 0);
+}
+
 int itest_shell(const char *cmd, char *out, size_t outlen)
 {
 	FILE *p = popen(cmd, "r");

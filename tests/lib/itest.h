@@ -74,6 +74,11 @@ void itest_tmacg_free(struct itest_tmacg *t);
 json_object **itest_json_lines(const char *out, size_t *n);
 void itest_json_free(json_object **lines, size_t n);
 /*
+ * The end of a live test: fails if tmacg reported a group as never counting,
+ * then frees lines and t and removes the test's parent cgroup.
+ */
+void itest_finish(struct itest_tmacg *t, json_object **lines, size_t n, const char *parent);
+/*
  * Stops tmacg with sig (itest_tmacg_stop, which must give 0) and parses its
  * stdout: fails the test unless every line is JSON.
  */
