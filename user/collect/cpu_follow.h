@@ -2,12 +2,12 @@
 /*
  * CPU hotplug.  A CPU that goes offline takes its perf events with it: the
  * kernel turns them off for good, and a flush there fails until it is back.
- * Each interval, before the flush, tmacg compares the online CPUs with what it
- * has open: a CPU gone offline has its events closed; one back online (or
- * offline when tmacg started and online now, or that went and came back within
- * an interval: BPF counts each CPU's hotplug steps on the kernel's cpuhp_enter
- * tracepoint, and failing that its events' enabled time stands still) is
- * flushed, gets new events, and the BPF
+ * Between waits (cpu_follow_due()) and before each interval's flush, tmacg
+ * compares the online CPUs with what it has open: a CPU gone offline has its
+ * events closed; one back online (or offline when tmacg started and online
+ * now, or that went and came back within an interval: BPF counts each CPU's
+ * hotplug steps on the kernel's cpuhp_enter tracepoint, and failing that its
+ * events' enabled time stands still) is flushed, gets new events, and the BPF
  * side takes its next reading there as a fresh baseline.  What could not be
  * counted meanwhile is counted as dropped (read errors, flush errors).
  */
