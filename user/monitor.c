@@ -442,14 +442,14 @@ int monitor_wait_until(uint64_t deadline, int max_wait_ms, int (*wait)(void *ctx
 	return 0;
 }
 
-/* The live loop's wait: cgroup events, and the live view's keys. */
+/* The live loop's wait: cgroup events, the live view's keys and CPU hotplug. */
 struct loop_wait {
 	struct monitor *m;
 	struct top_input *input; /* the live view's keys */
 };
 
 static int wait_cgroups(void *ctx, int ms);
-static void wait_keys(void *ctx);
+static void between_waits(void *ctx);
 
 /*
  * Waits for deadline; rotating, steps through the interval's slices on the
@@ -466,12 +466,12 @@ static int wait_interval(struct loop_wait *lw, uint64_t start, uint64_t deadline
 
 		if (at >= deadline)
 			break;
-		ret = monitor_wait_until(at, max_wait_ms, wait_cgroups, wait_keys, lw);
+		ret = monitor_wait_until(at, max_wait_ms, wait_cgroups, between_waits, lw);
 		if (!ret && !monitor_stop)
 			ret = rotate_to(&m->rot, k);
 	}
 	if (!ret)
-		ret = monitor_wait_until(deadline, max_wait_ms, wait_cgroups, wait_keys, lw);
+		ret = monitor_wait_until(deadline, max_wait_ms, wait_cgroups, between_waits, lw);
 	return ret;
 }
 
@@ -483,7 +483,7 @@ static int wait_cgroups(void *ctx, int ms)
 }
 
 /* Between waits: the live view's keys, and a CPU that went or came back. */
-static void wait_keys(void *ctx)
+static void between_waits(void *ctx)
 {
 	struct loop_wait *w = ctx;
 

@@ -103,13 +103,20 @@ static void write_online(const char *path, const char *list)
 	fclose(f);
 }
 
-/* Between waits: a CPU gone or back is due at once; an unchanged list is not. */
+/*
+ * Between waits: a CPU gone or back since cpu_follow()'s last look is due at
+ * once; an unchanged list is not, even with a CPU whose reopening failed (that
+ * one is tried again at the interval's end, not at every wait).
+ */
 static void online_change_is_due(void **state)
 {
 	char path[] = "/tmp/tmacg-online-XXXXXX";
 	bool open[4] = { true, true, true, true };
+	bool listed[4] = { true, true, true, true };
 	uint64_t seen[5] = { 0 };
-	struct collector c = { .ncpus = 4, .online = open, .hotplug_seen = seen };
+	struct collector c = {
+		.ncpus = 4, .online = open, .online_listed = listed, .hotplug_seen = seen
+	};
 	int fd = mkstemp(path);
 
 	(void)state;
@@ -119,11 +126,14 @@ static void online_change_is_due(void **state)
 	assert_false(cpu_follow_due(&c, path));
 	write_online(path, "0,2-3\n");
 	assert_true(cpu_follow_due(&c, path)); /* CPU 1 went */
-	open[1] = false;
-	assert_false(cpu_follow_due(&c, path)); /* closed: in line again */
+	listed[1] = false;
+	assert_false(cpu_follow_due(&c, path)); /* seen: in line again */
 	write_online(path, "0-3\n");
 	assert_true(cpu_follow_due(&c, path)); /* back */
-	c.online = NULL;
+	listed[1] = true;
+	open[1] = false; /* its reopening failed */
+	assert_false(cpu_follow_due(&c, path));
+	c.online_listed = NULL;
 	assert_false(cpu_follow_due(&c, path)); /* before the first look: the interval's end */
 	unlink(path);
 }

@@ -524,6 +524,7 @@ void collector_close(struct collector *c)
 	free(c->online);
 	free(c->enabled_ns);
 	free(c->hotplug_seen);
+	free(c->online_listed);
 	free(c->batch_keys);
 	free(c->batch_vals);
 	free(c->cpu_data);

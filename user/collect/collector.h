@@ -58,6 +58,7 @@ struct collector {
 	uint64_t cpus_gone;	  /* CPUs found offline, their events closed */
 	uint64_t *enabled_ns;	  /* [ncpus] each CPU's first group's enabled time, last seen */
 	uint64_t *hotplug_seen;	  /* [ncpus + 1] collector_hotplug_count() at the last look */
+	bool *online_listed;	  /* [ncpus] the online list at cpu_follow()'s last look */
 	uint64_t task_generation; /* read pass, to find tids the LRU dropped */
 	char *batch_keys;	  /* read buffers, sized to the maps */
 	char *batch_vals;

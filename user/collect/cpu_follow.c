@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "collect/collector.h"
 #include "pmu/pmu.h"
@@ -84,6 +85,10 @@ int cpu_follow(struct collector *c, struct pmu_set *pmu, const char *online_path
 		free(online); /* no list: nothing to follow */
 		return 0;
 	}
+	if (!c->online_listed)
+		c->online_listed = calloc(c->ncpus, sizeof(*c->online_listed));
+	if (c->online_listed)
+		memcpy(c->online_listed, online, c->ncpus * sizeof(*online));
 	total_moved = !collector_hotplug_count(c, -1, &total) && total != c->hotplug_seen[c->ncpus];
 	if (total_moved)
 		c->hotplug_seen[c->ncpus] = total;
@@ -127,17 +132,21 @@ bool cpu_follow_due(struct collector *c, const char *online_path)
 	bool *online, due = false;
 	uint64_t total;
 
-	if (!c->online || !c->hotplug_seen)
+	if (!c->online_listed || !c->hotplug_seen)
 		return false; /* cpu_follow() has not looked yet: the interval's end will */
 	if (!collector_hotplug_count(c, -1, &total) && total != c->hotplug_seen[c->ncpus])
 		return true;
+	/*
+	 * Against the list cpu_follow() last saw, not what is open: a CPU whose
+	 * events failed to reopen is tried again at the interval's end, not at
+	 * every wait (each try counts a flush error).
+	 */
 	online = calloc(c->ncpus, sizeof(*online));
 	if (!online || pmu_read_online(online_path, online, c->ncpus)) {
 		free(online);
 		return false;
 	}
-	for (int cpu = 0; cpu < c->ncpus && !due; cpu++)
-		due = online[cpu] != c->online[cpu];
+	due = memcmp(online, c->online_listed, c->ncpus * sizeof(*online)) != 0;
 	free(online);
 	return due;
 }
