@@ -146,7 +146,7 @@ void measure_node_fractions(const struct tma_model *m, const uint64_t *node_grou
 	for (int k = 0; k < n; k++) {
 		int depth = model_node(m, k)->level;
 
-		measured[k] = depth > PLAN_LEVELS_ALWAYS && depth <= level && node_groups[k] ?
+		measured[k] = level > PLAN_LEVELS_ALWAYS && depth <= level && node_groups[k] ?
 				      acc_measured(sum, node_groups[k]) :
 				      NAN;
 	}
@@ -246,9 +246,9 @@ static int node_fractions_open(struct measure_impl *mi)
 		return -ENOMEM;
 	for (int k = 0; k < n; k++)
 		mi->measured[k] = NAN;
-	/* Below level 3 only: filled again by each measure_evaluate, before the line is made. */
+	/* Rotating nodes only: filled again by each measure_evaluate, before the line is made. */
 	mi->ms.facts.measured = mi->ms.facts.level > PLAN_LEVELS_ALWAYS ? mi->measured : NULL;
-	return plan_node_groups(&mi->plan, mi->model, mi->node_groups);
+	return plan_node_groups(&mi->plan, mi->model, mi->flags, mi->node_groups);
 }
 
 /* A model's count may not take a name tmacg reports itself. */

@@ -61,10 +61,12 @@ struct measure {
 };
 
 /*
- * measured[k] for each node k of m below level 3 and at most level deep: the
- * fraction of the interval its events were measured (acc_measured over
- * node_groups[k], plan_node_groups()); NAN for the others, and for a node
- * whose events were never enabled.
+ * measured[k] for each node k of m at most level deep whose events take turns
+ * (node_groups[k], plan_node_groups(), not 0: levels 4-6, and level 3 where
+ * its events do not fit beside the groups on in every slice): the fraction
+ * of the interval its events were measured (acc_measured over
+ * node_groups[k]); NAN for the others, and for a node whose events were
+ * never enabled.
  */
 void measure_node_fractions(const struct tma_model *m, const uint64_t *node_groups, int level,
 			    const struct tmacg_acc *sum, double *measured);

@@ -353,9 +353,9 @@ static void test_node_groups(void **state)
 	static const char *const fe[] = { "ICACHE_16B.IFDATA_STALL", "ICACHE_64B.IFTAG_STALL",
 					  "CPU_CLK_UNHALTED.THREAD" };
 	const struct plan_node nodes[] = {
-		{ "Ports_Utilization", ports, 4 },
-		{ "Memory_Bound", mem, 3 },
-		{ "Fetch", fe, 3 },
+		{ "Ports_Utilization", ports, 4, 0 },
+		{ "Memory_Bound", mem, 3, 0 },
+		{ "Fetch", fe, 3, 0 },
 	};
 	struct plan p;
 	char err[512];

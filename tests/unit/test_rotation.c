@@ -35,10 +35,27 @@ static struct tma_model *load(const char *id)
 	return m;
 }
 
-/* General-purpose counters group g takes, counted here from the events' kinds. */
-static int gp_taken(const struct plan *p, int g, bool software_counts)
+/* Fixed counters the groups on in every slice hold, but for group g's own. */
+static uint32_t fixed_always_on(const struct plan *p, int g)
 {
 	uint32_t fixed = 0;
+
+	for (int h = 0; h < p->ngroups; h++)
+		for (int i = p->first[h];
+		     h != g && ((p->always_on >> h) & 1) && i < p->first[h + 1]; i++)
+			if ((p->ev[i].kind == EVENT_FIXED || p->ev[i].kind == EVENT_SLOTS) &&
+			    p->ev[i].fixed >= 0)
+				fixed |= 1u << p->ev[i].fixed;
+	return fixed;
+}
+
+/*
+ * General-purpose counters group g takes, counted here from the events' kinds:
+ * a fixed-counter event whose counter is held already goes on a GP one.
+ */
+static int gp_taken(const struct plan *p, int g, bool software_counts)
+{
+	uint32_t fixed = p->nslices > 1 ? fixed_always_on(p, g) : 0;
 	int n = 0;
 
 	for (int i = p->first[g]; i < p->first[g + 1]; i++) {
@@ -124,6 +141,115 @@ static void deep_models_rotate(void **state)
 	assert_int_equal(tested, 6 * 3);
 }
 
+/* Whether event i takes a GP counter restricted to mask (within it), in a group on or not. */
+static bool gp_within(const struct plan *p, int i, uint32_t mask, bool always)
+{
+	int g = plan_group_of(p, i);
+
+	return ((p->always_on >> g) & 1) == always &&
+	       (p->ev[i].kind == EVENT_GP || (p->ev[i].kind == EVENT_FIXED && g > 0)) &&
+	       !(p->ev[i].counter_mask & ~mask);
+}
+
+/*
+ * The fewest slices a plan's rotating GP events need: each slice holds the
+ * counters the groups on in every slice leave, and at most as many events
+ * restricted to a set of counters as that set has left (Intel's events on
+ * counters 0-3: four a slice).
+ */
+static int fewest_slices(const struct plan *p)
+{
+	uint32_t all = (1u << p->gp_counters) - 1;
+	int fewest = 1;
+
+	for (int i = -1; i < p->nevents; i++) {
+		uint32_t mask = i < 0 ? all : p->ev[i].counter_mask & all;
+		int within = 0, room = __builtin_popcount(mask);
+
+		if (i >= 0 && p->ev[i].kind != EVENT_GP)
+			continue;
+		for (int j = 0; j < p->nevents; j++) {
+			within += gp_within(p, j, mask, false);
+			room -= gp_within(p, j, mask, true);
+		}
+		if (room > 0 && (within + room - 1) / room > fewest)
+			fewest = (within + room - 1) / room;
+	}
+	return fewest;
+}
+
+/*
+ * Intel's topdown group (SLOTS leading the metrics, the fixed counters, and
+ * the one or two GP events levels 1-2 also read) is on in every slice at
+ * levels 4-6, so
+ * levels 1-2 (spr and later: PERF_METRICS holds them; icx: level 1) are
+ * measured all the time, not a slice's share; the GP events of level 3 and
+ * deeper take turns, packed into as few slices as their number allows.
+ */
+static void topdown_group_always_on(void **state)
+{
+	static const char *const ids[] = { "icx", "spr", "emr", "gnr" };
+	static struct plan p;
+	char err[512];
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(ids) / sizeof(ids[0]); k++) {
+		struct tma_model *m = load(ids[k]);
+		const struct cpu_desc *d = cpu_desc_for_model(ids[k]);
+		/* A host whose kernel exposes PERF_METRICS: the formulas read them. */
+		struct cpu_info host = { .has_pmu = true,
+					 .pmu_type = 4,
+					 .topdown_use_fixed = true,
+					 .topdown_l2 = d->perf_metrics_l2,
+					 .smt = true,
+					 .cpu = d,
+					 .gp_counters = d->gp_counters_smt,
+					 .gp_usable = d->gp_counters_smt };
+		struct plan_request r = { .model = m, .cpu = &host };
+		int nnodes = model_node_count(m), top = strcmp(ids[k], "icx") ? 2 : 1;
+		uint64_t *node_groups = calloc((size_t)nnodes, sizeof(*node_groups));
+
+		assert_non_null(node_groups);
+		for (r.level = 4; r.level <= 6; r.level++) {
+			int rotating3 = 0, fewest = 0;
+
+			if (plan_for_model(&r, &p, err, sizeof(err)))
+				fail_msg("%s level %d: %s", ids[k], r.level, err);
+			check_rotation(&p, false);
+			assert_int_equal(p.ev[0].kind, EVENT_SLOTS);
+			assert_int_equal(p.ev[1].kind, EVENT_METRIC);
+			/* levels 1-2's few GP events (INT_MISC.UOP_DROPPING) stay on beside it */
+			assert_true(gp_taken(&p, 0, false) <= p.gp_counters / PLAN_TOP_GP_SHARE);
+			if (!(p.always_on & 1))
+				fail_msg("%s level %d: the topdown group takes turns", ids[k],
+					 r.level);
+			/* As few as the counters allow at level 6, one more at most above. */
+			fewest = fewest_slices(&p);
+			if (p.nslices > fewest + (r.level < 6))
+				fail_msg("%s level %d: %d slices where the GP events need %d",
+					 ids[k], r.level, p.nslices, fewest);
+			assert_int_equal(plan_node_groups(&p, m,
+							  MODEL_FLAG_TOPDOWN_FIXED | MODEL_FLAG_SMT,
+							  node_groups),
+					 0);
+			for (int n = 0; n < nnodes; n++) {
+				const struct model_node_info *node = model_node(m, n);
+
+				if (node->is_info || node->level < 1)
+					continue;
+				if (node->level <= top && node_groups[n])
+					fail_msg("%s level %d: %s (level %d) takes turns", ids[k],
+						 r.level, node->name, node->level);
+				rotating3 += node->level == 3 && node_groups[n];
+			}
+			/* Level 3's GP events take turns, so its nodes carry quality.measured. */
+			assert_true(rotating3 > 0);
+		}
+		free(node_groups);
+		model_free(m);
+	}
+}
+
 /* A --level the model does not have is refused, naming its depth; levels 1-3 always plan. */
 static void level_deeper_than_model(void **state)
 {
@@ -199,6 +325,31 @@ static void base_groups_always_on(void **state)
 	check_rotation(&p, false);
 	assert_int_equal(p.always_on, 1u << 3); /* 3 + 2 > 4: group 0 takes turns */
 	assert_int_equal(p.nslices, 2);
+}
+
+/*
+ * A group of fixed counters alone is on in every slice even where the GP
+ * groups fill the PMU; a GP group's event on a fixed counter it holds is
+ * counted on a GP counter.
+ */
+static void fixed_group_always_on(void **state)
+{
+	static struct plan p;
+	static const int gp[] = { 1, 4, 3, 0 };
+	char err[256];
+
+	(void)state;
+	make_plan(&p, gp, 4, 4);
+	p.ev[0].kind = EVENT_FIXED; /* group 0: one event on fixed counter 1 */
+	p.ev[0].fixed = 1;
+	p.ev[p.first[2]].kind = EVENT_FIXED; /* group 2: 2 GP + the same fixed counter */
+	p.ev[p.first[2]].fixed = 1;
+	assert_int_equal(plan_rotate(&p, NULL, false, err, sizeof(err)), 0);
+	check_rotation(&p, false);
+	assert_int_equal(p.always_on, 1u << 0 | 1u << 3);
+	assert_int_equal(p.nslices, 2); /* 4, then 3: no room for both */
+	assert_int_equal(p.slice_groups[0], 1u << 0 | 1u << 1 | 1u << 3);
+	assert_int_equal(p.slice_groups[1], 1u << 0 | 1u << 2 | 1u << 3);
 }
 
 /* Groups that fit together: one slice, nothing rotates, every event read. */
@@ -287,6 +438,8 @@ int main(void)
 		cmocka_unit_test(deep_models_rotate),
 		cmocka_unit_test(level_deeper_than_model),
 		cmocka_unit_test(base_groups_always_on),
+		cmocka_unit_test(topdown_group_always_on),
+		cmocka_unit_test(fixed_group_always_on),
 		cmocka_unit_test(fitting_plan_does_not_rotate),
 		cmocka_unit_test(group_no_slice_holds),
 		cmocka_unit_test(software_stand_ins_rotate),

@@ -87,6 +87,9 @@ int model_events_needed(const struct tma_model *m, int max_level, bool with_info
  */
 int model_node_events(const struct tma_model *m, int i, bool *needed);
 
+/* The same, in the branch flags (enum model_flag) select only: what a host reads. */
+int model_node_events_for(const struct tma_model *m, int i, unsigned flags, bool *needed);
+
 /*
  * Retire-latency inputs (TMA 5.1's EVENT:retire_latency): the average cycles an
  * event's instructions took to retire, an input of its own, never the event's

@@ -177,6 +177,14 @@ int model_node_events(const struct tma_model *m, int node, bool *needed)
 	return mark((struct marker){ m, 0, needed, NULL, false, false }, want_one, &m->nodes[node]);
 }
 
+int model_node_events_for(const struct tma_model *m, int node, unsigned flags, bool *needed)
+{
+	if (node < 0 || node >= m->nnodes)
+		return -1;
+	return mark((struct marker){ m, flags, needed, NULL, false, true }, want_one,
+		    &m->nodes[node]);
+}
+
 /*
  * For each output depth, the nodes it needs: those of level <= max_level
  * (and the Info metrics with with_info) plus every node their formulas and

@@ -255,7 +255,7 @@ int plan_for_model(const struct plan_request *r, struct plan *out, char *err, si
 				if (mark[i] && need[i])
 					set[c++] = model_event_name(r->model, i);
 			nodes[in.nnodes++] =
-				(struct plan_node){ model_node(r->model, k)->name, set, c };
+				(struct plan_node){ model_node(r->model, k)->name, set, c, rank };
 			if (rank <= PLAN_LEVELS_ALWAYS)
 				in.nbase_nodes = in.nnodes;
 		}
@@ -285,7 +285,8 @@ cleanup:
 	return ret;
 }
 
-int plan_node_groups(const struct plan *p, const struct tma_model *m, uint64_t *groups)
+int plan_node_groups(const struct plan *p, const struct tma_model *m, unsigned flags,
+		     uint64_t *groups)
 {
 	int n = model_event_count(m), nnodes = model_node_count(m);
 	bool *mark = calloc((size_t)n + 1, sizeof(*mark));
@@ -295,7 +296,7 @@ int plan_node_groups(const struct plan *p, const struct tma_model *m, uint64_t *
 	for (int k = 0; k < nnodes; k++) {
 		groups[k] = 0;
 		memset(mark, 0, ((size_t)n + 1) * sizeof(*mark));
-		if (model_node_events(m, k, mark) < 0)
+		if (model_node_events_for(m, k, flags, mark) < 0)
 			continue;
 		for (int e = 0; e < n; e++) {
 			int i = mark[e] ? plan_index(p, model_event_name(m, e)) : -1;
@@ -303,6 +304,8 @@ int plan_node_groups(const struct plan *p, const struct tma_model *m, uint64_t *
 			if (i >= 0)
 				groups[k] |= 1ull << plan_group_of(p, i);
 		}
+		if (!(groups[k] & ~p->always_on))
+			groups[k] = 0; /* on at every switch: running_min says the rest */
 	}
 	free(mark);
 	return 0;

@@ -61,11 +61,15 @@ unsigned int plan_model_flags(const struct plan_request *r);
 bool model_needs_no_description(const struct tma_model *m, bool *generic);
 
 /*
- * For each node of m, the groups of p holding the events it reads itself
- * (bit g: group g; 0: none planned), into groups[model_node_count(m)]: what
- * quality.measured is taken over.  0, or -ENOMEM.
+ * For each node of m whose events take turns (some of its groups are not on
+ * in every slice of a rotating plan), the groups of p holding the events it
+ * reads itself in the branch flags select (bit g: group g), into groups[model_node_count(m)]: what
+ * quality.measured is taken over.  0 for a node read at every switch (every
+ * node of a plan that does not rotate) or reading no planned event.  0, or
+ * -ENOMEM.
  */
-int plan_node_groups(const struct plan *p, const struct tma_model *m, uint64_t *groups);
+int plan_node_groups(const struct plan *p, const struct tma_model *m, unsigned flags,
+		     uint64_t *groups);
 
 /*
  * 0, or -errno with the reason in err: unknown model, bad level (-EINVAL), a

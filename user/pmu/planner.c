@@ -37,6 +37,15 @@ struct plan_state {
 	int gp;
 	int cycles; /* the event each new hardware group starts with; -1: none */
 	bool sw_gp; /* software events take GP counters (plan_input.software_takes_counters) */
+	/*
+	 * Groups [0, sealed) take no more events: rotating, the topdown group
+	 * keeps to SLOTS, the metrics and the fixed counters, so it needs no
+	 * general-purpose counter and can stay on in every slice.
+	 */
+	int sealed;
+	uint32_t sealed_fixed;		/* their fixed counters: taken for the other groups */
+	int sealed_gp[PLAN_MAX_EVENTS]; /* their GP events: beside every other group */
+	int nsealed_gp;
 	size_t cap; /* room for every input event, SLOTS added, and a spare */
 };
 
@@ -74,14 +83,15 @@ static bool plan_fits(const struct plan_state *s, const struct plan_group *g, co
 		      int nadd)
 {
 	const struct event_enc *first;
-	int gpev[PLAN_MAX_EVENTS], ngp = 0, owner[32];
+	int gpev[PLAN_MAX_EVENTS], ngp = s->nsealed_gp, owner[32];
 	uint64_t ocr[PLAN_OCR_MSRS], other_val[PLAN_MAX_OTHER_MSRS];
-	uint32_t fixed_used = 0, other_msr[PLAN_MAX_OTHER_MSRS];
+	uint32_t fixed_used = s->sealed_fixed, other_msr[PLAN_MAX_OTHER_MSRS];
 	int nocr = 0, nother = 0;
 
 	if (g->n + nadd == 0)
 		return true;
 	first = &s->enc[g->n ? g->member[0] : add[0]];
+	memcpy(gpev, s->sealed_gp, (size_t)ngp * sizeof(*gpev));
 
 	for (int k = 0; k < g->n + nadd; k++) {
 		int i = k < g->n ? g->member[k] : add[k - g->n];
@@ -168,7 +178,7 @@ static bool plan_place_set(struct plan_state *s, const int *add, int nadd)
 	for (int k = 0; k < nadd; k++)
 		if (add[k] == cyc)
 			first.n = 0;
-	for (g = 0; g < s->ngroups; g++) {
+	for (g = s->sealed; g < s->ngroups; g++) {
 		if (plan_fits(s, &s->group[g], add, nadd)) {
 			plan_add(s, g, add, nadd);
 			return true;
@@ -239,6 +249,42 @@ static int plan_encode(const struct plan_input *in, struct plan_state *s, struct
 	return ret;
 }
 
+/*
+ * Rotating: the GP events of levels 1-2, level by level, join group 0 while
+ * they take at most 1/PLAN_TOP_GP_SHARE of the counters, so those levels are
+ * measured all the time (spr: Frontend_Bound subtracts INT_MISC.UOP_DROPPING
+ * from the metric; icx's level 2 needs too many for this).
+ */
+static void plan_topdown_top(struct plan_state *s, const struct plan_input *in)
+{
+	int set[PLAN_MAX_EVENTS], budget = s->gp / PLAN_TOP_GP_SHARE, used = 0;
+
+	for (int level = 1; level <= 2; level++) {
+		int nset = 0;
+
+		for (int n = 0; n < in->nnodes; n++)
+			for (int k = 0; in->nodes[n].level == level && k < in->nodes[n].nevents;
+			     k++) {
+				int i = plan_find(s, in->nodes[n].events[k]);
+				bool dup = false;
+
+				if (i < 0 || s->placed[i] || !plan_takes_gp(s, i))
+					continue;
+				for (int j = 0; j < nset; j++)
+					dup |= set[j] == i;
+				if (dup)
+					continue;
+				if (used + nset == budget)
+					return; /* too many: this level takes turns */
+				set[nset++] = i;
+			}
+		if (!plan_fits(s, &s->group[0], set, nset))
+			return;
+		plan_add(s, 0, set, nset);
+		used += nset;
+	}
+}
+
 /* Group 0: SLOTS, the PERF_METRICS events by config, then the fixed-counter events. */
 static int plan_topdown_group(struct plan_state *s, const struct plan_input *in, char *err,
 			      size_t errlen)
@@ -290,6 +336,19 @@ static int plan_topdown_group(struct plan_state *s, const struct plan_input *in,
 	}
 	if (ntd)
 		plan_add(s, plan_new_group(s), td, ntd);
+	/* Levels 4-6: the GP events take turns elsewhere, this group stays on. */
+	if (ntd && in->rotate) {
+		plan_topdown_top(s, in);
+		s->sealed = s->ngroups;
+		for (int k = 0; k < s->group[0].n; k++) {
+			int i = s->group[0].member[k];
+
+			if (plan_takes_gp(s, i))
+				s->sealed_gp[s->nsealed_gp++] = i;
+			else if (s->enc[i].fixed >= 0 && s->enc[i].fixed < 32)
+				s->sealed_fixed |= 1u << s->enc[i].fixed;
+		}
+	}
 	free(td);
 	return 0;
 }
@@ -350,6 +409,52 @@ static int plan_pack_gp(struct plan_state *s, const struct plan_input *in, char 
 			plan_place_set(s, &i, 1);
 	free(set);
 	return 0;
+}
+
+/* Moves group g's events into the other groups' room; false (nothing moved) where they do not all fit. */
+static bool plan_dissolve(struct plan_state *s, int g)
+{
+	struct plan_group *from = &s->group[g];
+	int into[PLAN_MAX_EVENTS], moved = 0;
+
+	for (; moved < from->n && moved < PLAN_MAX_EVENTS; moved++) {
+		int t = s->sealed;
+
+		while (t < s->ngroups &&
+		       (t == g || !plan_fits(s, &s->group[t], &from->member[moved], 1)))
+			t++;
+		if (t == s->ngroups)
+			break;
+		s->group[t].member[s->group[t].n++] = from->member[moved];
+		into[moved] = t;
+	}
+	if (moved == from->n) {
+		int *spare = from->member;
+
+		memmove(from, from + 1, (size_t)(s->ngroups - g - 1) * sizeof(*from));
+		s->group[--s->ngroups] = (struct plan_group){ spare, 0 };
+		return true;
+	}
+	while (moved--)
+		s->group[into[moved]].n--;
+	return false;
+}
+
+/*
+ * Rotating, each group is a slice's worth of turns: a group the node-by-node
+ * packing left part-full is dissolved into the others' room where all its
+ * events fit there, which saves a slice.  A node's events may then be read in
+ * different slices; scaled by their time on, steady rates come back the same
+ * (tests/unit/test_rotation_converges.c).  Not where every group carries its
+ * own cycles (AMD): a moved event would be taken against another group's.
+ */
+static void plan_dissolve_groups(struct plan_state *s)
+{
+	if (s->cycles >= 0)
+		return;
+	for (int g = s->ngroups - 1; g >= s->sealed; g--)
+		if (s->group[g].n < s->gp)
+			plan_dissolve(s, g);
 }
 
 /*
@@ -485,6 +590,8 @@ int plan_build(const struct plan_input *in, struct plan *out, char *err, size_t 
 	ret = plan_pack_gp(&s, in, err, errlen);
 	if (ret)
 		goto cleanup;
+	if (in->rotate)
+		plan_dissolve_groups(&s);
 	plan_software_group(&s);
 	ret = plan_emit(&s, in->rotate, out, err, errlen);
 	if (!ret)

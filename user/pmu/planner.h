@@ -23,6 +23,12 @@ struct plan_node {
 	const char *name;
 	const char *const *events;
 	int nevents;
+	/*
+	 * Its TMA level (0: counts, Info metrics 7).  Rotating, the GP events of
+	 * levels 1-2 join the topdown group, on in every slice, where they are
+	 * few (PLAN_TOP_GP_SHARE).
+	 */
+	int level;
 };
 
 struct plan_input {
@@ -59,6 +65,12 @@ struct plan_input {
 	bool software_takes_counters;
 };
 
+/*
+ * Rotating, levels 1-2's GP events stay on beside the topdown group while
+ * they take at most 1/PLAN_TOP_GP_SHARE of the counters (spr's and icx's
+ * INT_MISC.UOP_DROPPING: one of eight); more would cost every slice room.
+ */
+#define PLAN_TOP_GP_SHARE 4
 #define PLAN_MAX_PSEUDO 8
 #define PLAN_MAX_MISSING 16
 /*

@@ -8,10 +8,12 @@
  * stay at one PMU's worth, and each group's counts are scaled by the time it
  * was on (docs/architecture.md, "Rotation").
  *
- * The groups of levels 1-3 stay on in every slice when they fit beside the
- * largest of the others, so the top of the tree is measured all the time;
- * where they do not (a level 3 that needs more than one PMU's counters
- * already), they take turns with the rest.
+ * Groups that need no general-purpose counter (Intel's topdown group: SLOTS,
+ * the metrics, the fixed counters; software events) stay on in every slice,
+ * so levels 1-2 are measured all the time where the metrics hold them.  The
+ * other groups of levels 1-3 stay on too when every other group still fits
+ * beside them; where they do not (a level 3 that needs more than one PMU's
+ * counters already), they take turns with the rest.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -25,7 +27,13 @@ struct group_need {
 	uint32_t fixed;
 };
 
-static struct group_need group_need(const struct plan *p, int g, bool software_takes_counters)
+/*
+ * taken: fixed counters held by the groups on in every slice.  A fixed-counter
+ * event whose counter is taken there (or by an earlier member) is counted on a
+ * general-purpose one, as the kernel schedules it.
+ */
+static struct group_need group_need(const struct plan *p, int g, bool software_takes_counters,
+				    uint32_t taken)
 {
 	struct group_need n = { 0, 0 };
 
@@ -34,8 +42,7 @@ static struct group_need group_need(const struct plan *p, int g, bool software_t
 		bool fixed = (e->kind == EVENT_FIXED || e->kind == EVENT_SLOTS) && e->fixed >= 0 &&
 			     e->fixed < 32;
 
-		/* A second event on a taken fixed counter was planned on a GP one. */
-		if (fixed && !(n.fixed & (1u << e->fixed)))
+		if (fixed && !((n.fixed | taken) & (1u << e->fixed)))
 			n.fixed |= 1u << e->fixed;
 		else if (fixed || e->kind == EVENT_GP ||
 			 (e->kind == EVENT_SOFTWARE && software_takes_counters))
@@ -53,6 +60,78 @@ static bool fits(struct group_need held, struct group_need need, int gp)
 static struct group_need add(struct group_need a, struct group_need b)
 {
 	return (struct group_need){ a.gp + b.gp, a.fixed | b.fixed };
+}
+
+/* The GP counters a slice's events may use (bit c: counter c), one per event. */
+struct slice_masks {
+	uint32_t mask[PLAN_MAX_EVENTS];
+	int n;
+};
+
+/*
+ * The counter masks of groups' GP events, as group_need counts them: taken,
+ * the fixed counters of the groups on in every slice, is theirs, taken for
+ * the others.
+ */
+static void slice_masks(const struct plan *p, uint64_t groups, uint32_t taken, bool sw,
+			struct slice_masks *m)
+{
+	m->n = 0;
+	for (int g = 0; g < p->ngroups; g++) {
+		uint32_t fixed = (p->always_on >> g) & 1 ? 0 : taken;
+
+		for (int i = p->first[g]; ((groups >> g) & 1) && i < p->first[g + 1]; i++) {
+			const struct event_enc *e = &p->ev[i];
+			bool is_fixed = (e->kind == EVENT_FIXED || e->kind == EVENT_SLOTS) &&
+					e->fixed >= 0 && e->fixed < 32;
+
+			if (is_fixed && !(fixed & (1u << e->fixed)))
+				fixed |= 1u << e->fixed;
+			else if (is_fixed || e->kind == EVENT_GP)
+				m->mask[m->n++] = e->counter_mask;
+			else if (e->kind == EVENT_SOFTWARE && sw)
+				m->mask[m->n++] = UINT32_MAX;
+		}
+	}
+}
+
+/* Augmenting path: can event ev have a counter, moving others to theirs? */
+static bool match_one(const struct slice_masks *m, int ev, int gp, int *owner, uint32_t *seen)
+{
+	for (int c = 0; c < gp; c++) {
+		if (!(m->mask[ev] & (1u << c)) || (*seen & (1u << c)))
+			continue;
+		*seen |= 1u << c;
+		if (owner[c] < 0 || match_one(m, owner[c], gp, owner, seen)) {
+			owner[c] = ev;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Whether the groups can be on together: each GP event its own counter among
+ * those its mask allows (Intel's events on counters 0-3 only fill half a
+ * PMU of eight).  taken: the fixed counters of the groups on in every slice.
+ */
+static bool counters_match(const struct plan *p, uint64_t groups, uint32_t taken, bool sw, int gp)
+{
+	static struct slice_masks m;
+	int owner[32];
+
+	slice_masks(p, groups, taken, sw, &m);
+	if (m.n > gp || gp > 32)
+		return m.n <= gp;
+	for (int c = 0; c < gp; c++)
+		owner[c] = -1;
+	for (int ev = 0; ev < m.n; ev++) {
+		uint32_t seen = 0;
+
+		if (!match_one(&m, ev, gp, owner, &seen))
+			return false;
+	}
+	return true;
 }
 
 static int slice_reads(const struct plan *p, uint64_t groups)
@@ -103,20 +182,33 @@ int plan_rotate(struct plan *p, const bool *base, bool software_takes_counters, 
 
 	plan_one_slice(p);
 	for (int g = 0; g < p->ngroups; g++) {
-		need[g] = group_need(p, g, software_takes_counters);
+		need[g] = group_need(p, g, software_takes_counters, 0);
 		overlap |= (all.fixed & need[g].fixed) != 0;
 		all = add(all, need[g]);
 	}
 	if (!overlap && all.gp <= gp)
 		return 0; /* the PMU holds every group at once */
+	/*
+	 * Groups that take no general-purpose counter stay on in every slice:
+	 * software events, fixed counters; and the topdown group (SLOTS leading
+	 * the metrics, with the fixed counters and at most a few GP events of
+	 * levels 1-2: planner.c seals it when rotating), which holds levels 1-2 on
+	 * Intel.  Their counters are then taken in every slice.
+	 */
 	p->always_on = 0;
 	for (int g = 0; g < p->ngroups; g++)
-		if (!need[g].gp && !need[g].fixed)
-			p->always_on |= 1ull << g; /* takes no counter (software) */
+		if ((!need[g].gp || p->ev[p->first[g]].kind == EVENT_SLOTS) &&
+		    fits(always, need[g], gp)) {
+			p->always_on |= 1ull << g;
+			always = add(always, need[g]);
+		}
+	for (int g = 0; g < p->ngroups; g++)
+		if (!((p->always_on >> g) & 1))
+			need[g] = group_need(p, g, software_takes_counters, always.fixed);
 	/*
-	 * The groups of levels 1-3, in plan order (level 1's first), stay on while
-	 * every other group still fits beside them: the top of the tree is then
-	 * measured all the time, the deeper levels in turns.
+	 * The other groups of levels 1-3, in plan order (level 1's first), stay on
+	 * while every other group still fits beside them: the top of the tree is
+	 * then measured all the time, the deeper levels in turns.
 	 */
 	for (int g = 0; g < p->ngroups; g++) {
 		uint64_t on = p->always_on | 1ull << g;
@@ -136,10 +228,14 @@ int plan_rotate(struct plan *p, const bool *base, bool software_takes_counters, 
 		if ((p->always_on >> g) & 1)
 			continue;
 		for (s = 0; s < p->nslices; s++)
-			if (fits(held[s], need[g], gp))
+			if (fits(held[s], need[g], gp) &&
+			    counters_match(p, p->slice_groups[s] | 1ull << g, always.fixed,
+					   software_takes_counters, gp))
 				break;
 		if (s == p->nslices) {
-			if (!fits(always, need[g], gp)) {
+			if (!fits(always, need[g], gp) ||
+			    !counters_match(p, p->always_on | 1ull << g, always.fixed,
+					    software_takes_counters, gp)) {
 				snprintf(
 					err, errlen,
 					"perf group %d (%s first) needs %d general-purpose counters "
