@@ -32,9 +32,11 @@
 #include "offline_capture.h"
 #include "options.h"
 #include "output/output_json.h"
+#include "pmu/cpu_desc.h"
 #include "replay/replay_read.h"
 #include "replay/replay_run.h"
 #include "replay_text.h"
+#include "repo_root.h"
 
 #define OUT_MAX (16u << 20) /* a golden file's replay at level 6 with --info: under 1 MiB */
 
@@ -266,11 +268,113 @@ static void live_line_carries_its_given_latencies(void **state)
 	measure_close(ms);
 }
 
+/* The fraction of the interval group g ran, for live_rotation_line_keeps_measured. */
+static const double group_ran[] = { 0.25, 0.5, 0 };
+
+/*
+ * A line written live at --level 6 with groups in turns (the rotation
+ * fixture: three groups of software stand-ins, one of which never ran) and
+ * replayed keeps the same nulls (the nodes of the group that never ran) and
+ * the same quality.measured, node by node; at --level 4 it keeps the levels it
+ * shows.  Replay used to drop quality.measured.
+ */
+static void live_rotation_line_keeps_measured(void **state)
+{
+	const char *argv[] = { "tmacg", "--model", "rot", "--level", "6", NULL };
+	char root[4096], dir[4200], err[1024], *text = NULL, *again = NULL;
+	struct options o;
+	struct measure_config mc;
+	struct measure *ms;
+	struct model_result *r;
+	struct report_line line;
+	static struct tmacg_acc sum = { .runtime_ns = 1000000000 };
+	struct replay_data d;
+	double counts[64];
+	size_t len = 0, alen = 0;
+	json_object *a, *b, *x;
+	FILE *f;
+	int nulls = 0;
+
+	(void)state;
+	assert_int_equal(repo_root(root, sizeof(root)), 0);
+	snprintf(dir, sizeof(dir), "%s/tests/fixtures/rotation", root);
+	setenv("TMACG_MODEL_DIR", dir, 1);
+	cpu_desc_reset(); /* read the fixture's description */
+	assert_int_equal(options_parse(&o, 5, (char **)argv, stdout, stderr), 0);
+	options_measure_config(&o, &mc);
+	if (measure_open(&ms, &mc, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(ms->ngroups, 3);
+	for (int g = 0; g < ms->ngroups; g++) {
+		sum.time[g].enabled = 1000000000;
+		sum.time[g].running = (__u64)(group_ran[g] * 1e9);
+	}
+	for (int i = 0; i < ms->nevents; i++)
+		sum.counter[i] = group_ran[ms->events[i].group] ? 1000000 * (__u64)(i + 1) : 0;
+	r = model_result_new(ms->facts.tma);
+	assert_non_null(r);
+	measure_evaluate(ms, &sum, 1.0, counts, r);
+	line = *measure_facts(ms);
+	line.interval_s = 1.0;
+	line.cgroup = "/a";
+	line.count_values = counts;
+	line.running_min = 0;
+	line.result = r;
+	f = open_memstream(&text, &len);
+	assert_int_equal(output_json_line(f, &line), 0);
+	fclose(f);
+	assert_int_equal(replay_read_text(text, &d, err, sizeof(err)), 0);
+	f = open_memstream(&again, &alen);
+	assert_int_equal(replay_run_data(&d, ms->facts.tma, 6, true, false, false, f, stderr), 0);
+	fclose(f);
+	a = json_tokener_parse(text);
+	b = json_tokener_parse(again);
+	assert_non_null(a);
+	assert_non_null(b);
+	/* The same measured fractions, and the same nulls in metrics. */
+	if (strcmp(json_object_to_json_string(json_object_object_get(
+			   json_object_object_get(a, "quality"), "measured")),
+		   json_object_to_json_string(json_object_object_get(
+			   json_object_object_get(b, "quality"), "measured"))))
+		fail_msg("measured changed:\n%s\n%s", text, again);
+	assert_true(json_object_object_length(json_object_object_get(
+			    json_object_object_get(b, "quality"), "measured")) > 0);
+	json_object_object_foreach(json_object_object_get(a, "metrics"), node, v) {
+		assert_true(
+			json_object_object_get_ex(json_object_object_get(b, "metrics"), node, &x));
+		assert_int_equal(v == NULL, x == NULL);
+		nulls += v == NULL;
+	}
+	assert_true(nulls > 0); /* the group that never ran: its nodes are null */
+	json_object_put(b);
+	free(again);
+	again = NULL;
+	/* At --level 4: only the nodes it shows. */
+	f = open_memstream(&again, &alen);
+	assert_int_equal(replay_run_data(&d, ms->facts.tma, 4, true, false, false, f, stderr), 0);
+	fclose(f);
+	b = json_tokener_parse(again);
+	assert_non_null(b);
+	x = json_object_object_get(json_object_object_get(b, "quality"), "measured");
+	assert_true(json_object_object_get_ex(x, "Busy", NULL));
+	assert_false(json_object_object_get_ex(x, "Migrating", NULL));
+	json_object_put(a);
+	json_object_put(b);
+	replay_free(&d);
+	free(text);
+	free(again);
+	model_result_free(r);
+	measure_close(ms);
+	unsetenv("TMACG_MODEL_DIR");
+	cpu_desc_reset();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(replay_of_a_replay_gives_the_same_metrics),
 		cmocka_unit_test(live_line_carries_its_given_latencies),
+		cmocka_unit_test(live_rotation_line_keeps_measured),
 	};
 	return cmocka_run_group_tests_name("replay_round_trip", tests, NULL, NULL);
 }

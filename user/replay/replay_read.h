@@ -49,6 +49,10 @@ struct replay_origin {
 	int pmu_groups; /* -1: null */
 	int nmissing;
 	char **missing; /* quality.missing_events */
+	/* quality.measured (levels 4-6 in turns): node names and fractions, as written */
+	int nmeasured;
+	char **measured_node;
+	double *measured;
 };
 
 struct replay_record {

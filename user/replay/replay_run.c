@@ -228,9 +228,39 @@ static int line_counts(struct report_line *line, const struct replay_record *rec
 	return 0;
 }
 
+/*
+ * quality.measured as the line carried it (levels 4-6 in turns), for the
+ * nodes of m at most level deep: a replay says how much of the interval was
+ * seen, as the live line did.  Absent when the line had none.
+ */
+static int line_measured(struct replay_line *rl, const struct replay_origin *g,
+			 const struct tma_model *m, int level)
+{
+	int n = model_node_count(m);
+
+	if (!g->measured)
+		return 0;
+	rl->measured = malloc(((size_t)n + 1) * sizeof(*rl->measured));
+	if (!rl->measured)
+		return -ENOMEM;
+	for (int k = 0; k < n; k++)
+		rl->measured[k] = NAN;
+	for (int i = 0; i < g->nmeasured; i++) {
+		int k = model_node_index(m, g->measured_node[i]);
+
+		if (k >= 0 && model_node(m, k)->level <= level)
+			rl->measured[k] = g->measured[i];
+	}
+	rl->line.measured = rl->measured;
+	return 0;
+}
+
 int replay_line(struct replay_line *rl, const struct replay_record *rec, const struct tma_model *m,
 		int level, bool info, const struct replay_eval *ev, bool counts)
 {
+	int rc;
+
+	rl->measured = NULL;
 	rl->line = (struct report_line){
 		.interval_s = rec->interval_s,
 		.model = model_id(m),
@@ -248,15 +278,20 @@ int replay_line(struct replay_line *rl, const struct replay_record *rec, const s
 		.smt = rec->smt,
 		.pmu_slots = rec->pmu_slots,
 	};
-	if (rec->origin)
+	if (rec->origin) {
 		line_from_origin(&rl->line, rec->origin, &rl->task, &rl->resource);
-	else
+		rc = line_measured(rl, rec->origin, m, level);
+		if (rc)
+			return rc;
+	} else {
 		clock_gettime(CLOCK_REALTIME, &rl->line.time);
+	}
 	return counts ? line_counts(&rl->line, rec, m, ev) : 0;
 }
 
 void replay_line_free(struct replay_line *rl)
 {
+	free(rl->measured);
 	free((void *)rl->line.count_names);
 	free((void *)rl->line.count_values);
 }
@@ -276,7 +311,11 @@ static int print_record(void *ctx, const struct replay_record *rec, const struct
 		replay_line_free(&rl);
 		return rc;
 	}
-	output_tree(p->out, &rl.line, p->color);
+	if (!rc)
+		output_tree(p->out, &rl.line, p->color);
+	replay_line_free(&rl);
+	if (rc)
+		return rc;
 	return ferror(p->out) ? (errno == EPIPE ? -EPIPE : -EIO) : 0;
 }
 

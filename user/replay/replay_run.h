@@ -47,6 +47,7 @@ struct replay_line {
 	struct report_line line;
 	struct report_task task;
 	struct resource resource;
+	double *measured; /* line.measured: quality.measured by node, read back */
 };
 
 /*

@@ -81,6 +81,33 @@ static int parse_task(json_object *t, struct replay_origin *g)
 	return get_name(t, "comm", &g->comm);
 }
 
+/* quality.measured: {node: fraction}, kept by name (the replay's model maps them). */
+static int parse_measured(json_object *x, struct replay_origin *g)
+{
+	size_t n;
+
+	if (json_object_get_type(x) != json_type_object)
+		return -EINVAL;
+	n = (size_t)json_object_object_length(x);
+	g->measured_node = calloc(n + 1, sizeof(*g->measured_node));
+	g->measured = calloc(n + 1, sizeof(*g->measured));
+	if (!g->measured_node || !g->measured)
+		return -ENOMEM;
+	json_object_object_foreach(x, node, v) {
+		double f = json_object_get_double(v);
+
+		if ((json_object_get_type(v) != json_type_double &&
+		     json_object_get_type(v) != json_type_int) ||
+		    !(f >= 0 && f <= 1))
+			return -EINVAL;
+		g->measured_node[g->nmeasured] = strdup(node);
+		if (!g->measured_node[g->nmeasured])
+			return -ENOMEM;
+		g->measured[g->nmeasured++] = f;
+	}
+	return 0;
+}
+
 /* "quality" as output_json.c writes it; every key optional (null running_min: NAN). */
 static int parse_quality(json_object *q, struct replay_origin *g)
 {
@@ -132,6 +159,12 @@ static int parse_quality(json_object *q, struct replay_origin *g)
 			if (!g->missing[g->nmissing++])
 				return -ENOMEM;
 		}
+	}
+	if (json_object_object_get_ex(q, "measured", &x)) {
+		int rc = parse_measured(x, g);
+
+		if (rc)
+			return rc;
 	}
 	return get_name(q, "instance", &g->instance);
 }
@@ -212,6 +245,10 @@ void replay_origin_free(struct replay_origin *g)
 	for (int i = 0; i < g->nmissing; i++)
 		free(g->missing[i]);
 	free(g->missing);
+	for (int i = 0; i < g->nmeasured; i++)
+		free(g->measured_node[i]);
+	free(g->measured_node);
+	free(g->measured);
 	for (int i = 0; i < RES_N; i++)
 		free(g->resource[i]);
 	free(g);
