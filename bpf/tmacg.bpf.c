@@ -42,7 +42,8 @@ const volatile bool per_task = false;
  * current slice and names them in active_groups (bit g: group g), which a
  * switch alone reads.  Each group's enabled time is then this CPU's time
  * since its last reading, on or not, so enabled / running scales a group's
- * counts from its turns to the whole interval.
+ * counts from its turns to the whole interval.  A group that failed to open
+ * is left out of active_groups, rotating or not.
  */
 const volatile bool rotate = false;
 volatile __u64 active_groups = ~0ull;
@@ -315,13 +316,16 @@ static __always_inline __u64 rotation_window(struct tmacg_cpu_state *cs)
 }
 
 /*
- * Rotating, group g is not on the PMU in this slice: not read (its counters
- * stand still while disabled, so its baseline stays good); its enabled time
- * still grows, its running time does not.
+ * Group g is not in active (active_groups, read once a pass).  Rotating, it
+ * is not on the PMU in this slice: not read (its counters stand still while
+ * disabled, so its baseline stays good); its enabled time still grows, its
+ * running time does not.  Not rotating, it failed to open (no event in the
+ * array: reading it would fail every pass): enabled and running stay 0.
  */
-static __always_inline bool rotation_skips(__u32 g, __u32 e, struct tmacg_acc *d, __u64 window)
+static __always_inline bool rotation_skips(__u32 g, __u32 e, struct tmacg_acc *d, __u64 window,
+					   __u64 active)
 {
-	if (!rotate || ((active_groups >> g) & 1))
+	if ((active >> g) & 1)
 		return false;
 	if (event_is_leader[e]) {
 		d->time[g].enabled = window;
@@ -342,7 +346,7 @@ static __always_inline int account(struct tmacg_cpu *pc, struct task_struct *tas
 	struct tmacg_cpu_state *cs = &pc->state;
 	struct tmacg_acc *d = &pc->delta;
 	__u32 cpu = bpf_get_smp_processor_id();
-	__u64 failed, window = rotation_window(cs);
+	__u64 failed, window = rotation_window(cs), active = active_groups;
 
 	cs->pass_failed = 0;
 	cs->pass_skip = 0;
@@ -357,7 +361,7 @@ static __always_inline int account(struct tmacg_cpu *pc, struct task_struct *tas
 		g = event_group[e] & (TMACG_MAX_GROUPS - 1);
 		bit = 1ull << g;
 		d->counter[e] = 0;
-		if (rotation_skips(g, e, d, window))
+		if (rotation_skips(g, e, d, window, active))
 			continue;
 		if (cs->pass_skip & bit)
 			continue; /* this group's members did not count, or failed */

@@ -54,6 +54,9 @@ struct measure_impl {
 	const char *missing[PLAN_MAX_MISSING];
 	uint64_t *node_groups; /* per model node: the groups of its events */
 	double *measured;      /* per model node: quality.measured, NAN: not reported */
+	uint64_t unopened;     /* groups the kernel refused: their events are null */
+	char *unopened_why[TMACG_MAX_GROUPS];
+	const char **unmeasured; /* per model node: quality.unmeasured, NULL: measured */
 };
 
 /* The TSC's rate: msr/tsc/ in an interval is this times its length. */
@@ -86,9 +89,11 @@ static double scaled(const struct measure_impl *mi, const struct tmacg_acc *sum,
 
 	if (idx < 0)
 		return NAN;
+	g = plan_group_of(&mi->plan, idx);
+	if (g >= 0 && g < 64 && ((mi->unopened >> g) & 1))
+		return NAN; /* never opened: not a measured zero even where nothing ran */
 	if (!ran)
 		return 0;
-	g = plan_group_of(&mi->plan, idx);
 	cycles = mi->plan.has_group_cycles ? mi->plan.cycles_of_group[g] : -1;
 	/* Each group against its own cycles (AMD: no fixed counter shares them). */
 	if (cycles >= 0 && sum->counter[cycles] && !isnan(mi->cycles_total))
@@ -152,6 +157,30 @@ void measure_node_fractions(const struct tma_model *m, const uint64_t *node_grou
 	}
 }
 
+int measure_groups_unopened(struct measure *ms, uint64_t groups, char *const *why)
+{
+	struct measure_impl *mi = (struct measure_impl *)ms;
+	int n = model_node_count(mi->model), ret;
+	uint64_t *all = calloc((size_t)n + 1, sizeof(*all));
+
+	if (!all)
+		return -ENOMEM;
+	ret = plan_node_all_groups(&mi->plan, mi->model, mi->flags, all);
+	for (int g = 0; !ret && g < ms->ngroups && g < TMACG_MAX_GROUPS; g++) {
+		if (!((groups >> g) & 1))
+			continue;
+		mi->unopened |= 1ull << g;
+		mi->unopened_why[g] = strdup(why[g] ? why[g] : "not opened");
+		if (!mi->unopened_why[g])
+			ret = -ENOMEM;
+		for (int k = 0; !ret && k < n; k++)
+			if (((all[k] >> g) & 1) && !mi->unmeasured[k])
+				mi->unmeasured[k] = mi->unopened_why[g];
+	}
+	free(all);
+	return ret;
+}
+
 void measure_evaluate_cb(void *ctx, const struct tmacg_acc *sum, double interval_s, double *counts,
 			 struct model_result *result)
 {
@@ -185,6 +214,9 @@ void measure_close(struct measure *ms)
 	free(mi->count_names);
 	free(mi->node_groups);
 	free(mi->measured);
+	free(mi->unmeasured);
+	for (int g = 0; g < TMACG_MAX_GROUPS; g++)
+		free(mi->unopened_why[g]);
 	free(mi);
 }
 
@@ -242,8 +274,11 @@ static int node_fractions_open(struct measure_impl *mi)
 
 	mi->node_groups = calloc((size_t)n + 1, sizeof(*mi->node_groups));
 	mi->measured = calloc((size_t)n + 1, sizeof(*mi->measured));
-	if (!mi->node_groups || !mi->measured)
+	mi->unmeasured = calloc((size_t)n + 1, sizeof(*mi->unmeasured));
+	if (!mi->node_groups || !mi->measured || !mi->unmeasured)
 		return -ENOMEM;
+	/* Filled by measure_groups_unopened(), after the report copied the facts. */
+	mi->ms.facts.unmeasured = mi->unmeasured;
 	for (int k = 0; k < n; k++)
 		mi->measured[k] = NAN;
 	/* Rotating nodes only: filled again by each measure_evaluate, before the line is made. */

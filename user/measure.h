@@ -61,6 +61,14 @@ struct measure {
 };
 
 /*
+ * The perf groups the kernel refused to open (bit g: group g; why[g]: its
+ * reason, copied): their events read null, even for a cgroup that did not
+ * run, and each node reading them carries the reason (report_line.unmeasured,
+ * quality.unmeasured).  0 or -ENOMEM.
+ */
+int measure_groups_unopened(struct measure *ms, uint64_t groups, char *const *why);
+
+/*
  * measured[k] for each node k of m at most level deep whose events take turns
  * (node_groups[k], plan_node_groups(), not 0: levels 4-6, and level 3 where
  * its events do not fit beside the groups on in every slice): the fraction

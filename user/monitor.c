@@ -373,10 +373,15 @@ static int open_counters(struct monitor *m, char *err, size_t errlen)
 		ret = collector_attach(&m->col, err, errlen);
 	if (ret)
 		return ret;
+	/* A group the kernel refused: named once, its nodes null, the rest measured. */
+	if (m->pmu.unopened) {
+		group_health_unopened(&m->health, &m->pmu, stderr);
+		ret = measure_groups_unopened(m->ms, m->pmu.unopened, m->pmu.unopened_why);
+		if (ret)
+			return ret;
+	}
 	/* Levels 4-6: the first slice's groups only, the others in their turns. */
-	ret = m->ms->nslices > 1 ?
-		      rotate_start(&m->rot, &m->col, &m->pmu, m->ms->nslices, m->ms->slice_groups) :
-		      pmu_enable(&m->pmu);
+	ret = rotate_start(&m->rot, &m->col, &m->pmu, m->ms->nslices, m->ms->slice_groups);
 	if (ret)
 		snprintf(err, errlen, "cannot enable the perf events: %s", strerror(-ret));
 	return ret;

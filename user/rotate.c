@@ -12,8 +12,14 @@ int rotate_start(struct rotate *r, struct collector *col, struct pmu_set *pmu, i
 	r->nslices = nslices;
 	r->slice_groups = slice_groups;
 	r->slice = 0;
+	r->opened = ~pmu->unopened;
+	if (nslices <= 1) {
+		r->on = ~0ull;
+		collector_set_active(col, r->opened);
+		return pmu_enable(pmu);
+	}
 	r->on = slice_groups[0];
-	collector_set_active(col, r->on);
+	collector_set_active(col, r->on & r->opened);
 	return pmu_switch_groups(pmu, r->on, 0);
 }
 
@@ -29,12 +35,12 @@ int rotate_to(struct rotate *r, int s)
 	 * from its enable, one going off up to its disable, and no switch in
 	 * between misses either.
 	 */
-	collector_set_active(r->col, r->on | next);
+	collector_set_active(r->col, (r->on | next) & r->opened);
 	ret = pmu_switch_groups(r->pmu, next & ~r->on, r->on & ~next);
 	/* Charges the old groups' last counts to what runs now, before they are skipped. */
 	if (!ret)
 		ret = collector_flush(r->col);
-	collector_set_active(r->col, next);
+	collector_set_active(r->col, next & r->opened);
 	r->slice = s;
 	r->on = next;
 	return ret;

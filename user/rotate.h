@@ -17,13 +17,15 @@ struct rotate {
 	struct pmu_set *pmu;
 	int nslices; /* 1: nothing rotates, every group stays on */
 	const uint64_t *slice_groups;
-	int slice;   /* the current one */
-	uint64_t on; /* its groups */
+	int slice;	 /* the current one */
+	uint64_t on;	 /* its groups */
+	uint64_t opened; /* the groups that opened: the BPF side reads only these */
 };
 
 /*
  * Slice 0 on, the rest of the groups left disabled as pmu_open() opened them:
- * instead of pmu_enable().  0 or -errno.
+ * instead of pmu_enable().  With one slice, every group on.  The BPF side
+ * never reads a group that did not open (pmu->unopened).  0 or -errno.
  */
 int rotate_start(struct rotate *r, struct collector *col, struct pmu_set *pmu, int nslices,
 		 const uint64_t *slice_groups);

@@ -50,10 +50,17 @@ struct report_line {
 	double running_min;	    /* NAN: null */
 	/*
 	 * Per model node (its index): the fraction of the interval its events were
-	 * measured, reported for nodes below level 3 (quality.measured; the table
-	 * marks those under half).  NULL, or NAN for a node: not reported.
+	 * measured, reported for the nodes whose events take turns (levels 4-6,
+	 * and level 3's GP events: quality.measured; the table marks those under
+	 * half).  NULL, or NAN for a node: not reported.
 	 */
 	const double *measured;
+	/*
+	 * Per model node: why it is null whatever ran (a perf group it reads that
+	 * the kernel refused to open: quality.unmeasured).  NULL, or NULL for a
+	 * node: measured.
+	 */
+	const char *const *unmeasured;
 	int pmu_groups; /* hardware perf groups; -1: null (replay) */
 	int nmissing;	/* events this PMU lacks */
 	const char *const *missing;

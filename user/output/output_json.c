@@ -100,6 +100,30 @@ static void add_measured(struct json_writer *w, const struct report_line *r)
 	jw_end_object(w);
 }
 
+/* The nodes null whatever ran, each with why: a perf group the kernel refused to open. */
+static void add_unmeasured(struct json_writer *w, const struct report_line *r)
+{
+	int n, k;
+
+	if (!r->unmeasured || !r->tma)
+		return;
+	n = model_node_count(r->tma);
+	for (k = 0; k < n && !r->unmeasured[k]; k++)
+		;
+	if (k == n)
+		return;
+	JW_KEY(w, "unmeasured");
+	jw_begin_object(w);
+	for (; k < n; k++) {
+		if (!r->unmeasured[k] || model_node(r->tma, k)->level > r->level ||
+		    (model_node(r->tma, k)->is_info && !r->info))
+			continue;
+		jw_key(w, model_node(r->tma, k)->name);
+		jw_string(w, r->unmeasured[k]);
+	}
+	jw_end_object(w);
+}
+
 static void add_quality(struct json_writer *w, const struct report_line *r)
 {
 	JW_KEY(w, "quality");
@@ -130,6 +154,7 @@ static void add_quality(struct json_writer *w, const struct report_line *r)
 	JW_KEY(w, "no_top_down");
 	jw_string(w, r->result ? r->result->no_tree : NULL);
 	add_measured(w, r);
+	add_unmeasured(w, r);
 	jw_end_object(w);
 }
 

@@ -61,7 +61,9 @@ static const struct {
  * the model language wants.  Counted per CPU, they run on any machine, which
  * is what lets a model of them exercise the live path without a PMU.
  * SW.TASK_CLOCK opens per CPU (kernel 6.18 accepts it) and then counts the
- * CPU context's time, like SW.CPU_CLOCK.
+ * CPU context's time, like SW.CPU_CLOCK.  SW.REFUSED is a software event no
+ * kernel has (past PERF_COUNT_SW_MAX: perf_event_open says ENOENT): a group
+ * the kernel refuses, on any machine, for the tests of that path.
  */
 static const struct {
 	const char *name;
@@ -74,6 +76,7 @@ static const struct {
 	{ "SW.PAGE_FAULTS", PERF_COUNT_SW_PAGE_FAULTS },
 	{ "SW.MINOR_FAULTS", PERF_COUNT_SW_PAGE_FAULTS_MIN },
 	{ "SW.MAJOR_FAULTS", PERF_COUNT_SW_PAGE_FAULTS_MAJ },
+	{ "SW.REFUSED", 0xffff },
 };
 
 /*
@@ -470,7 +473,7 @@ static int event_encode_software(const char *name, struct event_enc *out, char *
 	}
 	snprintf(err, errlen,
 		 "%s: unknown software event: SW.{CPU_CLOCK, TASK_CLOCK, CONTEXT_SWITCHES, "
-		 "CPU_MIGRATIONS, PAGE_FAULTS, MINOR_FAULTS, MAJOR_FAULTS} exist",
+		 "CPU_MIGRATIONS, PAGE_FAULTS, MINOR_FAULTS, MAJOR_FAULTS, REFUSED} exist",
 		 name);
 	return -ENOENT;
 }

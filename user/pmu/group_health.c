@@ -20,8 +20,8 @@ void group_health_add(struct group_health *h, const struct tmacg_acc *delta, int
 	}
 }
 
-static void group_health_warn(const struct pmu_event *events, int nevents, int g, double enabled_s,
-			      FILE *f)
+/* "tmacg: warning: perf group G (EVENT, EVENT...)": a warning's start. */
+static void group_health_name(const struct pmu_event *events, int nevents, int g, FILE *f)
 {
 	const char *sep = "";
 
@@ -32,8 +32,15 @@ static void group_health_warn(const struct pmu_event *events, int nevents, int g
 		fprintf(f, "%s%s", sep, events[e].name);
 		sep = ", ";
 	}
+	fprintf(f, ")");
+}
+
+static void group_health_warn(const struct pmu_event *events, int nevents, int g, double enabled_s,
+			      FILE *f)
+{
+	group_health_name(events, nevents, g, f);
 	fprintf(f,
-		") never counted: enabled %.3f s over all cgroups in the interval, running 0: the "
+		" never counted: enabled %.3f s over all cgroups in the interval, running 0: the "
 		"kernel could not put it on the PMU, so the nodes reading it are null.  Free the "
 		"counters (stop other perf users; sysctl kernel.nmi_watchdog=0) or read fewer "
 		"events (a lower --level)\n",
@@ -57,4 +64,18 @@ int group_health_check(struct group_health *h, const struct pmu_event *events, i
 	memset(h->enabled, 0, sizeof(h->enabled));
 	memset(h->running, 0, sizeof(h->running));
 	return dead;
+}
+
+void group_health_unopened(struct group_health *h, const struct pmu_set *s, FILE *f)
+{
+	for (int g = 0; g < s->ngroups && g < 64 && g < TMACG_MAX_GROUPS; g++) {
+		if (!((s->unopened >> g) & 1))
+			continue;
+		h->warned[g] = true; /* said here: not "never counted" once rotation enables it */
+		group_health_name(s->events, s->nevents, g, f);
+		fprintf(f,
+			" left out: %s; the nodes reading it are null in every interval "
+			"(quality.unmeasured says why), the other groups are measured\n",
+			s->unopened_why[g] ? s->unopened_why[g] : "not opened");
+	}
 }

@@ -36,4 +36,11 @@ void group_health_add(struct group_health *h, const struct tmacg_acc *delta, int
 int group_health_check(struct group_health *h, const struct pmu_event *events, int nevents,
 		       int ngroups, FILE *f);
 
+/*
+ * The groups the kernel refused to open (pmu_set.unopened), each named on f
+ * with its reason: once, at start, not once per interval or CPU, nor again
+ * by group_health_check.
+ */
+void group_health_unopened(struct group_health *h, const struct pmu_set *s, FILE *f);
+
 #endif /* TMACG_GROUP_HEALTH_H */

@@ -285,8 +285,8 @@ cleanup:
 	return ret;
 }
 
-int plan_node_groups(const struct plan *p, const struct tma_model *m, unsigned flags,
-		     uint64_t *groups)
+int plan_node_all_groups(const struct plan *p, const struct tma_model *m, unsigned flags,
+			 uint64_t *groups)
 {
 	int n = model_event_count(m), nnodes = model_node_count(m);
 	bool *mark = calloc((size_t)n + 1, sizeof(*mark));
@@ -304,11 +304,20 @@ int plan_node_groups(const struct plan *p, const struct tma_model *m, unsigned f
 			if (i >= 0)
 				groups[k] |= 1ull << plan_group_of(p, i);
 		}
-		if (!(groups[k] & ~p->always_on))
-			groups[k] = 0; /* on at every switch: running_min says the rest */
 	}
 	free(mark);
 	return 0;
+}
+
+int plan_node_groups(const struct plan *p, const struct tma_model *m, unsigned flags,
+		     uint64_t *groups)
+{
+	int ret = plan_node_all_groups(p, m, flags, groups);
+
+	for (int k = 0; !ret && k < model_node_count(m); k++)
+		if (!(groups[k] & ~p->always_on))
+			groups[k] = 0; /* on at every switch: running_min says the rest */
+	return ret;
 }
 
 /* Generic events any PMU maps, software ones no PMU needs: no description either way. */

@@ -71,6 +71,10 @@ bool model_needs_no_description(const struct tma_model *m, bool *generic);
 int plan_node_groups(const struct plan *p, const struct tma_model *m, unsigned flags,
 		     uint64_t *groups);
 
+/* The same for every node, on at every switch or not: the groups its events are in. */
+int plan_node_all_groups(const struct plan *p, const struct tma_model *m, unsigned flags,
+			 uint64_t *groups);
+
 /*
  * 0, or -errno with the reason in err: unknown model, bad level (-EINVAL), a
  * level deeper than the model's tree (-EDOM), limits (-E2BIG, -ENOSPC).

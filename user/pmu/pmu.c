@@ -110,32 +110,107 @@ void pmu_close_cpu(struct pmu_set *s, int cpu)
 	}
 }
 
+/* Group g's events on cpu closed (one that failed to open). */
+static void close_group_cpu(struct pmu_set *s, int g, int cpu)
+{
+	for (int e = 0; e < s->nevents; e++) {
+		int *fd = &s->fds[e * s->ncpus + cpu];
+
+		if (s->events[e].group == g && *fd >= 0) {
+			close(*fd);
+			*fd = -1;
+		}
+	}
+}
+
+/* Whether group g is left out: refused at pmu_open(). */
+static bool unopened(const struct pmu_set *s, int g)
+{
+	return g >= 0 && g < 64 && ((s->unopened >> g) & 1);
+}
+
+/*
+ * Event e on cpu, disabled if it leads its group (which then starts with its
+ * leader), into the set; *leader_fd: its group's leader there.  0, or
+ * -errno with err naming the event, the CPU and what to do.
+ */
+static int open_event(struct pmu_set *s, int e, int cpu, int *leader_fd, char *err, size_t errlen)
+{
+	struct perf_event_attr attr = s->events[e].attr;
+	int fd, e_no;
+
+	attr.size = sizeof(attr);
+	attr.disabled = s->leader[e];
+	attr.inherit = 0; /* BPF cannot read inherited events */
+	fd = syscall(SYS_perf_event_open, &attr, -1, cpu, s->leader[e] ? -1 : *leader_fd,
+		     PERF_FLAG_FD_CLOEXEC);
+	if (fd >= 0) {
+		if (s->leader[e])
+			*leader_fd = fd;
+		s->fds[e * s->ncpus + cpu] = fd;
+		return 0;
+	}
+	e_no = errno;
+	snprintf(err, errlen, "cannot open event %s on CPU %d: %s: %s", s->events[e].name, cpu,
+		 strerror(e_no), pmu_errno_hint(e_no));
+	return -e_no;
+}
+
 int pmu_open_cpu(struct pmu_set *s, int cpu, char *err, size_t errlen)
 {
 	int leader_fd = -1;
 
 	pmu_close_cpu(s, cpu);
 	for (int e = 0; e < s->nevents; e++) {
-		struct perf_event_attr attr = s->events[e].attr;
-		bool leader = s->leader[e];
-		int fd;
+		int ret = unopened(s, s->events[e].group) ?
+				  0 :
+				  open_event(s, e, cpu, &leader_fd, err, errlen);
 
-		attr.size = sizeof(attr);
-		attr.disabled = leader; /* the group starts with its leader */
-		attr.inherit = 0;	/* BPF cannot read inherited events */
-		fd = syscall(SYS_perf_event_open, &attr, -1, cpu, leader ? -1 : leader_fd,
-			     PERF_FLAG_FD_CLOEXEC);
-		if (fd < 0) {
-			int e_no = errno;
-
-			snprintf(err, errlen, "cannot open event %s on CPU %d: %s: %s",
-				 s->events[e].name, cpu, strerror(e_no), pmu_errno_hint(e_no));
+		if (ret) {
 			pmu_close_cpu(s, cpu);
-			return -e_no;
+			return ret;
 		}
-		if (leader)
-			leader_fd = fd;
-		s->fds[e * s->ncpus + cpu] = fd;
+	}
+	return 0;
+}
+
+/*
+ * Refusals that are no group's own (no permission, no file descriptor or
+ * memory left): every group would meet them, so tmacg stops as before.
+ */
+static bool refuses_all(int e_no)
+{
+	return e_no == EACCES || e_no == EPERM || e_no == EMFILE || e_no == ENFILE ||
+	       e_no == ENOMEM;
+}
+
+/*
+ * Opens cpu's events group by group: a group the kernel refuses is closed
+ * there, its reason kept (the first), and the others opened.  0, or -errno
+ * (with err) for a refusal every group would meet, or when out of memory.
+ */
+static int open_groups_cpu(struct pmu_set *s, int cpu, int *last_err, char *err, size_t errlen)
+{
+	int leader_fd = -1;
+
+	for (int e = 0; e < s->nevents; e++) {
+		int g = s->events[e].group, ret;
+
+		if (unopened(s, g))
+			continue;
+		ret = open_event(s, e, cpu, &leader_fd, err, errlen);
+		if (!ret)
+			continue;
+		*last_err = -ret;
+		if (refuses_all(-ret) || g < 0 || g >= 64)
+			return ret;
+		close_group_cpu(s, g, cpu);
+		s->unopened |= 1ull << g;
+		s->unopened_why[g] = strdup(err);
+		if (!s->unopened_why[g]) {
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
 	}
 	return 0;
 }
@@ -143,6 +218,9 @@ int pmu_open_cpu(struct pmu_set *s, int cpu, char *err, size_t errlen)
 int pmu_open(struct pmu_set *s, const struct pmu_event *events, int nevents, int ncpus, char *err,
 	     size_t errlen)
 {
+	int last_err = 0;
+	uint64_t all;
+
 	memset(s, 0, sizeof(*s));
 	s->events = events;
 	s->nevents = nevents;
@@ -166,12 +244,23 @@ int pmu_open(struct pmu_set *s, const struct pmu_event *events, int nevents, int
 			s->online[cpu] = true;
 	}
 	for (int cpu = 0; cpu < ncpus; cpu++) {
-		int ret = s->online[cpu] ? pmu_open_cpu(s, cpu, err, errlen) : 0;
+		int ret = s->online[cpu] ? open_groups_cpu(s, cpu, &last_err, err, errlen) : 0;
 
 		if (ret) {
 			pmu_close(s);
 			return ret;
 		}
+	}
+	/* Refused on one CPU: left out on all, so every CPU counts the same groups. */
+	for (int cpu = 0; s->unopened && cpu < ncpus; cpu++)
+		for (int g = 0; g < s->ngroups && g < 64; g++)
+			if (unopened(s, g))
+				close_group_cpu(s, g, cpu);
+	all = s->ngroups >= 64 ? UINT64_MAX : (1ull << s->ngroups) - 1;
+	/* Nothing left to measure (no permission, no PMU): the last refusal says why. */
+	if (s->ngroups && (s->unopened & all) == all) {
+		pmu_close(s);
+		return -last_err;
 	}
 	return 0;
 }
@@ -251,6 +340,8 @@ void pmu_close(struct pmu_set *s)
 	free(s->fds);
 	free(s->online);
 	free(s->leader);
+	for (int g = 0; g < 64; g++)
+		free(s->unopened_why[g]);
 	memset(s, 0, sizeof(*s));
 }
 

@@ -25,6 +25,13 @@ struct pmu_set {
 	bool *online; /* [ncpus] */
 	bool *leader; /* [nevents]: leads its group */
 	int *fds;     /* [event * ncpus + cpu]; -1 where not opened */
+	/*
+	 * Groups the kernel refused on some CPU (bit g: group g), closed on every
+	 * CPU and left out from then on: their nodes are null, the rest is
+	 * measured.  unopened_why[g]: the first refusal (event, CPU, reason).
+	 */
+	uint64_t unopened;
+	char *unopened_why[64];
 };
 
 /* Parses a CPU list ("0-3,8,10-11") into mask[max]; 0 or -EINVAL. */
@@ -32,8 +39,10 @@ int pmu_parse_cpu_list(const char *list, bool *mask, int max);
 
 /*
  * Opens events[] (grouped, leaders first) on every online CPU, counting and
- * disabled.  On failure closes everything and explains in err (which event,
- * which CPU, and what to do).  0 or -errno.
+ * disabled.  A group the kernel refuses on a CPU is closed everywhere and
+ * named in s->unopened, the others kept; when it refuses every group, closes
+ * everything and explains in err (which event, which CPU, and what to do).
+ * 0 or -errno.
  */
 int pmu_open(struct pmu_set *s, const struct pmu_event *events, int nevents, int ncpus, char *err,
 	     size_t errlen);
@@ -48,8 +57,9 @@ int pmu_switch_groups(struct pmu_set *s, uint64_t on, uint64_t off);
 /*
  * One CPU's events, for CPU hotplug: the kernel leaves a CPU's events off for
  * good once it goes offline, so a CPU that comes back gets new ones.
- * pmu_open_cpu() closes the CPU's old events first and opens them disabled;
- * 0 or -errno with err.  pmu_enable_cpu() starts them.
+ * pmu_open_cpu() closes the CPU's old events first and opens them disabled
+ * (not the unopened groups); 0 or -errno with err.  pmu_enable_cpu() starts
+ * them.
  */
 int pmu_open_cpu(struct pmu_set *s, int cpu, char *err, size_t errlen);
 int pmu_enable_cpu(struct pmu_set *s, int cpu);

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * A perf group the kernel refuses to open (issue 27, item 9): the fixture
+ * model ref (tests/fixtures/refused) puts SW.REFUSED, a software event no
+ * kernel has, in a group of its own with SW.CPU_MIGRATIONS.  tmacg must name
+ * that group once on stderr (not once per CPU or interval), keep running,
+ * measure the other groups, and write the node reading it as null in every
+ * line with the reason in quality.unmeasured; at --level 2 (every group on)
+ * and at --level 4 (groups in turns) alike.  It used to exit at start: one
+ * group refused on one CPU stopped the whole run.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "itest.h"
+#include "repo_root.h"
+
+static int setup(void **state)
+{
+	char root[4096], dir[4200];
+
+	if (repo_root(root, sizeof(root)))
+		return -1;
+	snprintf(dir, sizeof(dir), "%s/tests/fixtures/refused", root);
+	setenv("TMACG_MODEL_DIR", dir, 1);
+	return itest_group_setup(state);
+}
+
+static int count_of(const char *text, const char *what)
+{
+	int n = 0;
+
+	for (const char *p = text; (p = strstr(p, what)); p += strlen(what))
+		n++;
+	return n;
+}
+
+static void refused_group_is_null_with_its_reason(const char *level, const char *deep_node)
+{
+	const char *args[] = { "--model",    "ref",   "--level",  level,  "--count", "3",
+			       "--interval", "300ms", "--format", "json", NULL };
+	struct itest_tmacg t;
+	json_object **lines;
+	size_t n;
+	int measured = 0, deep = 0;
+
+	ITEST_NEED_ROOT();
+	assert_int_equal(itest_tmacg_start(&t, args), 0);
+	lines = itest_stop_json(&t, 0, &n);
+	if (t.status != 0 || n < 3)
+		fail_msg("--level %s: exit %d, %zu lines:\n%s", level, t.status, n, t.err);
+	/* Named once, with the kernel's reason, whatever the number of CPUs and intervals. */
+	if (count_of(t.err, "SW.REFUSED)") != 1 ||
+	    !strstr(t.err, "cannot open event SW.REFUSED on CPU") || !strstr(t.err, "null"))
+		fail_msg("--level %s: the refused group is not named once:\n%s", level, t.err);
+	for (size_t i = 0; i < n; i++) {
+		const char *why = itest_str(lines[i], "quality.unmeasured.Refused");
+		json_object *metrics, *refused;
+
+		assert_true(json_object_object_get_ex(lines[i], "metrics", &metrics));
+		if (!json_object_object_get_ex(metrics, "Refused", &refused) || refused)
+			fail_msg("--level %s: Refused is not null: %s", level,
+				 json_object_to_json_string(lines[i]));
+		if (!why || !strstr(why, "SW.REFUSED"))
+			fail_msg("--level %s: no reason for Refused: %s", level,
+				 json_object_to_json_string(lines[i]));
+		assert_null(itest_str(lines[i], "quality.unmeasured.Switching"));
+		measured += !isnan(itest_num(lines[i], "metrics.Switching"));
+		deep += !isnan(itest_num(lines[i], deep_node));
+	}
+	printf("  --level %s: %zu lines, Refused null in all, Switching in %d, %s in %d\n", level,
+	       n, measured, deep_node, deep);
+	/* The other groups are measured: the root cgroup switches in every interval. */
+	assert_true(measured > 0);
+	assert_true(deep > 0);
+	itest_json_free(lines, n);
+	itest_tmacg_free(&t);
+}
+
+/* Levels 1-2: every group on at every switch, but the refused one. */
+static void refused_group_every_group_on(void **state)
+{
+	(void)state;
+	refused_group_is_null_with_its_reason("2", "metrics.Faulting");
+}
+
+/* Level 4: the groups in turns, the refused one's slice reading nothing. */
+static void refused_group_in_turns(void **state)
+{
+	(void)state;
+	refused_group_is_null_with_its_reason("4", "metrics.Busy");
+}
+
+/* Live, a plan no slice can hold (an event no usable counter can take) is exit 2, with why. */
+static void event_no_counter_holds_is_exit_2(void **state)
+{
+	char cmd[4200], out[2048] = "";
+
+	(void)state;
+	ITEST_NEED_ROOT();
+	snprintf(cmd, sizeof(cmd), "'%s' --model nocounter --level 4 --count 1 2>&1",
+		 getenv("TMACG"));
+	assert_int_equal(itest_shell(cmd, out, sizeof(out)), 2);
+	if (!strstr(out, "cannot be counted") || !strstr(out, "0 are usable"))
+		fail_msg("no reason given: %s", out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(refused_group_every_group_on, itest_cleanup),
+		cmocka_unit_test_teardown(refused_group_in_turns, itest_cleanup),
+		cmocka_unit_test(event_no_counter_holds_is_exit_2),
+	};
+
+	return cmocka_run_group_tests_name("refused_group", tests, setup, NULL);
+}
