@@ -273,15 +273,17 @@ static const double group_ran[] = { 0.25, 0.5, 0 };
 
 /*
  * A line written live at --level 6 with groups in turns (the rotation
- * fixture: three groups of software stand-ins, one of which never ran) and
- * replayed keeps the same nulls (the nodes of the group that never ran) and
- * the same quality.measured, node by node; at --level 4 it keeps the levels it
- * shows.  Replay used to drop quality.measured.
+ * fixture: three groups of software stand-ins, the last of which the kernel
+ * refused to open) and replayed keeps the same nulls (the nodes of that
+ * group), the same quality.measured, node by node, and the same
+ * quality.unmeasured; at --level 4 it keeps the levels it shows.  Replay
+ * used to drop quality.measured.
  */
 static void live_rotation_line_keeps_measured(void **state)
 {
 	const char *argv[] = { "tmacg", "--model", "rot", "--level", "6", NULL };
 	char root[4096], dir[4200], err[1024], *text = NULL, *again = NULL;
+	char why[] = "cannot open event SW.X on CPU 0: No such file or directory";
 	struct options o;
 	struct measure_config mc;
 	struct measure *ms;
@@ -305,6 +307,8 @@ static void live_rotation_line_keeps_measured(void **state)
 	if (measure_open(&ms, &mc, err, sizeof(err)))
 		fail_msg("%s", err);
 	assert_int_equal(ms->ngroups, 3);
+	assert_int_equal(measure_groups_unopened(ms, 1u << 2, (char *const[]){ NULL, NULL, why }),
+			 0);
 	for (int g = 0; g < ms->ngroups; g++) {
 		sum.time[g].enabled = 1000000000;
 		sum.time[g].running = (__u64)(group_ran[g] * 1e9);
@@ -337,6 +341,12 @@ static void live_rotation_line_keeps_measured(void **state)
 		   json_object_to_json_string(json_object_object_get(
 			   json_object_object_get(b, "quality"), "measured"))))
 		fail_msg("measured changed:\n%s\n%s", text, again);
+	if (!strstr(text, "\"unmeasured\":{") ||
+	    strcmp(json_object_to_json_string(json_object_object_get(
+			   json_object_object_get(a, "quality"), "unmeasured")),
+		   json_object_to_json_string(json_object_object_get(
+			   json_object_object_get(b, "quality"), "unmeasured"))))
+		fail_msg("unmeasured changed:\n%s\n%s", text, again);
 	assert_true(json_object_object_length(json_object_object_get(
 			    json_object_object_get(b, "quality"), "measured")) > 0);
 	json_object_object_foreach(json_object_object_get(a, "metrics"), node, v) {

@@ -53,6 +53,10 @@ struct replay_origin {
 	int nmeasured;
 	char **measured_node;
 	double *measured;
+	/* quality.unmeasured (a perf group that failed to open): node names and reasons */
+	int nunmeasured;
+	char **unmeasured_node;
+	char **unmeasured;
 };
 
 struct replay_record {

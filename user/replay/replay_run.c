@@ -229,21 +229,21 @@ static int line_counts(struct report_line *line, const struct replay_record *rec
 }
 
 /*
- * quality.measured as the line carried it (levels 4-6 in turns), for the
- * nodes of m at most level deep: a replay says how much of the interval was
- * seen, as the live line did.  Absent when the line had none.
+ * quality.measured and quality.unmeasured as the line carried them (levels
+ * 4-6 in turns, a group that failed to open), by node of m: a replay says
+ * how much of the interval was seen, and why a node is null, as the live
+ * line did.  Absent when the line had none.
  */
 static int line_measured(struct replay_line *rl, const struct replay_origin *g,
 			 const struct tma_model *m, int level)
 {
 	int n = model_node_count(m);
 
-	if (!g->measured)
-		return 0;
-	rl->measured = malloc(((size_t)n + 1) * sizeof(*rl->measured));
-	if (!rl->measured)
+	if (g->measured && !(rl->measured = malloc(((size_t)n + 1) * sizeof(*rl->measured))))
 		return -ENOMEM;
-	for (int k = 0; k < n; k++)
+	if (g->unmeasured && !(rl->unmeasured = calloc((size_t)n + 1, sizeof(*rl->unmeasured))))
+		return -ENOMEM;
+	for (int k = 0; rl->measured && k < n; k++)
 		rl->measured[k] = NAN;
 	for (int i = 0; i < g->nmeasured; i++) {
 		int k = model_node_index(m, g->measured_node[i]);
@@ -251,7 +251,14 @@ static int line_measured(struct replay_line *rl, const struct replay_origin *g,
 		if (k >= 0 && model_node(m, k)->level <= level)
 			rl->measured[k] = g->measured[i];
 	}
+	for (int i = 0; i < g->nunmeasured; i++) {
+		int k = model_node_index(m, g->unmeasured_node[i]);
+
+		if (k >= 0)
+			rl->unmeasured[k] = g->unmeasured[i];
+	}
 	rl->line.measured = rl->measured;
+	rl->line.unmeasured = rl->unmeasured;
 	return 0;
 }
 
@@ -261,6 +268,7 @@ int replay_line(struct replay_line *rl, const struct replay_record *rec, const s
 	int rc;
 
 	rl->measured = NULL;
+	rl->unmeasured = NULL;
 	rl->line = (struct report_line){
 		.interval_s = rec->interval_s,
 		.model = model_id(m),
@@ -292,6 +300,7 @@ int replay_line(struct replay_line *rl, const struct replay_record *rec, const s
 void replay_line_free(struct replay_line *rl)
 {
 	free(rl->measured);
+	free(rl->unmeasured);
 	free((void *)rl->line.count_names);
 	free((void *)rl->line.count_values);
 }

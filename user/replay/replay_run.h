@@ -47,7 +47,8 @@ struct replay_line {
 	struct report_line line;
 	struct report_task task;
 	struct resource resource;
-	double *measured; /* line.measured: quality.measured by node, read back */
+	double *measured;	 /* line.measured: quality.measured by node, read back */
+	const char **unmeasured; /* line.unmeasured: quality.unmeasured by node */
 };
 
 /*

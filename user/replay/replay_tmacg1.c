@@ -108,6 +108,29 @@ static int parse_measured(json_object *x, struct replay_origin *g)
 	return 0;
 }
 
+/* quality.unmeasured: {node: reason}, kept by name. */
+static int parse_unmeasured(json_object *x, struct replay_origin *g)
+{
+	size_t n;
+
+	if (json_object_get_type(x) != json_type_object)
+		return -EINVAL;
+	n = (size_t)json_object_object_length(x);
+	g->unmeasured_node = calloc(n + 1, sizeof(*g->unmeasured_node));
+	g->unmeasured = calloc(n + 1, sizeof(*g->unmeasured));
+	if (!g->unmeasured_node || !g->unmeasured)
+		return -ENOMEM;
+	json_object_object_foreach(x, node, v) {
+		if (json_object_get_type(v) != json_type_string)
+			return -EINVAL;
+		g->unmeasured_node[g->nunmeasured] = strdup(node);
+		g->unmeasured[g->nunmeasured] = strdup(json_object_get_string(v));
+		if (!g->unmeasured_node[g->nunmeasured] || !g->unmeasured[g->nunmeasured++])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* "quality" as output_json.c writes it; every key optional (null running_min: NAN). */
 static int parse_quality(json_object *q, struct replay_origin *g)
 {
@@ -162,6 +185,12 @@ static int parse_quality(json_object *q, struct replay_origin *g)
 	}
 	if (json_object_object_get_ex(q, "measured", &x)) {
 		int rc = parse_measured(x, g);
+
+		if (rc)
+			return rc;
+	}
+	if (json_object_object_get_ex(q, "unmeasured", &x)) {
+		int rc = parse_unmeasured(x, g);
 
 		if (rc)
 			return rc;
@@ -249,6 +278,12 @@ void replay_origin_free(struct replay_origin *g)
 		free(g->measured_node[i]);
 	free(g->measured_node);
 	free(g->measured);
+	for (int i = 0; i < g->nunmeasured; i++) {
+		free(g->unmeasured_node[i]);
+		free(g->unmeasured[i]);
+	}
+	free(g->unmeasured_node);
+	free(g->unmeasured);
 	for (int i = 0; i < RES_N; i++)
 		free(g->resource[i]);
 	free(g);
