@@ -432,6 +432,31 @@ static void list_events_shows_rotation(void **state)
 		fail_msg("reason not given: %s", text);
 }
 
+/*
+ * A plan no slice can hold (an event no usable counter can take: the fixture
+ * CPU nocounter has none) is a usage error, exit 2, naming the event and the
+ * counters; at --level 4 as at 1.
+ */
+static void event_no_counter_holds_is_exit_2(void **state)
+{
+	static char text[1 << 12];
+	char root[4096], dir[4200];
+	const char *argv[] = { "tmacg", "--list-events", "--model", "nocounter", "--level", "4",
+			       NULL };
+
+	(void)state;
+	assert_int_equal(repo_root(root, sizeof(root)), 0);
+	snprintf(dir, sizeof(dir), "%s/tests/fixtures/refused", root);
+	setenv("TMACG_MODEL_DIR", dir, 1);
+	cpu_desc_reset();
+	assert_int_equal(offline_capture(STDERR_FILENO, NULL, 6, argv, text, sizeof(text)), 2);
+	if (!strstr(text, "SW.CONTEXT_SWITCHES cannot be counted") ||
+	    !strstr(text, "but 0 are usable"))
+		fail_msg("reason not given: %s", text);
+	unsetenv("TMACG_MODEL_DIR");
+	cpu_desc_reset();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -444,6 +469,7 @@ int main(void)
 		cmocka_unit_test(group_no_slice_holds),
 		cmocka_unit_test(software_stand_ins_rotate),
 		cmocka_unit_test(list_events_shows_rotation),
+		cmocka_unit_test(event_no_counter_holds_is_exit_2),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

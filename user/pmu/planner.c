@@ -371,7 +371,10 @@ static int plan_pack_gp(struct plan_state *s, const struct plan_input *in, char 
 				 "%s cannot be counted: it needs a general-purpose counter among "
 				 "mask 0x%x but %d are usable here (NMI watchdog? "
 				 "sysctl kernel.nmi_watchdog=0)",
-				 s->enc[i].name, s->enc[i].counter_mask, s->gp);
+				 s->enc[i].name,
+				 s->enc[i].kind == EVENT_SOFTWARE ? UINT32_MAX :
+								    s->enc[i].counter_mask,
+				 s->gp);
 			free(set);
 			return -ENOSPC;
 		}
