@@ -113,6 +113,8 @@ static void test_tree_marks_low_measured(void **state)
 				   "node 1.1.1.2 Deeper\n  formula E.D\n"
 				   "node 1.1.1.3 Unseen\n  formula E.D\n";
 	double events[8] = { 0 }, measured[6] = { NAN, NAN, NAN, 0.25, 0.5, NAN };
+	/* Unseen's group failed to open: said under the tree, with the kernel's reason. */
+	const char *const why[6] = { [5] = "cannot open event E.D on CPU 1: Invalid argument" };
 	struct model_input in = { .events = events, .interval_s = 1 };
 	char err[512], *out = NULL;
 	size_t len = 0;
@@ -132,20 +134,24 @@ static void test_tree_marks_low_measured(void **state)
 					   .tma = m,
 					   .result = r,
 					   .level = 4,
-					   .measured = measured },
+					   .measured = measured,
+					   .unmeasured = why },
 		    false);
 	fclose(f);
-	assert_string_equal(out, "cgroup /svc, interval 1.000 s\n"
-				 "  Top                                         50.0%\n"
-				 "    Mid                                       50.0%\n"
-				 "      Low                                     50.0%\n"
-				 "        Deep                                  50.0%     ~\n"
-				 "        Deeper                                50.0%\n"
-				 "        Unseen                                50.0%\n"
-				 "  ~ measured less than half the interval (levels 4-6 take turns "
-				 "on the PMU: quality.measured)\n"
-				 "  bottleneck: none\n"
-				 "\n");
+	assert_string_equal(out,
+			    "cgroup /svc, interval 1.000 s\n"
+			    "  Top                                         50.0%\n"
+			    "    Mid                                       50.0%\n"
+			    "      Low                                     50.0%\n"
+			    "        Deep                                  50.0%     ~\n"
+			    "        Deeper                                50.0%\n"
+			    "        Unseen                                50.0%\n"
+			    "  ~ measured less than half the interval (at --level 4-6 groups take "
+			    "turns on the PMU: quality.measured)\n"
+			    "  Unseen: not measured: cannot open event E.D on CPU 1: Invalid "
+			    "argument\n"
+			    "  bottleneck: none\n"
+			    "\n");
 	free(out);
 	model_result_free(r);
 	model_free(m);

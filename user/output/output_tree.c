@@ -28,8 +28,9 @@ static bool on_path(const struct model_result *r, int node)
 }
 
 /*
- * A node whose events were measured less than half the interval (levels 4-6
- * rotate): its value is an extrapolation from a smaller sample, marked "~".
+ * A node whose events were measured less than half the interval (at levels
+ * 4-6 groups take turns): its value is an extrapolation from a smaller
+ * sample, marked "~".
  */
 #define TREE_MEASURED_LOW 0.5
 
@@ -105,6 +106,21 @@ static void print_why(FILE *f, const struct tma_model *m, int node)
 	free(text);
 }
 
+/* The nodes shown "-" because a perf group they read failed to open, and why. */
+static void print_unmeasured(FILE *f, const struct report_line *line)
+{
+	for (int i = 0; line->unmeasured && i < model_node_count(line->tma); i++) {
+		const struct model_node_info *node = model_node(line->tma, i);
+		char *why;
+
+		if (!line->unmeasured[i] || node->level == 0 || node->level > line->level)
+			continue;
+		why = name_term_text(line->unmeasured[i]);
+		fprintf(f, "  %s: not measured: %s\n", node->name, why ? why : "(out of memory)");
+		free(why);
+	}
+}
+
 void output_tree(FILE *f, const struct report_line *line, bool color)
 {
 	const struct tma_model *m = line->tma;
@@ -135,8 +151,9 @@ void output_tree(FILE *f, const struct report_line *line, bool color)
 		low += measured_low(line, i);
 	}
 	if (low)
-		fprintf(f, "  ~ measured less than half the interval (levels 4-6 take turns on the "
-			   "PMU: quality.measured)\n");
+		fprintf(f, "  ~ measured less than half the interval (at --level 4-6 groups take "
+			   "turns on the PMU: quality.measured)\n");
+	print_unmeasured(f, line);
 	print_counts(f, line);
 	fprintf(f, "  bottleneck: %s", path ? path : "none");
 	if (!path && r->no_tree)
