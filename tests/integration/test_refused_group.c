@@ -20,17 +20,10 @@
 #include <string.h>
 
 #include "itest.h"
-#include "repo_root.h"
 
 static int setup(void **state)
 {
-	char root[4096], dir[4200];
-
-	if (repo_root(root, sizeof(root)))
-		return -1;
-	snprintf(dir, sizeof(dir), "%s/tests/fixtures/refused", root);
-	setenv("TMACG_MODEL_DIR", dir, 1);
-	return itest_group_setup(state);
+	return itest_fixture_setup(state, "refused");
 }
 
 static int count_of(const char *text, const char *what)

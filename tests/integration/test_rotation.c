@@ -23,20 +23,13 @@
 #include <unistd.h>
 
 #include "itest.h"
-#include "repo_root.h"
 
 /* Busy against cpu.stat: the burner's slices are not all alike on a shared machine. */
 #define BUSY_TOLERANCE 0.05
 
 static int setup(void **state)
 {
-	char root[4096], dir[4200];
-
-	if (repo_root(root, sizeof(root)))
-		return -1;
-	snprintf(dir, sizeof(dir), "%s/tests/fixtures/rotation", root);
-	setenv("TMACG_MODEL_DIR", dir, 1);
-	return itest_group_setup(state);
+	return itest_fixture_setup(state, "rotation");
 }
 
 /* Sums over cgroup cg's lines (task lines when tasks): Busy x interval, on_cpu_s. */

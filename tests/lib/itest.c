@@ -22,6 +22,7 @@
 
 #include "cgroups/cgroup_fs.h"
 #include "itest_deep.h"
+#include "repo_root.h"
 
 static struct cgroup_mount mount_info;
 static bool mount_found;
@@ -74,6 +75,17 @@ int itest_group_setup(void **state)
 	if (!itest_can_run(itest_skip_reason, sizeof(itest_skip_reason)))
 		fprintf(stderr, "skipped: %s\n", itest_skip_reason);
 	return 0;
+}
+
+int itest_fixture_setup(void **state, const char *name)
+{
+	char root[4096], dir[4400];
+
+	if (repo_root(root, sizeof(root)))
+		return -1;
+	snprintf(dir, sizeof(dir), "%s/tests/fixtures/%s", root, name);
+	setenv("TMACG_MODEL_DIR", dir, 1);
+	return itest_group_setup(state);
 }
 
 bool itest_can_run(char *why, size_t len)

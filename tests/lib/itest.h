@@ -22,6 +22,8 @@ bool itest_can_run(char *why, size_t len);
  */
 extern char itest_skip_reason[256];
 int itest_group_setup(void **state);
+/* TMACG_MODEL_DIR=tests/fixtures/name of this repository, then itest_group_setup. */
+int itest_fixture_setup(void **state, const char *name);
 #define ITEST_NEED_ROOT()                 \
 	do {                              \
 		if (itest_skip_reason[0]) \

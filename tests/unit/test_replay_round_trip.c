@@ -202,6 +202,31 @@ static void temp_file(char *path, const char *text)
 }
 
 /*
+ * The JSON line tmacg writes live for cgroup /a with the accumulated sum,
+ * evaluated into r (counts: room for the line's counts); freed by the caller.
+ */
+static char *live_line(struct measure *ms, const struct tmacg_acc *sum, double interval_s,
+		       double running_min, double *counts, struct model_result *r)
+{
+	struct report_line line;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	measure_evaluate(ms, sum, interval_s, counts, r);
+	line = *measure_facts(ms);
+	line.interval_s = interval_s;
+	line.cgroup = "/a";
+	line.count_values = counts;
+	line.running_min = running_min;
+	line.result = r;
+	f = open_memstream(&text, &len);
+	assert_int_equal(output_json_line(f, &line), 0);
+	fclose(f);
+	return text;
+}
+
+/*
  * A live line measured with --retire-latency FILE carries the latencies its
  * model read ("retire_latency": {EVENT: cycles}), so its replay, without the
  * file, weighs by the same ones: 1.6e9 cpu-clock ns x 3.25 cycles.  It used to
@@ -215,12 +240,11 @@ static void live_line_carries_its_given_latencies(void **state)
 	struct measure_config mc;
 	struct measure *ms;
 	struct model_result *r;
-	struct report_line line;
 	struct tmacg_acc sum = { .runtime_ns = 1500000000 };
 	struct replay_data d;
 	double counts[64];
 	char err[1024], *text = NULL, *again = NULL;
-	size_t len = 0, alen = 0;
+	size_t alen = 0;
 	FILE *f;
 	json_object *a;
 
@@ -239,17 +263,8 @@ static void live_line_carries_its_given_latencies(void **state)
 	sum.time[0].enabled = sum.time[0].running = 1600000000;
 	r = model_result_new(ms->facts.tma);
 	assert_non_null(r);
-	measure_evaluate(ms, &sum, 2.0, counts, r);
+	text = live_line(ms, &sum, 2.0, 1, counts, r);
 	assert_float_equal(r->value[0], 1.6e9 * 3.25, 1);
-	line = *measure_facts(ms);
-	line.interval_s = 2.0;
-	line.cgroup = "/a";
-	line.count_values = counts;
-	line.running_min = 1;
-	line.result = r;
-	f = open_memstream(&text, &len);
-	assert_int_equal(output_json_line(f, &line), 0);
-	fclose(f);
 	assert_non_null(strstr(text, "\"retire_latency\":{\"SW.CPU_CLOCK\":3.25}"));
 	assert_int_equal(replay_read_text(text, &d, err, sizeof(err)), 0);
 	f = open_memstream(&again, &alen);
@@ -288,11 +303,10 @@ static void live_rotation_line_keeps_measured(void **state)
 	struct measure_config mc;
 	struct measure *ms;
 	struct model_result *r;
-	struct report_line line;
 	static struct tmacg_acc sum = { .runtime_ns = 1000000000 };
 	struct replay_data d;
 	double counts[64];
-	size_t len = 0, alen = 0;
+	size_t alen = 0;
 	json_object *a, *b, *x;
 	FILE *f;
 	int nulls = 0;
@@ -317,16 +331,7 @@ static void live_rotation_line_keeps_measured(void **state)
 		sum.counter[i] = group_ran[ms->events[i].group] ? 1000000 * (__u64)(i + 1) : 0;
 	r = model_result_new(ms->facts.tma);
 	assert_non_null(r);
-	measure_evaluate(ms, &sum, 1.0, counts, r);
-	line = *measure_facts(ms);
-	line.interval_s = 1.0;
-	line.cgroup = "/a";
-	line.count_values = counts;
-	line.running_min = 0;
-	line.result = r;
-	f = open_memstream(&text, &len);
-	assert_int_equal(output_json_line(f, &line), 0);
-	fclose(f);
+	text = live_line(ms, &sum, 1.0, 0, counts, r);
 	assert_int_equal(replay_read_text(text, &d, err, sizeof(err)), 0);
 	f = open_memstream(&again, &alen);
 	assert_int_equal(replay_run_data(&d, ms->facts.tma, 6, true, false, false, f, stderr), 0);

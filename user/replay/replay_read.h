@@ -31,6 +31,13 @@ enum replay_res {
 };
 
 /* What a tmacg/1 line says besides its counts: the replayed line says the same. */
+/* What a line's quality says of one node. */
+struct replay_node_note {
+	char *node;
+	double measured;  /* NAN: not in quality.measured */
+	char *unmeasured; /* NULL: not in quality.unmeasured */
+};
+
 struct replay_origin {
 	char *model;	   /* the model that measured it: the default for --replay */
 	char *tma_version; /* and its TMA version ("5.1"), NULL: none given */
@@ -49,14 +56,13 @@ struct replay_origin {
 	int pmu_groups; /* -1: null */
 	int nmissing;
 	char **missing; /* quality.missing_events */
-	/* quality.measured (levels 4-6 in turns): node names and fractions, as written */
-	int nmeasured;
-	char **measured_node;
-	double *measured;
-	/* quality.unmeasured (a perf group that failed to open): node names and reasons */
-	int nunmeasured;
-	char **unmeasured_node;
-	char **unmeasured;
+	/*
+	 * quality.measured (groups in turns) and quality.unmeasured (a perf group
+	 * that failed to open), by node name as written; has_*: the key was there.
+	 */
+	bool has_measured, has_unmeasured;
+	int nnotes;
+	struct replay_node_note *notes;
 };
 
 struct replay_record {

@@ -239,23 +239,19 @@ static int line_measured(struct replay_line *rl, const struct replay_origin *g,
 {
 	int n = model_node_count(m);
 
-	if (g->measured && !(rl->measured = malloc(((size_t)n + 1) * sizeof(*rl->measured))))
+	if (g->has_measured && !(rl->measured = malloc(((size_t)n + 1) * sizeof(*rl->measured))))
 		return -ENOMEM;
-	if (g->unmeasured && !(rl->unmeasured = calloc((size_t)n + 1, sizeof(*rl->unmeasured))))
+	if (g->has_unmeasured && !(rl->unmeasured = calloc((size_t)n + 1, sizeof(*rl->unmeasured))))
 		return -ENOMEM;
 	for (int k = 0; rl->measured && k < n; k++)
 		rl->measured[k] = NAN;
-	for (int i = 0; i < g->nmeasured; i++) {
-		int k = model_node_index(m, g->measured_node[i]);
+	for (int i = 0; i < g->nnotes; i++) {
+		int k = model_node_index(m, g->notes[i].node);
 
-		if (k >= 0 && model_node(m, k)->level <= level)
-			rl->measured[k] = g->measured[i];
-	}
-	for (int i = 0; i < g->nunmeasured; i++) {
-		int k = model_node_index(m, g->unmeasured_node[i]);
-
-		if (k >= 0)
-			rl->unmeasured[k] = g->unmeasured[i];
+		if (k >= 0 && rl->measured && model_node(m, k)->level <= level)
+			rl->measured[k] = g->notes[i].measured;
+		if (k >= 0 && rl->unmeasured)
+			rl->unmeasured[k] = g->notes[i].unmeasured;
 	}
 	rl->line.measured = rl->measured;
 	rl->line.unmeasured = rl->unmeasured;

@@ -81,52 +81,62 @@ static int parse_task(json_object *t, struct replay_origin *g)
 	return get_name(t, "comm", &g->comm);
 }
 
-/* quality.measured: {node: fraction}, kept by name (the replay's model maps them). */
-static int parse_measured(json_object *x, struct replay_origin *g)
+/* The note of node, added (NAN, NULL) when new; NULL when out of memory. */
+static struct replay_node_note *note_of(struct replay_origin *g, const char *node)
 {
-	size_t n;
+	struct replay_node_note *n;
 
-	if (json_object_get_type(x) != json_type_object)
-		return -EINVAL;
-	n = (size_t)json_object_object_length(x);
-	g->measured_node = calloc(n + 1, sizeof(*g->measured_node));
-	g->measured = calloc(n + 1, sizeof(*g->measured));
-	if (!g->measured_node || !g->measured)
-		return -ENOMEM;
-	json_object_object_foreach(x, node, v) {
-		double f = json_object_get_double(v);
-
-		if ((json_object_get_type(v) != json_type_double &&
-		     json_object_get_type(v) != json_type_int) ||
-		    !(f >= 0 && f <= 1))
-			return -EINVAL;
-		g->measured_node[g->nmeasured] = strdup(node);
-		if (!g->measured_node[g->nmeasured])
-			return -ENOMEM;
-		g->measured[g->nmeasured++] = f;
-	}
-	return 0;
+	for (int i = 0; i < g->nnotes; i++)
+		if (!strcmp(g->notes[i].node, node))
+			return &g->notes[i];
+	n = &g->notes[g->nnotes];
+	*n = (struct replay_node_note){ strdup(node), NAN, NULL };
+	if (!n->node)
+		return NULL;
+	g->nnotes++;
+	return n;
 }
 
-/* quality.unmeasured: {node: reason}, kept by name. */
-static int parse_unmeasured(json_object *x, struct replay_origin *g)
+/*
+ * quality.measured {node: fraction} and quality.unmeasured {node: reason},
+ * kept by node name (the replay's model maps them).  0, -EINVAL, -ENOMEM.
+ */
+static int parse_notes(json_object *q, struct replay_origin *g)
 {
-	size_t n;
+	json_object *m = NULL, *u = NULL, *objs[2];
+	size_t cap = 0;
 
-	if (json_object_get_type(x) != json_type_object)
+	g->has_measured = json_object_object_get_ex(q, "measured", &m);
+	g->has_unmeasured = json_object_object_get_ex(q, "unmeasured", &u);
+	if ((m && json_object_get_type(m) != json_type_object) ||
+	    (u && json_object_get_type(u) != json_type_object) || (g->has_measured && !m) ||
+	    (g->has_unmeasured && !u))
 		return -EINVAL;
-	n = (size_t)json_object_object_length(x);
-	g->unmeasured_node = calloc(n + 1, sizeof(*g->unmeasured_node));
-	g->unmeasured = calloc(n + 1, sizeof(*g->unmeasured));
-	if (!g->unmeasured_node || !g->unmeasured)
+	cap = (m ? (size_t)json_object_object_length(m) : 0) +
+	      (u ? (size_t)json_object_object_length(u) : 0);
+	if (!(g->notes = calloc(cap + 1, sizeof(*g->notes))))
 		return -ENOMEM;
-	json_object_object_foreach(x, node, v) {
-		if (json_object_get_type(v) != json_type_string)
-			return -EINVAL;
-		g->unmeasured_node[g->nunmeasured] = strdup(node);
-		g->unmeasured[g->nunmeasured] = strdup(json_object_get_string(v));
-		if (!g->unmeasured_node[g->nunmeasured] || !g->unmeasured[g->nunmeasured++])
-			return -ENOMEM;
+	objs[0] = m;
+	objs[1] = u;
+	for (int k = 0; k < 2; k++) {
+		if (!objs[k])
+			continue;
+		json_object_object_foreach(objs[k], node, v) {
+			struct replay_node_note *n;
+			double f = json_object_get_double(v);
+			bool number = json_object_get_type(v) == json_type_double ||
+				      json_object_get_type(v) == json_type_int;
+
+			if (k ? json_object_get_type(v) != json_type_string :
+				!number || !(f >= 0 && f <= 1))
+				return -EINVAL;
+			if (!(n = note_of(g, node)))
+				return -ENOMEM;
+			if (!k)
+				n->measured = f;
+			else if (!(n->unmeasured = strdup(json_object_get_string(v))))
+				return -ENOMEM;
+		}
 	}
 	return 0;
 }
@@ -135,6 +145,7 @@ static int parse_unmeasured(json_object *x, struct replay_origin *g)
 static int parse_quality(json_object *q, struct replay_origin *g)
 {
 	json_object *x;
+	int rc;
 
 	if (json_object_get_type(q) != json_type_object)
 		return -EINVAL;
@@ -183,18 +194,9 @@ static int parse_quality(json_object *q, struct replay_origin *g)
 				return -ENOMEM;
 		}
 	}
-	if (json_object_object_get_ex(q, "measured", &x)) {
-		int rc = parse_measured(x, g);
-
-		if (rc)
-			return rc;
-	}
-	if (json_object_object_get_ex(q, "unmeasured", &x)) {
-		int rc = parse_unmeasured(x, g);
-
-		if (rc)
-			return rc;
-	}
+	rc = parse_notes(q, g);
+	if (rc)
+		return rc;
 	return get_name(q, "instance", &g->instance);
 }
 
@@ -274,16 +276,11 @@ void replay_origin_free(struct replay_origin *g)
 	for (int i = 0; i < g->nmissing; i++)
 		free(g->missing[i]);
 	free(g->missing);
-	for (int i = 0; i < g->nmeasured; i++)
-		free(g->measured_node[i]);
-	free(g->measured_node);
-	free(g->measured);
-	for (int i = 0; i < g->nunmeasured; i++) {
-		free(g->unmeasured_node[i]);
-		free(g->unmeasured[i]);
+	for (int i = 0; i < g->nnotes; i++) {
+		free(g->notes[i].node);
+		free(g->notes[i].unmeasured);
 	}
-	free(g->unmeasured_node);
-	free(g->unmeasured);
+	free(g->notes);
 	for (int i = 0; i < RES_N; i++)
 		free(g->resource[i]);
 	free(g);
