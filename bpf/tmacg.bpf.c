@@ -47,6 +47,8 @@ const volatile bool per_task = false;
  */
 const volatile bool rotate = false;
 volatile __u64 active_groups = ~0ull;
+/* Groups that failed to open: never enabled, so never time to scale by (running_min). */
+volatile __u64 unopened_groups = 0;
 
 /* Event e on CPU c sits at index e * nr_cpus + c; max_entries set at load. */
 struct {
@@ -328,7 +330,7 @@ static __always_inline bool rotation_skips(__u32 g, __u32 e, struct tmacg_acc *d
 	if ((active >> g) & 1)
 		return false;
 	if (event_is_leader[e]) {
-		d->time[g].enabled = window;
+		d->time[g].enabled = (unopened_groups >> g) & 1 ? 0 : window;
 		d->time[g].running = 0;
 	}
 	return true;

@@ -13,6 +13,7 @@ int rotate_start(struct rotate *r, struct collector *col, struct pmu_set *pmu, i
 	r->slice_groups = slice_groups;
 	r->slice = 0;
 	r->opened = ~pmu->unopened;
+	collector_set_unopened(col, pmu->unopened);
 	if (nslices <= 1) {
 		r->on = ~0ull;
 		collector_set_active(col, r->opened);

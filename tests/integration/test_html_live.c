@@ -24,46 +24,6 @@
 
 #include "itest.h"
 
-/* The report's data block, parsed; fails the test when there is none. */
-static json_object *report_data(const char *path)
-{
-	static const char open_tag[] = "<script type=\"application/json\" id=\"tmacg-data\">";
-	FILE *f = fopen(path, "r");
-	char *doc = NULL, *start, *end;
-	size_t cap = 0;
-	json_object *o;
-
-	assert_non_null(f);
-	assert_true(getdelim(&doc, &cap, '\0', f) > 0);
-	fclose(f);
-	start = strstr(doc, open_tag);
-	assert_non_null(start);
-	start += sizeof(open_tag) - 1;
-	end = strstr(start, "</script>");
-	assert_non_null(end);
-	*end = '\0';
-	o = json_tokener_parse(start);
-	assert_non_null(o);
-	assert_non_null(strstr(end + 1, "</html>"));
-	free(doc);
-	return o;
-}
-
-static json_object *cgroup_named(json_object *data, const char *path)
-{
-	json_object *cgs = NULL;
-
-	assert_true(json_object_object_get_ex(data, "cgroups", &cgs));
-	for (size_t i = 0; i < json_object_array_length(cgs); i++) {
-		json_object *c = json_object_array_get_idx(cgs, i);
-
-		if (!strcmp(itest_str(c, "path"), path))
-			return c;
-	}
-	fail_msg("no cgroup %s in the report", path);
-	return NULL;
-}
-
 /* Files in dir besides the report: a temporary file left behind. */
 static int other_files(const char *dir, const char *report)
 {
@@ -108,9 +68,9 @@ static void sigint_writes_the_report(void **state)
 	assert_int_equal(itest_tmacg_stop(&t, SIGINT), 0);
 	kill(burner, SIGKILL);
 	itest_wait(burner);
-	data = report_data(out);
+	data = itest_html_data(out);
 	snprintf(path, sizeof(path), "/%s", child);
-	c = cgroup_named(data, path);
+	c = itest_html_cgroup(data, path);
 	assert_true(itest_num(c, "intervals") >= 2);
 	print_message("%s: %.0f intervals, %.3f s CPU\n", path, itest_num(c, "intervals"),
 		      itest_num(c, "cpu_s"));
@@ -140,8 +100,8 @@ static void count_ends_the_run(void **state)
 	assert_int_equal(itest_tmacg_start(&t, args), 0);
 	itest_tmacg_drain(&t);
 	assert_int_equal(itest_tmacg_stop(&t, 0), 0);
-	data = report_data(out);
-	assert_int_equal((int)itest_num(cgroup_named(data, "/"), "intervals"), 2);
+	data = itest_html_data(out);
+	assert_int_equal((int)itest_num(itest_html_cgroup(data, "/"), "intervals"), 2);
 	json_object_put(data);
 	itest_tmacg_free(&t);
 	unlink(out);

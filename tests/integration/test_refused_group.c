@@ -5,7 +5,8 @@
  * kernel has, in a group of its own with SW.CPU_MIGRATIONS.  tmacg must name
  * that group once on stderr (not once per CPU or interval), keep running,
  * measure the other groups, and write the node reading it as null in every
- * line with the reason in quality.unmeasured; at --level 2 (every group on)
+ * line with the reason in quality.unmeasured, quality.running_min not taking
+ * it in; at --level 2 (every group on)
  * and at --level 4 (groups in turns) alike.  It used to exit at start: one
  * group refused on one CPU stopped the whole run.
  */
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "itest.h"
 
@@ -65,6 +67,11 @@ static void refused_group_is_null_with_its_reason(const char *level, const char 
 			fail_msg("--level %s: no reason for Refused: %s", level,
 				 json_object_to_json_string(lines[i]));
 		assert_null(itest_str(lines[i], "quality.unmeasured.Switching"));
+		/* The refused group never ran, and never counts as a group that could have. */
+		if (!strcmp(itest_str(lines[i], "cgroup"), "/") &&
+		    !(itest_num(lines[i], "quality.running_min") > 0))
+			fail_msg("--level %s: running_min takes the refused group in: %s", level,
+				 json_object_to_json_string(lines[i]));
 		measured += !isnan(itest_num(lines[i], "metrics.Switching"));
 		deep += !isnan(itest_num(lines[i], deep_node));
 	}
@@ -91,6 +98,37 @@ static void refused_group_in_turns(void **state)
 	refused_group_is_null_with_its_reason("4", "metrics.Busy");
 }
 
+/* The HTML report: the refused node null over the run, with why it was never measured. */
+static void refused_group_in_html(void **state)
+{
+	char dir[] = "/tmp/tmacg-ref-XXXXXX", out[64];
+	const char *args[] = { "--model",    "ref",   "--level", "4", "--format", "html", "-o", out,
+			       "--interval", "300ms", "--count", "2", NULL };
+	struct itest_tmacg t;
+	json_object *data, *root, *v;
+	const char *why;
+
+	(void)state;
+	ITEST_NEED_ROOT();
+	assert_non_null(mkdtemp(dir));
+	snprintf(out, sizeof(out), "%s/report.html", dir);
+	assert_int_equal(itest_tmacg_start(&t, args), 0);
+	itest_tmacg_drain(&t);
+	assert_int_equal(itest_tmacg_stop(&t, 0), 0);
+	data = itest_html_data(out);
+	root = itest_html_cgroup(data, "/");
+	why = itest_str(root, "q.unmeasured.Refused");
+	if (!why || !strstr(why, "SW.REFUSED"))
+		fail_msg("no reason for Refused in the report");
+	assert_true(json_object_object_get_ex(root, "v", &v));
+	assert_null(json_object_array_get_idx(v, 1)); /* Refused, second in the model */
+	assert_non_null(json_object_array_get_idx(v, 0));
+	json_object_put(data);
+	itest_tmacg_free(&t);
+	unlink(out);
+	rmdir(dir);
+}
+
 /* Live, a plan no slice can hold (an event no usable counter can take) is exit 2, with why. */
 static void event_no_counter_holds_is_exit_2(void **state)
 {
@@ -110,6 +148,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(refused_group_every_group_on, itest_cleanup),
 		cmocka_unit_test_teardown(refused_group_in_turns, itest_cleanup),
+		cmocka_unit_test_teardown(refused_group_in_html, itest_cleanup),
 		cmocka_unit_test(event_no_counter_holds_is_exit_2),
 	};
 

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <json-c/json.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -135,6 +136,56 @@ static void table_marks_rotated_nodes(void **state)
 	itest_tmacg_free(&t);
 }
 
+/*
+ * The live view and the HTML report at --level 6, groups in turns: frames
+ * into a pipe at every interval; a report with every node of the six levels,
+ * the cgroups' nodes computed from their turns (the root's Busy and
+ * Switches_per_busy_ms numbers, not null), and the time measured said as a
+ * share below 1 (the groups took turns), not as nothing.
+ */
+static void top_and_html_at_level_6(void **state)
+{
+	char dir[] = "/tmp/tmacg-rot-XXXXXX", out[64];
+	const char *top[] = { "--model",    "rot",   "--level", "6", "--format", "top",
+			      "--interval", "300ms", "--count", "2", NULL };
+	const char *html[] = { "--model",    "rot",   "--level", "6", "--format", "html", "-o", out,
+			       "--interval", "300ms", "--count", "2", NULL };
+	struct itest_tmacg t;
+	json_object *data, *root, *v, *nodes;
+	double q;
+
+	(void)state;
+	ITEST_NEED_ROOT();
+	assert_int_equal(itest_tmacg_start(&t, top), 0);
+	itest_tmacg_drain(&t);
+	assert_int_equal(itest_tmacg_stop(&t, 0), 0);
+	if (!strstr(t.out, "tmacg ") || !strstr(t.out, "\nCGROUP ") || !strstr(t.out, "RUN%"))
+		fail_msg("no live view at --level 6:\n%s", t.out);
+	itest_tmacg_free(&t);
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(out, sizeof(out), "%s/report.html", dir);
+	assert_int_equal(itest_tmacg_start(&t, html), 0);
+	itest_tmacg_drain(&t);
+	assert_int_equal(itest_tmacg_stop(&t, 0), 0);
+	data = itest_html_data(out);
+	assert_int_equal((int)itest_num(data, "level"), 6);
+	assert_true(json_object_object_get_ex(data, "nodes", &nodes));
+	assert_int_equal((int)json_object_array_length(nodes), 7);
+	root = itest_html_cgroup(data, "/");
+	assert_true(json_object_object_get_ex(root, "v", &v));
+	/* Busy (level 4) and Switches_per_busy_ms (level 6): measured in their turns */
+	assert_non_null(json_object_array_get_idx(v, 3));
+	assert_non_null(json_object_array_get_idx(v, 6));
+	q = itest_num(root, "q.running_min");
+	if (!(q > 0.1 && q < 0.9))
+		fail_msg("running_min %g: the groups' turns not said", q);
+	json_object_put(data);
+	itest_tmacg_free(&t);
+	unlink(out);
+	rmdir(dir);
+}
+
 /* Live, a --level the model does not have is a usage error: exit 2, with the reason. */
 static void level_deeper_than_model_is_exit_2(void **state)
 {
@@ -153,6 +204,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(level_6_rotates_live, itest_cleanup),
 		cmocka_unit_test_teardown(table_marks_rotated_nodes, itest_cleanup),
+		cmocka_unit_test_teardown(top_and_html_at_level_6, itest_cleanup),
 		cmocka_unit_test(level_deeper_than_model_is_exit_2),
 	};
 

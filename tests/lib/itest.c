@@ -496,3 +496,43 @@ int itest_cleanup(void **state)
 	}
 	return 0;
 }
+
+/* The report's data block, parsed; fails the test when there is none. */
+json_object *itest_html_data(const char *path)
+{
+	static const char open_tag[] = "<script type=\"application/json\" id=\"tmacg-data\">";
+	FILE *f = fopen(path, "r");
+	char *doc = NULL, *start, *end;
+	size_t cap = 0;
+	json_object *o;
+
+	assert_non_null(f);
+	assert_true(getdelim(&doc, &cap, '\0', f) > 0);
+	fclose(f);
+	start = strstr(doc, open_tag);
+	assert_non_null(start);
+	start += sizeof(open_tag) - 1;
+	end = strstr(start, "</script>");
+	assert_non_null(end);
+	*end = '\0';
+	o = json_tokener_parse(start);
+	assert_non_null(o);
+	assert_non_null(strstr(end + 1, "</html>"));
+	free(doc);
+	return o;
+}
+
+json_object *itest_html_cgroup(json_object *data, const char *path)
+{
+	json_object *cgs = NULL;
+
+	assert_true(json_object_object_get_ex(data, "cgroups", &cgs));
+	for (size_t i = 0; i < json_object_array_length(cgs); i++) {
+		json_object *c = json_object_array_get_idx(cgs, i);
+
+		if (!strcmp(itest_str(c, "path"), path))
+			return c;
+	}
+	fail_msg("no cgroup %s in the report", path);
+	return NULL;
+}

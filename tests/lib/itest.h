@@ -87,6 +87,10 @@ void itest_finish(struct itest_tmacg *t, json_object **lines, size_t n, const ch
 json_object **itest_stop_json(struct itest_tmacg *t, int sig, size_t *n);
 /* "a.b.c" lookup helpers (NULL / NAN when absent). */
 const char *itest_str(json_object *o, const char *path);
+/* An HTML report's data block, parsed; fails the test when there is none. */
+json_object *itest_html_data(const char *path);
+/* Its cgroup of that path; fails the test when there is none. */
+json_object *itest_html_cgroup(json_object *data, const char *path);
 double itest_num(json_object *o, const char *path);
 
 /*

@@ -255,6 +255,11 @@ void collector_set_active(struct collector *c, uint64_t groups)
 	__atomic_store_n(&c->skel->data->active_groups, groups, __ATOMIC_RELEASE);
 }
 
+void collector_set_unopened(struct collector *c, uint64_t groups)
+{
+	c->skel->bss->unopened_groups = groups;
+}
+
 int collector_poll_cgroups(struct collector *c)
 {
 	int n = ring_buffer__consume(c->rb);

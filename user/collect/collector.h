@@ -92,6 +92,8 @@ void collector_drop_cpu_events(struct collector *c, int cpu);
 int collector_attach(struct collector *c, char *err, size_t errlen);
 /* Rotating: the groups a switch reads from now on (bit g: group g). */
 void collector_set_active(struct collector *c, uint64_t groups);
+/* The groups that failed to open (bit g): no enabled time either, rotating or not. */
+void collector_set_unopened(struct collector *c, uint64_t groups);
 /* Delivers pending cgroup events to cfg.on_cgroup. */
 int collector_poll_cgroups(struct collector *c);
 /* The same, waiting up to timeout_ms for the first; -EINTR on a signal. */

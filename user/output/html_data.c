@@ -38,8 +38,11 @@ struct html_report *html_report_new(const struct tma_model *m, int level)
 	return h;
 }
 
-static void cgroup_free(struct html_cgroup *c)
+static void cgroup_free(struct html_cgroup *c, int nodes)
 {
+	for (int k = 0; c->unmeasured && k < nodes; k++)
+		free(c->unmeasured[k]);
+	free(c->unmeasured);
 	free(c->path);
 	free(c->ns);
 	free(c->pod);
@@ -62,7 +65,7 @@ void html_report_free(struct html_report *h)
 	if (!h)
 		return;
 	for (int i = 0; i < h->n; i++)
-		cgroup_free(&h->cg[i]);
+		cgroup_free(&h->cg[i], model_node_count(h->m));
 	free(h->cg);
 	free(h->slot);
 	free(h->l1);
@@ -157,19 +160,22 @@ static int new_cgroup(struct html_report *h, const struct report_line *line)
 	c->flagged = calloc(nodes + 1, sizeof(*c->flagged));
 	c->bneck = calloc(nodes + 1, sizeof(*c->bneck));
 	c->missing = calloc(line->nmissing + 1, sizeof(*c->missing));
+	c->unmeasured = calloc(nodes + 1, sizeof(*c->unmeasured));
 	if (res && res->k8s_pod) {
 		c->ns = dup_or_null(res->k8s_namespace);
 		c->pod = strdup(res->k8s_pod);
 		c->container = dup_or_null(res->k8s_container);
 	}
 	c->retire_latency = dup_or_null(line->retire_latency);
-	if (!c->path || !c->value || !c->flagged || !c->bneck || !c->missing) {
-		cgroup_free(c);
+	if (!c->path || !c->value || !c->flagged || !c->bneck || !c->missing || !c->unmeasured) {
+		cgroup_free(c, nodes);
 		return -ENOMEM;
 	}
 	for (int i = 0; i < line->nmissing; i++)
 		if ((c->missing[c->nmissing] = strdup(line->missing[i])))
 			c->nmissing++;
+	for (int k = 0; line->unmeasured && k < nodes; k++)
+		c->unmeasured[k] = dup_or_null(line->unmeasured[k]);
 	slot_put(h->slot, h->nslots, c->path, h->n);
 	return h->n++;
 }

@@ -26,6 +26,7 @@ struct html_cgroup {
 	char **missing;
 	int pmu_groups; /* -1: not known (replay) */
 	char *retire_latency;
+	char **unmeasured; /* per node: why it was never measured (the first line's); NULL: measured */
 	/* Over the run (html_report_set_total); has_total false: not set. */
 	bool has_total;
 	double *value;

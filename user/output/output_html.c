@@ -109,7 +109,29 @@ static void put_numbers(struct json_writer *w, const struct number_field *f, siz
 
 #define put_fields(put, w, fields) put(w, fields, sizeof(fields) / sizeof(fields[0]))
 
-static void put_quality(struct json_writer *w, const struct html_cgroup *c)
+/* "unmeasured": {node: why} when a perf group failed to open; absent otherwise. */
+static void put_unmeasured(struct json_writer *w, const struct html_report *h,
+			   const struct html_cgroup *c)
+{
+	int n = model_node_count(h->m), k;
+
+	for (k = 0; k < n && !c->unmeasured[k]; k++)
+		;
+	if (k == n)
+		return;
+	JW_KEY(w, "unmeasured");
+	jw_begin_object(w);
+	for (; k < n; k++)
+		if (c->unmeasured[k] && model_node(h->m, k)->level <= h->level &&
+		    model_node(h->m, k)->level > 0) {
+			jw_key(w, model_node(h->m, k)->name);
+			jw_string(w, c->unmeasured[k]);
+		}
+	jw_end_object(w);
+}
+
+static void put_quality(struct json_writer *w, const struct html_report *h,
+			const struct html_cgroup *c)
 {
 	/* Counts of intervals and deltas: exact as doubles far past what a run reaches. */
 	const struct number_field numbers[] = {
@@ -132,6 +154,7 @@ static void put_quality(struct json_writer *w, const struct html_cgroup *c)
 	jw_end_array(w);
 	JW_KEY(w, "retire_latency");
 	jw_string(w, c->retire_latency);
+	put_unmeasured(w, h, c);
 	jw_end_object(w);
 }
 
@@ -223,7 +246,7 @@ static void put_cgroup(struct json_writer *w, const struct html_report *h,
 	put_fields(put_texts, w, names);
 	put_fields(put_numbers, w, numbers);
 	put_total(w, h, c, pos);
-	put_quality(w, c);
+	put_quality(w, h, c);
 	put_chart(w, h, c);
 	jw_end_object(w);
 }

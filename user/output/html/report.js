@@ -271,13 +271,14 @@
 		box.appendChild(badge(c.intervals + (c.intervals === 1 ? " interval, " : " intervals, ") + seconds(c.span_s)));
 		box.appendChild(badge("CPU " + (c.cpu_s === null ? "not recorded" : c.cpu_s.toFixed(2) + " s")));
 		if (q.running_min !== null)
-			box.appendChild(badge("measured " + (100 * q.running_min).toFixed(1) + "% of the time" + (q.running_min < 1 ? " (multiplexing)" : ""), q.running_min < 0.9, "the least share of time any counter group ran (quality.running_min)"));
+			box.appendChild(badge("measured " + (100 * q.running_min).toFixed(1) + "% of the time" + (q.running_min < 1 ? (D.level > 3 ? " (groups in turns)" : " (multiplexing)") : ""), q.running_min < 0.9, "the least share of time any counter group ran (quality.running_min)" + (D.level > 3 ? "; at levels 4-6 the deep groups take turns on the PMU, each scaled by its share" : "")));
 		else box.appendChild(badge("multiplexing: not recorded"));
 		box.appendChild(badge("dropped " + q.dropped, q.dropped > 0, "deltas lost in this cgroup's intervals"));
 		box.appendChild(badge("map full " + q.map_full, q.map_full > 0, "of them, lost to a full cgroup map: raise --max-cgroups"));
 		if (q.smt_shared) box.appendChild(badge("SMT: core-wide events shared", true));
 		if (q.no_tree_intervals) box.appendChild(badge(q.no_tree_intervals + (q.no_tree_intervals === 1 ? " interval" : " intervals") + " without slots", true));
 		if (q.missing.length) box.appendChild(badge("not measured: " + q.missing.join(", "), true));
+		if (q.unmeasured) for (const [node, why] of Object.entries(q.unmeasured)) box.appendChild(badge("not measured: " + node, true, why + " (quality.unmeasured)"));
 		if (q.retire_latency) box.appendChild(badge("retire latency: " + q.retire_latency));
 		return box;
 	}
