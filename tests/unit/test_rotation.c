@@ -223,6 +223,7 @@ static void topdown_group_always_on(void **state)
 			if (!(p.always_on & 1))
 				fail_msg("%s level %d: the topdown group takes turns", ids[k],
 					 r.level);
+			assert_int_equal(p.top_levels, top);
 			/* As few as the counters allow at level 6, one more at most above. */
 			fewest = fewest_slices(&p);
 			if (p.nslices > fewest + (r.level < 6))
@@ -423,7 +424,8 @@ static void list_events_shows_rotation(void **state)
 	(void)state;
 	assert_int_equal(offline_capture(STDOUT_FILENO, NULL, 6, spr6, text, sizeof(text)), 0);
 	if (!strstr(text, "rotation: ") || !strstr(text, " slices, each 1/") ||
-	    !strstr(text, "slice 0: groups ") || !strstr(text, "events read per switch"))
+	    !strstr(text, "slice 0: groups ") || !strstr(text, "events read per switch") ||
+	    !strstr(text, "on in every slice: groups 0 (the topdown group"))
 		fail_msg("no rotation shown:\n%s", text);
 	assert_int_equal(offline_capture(STDOUT_FILENO, NULL, 6, spr3, text, sizeof(text)), 0);
 	assert_null(strstr(text, "rotation"));

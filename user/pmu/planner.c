@@ -46,7 +46,8 @@ struct plan_state {
 	uint32_t sealed_fixed;		/* their fixed counters: taken for the other groups */
 	int sealed_gp[PLAN_MAX_EVENTS]; /* their GP events: beside every other group */
 	int nsealed_gp;
-	size_t cap; /* room for every input event, SLOTS added, and a spare */
+	int top_levels; /* the levels group 0 holds whole (plan.top_levels) */
+	size_t cap;	/* room for every input event, SLOTS added, and a spare */
 };
 
 static int plan_cmp_name(const void *a, const void *b)
@@ -253,9 +254,10 @@ static int plan_encode(const struct plan_input *in, struct plan_state *s, struct
  * Rotating: the GP events of levels 1-2, level by level, join group 0 while
  * they take at most 1/PLAN_TOP_GP_SHARE of the counters, so those levels are
  * measured all the time (spr: Frontend_Bound subtracts INT_MISC.UOP_DROPPING
- * from the metric; icx's level 2 needs too many for this).
+ * from the metric; icx's level 2 needs too many for this).  Returns the
+ * deepest level group 0 then holds whole.
  */
-static void plan_topdown_top(struct plan_state *s, const struct plan_input *in)
+static int plan_topdown_top(struct plan_state *s, const struct plan_input *in)
 {
 	int set[PLAN_MAX_EVENTS], budget = s->gp / PLAN_TOP_GP_SHARE, used = 0;
 
@@ -275,14 +277,15 @@ static void plan_topdown_top(struct plan_state *s, const struct plan_input *in)
 				if (dup)
 					continue;
 				if (used + nset == budget)
-					return; /* too many: this level takes turns */
+					return level - 1; /* too many: this level takes turns */
 				set[nset++] = i;
 			}
 		if (!plan_fits(s, &s->group[0], set, nset))
-			return;
+			return level - 1;
 		plan_add(s, 0, set, nset);
 		used += nset;
 	}
+	return 2;
 }
 
 /* Group 0: SLOTS, the PERF_METRICS events by config, then the fixed-counter events. */
@@ -338,7 +341,7 @@ static int plan_topdown_group(struct plan_state *s, const struct plan_input *in,
 		plan_add(s, plan_new_group(s), td, ntd);
 	/* Levels 4-6: the GP events take turns elsewhere, this group stays on. */
 	if (ntd && in->rotate) {
-		plan_topdown_top(s, in);
+		s->top_levels = plan_topdown_top(s, in);
 		s->sealed = s->ngroups;
 		for (int k = 0; k < s->group[0].n; k++) {
 			int i = s->group[0].member[k];
@@ -518,6 +521,7 @@ static int plan_emit(const struct plan_state *s, bool rotate, struct plan *out, 
 	}
 	out->ngroups = s->ngroups;
 	out->first[s->ngroups] = out->nevents;
+	out->top_levels = s->top_levels;
 	for (int g = 0; g < s->ngroups; g++) {
 		out->cycles_of_group[g] = -1;
 		for (int i = out->first[g]; s->cycles >= 0 && i < out->first[g + 1]; i++)

@@ -106,6 +106,7 @@ struct plan {
 	 */
 	int nslices;
 	uint64_t always_on;
+	int top_levels; /* rotating: levels 1..top_levels read from group 0 alone (0: none) */
 	uint64_t slice_groups[PLAN_MAX_SLICES];
 	int reads_per_switch; /* the most events one slice reads */
 };

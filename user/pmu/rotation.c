@@ -269,7 +269,7 @@ int plan_rotate(struct plan *p, const bool *base, bool software_takes_counters, 
 	return 0;
 }
 
-static void print_groups(FILE *f, uint64_t groups)
+static void print_groups(FILE *f, uint64_t groups, const char *note)
 {
 	const char *sep = " ";
 
@@ -278,7 +278,7 @@ static void print_groups(FILE *f, uint64_t groups)
 			fprintf(f, "%s%d", sep, g);
 			sep = ", ";
 		}
-	fprintf(f, "%s\n", groups ? "" : " none");
+	fprintf(f, "%s%s\n", groups ? "" : " none", note);
 }
 
 void plan_print_rotation(FILE *f, const struct plan *p)
@@ -290,9 +290,13 @@ void plan_print_rotation(FILE *f, const struct plan *p)
 		"at most %d events read per switch\n",
 		p->nslices, p->nslices, 1000.0 / p->nslices, p->reads_per_switch);
 	fprintf(f, "  on in every slice: groups");
-	print_groups(f, p->always_on);
+	print_groups(f, p->always_on,
+		     !(p->nevents && p->ev[0].kind == EVENT_SLOTS && (p->always_on & 1)) ? "" :
+		     p->top_levels >= 2 ? " (the topdown group: levels 1-2 measured all the time)" :
+		     p->top_levels == 1 ? " (the topdown group: level 1 measured all the time)" :
+					  " (the topdown group)");
 	for (int s = 0; s < p->nslices; s++) {
 		fprintf(f, "  slice %d: groups", s);
-		print_groups(f, p->slice_groups[s] & ~p->always_on);
+		print_groups(f, p->slice_groups[s] & ~p->always_on, "");
 	}
 }
