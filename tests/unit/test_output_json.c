@@ -279,8 +279,8 @@ static void every_key_reads_back_exactly(void **state)
 }
 
 /*
- * Levels 4-6 take turns: quality.measured, last in quality, gives each node
- * below level 3 the fraction of the interval its events were measured; a
+ * Levels 4-6 take turns: quality.measured, in quality, gives each node whose
+ * events take turns the fraction of the interval they were measured; a
  * node not reported (NAN) is absent, and lines without it have no key.
  */
 static void measured_fractions_in_quality(void **state)
@@ -337,6 +337,50 @@ static void measured_fractions_in_quality(void **state)
 	model_free(m);
 }
 
+/*
+ * A perf group that failed to open: quality.unmeasured names each node it
+ * leaves null (to the line's level) with the reason; no key when all opened.
+ */
+static void unmeasured_reasons_in_quality(void **state)
+{
+	char err[256];
+	struct tma_model *m = model_load_builtin("spr", err, sizeof(err));
+	struct report_line r = { .model = "spr", .cgroup = "/a", .pmu_groups = 4, .level = 3 };
+	const char **why;
+	json_object *o, *u;
+	int l1 = -1, l6 = -1;
+	char *line;
+
+	(void)state;
+	assert_non_null(m);
+	why = calloc((size_t)model_node_count(m), sizeof(*why));
+	for (int i = 0; i < model_node_count(m); i++) {
+		l1 = l1 < 0 && model_node(m, i)->level == 1 ? i : l1;
+		l6 = l6 < 0 && model_node(m, i)->level == 6 ? i : l6;
+	}
+	why[l1] = "cannot open event X on CPU 3: Invalid argument";
+	why[l6] = "the same group"; /* deeper than the line's level: not listed */
+	r.tma = m;
+	r.result = model_result_new(m);
+	r.unmeasured = why;
+	line = render(&r);
+	o = json_tokener_parse(line);
+	u = json_object_object_get(json_object_object_get(o, "quality"), "unmeasured");
+	assert_int_equal(json_object_object_length(u), 1);
+	assert_string_equal(
+		json_object_get_string(json_object_object_get(u, model_node(m, l1)->name)),
+		why[l1]);
+	json_object_put(o);
+	free(line);
+	why[l1] = why[l6] = NULL;
+	line = render(&r);
+	assert_null(strstr(line, "\"unmeasured\""));
+	free(line);
+	free(why);
+	model_result_free((struct model_result *)r.result);
+	model_free(m);
+}
+
 static void closed_stream_reports_error(void **state)
 {
 	struct report_line r = { .interval_s = 1, .running_min = NAN };
@@ -383,6 +427,7 @@ int main(void)
 		cmocka_unit_test(doubles_print_shortest_round_trip),
 		cmocka_unit_test(every_key_reads_back_exactly),
 		cmocka_unit_test(measured_fractions_in_quality),
+		cmocka_unit_test(unmeasured_reasons_in_quality),
 		cmocka_unit_test(closed_stream_reports_error),
 		cmocka_unit_test(closed_pipe_line_buffered_is_epipe),
 	};

@@ -79,8 +79,9 @@ static void add_model_result(struct json_writer *w, const struct report_line *r)
 }
 
 /*
- * Levels 4-6 are measured in turns: each node below level 3 with the
- * fraction of the interval its events were on the PMU (docs/output.md).
+ * At levels 4-6 groups are measured in turns: each node whose events take
+ * turns with the fraction of the interval they were on the PMU
+ * (docs/output.md).
  */
 static void add_measured(struct json_writer *w, const struct report_line *r)
 {
