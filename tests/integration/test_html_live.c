@@ -87,25 +87,14 @@ static void sigint_writes_the_report(void **state)
 
 static void count_ends_the_run(void **state)
 {
-	char dir[] = "/tmp/tmacg-html-XXXXXX", out[64];
-	const char *args[] = { "--pmu",	   "software", "--interval", "200ms", "--count", "2",
-			       "--format", "html",     "-o",	     out,     NULL };
-	struct itest_tmacg t;
+	const char *args[] = { "--pmu", "software", "--interval", "200ms", "--count", "2", NULL };
 	json_object *data;
 
 	(void)state;
 	ITEST_NEED_ROOT();
-	assert_non_null(mkdtemp(dir));
-	snprintf(out, sizeof(out), "%s/report.html", dir);
-	assert_int_equal(itest_tmacg_start(&t, args), 0);
-	itest_tmacg_drain(&t);
-	assert_int_equal(itest_tmacg_stop(&t, 0), 0);
-	data = itest_html_data(out);
+	data = itest_html_run(args);
 	assert_int_equal((int)itest_num(itest_html_cgroup(data, "/"), "intervals"), 2);
 	json_object_put(data);
-	itest_tmacg_free(&t);
-	unlink(out);
-	rmdir(dir);
 }
 
 /* Exit 2 and the reason, before the BPF setup: -v's "ready" never comes. */

@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "itest.h"
 
@@ -101,21 +100,14 @@ static void refused_group_in_turns(void **state)
 /* The HTML report: the refused node null over the run, with why it was never measured. */
 static void refused_group_in_html(void **state)
 {
-	char dir[] = "/tmp/tmacg-ref-XXXXXX", out[64];
-	const char *args[] = { "--model",    "ref",   "--level", "4", "--format", "html", "-o", out,
-			       "--interval", "300ms", "--count", "2", NULL };
-	struct itest_tmacg t;
+	const char *args[] = { "--model", "ref",     "--level", "4", "--interval",
+			       "300ms",	  "--count", "2",	NULL };
 	json_object *data, *root, *v;
 	const char *why;
 
 	(void)state;
 	ITEST_NEED_ROOT();
-	assert_non_null(mkdtemp(dir));
-	snprintf(out, sizeof(out), "%s/report.html", dir);
-	assert_int_equal(itest_tmacg_start(&t, args), 0);
-	itest_tmacg_drain(&t);
-	assert_int_equal(itest_tmacg_stop(&t, 0), 0);
-	data = itest_html_data(out);
+	data = itest_html_run(args);
 	root = itest_html_cgroup(data, "/");
 	why = itest_str(root, "q.unmeasured.Refused");
 	if (!why || !strstr(why, "SW.REFUSED"))
@@ -124,9 +116,6 @@ static void refused_group_in_html(void **state)
 	assert_null(json_object_array_get_idx(v, 1)); /* Refused, second in the model */
 	assert_non_null(json_object_array_get_idx(v, 0));
 	json_object_put(data);
-	itest_tmacg_free(&t);
-	unlink(out);
-	rmdir(dir);
 }
 
 /* Live, a plan no slice can hold (an event no usable counter can take) is exit 2, with why. */

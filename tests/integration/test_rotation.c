@@ -145,11 +145,10 @@ static void table_marks_rotated_nodes(void **state)
  */
 static void top_and_html_at_level_6(void **state)
 {
-	char dir[] = "/tmp/tmacg-rot-XXXXXX", out[64];
 	const char *top[] = { "--model",    "rot",   "--level", "6", "--format", "top",
 			      "--interval", "300ms", "--count", "2", NULL };
-	const char *html[] = { "--model",    "rot",   "--level", "6", "--format", "html", "-o", out,
-			       "--interval", "300ms", "--count", "2", NULL };
+	const char *html[] = { "--model", "rot",     "--level", "6", "--interval",
+			       "300ms",	  "--count", "2",	NULL };
 	struct itest_tmacg t;
 	json_object *data, *root, *v, *nodes;
 	double q;
@@ -163,12 +162,7 @@ static void top_and_html_at_level_6(void **state)
 		fail_msg("no live view at --level 6:\n%s", t.out);
 	itest_tmacg_free(&t);
 
-	assert_non_null(mkdtemp(dir));
-	snprintf(out, sizeof(out), "%s/report.html", dir);
-	assert_int_equal(itest_tmacg_start(&t, html), 0);
-	itest_tmacg_drain(&t);
-	assert_int_equal(itest_tmacg_stop(&t, 0), 0);
-	data = itest_html_data(out);
+	data = itest_html_run(html);
 	assert_int_equal((int)itest_num(data, "level"), 6);
 	assert_true(json_object_object_get_ex(data, "nodes", &nodes));
 	assert_int_equal((int)json_object_array_length(nodes), 7);
@@ -181,9 +175,6 @@ static void top_and_html_at_level_6(void **state)
 	if (!(q > 0.1 && q < 0.9))
 		fail_msg("running_min %g: the groups' turns not said", q);
 	json_object_put(data);
-	itest_tmacg_free(&t);
-	unlink(out);
-	rmdir(dir);
 }
 
 /* Live, a --level the model does not have is a usage error: exit 2, with the reason. */

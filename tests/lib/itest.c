@@ -536,3 +536,32 @@ json_object *itest_html_cgroup(json_object *data, const char *path)
 	fail_msg("no cgroup %s in the report", path);
 	return NULL;
 }
+
+json_object *itest_html_run(const char *const args[])
+{
+	char dir[] = "/tmp/tmacg-html-XXXXXX", out[64];
+	const char *all[64];
+	struct itest_tmacg t;
+	json_object *data;
+	int n = 0;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(out, sizeof(out), "%s/report.html", dir);
+	while (args[n] && n < 58) {
+		all[n] = args[n];
+		n++;
+	}
+	all[n++] = "--format";
+	all[n++] = "html";
+	all[n++] = "-o";
+	all[n++] = out;
+	all[n] = NULL;
+	assert_int_equal(itest_tmacg_start(&t, all), 0);
+	itest_tmacg_drain(&t);
+	assert_int_equal(itest_tmacg_stop(&t, 0), 0);
+	data = itest_html_data(out);
+	itest_tmacg_free(&t);
+	unlink(out);
+	rmdir(dir);
+	return data;
+}

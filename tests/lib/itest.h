@@ -89,6 +89,11 @@ json_object **itest_stop_json(struct itest_tmacg *t, int sig, size_t *n);
 const char *itest_str(json_object *o, const char *path);
 /* An HTML report's data block, parsed; fails the test when there is none. */
 json_object *itest_html_data(const char *path);
+/*
+ * Runs $TMACG with args (ending with --count or --duration) and --format html
+ * -o a temporary file, to exit 0: the report's data block, the file removed.
+ */
+json_object *itest_html_run(const char *const args[]);
 /* Its cgroup of that path; fails the test when there is none. */
 json_object *itest_html_cgroup(json_object *data, const char *path);
 double itest_num(json_object *o, const char *path);
