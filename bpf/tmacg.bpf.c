@@ -348,7 +348,7 @@ static __always_inline int account(struct tmacg_cpu *pc, struct task_struct *tas
 	struct tmacg_cpu_state *cs = &pc->state;
 	struct tmacg_acc *d = &pc->delta;
 	__u32 cpu = bpf_get_smp_processor_id();
-	__u64 failed, window = rotation_window(cs), active = active_groups;
+	__u64 failed, read = 0, window = rotation_window(cs), active = active_groups;
 
 	cs->pass_failed = 0;
 	cs->pass_skip = 0;
@@ -365,6 +365,7 @@ static __always_inline int account(struct tmacg_cpu *pc, struct task_struct *tas
 		d->counter[e] = 0;
 		if (rotation_skips(g, e, d, window, active))
 			continue;
+		read |= bit;
 		if (cs->pass_skip & bit)
 			continue; /* this group's members did not count, or failed */
 		key = e * nr_cpus + cpu;
@@ -394,8 +395,15 @@ static __always_inline int account(struct tmacg_cpu *pc, struct task_struct *tas
 		cs->counter[e] = v.counter;
 	}
 	failed = cs->pass_failed;
-	/* A group that failed takes its next readings as a fresh baseline. */
-	cs->valid = (nr_groups >= 64 ? ~0ull : (1ull << nr_groups) - 1) & ~failed;
+	/*
+	 * A group read without failure has its baseline; one that failed takes its
+	 * next reading as a fresh baseline.  A group rotation skipped keeps its own
+	 * (its counters stood still while off) unless a read failed here: then this
+	 * CPU's events were dropped (CPU hotplug, collect/cpu_follow.c) and will be
+	 * new ones, so its next reading is a baseline too, not a delta against the
+	 * old events' (the guest test hp-rot saw a slice's counts lost to that).
+	 */
+	cs->valid = failed ? read & ~failed : (cs->valid & ~read) | read;
 	d->runtime_ns = cs->run_pending;
 	cs->run_pending = 0;
 	/*
