@@ -9,8 +9,18 @@
  * four software kinds repeats them: a stand-in for a hardware model's event
  * count on a machine without a PMU.
  *
- *   bpftime tmacg|floor NEVENTS per-task|shared COMMAND...
+ *   bpftime tmacg|floor PLAN per-task|shared COMMAND...
  * prints one line: ns_per_run=N runs=N switches=N early_returns=N
+ *
+ * PLAN is NEVENTS (one group), or a real plan's shape (tmacg --list-events):
+ *   SIZES[/on=G+G...|/rotate=G+G...]
+ * SIZES the events of each group ("19,8,8"), cpu-clock leading each.  on=
+ * enables only those groups, as kernel multiplexing leaves one group of a
+ * full PMU on at a time (the others' leaders are read, seen not running and
+ * their members skipped).  rotate= loads tmacg with its rotation on and
+ * those groups the slice's (active_groups), the others' leaders disabled, as
+ * user/rotate.c leaves them.  The floor ignores the groups: it reads every
+ * event, so give it the count a switch reads.
  */
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -26,6 +36,15 @@
 #include "pmu/pmu.h"
 #include "tmacg.skel.h"
 
+struct plan {
+	int nevents;
+	int ngroups;
+	int group[TMACG_MAX_EVENTS];
+	bool leader[TMACG_MAX_EVENTS];
+	uint64_t on; /* the groups enabled */
+	bool rotate;
+};
+
 struct run {
 	struct pmu_set pmu;
 	struct collector col;
@@ -33,16 +52,67 @@ struct run {
 	int prog_fd;
 };
 
-static int make_events(struct pmu_event *ev, int n)
+/* "G+G+...": a set of groups below ngroups; false when it is not one. */
+static bool parse_groups(const char *s, int ngroups, uint64_t *set)
+{
+	char *end;
+
+	*set = 0;
+	do {
+		long g = strtol(s, &end, 10);
+
+		if (end == s || g < 0 || g >= ngroups || g >= 64)
+			return false;
+		*set |= 1ull << g;
+		s = end + (*end == '+');
+	} while (*end == '+');
+	return !*end;
+}
+
+/* NEVENTS or SIZES[/on=GROUPS|/rotate=GROUPS]: false when it is neither. */
+static bool parse_plan(const char *arg, struct plan *p)
+{
+	const char *s = arg, *opt;
+	char *end;
+
+	memset(p, 0, sizeof(*p));
+	p->on = ~0ull;
+	do {
+		long n = strtol(s, &end, 10);
+
+		if (end == s || n < 1 || n > TMACG_MAX_EVENTS - p->nevents ||
+		    p->ngroups >= TMACG_MAX_GROUPS)
+			return false;
+		for (int i = 0; i < n; i++) {
+			p->group[p->nevents + i] = p->ngroups;
+			p->leader[p->nevents + i] = i == 0;
+		}
+		p->nevents += n;
+		p->ngroups++;
+		s = end + (*end == ',');
+	} while (*end == ',');
+	if (!*end)
+		return true;
+	opt = end + 1;
+	if (*end != '/')
+		return false;
+	if (!strncmp(opt, "on=", 3))
+		return parse_groups(opt + 3, p->ngroups, &p->on);
+	p->rotate = true;
+	return !strncmp(opt, "rotate=", 7) && parse_groups(opt + 7, p->ngroups, &p->on);
+}
+
+static int make_events(struct pmu_event *ev, const struct plan *p)
 {
 	struct pmu_event kinds[4];
 	int nk = pmu_software_events(kinds, 4);
 
 	if (nk < 1)
 		return -EINVAL;
-	for (int e = 0; e < n; e++) {
-		ev[e] = kinds[e % nk];
-		ev[e].group = 0; /* cpu-clock leads, as in --pmu software */
+	for (int e = 0, k = 0; e < p->nevents; e++, k++) {
+		k = p->leader[e] ? 0 : k % nk; /* cpu-clock leads, as in --pmu software */
+		ev[e] = kinds[k];
+		ev[e].group = p->group[e];
 	}
 	return 0;
 }
@@ -82,16 +152,16 @@ static int load_floor(struct run *r, int ncpus, int nevents, char *err, size_t l
 	return ret;
 }
 
-static int load_tmacg(struct run *r, int nevents, bool per_task, char *err, size_t len)
+static int load_tmacg(struct run *r, const struct plan *p, bool per_task, char *err,
+		      size_t len)
 {
-	int group[TMACG_MAX_EVENTS] = { 0 };
-	bool leader[TMACG_MAX_EVENTS] = { true };
 	struct collector_config cfg = {
-		.nevents = nevents,
-		.ngroups = 1,
-		.event_group = group,
-		.event_is_leader = leader,
+		.nevents = p->nevents,
+		.ngroups = p->ngroups,
+		.event_group = p->group,
+		.event_is_leader = p->leader,
 		.per_task = per_task,
+		.rotate = p->rotate,
 		.max_cgroups = 16384,
 		.max_tasks = 16384,
 	};
@@ -99,6 +169,8 @@ static int load_tmacg(struct run *r, int nevents, bool per_task, char *err, size
 
 	if (!ret)
 		ret = collector_set_events(&r->col, &r->pmu, err, len);
+	if (!ret && p->rotate)
+		collector_set_active(&r->col, p->on);
 	if (!ret)
 		ret = collector_attach(&r->col, err, len);
 	if (!ret)
@@ -141,23 +213,26 @@ static int run_command(char **argv)
 int main(int argc, char **argv)
 {
 	struct pmu_event ev[TMACG_MAX_EVENTS];
+	struct plan plan;
 	struct run r = { 0 };
 	struct tmacg_stats st = { 0 };
 	__u64 ns0, cnt0, ns1, cnt1;
 	char err[1024] = "";
-	int nevents, ncpus, ret, stats_fd;
+	int ncpus, ret, stats_fd;
 	bool floor;
 
 	if (argc < 5 || (strcmp(argv[1], "tmacg") && strcmp(argv[1], "floor")) ||
 	    (strcmp(argv[3], "per-task") && strcmp(argv[3], "shared"))) {
-		fprintf(stderr, "usage: bpftime tmacg|floor NEVENTS per-task|shared COMMAND...\n");
+		fprintf(stderr, "usage: bpftime tmacg|floor PLAN per-task|shared COMMAND...\n");
 		return 2;
 	}
 	floor = !strcmp(argv[1], "floor");
-	nevents = atoi(argv[2]);
 	ncpus = libbpf_num_possible_cpus();
-	if (nevents < 1 || nevents > TMACG_MAX_EVENTS || ncpus < 1) {
-		fprintf(stderr, "bpftime: NEVENTS must be 1-%d\n", TMACG_MAX_EVENTS);
+	if (!parse_plan(argv[2], &plan) || ncpus < 1) {
+		fprintf(stderr,
+			"bpftime: PLAN '%s' is not NEVENTS or SIZES[/on=G+G|/rotate=G+G] "
+			"(1-%d events in all, at most %d groups, groups numbered from 0)\n",
+			argv[2], TMACG_MAX_EVENTS, TMACG_MAX_GROUPS);
 		return 2;
 	}
 	stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
@@ -166,15 +241,18 @@ int main(int argc, char **argv)
 			strerror(errno));
 		return 1;
 	}
-	ret = make_events(ev, nevents);
+	ret = make_events(ev, &plan);
 	if (!ret)
-		ret = pmu_open(&r.pmu, ev, nevents, ncpus, err, sizeof(err));
+		ret = pmu_open(&r.pmu, ev, plan.nevents, ncpus, err, sizeof(err));
 	if (!ret)
-		ret = floor ? load_floor(&r, ncpus, nevents, err, sizeof(err)) :
-			      load_tmacg(&r, nevents, !strcmp(argv[3], "per-task"), err,
+		ret = floor ? load_floor(&r, ncpus, plan.nevents, err, sizeof(err)) :
+			      load_tmacg(&r, &plan, !strcmp(argv[3], "per-task"), err,
 					 sizeof(err));
 	if (!ret)
 		ret = pmu_enable(&r.pmu);
+	/* Groups off: their leaders disabled, as multiplexing or rotation leaves them. */
+	if (!ret && ~plan.on)
+		ret = pmu_switch_groups(&r.pmu, 0, ~plan.on);
 	if (!ret)
 		ret = prog_stats(r.prog_fd, &ns0, &cnt0);
 	if (ret) {

@@ -55,6 +55,13 @@ def nm: "not measured: \(.)";
  (.bpf | to_entries[] |
   "  \(.key | gsub("_"; " ") | rpad(26)) \(.value.ns_per_run.median | r(0) | lpad(10)) \(if .value.ratio_to_floor then .value.ratio_to_floor | range3 else "-" end | lpad(22)) \(.value.early_return_percent | lpad(12))")),
 
+(select(.bpf_levels) | .bpf_levels |
+ "",
+ "Levels on \(.model)'s plans, software stand-ins (tmacg l3: every group counting; l3mux: one",
+ " group on, as a PMU multiplexes; l6: rotating, the slice reading most): counters read",
+ " per switch l3 \(.reads_per_switch.l3), l3mux \(.reads_per_switch.l3mux), l6 \(.reads_per_switch.l6);",
+ "  level 6 / level 3 \(.l6_to_l3 | range3), level 6 / level 3 multiplexed \(.l6_to_l3mux | range3)"),
+
 (select(.output) |
  "",
  "Output path alone, per reported cgroup (tests/bench/outpath.c: \(.output.rounds) rounds of \(.output.lines) lines;",

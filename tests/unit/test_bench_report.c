@@ -284,6 +284,14 @@ static void targets_are_the_readmes(void **state)
 		   "[\"maps_under_64mib\",\"256_cpus\"]", true);
 	assert_met("{\"map_memory_computed\":{\"256\":{\"total_bytes\":67108864}}}",
 		   "[\"maps_under_64mib\",\"256_cpus\"]", false);
+	/* Level 6 rotating within 1.2x of level 3, both ways of counting level 3. */
+#define LEVELS(all, mux)                                                                     \
+	"{\"bpf_levels\":{\"model\":\"spr\",\"l6_to_l3\":{\"median\":" #all "},\"l6_to_l3mux\":" \
+	"{\"median\":" #mux "}}}"
+	assert_met(LEVELS(0.4, 1.2), "[\"switch_l6_within_1_2x_l3\"]", true);
+	assert_met(LEVELS(0.4, 1.201), "[\"switch_l6_within_1_2x_l3\"]", false);
+	assert_met(LEVELS(1.201, 1), "[\"switch_l6_within_1_2x_l3\"]", false);
+#undef LEVELS
 #define SWITCH(tm, perf, k)                                                    \
 	"{\"context_switch\":{\"tmacg\":{\"ratio\":{\"median\":" #tm "}},\"" k \
 	"\":{\"ratio\":{\"median\":" #perf "}}}}"
