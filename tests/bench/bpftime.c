@@ -152,8 +152,7 @@ static int load_floor(struct run *r, int ncpus, int nevents, char *err, size_t l
 	return ret;
 }
 
-static int load_tmacg(struct run *r, const struct plan *p, bool per_task, char *err,
-		      size_t len)
+static int load_tmacg(struct run *r, const struct plan *p, bool per_task, char *err, size_t len)
 {
 	struct collector_config cfg = {
 		.nevents = p->nevents,
@@ -246,8 +245,7 @@ int main(int argc, char **argv)
 		ret = pmu_open(&r.pmu, ev, plan.nevents, ncpus, err, sizeof(err));
 	if (!ret)
 		ret = floor ? load_floor(&r, ncpus, plan.nevents, err, sizeof(err)) :
-			      load_tmacg(&r, &plan, !strcmp(argv[3], "per-task"), err,
-					 sizeof(err));
+			      load_tmacg(&r, &plan, !strcmp(argv[3], "per-task"), err, sizeof(err));
 	if (!ret)
 		ret = pmu_enable(&r.pmu);
 	/* Groups off: their leaders disabled, as multiplexing or rotation leaves them. */

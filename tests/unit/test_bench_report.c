@@ -285,7 +285,7 @@ static void targets_are_the_readmes(void **state)
 	assert_met("{\"map_memory_computed\":{\"256\":{\"total_bytes\":67108864}}}",
 		   "[\"maps_under_64mib\",\"256_cpus\"]", false);
 	/* Level 6 rotating within 1.2x of level 3, both ways of counting level 3. */
-#define LEVELS(all, mux)                                                                     \
+#define LEVELS(all, mux)                                                                         \
 	"{\"bpf_levels\":{\"model\":\"spr\",\"l6_to_l3\":{\"median\":" #all "},\"l6_to_l3mux\":" \
 	"{\"median\":" #mux "}}}"
 	assert_met(LEVELS(0.4, 1.2), "[\"switch_l6_within_1_2x_l3\"]", true);
