@@ -5,8 +5,11 @@
  * computed beforehand), written as JSON lines to /dev/null and as the
  * Prometheus exposition (begin, every line, end, as one scrape's interval),
  * timed on this thread's CPU clock.  Variants are interleaved, ROUNDS times.
+ * icx at level 3 and at level 6; level 6's lines carry quality.measured (each
+ * node below level 3 measured part of the interval), as a rotating run's do.
  *
- *   outpath [LINES [ROUNDS]]    (1000, 15)
+ *   outpath [LINES [ROUNDS [VARIANT]]]    (1000, 15, all)
+ * VARIANT (json_icx_level6, ...) times that one alone: for a profiler.
  * prints one JSON object: per variant, ns per line {median, min, max} and the
  * bytes of one JSON line.  N lines a second cost ns_per_line x N / 1e7 percent
  * of one CPU.
@@ -32,6 +35,7 @@ struct variant {
 	const char **count_names;
 	double *counts;		      /* lines x ncounts */
 	struct model_result **result; /* per line, or NULL */
+	double *measured;	      /* per node, NULL: not rotating */
 	char **cgroup;
 	double samples[64];
 	int nsamples;
@@ -129,6 +133,7 @@ static void fill_line(const struct variant *v, int i, struct report_line *l)
 				   .tma = v->tma,
 				   .result = v->tma ? v->result[i] : NULL,
 				   .level = v->level,
+				   .measured = v->measured,
 				   .topdown_fixed = true,
 				   .smt = true };
 }
@@ -176,7 +181,7 @@ static int by_value(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static void print_stats(const char *name, struct variant *v, long bytes, bool last)
+static void print_stats(const char *name, struct variant *v, long bytes)
 {
 	double *s = v->samples;
 	int n = v->nsamples;
@@ -188,29 +193,98 @@ static void print_stats(const char *name, struct variant *v, long bytes, bool la
 	       s[0], s[n - 1]);
 	if (bytes >= 0)
 		printf(",\"bytes_per_line\":%ld", bytes);
-	printf("}%s", last ? "" : ",");
+	putchar('}');
 }
+
+/* The icx line's counts: the summary ones, then the events its level reads, as tmacg lists them. */
+static int tma_counts(struct variant *v, const struct variant *soft)
+{
+	int nev = model_event_count(v->tma);
+	bool *needed = calloc(nev, sizeof(bool));
+
+	v->count_names = calloc(soft->ncounts + nev, sizeof(char *));
+	if (!needed || !v->count_names ||
+	    model_events_needed(v->tma, v->level, false, MODEL_FLAG_TOPDOWN_FIXED | MODEL_FLAG_SMT,
+				needed) < 0)
+		return -1;
+	for (int i = 0; i < soft->ncounts; i++)
+		v->count_names[v->ncounts++] = soft->count_names[i];
+	for (int i = 0; i < nev; i++)
+		if (needed[i])
+			v->count_names[v->ncounts++] = model_event_name(v->tma, i);
+	free(needed);
+	return 0;
+}
+
+/*
+ * quality.measured as a rotating run reports it: each tree node below level 3
+ * and at most the variant's level measured a fifteenth of the interval or a
+ * few (icx level 6 rotates in 15 slices), the rest not reported (NAN).
+ */
+static int rotating(struct variant *v)
+{
+	int n = model_node_count(v->tma);
+
+	v->measured = calloc(n ? n : 1, sizeof(double));
+	if (!v->measured)
+		return -1;
+	for (int k = 0; k < n; k++) {
+		const struct model_node_info *node = model_node(v->tma, k);
+
+		v->measured[k] = !node->is_info && !node->is_count && node->level > 3 &&
+						 node->level <= v->level ?
+					 (k % 3 + 1) / 15.0 :
+					 NAN;
+	}
+	return 0;
+}
+
+/* Variant k of main's: JSON lines (0-2) or the exposition (3-5, expo k - 3). */
+static double run_round(const struct variant *v, int k, int lines, FILE *out, struct prom_expo **e)
+{
+	return k < 3 ? json_round(v, lines, out) : prom_round(v, lines, e[k - 3]);
+}
+
+#define NVARIANTS 6
+static const char *const names[NVARIANTS] = {
+	"json_software", "json_icx_level3", "json_icx_level6",
+	"prom_software", "prom_icx_level3", "prom_icx_level6"
+};
 
 int main(int argc, char **argv)
 {
 	int lines = argc > 1 ? atoi(argv[1]) : 1000;
 	int rounds = argc > 2 ? atoi(argv[2]) : 15;
+	const char *only = argc > 3 ? argv[3] : NULL;
 	char err[256];
 	struct variant soft = { 0 };
-	struct variant tma = { .level = 3 };
-	struct variant *vs[4] = { &soft, &tma, &soft, &tma };
-	struct variant prom_soft, prom_tma;
-	struct prom_expo *e = prom_expo_new(false), *e_tma = prom_expo_new(false);
+	struct variant l3 = { .level = 3 }, l6 = { .level = 6 };
+	struct variant *tmas[2] = { &l3, &l6 };
+	struct variant pv[3];
+	struct variant *vs[NVARIANTS] = { &soft, &l3, &l6, &pv[0], &pv[1], &pv[2] };
+	struct prom_expo *e[3];
 	FILE *out = fopen("/dev/null", "w");
-	long bytes[2];
+	long bytes[3];
 
 	if (lines < 1 || rounds < 1 || rounds > 64) {
-		fprintf(stderr, "usage: outpath [LINES (>= 1) [ROUNDS (1..64)]]\n");
+		fprintf(stderr, "usage: outpath [LINES (>= 1) [ROUNDS (1..64) [VARIANT]]]\n");
 		return 1;
 	}
-	tma.tma = model_load_builtin("icx", err, sizeof(err));
-	if (!tma.tma || !e || !e_tma || !out) {
-		fprintf(stderr, "outpath: cannot set up: %s\n", tma.tma ? "out of memory" : err);
+	for (int k = 0; only && k <= NVARIANTS; k++)
+		if (k == NVARIANTS) {
+			fprintf(stderr,
+				"outpath: no variant '%s' (json_software ... prom_icx_level6)\n",
+				only);
+			return 1;
+		} else if (!strcmp(only, names[k])) {
+			break;
+		}
+	for (int k = 0; k < 3; k++)
+		e[k] = prom_expo_new(false);
+	l3.tma = model_load_builtin("icx", err, sizeof(err));
+	l6.tma = l3.tma;
+	if (!l3.tma || !e[0] || !e[1] || !e[2] || !out) {
+		fprintf(stderr, "outpath: cannot set up: %s\n", l3.tma ? "out of memory" : err);
 		return 2;
 	}
 	/* The software line's counts: the documented ones, then the software model's events. */
@@ -226,30 +300,15 @@ int main(int argc, char **argv)
 		for (int i = 0; i < nev; i++)
 			soft.count_names[soft.ncounts++] = model_event_name(sw, i);
 	}
-	/* The icx line's counts: the summary ones, then the events level 3 reads, as tmacg lists them. */
-	{
-		int nev = model_event_count(tma.tma);
-		bool *needed = calloc(nev, sizeof(bool));
-
-		tma.count_names = calloc(soft.ncounts + nev, sizeof(char *));
-		if (!needed || !tma.count_names ||
-		    model_events_needed(tma.tma, 3, false,
-					MODEL_FLAG_TOPDOWN_FIXED | MODEL_FLAG_SMT, needed) < 0)
+	for (int t = 0; t < 2; t++)
+		if (tma_counts(tmas[t], &soft))
 			return 2;
-		for (int i = 0; i < soft.ncounts; i++)
-			tma.count_names[tma.ncounts++] = soft.count_names[i];
-		for (int i = 0; i < nev; i++)
-			if (needed[i])
-				tma.count_names[tma.ncounts++] = model_event_name(tma.tma, i);
-		free(needed);
-	}
+	if (rotating(&l6))
+		return 2;
 	make_lines(&soft, lines);
-	make_lines(&tma, lines);
-	prom_soft = soft;
-	prom_tma = tma;
-	vs[2] = &prom_soft;
-	vs[3] = &prom_tma;
-	for (int j = 0; j < 2; j++) {
+	make_lines(&l3, lines);
+	make_lines(&l6, lines);
+	for (int k = 0; k < 3; k++) {
 		struct report_line l;
 		char *buf = NULL;
 		size_t len = 0;
@@ -257,35 +316,34 @@ int main(int argc, char **argv)
 
 		if (!m)
 			return 2;
-		fill_line(j ? &tma : &soft, 0, &l);
+		pv[k] = *vs[k];
+		fill_line(vs[k], 0, &l);
 		output_json_line(m, &l);
 		fclose(m);
-		bytes[j] = (long)len;
+		bytes[k] = (long)len;
 		free(buf);
 	}
 	/* One round unmeasured: first-touch page faults, the exposition's first series. */
-	json_round(&soft, lines, out);
-	json_round(&tma, lines, out);
-	prom_round(&soft, lines, e);
-	prom_round(&tma, lines, e_tma);
+	for (int k = 0; k < NVARIANTS; k++)
+		run_round(vs[k], k, lines, out, e);
 	for (int r = 0; r < rounds; r++) {
-		for (int k = 0; k < 4; k++) {
-			int i = (k + r) % 4;
+		for (int k = 0; k < NVARIANTS; k++) {
+			int i = (k + r) % NVARIANTS;
 			struct variant *v = vs[i];
 
-			v->samples[v->nsamples++] =
-				i < 2 ? json_round(v, lines, out) :
-					prom_round(v, lines, i == 2 ? e : e_tma);
+			if (!only || !strcmp(only, names[i]))
+				v->samples[v->nsamples++] = run_round(v, i, lines, out, e);
 		}
 	}
-	printf("{\"lines\":%d,\"rounds\":%d,", lines, rounds);
-	print_stats("json_software", &soft, bytes[0], false);
-	print_stats("json_icx_level3", &tma, bytes[1], false);
-	print_stats("prom_software", &prom_soft, -1, false);
-	print_stats("prom_icx_level3", &prom_tma, -1, true);
+	printf("{\"lines\":%d,\"rounds\":%d", lines, rounds);
+	for (int k = 0; k < NVARIANTS; k++)
+		if (vs[k]->nsamples) {
+			putchar(',');
+			print_stats(names[k], vs[k], k < 3 ? bytes[k] : -1);
+		}
 	printf("}\n");
 	fclose(out);
-	prom_expo_free(e);
-	prom_expo_free(e_tma);
+	for (int k = 0; k < 3; k++)
+		prom_expo_free(e[k]);
 	return 0;
 }

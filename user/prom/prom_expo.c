@@ -2,7 +2,10 @@
 /*
  * Each family writes into its own memory stream while the lines arrive (a
  * line touches many families), and the streams are joined at the end, each
- * under its HELP and TYPE lines, as the format requires.
+ * under its HELP and TYPE lines, as the format requires.  The streams are
+ * rewound, not reopened, at each interval: their buffers keep their size, so
+ * a scrape of 1,000 level-6 cgroups (tens of MiB) does not grow them again
+ * through realloc, zero-filling and fresh pages every interval (issue 27).
  */
 #include "prom/prom_expo.h"
 
@@ -130,6 +133,7 @@ struct prom_expo {
 	size_t lines;
 	char *host;
 	FILE *f[F_COUNT];  /* this interval's samples of each family */
+	bool open;	   /* between begin and end: lines are taken */
 	bool label_failed; /* a label value was left out (out of memory) */
 	char *buf[F_COUNT];
 	size_t len[F_COUNT];
@@ -232,14 +236,22 @@ static void put_value(FILE *f, double v)
 /* An interval's text (measured), or the one before the first interval. */
 static int begin(struct prom_expo *e, const struct report_line *head, bool measured)
 {
-	close_streams(e);
+	e->open = false;
 	for (int i = 0; i < F_COUNT; i++) {
+		/* Rewound: its buffer kept; the length is the position from here on. */
+		if (e->f[i] && !fseeko(e->f[i], 0, SEEK_SET))
+			continue;
+		if (e->f[i])
+			fclose(e->f[i]);
+		free(e->buf[i]);
+		e->buf[i] = NULL;
 		e->f[i] = open_memstream(&e->buf[i], &e->len[i]);
 		if (!e->f[i]) {
 			close_streams(e);
 			return -ENOMEM;
 		}
 	}
+	e->open = true;
 	e->generation++;
 	e->lines = 0;
 	e->label_failed = false;
@@ -555,7 +567,7 @@ int prom_expo_line(struct prom_expo *e, const struct report_line *l)
 	struct series_state *s;
 	char *labels;
 
-	if (l->task || !e->f[0])
+	if (l->task || !e->open)
 		return 0;
 	if (map_counts(e, l) || (l->tma && l->result && map_nodes(e, l->tma)))
 		return -ENOMEM;
@@ -614,12 +626,28 @@ static void forget_unreported(struct prom_expo *e)
 	u64map_retain(&e->state, reported_now, e);
 }
 
+/* "# HELP name help\n# TYPE name type\n" at p (NULL: only measured); its length. */
+static size_t family_header(char *p, const struct family_def *d)
+{
+	const char *parts[] = { "# HELP ", d->name, " ",     d->help, "\n# TYPE ",
+				d->name,   " ",	    d->type, "\n" };
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		size_t k = strlen(parts[i]);
+
+		if (p)
+			memcpy(p + n, parts[i], k);
+		n += k;
+	}
+	return n;
+}
+
 char *prom_expo_end(struct prom_expo *e, size_t *len)
 {
 	char *text = NULL;
 	size_t textlen = 0;
-	FILE *out;
-	bool ok = e->f[0] != NULL;
+	bool ok = e->open;
 
 	if (ok) {
 		fprintf(e->f[F_DROPPED], "%s{", defs[F_DROPPED].name);
@@ -629,26 +657,29 @@ char *prom_expo_end(struct prom_expo *e, size_t *len)
 		label(e, e->f[F_REPORTED], "host", e->host);
 		fprintf(e->f[F_REPORTED], "} %zu\n", e->lines);
 	}
+	e->open = false;
 	forget_unreported(e);
-	out = ok ? open_memstream(&text, &textlen) : NULL;
-	for (int i = 0; out && i < F_COUNT; i++) {
-		if (fflush(e->f[i])) {
+	/* One allocation of the whole text, each family copied once. */
+	for (int i = 0; ok && i < F_COUNT; i++) {
+		if (fflush(e->f[i]))
 			ok = false;
-			break;
-		}
-		if (!e->len[i])
-			continue;
-		fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", defs[i].name, defs[i].help,
-			defs[i].name, defs[i].type);
-		fwrite(e->buf[i], 1, e->len[i], out);
+		else if (e->len[i])
+			textlen += family_header(NULL, &defs[i]) + e->len[i];
 	}
-	if ((out && fclose(out)) || e->label_failed)
-		ok = false;
-	close_streams(e);
-	if (!ok) {
-		free(text);
+	text = ok && !e->label_failed ? malloc(textlen + 1) : NULL;
+	if (!text) {
+		close_streams(e); /* out of memory: start afresh */
 		return NULL;
 	}
+	textlen = 0;
+	for (int i = 0; i < F_COUNT; i++) {
+		if (!e->len[i])
+			continue;
+		textlen += family_header(text + textlen, &defs[i]);
+		memcpy(text + textlen, e->buf[i], e->len[i]);
+		textlen += e->len[i];
+	}
+	text[textlen] = '\0';
 	*len = textlen;
 	return text;
 }
