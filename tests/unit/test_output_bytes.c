@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The bytes of JSON lines and of the /metrics exposition, pinned: both were
+ * made cheaper per node (issue 27) on the promise that their output does
+ * not change.  Lines of icx at level 3 and at level 6 (with quality.measured,
+ * as a rotating run gives), values from a fixed generator, are written as
+ * JSON lines and as three intervals of the exposition (the second with fewer
+ * cgroups than the first: a reused buffer must not leak the longer text; the
+ * third with one back, its counters started again), and compared byte for
+ * byte with tests/fixtures/output_bytes/.  The fixtures were written by the
+ * code before that work (ff2ccdd), with TMACG_OUTPUT_BYTES_WRITE=DIR.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model.h"
+#include "output/cgroup_record.h"
+#include "output/output_json.h"
+#include "prom/prom_expo.h"
+#include "repo_root.h"
+
+#define NLINES 3
+
+static const char *const count_names[] = { "on_cpu_s",	  "cpu_utilization", "context_switches",
+					   "page_faults", "cycles",	     "instructions",
+					   "slots" };
+#define NCOUNTS (int)(sizeof(count_names) / sizeof(count_names[0]))
+
+struct lines {
+	struct tma_model *tma;
+	int level;
+	struct model_result *result[NLINES];
+	double counts[NLINES][NCOUNTS];
+	double *measured; /* level 6 only */
+	char cgroup[NLINES][32];
+	struct resource res;
+};
+
+static uint64_t rng = 0x2545f4914f6cdd1dULL;
+
+static double uniform(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (double)(rng >> 11) / 9007199254740992.0;
+}
+
+static void make(struct lines *L, struct tma_model *tma, int level)
+{
+	rng = 0x2545f4914f6cdd1dULL; /* the same lines whatever ran before */
+	int nev = model_event_count(tma), n = model_node_count(tma);
+	double *ev = calloc(nev, sizeof(double));
+
+	assert_non_null(ev);
+	memset(L, 0, sizeof(*L));
+	L->tma = tma;
+	L->level = level;
+	L->res.host = "node-7";
+	for (int i = 0; i < NLINES; i++) {
+		struct model_input in = { .events = ev,
+					  .interval_s = 1.001202908,
+					  .flags = MODEL_FLAG_TOPDOWN_FIXED | MODEL_FLAG_SMT };
+
+		snprintf(L->cgroup[i], sizeof(L->cgroup[i]), "/pool/c\"%d\\", i);
+		for (int c = 0; c < NCOUNTS; c++)
+			L->counts[i][c] =
+				c == 3 && i == 1 ? NAN : floor(uniform() * 1e9) / (c ? 1 : 1e9);
+		for (int e = 0; e < nev; e++)
+			ev[e] = floor(1e6 + uniform() * 1e9);
+		L->result[i] = model_result_new(tma);
+		assert_non_null(L->result[i]);
+		assert_int_equal(model_eval_level(tma, &in, L->result[i], level, false), 0);
+	}
+	free(ev);
+	if (level <= 3)
+		return;
+	L->measured = calloc(n, sizeof(double));
+	assert_non_null(L->measured);
+	for (int k = 0; k < n; k++) {
+		const struct model_node_info *node = model_node(tma, k);
+
+		L->measured[k] = !node->is_info && !node->is_count && node->level > 3 ?
+					 (k % 4 + 1) / 15.0 :
+					 NAN;
+	}
+}
+
+static void unmake(struct lines *L)
+{
+	for (int i = 0; i < NLINES; i++)
+		model_result_free(L->result[i]);
+	free(L->measured);
+}
+
+static void fill(const struct lines *L, int i, struct report_line *l)
+{
+	static const char *const missing[] = { "cpu/topdown-bad-spec/" };
+
+	*l = (struct report_line){ .time = { .tv_sec = 1795255201 + i, .tv_nsec = 701452650 },
+				   .interval_s = 1.001202908,
+				   .host = "node-7",
+				   .model = model_id(L->tma),
+				   .tma_version = model_tma_version(L->tma),
+				   .cgroup = L->cgroup[i],
+				   .cgroup_id = 76481 + (uint64_t)i,
+				   .resource = &L->res,
+				   .ncounts = NCOUNTS,
+				   .count_names = count_names,
+				   .count_values = L->counts[i],
+				   .nsummary = 4,
+				   .running_min = 0.5 + i / 8.0,
+				   .pmu_groups = 3,
+				   .nmissing = 1,
+				   .missing = missing,
+				   .instance = "15645@2026-11-24T12:28:26.652210263Z",
+				   .tma = L->tma,
+				   .result = L->result[i],
+				   .measured = L->measured,
+				   .level = L->level,
+				   .topdown_fixed = true,
+				   .smt = true };
+}
+
+/* The file's text, or (writing) writes text there; fails the test on a difference. */
+static void pin(const char *name, const char *text, size_t len)
+{
+	const char *dir = getenv("TMACG_OUTPUT_BYTES_WRITE");
+	char path[4096];
+	FILE *f;
+	char *want;
+	long n;
+
+	if (dir) {
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		f = fopen(path, "w");
+		assert_non_null(f);
+		assert_int_equal(fwrite(text, 1, len, f), len);
+		assert_int_equal(fclose(f), 0);
+		return;
+	}
+	assert_int_equal(repo_root(path, sizeof(path) - 64 - strlen(name)), 0);
+	strcat(path, "/tests/fixtures/output_bytes/");
+	strcat(path, name);
+	f = fopen(path, "r");
+	if (!f)
+		fail_msg("cannot read %s", path);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	want = malloc(n + 1);
+	assert_non_null(want);
+	assert_int_equal(fread(want, 1, n, f), n);
+	fclose(f);
+	if ((size_t)n != len || memcmp(want, text, len)) {
+		size_t at = 0;
+
+		while (at < len && at < (size_t)n && want[at] == text[at])
+			at++;
+		fail_msg("%s differs at byte %zu: got \"%.60s\", want \"%.60s\"", name, at,
+			 text + at, want + at);
+	}
+	free(want);
+}
+
+static struct tma_model *icx(void)
+{
+	char err[256];
+	struct tma_model *m = model_load_builtin("icx", err, sizeof(err));
+
+	if (!m)
+		fail_msg("icx: %s", err);
+	return m;
+}
+
+static void json_lines_unchanged(void **state)
+{
+	struct tma_model *m = icx();
+	struct lines L[2];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	make(&L[0], m, 3);
+	make(&L[1], m, 6);
+	for (int k = 0; k < 2; k++)
+		for (int i = 0; i < NLINES; i++) {
+			struct report_line l;
+
+			fill(&L[k], i, &l);
+			assert_int_equal(output_json_line(f, &l), 0);
+		}
+	assert_int_equal(fclose(f), 0);
+	pin("lines.json", buf, len);
+	free(buf);
+	unmake(&L[0]);
+	unmake(&L[1]);
+	model_free(m);
+}
+
+/* One interval of the exposition over the first n lines of L. */
+static void interval(struct prom_expo *e, const struct lines *L, int n, const char *name)
+{
+	struct report_line l;
+	size_t len;
+	char *text;
+
+	fill(L, 0, &l);
+	assert_int_equal(prom_expo_begin(e, &l), 0);
+	for (int i = 0; i < n; i++) {
+		fill(L, i, &l);
+		assert_int_equal(prom_expo_line(e, &l), 0);
+	}
+	text = prom_expo_end(e, &len);
+	assert_non_null(text);
+	assert_int_equal(strlen(text), len);
+	pin(name, text, len);
+	free(text);
+}
+
+static void exposition_unchanged(void **state)
+{
+	struct tma_model *m = icx();
+	const char *names[2][3] = { { "metrics3.1.txt", "metrics3.2.txt", "metrics3.3.txt" },
+				    { "metrics6.1.txt", "metrics6.2.txt", "metrics6.3.txt" } };
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		struct prom_expo *e = prom_expo_new(false);
+		struct lines L;
+
+		assert_non_null(e);
+		make(&L, m, k ? 6 : 3);
+		interval(e, &L, NLINES, names[k][0]);
+		interval(e, &L, 1, names[k][1]);
+		interval(e, &L, 2, names[k][2]);
+		prom_expo_free(e);
+		unmake(&L);
+	}
+	model_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(json_lines_unchanged),
+		cmocka_unit_test(exposition_unchanged),
+	};
+	return cmocka_run_group_tests_name("output_bytes", tests, NULL, NULL);
+}
