@@ -35,7 +35,8 @@ struct variant {
 	const char **count_names;
 	double *counts;		      /* lines x ncounts */
 	struct model_result **result; /* per line, or NULL */
-	double *measured;	      /* per node, NULL: not rotating */
+	double *measured;	      /* lines x nnodes, NULL: not rotating */
+	int nnodes;
 	char **cgroup;
 	double samples[64];
 	int nsamples;
@@ -133,7 +134,8 @@ static void fill_line(const struct variant *v, int i, struct report_line *l)
 				   .tma = v->tma,
 				   .result = v->tma ? v->result[i] : NULL,
 				   .level = v->level,
-				   .measured = v->measured,
+				   .measured =
+					   v->measured ? v->measured + (size_t)i * v->nnodes : NULL,
 				   .topdown_fixed = true,
 				   .smt = true };
 }
@@ -217,24 +219,34 @@ static int tma_counts(struct variant *v, const struct variant *soft)
 }
 
 /*
- * quality.measured as a rotating run reports it: each tree node below level 3
- * and at most the variant's level measured a fifteenth of the interval or a
- * few (icx level 6 rotates in 15 slices), the rest not reported (NAN).
+ * quality.measured as a rotating run reports it, per line: each tree node
+ * below level 3 and at most the variant's level gets the smallest
+ * running / enabled of its perf groups (acc_measured), here one of 15
+ * groups' (icx level 6 rotates in 15 slices), each group's a fifteenth of
+ * the interval give or take what its cgroup ran; the rest not reported (NAN).
  */
-static int rotating(struct variant *v)
+static int rotating(struct variant *v, int lines)
 {
 	int n = model_node_count(v->tma);
 
-	v->measured = calloc(n ? n : 1, sizeof(double));
+	v->nnodes = n;
+	v->measured = calloc((size_t)lines * (n ? n : 1), sizeof(double));
 	if (!v->measured)
 		return -1;
-	for (int k = 0; k < n; k++) {
-		const struct model_node_info *node = model_node(v->tma, k);
+	for (int i = 0; i < lines; i++) {
+		double frac[15];
 
-		v->measured[k] = !node->is_info && !node->is_count && node->level > 3 &&
-						 node->level <= v->level ?
-					 (k % 3 + 1) / 15.0 :
-					 NAN;
+		for (int g = 0; g < 15; g++)
+			frac[g] = floor(6.6e7 * (0.9 + uniform() / 10)) / 1001202908.0;
+		for (int k = 0; k < n; k++) {
+			const struct model_node_info *node = model_node(v->tma, k);
+
+			v->measured[(size_t)i * n + k] = !node->is_info && !node->is_count &&
+									 node->level > 3 &&
+									 node->level <= v->level ?
+								 frac[k % 15] :
+								 NAN;
+		}
 	}
 	return 0;
 }
@@ -303,7 +315,7 @@ int main(int argc, char **argv)
 	for (int t = 0; t < 2; t++)
 		if (tma_counts(tmas[t], &soft))
 			return 2;
-	if (rotating(&l6))
+	if (rotating(&l6, lines))
 		return 2;
 	make_lines(&soft, lines);
 	make_lines(&l3, lines);

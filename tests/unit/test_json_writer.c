@@ -12,6 +12,7 @@
 #include <json-c/json.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,6 +110,76 @@ static void non_finite_is_null(void **state)
 	t = text_of(&w);
 	assert_string_equal(t, "[null,null,null,-0,1e-09]");
 	free(t);
+	json_writer_release(&w);
+}
+
+/*
+ * Each kind of byte at each place of a 17-byte name (the plain scan takes
+ * eight at a time, then the rest one by one): escaped as JSON wants wherever
+ * it falls, and a plain name copied as it is.
+ */
+static void every_byte_at_every_place(void **state)
+{
+	static const struct {
+		char c;
+		const char *as;
+	} kinds[] = { { 0x01, "\\u0001" }, { 0x1f, "\\u001f" }, { '\n', "\\n" },
+		      { '"', "\\\"" },	   { '\\', "\\\\" },	{ ' ', " " },
+		      { 0x7f, "\x7f" },	   { '~', "~" },	{ '!', "!" } };
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		for (int at = 0; at < 17; at++) {
+			struct json_writer w;
+			char name[18], want[64];
+			char *t;
+
+			memset(name, 'a', 17);
+			name[17] = '\0';
+			name[at] = kinds[k].c;
+			snprintf(want, sizeof(want), "\"%.*s%s%s\"", at, name, kinds[k].as,
+				 name + at + 1);
+			json_writer_init(&w);
+			jw_string(&w, name);
+			t = text_of(&w);
+			if (strcmp(t, want))
+				fail_msg("byte 0x%02x at %d: %s, want %s",
+					 (unsigned char)kinds[k].c, at, t, want);
+			free(t);
+			json_writer_release(&w);
+		}
+}
+
+/* Fractional values written again (from the cache) read as the first time, and others as ever. */
+static void repeated_values_same_text(void **state)
+{
+	struct json_writer w;
+	char *once, *twice, want[4096];
+
+	(void)state;
+	json_writer_init(&w);
+	jw_begin_array(&w);
+	for (int i = 1; i <= 40; i++)
+		jw_double(&w, 1.0 / i);
+	jw_end_array(&w);
+	once = text_of(&w);
+	json_writer_release(&w);
+	json_writer_init(&w);
+	jw_begin_array(&w);
+	for (int r = 0; r < 2; r++)
+		for (int i = 1; i <= 40; i++)
+			jw_double(&w, 1.0 / i);
+	jw_double(&w, -0.5);
+	jw_double(&w, 0.5);
+	jw_double(&w, 3);
+	jw_end_array(&w);
+	twice = text_of(&w);
+	once[strlen(once) - 1] = '\0';
+	snprintf(want, sizeof(want), "%s,%s,-0.5,0.5,3]", once, once + 1);
+	assert_string_equal(twice, want);
+	assert_non_null(strstr(twice, ",0.3333333333333333,"));
+	free(once);
+	free(twice);
 	json_writer_release(&w);
 }
 
@@ -226,6 +297,8 @@ int main(void)
 		cmocka_unit_test(integer_extremes),
 		cmocka_unit_test(non_finite_is_null),
 		cmocka_unit_test(hostile_strings_read_back),
+		cmocka_unit_test(every_byte_at_every_place),
+		cmocka_unit_test(repeated_values_same_text),
 		cmocka_unit_test(grows_past_inline_buffer),
 		cmocka_unit_test(misuse_is_flagged),
 	};

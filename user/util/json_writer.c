@@ -18,6 +18,7 @@ void json_writer_init(struct json_writer *w)
 	w->after_key = false;
 	w->depth = 0;
 	w->has_item = 0;
+	memset(w->cached_len, 0, sizeof(w->cached_len));
 }
 
 void json_writer_release(struct json_writer *w)
@@ -200,17 +201,44 @@ static void put_escaped(struct json_writer *w, const char *text)
 	w->buf[w->len++] = '"';
 }
 
+#define BYTES(c) (UINT64_C(0x0101010101010101) * (c))
+
+/*
+ * Whether the n bytes at s are all plain (plain_byte), eight at a time: no
+ * byte below 0x20 or from 0x80, none '"' or '\\' (the classic tests for a
+ * zero byte and a byte below a bound, each exact about whether one exists).
+ * A node's or count's name is some twenty bytes: three words, not twenty
+ * table lookups (issue 27: level 6 writes three times the names).
+ */
+static bool all_plain(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x, quote, backslash;
+
+		memcpy(&x, s + i, sizeof(x));
+		quote = x ^ BYTES('"');
+		backslash = x ^ BYTES('\\');
+		if ((((x - BYTES(0x20)) & ~x) | ((quote - BYTES(1)) & ~quote) |
+		     ((backslash - BYTES(1)) & ~backslash) | x) &
+		    BYTES(0x80))
+			return false;
+	}
+	for (; i < n; i++)
+		if (!plain((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
 /* The string without separate(): keys and values share it. */
 static void put_string(struct json_writer *w, const char *s)
 {
-	const unsigned char *u = (const unsigned char *)s;
 	const char *text;
-	size_t n = 0;
+	size_t n = strlen(s);
 
 	/* Nearly every name is plain ASCII: copied in one go. */
-	while (plain(u[n]))
-		n++;
-	if (!u[n]) {
+	if (all_plain(s, n)) {
 		if (reserve(w, n + 2)) {
 			w->buf[w->len++] = '"';
 			memcpy(w->buf + w->len, s, n);
@@ -259,6 +287,30 @@ void jw_string(struct json_writer *w, const char *s)
 		put(w, "null", 4);
 }
 
+/* A fractional value's text, from the cache when the line wrote it before. */
+static void write_fraction(struct json_writer *w, double d)
+{
+	char *out = w->buf + w->len;
+	uint64_t bits;
+	unsigned slot;
+	size_t n;
+
+	memcpy(&bits, &d, sizeof(bits));
+	slot = (unsigned)((bits * UINT64_C(0x9e3779b97f4a7c15)) >> 32) % JSON_WRITER_CACHED;
+	if (w->cached_len[slot] && w->cached_bits[slot] == bits) {
+		memcpy(out, w->cached_text[slot], w->cached_len[slot]);
+		w->len += w->cached_len[slot];
+		return;
+	}
+	n = shortest_double(d, out);
+	w->len += n;
+	if (n < sizeof(w->cached_text[slot])) {
+		memcpy(w->cached_text[slot], out, n);
+		w->cached_bits[slot] = bits;
+		w->cached_len[slot] = (uint8_t)n;
+	}
+}
+
 void jw_double(struct json_writer *w, double d)
 {
 	separate(w);
@@ -266,8 +318,14 @@ void jw_double(struct json_writer *w, double d)
 		put(w, "null", 4);
 		return;
 	}
-	if (reserve(w, SHORTEST_DOUBLE_MAX))
+	if (!reserve(w, SHORTEST_DOUBLE_MAX))
+		return;
+	/* Whole numbers (counts) are quick to write and seldom repeat: not cached. */
+	if (d == trunc(d) && fabs(d) < 1e15) {
 		w->len += shortest_double(d, w->buf + w->len);
+		return;
+	}
+	write_fraction(w, d);
 }
 
 void jw_uint(struct json_writer *w, uint64_t v)

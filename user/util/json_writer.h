@@ -21,6 +21,12 @@
 #define JSON_WRITER_MAX_DEPTH 32
 /* Kept inside the writer: a line of tmacg's fits without touching the heap. */
 #define JSON_WRITER_INLINE 16384
+/*
+ * Texts of the last fractional values written, by value: a line repeats some
+ * (quality.measured holds one perf group's fraction per node, issue 27) and
+ * their shortest text is the dearest part of a value.
+ */
+#define JSON_WRITER_CACHED 32
 
 struct json_writer {
 	char *buf;
@@ -29,6 +35,9 @@ struct json_writer {
 	bool after_key;	   /* the next value completes a "key": pair */
 	int depth;	   /* open objects and arrays */
 	uint32_t has_item; /* bit d: the container at depth d already holds an item */
+	uint64_t cached_bits[JSON_WRITER_CACHED]; /* a value's bits, where cached_len is set */
+	uint8_t cached_len[JSON_WRITER_CACHED];	  /* 0: the slot is empty */
+	char cached_text[JSON_WRITER_CACHED][24];
 	char inline_buf[JSON_WRITER_INLINE];
 };
 
