@@ -520,6 +520,95 @@ static void tma_nodes_by_path_and_level(void **state)
 	free(l2);
 }
 
+static const char deep_model_text[] = "model d\n"
+				      "node 1 Backend\n  formula E.K\n"
+				      "node 1.1 Memory\n  formula E.M\n"
+				      "node 1.1.1 DRAM\n  formula E.D\n"
+				      "node 1.1.1.1 Bandwidth\n  formula E.B\n"
+				      "node 1.1.1.2 Latency\n  formula E.L\n"
+				      "node 1.1.1.2.1 Far\n  formula E.F\n"
+				      "node 1.1.1.2.2 Near\n  formula E.N / E.ZERO\n";
+
+/* One interval of /svc at level, its nodes below level 3 measured (rotating) or not (NULL). */
+static char *deep_text_at(int level, bool rotating)
+{
+	char err[512];
+	struct tma_model *m =
+		model_load(deep_model_text, strlen(deep_model_text), "d.tma", err, sizeof(err));
+	double events[8] = { 0 }, measured[8];
+	struct model_input in = { .events = events, .interval_s = 1, .flags = 0 };
+	struct prom_expo *e = prom_expo_new(false);
+	struct model_result *r;
+	struct fake_line l;
+	char *text;
+
+	if (!m)
+		fail_msg("deep model: %s", err);
+	assert_true(model_node_count(m) <= 8);
+	r = model_result_new(m);
+	for (int i = 0; i < model_event_count(m); i++)
+		events[i] = 0.5;
+	events[model_event_index(m, "E.ZERO")] = 0;
+	assert_int_equal(model_eval(m, &in, r), 0);
+	/* acc_measured's values: the smallest share of a node's groups, NAN down to level 3. */
+	for (int i = 0; i < model_node_count(m); i++)
+		measured[i] = model_node(m, i)->level <= 3 ? NAN : i % 2 ? 0.25 : 1.0 / 3;
+	fake(&l, "/svc", 5, 1);
+	l.line.tma = m;
+	l.line.result = r;
+	l.line.level = level;
+	l.line.measured = rotating ? measured : NULL;
+	begin(e, 0);
+	assert_int_equal(prom_expo_line(e, &l.line), 0);
+	text = end(e);
+	prom_expo_free(e);
+	model_result_free(r);
+	model_free(m);
+	return text;
+}
+
+/*
+ * Rotating (levels 4-6), each node below level 3 has its measured share as
+ * tmacg_tma_measured_ratio, labelled as its tmacg_tma_ratio, down to --level,
+ * also where the ratio itself is not computed; not rotating, no such family.
+ */
+static void measured_share_of_deep_nodes(void **state)
+{
+	char *l6 = deep_text_at(6, true), *l4 = deep_text_at(4, true),
+	     *still = deep_text_at(6, false);
+	const char *l6_family =
+		"# TYPE tmacg_tma_measured_ratio gauge\n"
+		"tmacg_tma_measured_ratio{host=\"node-1\",cgroup=\"/svc\","
+		"tma_node=\"Backend.Memory.DRAM.Bandwidth\",level=\"4\"} 0.25\n"
+		"tmacg_tma_measured_ratio{host=\"node-1\",cgroup=\"/svc\","
+		"tma_node=\"Backend.Memory.DRAM.Latency\",level=\"4\"} 0.3333333333333333\n"
+		"tmacg_tma_measured_ratio{host=\"node-1\",cgroup=\"/svc\","
+		"tma_node=\"Backend.Memory.DRAM.Latency.Far\",level=\"5\"} 0.25\n"
+		"tmacg_tma_measured_ratio{host=\"node-1\",cgroup=\"/svc\","
+		"tma_node=\"Backend.Memory.DRAM.Latency.Near\",level=\"5\"} 0.3333333333333333\n";
+	const char *at;
+
+	(void)state;
+	/* The last family: the text ends with it. */
+	at = strstr(l6, l6_family);
+	if (!at || strcmp(at, l6_family))
+		fail_msg("level 6: not the measured family expected, but:\n%s",
+			 strstr(l6, "# TYPE tmacg_tma_measured") ?
+				 strstr(l6, "# TYPE tmacg_tma_measured") :
+				 l6);
+	assert_non_null(
+		strstr(l6, "# HELP tmacg_tma_measured_ratio Fraction of the last interval"));
+	/* Near's ratio divides by zero: not computed, its measured share given all the same. */
+	assert_null(strstr(l6, "tmacg_tma_ratio{host=\"node-1\",cgroup=\"/svc\","
+			       "tma_node=\"Backend.Memory.DRAM.Latency.Near\""));
+	assert_int_equal(count_of(l4, "\ntmacg_tma_measured_ratio{"), 2);
+	assert_null(strstr(l4, "Far"));
+	assert_null(strstr(still, "measured"));
+	free(l6);
+	free(l4);
+	free(still);
+}
+
 /*
  * A model with SLOTS: level 1 and 2 in slots, a level-3 node, an Info metric
  * and a count.  E.S is SLOTS, and every share a count over it.
@@ -682,6 +771,7 @@ int main(void)
 		cmocka_unit_test(every_counter_family),
 		cmocka_unit_test(k8s_labels_only_with_k8s),
 		cmocka_unit_test(tma_nodes_by_path_and_level),
+		cmocka_unit_test(measured_share_of_deep_nodes),
 		cmocka_unit_test(slot_counters_give_exact_shares),
 		cmocka_unit_test(no_slot_counters_without_slots),
 		cmocka_unit_test(promtool_accepts_hostile_names),

@@ -41,6 +41,7 @@ enum family {
 	F_TOPDOWN_SLOTS,
 	F_TMA_NODE_SLOTS,
 	F_TMA_RATIO,
+	F_TMA_MEASURED,
 	F_TMA_INFO,
 	F_BOTTLENECK,
 	F_COUNT
@@ -103,6 +104,11 @@ static const struct family_def defs[F_COUNT] = {
 			  "TMA node value in the last interval, a fraction of its domain "
 			  "(tma_node: path from level 1)",
 			  NULL },
+	[F_TMA_MEASURED] = { "tmacg_tma_measured_ratio", "gauge",
+			     "Fraction of the last interval the events of a TMA node below level 3 "
+			     "were measured (levels 4-6 take turns on the PMU); its tmacg_tma_ratio "
+			     "is scaled from that share",
+			     NULL },
 	[F_TMA_INFO] = { "tmacg_tma_info_value", "gauge",
 			 "TMA Info metric (--info) in its own unit", NULL },
 	[F_BOTTLENECK] = { "tmacg_bottleneck_info", "gauge",
@@ -148,6 +154,7 @@ struct prom_expo {
 	const struct tma_model *tma;
 	char **node_labels;
 	int nnodes;
+	size_t nlabels; /* the length of the line's labels, while its samples are written */
 };
 
 /* A label; one that could not be written fails the interval's text, never mislabels it. */
@@ -222,6 +229,9 @@ void prom_expo_free(struct prom_expo *e)
 /*
  * The value as Prometheus parses it: the shortest text that reads back exactly.
  * One fwrite, no printf: a sample per family and cgroup adds up (issue 21).
+ * The samples' writes skip stdio's locking (*_unlocked): each family's
+ * stream is this expo's alone, written by one thread, and a level-6 line
+ * makes some 900 of these calls (issue 27).
  * Finite values only: every caller leaves out a sample it has no value for.
  */
 static void put_value(FILE *f, double v)
@@ -230,7 +240,7 @@ static void put_value(FILE *f, double v)
 	size_t n = 1 + shortest_double(v, buf + 1);
 
 	buf[n++] = '\n';
-	fwrite(buf, 1, n, f);
+	fwrite_unlocked(buf, 1, n, f);
 }
 
 /* An interval's text (measured), or the one before the first interval. */
@@ -456,10 +466,10 @@ static char *line_labels(struct prom_expo *e, const struct report_line *l)
 
 static void sample(FILE *f, enum family fam, const char *labels, double v)
 {
-	fputs(defs[fam].name, f);
-	fputc('{', f);
-	fputs(labels, f);
-	fputc('}', f);
+	fputs_unlocked(defs[fam].name, f);
+	fputc_unlocked('{', f);
+	fputs_unlocked(labels, f);
+	fputc_unlocked('}', f);
 	put_value(f, v);
 }
 
@@ -468,16 +478,54 @@ static bool is_tree_node(const struct model_node_info *node, int max_level)
 	return !node->is_info && !node->is_count && node->level >= 1 && node->level <= max_level;
 }
 
-/* A node's sample: the line's labels, then tma_node (its path) and level, as map_nodes wrote them. */
+/*
+ * A node's sample, "<family>{<line's labels><node's labels> <value>\n": the
+ * line's labels, then tma_node (its path) and level, as map_nodes wrote them,
+ * and value, the value's text between its space and newline.  Put together
+ * in one buffer and written with one call: a level-6 line has some 170 of
+ * these (issue 27).
+ */
+static void node_sample_text(struct prom_expo *e, enum family fam, const char *labels, int i,
+			     const char *value, size_t vlen)
+{
+	const char *parts[] = { defs[fam].name, "{", labels, e->node_labels[i] };
+	char buf[1024];
+	size_t n = 0;
+
+	for (size_t p = 0; p < sizeof(parts) / sizeof(parts[0]); p++) {
+		size_t k = p == 2 ? e->nlabels : strlen(parts[p]);
+
+		if (n + k + vlen > sizeof(buf)) { /* a long cgroup name: in pieces */
+			fwrite_unlocked(buf, 1, n, e->f[fam]);
+			n = 0;
+			if (k > sizeof(buf) - vlen) {
+				fwrite_unlocked(parts[p], 1, k, e->f[fam]);
+				continue;
+			}
+		}
+		memcpy(buf + n, parts[p], k);
+		n += k;
+	}
+	memcpy(buf + n, value, vlen);
+	fwrite_unlocked(buf, 1, n + vlen, e->f[fam]);
+}
+
+/* " <v>\n", v's shortest text; its length. */
+static size_t value_text(double v, char *text)
+{
+	size_t n = 1;
+
+	text[0] = ' ';
+	n += shortest_double(v, text + 1);
+	text[n++] = '\n';
+	return n;
+}
+
 static void node_sample(struct prom_expo *e, enum family fam, const char *labels, int i, double v)
 {
-	FILE *f = e->f[fam];
+	char text[SHORTEST_DOUBLE_MAX + 2];
 
-	fputs(defs[fam].name, f);
-	fputc('{', f);
-	fputs(labels, f);
-	fputs(e->node_labels[i], f);
-	put_value(f, v);
+	node_sample_text(e, fam, labels, i, text, value_text(v, text));
 }
 
 /*
@@ -533,6 +581,40 @@ static int slot_counters(struct prom_expo *e, struct series_state *s, const stru
 	return 0;
 }
 
+/*
+ * quality.measured of a rotating run: a sample per node below level 3.  Its
+ * value is the smallest running/enabled of the node's perf groups, so a
+ * line holds one of a few values (one per group): each value's text is
+ * written once per line and copied for the nodes that share it, which keeps
+ * this family's cost per node below that of the ratios' (issue 27).
+ */
+static void measured_samples(struct prom_expo *e, const struct report_line *l, const char *labels)
+{
+	enum { CACHED = 32 };
+	double seen[CACHED];
+	char text[CACHED][SHORTEST_DOUBLE_MAX + 2];
+	size_t len[CACHED];
+	int nseen = 0;
+
+	for (int i = 0; i < e->nnodes; i++) {
+		double v = l->measured[i];
+		int k = 0;
+
+		if (!isfinite(v) || !is_tree_node(model_node(l->tma, i), l->level))
+			continue;
+		while (k < nseen && seen[k] != v)
+			k++;
+		if (k == nseen) {
+			if (k == CACHED)
+				k = nseen = 0; /* more values than expected: start over */
+			seen[k] = v;
+			len[k] = value_text(v, text[k]);
+			nseen++;
+		}
+		node_sample_text(e, F_TMA_MEASURED, labels, i, text[k], len[k]);
+	}
+}
+
 static void model_samples(struct prom_expo *e, const struct report_line *l, const char *labels)
 {
 	const struct model_result *r = l->result;
@@ -555,6 +637,8 @@ static void model_samples(struct prom_expo *e, const struct report_line *l, cons
 			node_sample(e, F_TMA_RATIO, labels, i, r->value[i]);
 		}
 	}
+	if (l->measured)
+		measured_samples(e, l, labels);
 	if (path) {
 		fprintf(e->f[F_BOTTLENECK], "%s{%s,", defs[F_BOTTLENECK].name, labels);
 		label(e, e->f[F_BOTTLENECK], "bottleneck", path);
@@ -581,6 +665,7 @@ int prom_expo_line(struct prom_expo *e, const struct report_line *l)
 	 * Reported twice in one interval (an id shared by two lines, never
 	 * expected): the second line's counts are still added, once.
 	 */
+	e->nlabels = strlen(labels);
 	s->generation = e->generation;
 	for (int c = 0; c < l->ncounts; c++) {
 		int fam = e->count_family[c];
