@@ -32,6 +32,7 @@
 
 #include "itest.h"
 #include "promtool.h"
+#include "repo_root.h"
 #include "test_models.h"
 
 #define HOST "prom-test-host"
@@ -342,6 +343,73 @@ static void scrape_passes_promtool_with_tma_series(void **state)
 	free(text);
 }
 
+/*
+ * --level 6 live (issue 27), on the rotation fixture's model (software
+ * stand-ins, three groups taking turns, tests/fixtures/rotation): every
+ * node down to level 6 has its ratio, and each node below level 3 its
+ * measured share, Busy's a third (its group is on one slice in three),
+ * none above; promtool accepts the scrape.
+ */
+static void level_6_nodes_and_measured_share(void **state)
+{
+	char parent[128], mnt[300], lab[600], dir[4200], root[4096];
+	const char *args[] = { "--model",  "rot",	 "--level", "6",	"--cgroup",
+			       mnt,	   "--interval", "500ms",   "--listen", "127.0.0.1:0",
+			       "--format", "none",	 NULL };
+	const char *busy = "Switching.Faulting.Minor_Faulting.Busy";
+	struct itest_tmacg t;
+	double measured;
+	char *text;
+	pid_t burner;
+	int port;
+
+	(void)state;
+	ITEST_NEED_ROOT();
+	assert_int_equal(repo_root(root, sizeof(root)), 0);
+	snprintf(dir, sizeof(dir), "%s/tests/fixtures/rotation", root);
+	setenv("TMACG_MODEL_DIR", dir, 1);
+	itest_parent_name(parent, sizeof(parent), "promrot");
+	assert_int_equal(itest_mkcg(parent), 0);
+	snprintf(mnt, sizeof(mnt), "%s/%s", itest_cgroup_mount(), parent);
+	port = start_listening(&t, args);
+	unsetenv("TMACG_MODEL_DIR");
+	burner = itest_burn_in(parent, "2", "1", "1");
+	usleep(1300000); /* two intervals while it burns */
+	text = scrape(port);
+	assert_int_equal(itest_wait(burner), 0);
+	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
+	itest_tmacg_free(&t);
+	assert_int_equal(itest_rmcg(parent), 0);
+
+	snprintf(lab, sizeof(lab), "host=\"" HOST "\",cgroup=\"/%s\",tma_node=\"%s\",level=\"4\"",
+		 parent, busy);
+	if (isnan(sample(text, "tmacg_tma_ratio", lab)))
+		fail_msg("no level-4 Busy ratio in\n%s", text);
+	measured = sample(text, "tmacg_tma_measured_ratio", lab);
+	if (!(measured > 0.2 && measured < 0.5))
+		fail_msg("Busy measured %g, want about a third, in\n%s", measured, text);
+	snprintf(lab, sizeof(lab),
+		 "host=\"" HOST "\",cgroup=\"/%s\",tma_node=\"%s.Migrating.Switches_per_busy_ms\","
+		 "level=\"6\"",
+		 parent, busy);
+	if (isnan(sample(text, "tmacg_tma_measured_ratio", lab)))
+		fail_msg("no level-6 measured share in\n%s", text);
+	assert_null(strstr(text, "\n# TYPE tmacg_tma_measured_ratio counter"));
+	for (const char *p = strstr(text, "\ntmacg_tma_measured_ratio{"); p;
+	     p = strstr(p + 1, "\ntmacg_tma_measured_ratio{")) {
+		const char *lv = strstr(p, "level=\"");
+
+		assert_non_null(lv);
+		if (lv[7] < '4')
+			fail_msg("a measured share above level 4: %.200s", p + 1);
+	}
+	if (!promtool_accepts(text)) {
+		free(text);
+		skip();
+	}
+	free(text);
+}
+
 /* --k8s: pods and containers by name, JSON lines still on stdout alongside. */
 static void k8s_series_carry_pod_names(void **state)
 {
@@ -637,6 +705,7 @@ int main(void)
 		cmocka_unit_test(scrape_matches_cpu_stat_and_forgets_removed),
 		cmocka_unit_test(alive_not_ready_before_the_first_interval),
 		cmocka_unit_test(scrape_passes_promtool_with_tma_series),
+		cmocka_unit_test(level_6_nodes_and_measured_share),
 		cmocka_unit_test(k8s_series_carry_pod_names),
 		cmocka_unit_test(top_bounds_the_series),
 		cmocka_unit_test(hostile_clients_are_bounded),
