@@ -75,6 +75,15 @@ def nm_or(f): if .not_measured then {not_measured: .not_measured} else f end;
 		.output.json_software.ns_per_line.median as $ns |
 		{"1000": ($ns * 1000 / 1e7), "10000": ($ns * 10000 / 1e7),
 		 met: ($ns * 1000 / 1e7 <= 0.5 and $ns * 10000 / 1e7 <= 5)} else null end),
+	# Issue 27: a line at level 6 (rotating, with quality.measured) within 2x of
+	# a level-3 line's cost, icx, JSON and /metrics, measured side by side.
+	output_l6_within_2x_l3: (if .output.json_icx_level6 and .output.prom_icx_level6 then
+		(.output.json_icx_level6.ns_per_line.median / .output.json_icx_level3.ns_per_line.median)
+		as $j |
+		(.output.prom_icx_level6.ns_per_line.median / .output.prom_icx_level3.ns_per_line.median)
+		as $p |
+		{json: ($j * 1000 | round / 1000), prom: ($p * 1000 | round / 1000),
+		 met: ($j <= 2 and $p <= 2)} else null end),
 	maps_under_64mib: (if .map_memory_computed == null then null
 		elif .map_memory_computed.not_measured then
 			{not_measured: .map_memory_computed.not_measured}

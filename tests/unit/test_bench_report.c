@@ -292,6 +292,17 @@ static void targets_are_the_readmes(void **state)
 	assert_met(LEVELS(0.4, 1.201), "[\"switch_l6_within_1_2x_l3\"]", false);
 	assert_met(LEVELS(1.201, 1), "[\"switch_l6_within_1_2x_l3\"]", false);
 #undef LEVELS
+	/* An icx level-6 line within 2x of a level-3 one, JSON and /metrics alike. */
+#define OUT(j3, j6, p3, p6)                                                \
+	"{\"output\":{\"json_software\":{\"ns_per_line\":{\"median\":1}}," \
+	"\"json_icx_level3\":{\"ns_per_line\":{\"median\":" #j3 "}},"      \
+	"\"json_icx_level6\":{\"ns_per_line\":{\"median\":" #j6 "}},"      \
+	"\"prom_icx_level3\":{\"ns_per_line\":{\"median\":" #p3 "}},"      \
+	"\"prom_icx_level6\":{\"ns_per_line\":{\"median\":" #p6 "}}}}"
+	assert_met(OUT(1000, 2000, 3000, 6000), "[\"output_l6_within_2x_l3\"]", true);
+	assert_met(OUT(1000, 2001, 3000, 6000), "[\"output_l6_within_2x_l3\"]", false);
+	assert_met(OUT(1000, 2000, 3000, 6001), "[\"output_l6_within_2x_l3\"]", false);
+#undef OUT
 #define SWITCH(tm, perf, k)                                                    \
 	"{\"context_switch\":{\"tmacg\":{\"ratio\":{\"median\":" #tm "}},\"" k \
 	"\":{\"ratio\":{\"median\":" #perf "}}}}"
