@@ -169,6 +169,25 @@ static void measured_range_round_trips(void **state)
 	}
 }
 
+/*
+ * Ratios of whole numbers, as a level-6 line is made of (issue 27): TMA ratios
+ * and running/enabled shares, 16 or 17 digits, which long_digits writes from
+ * one exact (FMA) product instead of exact_digits' steps; and their
+ * neighbours, whose nearest 16-digit number is about as far as the next one.
+ */
+static void ratios_of_counts(void **state)
+{
+	(void)state;
+	for (int i = 0; i < 40000; i++) {
+		double num = (double)(next_random() % 4000000000u),
+		       den = 1 + (double)(next_random() % 4000000000u);
+		double d = num / den * (i % 3 ? 1 : 1e-3 * (1 + i % 7));
+
+		check(d);
+		check(nextafter(d, 0));
+	}
+}
+
 /* Decimals of 1 to 16 digits as strtod reads them: the short texts must come back. */
 static void short_decimals_come_back(void **state)
 {
@@ -204,6 +223,7 @@ int main(void)
 		cmocka_unit_test(random_doubles_round_trip),
 		cmocka_unit_test(measured_range_round_trips),
 		cmocka_unit_test(short_decimals_come_back),
+		cmocka_unit_test(ratios_of_counts),
 		cmocka_unit_test(powers_of_two_and_neighbours),
 	};
 	return cmocka_run_group_tests_name("shortest_double", tests, NULL, NULL);

@@ -211,7 +211,7 @@ static const double exact_pow10[] = { 1e0,  1e1,  1e2,	1e3,  1e4,  1e5,  1e6,	1e
  * zeros is the shortest text.  Returns the digit count, 0 when the value
  * needs 16 or 17 digits (exact_digits finds them), -1 when v is out of reach.
  */
-static int fast_digits(double v, char *digits, int *exp10)
+static int fast_digits(double v, char *digits, int *exp10, int *scale)
 {
 	uint64_t bits, n;
 	int e2, p, nd;
@@ -229,12 +229,68 @@ static int fast_digits(double v, char *digits, int *exp10)
 	if (t >= 1e15 || t < 1e14)
 		return -1;
 	n = (uint64_t)(t + 0.5);
+	*scale = p;
 	if ((double)n / exact_pow10[p] != v)
 		return 0;
 	nd = (int)uint_text(n, digits); /* 15 digits: n < 1e15 */
 	*exp10 = nd - p;		/* 0.d1d2... x 10^exp10 */
 	while (nd > 1 && digits[nd - 1] == '0')
 		nd--; /* trailing zeros of the number */
+	return nd;
+}
+
+/*
+ * The nearest whole number to v x 10^q, computed exactly: the product is
+ * hi + lo exactly (an FMA gives lo; 10^q is exact for q <= 22).  false on a
+ * tie or too near one to tell, where exact_digits decides.
+ */
+static bool nearest_scaled(double v, int q, uint64_t *n)
+{
+	double hi = v * exact_pow10[q], lo = fma(v, exact_pow10[q], -hi);
+	double whole = floor(hi), frac = (hi - whole) + lo; /* hi - whole is exact */
+	double up = floor(frac + 0.5);
+
+	/* frac + 0.5 may round: only a distance from .5 beyond any such error is trusted. */
+	if (fabs(frac - up + 0.5) < 1e-6 || whole + up < 0)
+		return false;
+	*n = (uint64_t)whole + (uint64_t)(int64_t)up;
+	return true;
+}
+
+/*
+ * The 16- and 17-digit values fast_digits leaves (TMA ratios, fractions of an
+ * interval: most of a level-6 line's numbers, issue 27), without exact_digits'
+ * 128-bit steps.  t = v x 10^(scale + 1) has 16 digits before the point.  The
+ * shortest text then has 16 digits when the nearest 16-digit number reads back
+ * as v (shown by an exact division while it is below 2^53), else 17, the
+ * nearest 17-digit number, which always reads back; in both cases the
+ * nearest, as exact_digits picks it.  Returns the digit count, or 0 where
+ * exact_digits must decide (a tie, a trailing zero, a number beyond 2^53).
+ */
+static int long_digits(double v, int scale, char *digits, int *exp10)
+{
+	int q = scale + 1, nd;
+	uint64_t n, bits;
+
+	memcpy(&bits, &v, sizeof(bits));
+	/* A power of two: its rounding interval is lopsided, exact_digits weighs the sides. */
+	if (!(bits & ((UINT64_C(1) << 52) - 1)))
+		return 0;
+	if (q + 1 > 22 || !nearest_scaled(v, q, &n) || n < UINT64_C(1000000000000000) ||
+	    n >= UINT64_C(10000000000000000))
+		return 0;
+	if (n >= UINT64_C(9007199254740992))
+		return 0;
+	if ((double)n / exact_pow10[q] != v) {
+		q++;
+		if (!nearest_scaled(v, q, &n) || n < UINT64_C(10000000000000000) ||
+		    n >= UINT64_C(100000000000000000))
+			return 0;
+	}
+	nd = (int)uint_text(n, digits);
+	if (digits[nd - 1] == '0')
+		return 0;
+	*exp10 = nd - q;
 	return nd;
 }
 
@@ -291,8 +347,11 @@ size_t shortest_double(double d, char *buf)
 		p += uint_text((uint64_t)d, p);
 	} else if (d >= EXACT_MIN && d < EXACT_MAX) {
 		char digits[MAX_DIGITS];
-		int k, n = d >= 1e-8 && d < 1e15 ? fast_digits(d, digits, &k) : -1;
+		int k, scale = 0,
+		       n = d >= 1e-8 && d < 1e15 ? fast_digits(d, digits, &k, &scale) : -1;
 
+		if (n == 0)
+			n = long_digits(d, scale, digits, &k);
 		if (n <= 0)
 			n = exact_digits(d, digits, &k, n == 0 ? 16 : 0);
 
