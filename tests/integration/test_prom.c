@@ -268,6 +268,32 @@ static void alive_not_ready_before_the_first_interval(void **state)
 	itest_tmacg_free(&t);
 }
 
+/*
+ * Cgroup cg made (mnt: its path, which args name), tmacg started with args,
+ * two busy threads in cg for two intervals, then one scrape; tmacg stopped
+ * and cg removed.  The scrape's text.
+ */
+static char *scrape_while_burning(const char *cg, char *mnt, size_t mntlen,
+				  const char *const args[])
+{
+	struct itest_tmacg t;
+	pid_t burner;
+	char *text;
+	int port;
+
+	assert_int_equal(itest_mkcg(cg), 0);
+	snprintf(mnt, mntlen, "%s/%s", itest_cgroup_mount(), cg);
+	port = start_listening(&t, args);
+	burner = itest_burn_in(cg, "2", "1", "1");
+	usleep(1300000); /* two intervals while it burns */
+	text = scrape(port);
+	assert_int_equal(itest_wait(burner), 0);
+	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
+	itest_tmacg_free(&t);
+	assert_int_equal(itest_rmcg(cg), 0);
+	return text;
+}
+
 /* promtool, Prometheus's own checker, on a real scrape with a model's TMA series. */
 static void scrape_passes_promtool_with_tma_series(void **state)
 {
@@ -285,26 +311,14 @@ static void scrape_passes_promtool_with_tma_series(void **state)
 			       "--format",
 			       "none",
 			       NULL };
-	struct itest_tmacg t;
 	double share;
 	char *text;
-	pid_t burner;
-	int port;
 
 	(void)state;
 	ITEST_NEED_ROOT();
 	itest_parent_name(parent, sizeof(parent), "promtma");
 	snprintf(cg, sizeof(cg), "%s", parent);
-	assert_int_equal(itest_mkcg(cg), 0);
-	snprintf(mnt, sizeof(mnt), "%s/%s", itest_cgroup_mount(), cg);
-	port = start_listening(&t, args);
-	burner = itest_burn_in(cg, "2", "1", "1");
-	usleep(1300000); /* two intervals while it burns */
-	text = scrape(port);
-	assert_int_equal(itest_wait(burner), 0);
-	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
-	itest_tmacg_free(&t);
-	assert_int_equal(itest_rmcg(cg), 0);
+	text = scrape_while_burning(cg, mnt, sizeof(mnt), args);
 
 	snprintf(lab, sizeof(lab),
 		 "host=\"" HOST "\",cgroup=\"/%s\",tma_node=\"CPU_Share\",level=\"1\"", cg);
@@ -357,11 +371,8 @@ static void level_6_nodes_and_measured_share(void **state)
 			       mnt,	   "--interval", "500ms",   "--listen", "127.0.0.1:0",
 			       "--format", "none",	 NULL };
 	const char *busy = "Switching.Faulting.Minor_Faulting.Busy";
-	struct itest_tmacg t;
 	double measured;
 	char *text;
-	pid_t burner;
-	int port;
 
 	(void)state;
 	ITEST_NEED_ROOT();
@@ -369,17 +380,8 @@ static void level_6_nodes_and_measured_share(void **state)
 	snprintf(dir, sizeof(dir), "%s/tests/fixtures/rotation", root);
 	setenv("TMACG_MODEL_DIR", dir, 1);
 	itest_parent_name(parent, sizeof(parent), "promrot");
-	assert_int_equal(itest_mkcg(parent), 0);
-	snprintf(mnt, sizeof(mnt), "%s/%s", itest_cgroup_mount(), parent);
-	port = start_listening(&t, args);
+	text = scrape_while_burning(parent, mnt, sizeof(mnt), args);
 	unsetenv("TMACG_MODEL_DIR");
-	burner = itest_burn_in(parent, "2", "1", "1");
-	usleep(1300000); /* two intervals while it burns */
-	text = scrape(port);
-	assert_int_equal(itest_wait(burner), 0);
-	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
-	itest_tmacg_free(&t);
-	assert_int_equal(itest_rmcg(parent), 0);
 
 	snprintf(lab, sizeof(lab), "host=\"" HOST "\",cgroup=\"/%s\",tma_node=\"%s\",level=\"4\"",
 		 parent, busy);
