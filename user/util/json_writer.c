@@ -311,6 +311,17 @@ static void write_fraction(struct json_writer *w, double d)
 	}
 }
 
+void jw_string_plain(struct json_writer *w, const char *s, size_t len)
+{
+	separate(w);
+	if (!reserve(w, len + 2))
+		return;
+	w->buf[w->len++] = '"';
+	memcpy(w->buf + w->len, s, len);
+	w->len += len;
+	w->buf[w->len++] = '"';
+}
+
 void jw_double(struct json_writer *w, double d)
 {
 	separate(w);

@@ -65,6 +65,12 @@ void jw_key_plain(struct json_writer *w, const char *key, size_t len);
 
 /* s NULL: null. */
 void jw_string(struct json_writer *w, const char *s);
+/*
+ * A string known to need no escape, copied without the scan: printable ASCII
+ * without '"' or '\\', as a model's node names are (model_load admits
+ * [A-Za-z0-9_] only); jw_key_plain() writes such a key.
+ */
+void jw_string_plain(struct json_writer *w, const char *s, size_t len);
 /* Not finite: null. */
 void jw_double(struct json_writer *w, double d);
 void jw_uint(struct json_writer *w, uint64_t v);
