@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 static char *run(const char *cmd, int *status)
 {
@@ -183,6 +184,54 @@ static void plan_names_what_will_not_be_measured(void **state)
 }
 
 /*
+ * --plan shows the plans the bpf section reproduces (tests/bench/run's
+ * plan_shape on tmacg --list-events): spr's level 3 as its 7 groups (60
+ * events) with one on, level 6 rotating in a slice (group numbers joined by
+ * '+', the topdown group kept on among them), nothing of the listing's prose.
+ */
+static void plan_shows_the_level_plans(void **state)
+{
+	char exe[4096], cmd[4600], sizes[512], *out, *row;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int status, total = 0, groups = 0, reads;
+
+	(void)state;
+	assert_true(n > 0);
+	exe[n] = '\0';
+	for (int up = 0; up < 3; up++) /* <tree>/tests/unit/test_bench_report */
+		*strrchr(exe, '/') = '\0';
+	strcat(exe, "/tmacg");
+	if (access(exe, X_OK)) {
+		printf("  %s not built: the plans are not shown without it\n", exe);
+		skip();
+	}
+	snprintf(cmd, sizeof(cmd), "TMACG=%s BENCH_PMU=software tests/bench/run --plan 2>&1", exe);
+	out = run(cmd, &status);
+	assert_int_equal(status, 0);
+	row = strstr(out, "  bpf levels, spr's plans (counters read a switch): l3 ");
+	if (!row ||
+	    sscanf(row, "  bpf levels, spr's plans (counters read a switch): l3 %511[0-9,],",
+		   sizes) != 1)
+		fail_msg("no level plans in:\n%s", out);
+	for (char *p = strtok(sizes, ","); p; p = strtok(NULL, ","), groups++)
+		total += atoi(p);
+	assert_int_equal(groups, 7);
+	assert_int_equal(total, 60);
+	/* One group on: its members and the other groups' leaders, fewer than all 60. */
+	row = strstr(row, "/on=0 (");
+	if (!row || sscanf(row, "/on=0 (%d), l6 ", &reads) != 1 || reads <= 6 || reads >= 60)
+		fail_msg("level 3 multiplexed: %s", row ? row : out);
+	/* Rotating: the slice's groups by number, what they read no more than level 3's. */
+	row = strstr(row, "/rotate=");
+	assert_non_null(row);
+	row += 8;
+	n = (ssize_t)strspn(row, "0123456789+");
+	if (n < 1 || sscanf(row + n, " (%d)", &reads) != 1 || reads < 1 || reads > 60)
+		fail_msg("level 6: %s", row);
+	free(out);
+}
+
+/*
  * The target tests/bench/targets.jq adds to figures (JSON) under path (a JSON
  * array of keys below .targets), as jq prints it.
  */
@@ -321,6 +370,7 @@ int main(void)
 		cmocka_unit_test(no_perf_and_sections_not_run),
 		cmocka_unit_test(perf_bpf_mode_against_tmacg),
 		cmocka_unit_test(plan_names_what_will_not_be_measured),
+		cmocka_unit_test(plan_shows_the_level_plans),
 		cmocka_unit_test(output_path_in_percent_of_a_cpu),
 		cmocka_unit_test(targets_are_the_readmes),
 	};
