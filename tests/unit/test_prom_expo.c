@@ -529,7 +529,7 @@ static const char deep_model_text[] = "model d\n"
 				      "node 1.1.1.2.1 Far\n  formula E.F\n"
 				      "node 1.1.1.2.2 Near\n  formula E.N / E.ZERO\n";
 
-/* One interval of /svc at level, its nodes below level 3 measured (rotating) or not (NULL). */
+/* One interval of /svc at level, its nodes below level 3 taking turns (rotating) or not (NULL). */
 static char *deep_text_at(int level, bool rotating)
 {
 	char err[512];
@@ -568,7 +568,8 @@ static char *deep_text_at(int level, bool rotating)
 }
 
 /*
- * Rotating (levels 4-6), each node below level 3 has its measured share as
+ * Rotating (levels 4-6), each node whose events take turns (quality.measured
+ * not NAN: here those below level 3) has its measured share as
  * tmacg_tma_measured_ratio, labelled as its tmacg_tma_ratio, down to --level,
  * also where the ratio itself is not computed; not rotating, no such family.
  */

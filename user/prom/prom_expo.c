@@ -105,9 +105,9 @@ static const struct family_def defs[F_COUNT] = {
 			  "(tma_node: path from level 1)",
 			  NULL },
 	[F_TMA_MEASURED] = { "tmacg_tma_measured_ratio", "gauge",
-			     "Fraction of the last interval the events of a TMA node below level 3 "
-			     "were measured (levels 4-6 take turns on the PMU); its tmacg_tma_ratio "
-			     "is scaled from that share",
+			     "Fraction of the last interval the events of a TMA node were measured, "
+			     "for the nodes whose events take turns on the PMU (--level 4-6); its "
+			     "tmacg_tma_ratio is scaled from that share",
 			     NULL },
 	[F_TMA_INFO] = { "tmacg_tma_info_value", "gauge",
 			 "TMA Info metric (--info) in its own unit", NULL },
@@ -582,7 +582,8 @@ static int slot_counters(struct prom_expo *e, struct series_state *s, const stru
 }
 
 /*
- * quality.measured of a rotating run: a sample per node below level 3.  Its
+ * quality.measured of a rotating run: a sample per node whose events take
+ * turns (levels 4-6, and those above whose groups rotate with them).  Its
  * value is the smallest running/enabled of the node's perf groups, so a
  * line holds one of a few values (one per group): each value's text is
  * written once per line and copied for the nodes that share it, which keeps
