@@ -373,6 +373,7 @@ static int open_counters(struct monitor *m, char *err, size_t errlen)
 		ret = collector_attach(&m->col, err, errlen);
 	if (ret)
 		return ret;
+	m->health.pmu = &m->pmu; /* "never counted" asks the kernel's times too */
 	/* A group the kernel refused: named once, its nodes null, the rest measured. */
 	if (m->pmu.unopened) {
 		group_health_unopened(&m->health, &m->pmu, stderr);

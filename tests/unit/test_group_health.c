@@ -9,9 +9,12 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
+#include <linux/perf_event.h>
 
 #include "pmu/group_health.h"
 #include "measure.h"
@@ -176,6 +179,60 @@ static void test_bounds(void **state)
 	assert_int_equal(group_health_check(&h, ms.events, ms.nevents, ms.ngroups, NULL), 3);
 }
 
+/*
+ * Rotating, a group is enabled the whole interval in the sums but runs only in
+ * its slices: cgroups that ran only in the others leave it "enabled, never
+ * running".  The kernel's own times decide then: a group that ran is not
+ * named, one that never did is.  Real software events on every CPU: group 0
+ * enabled (it runs), group 1 opened but never enabled.
+ */
+static void test_kernel_times_decide(void **state)
+{
+	struct pmu_event ev[2];
+	struct pmu_set s = { 0 };
+	struct group_health h = { 0 };
+	struct measure ms;
+	char err[256], *text;
+	long ncpus = sysconf(_SC_NPROCESSORS_CONF);
+	int ret;
+
+	(void)state;
+	memset(ev, 0, sizeof(ev));
+	for (int g = 0; g < 2; g++) {
+		ev[g].name = g ? "B.X" : "A.X";
+		ev[g].group = g;
+		ev[g].attr.size = sizeof(ev[g].attr);
+		ev[g].attr.type = PERF_TYPE_SOFTWARE;
+		ev[g].attr.config = PERF_COUNT_SW_CPU_CLOCK;
+		ev[g].attr.read_format =
+			PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	}
+	ret = pmu_open(&s, ev, 2, (int)ncpus, err, sizeof(err));
+	if (ret == -EACCES || ret == -EPERM)
+		skip(); /* CPU-wide events need root or perf_event_paranoid <= 0 */
+	assert_int_equal(ret, 0);
+	assert_int_equal(pmu_switch_groups(&s, 1, 0), 0);
+	usleep(20000);
+	assert_int_equal(pmu_group_ran(&s, 0), 1);
+	assert_int_equal(pmu_group_ran(&s, 1), 0);
+	assert_int_equal(pmu_group_ran(&s, 5), -EOPNOTSUPP); /* no such group */
+
+	fake_measure(&ms);
+	ms.ngroups = 2;
+	h.pmu = &s;
+	h.enabled[0] = h.enabled[1] = 1000000000; /* no cgroup saw either run */
+	assert_int_equal(check(&h, &ms, &text), 1);
+	assert_null(strstr(text, "perf group 0"));
+	assert_non_null(strstr(text, "perf group 1 (B.X) never counted"));
+	free(text);
+	/* Without the kernel's times the sums alone decide: both are named. */
+	memset(&h, 0, sizeof(h));
+	h.enabled[0] = h.enabled[1] = 1000000000;
+	assert_int_equal(check(&h, &ms, &text), 2);
+	free(text);
+	pmu_close(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -184,6 +241,7 @@ int main(void)
 		cmocka_unit_test(test_running_anywhere_counts),
 		cmocka_unit_test(test_sums_restart_each_interval),
 		cmocka_unit_test(test_bounds),
+		cmocka_unit_test(test_kernel_times_decide),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

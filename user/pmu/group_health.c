@@ -56,6 +56,13 @@ int group_health_check(struct group_health *h, const struct pmu_event *events, i
 		/* Running anywhere, even multiplexed, means the group can count. */
 		if (!h->enabled[g] || h->running[g])
 			continue;
+		/*
+		 * Not by the cgroups' sums alone when the kernel can tell (1: it
+		 * ran, a rotation's slice no cgroup used; -errno: unknown, the
+		 * sums decide).  A group once named is not asked again.
+		 */
+		if (!h->warned[g] && h->pmu && pmu_group_ran(h->pmu, g) == 1)
+			continue;
 		dead++;
 		if (!h->warned[g] && f)
 			group_health_warn(events, nevents, g, h->enabled[g] / 1e9, f);

@@ -22,6 +22,14 @@ struct group_health {
 	__u64 enabled[TMACG_MAX_GROUPS]; /* this interval, summed over every cgroup */
 	__u64 running[TMACG_MAX_GROUPS];
 	bool warned[TMACG_MAX_GROUPS]; /* reported once already */
+	/*
+	 * The perf events, when they are open: rotating, a group's enabled time
+	 * is the whole interval but it runs only in its slices, so a cgroup
+	 * that ran only in the others leaves "enabled, never running" in the
+	 * sums; the kernel's own times of the group then decide.  NULL: the
+	 * sums alone.
+	 */
+	const struct pmu_set *pmu;
 };
 
 /* Adds one cgroup's interval delta (every cgroup's, before any roll-up). */
@@ -29,8 +37,8 @@ void group_health_add(struct group_health *h, const struct tmacg_acc *delta, int
 
 /*
  * Ends an interval: every group (of events[nevents], each naming its group, in
- * ngroups groups) that was enabled but never ran, in any
- * cgroup, is reported on f (its events, and what to do) the first time it
+ * ngroups groups) that was enabled but never ran, in any cgroup (nor, with
+ * h->pmu, ever on any CPU by the kernel's times), is reported on f (its events, and what to do) the first time it
  * happens; then the sums start again.  Returns how many groups never ran.
  */
 int group_health_check(struct group_health *h, const struct pmu_event *events, int nevents,

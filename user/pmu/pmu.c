@@ -331,6 +331,31 @@ int pmu_cpu_enabled_ns(const struct pmu_set *s, int cpu, uint64_t *ns)
 	return 0;
 }
 
+int pmu_group_ran(const struct pmu_set *s, int g)
+{
+	const uint64_t want = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	int e = 0, seen = 0;
+
+	while (e < s->nevents && s->events[e].group != g)
+		e++;
+	if (e == s->nevents || (s->events[e].attr.read_format & want) != want ||
+	    (s->events[e].attr.read_format & PERF_FORMAT_GROUP))
+		return -EOPNOTSUPP;
+	for (int cpu = 0; cpu < s->ncpus; cpu++) {
+		uint64_t v[3]; /* count, time enabled, time running */
+		int fd = s->fds[e * s->ncpus + cpu];
+
+		if (fd < 0)
+			continue;
+		if (read(fd, v, sizeof(v)) != (ssize_t)sizeof(v))
+			return -EIO;
+		if (v[2])
+			return 1;
+		seen++;
+	}
+	return seen ? 0 : -EOPNOTSUPP;
+}
+
 void pmu_close(struct pmu_set *s)
 {
 	if (s->fds)

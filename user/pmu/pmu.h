@@ -73,6 +73,14 @@ void pmu_close_cpu(struct pmu_set *s, int cpu);
  */
 int pmu_cpu_enabled_ns(const struct pmu_set *s, int cpu, uint64_t *ns);
 
+/*
+ * Whether group g was ever on the PMU, by the kernel's own times: its
+ * leader's PERF_FORMAT_TOTAL_TIME_RUNNING on any online CPU since it was
+ * opened.  1 it ran, 0 it never did, -EOPNOTSUPP (times not in the events'
+ * read_format, or no open leader) or -errno.
+ */
+int pmu_group_ran(const struct pmu_set *s, int g);
+
 /* Reads an online CPU list file (PMU_ONLINE_PATH) into mask[max]; 0 or -errno. */
 int pmu_read_online(const char *path, bool *mask, int max);
 void pmu_close(struct pmu_set *s);
