@@ -68,28 +68,32 @@ struct {
 /*
  * One shared (not per-CPU) entry per cgroup, added to atomically: per-CPU
  * values would cost cgroups x CPUs x value size, 1 GiB for 10,000 cgroups on a
- * 256-CPU host.  max_entries is set by userspace.
+ * 256-CPU host.  max_entries is set by userspace, and so is value_size: a
+ * struct tmacg_acc of the plan's layout (TMACG_ACC_BYTES(nr_events,
+ * nr_groups)), the largest one's here.  Sizes, not BTF types: the kernel
+ * checks a BTF value type's size against value_size.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 16384);
-	__type(key, __u64);
-	__type(value, struct tmacg_acc);
+	__uint(key_size, sizeof(__u64));
+	__uint(value_size, 8 * TMACG_ACC_MAX_WORDS);
 } cgroup_acc SEC(".maps");
 
+/* value_size: TMACG_TASK_ACC_BYTES(nr_events, nr_groups), set at load too. */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 16384);
-	__type(key, __u32);
-	__type(value, struct tmacg_task_acc);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(struct tmacg_task_acc) + 8 * TMACG_ACC_MAX_WORDS);
 } task_acc SEC(".maps");
 
-/* A new task's first entry is built here: too large for the stack too. */
+/* A new task's first entry is built here: too large for the stack; the largest layout's room. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct tmacg_task_acc);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(struct tmacg_task_acc) + 8 * TMACG_ACC_MAX_WORDS);
 } task_scratch SEC(".maps");
 
 /*
@@ -145,26 +149,33 @@ static __always_inline void delta_field(__u64 *dst, __u64 v, enum delta_step ste
 }
 
 /*
- * The one walk over the fields of a delta this load uses (nr_events counters,
- * nr_groups times; the rest stay as they are).  Always inlined with a constant
- * step, so the switch folds away and the verifier sees only that step's
- * loads and stores, bounded by the load-time constants.
+ * The one walk over the words of a delta (include/tmacg.h: runtime, the
+ * nr_events counters, the nr_groups {enabled, running} pairs, one run of
+ * words).  Always inlined with a constant step, so the switch folds away and
+ * the verifier sees only that step's loads and stores.  The bound is a
+ * load-time constant the verifier reads from .rodata, so each word's offset
+ * is known and within the plan-sized map values; the per-CPU scratch has the
+ * largest layout's room.  Accumulators are handled as words (__u64 *), one
+ * type for the compiler's aliasing rules on every path.
  */
-static __always_inline void walk_delta(struct tmacg_acc *dst, const struct tmacg_acc *d,
-				       enum delta_step step)
+static __always_inline __u32 acc_words(void)
 {
+	return TMACG_ACC_WORDS(nr_events, nr_groups);
+}
+
+static __always_inline void walk_delta(__u64 *dst, const __u64 *d, enum delta_step step)
+{
+	__u32 words = acc_words();
+
 	if (step != STEP_CLEAR_COUNTS)
-		delta_field(&dst->runtime_ns, d->runtime_ns, step);
-	for (__u32 e = 0; e < TMACG_MAX_EVENTS; e++) {
-		if (e >= nr_events)
+		delta_field(&dst[TMACG_ACC_RUNTIME], d[TMACG_ACC_RUNTIME], step);
+	for (__u32 i = 1; i < TMACG_ACC_MAX_WORDS; i++) {
+		if (i >= words)
 			break;
-		delta_field(&dst->counter[e], d->counter[e], step);
-	}
-	for (__u32 g = 0; g < TMACG_MAX_GROUPS; g++) {
-		if (g >= nr_groups)
-			break;
-		delta_field(&dst->time[g].enabled, d->time[g].enabled, step);
-		delta_field(&dst->time[g].running, d->time[g].running, step);
+		/* A copy or clear loop would become a memset/memcpy call, which BPF has not. */
+		if (step == STEP_COPY || step == STEP_CLEAR_COUNTS)
+			barrier_var(i);
+		delta_field(&dst[i], d[i], step);
 	}
 }
 
@@ -206,10 +217,9 @@ static __always_inline __u32 task_ident(struct task_struct *t, bool btf, __u32 *
 	return (__u32)pid_tgid;
 }
 
-static __always_inline void charge_cgroup(__u64 cgid, const struct tmacg_acc *d,
-					  struct tmacg_stats *st)
+static __always_inline void charge_cgroup(__u64 cgid, const __u64 *d, struct tmacg_stats *st)
 {
-	struct tmacg_acc *acc = bpf_map_lookup_elem(&cgroup_acc, &cgid);
+	__u64 *acc = bpf_map_lookup_elem(&cgroup_acc, &cgid);
 
 	if (!acc) {
 		/* The first charge creates the entry with the delta itself. */
@@ -230,19 +240,18 @@ static __always_inline void charge_cgroup(__u64 cgid, const struct tmacg_acc *d,
  * Charges d to cgid through this CPU's pending slots (struct tmacg_pending):
  * the cgroups a CPU switches between are few, and each keeps its slot.
  */
-static __always_inline void charge_cgroup_pending(struct tmacg_cpu *pc, __u64 cgid,
-						  const struct tmacg_acc *d)
+static __always_inline void charge_cgroup_pending(struct tmacg_cpu *pc, __u64 cgid, const __u64 *d)
 {
 	struct tmacg_pending *p = &pc->pending[cgid & (TMACG_CPU_PENDING - 1)];
 
 	if (p->cgroup_id == cgid) {
-		walk_delta(&p->acc, d, STEP_ADD_OWNED);
+		walk_delta(p->acc, d, STEP_ADD_OWNED);
 		return;
 	}
 	if (p->cgroup_id)
-		charge_cgroup(p->cgroup_id, &p->acc, &pc->stats); /* evicted: to its entry */
+		charge_cgroup(p->cgroup_id, p->acc, &pc->stats); /* evicted: to its entry */
 	p->cgroup_id = cgid;
-	walk_delta(&p->acc, d, STEP_COPY); /* the fields this load does not use stay 0 */
+	walk_delta(p->acc, d, STEP_COPY); /* the words past this load's layout stay 0 */
 }
 
 /* Adds every pending slot to its cgroup's entry: before userspace reads them. */
@@ -253,13 +262,13 @@ static __always_inline void drain_pending(struct tmacg_cpu *pc)
 
 		if (!p->cgroup_id)
 			continue;
-		charge_cgroup(p->cgroup_id, &p->acc, &pc->stats);
+		charge_cgroup(p->cgroup_id, p->acc, &pc->stats);
 		p->cgroup_id = 0;
 	}
 }
 
-static __always_inline void charge_task(__u64 cgid, const struct tmacg_acc *d,
-					struct tmacg_stats *st, struct task_struct *task, bool btf)
+static __always_inline void charge_task(__u64 cgid, const __u64 *d, struct tmacg_stats *st,
+					struct task_struct *task, bool btf)
 {
 	__u32 zero = 0, tgid;
 	char comm[16];
@@ -276,8 +285,7 @@ static __always_inline void charge_task(__u64 cgid, const struct tmacg_acc *d,
 		init->tgid = tgid;
 		init->pad = 0;
 		__builtin_memcpy(init->comm, comm, sizeof(init->comm));
-		walk_delta(&init->acc, d,
-			   STEP_COPY); /* the fields this load uses: the rest stay 0 */
+		walk_delta(init->acc, d, STEP_COPY); /* the words this load uses: the rest stay 0 */
 		if (!bpf_map_update_elem(&task_acc, &tid, init, BPF_NOEXIST))
 			return;
 		t = bpf_map_lookup_elem(&task_acc, &tid);
@@ -289,7 +297,7 @@ static __always_inline void charge_task(__u64 cgid, const struct tmacg_acc *d,
 	/* Userspace reports a task's delta under the cgroup it ran in last. */
 	t->cgroup_id = cgid;
 	__builtin_memcpy(t->comm, comm, sizeof(t->comm)); /* threads rename themselves */
-	walk_delta(&t->acc, d, STEP_ADD_OWNED);
+	walk_delta(t->acc, d, STEP_ADD_OWNED);
 }
 
 /* How account() reads task and whom it charges. */
@@ -324,16 +332,30 @@ static __always_inline __u64 rotation_window(struct tmacg_cpu_state *cs)
  * running time does not.  Not rotating, it failed to open (no event in the
  * array: reading it would fail every pass): enabled and running stay 0.
  */
-static __always_inline bool rotation_skips(__u32 g, __u32 e, struct tmacg_acc *d, __u64 window,
+static __always_inline bool rotation_skips(__u32 g, __u32 e, __u64 *time, __u64 window,
 					   __u64 active)
 {
 	if ((active >> g) & 1)
 		return false;
 	if (event_is_leader[e]) {
-		d->time[g].enabled = (unopened_groups >> g) & 1 ? 0 : window;
-		d->time[g].running = 0;
+		time[2 * g] = (unopened_groups >> g) & 1 ? 0 : window; /* enabled */
+		time[2 * g + 1] = 0;				       /* running */
 	}
 	return true;
+}
+
+/*
+ * The group times of the delta d: after its nr_events counters.  Clamped for
+ * the verifier (nr_events is at most TMACG_MAX_EVENTS): the scratch has that
+ * room, and the pairs of every group fit behind.
+ */
+static __always_inline __u64 *delta_times(__u64 *d)
+{
+	__u32 ne = nr_events;
+
+	if (ne > TMACG_MAX_EVENTS)
+		ne = TMACG_MAX_EVENTS;
+	return &d[TMACG_ACC_ENABLED(ne, 0)];
 }
 
 /*
@@ -346,7 +368,7 @@ static __always_inline int account(struct tmacg_cpu *pc, struct task_struct *tas
 {
 	struct tmacg_stats *st = &pc->stats;
 	struct tmacg_cpu_state *cs = &pc->state;
-	struct tmacg_acc *d = &pc->delta;
+	__u64 *d = pc->delta, *time = delta_times(d);
 	__u32 cpu = bpf_get_smp_processor_id();
 	__u64 failed, read = 0, window = rotation_window(cs), active = active_groups;
 
@@ -362,8 +384,8 @@ static __always_inline int account(struct tmacg_cpu *pc, struct task_struct *tas
 			break;
 		g = event_group[e] & (TMACG_MAX_GROUPS - 1);
 		bit = 1ull << g;
-		d->counter[e] = 0;
-		if (rotation_skips(g, e, d, window, active))
+		d[TMACG_ACC_COUNTER(e)] = 0;
+		if (rotation_skips(g, e, time, window, active))
 			continue;
 		read |= bit;
 		if (cs->pass_skip & bit)
@@ -382,8 +404,8 @@ static __always_inline int account(struct tmacg_cpu *pc, struct task_struct *tas
 
 			cs->time[g].enabled = v.enabled;
 			cs->time[g].running = v.running;
-			d->time[g].enabled = rotate ? window : had ? den : 0;
-			d->time[g].running = had ? drun : 0;
+			time[2 * g] = rotate ? window : had ? den : 0; /* enabled */
+			time[2 * g + 1] = had ? drun : 0;	       /* running */
 			if (had && !drun) {
 				/* Not on the PMU since the last read: members are unchanged. */
 				st->groups_not_running++;
@@ -391,7 +413,7 @@ static __always_inline int account(struct tmacg_cpu *pc, struct task_struct *tas
 				continue;
 			}
 		}
-		d->counter[e] = had ? delta_of(v.counter, cs->counter[e], st) : 0;
+		d[TMACG_ACC_COUNTER(e)] = had ? delta_of(v.counter, cs->counter[e], st) : 0;
 		cs->counter[e] = v.counter;
 	}
 	failed = cs->pass_failed;
@@ -404,7 +426,7 @@ static __always_inline int account(struct tmacg_cpu *pc, struct task_struct *tas
 	 * old events' (the guest test hp-rot saw a slice's counts lost to that).
 	 */
 	cs->valid = failed ? read & ~failed : (cs->valid & ~read) | read;
-	d->runtime_ns = cs->run_pending;
+	d[TMACG_ACC_RUNTIME] = cs->run_pending;
 	cs->run_pending = 0;
 	/*
 	 * Never charge counts measured against a stale baseline; CPU time comes
@@ -413,7 +435,7 @@ static __always_inline int account(struct tmacg_cpu *pc, struct task_struct *tas
 	if (failed || (flags & ACCOUNT_COUNTS_IDLE)) {
 		/* Only the CPU time stays (rare: not on the fast path). */
 		walk_delta(d, d, STEP_CLEAR_COUNTS);
-		if (!d->runtime_ns)
+		if (!d[TMACG_ACC_RUNTIME])
 			return 0;
 	}
 	if (cs->cur_idle || !cs->cur_cgid) {

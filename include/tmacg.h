@@ -38,8 +38,20 @@ _Static_assert(sizeof(struct tmacg_group_time) == 16, "enabled and running, no p
 
 /*
  * Per-cgroup (and per-task) accumulator: only ever grows; userspace subtracts.
- * Layout for the charge on a cold entry (10,000 cgroups do not stay in cache):
- * runtime and the first counters share a line, group times another.
+ * Sized to the run's plan, not to the maxima: words of 8 bytes,
+ *
+ *   [0]                          runtime_ns
+ *   [1, 1 + nevents)             the counters, in plan order
+ *   [1 + nevents + 2g]           group g's enabled time (ns)
+ *   [1 + nevents + 2g + 1]       group g's running time (ns)
+ *
+ * TMACG_ACC_BYTES(nevents, ngroups) in all: 56 bytes at level 1 on software
+ * events, not 3,080.  The BPF side sets the cgroup_acc and task_acc value
+ * sizes from it at load (user/collect/collector.c), walks it as one run of
+ * words (every field after runtime is added alike), and finds a group's times
+ * from the load-time nr_events; userspace reads it through
+ * user/collect/acc_layout.h.  Counters and times are adjacent, so a charge to
+ * a cold entry touches as few cache lines as the plan has words.
  */
 struct tmacg_acc {
 	/*
@@ -47,16 +59,26 @@ struct tmacg_acc {
 	 * unlike per-CPU perf time it leaves out steal time on virtual machines.
 	 */
 	__u64 runtime_ns;
-	__u64 counter[TMACG_MAX_EVENTS];
-	struct tmacg_group_time time[TMACG_MAX_GROUPS];
+	__u64 field[]; /* the counters, then the groups' {enabled, running} */
 };
 
-/* acc_delta() and the snapshots copy and subtract it field by field: no padding. */
-_Static_assert(sizeof(struct tmacg_acc) ==
-		       8 + 8 * TMACG_MAX_EVENTS +
-			       sizeof(struct tmacg_group_time) * TMACG_MAX_GROUPS,
-	       "struct tmacg_acc has no padding");
-_Static_assert(__builtin_offsetof(struct tmacg_acc, counter) == 8, "counters follow runtime_ns");
+#define TMACG_ACC_WORDS(nevents, ngroups) (1 + (nevents) + 2 * (ngroups))
+#define TMACG_ACC_BYTES(nevents, ngroups) (8 * TMACG_ACC_WORDS(nevents, ngroups))
+/* The largest plan's: the per-CPU scratch (delta, pending slots) has this room. */
+#define TMACG_ACC_MAX_WORDS TMACG_ACC_WORDS(TMACG_MAX_EVENTS, TMACG_MAX_GROUPS)
+/* Word indexes: runtime, counter e, group g's enabled (its running follows). */
+#define TMACG_ACC_RUNTIME 0
+#define TMACG_ACC_COUNTER(e) (1 + (e))
+#define TMACG_ACC_ENABLED(nevents, g) (1 + (nevents) + 2 * (g))
+#define TMACG_ACC_RUNNING(nevents, g) (2 + (nevents) + 2 * (g))
+
+/* Userspace and BPF index the same words: no padding, runtime first. */
+_Static_assert(sizeof(struct tmacg_acc) == 8, "runtime_ns, then the words");
+_Static_assert(__builtin_offsetof(struct tmacg_acc, field) == 8, "counters follow runtime_ns");
+_Static_assert(TMACG_ACC_BYTES(TMACG_MAX_EVENTS, TMACG_MAX_GROUPS) == 3080,
+	       "the largest accumulator is the old fixed one");
+_Static_assert(TMACG_ACC_RUNNING(4, 0) == TMACG_ACC_WORDS(4, 1) - 1,
+	       "a group's running is the last word of its pair");
 
 /* This CPU's previous reading of every event: the baseline for the next delta. */
 struct tmacg_cpu_state {
@@ -89,14 +111,15 @@ struct tmacg_task_acc {
 	__u32 tgid;
 	__u32 pad;
 	char comm[16];
-	struct tmacg_acc acc;
+	__u64 acc[]; /* a struct tmacg_acc of the plan's layout */
 };
 
 /* The task map's values are read in batches of this size (collector.c). */
 _Static_assert(__builtin_offsetof(struct tmacg_task_acc, comm) == 24, "comm after the ids");
 _Static_assert(__builtin_offsetof(struct tmacg_task_acc, acc) == 40, "acc 8-byte aligned");
-_Static_assert(sizeof(struct tmacg_task_acc) == 40 + sizeof(struct tmacg_acc),
-	       "struct tmacg_task_acc has no padding");
+_Static_assert(sizeof(struct tmacg_task_acc) == 40, "struct tmacg_task_acc has no padding");
+/* A task entry's bytes: the header and its accumulator. */
+#define TMACG_TASK_ACC_BYTES(nevents, ngroups) (40 + TMACG_ACC_BYTES(nevents, ngroups))
 
 /* Per-CPU counters of what the BPF side did and, above all, what it lost. */
 struct tmacg_stats {
@@ -142,7 +165,7 @@ _Static_assert((TMACG_CPU_PENDING & (TMACG_CPU_PENDING - 1)) == 0,
 
 struct tmacg_pending {
 	__u64 cgroup_id; /* 0: free */
-	struct tmacg_acc acc;
+	__u64 acc[TMACG_ACC_MAX_WORDS]; /* the plan's layout; the words past it stay 0 */
 };
 
 /*
@@ -152,14 +175,15 @@ struct tmacg_pending {
 struct tmacg_cpu {
 	struct tmacg_stats stats;
 	struct tmacg_cpu_state state;
-	struct tmacg_acc delta; /* the delta being charged: too large for the 512-byte stack */
+	/* The delta being charged, in the plan's layout: too large for the 512-byte stack. */
+	__u64 delta[TMACG_ACC_MAX_WORDS];
 	struct tmacg_pending pending[TMACG_CPU_PENDING];
 };
 
 /* Userspace reads this map to sum the stats: every part 8-byte sized, no padding. */
 _Static_assert(sizeof(struct tmacg_cpu) == sizeof(struct tmacg_stats) +
 						   sizeof(struct tmacg_cpu_state) +
-						   sizeof(struct tmacg_acc) +
+						   8 * TMACG_ACC_MAX_WORDS +
 						   TMACG_CPU_PENDING * sizeof(struct tmacg_pending),
 	       "struct tmacg_cpu has no padding");
 

@@ -96,9 +96,9 @@ static double scaled(const struct measure_impl *mi, const struct tmacg_acc *sum,
 		return 0;
 	cycles = mi->plan.has_group_cycles ? mi->plan.cycles_of_group[g] : -1;
 	/* Each group against its own cycles (AMD: no fixed counter shares them). */
-	if (cycles >= 0 && sum->counter[cycles] && !isnan(mi->cycles_total))
+	if (cycles >= 0 && *acc_counter(sum, cycles) && !isnan(mi->cycles_total))
 		return acc_scaled_by_cycles(sum, idx, cycles, mi->cycles_total);
-	return acc_scaled(sum, idx, g);
+	return acc_scaled(&mi->ms.layout, sum, idx, g);
 }
 
 /* The model reads msr/tsc/, which tmacg computes from the interval (not a perf event). */
@@ -117,17 +117,18 @@ void measure_evaluate(struct measure *ms, const struct tmacg_acc *sum, double in
 				  .flags = mi->flags,
 				  .latencies = mi->latencies,
 				  .pmu_slots = mi->ci.pmu_slots };
-	bool ran = !acc_is_empty(sum, ms->ngroups);
+	bool ran = !acc_is_empty(&ms->layout, sum);
 
 	mi->cycles_total = mi->plan.has_group_cycles ?
-				   acc_cycles_total(sum, mi->plan.cycles_of_group, ms->ngroups) :
+				   acc_cycles_total(&ms->layout, sum, mi->plan.cycles_of_group) :
 				   NAN;
 	for (int e = 0; e < n; e++)
 		mi->values[e] = e == mi->tsc_event ? mi->tsc_hz * interval_s :
 						     scaled(mi, sum, ran, mi->plan_of[e]);
 	model_eval_level(mi->model, &in, result, ms->facts.level, ms->facts.info);
 	model_result_no_slots(mi->model, result);
-	measure_node_fractions(mi->model, mi->node_groups, ms->facts.level, sum, mi->measured);
+	measure_node_fractions(mi->model, mi->node_groups, ms->facts.level, &ms->layout, sum,
+			       mi->measured);
 	/* The scheduler's runtime, as cpu.stat counts it: a number even when nothing ran. */
 	counts[MEASURE_ON_CPU_S] = sum->runtime_ns / 1e9;
 	counts[MEASURE_CPU_UTILIZATION] =
@@ -144,7 +145,8 @@ void measure_evaluate(struct measure *ms, const struct tmacg_acc *sum, double in
 }
 
 void measure_node_fractions(const struct tma_model *m, const uint64_t *node_groups, int level,
-			    const struct tmacg_acc *sum, double *measured)
+			    const struct acc_layout *l, const struct tmacg_acc *sum,
+			    double *measured)
 {
 	int n = model_node_count(m);
 
@@ -152,7 +154,7 @@ void measure_node_fractions(const struct tma_model *m, const uint64_t *node_grou
 		int depth = model_node(m, k)->level;
 
 		measured[k] = level > PLAN_LEVELS_ALWAYS && depth <= level && node_groups[k] ?
-				      acc_measured(sum, node_groups[k]) :
+				      acc_measured(l, sum, node_groups[k]) :
 				      NAN;
 	}
 }
@@ -259,6 +261,7 @@ static int fill_events(struct measure_impl *mi, char *err, size_t errlen)
 	}
 	ms->nevents = mi->plan.nevents;
 	ms->ngroups = mi->plan.ngroups;
+	ms->layout = acc_layout_of(ms->nevents, ms->ngroups);
 	for (int i = 0; i < mi->plan.nevents; i++) {
 		ms->events[i].name = mi->plan.ev[i].name;
 		ms->events[i].attr = mi->plan.ev[i].attr;

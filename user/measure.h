@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
+#include "collect/acc_layout.h"
 #include "output/cgroup_record.h"
 #include "pmu/pmu.h"
 #include "tmacg.h"
@@ -42,6 +43,7 @@ enum { MEASURE_ON_CPU_S, MEASURE_CPU_UTILIZATION, MEASURE_NFIXED };
 struct measure {
 	int nevents;
 	int ngroups;
+	struct acc_layout layout; /* the accumulators': nevents counters, ngroups times */
 	struct pmu_event events[TMACG_MAX_EVENTS];
 	/*
 	 * What every line of this measurement shares, filled by measure_open():
@@ -77,7 +79,8 @@ int measure_groups_unopened(struct measure *ms, uint64_t groups, char *const *wh
  * never enabled.
  */
 void measure_node_fractions(const struct tma_model *m, const uint64_t *node_groups, int level,
-			    const struct tmacg_acc *sum, double *measured);
+			    const struct acc_layout *l, const struct tmacg_acc *sum,
+			    double *measured);
 
 /*
  * The model cfg names (--pmu software is the built-in model "software"),

@@ -42,10 +42,10 @@ volatile sig_atomic_t monitor_stop;
 /* How soon a CPU back online counts again (cpu_follow_due() between waits). */
 #define HOTPLUG_POLL_MS 200
 
-/* A cgroup's delta waiting for the cgroup events that name it. */
+/* A cgroup's delta waiting for the cgroup events that name it: pending_bytes() apart. */
 struct pending {
 	uint64_t id;
-	struct tmacg_acc delta;
+	struct tmacg_acc delta; /* the plan's layout */
 };
 
 struct monitor {
@@ -54,7 +54,7 @@ struct monitor {
 	struct cgroup_tree tree;
 	struct collector col;
 	struct pmu_set pmu;
-	struct pending *pending;
+	char *pending; /* npending struct pending */
 	size_t npending, cap_pending;
 	struct report *rep;
 	struct k8s_monitor *k8s; /* --k8s: chooses and names the reported cgroups */
@@ -87,25 +87,36 @@ static void on_cgroup_event(const struct tmacg_cgroup_event *ev, void *ctx)
 	cgroup_naming_apply(&m->tree, ev, &m->may_rescan);
 }
 
+static size_t pending_bytes(const struct monitor *m)
+{
+	return offsetof(struct pending, delta) + acc_bytes(&m->ms->layout);
+}
+
+static struct pending *pending_at(const struct monitor *m, size_t i)
+{
+	return (struct pending *)(m->pending + i * pending_bytes(m));
+}
+
 static void stash_delta(uint64_t id, const struct tmacg_acc *delta, void *ctx)
 {
 	struct monitor *m = ctx;
+	struct pending *p;
 
-	group_health_add(&m->health, delta, m->ms->ngroups);
+	group_health_add(&m->health, &m->ms->layout, delta);
 	if (m->npending == m->cap_pending) {
 		size_t cap = m->cap_pending ? m->cap_pending * 2 : 256;
-		struct pending *p = realloc(m->pending, cap * sizeof(*p));
+		char *grown = realloc(m->pending, cap * pending_bytes(m));
 
-		if (!p) {
+		if (!grown) {
 			m->unattributed++;
 			return;
 		}
-		m->pending = p;
+		m->pending = grown;
 		m->cap_pending = cap;
 	}
-	m->pending[m->npending].id = id;
-	m->pending[m->npending].delta = *delta;
-	m->npending++;
+	p = pending_at(m, m->npending++);
+	p->id = id;
+	memcpy(&p->delta, delta, acc_bytes(&m->ms->layout));
 }
 
 struct charge {
@@ -116,18 +127,18 @@ struct charge {
 static void add_to_target(struct cgroup_node *target, void *ctx)
 {
 	struct charge *c = ctx;
-	struct tmacg_acc *sum = cgroup_node_sum(target);
+	struct tmacg_acc *sum = cgroup_node_sum(target, &c->m->ms->layout);
 
 	if (sum)
-		acc_add(sum, c->delta, c->m->ms->nevents, c->m->ms->ngroups);
+		acc_add(&c->m->ms->layout, sum, c->delta);
 }
 
 /* Adds every pending delta to the targets containing its cgroup. */
 static void attribute(struct monitor *m)
 {
 	for (size_t i = 0; i < m->npending; i++) {
-		struct charge c = { m, &m->pending[i].delta };
-		uint64_t id = m->pending[i].id;
+		struct charge c = { m, &pending_at(m, i)->delta };
+		uint64_t id = pending_at(m, i)->id;
 
 		if (cgroup_tree_for_each_target(&m->tree, id, NULL, NULL) < 0 && m->may_rescan) {
 			/* It or an ancestor is unknown (mkdir event lost or before us): look. */
@@ -526,8 +537,7 @@ static int open_report(struct monitor *m, char *err, size_t errlen)
 		.top = o->top,
 		.host = o->host,
 		.facts = measure_facts(m->ms),
-		.nevents = m->ms->nevents,
-		.ngroups = m->ms->ngroups,
+		.layout = m->ms->layout,
 		.evaluate = measure_evaluate_cb,
 		.evaluate_ctx = m->ms,
 	};

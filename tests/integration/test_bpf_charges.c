@@ -135,7 +135,7 @@ static void run_flush(struct rig *r)
 /* Drains the rig CPU's pending charges (the flush), then reads the test cgroup's delta. */
 static struct itest_found read_test_cgroup(struct rig *r)
 {
-	struct itest_found f = { .want = TEST_CGROUP };
+	struct itest_found f = { .want = TEST_CGROUP, .layout = r->col.layout };
 
 	run_flush(r);
 	assert_int_equal(collector_read_cgroups(&r->col, itest_collect_one, &f), 0);
@@ -171,11 +171,11 @@ static void failed_read_still_charges_cpu_time(void **state)
 	assert_int_equal(st.read_errors, 1);
 	f = read_test_cgroup(&r);
 	assert_int_equal(f.seen, 1);
-	assert_int_equal(f.sum.runtime_ns, 12345);
+	assert_int_equal(itest_runtime(&f), 12345);
 	/* Group 0 read fine, but no count of a failed pass is charged. */
-	assert_int_equal(f.sum.counter[0], 0);
-	assert_int_equal(f.sum.time[0].enabled, 0);
-	assert_int_equal(f.sum.counter[1], 0);
+	assert_int_equal(itest_counter(&f, 0), 0);
+	assert_int_equal(itest_enabled(&f, 0), 0);
+	assert_int_equal(itest_counter(&f, 1), 0);
 	rig_close(&r);
 }
 
@@ -217,8 +217,8 @@ static void missed_switch_into_idle_charges_idle(void **state)
 	assert_int_equal(st.missed_into_idle, 2);
 	f = read_test_cgroup(&r);
 	assert_int_equal(f.seen, 1);
-	assert_int_equal(f.sum.runtime_ns, 777);
-	assert_int_equal(f.sum.counter[0], 0);
+	assert_int_equal(itest_runtime(&f), 777);
+	assert_int_equal(itest_counter(&f, 0), 0);
 	cs.run_pending = 0;
 
 	/* The same miss found with a real task running: charged to the cgroup before. */
@@ -228,8 +228,8 @@ static void missed_switch_into_idle_charges_idle(void **state)
 	assert_int_equal(st.missed_into_idle, 2);
 	f = read_test_cgroup(&r);
 	assert_int_equal(f.seen, 1);
-	assert_true(f.sum.counter[0] > 0);
-	assert_true(f.sum.time[0].enabled > 0);
+	assert_true(itest_counter(&f, 0) > 0);
+	assert_true(itest_enabled(&f, 0) > 0);
 	rig_close(&r);
 }
 
@@ -248,7 +248,7 @@ static void charge_runtime(struct rig *r, __u64 cgid, __u64 cpu_ns)
 /* What the map holds for want, without a flush: pending charges are not in it. */
 static struct itest_found read_map_only(struct rig *r, uint64_t want)
 {
-	struct itest_found f = { .want = want };
+	struct itest_found f = { .want = want, .layout = r->col.layout };
 
 	assert_int_equal(collector_read_cgroups(&r->col, itest_collect_one, &f), 0);
 	return f;
@@ -274,19 +274,21 @@ static void pending_slot_drains_on_eviction_and_flush(void **state)
 	charge_runtime(&r, same_slot, 2000); /* takes the slot: TEST_CGROUP goes to the map */
 	f = read_map_only(&r, TEST_CGROUP);
 	assert_int_equal(f.seen, 1);
-	assert_int_equal(f.sum.runtime_ns, 1500);
+	assert_int_equal(itest_runtime(&f), 1500);
 	assert_int_equal(read_map_only(&r, same_slot).seen, 0);
 
 	run_flush(&r); /* drains every slot */
 	f = read_map_only(&r, same_slot);
 	assert_int_equal(f.seen, 1);
-	assert_int_equal(f.sum.runtime_ns, 2000);
+	assert_int_equal(itest_runtime(&f), 2000);
 	rig_close(&r);
 }
 
+/* As struct itest_found, so the itest_counter() etc. read it. */
 struct task_found {
 	uint32_t tid;
-	struct tmacg_acc sum;
+	struct acc_layout layout;
+	union acc_room sum;
 	int seen;
 };
 
@@ -297,21 +299,26 @@ static void task_one(const struct collector_task *t, const struct tmacg_acc *d, 
 	if (t->tid != f->tid)
 		return;
 	f->seen++;
-	f->sum = *d;
+	memcpy(&f->sum, d, acc_bytes(&f->layout));
 }
 
 static void put_task(struct rig *r, __u32 tid, __u64 created_ns, __u64 count)
 {
-	struct tmacg_task_acc t = { .cgroup_id = TEST_CGROUP, .created_ns = created_ns };
+	/* The entry's header, then an accumulator of the collector's layout. */
+	union {
+		struct tmacg_task_acc t;
+		__u64 words[sizeof(struct tmacg_task_acc) / 8 + TMACG_ACC_MAX_WORDS];
+	} e = { .t = { .cgroup_id = TEST_CGROUP, .created_ns = created_ns } };
+	struct tmacg_acc *acc = (struct tmacg_acc *)e.t.acc;
 
-	t.tgid = tid;
-	strcpy(t.comm, "tmacg-test");
-	t.acc.runtime_ns = count;
-	t.acc.counter[0] = count;
-	t.acc.time[0].enabled = count;
-	t.acc.time[0].running = count;
+	e.t.tgid = tid;
+	strcpy(e.t.comm, "tmacg-test");
+	acc->runtime_ns = count;
+	*acc_counter(acc, 0) = count;
+	*acc_enabled(&r->col.layout, acc, 0) = count;
+	*acc_running(&r->col.layout, acc, 0) = count;
 	assert_int_equal(
-		bpf_map_update_elem(bpf_map__fd(r->col.skel->maps.task_acc), &tid, &t, BPF_ANY), 0);
+		bpf_map_update_elem(bpf_map__fd(r->col.skel->maps.task_acc), &tid, &e, BPF_ANY), 0);
 }
 
 /*
@@ -326,22 +333,23 @@ static void recreated_task_entry_counts_from_zero(void **state)
 	(void)state;
 	ITEST_NEED_ROOT();
 	rig_open(&r, 1, false, true);
+	f.layout = r.col.layout;
 	put_task(&r, f.tid, 100, 1000);
 	assert_int_equal(collector_read_tasks(&r.col, task_one, &f), 0);
 	assert_int_equal(f.seen, 1);
-	assert_int_equal(f.sum.runtime_ns, 1000);
+	assert_int_equal(itest_runtime(&f), 1000);
 
 	put_task(&r, f.tid, 200, 1500); /* evicted, created again, counted past 1000 */
 	assert_int_equal(collector_read_tasks(&r.col, task_one, &f), 0);
 	assert_int_equal(f.seen, 2);
-	assert_int_equal(f.sum.runtime_ns, 1500);
-	assert_int_equal(f.sum.counter[0], 1500);
-	assert_int_equal(f.sum.time[0].enabled, 1500);
+	assert_int_equal(itest_runtime(&f), 1500);
+	assert_int_equal(itest_counter(&f, 0), 1500);
+	assert_int_equal(itest_enabled(&f, 0), 1500);
 
 	put_task(&r, f.tid, 200, 1700); /* the same entry: its growth only */
 	assert_int_equal(collector_read_tasks(&r.col, task_one, &f), 0);
 	assert_int_equal(f.seen, 3);
-	assert_int_equal(f.sum.runtime_ns, 200);
+	assert_int_equal(itest_runtime(&f), 200);
 	rig_close(&r);
 }
 

@@ -51,6 +51,7 @@ static void max_events_and_groups_load_and_count(void **state)
 	cfg.max_tasks = 1024;
 	if (collector_open(&col, &cfg, err, sizeof(err)))
 		fail_msg("%s", err);
+	f.layout = col.layout;
 	if (pmu_open(&pmu, events, TMACG_MAX_EVENTS, col.ncpus, err, sizeof(err)))
 		fail_msg("%s", err);
 	assert_int_equal(collector_set_events(&col, &pmu, err, sizeof(err)), 0);
@@ -69,19 +70,19 @@ static void max_events_and_groups_load_and_count(void **state)
 	collector_flush(&col);
 	assert_int_equal(collector_read_cgroups(&col, itest_collect_one, &f), 0);
 
-	printf("  runtime %.4f s, cpu.stat %.4f s\n", f.sum.runtime_ns / 1e9,
+	printf("  runtime %.4f s, cpu.stat %.4f s\n", itest_runtime(&f) / 1e9,
 	       (after - before) / 1e6);
-	assert_true(fabs(f.sum.runtime_ns / 1e3 - (double)(after - before)) <=
+	assert_true(fabs(itest_runtime(&f) / 1e3 - (double)(after - before)) <=
 		    fmax(0.02 * (after - before), 20000));
 	/* Every group ran the whole time the task ran and counted the same cpu-clock. */
 	for (int g = 0; g < TMACG_MAX_GROUPS; g++) {
-		double clock = (double)f.sum.counter[g * PER_GROUP];
+		double clock = (double)itest_counter(&f, g * PER_GROUP);
 
-		assert_true(f.sum.time[g].enabled > 0);
-		assert_true(f.sum.time[g].running == f.sum.time[g].enabled);
-		if (fabs(clock - (double)f.sum.counter[0]) > 0.02 * f.sum.counter[0])
+		assert_true(itest_enabled(&f, g) > 0);
+		assert_true(itest_running(&f, g) == itest_enabled(&f, g));
+		if (fabs(clock - (double)itest_counter(&f, 0)) > 0.02 * itest_counter(&f, 0))
 			fail_msg("group %d cpu-clock %.0f, group 0 %.0f", g, clock,
-				 (double)f.sum.counter[0]);
+				 (double)itest_counter(&f, 0));
 	}
 	collector_close(&col);
 	pmu_close(&pmu);

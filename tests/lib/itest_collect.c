@@ -10,5 +10,5 @@ void itest_collect_one(uint64_t id, const struct tmacg_acc *d, void *ctx)
 	if (id != f->want)
 		return;
 	f->seen++;
-	acc_add(&f->sum, d, TMACG_MAX_EVENTS, TMACG_MAX_GROUPS);
+	acc_add(&f->layout, &f->sum.acc, d);
 }

@@ -10,93 +10,104 @@
 
 #include "collect/acc_delta.h"
 
+/* Accumulators of layout L on the stack: room for any layout, used as .acc. */
+#define C(a, e) (*acc_counter(&(a).acc, e))
+#define EN(l, a, g) (*acc_enabled(l, &(a).acc, g))
+#define RUN(l, a, g) (*acc_running(l, &(a).acc, g))
+
 static void delta_subtracts_used_fields_only(void **state)
 {
-	struct tmacg_acc now = { 0 }, before = { 0 }, out;
+	const struct acc_layout l = acc_layout_of(2, 1);
+	union acc_room now = { 0 }, before = { 0 }, out;
 
 	(void)state;
 	memset(&out, 0x55, sizeof(out));
-	now.runtime_ns = 1000;
-	before.runtime_ns = 400;
-	now.counter[0] = 50;
-	before.counter[0] = 20;
-	now.counter[1] = 7;
-	now.time[0].enabled = 300;
-	before.time[0].enabled = 100;
-	now.time[0].running = 150;
-	before.time[0].running = 100;
-	assert_int_equal(acc_delta(&now, &before, 2, 1, &out), 0);
-	assert_true(out.runtime_ns == 600);
-	assert_true(out.counter[0] == 30);
-	assert_true(out.counter[1] == 7);
-	assert_true(out.time[0].enabled == 200);
-	assert_true(out.time[0].running == 50);
-	assert_true(out.counter[2] == 0x5555555555555555ULL); /* beyond nevents: untouched */
+	now.acc.runtime_ns = 1000;
+	before.acc.runtime_ns = 400;
+	C(now, 0) = 50;
+	C(before, 0) = 20;
+	C(now, 1) = 7;
+	EN(&l, now, 0) = 300;
+	EN(&l, before, 0) = 100;
+	RUN(&l, now, 0) = 150;
+	RUN(&l, before, 0) = 100;
+	assert_int_equal(acc_delta(&l, &now.acc, &before.acc, &out.acc), 0);
+	assert_true(out.acc.runtime_ns == 600);
+	assert_true(C(out, 0) == 30);
+	assert_true(C(out, 1) == 7);
+	assert_true(EN(&l, out, 0) == 200);
+	assert_true(RUN(&l, out, 0) == 50);
+	/* beyond the layout's words: untouched */
+	assert_true(out.words[TMACG_ACC_WORDS(2, 1)] == 0x5555555555555555ULL);
 }
 
 static void going_backwards_is_clamped_and_counted(void **state)
 {
-	struct tmacg_acc now = { 0 }, before = { 0 }, out;
+	const struct acc_layout l = acc_layout_of(1, 1);
+	union acc_room now = { 0 }, before = { 0 }, out;
 
 	(void)state;
-	now.counter[0] = 5;
-	before.counter[0] = 9;
-	now.time[0].enabled = 10;
-	before.time[0].enabled = 11;
-	now.time[0].running = 20;
-	before.time[0].running = 10;
-	assert_int_equal(acc_delta(&now, &before, 1, 1, &out), 2);
-	assert_true(out.counter[0] == 0);
-	assert_true(out.time[0].enabled == 0);
-	assert_true(out.time[0].running == 10);
+	C(now, 0) = 5;
+	C(before, 0) = 9;
+	EN(&l, now, 0) = 10;
+	EN(&l, before, 0) = 11;
+	RUN(&l, now, 0) = 20;
+	RUN(&l, before, 0) = 10;
+	assert_int_equal(acc_delta(&l, &now.acc, &before.acc, &out.acc), 2);
+	assert_true(C(out, 0) == 0);
+	assert_true(EN(&l, out, 0) == 0);
+	assert_true(RUN(&l, out, 0) == 10);
 }
 
 static void add_and_empty(void **state)
 {
-	struct tmacg_acc sum = { 0 }, d = { 0 };
+	const struct acc_layout l = acc_layout_of(1, 2);
+	union acc_room sum = { 0 }, d = { 0 };
 
 	(void)state;
-	assert_true(acc_is_empty(&sum, 2));
-	d.counter[0] = 3;
-	d.time[1].enabled = 4;
-	d.time[1].running = 2;
-	acc_add(&sum, &d, 1, 2);
-	acc_add(&sum, &d, 1, 2);
-	assert_true(sum.counter[0] == 6);
-	assert_true(sum.time[1].enabled == 8);
-	assert_false(acc_is_empty(&sum, 2));
+	assert_true(acc_is_empty(&l, &sum.acc));
+	C(d, 0) = 3;
+	EN(&l, d, 1) = 4;
+	RUN(&l, d, 1) = 2;
+	acc_add(&l, &sum.acc, &d.acc);
+	acc_add(&l, &sum.acc, &d.acc);
+	assert_true(C(sum, 0) == 6);
+	assert_true(EN(&l, sum, 1) == 8);
+	assert_false(acc_is_empty(&l, &sum.acc));
 	memset(&d, 0, sizeof(d));
-	d.runtime_ns = 1; /* ran, though no group was enabled: not empty */
-	assert_false(acc_is_empty(&d, 2));
+	d.acc.runtime_ns = 1; /* ran, though no group was enabled: not empty */
+	assert_false(acc_is_empty(&l, &d.acc));
 }
 
 static void scaling_for_multiplexing(void **state)
 {
-	struct tmacg_acc a = { 0 };
+	const struct acc_layout l = acc_layout_of(1, 1);
+	union acc_room a = { 0 };
 
 	(void)state;
-	a.counter[0] = 1000;
-	a.time[0].enabled = 400;
-	a.time[0].running = 100; /* on the PMU a quarter of the time */
-	assert_true(acc_scaled(&a, 0, 0) == 4000.0);
-	a.time[0].running = 400;
-	assert_true(acc_scaled(&a, 0, 0) == 1000.0);
-	a.time[0].running = 0; /* never counted: unknown, not zero */
-	assert_true(isnan(acc_scaled(&a, 0, 0)));
+	C(a, 0) = 1000;
+	EN(&l, a, 0) = 400;
+	RUN(&l, a, 0) = 100; /* on the PMU a quarter of the time */
+	assert_true(acc_scaled(&l, &a.acc, 0, 0) == 4000.0);
+	RUN(&l, a, 0) = 400;
+	assert_true(acc_scaled(&l, &a.acc, 0, 0) == 1000.0);
+	RUN(&l, a, 0) = 0; /* never counted: unknown, not zero */
+	assert_true(isnan(acc_scaled(&l, &a.acc, 0, 0)));
 }
 
 static void running_min_over_enabled_groups(void **state)
 {
-	struct tmacg_acc a = { 0 };
+	const struct acc_layout l = acc_layout_of(2, 3);
+	union acc_room a = { 0 };
 
 	(void)state;
-	assert_true(isnan(acc_running_min(&a, 3)));
-	a.time[0].enabled = 100;
-	a.time[0].running = 100;
-	a.time[1].enabled = 100;
-	a.time[1].running = 25;
+	assert_true(isnan(acc_running_min(&l, &a.acc)));
+	EN(&l, a, 0) = 100;
+	RUN(&l, a, 0) = 100;
+	EN(&l, a, 1) = 100;
+	RUN(&l, a, 1) = 25;
 	/* group 2 never enabled: ignored */
-	assert_true(acc_running_min(&a, 3) == 0.25);
+	assert_true(acc_running_min(&l, &a.acc) == 0.25);
 }
 
 /*
@@ -105,45 +116,47 @@ static void running_min_over_enabled_groups(void **state)
  */
 static void measured_over_a_nodes_groups(void **state)
 {
-	struct tmacg_acc a = { 0 };
+	const struct acc_layout l = acc_layout_of(3, TMACG_MAX_GROUPS);
+	union acc_room a = { 0 };
 
 	(void)state;
-	assert_true(isnan(acc_measured(&a, 0x7)));
-	a.time[0].enabled = 1000;
-	a.time[0].running = 1000;
-	a.time[1].enabled = 1000;
-	a.time[1].running = 250;
-	a.time[2].enabled = 1000;
-	a.time[2].running = 0; /* never on while the cgroup ran */
-	a.time[TMACG_MAX_GROUPS - 1].enabled = 1000;
-	a.time[TMACG_MAX_GROUPS - 1].running = 500;
-	assert_true(acc_measured(&a, 1u << 0) == 1.0);
-	assert_true(acc_measured(&a, 1u << 0 | 1u << 1) == 0.25);
-	assert_true(acc_measured(&a, 1u << 1 | 1u << 2) == 0.0);
-	assert_true(acc_measured(&a, 1ull << (TMACG_MAX_GROUPS - 1) | 1u << 0) == 0.5);
-	assert_true(isnan(acc_measured(&a, 1u << 5))); /* never enabled */
-	assert_true(isnan(acc_measured(&a, 0)));
+	assert_true(isnan(acc_measured(&l, &a.acc, 0x7)));
+	EN(&l, a, 0) = 1000;
+	RUN(&l, a, 0) = 1000;
+	EN(&l, a, 1) = 1000;
+	RUN(&l, a, 1) = 250;
+	EN(&l, a, 2) = 1000;
+	RUN(&l, a, 2) = 0; /* never on while the cgroup ran */
+	EN(&l, a, TMACG_MAX_GROUPS - 1) = 1000;
+	RUN(&l, a, TMACG_MAX_GROUPS - 1) = 500;
+	assert_true(acc_measured(&l, &a.acc, 1u << 0) == 1.0);
+	assert_true(acc_measured(&l, &a.acc, 1u << 0 | 1u << 1) == 0.25);
+	assert_true(acc_measured(&l, &a.acc, 1u << 1 | 1u << 2) == 0.0);
+	assert_true(acc_measured(&l, &a.acc, 1ull << (TMACG_MAX_GROUPS - 1) | 1u << 0) == 0.5);
+	assert_true(isnan(acc_measured(&l, &a.acc, 1u << 5))); /* never enabled */
+	assert_true(isnan(acc_measured(&l, &a.acc, 0)));
 }
 
 /* acc_clear empties what acc_add filled: the sum is empty and adds afresh. */
 static void clear_undoes_add(void **state)
 {
-	struct tmacg_acc sum = { 0 }, d = { 0 }, zero = { 0 };
+	const struct acc_layout l = acc_layout_of(3, 2);
+	union acc_room sum = { 0 }, d = { 0 }, zero = { 0 };
 
 	(void)state;
-	d.runtime_ns = 7;
-	d.counter[0] = 3;
-	d.counter[2] = 5;
-	d.time[1].enabled = 11;
-	d.time[1].running = 9;
-	acc_add(&sum, &d, 3, 2);
-	assert_false(acc_is_empty(&sum, 2));
-	acc_clear(&sum, 3, 2);
-	assert_true(acc_is_empty(&sum, 2));
+	d.acc.runtime_ns = 7;
+	C(d, 0) = 3;
+	C(d, 2) = 5;
+	EN(&l, d, 1) = 11;
+	RUN(&l, d, 1) = 9;
+	acc_add(&l, &sum.acc, &d.acc);
+	assert_false(acc_is_empty(&l, &sum.acc));
+	acc_clear(&l, &sum.acc);
+	assert_true(acc_is_empty(&l, &sum.acc));
 	assert_memory_equal(&sum, &zero, sizeof(sum));
-	acc_add(&sum, &d, 3, 2);
-	assert_int_equal(sum.counter[2], 5);
-	assert_int_equal(sum.time[1].running, 9);
+	acc_add(&l, &sum.acc, &d.acc);
+	assert_int_equal(C(sum, 2), 5);
+	assert_int_equal(RUN(&l, sum, 1), 9);
 }
 
 int main(void)

@@ -16,113 +16,121 @@
 
 #include "collect/acc_delta.h"
 
+/* Accumulators on the stack: room for any layout, used as .acc. */
+#define C(a, e) (*acc_counter(&(a).acc, e))
+#define EN(l, a, g) (*acc_enabled(l, &(a).acc, g))
+#define RUN(l, a, g) (*acc_running(l, &(a).acc, g))
+
 static void test_delta_and_clamp(void **state)
 {
-	struct tmacg_acc now, before, out;
+	const struct acc_layout l = acc_layout_of(2, 1);
+	union acc_room now, before, out;
 
 	(void)state;
 	memset(&now, 0, sizeof(now));
 	memset(&before, 0, sizeof(before));
 	memset(&out, 0xab, sizeof(out));
-	now.runtime_ns = 900;
-	before.runtime_ns = 100;
-	now.counter[0] = 50;
-	before.counter[0] = 20;
-	now.counter[1] = 5;
-	before.counter[1] = 9; /* went backwards: clamped, counted */
-	now.time[0].enabled = 1000;
-	before.time[0].enabled = 400;
-	now.time[0].running = 300;
-	before.time[0].running = 301; /* backwards too */
-	now.counter[2] = 77;	      /* beyond nevents: not touched */
-	assert_int_equal(acc_delta(&now, &before, 2, 1, &out), 2);
-	assert_int_equal(out.runtime_ns, 800);
-	assert_int_equal(out.counter[0], 30);
-	assert_int_equal(out.counter[1], 0);
-	assert_int_equal(out.time[0].enabled, 600);
-	assert_int_equal(out.time[0].running, 0);
-	assert_int_equal(out.counter[2], 0xababababababababull);
-	assert_int_equal(out.time[1].enabled, 0xababababababababull);
+	now.acc.runtime_ns = 900;
+	before.acc.runtime_ns = 100;
+	C(now, 0) = 50;
+	C(before, 0) = 20;
+	C(now, 1) = 5;
+	C(before, 1) = 9; /* went backwards: clamped, counted */
+	EN(&l, now, 0) = 1000;
+	EN(&l, before, 0) = 400;
+	RUN(&l, now, 0) = 300;
+	RUN(&l, before, 0) = 301; /* backwards too */
+	now.words[TMACG_ACC_WORDS(2, 1)] = 77; /* beyond the layout: not touched */
+	assert_int_equal(acc_delta(&l, &now.acc, &before.acc, &out.acc), 2);
+	assert_int_equal(out.acc.runtime_ns, 800);
+	assert_int_equal(C(out, 0), 30);
+	assert_int_equal(C(out, 1), 0);
+	assert_int_equal(EN(&l, out, 0), 600);
+	assert_int_equal(RUN(&l, out, 0), 0);
+	assert_int_equal(out.words[TMACG_ACC_WORDS(2, 1)], 0xababababababababull);
 }
 
 static void test_add_and_empty(void **state)
 {
-	struct tmacg_acc sum, d;
+	const struct acc_layout l = acc_layout_of(4, 2), one = acc_layout_of(4, 1);
+	union acc_room sum, d;
 
 	(void)state;
 	memset(&sum, 0, sizeof(sum));
 	memset(&d, 0, sizeof(d));
-	assert_true(acc_is_empty(&sum, 2));
-	d.runtime_ns = 10;
-	d.counter[0] = 3;
-	d.counter[3] = 4;
-	d.time[1].enabled = 7;
-	d.time[1].running = 6;
-	d.time[2].enabled = 99; /* beyond ngroups */
-	acc_add(&sum, &d, 4, 2);
-	acc_add(&sum, &d, 4, 2);
-	assert_int_equal(sum.runtime_ns, 20);
-	assert_int_equal(sum.counter[0], 6);
-	assert_int_equal(sum.counter[3], 8);
-	assert_int_equal(sum.time[1].enabled, 14);
-	assert_int_equal(sum.time[1].running, 12);
-	assert_int_equal(sum.time[2].enabled, 0);
-	assert_false(acc_is_empty(&sum, 2));
+	assert_true(acc_is_empty(&l, &sum.acc));
+	d.acc.runtime_ns = 10;
+	C(d, 0) = 3;
+	C(d, 3) = 4;
+	EN(&l, d, 1) = 7;
+	RUN(&l, d, 1) = 6;
+	d.words[TMACG_ACC_WORDS(4, 2)] = 99; /* beyond the layout */
+	acc_add(&l, &sum.acc, &d.acc);
+	acc_add(&l, &sum.acc, &d.acc);
+	assert_int_equal(sum.acc.runtime_ns, 20);
+	assert_int_equal(C(sum, 0), 6);
+	assert_int_equal(C(sum, 3), 8);
+	assert_int_equal(EN(&l, sum, 1), 14);
+	assert_int_equal(RUN(&l, sum, 1), 12);
+	assert_int_equal(sum.words[TMACG_ACC_WORDS(4, 2)], 0);
+	assert_false(acc_is_empty(&l, &sum.acc));
 	/* Enabled time alone (ran but counted nothing) is not empty either. */
 	memset(&sum, 0, sizeof(sum));
-	sum.time[1].enabled = 1;
-	assert_true(acc_is_empty(&sum, 1));
-	assert_false(acc_is_empty(&sum, 2));
+	EN(&l, sum, 1) = 1;
+	assert_true(acc_is_empty(&one, &sum.acc)); /* group 1 is not one's */
+	assert_false(acc_is_empty(&l, &sum.acc));
 }
 
 static void test_scaled(void **state)
 {
-	struct tmacg_acc a;
+	const struct acc_layout l = acc_layout_of(5, 4);
+	union acc_room a;
 
 	(void)state;
 	memset(&a, 0, sizeof(a));
 	/* Group 0 ran the whole time: the count as it is. */
-	a.counter[0] = 12345;
-	a.time[0].enabled = a.time[0].running = 1000000;
-	assert_true(acc_scaled(&a, 0, 0) == 12345.0);
+	C(a, 0) = 12345;
+	EN(&l, a, 0) = RUN(&l, a, 0) = 1000000;
+	assert_true(acc_scaled(&l, &a.acc, 0, 0) == 12345.0);
 	/* Group 1 was on the PMU a quarter of the time: counts times 4. */
-	a.counter[1] = 1000;
-	a.counter[2] = 3;
-	a.time[1].enabled = 4000000;
-	a.time[1].running = 1000000;
-	assert_true(acc_scaled(&a, 1, 1) == 4000.0);
-	assert_true(acc_scaled(&a, 2, 1) == 12.0);
+	C(a, 1) = 1000;
+	C(a, 2) = 3;
+	EN(&l, a, 1) = 4000000;
+	RUN(&l, a, 1) = 1000000;
+	assert_true(acc_scaled(&l, &a.acc, 1, 1) == 4000.0);
+	assert_true(acc_scaled(&l, &a.acc, 2, 1) == 12.0);
 	/* Group 2 enabled but never running: not measured, NAN rather than 0. */
-	a.counter[3] = 55; /* a frozen value must not leak out */
-	a.time[2].enabled = 500;
-	assert_true(isnan(acc_scaled(&a, 3, 2)));
+	C(a, 3) = 55; /* a frozen value must not leak out */
+	EN(&l, a, 2) = 500;
+	assert_true(isnan(acc_scaled(&l, &a.acc, 3, 2)));
 	/* Group 3 never enabled (the cgroup did not run): NAN too. */
-	assert_true(isnan(acc_scaled(&a, 4, 3)));
+	assert_true(isnan(acc_scaled(&l, &a.acc, 4, 3)));
 }
 
 static void test_running_min(void **state)
 {
-	struct tmacg_acc a;
+	const struct acc_layout l = acc_layout_of(1, 4);
+	union acc_room a;
 
 	(void)state;
 	memset(&a, 0, sizeof(a));
 	/* No group enabled: null in the output. */
-	assert_true(isnan(acc_running_min(&a, 4)));
-	a.time[0].enabled = a.time[0].running = 800;
-	assert_true(acc_running_min(&a, 4) == 1.0);
+	assert_true(isnan(acc_running_min(&l, &a.acc)));
+	EN(&l, a, 0) = RUN(&l, a, 0) = 800;
+	assert_true(acc_running_min(&l, &a.acc) == 1.0);
 	/* Multiplexed groups: the smallest share. */
-	a.time[1].enabled = 1000;
-	a.time[1].running = 500;
-	a.time[2].enabled = 1000;
-	a.time[2].running = 250;
-	assert_true(acc_running_min(&a, 4) == 0.25);
+	EN(&l, a, 1) = 1000;
+	RUN(&l, a, 1) = 500;
+	EN(&l, a, 2) = 1000;
+	RUN(&l, a, 2) = 250;
+	assert_true(acc_running_min(&l, &a.acc) == 0.25);
 	/* Group 3, not enabled for this cgroup, is ignored (not 0); group 4 is beyond ngroups. */
-	a.time[4].enabled = 1000;
-	a.time[4].running = 1;
-	assert_true(acc_running_min(&a, 4) == 0.25);
+	EN(&l, a, 4) = 1000;
+	RUN(&l, a, 4) = 1;
+	assert_true(acc_running_min(&l, &a.acc) == 0.25);
 	/* Enabled but never running: 0, the counts of that group are missing. */
-	a.time[3].enabled = 10;
-	assert_true(acc_running_min(&a, 4) == 0.0);
+	EN(&l, a, 3) = 10;
+	assert_true(acc_running_min(&l, &a.acc) == 0.0);
 }
 
 /*
@@ -132,28 +140,29 @@ static void test_running_min(void **state)
  */
 static void test_rolled_up_multiplexing(void **state)
 {
-	struct tmacg_acc a, b, sum;
+	const struct acc_layout l = acc_layout_of(2, 2);
+	union acc_room a, b, sum;
 
 	(void)state;
 	memset(&a, 0, sizeof(a));
 	memset(&b, 0, sizeof(b));
 	memset(&sum, 0, sizeof(sum));
 	/* Group 0 always on; group 1 shares the PMU: 50 % in a, 100 % in b. */
-	a.time[0].enabled = a.time[0].running = 100;
-	a.time[1].enabled = 100;
-	a.time[1].running = 50;
-	a.counter[1] = 50;
-	b.time[0].enabled = b.time[0].running = 300;
-	b.time[1].enabled = b.time[1].running = 300;
-	b.counter[1] = 300;
-	assert_true(acc_running_min(&a, 2) == 0.5);
-	assert_true(acc_running_min(&b, 2) == 1.0);
-	assert_true(acc_scaled(&a, 1, 1) == 100.0);
-	acc_add(&sum, &a, 2, 2);
-	acc_add(&sum, &b, 2, 2);
+	EN(&l, a, 0) = RUN(&l, a, 0) = 100;
+	EN(&l, a, 1) = 100;
+	RUN(&l, a, 1) = 50;
+	C(a, 1) = 50;
+	EN(&l, b, 0) = RUN(&l, b, 0) = 300;
+	EN(&l, b, 1) = RUN(&l, b, 1) = 300;
+	C(b, 1) = 300;
+	assert_true(acc_running_min(&l, &a.acc) == 0.5);
+	assert_true(acc_running_min(&l, &b.acc) == 1.0);
+	assert_true(acc_scaled(&l, &a.acc, 1, 1) == 100.0);
+	acc_add(&l, &sum.acc, &a.acc);
+	acc_add(&l, &sum.acc, &b.acc);
 	/* 350 of 400 ns on the PMU; 350 counts scaled by 400/350. */
-	assert_true(fabs(acc_running_min(&sum, 2) - 350.0 / 400.0) < 1e-15);
-	assert_true(fabs(acc_scaled(&sum, 1, 1) - 400.0) < 1e-9);
+	assert_true(fabs(acc_running_min(&l, &sum.acc) - 350.0 / 400.0) < 1e-15);
+	assert_true(fabs(acc_scaled(&l, &sum.acc, 1, 1) - 400.0) < 1e-9);
 }
 
 /*
@@ -166,32 +175,33 @@ static void test_rolled_up_multiplexing(void **state)
  */
 static void test_group_cycles(void **state)
 {
-	struct tmacg_acc a;
+	const struct acc_layout l = acc_layout_of(4, 3);
+	union acc_room a;
 	const int cycles_of[3] = { 0, 2, -1 };
 
 	(void)state;
 	memset(&a, 0, sizeof(a));
-	a.counter[0] = 1000;
-	a.counter[1] = 600;
-	a.time[0].enabled = 100;
-	a.time[0].running = 50;
-	a.counter[2] = 400;
-	a.counter[3] = 100;
-	a.time[1].enabled = 100;
-	a.time[1].running = 25;
-	a.time[2].enabled = 100; /* a software group: no cycles, not averaged */
-	a.time[2].running = 100;
-	assert_float_equal(acc_cycles_total(&a, cycles_of, 3), 1800, 1e-9);
-	assert_float_equal(acc_scaled_by_cycles(&a, 1, 0, 1800), 1080, 1e-9);
-	assert_float_equal(acc_scaled_by_cycles(&a, 3, 2, 1800), 450, 1e-9);
-	assert_float_equal(acc_scaled_by_cycles(&a, 0, 0, 1800), 1800, 1e-9);
+	C(a, 0) = 1000;
+	C(a, 1) = 600;
+	EN(&l, a, 0) = 100;
+	RUN(&l, a, 0) = 50;
+	C(a, 2) = 400;
+	C(a, 3) = 100;
+	EN(&l, a, 1) = 100;
+	RUN(&l, a, 1) = 25;
+	EN(&l, a, 2) = 100; /* a software group: no cycles, not averaged */
+	RUN(&l, a, 2) = 100;
+	assert_float_equal(acc_cycles_total(&l, &a.acc, cycles_of), 1800, 1e-9);
+	assert_float_equal(acc_scaled_by_cycles(&a.acc, 1, 0, 1800), 1080, 1e-9);
+	assert_float_equal(acc_scaled_by_cycles(&a.acc, 3, 2, 1800), 450, 1e-9);
+	assert_float_equal(acc_scaled_by_cycles(&a.acc, 0, 0, 1800), 1800, 1e-9);
 	/* A group that never ran has no copy to average; one without cycles gives NAN. */
-	a.time[1].running = 0;
-	assert_float_equal(acc_cycles_total(&a, cycles_of, 3), 2000, 1e-9);
-	a.counter[2] = 0;
-	assert_true(isnan(acc_scaled_by_cycles(&a, 3, 2, 2000)));
-	a.time[0].running = 0;
-	assert_true(isnan(acc_cycles_total(&a, cycles_of, 3)));
+	RUN(&l, a, 1) = 0;
+	assert_float_equal(acc_cycles_total(&l, &a.acc, cycles_of), 2000, 1e-9);
+	C(a, 2) = 0;
+	assert_true(isnan(acc_scaled_by_cycles(&a.acc, 3, 2, 2000)));
+	RUN(&l, a, 0) = 0;
+	assert_true(isnan(acc_cycles_total(&l, &a.acc, cycles_of)));
 }
 
 int main(void)

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cgroups/cgroup_tree.h"
+#include "collect/acc_layout.h"
 
 /* Ids are chosen by the test: the tree is fed as mkdir events would feed it. */
 enum { ROOT = 1, A = 10, AB = 11, ABC = 12, X = 20, XY = 21 };
@@ -104,6 +105,7 @@ static void count_forget(uint64_t id, void *ctx)
 static void removed_cgroup_is_reported_once_more_then_forgotten(void **state)
 {
 	struct cgroup_spec spec = { .path = "/a", .depth = 2 };
+	const struct acc_layout layout = { 4, 1 };
 	struct cgroup_tree t;
 	struct cgroup_node *n;
 
@@ -112,8 +114,8 @@ static void removed_cgroup_is_reported_once_more_then_forgotten(void **state)
 	assert_int_equal(cgroup_tree_init(&t, &mnt, &spec, 1), 0);
 	build(&t);
 	n = cgroup_tree_get(&t, ABC);
-	assert_non_null(cgroup_node_sum(n));	      /* freed with the node: ASan checks */
-	assert_ptr_equal(cgroup_node_sum(n), n->sum); /* allocated once */
+	assert_non_null(cgroup_node_sum(n, &layout));	       /* freed with the node: ASan checks */
+	assert_ptr_equal(cgroup_node_sum(n, &layout), n->sum); /* allocated once */
 	cgroup_tree_mark_removed(&t, ABC);
 	assert_true(cgroup_node_reported(n)); /* the interval it was removed in */
 	cgroup_tree_age_removed(&t, 2, count_forget, NULL);

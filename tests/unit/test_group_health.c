@@ -34,17 +34,21 @@ static void fake_measure(struct measure *ms)
 	}
 }
 
-static struct tmacg_acc delta(__u64 en0, __u64 run0, __u64 en1, __u64 run1, __u64 en2, __u64 run2)
+/* fake_measure()'s layout: 6 events in 3 groups. */
+static const struct acc_layout six_in_three = { 6, 3 };
+
+static union acc_room delta(__u64 en0, __u64 run0, __u64 en1, __u64 run1, __u64 en2, __u64 run2)
 {
-	struct tmacg_acc d;
+	const struct acc_layout *l = &six_in_three;
+	union acc_room d;
 
 	memset(&d, 0, sizeof(d));
-	d.time[0].enabled = en0;
-	d.time[0].running = run0;
-	d.time[1].enabled = en1;
-	d.time[1].running = run1;
-	d.time[2].enabled = en2;
-	d.time[2].running = run2;
+	*acc_enabled(l, &d.acc, 0) = en0;
+	*acc_running(l, &d.acc, 0) = run0;
+	*acc_enabled(l, &d.acc, 1) = en1;
+	*acc_running(l, &d.acc, 1) = run1;
+	*acc_enabled(l, &d.acc, 2) = en2;
+	*acc_running(l, &d.acc, 2) = run2;
 	return d;
 }
 
@@ -67,12 +71,12 @@ static void test_healthy_groups_are_quiet(void **state)
 {
 	struct group_health h = { 0 };
 	struct measure ms;
-	struct tmacg_acc a = delta(100, 100, 100, 40, 100, 1);
+	union acc_room a = delta(100, 100, 100, 40, 100, 1);
 	char *text;
 
 	(void)state;
 	fake_measure(&ms);
-	group_health_add(&h, &a, ms.ngroups);
+	group_health_add(&h, &six_in_three, &a.acc);
 	/* Multiplexed (40 %, 1 %) is not dead: the counts are scaled, not missing. */
 	assert_int_equal(check(&h, &ms, &text), 0);
 	assert_string_equal(text, "");
@@ -87,14 +91,14 @@ static void test_dead_group_is_named_once(void **state)
 {
 	struct group_health h = { 0 };
 	struct measure ms;
-	struct tmacg_acc a = delta(1000000000, 1000000000, 0, 0, 600000000, 0);
-	struct tmacg_acc b = delta(500000000, 500000000, 0, 0, 400000000, 0);
+	union acc_room a = delta(1000000000, 1000000000, 0, 0, 600000000, 0);
+	union acc_room b = delta(500000000, 500000000, 0, 0, 400000000, 0);
 	char *text;
 
 	(void)state;
 	fake_measure(&ms);
-	group_health_add(&h, &a, ms.ngroups);
-	group_health_add(&h, &b, ms.ngroups);
+	group_health_add(&h, &six_in_three, &a.acc);
+	group_health_add(&h, &six_in_three, &b.acc);
 	assert_int_equal(check(&h, &ms, &text), 1);
 	assert_non_null(strstr(text, "perf group 2 (C.X, C.Y, C.Z) never counted"));
 	assert_null(strstr(text, "A.X"));
@@ -108,7 +112,7 @@ static void test_dead_group_is_named_once(void **state)
 	assert_int_equal(strchr(text, '\n') - text + 1, (long)strlen(text)); /* one line */
 	free(text);
 	/* Still dead in the next interval: counted, not repeated. */
-	group_health_add(&h, &a, ms.ngroups);
+	group_health_add(&h, &six_in_three, &a.acc);
 	assert_int_equal(check(&h, &ms, &text), 1);
 	assert_string_equal(text, "");
 	free(text);
@@ -119,14 +123,14 @@ static void test_running_anywhere_counts(void **state)
 {
 	struct group_health h = { 0 };
 	struct measure ms;
-	struct tmacg_acc a = delta(100, 100, 100, 0, 100, 100);
-	struct tmacg_acc b = delta(100, 100, 100, 7, 100, 100);
+	union acc_room a = delta(100, 100, 100, 0, 100, 100);
+	union acc_room b = delta(100, 100, 100, 7, 100, 100);
 	char *text;
 
 	(void)state;
 	fake_measure(&ms);
-	group_health_add(&h, &a, ms.ngroups);
-	group_health_add(&h, &b, ms.ngroups);
+	group_health_add(&h, &six_in_three, &a.acc);
+	group_health_add(&h, &six_in_three, &b.acc);
 	assert_int_equal(check(&h, &ms, &text), 0);
 	assert_string_equal(text, "");
 	free(text);
@@ -137,16 +141,16 @@ static void test_sums_restart_each_interval(void **state)
 {
 	struct group_health h = { 0 };
 	struct measure ms;
-	struct tmacg_acc ok = delta(100, 100, 100, 100, 100, 100);
-	struct tmacg_acc stuck = delta(100, 100, 100, 0, 100, 100);
+	union acc_room ok = delta(100, 100, 100, 100, 100, 100);
+	union acc_room stuck = delta(100, 100, 100, 0, 100, 100);
 	char *text;
 
 	(void)state;
 	fake_measure(&ms);
-	group_health_add(&h, &ok, ms.ngroups);
+	group_health_add(&h, &six_in_three, &ok.acc);
 	assert_int_equal(check(&h, &ms, &text), 0);
 	free(text);
-	group_health_add(&h, &stuck, ms.ngroups);
+	group_health_add(&h, &six_in_three, &stuck.acc);
 	assert_int_equal(check(&h, &ms, &text), 1);
 	assert_non_null(strstr(text, "perf group 1 (B.X) never counted"));
 	free(text);
@@ -157,25 +161,27 @@ static void test_bounds(void **state)
 {
 	struct group_health h = { 0 };
 	struct measure ms;
-	struct tmacg_acc d;
+	const struct acc_layout many = { 1, TMACG_MAX_GROUPS + 10 }, none = { 1, -1 };
+	const struct acc_layout all = { 1, TMACG_MAX_GROUPS }, three = { 1, 3 };
+	union acc_room d;
 	char *text;
 
 	(void)state;
 	fake_measure(&ms);
 	memset(&d, 0, sizeof(d));
 	for (int g = 0; g < TMACG_MAX_GROUPS; g++)
-		d.time[g].enabled = 5; /* none running */
-	group_health_add(&h, &d, TMACG_MAX_GROUPS + 10);
-	group_health_add(&h, &d, -1);
+		*acc_enabled(&all, &d.acc, g) = 5; /* none running */
+	group_health_add(&h, &many, &d.acc); /* read as far as TMACG_MAX_GROUPS only */
+	group_health_add(&h, &none, &d.acc);
 	assert_int_equal(check(&h, &ms, &text), 3); /* only the measure's 3 groups */
 	free(text);
 	ms.ngroups = 0;
-	group_health_add(&h, &d, TMACG_MAX_GROUPS);
+	group_health_add(&h, &all, &d.acc);
 	assert_int_equal(check(&h, &ms, &text), 0);
 	free(text);
 	/* No stream: counted, nothing written. */
 	ms.ngroups = 3;
-	group_health_add(&h, &d, 3);
+	group_health_add(&h, &three, &d.acc);
 	assert_int_equal(group_health_check(&h, ms.events, ms.nevents, ms.ngroups, NULL), 3);
 }
 

@@ -240,7 +240,7 @@ static void live_line_carries_its_given_latencies(void **state)
 	struct measure_config mc;
 	struct measure *ms;
 	struct model_result *r;
-	struct tmacg_acc sum = { .runtime_ns = 1500000000 };
+	union acc_room sum = { .acc.runtime_ns = 1500000000 };
 	struct replay_data d;
 	double counts[64];
 	char err[1024], *text = NULL, *again = NULL;
@@ -259,11 +259,12 @@ static void live_line_carries_its_given_latencies(void **state)
 	unlink(model);
 	unlink(lat);
 	assert_true(ms->facts.ncounts <= 64);
-	sum.counter[0] = 1600000000; /* the model's one event: SW.CPU_CLOCK */
-	sum.time[0].enabled = sum.time[0].running = 1600000000;
+	*acc_counter(&sum.acc, 0) = 1600000000; /* the model's one event: SW.CPU_CLOCK */
+	*acc_enabled(&ms->layout, &sum.acc, 0) = *acc_running(&ms->layout, &sum.acc, 0) =
+		1600000000;
 	r = model_result_new(ms->facts.tma);
 	assert_non_null(r);
-	text = live_line(ms, &sum, 2.0, 1, counts, r);
+	text = live_line(ms, &sum.acc, 2.0, 1, counts, r);
 	assert_float_equal(r->value[0], 1.6e9 * 3.25, 1);
 	assert_non_null(strstr(text, "\"retire_latency\":{\"SW.CPU_CLOCK\":3.25}"));
 	assert_int_equal(replay_read_text(text, &d, err, sizeof(err)), 0);
@@ -303,7 +304,7 @@ static void live_rotation_line_keeps_measured(void **state)
 	struct measure_config mc;
 	struct measure *ms;
 	struct model_result *r;
-	static struct tmacg_acc sum = { .runtime_ns = 1000000000 };
+	static union acc_room sum = { .acc.runtime_ns = 1000000000 };
 	struct replay_data d;
 	double counts[64];
 	size_t alen = 0;
@@ -324,14 +325,15 @@ static void live_rotation_line_keeps_measured(void **state)
 	assert_int_equal(measure_groups_unopened(ms, 1u << 2, (char *const[]){ NULL, NULL, why }),
 			 0);
 	for (int g = 0; g < ms->ngroups; g++) {
-		sum.time[g].enabled = 1000000000;
-		sum.time[g].running = (__u64)(group_ran[g] * 1e9);
+		*acc_enabled(&ms->layout, &sum.acc, g) = 1000000000;
+		*acc_running(&ms->layout, &sum.acc, g) = (__u64)(group_ran[g] * 1e9);
 	}
 	for (int i = 0; i < ms->nevents; i++)
-		sum.counter[i] = group_ran[ms->events[i].group] ? 1000000 * (__u64)(i + 1) : 0;
+		*acc_counter(&sum.acc, i) =
+			group_ran[ms->events[i].group] ? 1000000 * (__u64)(i + 1) : 0;
 	r = model_result_new(ms->facts.tma);
 	assert_non_null(r);
-	text = live_line(ms, &sum, 1.0, 0, counts, r);
+	text = live_line(ms, &sum.acc, 1.0, 0, counts, r);
 	assert_int_equal(replay_read_text(text, &d, err, sizeof(err)), 0);
 	f = open_memstream(&again, &alen);
 	assert_int_equal(replay_run_data(&d, ms->facts.tma, 6, true, false, false, f, stderr), 0);

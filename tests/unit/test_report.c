@@ -92,6 +92,9 @@ struct fixture {
 	struct seen seen;
 };
 
+/* The sums' layout: one event in one group. */
+static const struct acc_layout one = { 1, 1 };
+
 static void fixture_init(struct fixture *fx, enum report_format format, int top)
 {
 	char err[512];
@@ -105,9 +108,9 @@ static void fixture_init(struct fixture *fx, enum report_format format, int top)
 	assert_int_equal(cgroup_tree_add(&fx->tree, 2, 1, "/a"), 0);
 	assert_int_equal(cgroup_tree_add(&fx->tree, 3, 1, "/b"), 0);
 	assert_int_equal(cgroup_tree_add(&fx->tree, 4, 1, "/c"), 0);
-	cgroup_node_sum(cgroup_tree_get(&fx->tree, 2))->runtime_ns = 3000000000ULL;
-	cgroup_node_sum(cgroup_tree_get(&fx->tree, 3))->runtime_ns = 1000000000ULL;
-	cgroup_node_sum(cgroup_tree_get(&fx->tree, 4))->runtime_ns = 2000000000ULL;
+	cgroup_node_sum(cgroup_tree_get(&fx->tree, 2), &one)->runtime_ns = 3000000000ULL;
+	cgroup_node_sum(cgroup_tree_get(&fx->tree, 3), &one)->runtime_ns = 1000000000ULL;
+	cgroup_node_sum(cgroup_tree_get(&fx->tree, 4), &one)->runtime_ns = 2000000000ULL;
 	fx->facts = (struct report_line){ .model = "software",
 					  .ncounts = 2,
 					  .count_names = count_names,
@@ -119,8 +122,7 @@ static void fixture_init(struct fixture *fx, enum report_format format, int top)
 					  .top = top,
 					  .host = "node-1",
 					  .facts = &fx->facts,
-					  .nevents = 1,
-					  .ngroups = 1,
+					  .layout = one,
 					  .evaluate = evaluate,
 					  .evaluate_ctx = &fx->evaluations };
 	fx->f = open_memstream(&fx->out, &fx->len);

@@ -93,25 +93,25 @@ static void cut_slices(struct rotation_case *c, double total)
 
 /* The accumulator a steady workload leaves: each group counted in its slices only. */
 static void simulate(const struct rotation_case *c, const double *full, double scale, double total,
-		     struct tmacg_acc *acc)
+		     const struct acc_layout *l, struct tmacg_acc *acc)
 {
 	const struct tma_model *m = c->m;
 
-	memset(acc, 0, sizeof(*acc));
+	acc_clear(l, acc);
 	for (int g = 0; g < c->plan.ngroups; g++) {
 		double on = 0;
 
 		for (int s = 0; s < c->plan.nslices; s++)
 			on += plan_group_on(&c->plan, g, s) ? c->slice_ns[s] : 0;
-		acc->time[g].enabled = (__u64)total;
-		acc->time[g].running = (__u64)on;
+		*acc_enabled(l, acc, g) = (__u64)total;
+		*acc_running(l, acc, g) = (__u64)on;
 	}
 	for (int i = 0; i < c->plan.nevents; i++) {
 		int e = model_event_index(m, c->plan.ev[i].name), g = plan_group_of(&c->plan, i);
 
 		if (e >= 0)
-			acc->counter[i] = (__u64)llround(full[e] * scale *
-							 (double)acc->time[g].running / total);
+			*acc_counter(acc, i) = (__u64)llround(full[e] * scale *
+							      (double)*acc_running(l, acc, g) / total);
 	}
 }
 
@@ -126,7 +126,8 @@ static bool agrees(double want, double got)
 static int check_vector(struct rotation_case *c, json_object *o, struct model_result *want,
 			struct model_result *got)
 {
-	static struct tmacg_acc acc;
+	static union acc_room acc;
+	const struct acc_layout l = acc_layout_of(c->plan.nevents, c->plan.ngroups);
 	const struct tma_model *m = c->m;
 	json_object *counters, *x, *id = json_object_object_get(o, "id");
 	int nev = model_event_count(m), nodes = model_node_count(m), deep = 0;
@@ -154,18 +155,18 @@ static int check_vector(struct rotation_case *c, json_object *o, struct model_re
 	model_eval_level(m, &in, want, 6, false);
 
 	cut_slices(c, total);
-	simulate(c, c->full, scale, total, &acc);
+	simulate(c, c->full, scale, total, &l, &acc.acc);
 	for (int e = 0; e < nev; e++) {
 		int i = plan_index(&c->plan, model_event_name(m, e));
 
 		/* Not a perf event (msr/tsc/: computed from the interval): the run's own. */
 		c->scaled[e] = i < 0 ? c->full[e] * scale :
-				       acc_scaled(&acc, i, plan_group_of(&c->plan, i));
+				       acc_scaled(&l, &acc.acc, i, plan_group_of(&c->plan, i));
 	}
 	in.events = c->scaled;
 	in.interval_s = interval * scale;
 	model_eval_level(m, &in, got, 6, false);
-	measure_node_fractions(m, c->node_groups, 6, &acc, c->measured);
+	measure_node_fractions(m, c->node_groups, 6, &l, &acc.acc, c->measured);
 
 	for (int k = 0; k < nodes; k++) {
 		const struct model_node_info *node = model_node(m, k);

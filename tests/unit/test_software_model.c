@@ -95,7 +95,7 @@ static void counts_keep_their_keys_and_values(void **state)
 	struct measure_config mc;
 	struct measure *ms;
 	struct model_result *r;
-	struct tmacg_acc sum;
+	union acc_room sum;
 	double counts[64];
 	char err[1024];
 
@@ -121,15 +121,16 @@ static void counts_keep_their_keys_and_values(void **state)
 	assert_int_equal(ms->facts.ncounts,
 			 software_ndocumented + 4); /* then the four events, re-playable */
 	memset(&sum, 0, sizeof(sum));
-	sum.runtime_ns = 1500000000;
-	sum.counter[event_of(ms, "SW.CPU_CLOCK")] = 1600000000;
-	sum.counter[event_of(ms, "SW.CONTEXT_SWITCHES")] = 300;
-	sum.counter[event_of(ms, "SW.CPU_MIGRATIONS")] = 30;
-	sum.counter[event_of(ms, "SW.PAGE_FAULTS")] = 600;
-	sum.time[0].enabled = sum.time[0].running = 1600000000;
+	sum.acc.runtime_ns = 1500000000;
+	*acc_counter(&sum.acc, event_of(ms, "SW.CPU_CLOCK")) = 1600000000;
+	*acc_counter(&sum.acc, event_of(ms, "SW.CONTEXT_SWITCHES")) = 300;
+	*acc_counter(&sum.acc, event_of(ms, "SW.CPU_MIGRATIONS")) = 30;
+	*acc_counter(&sum.acc, event_of(ms, "SW.PAGE_FAULTS")) = 600;
+	*acc_enabled(&ms->layout, &sum.acc, 0) = *acc_running(&ms->layout, &sum.acc, 0) =
+		1600000000;
 	r = model_result_new(ms->facts.tma);
 	assert_non_null(r);
-	measure_evaluate(ms, &sum, 2.0, counts, r);
+	measure_evaluate(ms, &sum.acc, 2.0, counts, r);
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		if (fabs(count_of(ms, counts, want[i].name) - want[i].want) > 1e-9 * want[i].want)
 			fail_msg("%s: %.17g, want %.17g", want[i].name,
@@ -137,15 +138,15 @@ static void counts_keep_their_keys_and_values(void **state)
 	assert_float_equal(r->value[model_node_index(ms->facts.tma, "CPU_Share")], 0.8, 1e-12);
 	/* A cgroup that did not run: every count a measured 0, as docs/output.md says. */
 	memset(&sum, 0, sizeof(sum));
-	measure_evaluate(ms, &sum, 2.0, counts, r);
+	measure_evaluate(ms, &sum.acc, 2.0, counts, r);
 	for (int i = 0; i < ms->facts.ncounts; i++)
 		if (counts[i] != 0)
 			fail_msg("idle: %s is %g, not 0", ms->facts.count_names[i], counts[i]);
 	assert_float_equal(r->value[model_node_index(ms->facts.tma, "CPU_Share")], 0, 0);
 	/* Multiplexed out all interval (enabled, never running): unmeasured, null. */
-	sum.runtime_ns = 1000;
-	sum.time[0].enabled = 1000;
-	measure_evaluate(ms, &sum, 2.0, counts, r);
+	sum.acc.runtime_ns = 1000;
+	*acc_enabled(&ms->layout, &sum.acc, 0) = 1000;
+	measure_evaluate(ms, &sum.acc, 2.0, counts, r);
 	assert_float_equal(count_of(ms, counts, "on_cpu_s"), 1e-6, 1e-15);
 	assert_true(isnan(count_of(ms, counts, "page_faults")));
 	assert_true(isnan(count_of(ms, counts, "SW.PAGE_FAULTS")));

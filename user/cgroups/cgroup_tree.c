@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collect/acc_layout.h"
 #include "tmacg.h"
 
 int cgroup_tree_init(struct cgroup_tree *t, const struct cgroup_mount *mnt,
@@ -122,10 +123,10 @@ struct cgroup_node *cgroup_tree_get(const struct cgroup_tree *t, uint64_t id)
 	return u64map_get(&t->nodes, id);
 }
 
-struct tmacg_acc *cgroup_node_sum(struct cgroup_node *n)
+struct tmacg_acc *cgroup_node_sum(struct cgroup_node *n, const struct acc_layout *l)
 {
 	if (!n->sum)
-		n->sum = calloc(1, sizeof(*n->sum));
+		n->sum = acc_new(l); /* the plan's size: the tree's memory follows the level */
 	return n->sum;
 }
 

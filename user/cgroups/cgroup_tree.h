@@ -14,6 +14,7 @@
 #include "util/u64map.h"
 
 struct tmacg_acc;
+struct acc_layout;
 
 struct cgroup_node {
 	uint64_t id;
@@ -76,7 +77,7 @@ void cgroup_tree_mark_removed(struct cgroup_tree *t, uint64_t id);
 struct cgroup_node *cgroup_tree_get(const struct cgroup_tree *t, uint64_t id);
 
 /* n->sum, allocated zeroed on first use (NULL if out of memory); freed with the node. */
-struct tmacg_acc *cgroup_node_sum(struct cgroup_node *n);
+struct tmacg_acc *cgroup_node_sum(struct cgroup_node *n, const struct acc_layout *l);
 
 /*
  * Calls fn (if not NULL) for each target a count charged to cgroup id

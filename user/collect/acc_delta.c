@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #include "collect/acc_delta.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include <math.h>
+
+struct tmacg_acc *acc_new(const struct acc_layout *l)
+{
+	return calloc(1, acc_bytes(l));
+}
 
 static __u64 sub_clamped(__u64 now, __u64 before, int *negative)
 {
@@ -14,88 +20,79 @@ static __u64 sub_clamped(__u64 now, __u64 before, int *negative)
 	return now - before;
 }
 
-int acc_delta(const struct tmacg_acc *now, const struct tmacg_acc *before, int nevents, int ngroups,
-	      struct tmacg_acc *out)
+/* Counters and times are one run of words after runtime: each walk is one loop. */
+int acc_delta(const struct acc_layout *l, const struct tmacg_acc *now,
+	      const struct tmacg_acc *before, struct tmacg_acc *out)
 {
-	int negative = 0;
+	int negative = 0, n = acc_fields(l);
 
 	out->runtime_ns = sub_clamped(now->runtime_ns, before->runtime_ns, &negative);
-	for (int e = 0; e < nevents; e++)
-		out->counter[e] = sub_clamped(now->counter[e], before->counter[e], &negative);
-	for (int g = 0; g < ngroups; g++) {
-		out->time[g].enabled =
-			sub_clamped(now->time[g].enabled, before->time[g].enabled, &negative);
-		out->time[g].running =
-			sub_clamped(now->time[g].running, before->time[g].running, &negative);
-	}
+	for (int i = 0; i < n; i++)
+		out->field[i] = sub_clamped(now->field[i], before->field[i], &negative);
 	return negative;
 }
 
-void acc_add(struct tmacg_acc *sum, const struct tmacg_acc *d, int nevents, int ngroups)
+void acc_add(const struct acc_layout *l, struct tmacg_acc *sum, const struct tmacg_acc *d)
 {
+	int n = acc_fields(l);
+
 	sum->runtime_ns += d->runtime_ns;
-	for (int e = 0; e < nevents; e++)
-		sum->counter[e] += d->counter[e];
-	for (int g = 0; g < ngroups; g++) {
-		sum->time[g].enabled += d->time[g].enabled;
-		sum->time[g].running += d->time[g].running;
-	}
+	for (int i = 0; i < n; i++)
+		sum->field[i] += d->field[i];
 }
 
-void acc_clear(struct tmacg_acc *sum, int nevents, int ngroups)
+void acc_clear(const struct acc_layout *l, struct tmacg_acc *sum)
 {
-	sum->runtime_ns = 0;
-	memset(sum->counter, 0, sizeof(sum->counter[0]) * (size_t)nevents);
-	memset(sum->time, 0, sizeof(sum->time[0]) * (size_t)ngroups);
+	memset(sum, 0, acc_bytes(l));
 }
 
-bool acc_is_empty(const struct tmacg_acc *a, int ngroups)
+bool acc_is_empty(const struct acc_layout *l, const struct tmacg_acc *a)
 {
 	if (a->runtime_ns)
 		return false;
-	for (int g = 0; g < ngroups; g++)
-		if (a->time[g].enabled)
+	for (int g = 0; g < l->ngroups; g++)
+		if (*acc_enabled(l, a, g))
 			return false;
 	return true;
 }
 
-double acc_scaled(const struct tmacg_acc *a, int event, int group)
+double acc_scaled(const struct acc_layout *l, const struct tmacg_acc *a, int event, int group)
 {
-	if (!a->time[group].running)
+	__u64 enabled = *acc_enabled(l, a, group), running = *acc_running(l, a, group);
+	__u64 count = *acc_counter(a, event);
+
+	if (!running)
 		return NAN;
-	if (a->time[group].running == a->time[group].enabled)
-		return (double)a->counter[event];
-	return (double)a->counter[event] *
-	       ((double)a->time[group].enabled / a->time[group].running);
+	if (running == enabled)
+		return (double)count;
+	return (double)count * ((double)enabled / running);
 }
 
-double acc_running_min(const struct tmacg_acc *a, int ngroups)
+/* running/enabled of group g; NAN when it was not enabled. */
+static double running_share(const struct acc_layout *l, const struct tmacg_acc *a, int g)
 {
-	double min = NAN;
+	__u64 enabled = *acc_enabled(l, a, g);
 
-	for (int g = 0; g < ngroups; g++) {
-		double r;
-
-		if (!a->time[g].enabled)
-			continue;
-		r = (double)a->time[g].running / a->time[g].enabled;
-		if (isnan(min) || r < min)
-			min = r;
-	}
-	return min;
+	return enabled ? (double)*acc_running(l, a, g) / (double)enabled : NAN;
 }
 
-double acc_cycles_total(const struct tmacg_acc *a, const int *cycles_of, int ngroups)
+double acc_running_min(const struct acc_layout *l, const struct tmacg_acc *a)
+{
+	return acc_measured(l, a, l->ngroups >= 64 ? ~0ull : (1ull << l->ngroups) - 1);
+}
+
+double acc_cycles_total(const struct acc_layout *l, const struct tmacg_acc *a,
+			const int *cycles_of)
 {
 	double sum = 0;
 	int n = 0;
 
-	for (int g = 0; g < ngroups; g++) {
+	for (int g = 0; g < l->ngroups; g++) {
 		double v;
 
 		if (cycles_of[g] < 0)
 			continue;
-		v = acc_scaled(a, cycles_of[g], g);
+		v = acc_scaled(l, a, cycles_of[g], g);
 		if (isnan(v))
 			continue;
 		sum += v;
@@ -106,22 +103,24 @@ double acc_cycles_total(const struct tmacg_acc *a, const int *cycles_of, int ngr
 
 double acc_scaled_by_cycles(const struct tmacg_acc *a, int event, int cycles, double total)
 {
-	if (!a->counter[cycles])
+	__u64 c = *acc_counter(a, cycles);
+
+	if (!c)
 		return NAN;
-	return (double)a->counter[event] * (total / (double)a->counter[cycles]);
+	return (double)*acc_counter(a, event) * (total / (double)c);
 }
 
-double acc_measured(const struct tmacg_acc *a, uint64_t groups)
+double acc_measured(const struct acc_layout *l, const struct tmacg_acc *a, uint64_t groups)
 {
 	double min = NAN;
 
-	for (int g = 0; g < TMACG_MAX_GROUPS && groups >> g; g++) {
+	for (int g = 0; g < l->ngroups && g < 64 && groups >> g; g++) {
 		double f;
 
-		if (!((groups >> g) & 1) || !a->time[g].enabled)
+		if (!((groups >> g) & 1))
 			continue;
-		f = (double)a->time[g].running / (double)a->time[g].enabled;
-		if (isnan(min) || f < min)
+		f = running_share(l, a, g);
+		if (!isnan(f) && (isnan(min) || f < min))
 			min = f;
 	}
 	return min;

@@ -7,41 +7,40 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "tmacg.h"
+#include "collect/acc_layout.h"
 
 /*
- * out = now - before over the first nevents counters and ngroups times.  A
- * field that went backwards is clamped to 0 and counted.  Returns that count.
+ * out = now - before over every field of layout l.  A field that went
+ * backwards is clamped to 0 and counted.  Returns that count.
  */
-int acc_delta(const struct tmacg_acc *now, const struct tmacg_acc *before, int nevents, int ngroups,
-	      struct tmacg_acc *out);
+int acc_delta(const struct acc_layout *l, const struct tmacg_acc *now,
+	      const struct tmacg_acc *before, struct tmacg_acc *out);
 
-/* sum += d over the first nevents counters and ngroups times. */
-void acc_add(struct tmacg_acc *sum, const struct tmacg_acc *d, int nevents, int ngroups);
+/* sum += d over every field of layout l. */
+void acc_add(const struct acc_layout *l, struct tmacg_acc *sum, const struct tmacg_acc *d);
 
 /*
- * sum = 0 over runtime, the first nevents counters and ngroups times: the part
- * acc_add writes.  The rest stays as calloc left it, and clearing only this part
- * keeps each interval's reset to a few cache lines per cgroup (10,000 cgroups
- * reported every second: a 776-byte memset each was 4 % of tmacg's CPU).
+ * sum = 0: each interval's reset, a few cache lines per cgroup now that an
+ * accumulator is the plan's size (10,000 cgroups reported every second).
  */
-void acc_clear(struct tmacg_acc *sum, int nevents, int ngroups);
+void acc_clear(const struct acc_layout *l, struct tmacg_acc *sum);
 
 /* True when nothing counted: no runtime and no time enabled in any group. */
-bool acc_is_empty(const struct tmacg_acc *a, int ngroups);
+bool acc_is_empty(const struct acc_layout *l, const struct tmacg_acc *a);
 
 /*
  * Counter e scaled for multiplexing: count * enabled / running of its group.
  * NAN when the group never ran (the event was not measured at all).
  */
-double acc_scaled(const struct tmacg_acc *a, int event, int group);
+double acc_scaled(const struct acc_layout *l, const struct tmacg_acc *a, int event, int group);
 
 /*
  * Where every group carries its own cycles (cycles_of[g]: that copy's index,
  * -1: none), the interval's cycles: the mean of the groups' copies, each
  * scaled for multiplexing.  NAN when no such group ran.
  */
-double acc_cycles_total(const struct tmacg_acc *a, const int *cycles_of, int ngroups);
+double acc_cycles_total(const struct acc_layout *l, const struct tmacg_acc *a,
+			const int *cycles_of);
 
 /*
  * Counter e taken against its own group's cycles (index cycles): count *
@@ -58,9 +57,9 @@ double acc_scaled_by_cycles(const struct tmacg_acc *a, int event, int cycles, do
  * them (a rotating group's enabled is the whole time, its running its turns).
  * NAN when none of them was enabled (nothing ran).
  */
-double acc_measured(const struct tmacg_acc *a, uint64_t groups);
+double acc_measured(const struct acc_layout *l, const struct tmacg_acc *a, uint64_t groups);
 
 /* The smallest running/enabled over groups that were enabled; NAN if none. */
-double acc_running_min(const struct tmacg_acc *a, int ngroups);
+double acc_running_min(const struct acc_layout *l, const struct tmacg_acc *a);
 
 #endif

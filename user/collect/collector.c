@@ -20,11 +20,17 @@
 /* Entries read per batch syscall: bounds the read buffers (~400 KiB). */
 #define COLLECTOR_BATCH 512
 
+/* Allocated with the plan's accumulator behind it (task_snap_bytes()). */
 struct task_snap {
-	struct tmacg_acc acc;
 	uint64_t created_ns; /* of the BPF entry acc was read from */
 	uint64_t seen;	     /* read generation that last saw the tid */
+	struct tmacg_acc acc;
 };
+
+static size_t task_snap_bytes(const struct collector *c)
+{
+	return offsetof(struct task_snap, acc) + acc_bytes(&c->layout);
+}
 
 static int libbpf_verbose;
 
@@ -67,6 +73,10 @@ static int configure(struct collector *c, bool raw_tp)
 	skel->rodata->rotate = cfg->rotate;
 	bpf_map__set_max_entries(skel->maps.events, cfg->nevents * c->ncpus);
 	bpf_map__set_max_entries(skel->maps.cgroup_acc, cfg->max_cgroups);
+	/* Values of the plan's size: 10,000 cgroups at level 1 take 56 bytes each, not 3 KiB. */
+	bpf_map__set_value_size(skel->maps.cgroup_acc, acc_bytes(&c->layout));
+	bpf_map__set_value_size(skel->maps.task_acc,
+				TMACG_TASK_ACC_BYTES(cfg->nevents, cfg->ngroups));
 	bpf_map__set_max_entries(
 		skel->maps.cgroup_events,
 		ring_bytes_for(cfg->max_cgroups, sizeof(struct tmacg_cgroup_event)));
@@ -116,6 +126,12 @@ static int check_kernel(const struct collector_config *cfg, struct btf_choice *b
 				     cpu < 0 ? 0 : cpu, err, errlen);
 }
 
+/* A task_acc value: the entry's header and the plan's accumulator. */
+static size_t task_acc_bytes(const struct collector *c)
+{
+	return TMACG_TASK_ACC_BYTES(c->layout.nevents, c->layout.ngroups);
+}
+
 int collector_open(struct collector *c, const struct collector_config *cfg, char *err,
 		   size_t errlen)
 {
@@ -126,6 +142,7 @@ int collector_open(struct collector *c, const struct collector_config *cfg, char
 	c->cfg = *cfg;
 	u64map_init(&c->snaps);
 	u64map_init(&c->task_snaps);
+	c->layout = acc_layout_of(cfg->nevents, cfg->ngroups);
 	if (cfg->nevents < 1 || cfg->nevents > TMACG_MAX_EVENTS || cfg->ngroups < 1 ||
 	    cfg->ngroups > TMACG_MAX_GROUPS) {
 		snprintf(err, errlen,
@@ -165,9 +182,10 @@ int collector_open(struct collector *c, const struct collector_config *cfg, char
 		return ret;
 	}
 	c->batch_keys = malloc(COLLECTOR_BATCH * sizeof(__u64));
-	c->batch_vals = malloc(COLLECTOR_BATCH * sizeof(struct tmacg_task_acc));
+	c->batch_vals = malloc(COLLECTOR_BATCH * task_acc_bytes(c));
 	c->cpu_data = calloc(c->ncpus, sizeof(*c->cpu_data));
-	if (!c->batch_keys || !c->batch_vals || !c->cpu_data) {
+	c->delta = acc_new(&c->layout);
+	if (!c->batch_keys || !c->batch_vals || !c->cpu_data || !c->delta) {
 		snprintf(err, errlen, "out of memory");
 		collector_close(c);
 		return -ENOMEM;
@@ -382,15 +400,14 @@ static int read_cgroup(struct collector *c, const void *key, const void *val, vo
 {
 	const struct cgroup_reader *r = arg;
 	__u64 id = *(const __u64 *)key;
-	struct tmacg_acc *snap = snapshot_of(&c->snaps, id, sizeof(*snap));
-	struct tmacg_acc delta;
+	struct tmacg_acc *snap = snapshot_of(&c->snaps, id, acc_bytes(&c->layout));
 
 	if (!snap)
 		return -ENOMEM;
-	c->negative_deltas += acc_delta(val, snap, c->cfg.nevents, c->cfg.ngroups, &delta);
-	memcpy(snap, val, sizeof(*snap));
-	if (!acc_is_empty(&delta, c->cfg.ngroups))
-		r->fn(id, &delta, r->ctx);
+	c->negative_deltas += acc_delta(&c->layout, val, snap, c->delta);
+	memcpy(snap, val, acc_bytes(&c->layout));
+	if (!acc_is_empty(&c->layout, c->delta))
+		r->fn(id, c->delta, r->ctx);
 	return 0;
 }
 
@@ -401,7 +418,7 @@ int collector_read_cgroups(struct collector *c,
 	struct cgroup_reader r = { fn, ctx };
 
 	return for_each_entry(c, bpf_map__fd(c->skel->maps.cgroup_acc), sizeof(__u64),
-			      sizeof(struct tmacg_acc), read_cgroup, &r);
+			      acc_bytes(&c->layout), read_cgroup, &r);
 }
 
 struct task_reader {
@@ -415,12 +432,12 @@ static int read_task(struct collector *c, const void *key, const void *val, void
 	const struct tmacg_task_acc *t = val;
 	__u32 tid = *(const __u32 *)key;
 	struct collector_task info = { .tid = tid, .tgid = t->tgid, .cgroup_id = t->cgroup_id };
+	const struct tmacg_acc *acc = (const struct tmacg_acc *)t->acc;
 	struct task_snap *snap;
-	struct tmacg_acc delta;
 
 	if (!tid)
 		return 0; /* the idle task is never charged; never a real entry */
-	snap = snapshot_of(&c->task_snaps, tid, sizeof(*snap));
+	snap = snapshot_of(&c->task_snaps, tid, task_snap_bytes(c));
 	if (!snap)
 		return -ENOMEM;
 	/*
@@ -429,17 +446,16 @@ static int read_task(struct collector *c, const void *key, const void *val, void
 	 * entry may have passed the old snapshot already.
 	 */
 	if (t->created_ns != snap->created_ns) {
-		memset(&snap->acc, 0, sizeof(snap->acc));
+		acc_clear(&c->layout, &snap->acc);
 		snap->created_ns = t->created_ns;
 	}
-	c->negative_deltas +=
-		acc_delta(&t->acc, &snap->acc, c->cfg.nevents, c->cfg.ngroups, &delta);
-	snap->acc = t->acc;
+	c->negative_deltas += acc_delta(&c->layout, acc, &snap->acc, c->delta);
+	memcpy(&snap->acc, acc, acc_bytes(&c->layout));
 	snap->seen = c->task_generation;
 	memcpy(info.comm, t->comm, sizeof(info.comm));
 	info.comm[sizeof(info.comm) - 1] = '\0';
-	if (!acc_is_empty(&delta, c->cfg.ngroups))
-		r->fn(&info, &delta, r->ctx);
+	if (!acc_is_empty(&c->layout, c->delta))
+		r->fn(&info, c->delta, r->ctx);
 	return 0;
 }
 
@@ -467,7 +483,7 @@ int collector_read_tasks(struct collector *c,
 		return 0;
 	c->task_generation++;
 	err = for_each_entry(c, bpf_map__fd(c->skel->maps.task_acc), sizeof(__u32),
-			     sizeof(struct tmacg_task_acc), read_task, &r);
+			     task_acc_bytes(c), read_task, &r);
 	if (err)
 		return err;
 	u64map_retain(&c->task_snaps, task_seen, &c->task_generation);
@@ -533,6 +549,7 @@ void collector_close(struct collector *c)
 	free(c->batch_keys);
 	free(c->batch_vals);
 	free(c->cpu_data);
+	free(c->delta);
 	memset(c, 0, sizeof(*c));
 }
 

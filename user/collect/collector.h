@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "collect/acc_layout.h"
 #include "tmacg.h"
 #include "util/u64map.h"
 
@@ -50,6 +51,7 @@ struct collector {
 	int ncpus;
 	bool *online;
 	bool raw_tp;		  /* tp_btf unavailable: raw tracepoints */
+	struct acc_layout layout; /* the accumulators' (BPF map values and snapshots) */
 	struct u64map snaps;	  /* cgroup id -> struct tmacg_acc: last seen */
 	struct u64map task_snaps; /* tid -> struct task_snap */
 	uint64_t negative_deltas; /* clamped in userspace */
@@ -63,6 +65,7 @@ struct collector {
 	char *batch_keys;	  /* read buffers, sized to the maps */
 	char *batch_vals;
 	struct tmacg_cpu *cpu_data; /* every CPU's cpu_data, read each interval for the stats */
+	struct tmacg_acc *delta;    /* the delta handed to a read's callback, reused */
 };
 
 /*

@@ -19,6 +19,7 @@
 #include "util/name_escape.h"
 #include "util/rfc3339.h"
 
+/* r->tasks holds them task_entry_bytes() apart: each with the plan's accumulator. */
 struct report_task_entry {
 	const struct cgroup_node *target;
 	uint32_t tid, tgid;
@@ -38,16 +39,27 @@ struct report {
 	char instance[64];
 	double *counts;
 	struct model_result *result;
-	struct report_task_entry *tasks;
-	size_t ntasks, cap_tasks;
+	char *tasks; /* ntasks entries of task_bytes each */
+	size_t ntasks, cap_tasks, task_bytes;
 	report_identify_fn identify; /* NULL: no Kubernetes identity */
 	void *identify_ctx;
 	const struct report_sink *sink; /* NULL: none */
 	/* REPORT_HTML: the run's report, and each of its cgroups' counts summed over the run */
 	struct html_report *html;
-	struct tmacg_acc *totals;
+	char *totals; /* ntotals sums of the plan's size (acc_bytes) */
 	int ntotals;
+	struct tmacg_acc *other, *empty; /* "(other)"'s sum; a zero one for a cgroup without */
 };
+
+static struct report_task_entry *task_at(const struct report *r, size_t i)
+{
+	return (struct report_task_entry *)(r->tasks + i * r->task_bytes);
+}
+
+static struct tmacg_acc *total_at(const struct report *r, int i)
+{
+	return (struct tmacg_acc *)(r->totals + (size_t)i * acc_bytes(&r->cfg.layout));
+}
 
 static void report_instance_name(char *buf, size_t len);
 
@@ -76,7 +88,13 @@ struct report *report_new(const struct report_config *cfg, FILE *out)
 		goto fail;
 	r->counts = calloc(r->facts.ncounts ? r->facts.ncounts : 1, sizeof(*r->counts));
 	r->result = model_result_new(r->facts.tma);
-	if (!r->counts || !r->result)
+	r->other = acc_new(&cfg->layout);
+	r->empty = acc_new(&cfg->layout);
+	/* Rounded up so every entry's pointers stay aligned. */
+	r->task_bytes = (offsetof(struct report_task_entry, delta) + acc_bytes(&cfg->layout) +
+			 _Alignof(struct report_task_entry) - 1) &
+			~(_Alignof(struct report_task_entry) - 1);
+	if (!r->counts || !r->result || !r->other || !r->empty)
 		goto fail;
 	return r;
 fail:
@@ -114,6 +132,8 @@ void report_free(struct report *r)
 	free(r->tasks);
 	html_report_free(r->html);
 	free(r->totals);
+	free(r->other);
+	free(r->empty);
 	free(r);
 }
 
@@ -124,7 +144,7 @@ static void clear_sums(const struct report *r, struct cgroup_tree *t)
 
 	while ((n = cgroup_tree_next(t, &cur)))
 		if (n->sum)
-			acc_clear(n->sum, r->cfg.nevents, r->cfg.ngroups);
+			acc_clear(&r->cfg.layout, n->sum);
 }
 
 void report_reset(struct report *r, struct cgroup_tree *t)
@@ -140,19 +160,19 @@ void report_add_task(struct report *r, const struct cgroup_node *target, uint32_
 
 	if (r->ntasks == r->cap_tasks) {
 		size_t cap = r->cap_tasks ? r->cap_tasks * 2 : 64;
-		struct report_task_entry *grown = realloc(r->tasks, cap * sizeof(*grown));
+		char *grown = realloc(r->tasks, cap * r->task_bytes);
 
 		if (!grown)
 			return;
 		r->tasks = grown;
 		r->cap_tasks = cap;
 	}
-	e = &r->tasks[r->ntasks++];
+	e = task_at(r, r->ntasks++);
 	e->target = target;
 	e->tid = tid;
 	e->tgid = tgid;
 	memcpy(e->comm, comm, sizeof(e->comm));
-	e->delta = *delta;
+	memcpy(&e->delta, delta, acc_bytes(&r->cfg.layout));
 }
 
 static __u64 on_cpu_ns(const struct tmacg_acc *a)
@@ -218,15 +238,16 @@ static int html_add(struct report *r, const struct report_line *line, const stru
 		return idx;
 	if (idx >= r->ntotals) {
 		int n = r->ntotals ? 2 * r->ntotals : 64;
-		struct tmacg_acc *grown = realloc(r->totals, n * sizeof(*grown));
+		size_t bytes = acc_bytes(&r->cfg.layout);
+		char *grown = realloc(r->totals, n * bytes);
 
 		if (!grown)
 			return -ENOMEM;
-		memset(grown + r->ntotals, 0, (n - r->ntotals) * sizeof(*grown));
+		memset(grown + r->ntotals * bytes, 0, (n - r->ntotals) * bytes);
 		r->totals = grown;
 		r->ntotals = n;
 	}
-	acc_add(&r->totals[idx], sum, r->cfg.nevents, r->cfg.ngroups);
+	acc_add(&r->cfg.layout, total_at(r, idx), sum);
 	return 0;
 }
 
@@ -236,7 +257,7 @@ int report_write_html(struct report *r, const char *kernel, FILE *f)
 
 	/* Summed counts over summed seconds: a share over the run is its slots over its slots. */
 	for (int i = 0; !err && i < n; i++) {
-		r->cfg.evaluate(r->cfg.evaluate_ctx, &r->totals[i], html_report_span_s(r->html, i),
+		r->cfg.evaluate(r->cfg.evaluate_ctx, total_at(r, i), html_report_span_s(r->html, i),
 				r->counts, r->result);
 		err = html_report_set_total(r->html, i, r->result);
 	}
@@ -271,7 +292,7 @@ static int emit(struct report *r, const struct line_ctx *lc, const char *name, u
 		line.task = &rt;
 	}
 	line.count_values = r->counts;
-	line.running_min = acc_running_min(sum, r->cfg.ngroups);
+	line.running_min = acc_running_min(&r->cfg.layout, sum);
 	line.dropped = lc->dropped;
 	line.map_full = lc->map_full;
 	line.instance = r->instance;
@@ -322,7 +343,7 @@ static size_t first_task_of(const struct report *r, const struct cgroup_node *n)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if ((uintptr_t)r->tasks[mid].target < (uintptr_t)n)
+		if ((uintptr_t)task_at(r, mid)->target < (uintptr_t)n)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -334,8 +355,8 @@ static int emit_tasks(struct report *r, const struct line_ctx *lc, const struct 
 {
 	int shown = 0, err = 0;
 
-	for (size_t i = first_task_of(r, n); i < r->ntasks && r->tasks[i].target == n; i++) {
-		const struct report_task_entry *e = &r->tasks[i];
+	for (size_t i = first_task_of(r, n); i < r->ntasks && task_at(r, i)->target == n; i++) {
+		const struct report_task_entry *e = task_at(r, i);
 
 		if (r->cfg.top && shown >= r->cfg.top)
 			continue;
@@ -352,7 +373,6 @@ int report_interval(struct report *r, struct cgroup_tree *t, double interval_s, 
 {
 	struct cgroup_node **lines = calloc(cgroup_tree_len(t) + 1, sizeof(*lines));
 	struct cgroup_node *node;
-	struct tmacg_acc other = { 0 };
 	struct line_ctx lc = { .interval_s = interval_s, .dropped = dropped, .map_full = map_full };
 	size_t n = 0, cur = 0, shown;
 	bool any_other = false;
@@ -377,12 +397,13 @@ int report_interval(struct report *r, struct cgroup_tree *t, double interval_s, 
 			lines[n++] = node;
 	/* --top: the busiest N, the rest summed so totals still add up. */
 	shown = n;
+	acc_clear(&r->cfg.layout, r->other);
 	if (r->cfg.top && (size_t)r->cfg.top < n) {
 		qsort(lines, n, sizeof(*lines), by_on_cpu_desc);
 		shown = r->cfg.top;
 		for (size_t i = shown; i < n; i++) {
 			if (lines[i]->sum) {
-				acc_add(&other, lines[i]->sum, r->cfg.nevents, r->cfg.ngroups);
+				acc_add(&r->cfg.layout, r->other, lines[i]->sum);
 				any_other = true;
 			}
 		}
@@ -390,7 +411,7 @@ int report_interval(struct report *r, struct cgroup_tree *t, double interval_s, 
 	}
 	qsort(lines, shown, sizeof(*lines), by_path);
 	if (r->ntasks) /* qsort(NULL, 0, ...) is undefined */
-		qsort(r->tasks, r->ntasks, sizeof(*r->tasks), task_order);
+		qsort(r->tasks, r->ntasks, r->task_bytes, task_order);
 	/* auto: the live view once more than a handful show, and from then on */
 	if (r->top_auto && n > TOP_AUTO_MIN_ROWS)
 		r->top_auto = false;
@@ -398,15 +419,14 @@ int report_interval(struct report *r, struct cgroup_tree *t, double interval_s, 
 	if (r->cfg.format == REPORT_TABLE && !r->top_now)
 		table_header(r, &lc);
 	for (size_t i = 0; i < shown && !err; i++) {
-		static const struct tmacg_acc empty;
-		const struct tmacg_acc *sum = lines[i]->sum ? lines[i]->sum : &empty;
+		const struct tmacg_acc *sum = lines[i]->sum ? lines[i]->sum : r->empty;
 
 		err = emit(r, &lc, lines[i]->path, lines[i]->id, lines[i], NULL, sum);
 		if (!err && !r->top_now) /* the live view has a row per cgroup */
 			err = emit_tasks(r, &lc, lines[i]);
 	}
 	if (!err && any_other)
-		err = emit(r, &lc, "(other)", 0, NULL, NULL, &other);
+		err = emit(r, &lc, "(other)", 0, NULL, NULL, r->other);
 	if (!err && r->top_now)
 		err = draw_top(r, &lc);
 	if (!err && !r->html && fflush(r->out))

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "collect/acc_layout.h"
 #include "output/cgroup_record.h"
 #include "tmacg.h"
 
@@ -57,7 +58,7 @@ struct report_config {
 	 * at report_new(); what it points to must outlive the report.
 	 */
 	const struct report_line *facts;
-	int nevents, ngroups; /* the sums' layout (struct tmacg_acc) */
+	struct acc_layout layout; /* the sums' (struct tmacg_acc) */
 	report_evaluate_fn evaluate;
 	void *evaluate_ctx;
 };

@@ -10,13 +10,14 @@ static int group_health_bound(int ngroups)
 	return ngroups > TMACG_MAX_GROUPS ? TMACG_MAX_GROUPS : ngroups;
 }
 
-void group_health_add(struct group_health *h, const struct tmacg_acc *delta, int ngroups)
+void group_health_add(struct group_health *h, const struct acc_layout *l,
+		      const struct tmacg_acc *delta)
 {
-	int n = group_health_bound(ngroups);
+	int n = group_health_bound(l->ngroups);
 
 	for (int g = 0; g < n; g++) {
-		h->enabled[g] += delta->time[g].enabled;
-		h->running[g] += delta->time[g].running;
+		h->enabled[g] += *acc_enabled(l, delta, g);
+		h->running[g] += *acc_running(l, delta, g);
 	}
 }
 

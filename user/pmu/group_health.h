@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "collect/acc_layout.h"
 #include "pmu/pmu.h"
 #include "tmacg.h"
 
@@ -32,8 +33,9 @@ struct group_health {
 	const struct pmu_set *pmu;
 };
 
-/* Adds one cgroup's interval delta (every cgroup's, before any roll-up). */
-void group_health_add(struct group_health *h, const struct tmacg_acc *delta, int ngroups);
+/* Adds one cgroup's interval delta (every cgroup's, before any roll-up), of layout l. */
+void group_health_add(struct group_health *h, const struct acc_layout *l,
+		      const struct tmacg_acc *delta);
 
 /*
  * Ends an interval: every group (of events[nevents], each naming its group, in
