@@ -48,6 +48,14 @@ def nm: "not measured: \(.)";
    "  \(.key | lpad(4)) CPUs: \(.value.total_bytes | mib | lpad(8)) MiB  (\(.value.maps | map("\(.name) \((.bytes / 1024) | floor) KiB") | join(", ")))"
   end)),
 
+(select(.map_memory_spr) |
+ "",
+ "BPF map memory of spr's plans (\(.scaling | keys_unsorted | last // "-") cgroups; computed: each plan's value size on the maps measured)",
+ (.map_memory_spr | to_entries[] | .value as $v |
+  "  level \(.key): \($v.events) events in \($v.groups) groups, \($v.value_bytes) bytes a cgroup: " +
+  ([$v | to_entries[] | select(.key | endswith("_cpus_bytes")) |
+    "\(.value | mib) MiB on \(.key | rtrimstr("_cpus_bytes")) CPUs"] | join(", ")))),
+
 (select(.bpf) |
  "",
  "BPF program time on sched_switch (ns per run, BPF run-time statistics)",

@@ -89,5 +89,9 @@ def nm_or(f): if .not_measured then {not_measured: .not_measured} else f end;
 			{not_measured: .map_memory_computed.not_measured}
 		else (.map_memory_computed | to_entries | map({key: "\(.key)_cpus",
 		 value: {mib: (.value.total_bytes / 1048576), met: (.value.total_bytes < 67108864)}})
-		 | from_entries) end)
+		 | from_entries) end),
+	# Issue 27: spr's deepest plan, values sized to it, under the same 64 MiB on 256 CPUs.
+	maps_under_64mib_spr_level6: (if .map_memory_spr["6"] == null then null else
+		.map_memory_spr["6"]["256_cpus_bytes"] as $b |
+		{mib: ($b / 1048576), met: ($b < 67108864)} end)
 }}
