@@ -164,7 +164,7 @@ _Static_assert((TMACG_CPU_PENDING & (TMACG_CPU_PENDING - 1)) == 0,
 	       "TMACG_CPU_PENDING is a power of two");
 
 struct tmacg_pending {
-	__u64 cgroup_id; /* 0: free */
+	__u64 cgroup_id;		/* 0: free */
 	__u64 acc[TMACG_ACC_MAX_WORDS]; /* the plan's layout; the words past it stay 0 */
 };
 

@@ -16,8 +16,9 @@
 #include "collect/acc_delta.h"
 
 /* Level 1 on software events, a level-3 plan, the largest. */
-static const struct acc_layout layouts[] = { { 4, 1 }, { 50, 8 }, { 146, 28 },
-					     { TMACG_MAX_EVENTS, TMACG_MAX_GROUPS } };
+static const struct acc_layout layouts[] = {
+	{ 4, 1 }, { 50, 8 }, { 146, 28 }, { TMACG_MAX_EVENTS, TMACG_MAX_GROUPS }
+};
 
 static void sizes_follow_the_plan(void **state)
 {

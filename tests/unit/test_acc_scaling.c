@@ -39,7 +39,7 @@ static void test_delta_and_clamp(void **state)
 	EN(&l, now, 0) = 1000;
 	EN(&l, before, 0) = 400;
 	RUN(&l, now, 0) = 300;
-	RUN(&l, before, 0) = 301; /* backwards too */
+	RUN(&l, before, 0) = 301;	       /* backwards too */
 	now.words[TMACG_ACC_WORDS(2, 1)] = 77; /* beyond the layout: not touched */
 	assert_int_equal(acc_delta(&l, &now.acc, &before.acc, &out.acc), 2);
 	assert_int_equal(out.acc.runtime_ns, 800);

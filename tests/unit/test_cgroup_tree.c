@@ -114,7 +114,7 @@ static void removed_cgroup_is_reported_once_more_then_forgotten(void **state)
 	assert_int_equal(cgroup_tree_init(&t, &mnt, &spec, 1), 0);
 	build(&t);
 	n = cgroup_tree_get(&t, ABC);
-	assert_non_null(cgroup_node_sum(n, &layout));	       /* freed with the node: ASan checks */
+	assert_non_null(cgroup_node_sum(n, &layout)); /* freed with the node: ASan checks */
 	assert_ptr_equal(cgroup_node_sum(n, &layout), n->sum); /* allocated once */
 	cgroup_tree_mark_removed(&t, ABC);
 	assert_true(cgroup_node_reported(n)); /* the interval it was removed in */

@@ -171,7 +171,7 @@ static void test_bounds(void **state)
 	memset(&d, 0, sizeof(d));
 	for (int g = 0; g < TMACG_MAX_GROUPS; g++)
 		*acc_enabled(&all, &d.acc, g) = 5; /* none running */
-	group_health_add(&h, &many, &d.acc); /* read as far as TMACG_MAX_GROUPS only */
+	group_health_add(&h, &many, &d.acc);	   /* read as far as TMACG_MAX_GROUPS only */
 	group_health_add(&h, &none, &d.acc);
 	assert_int_equal(check(&h, &ms, &text), 3); /* only the measure's 3 groups */
 	free(text);

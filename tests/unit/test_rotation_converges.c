@@ -110,8 +110,8 @@ static void simulate(const struct rotation_case *c, const double *full, double s
 		int e = model_event_index(m, c->plan.ev[i].name), g = plan_group_of(&c->plan, i);
 
 		if (e >= 0)
-			*acc_counter(acc, i) = (__u64)llround(full[e] * scale *
-							      (double)*acc_running(l, acc, g) / total);
+			*acc_counter(acc, i) = (__u64)llround(
+				full[e] * scale * (double)*acc_running(l, acc, g) / total);
 	}
 }
 

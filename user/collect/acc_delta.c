@@ -81,8 +81,7 @@ double acc_running_min(const struct acc_layout *l, const struct tmacg_acc *a)
 	return acc_measured(l, a, l->ngroups >= 64 ? ~0ull : (1ull << l->ngroups) - 1);
 }
 
-double acc_cycles_total(const struct acc_layout *l, const struct tmacg_acc *a,
-			const int *cycles_of)
+double acc_cycles_total(const struct acc_layout *l, const struct tmacg_acc *a, const int *cycles_of)
 {
 	double sum = 0;
 	int n = 0;
