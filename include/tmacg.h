@@ -50,7 +50,7 @@ _Static_assert(sizeof(struct tmacg_group_time) == 16, "enabled and running, no p
  * sizes from it at load (user/collect/collector.c), walks it as one run of
  * words (every field after runtime is added alike), and finds a group's times
  * from the load-time nr_events; userspace reads it through
- * user/collect/acc_layout.h.  Counters and times are adjacent, so a charge to
+ * user/util/acc_layout.h.  Counters and times are adjacent, so a charge to
  * a cold entry touches as few cache lines as the plan has words.
  */
 struct tmacg_acc {

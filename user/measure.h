@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#include "collect/acc_layout.h"
+#include "util/acc_layout.h"
 #include "output/cgroup_record.h"
 #include "pmu/pmu.h"
 #include "tmacg.h"

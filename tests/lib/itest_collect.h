@@ -6,7 +6,7 @@
 #include <linux/types.h>
 #include <stdint.h>
 
-#include "collect/acc_layout.h"
+#include "util/acc_layout.h"
 #include "tmacg.h"
 
 struct itest_found {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * The accumulator layout (include/tmacg.h, user/collect/acc_layout.h): sized
+ * The accumulator layout (include/tmacg.h, user/util/acc_layout.h): sized
  * to the plan, runtime then counters then the groups' {enabled, running},
  * every word used once.  The BPF side indexes the same words, so these pin
  * what both sides rely on.

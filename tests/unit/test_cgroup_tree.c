@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "cgroups/cgroup_tree.h"
-#include "collect/acc_layout.h"
+#include "util/acc_layout.h"
 
 /* Ids are chosen by the test: the tree is fed as mkdir events would feed it. */
 enum { ROOT = 1, A = 10, AB = 11, ABC = 12, X = 20, XY = 21 };

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/acc_layout.h"
+#include "util/acc_layout.h"
 #include "tmacg.h"
 
 int cgroup_tree_init(struct cgroup_tree *t, const struct cgroup_mount *mnt,

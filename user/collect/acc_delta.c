@@ -6,11 +6,6 @@
 
 #include <math.h>
 
-struct tmacg_acc *acc_new(const struct acc_layout *l)
-{
-	return calloc(1, acc_bytes(l));
-}
-
 static __u64 sub_clamped(__u64 now, __u64 before, int *negative)
 {
 	if (now < before) {

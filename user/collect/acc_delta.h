@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "collect/acc_layout.h"
+#include "util/acc_layout.h"
 
 /*
  * out = now - before over every field of layout l.  A field that went

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "collect/acc_layout.h"
+#include "util/acc_layout.h"
 #include "tmacg.h"
 #include "util/u64map.h"
 

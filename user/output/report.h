@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "collect/acc_layout.h"
+#include "util/acc_layout.h"
 #include "output/cgroup_record.h"
 #include "tmacg.h"
 

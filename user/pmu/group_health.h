@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "collect/acc_layout.h"
+#include "util/acc_layout.h"
 #include "pmu/pmu.h"
 #include "tmacg.h"
 

@@ -4,13 +4,16 @@
  * runtime_ns, the plan's nevents counters, then its ngroups {enabled,
  * running} pairs, TMACG_ACC_BYTES(nevents, ngroups) in all.  The one place
  * userspace computes those positions: everything else asks here, so the
- * BPF maps, the snapshots and the per-cgroup sums all follow the plan.
+ * BPF maps, the snapshots and the per-cgroup sums all follow the plan.  In
+ * util/, under every stage that handles accumulators (pmu's group health,
+ * collect, cgroups' sums, output's report).
  */
 #ifndef TMACG_ACC_LAYOUT_H
 #define TMACG_ACC_LAYOUT_H
 
 #include <linux/types.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 #include "tmacg.h"
 
@@ -58,7 +61,10 @@ static inline __u64 *acc_running(const struct acc_layout *l, const struct tmacg_
 }
 
 /* A zeroed accumulator of layout l (free() it); NULL: no memory. */
-struct tmacg_acc *acc_new(const struct acc_layout *l);
+static inline struct tmacg_acc *acc_new(const struct acc_layout *l)
+{
+	return calloc(1, acc_bytes(l));
+}
 
 /*
  * Room for an accumulator of any layout where a fixed size is wanted (a
