@@ -15,6 +15,14 @@
 #define EN(l, a, g) (*acc_enabled(l, &(a).acc, g))
 #define RUN(l, a, g) (*acc_running(l, &(a).acc, g))
 
+/* Group g's enabled and running times in a. */
+static void set_times(const struct acc_layout *l, union acc_room *a, int g, __u64 enabled,
+		      __u64 running)
+{
+	*acc_enabled(l, &a->acc, g) = enabled;
+	*acc_running(l, &a->acc, g) = running;
+}
+
 static void delta_subtracts_used_fields_only(void **state)
 {
 	const struct acc_layout l = acc_layout_of(2, 1);
@@ -27,10 +35,8 @@ static void delta_subtracts_used_fields_only(void **state)
 	C(now, 0) = 50;
 	C(before, 0) = 20;
 	C(now, 1) = 7;
-	EN(&l, now, 0) = 300;
-	EN(&l, before, 0) = 100;
-	RUN(&l, now, 0) = 150;
-	RUN(&l, before, 0) = 100;
+	set_times(&l, &now, 0, 300, 150);
+	set_times(&l, &before, 0, 100, 100);
 	assert_int_equal(acc_delta(&l, &now.acc, &before.acc, &out.acc), 0);
 	assert_true(out.acc.runtime_ns == 600);
 	assert_true(C(out, 0) == 30);
@@ -49,10 +55,8 @@ static void going_backwards_is_clamped_and_counted(void **state)
 	(void)state;
 	C(now, 0) = 5;
 	C(before, 0) = 9;
-	EN(&l, now, 0) = 10;
-	EN(&l, before, 0) = 11;
-	RUN(&l, now, 0) = 20;
-	RUN(&l, before, 0) = 10;
+	set_times(&l, &now, 0, 10, 20);
+	set_times(&l, &before, 0, 11, 10);
 	assert_int_equal(acc_delta(&l, &now.acc, &before.acc, &out.acc), 2);
 	assert_true(C(out, 0) == 0);
 	assert_true(EN(&l, out, 0) == 0);

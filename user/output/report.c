@@ -19,7 +19,7 @@
 #include "util/name_escape.h"
 #include "util/rfc3339.h"
 
-/* r->tasks holds them task_entry_bytes() apart: each with the plan's accumulator. */
+/* r->tasks holds them r->task_bytes apart: each with the plan's accumulator. */
 struct report_task_entry {
 	const struct cgroup_node *target;
 	uint32_t tid, tgid;
