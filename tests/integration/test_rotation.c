@@ -172,7 +172,11 @@ static void top_and_html_at_level_6(void **state)
 	assert_non_null(json_object_array_get_idx(v, 3));
 	assert_non_null(json_object_array_get_idx(v, 6));
 	q = itest_num(root, "q.running_min");
-	if (!(q > 0.1 && q < 0.9))
+	/*
+	 * Above 0, below 1: how far below depends on when the host's tasks ran
+	 * in 300 ms of slices (0.05 seen on a busy machine), not on tmacg.
+	 */
+	if (!(q > 0 && q < 0.9))
 		fail_msg("running_min %g: the groups' turns not said", q);
 	json_object_put(data);
 }
