@@ -20,6 +20,7 @@ enum model_flag {
 
 struct model_node_info {
 	const char *name;	 /* "DRAM_Bound" */
+	size_t name_len;	 /* strlen(name), known at load: JSON writes each name per line */
 	const char *number;	 /* "3.1.4" as in the seed; NULL for Info metrics and counts */
 	int level;		 /* 1..6; 0 for Info metrics and counts */
 	int parent;		 /* node index, -1 at level 1, for Info metrics and counts */

@@ -409,6 +409,7 @@ static int do_entry(struct loader *ld, size_t off, enum entry_kind kind)
 		return lerr(ld, name_off, "duplicate name %.*s (first defined at line %d)",
 			    (int)name_len, ld->text + name_off, m->nodes[rc].line);
 	e.info.name = dup_n(ld->text + name_off, name_len);
+	e.info.name_len = name_len;
 	e.info.number = info ? NULL : dup_n(ld->text + noff - nlen, nlen);
 	e.info.is_info = kind == ENTRY_INFO;
 	e.info.is_count = kind == ENTRY_COUNT;

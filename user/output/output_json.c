@@ -46,7 +46,7 @@ static void resource_object(struct json_writer *w, const struct resource *res)
  * A model's node names are identifiers (model_load admits [A-Za-z0-9_] only):
  * written without the escape scan, three times a level-6 line's nodes.
  */
-#define node_key(w, node) jw_key_plain(w, (node)->name, strlen((node)->name))
+#define node_key(w, node) jw_key_plain(w, (node)->name, (node)->name_len)
 
 /* "metrics", "flagged" and "bottleneck" from the model's result. */
 /* A node the line reports: the tree down to --level, Info metrics with --info, no counts. */
@@ -77,7 +77,7 @@ static void add_model_result(struct json_writer *w, const struct report_line *r)
 		const struct model_node_info *node = model_node(r->tma, i);
 
 		if (node_reported(r, node) && r->result->flagged[i] && !node->is_info)
-			jw_string_plain(w, node->name, strlen(node->name));
+			jw_string_plain(w, node->name, node->name_len);
 	}
 	jw_end_array(w);
 	JW_KEY(w, "bottleneck");
