@@ -15,29 +15,66 @@ static const char two_digits[201] = "00010203040506070809"
 				    "80818283848586878889"
 				    "90919293949596979899";
 
+/* 10^0 .. 10^19 */
+static const uint64_t pow10_u64[20] = { 1u,
+					10u,
+					100u,
+					1000u,
+					10000u,
+					100000u,
+					1000000u,
+					10000000u,
+					100000000u,
+					1000000000u,
+					10000000000u,
+					100000000000u,
+					1000000000000u,
+					10000000000000u,
+					100000000000000u,
+					1000000000000000u,
+					10000000000000000u,
+					100000000000000000u,
+					1000000000000000000u,
+					10000000000000000000u };
+
+/* v's digit count without dividing: from its bit length (1233 / 4096 ~ log10(2)), then one compare. */
 static size_t digit_count(uint64_t v)
 {
-	size_t n = 1;
+	unsigned bits = 64 - (unsigned)__builtin_clzll(v | 1);
+	unsigned t = (bits * 1233) >> 12;
 
-	for (; v >= 10000; v /= 10000)
-		n += 4;
-	return n + (v >= 10) + (v >= 100) + (v >= 1000);
+	return t + ((v | 1) >= pow10_u64[t]);
+}
+
+/* v < 100: its text ends at end. */
+static inline void put_two(char *end, uint32_t v)
+{
+	memcpy(end - 2, two_digits + 2 * v, 2);
 }
 
 size_t uint_text(uint64_t v, char *buf)
 {
-	size_t len = digit_count(v), i = len;
+	size_t len = digit_count(v);
+	char *end = buf + len;
+	uint32_t low;
 
-	/* From the last digit back, in place: no reversal. */
-	while (v >= 100) {
-		i -= 2;
-		memcpy(buf + i, two_digits + 2 * (v % 100), 2);
-		v /= 100;
+	/*
+	 * From the last digit back, in place: eight digits at a time in 32-bit
+	 * arithmetic (a shortest_double's 16-17 digits: two 64-bit divisions).
+	 */
+	while (v >= 100000000) {
+		low = (uint32_t)(v % 100000000);
+		v /= 100000000;
+		for (int i = 0; i < 4; i++, end -= 2, low /= 100)
+			put_two(end, low % 100);
 	}
-	if (v >= 10)
-		memcpy(buf + i - 2, two_digits + 2 * v, 2);
+	low = (uint32_t)v;
+	for (; low >= 100; end -= 2, low /= 100)
+		put_two(end, low % 100);
+	if (low >= 10)
+		put_two(end, low);
 	else
-		buf[i - 1] = (char)('0' + v);
+		end[-1] = (char)('0' + low);
 	buf[len] = '\0';
 	return len;
 }
