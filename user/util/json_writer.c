@@ -77,8 +77,15 @@ static void put(struct json_writer *w, const char *s, size_t n)
 	w->len += n;
 }
 
+/* One byte: no memcpy call for the commas and brackets between every value. */
+static inline void put_byte(struct json_writer *w, char c)
+{
+	if (reserve(w, 1))
+		w->buf[w->len++] = c;
+}
+
 /* Before an item: the comma that separates it from the previous one. */
-static void separate(struct json_writer *w)
+static inline void separate(struct json_writer *w)
 {
 	uint32_t bit;
 
@@ -90,7 +97,7 @@ static void separate(struct json_writer *w)
 		return;
 	bit = UINT32_C(1) << (w->depth - 1);
 	if (w->has_item & bit)
-		put(w, ",", 1);
+		put_byte(w, ',');
 	w->has_item |= bit;
 }
 
@@ -101,7 +108,7 @@ static void open_container(struct json_writer *w, char c)
 		w->failed = true;
 		return;
 	}
-	put(w, &c, 1);
+	put_byte(w, c);
 	w->depth++;
 	w->has_item &= ~(UINT32_C(1) << (w->depth - 1));
 }
@@ -113,7 +120,7 @@ static void close_container(struct json_writer *w, char c)
 		return;
 	}
 	w->depth--;
-	put(w, &c, 1);
+	put_byte(w, c);
 }
 
 void jw_begin_object(struct json_writer *w)
@@ -274,7 +281,7 @@ void jw_key(struct json_writer *w, const char *key)
 {
 	separate(w);
 	put_string(w, key ? key : "");
-	put(w, ":", 1);
+	put_byte(w, ':');
 	w->after_key = true;
 }
 
