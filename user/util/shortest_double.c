@@ -43,28 +43,7 @@ typedef unsigned __int128 u128;
 /* 10^k for 0 <= k <= 20 (the most any caller asks for): 10^19 is the last that fits 64 bits. */
 static u128 pow10_u128(int k)
 {
-	static const uint64_t small[20] = { 1u,
-					    10u,
-					    100u,
-					    1000u,
-					    10000u,
-					    100000u,
-					    1000000u,
-					    10000000u,
-					    100000000u,
-					    1000000000u,
-					    10000000000u,
-					    100000000000u,
-					    1000000000000u,
-					    10000000000000u,
-					    100000000000000u,
-					    1000000000000000u,
-					    10000000000000000u,
-					    100000000000000000u,
-					    1000000000000000000u,
-					    10000000000000000000u };
-
-	return k < 20 ? (u128)small[k] : (u128)small[19] * 10;
+	return k < 20 ? (u128)pow10_u64[k] : (u128)pow10_u64[19] * 10;
 }
 
 /* weight if r >= part, and part taken off r; else 0. */
