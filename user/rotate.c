@@ -4,22 +4,40 @@
 #include "collect/collector.h"
 #include "pmu/pmu.h"
 
+int rotate_live_slices(const uint64_t *slice_groups, int nslices, uint64_t opened, uint64_t *out)
+{
+	uint64_t everywhere = ~0ull;
+	int n = 0;
+
+	if (nslices > ROTATE_MAX_SLICES)
+		nslices = ROTATE_MAX_SLICES;
+	for (int s = 0; s < nslices; s++)
+		everywhere &= slice_groups[s];
+	for (int s = 0; s < nslices; s++)
+		if (slice_groups[s] & opened & ~everywhere)
+			out[n++] = slice_groups[s] & opened;
+	if (!n)
+		out[n++] = nslices > 0 ? everywhere & opened : opened;
+	return n;
+}
+
 int rotate_start(struct rotate *r, struct collector *col, struct pmu_set *pmu, int nslices,
 		 const uint64_t *slice_groups)
 {
 	r->col = col;
 	r->pmu = pmu;
-	r->nslices = nslices;
-	r->slice_groups = slice_groups;
 	r->slice = 0;
 	r->opened = ~pmu->unopened;
+	r->nslices = 1;
+	if (nslices > 1)
+		r->nslices = rotate_live_slices(slice_groups, nslices, r->opened, r->slice_groups);
 	collector_set_unopened(col, pmu->unopened);
-	if (nslices <= 1) {
+	if (r->nslices <= 1) {
 		r->on = ~0ull;
 		collector_set_active(col, r->opened);
 		return pmu_enable(pmu);
 	}
-	r->on = slice_groups[0];
+	r->on = r->slice_groups[0];
 	collector_set_active(col, r->on & r->opened);
 	return pmu_switch_groups(pmu, r->on, 0);
 }

@@ -12,20 +12,33 @@
 struct collector;
 struct pmu_set;
 
+/* A slice holds at least one group of its own: no more slices than groups (64 bits). */
+#define ROTATE_MAX_SLICES 64
+
 struct rotate {
 	struct collector *col;
 	struct pmu_set *pmu;
-	int nslices; /* 1: nothing rotates, every group stays on */
-	const uint64_t *slice_groups;
-	int slice;	 /* the current one */
-	uint64_t on;	 /* its groups */
+	int nslices;				  /* 1: nothing rotates, every group stays on */
+	uint64_t slice_groups[ROTATE_MAX_SLICES]; /* the plan's, less what did not open */
+	int slice;				  /* the current one */
+	uint64_t on;				  /* its groups */
 	uint64_t opened; /* the groups that opened: the BPF side reads only these */
 };
 
 /*
+ * The slices a run takes turns in: the plan's nslices of slice_groups less
+ * the groups that did not open (opened: bit g, group g opened), and less
+ * every slice left with nothing of its own (only the groups on in every
+ * slice): a refused group's turn would read nothing new, and the other
+ * groups get its time.  At least one slice; returns how many, in out.
+ */
+int rotate_live_slices(const uint64_t *slice_groups, int nslices, uint64_t opened, uint64_t *out);
+
+/*
  * Slice 0 on, the rest of the groups left disabled as pmu_open() opened them:
  * instead of pmu_enable().  With one slice, every group on.  The BPF side
- * never reads a group that did not open (pmu->unopened).  0 or -errno.
+ * never reads a group that did not open (pmu->unopened), and the slices are
+ * rotate_live_slices(): r->nslices may be fewer than the plan's.  0 or -errno.
  */
 int rotate_start(struct rotate *r, struct collector *col, struct pmu_set *pmu, int nslices,
 		 const uint64_t *slice_groups);
