@@ -425,7 +425,7 @@ static __always_inline int account(struct tmacg_cpu *pc, struct task_struct *tas
 	 * new ones, so its next reading is a baseline too, not a delta against the
 	 * old events' (the guest test hp-rot saw a slice's counts lost to that).
 	 */
-	cs->valid = failed ? read & ~failed : (cs->valid & ~read) | read;
+	cs->valid = failed ? read & ~failed : cs->valid | read;
 	d[TMACG_ACC_RUNTIME] = cs->run_pending;
 	cs->run_pending = 0;
 	/*

@@ -317,39 +317,55 @@ int pmu_switch_groups(struct pmu_set *s, uint64_t on, uint64_t off)
 	return 0;
 }
 
+/*
+ * Event e's times on cpu, as the kernel keeps them (its read_format's
+ * PERF_FORMAT_TOTAL_TIME_ENABLED and _RUNNING, which events.c always sets):
+ * 0, -EBADF (not open there), -EOPNOTSUPP (times not read that way) or -EIO.
+ */
+static int event_times(const struct pmu_set *s, int e, int cpu, uint64_t *enabled,
+		       uint64_t *running)
+{
+	const uint64_t want = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	uint64_t v[3]; /* count, time enabled, time running */
+	int fd = s->fds[e * s->ncpus + cpu];
+
+	if ((s->events[e].attr.read_format & want) != want ||
+	    (s->events[e].attr.read_format & PERF_FORMAT_GROUP))
+		return -EOPNOTSUPP;
+	if (fd < 0)
+		return -EBADF;
+	if (read(fd, v, sizeof(v)) != (ssize_t)sizeof(v))
+		return -EIO;
+	*enabled = v[1];
+	*running = v[2];
+	return 0;
+}
+
 int pmu_cpu_enabled_ns(const struct pmu_set *s, int cpu, uint64_t *ns)
 {
-	uint64_t v[3];				/* count, time enabled, time running */
-	int fd = s->nevents ? s->fds[cpu] : -1; /* event 0 leads the first group */
+	uint64_t running;
+	int ret = s->nevents ? event_times(s, 0, cpu, ns, &running) : -EOPNOTSUPP;
 
-	if (fd < 0 || (s->events[0].attr.read_format & PERF_FORMAT_TOTAL_TIME_ENABLED) == 0 ||
-	    (s->events[0].attr.read_format & PERF_FORMAT_GROUP))
-		return -EOPNOTSUPP;
-	if (read(fd, v, sizeof(v)) < (ssize_t)(2 * sizeof(uint64_t)))
-		return -EIO;
-	*ns = v[1];
-	return 0;
+	return ret == -EBADF ? -EOPNOTSUPP : ret; /* event 0 leads the first group */
 }
 
 int pmu_group_ran(const struct pmu_set *s, int g)
 {
-	const uint64_t want = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	int e = 0, seen = 0;
 
 	while (e < s->nevents && s->events[e].group != g)
-		e++;
-	if (e == s->nevents || (s->events[e].attr.read_format & want) != want ||
-	    (s->events[e].attr.read_format & PERF_FORMAT_GROUP))
+		e++; /* the group's leader: its first event */
+	if (e == s->nevents)
 		return -EOPNOTSUPP;
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
-		uint64_t v[3]; /* count, time enabled, time running */
-		int fd = s->fds[e * s->ncpus + cpu];
+		uint64_t enabled, running;
+		int ret = event_times(s, e, cpu, &enabled, &running);
 
-		if (fd < 0)
+		if (ret == -EBADF)
 			continue;
-		if (read(fd, v, sizeof(v)) != (ssize_t)sizeof(v))
-			return -EIO;
-		if (v[2])
+		if (ret)
+			return ret;
+		if (running)
 			return 1;
 		seen++;
 	}
