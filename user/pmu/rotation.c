@@ -32,6 +32,12 @@ struct group_need {
  * event whose counter is taken there (or by an earlier member) is counted on a
  * general-purpose one, as the kernel schedules it.
  */
+/* Whether e is planned on a fixed counter (e->fixed), if that one is free. */
+static bool on_fixed_counter(const struct event_enc *e)
+{
+	return (e->kind == EVENT_FIXED || e->kind == EVENT_SLOTS) && e->fixed >= 0 && e->fixed < 32;
+}
+
 static struct group_need group_need(const struct plan *p, int g, bool software_takes_counters,
 				    uint32_t taken)
 {
@@ -39,8 +45,7 @@ static struct group_need group_need(const struct plan *p, int g, bool software_t
 
 	for (int i = p->first[g]; i < p->first[g + 1]; i++) {
 		const struct event_enc *e = &p->ev[i];
-		bool fixed = (e->kind == EVENT_FIXED || e->kind == EVENT_SLOTS) && e->fixed >= 0 &&
-			     e->fixed < 32;
+		bool fixed = on_fixed_counter(e);
 
 		if (fixed && !((n.fixed | taken) & (1u << e->fixed)))
 			n.fixed |= 1u << e->fixed;
@@ -82,8 +87,7 @@ static void slice_masks(const struct plan *p, uint64_t groups, uint32_t taken, b
 
 		for (int i = p->first[g]; ((groups >> g) & 1) && i < p->first[g + 1]; i++) {
 			const struct event_enc *e = &p->ev[i];
-			bool is_fixed = (e->kind == EVENT_FIXED || e->kind == EVENT_SLOTS) &&
-					e->fixed >= 0 && e->fixed < 32;
+			bool is_fixed = on_fixed_counter(e);
 
 			if (is_fixed && !(fixed & (1u << e->fixed)))
 				fixed |= 1u << e->fixed;

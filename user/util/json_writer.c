@@ -266,14 +266,8 @@ static void put_string(struct json_writer *w, const char *s)
 
 void jw_key_plain(struct json_writer *w, const char *key, size_t len)
 {
-	separate(w);
-	if (!reserve(w, len + 3))
-		return;
-	w->buf[w->len++] = '"';
-	memcpy(w->buf + w->len, key, len);
-	w->len += len;
-	w->buf[w->len++] = '"';
-	w->buf[w->len++] = ':';
+	jw_string_plain(w, key, len);
+	put_byte(w, ':');
 	w->after_key = true;
 }
 
