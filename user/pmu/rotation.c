@@ -121,7 +121,7 @@ static bool match_one(const struct slice_masks *m, int ev, int gp, int *owner, u
  */
 static bool counters_match(const struct plan *p, uint64_t groups, uint32_t taken, bool sw, int gp)
 {
-	static struct slice_masks m;
+	struct slice_masks m; /* on the stack: the planner stays reentrant */
 	int owner[32];
 
 	slice_masks(p, groups, taken, sw, &m);
