@@ -193,10 +193,12 @@ static void test_marks_and_meas_120(void **state)
 }
 
 /*
- * Narrower, MEAS% goes after the bar and before the path: at 80 the bar gets
- * the 3 spare columns (11) and the path its 12, cut, so MEAS% alone says how
- * little of DRAM_Bound was seen; at 68 the bar is gone; at 67 MEAS% too, and
- * the path takes its 5 columns.
+ * Narrower, MEAS% goes after the path and before the bar: at 80 the bar gets
+ * the 3 spare columns (11) and the path its 12; at 68 the bar is gone; at 67
+ * MEAS% too, and the path takes its 5 columns (17).  A path too long is cut
+ * at its start, where a node begins ("~.DRAM_Bound") or, when even the
+ * deepest node and the cut do not fit, inside its name ("~~DRAM_Bound": the
+ * cut, then the mark), so the node MEAS% is about stays in sight.
  */
 static void test_narrow(void **state)
 {
@@ -206,21 +208,23 @@ static void test_narrow(void **state)
 			       "\nCGROUP         CPU%  RUN%   FE%  BAD%   BE%  RET% LEVEL 1    "
 			       " MEAS% BOTTLENECK\n"));
 	assert_non_null(strstr(out, "\n/deep         100.0   5.0  20.0   0.0  60.0  20.0 "
-				    "FFBBBBBBBRR   5.0 Backend_Bou~\n"));
+				    "FFBBBBBBBRR   5.0 ~~DRAM_Bound\n"));
+	assert_non_null(strstr(out, "  60.0 ~.DRAM_Bound\n"));
+	assert_non_null(strstr(out, "   0.0 ~.L3_Bound.?\n"));
 	free(out);
 	out = render(*state, 68, true, 0);
 	assert_string_equal(out,
 			    "tmacg 00:00:00  interval 1.00s  host h1  model d  4 cgroups\n"
 			    "CGROUP         CPU%  RUN%   FE%  BAD%   BE%  RET% MEAS% BOTTLENECK\n"
-			    "/deep         100.0   5.0  20.0   0.0  60.0  20.0   5.0 Backend_Bou~\n"
-			    "/seen          80.0  60.0  20.0   0.0  60.0  20.0  60.0 Backend_Bou~\n"
-			    "/unseen        50.0   0.0  20.0   0.0  60.0  20.0   0.0 Backend_Bou~\n"
+			    "/deep         100.0   5.0  20.0   0.0  60.0  20.0   5.0 ~~DRAM_Bound\n"
+			    "/seen          80.0  60.0  20.0   0.0  60.0  20.0  60.0 ~.DRAM_Bound\n"
+			    "/unseen        50.0   0.0  20.0   0.0  60.0  20.0   0.0 ~.L3_Bound.?\n"
 			    "/idle           0.0     -   0.0   0.0   0.0   0.0     - -\n");
 	free(out);
 	out = render(*state, 67, true, 0);
 	assert_null(strstr(out, "MEAS%"));
 	assert_non_null(strstr(out, "\n/deep         100.0   5.0  20.0   0.0  60.0  20.0 "
-				    "Backend_Bound.Me~\n"));
+				    "~.~DRAM_Bound\n"));
 	free(out);
 }
 

@@ -274,6 +274,25 @@ static void put_row_name(struct line *ln, const struct top_row *r, int w)
 	}
 }
 
+/*
+ * A path in turns (levels 4-6) too long for w: cut at its start, where a node
+ * begins if one fits ("~.~DRAM_Bound.~MEM_Bandwidth"), so its deepest node,
+ * the one MEAS% is about, stays in sight; else inside the deepest node's name.
+ */
+static void put_path_tail(struct line *ln, const char *path, int w)
+{
+	char cut[PATH_BYTES + 2];
+
+	for (const char *p = strchr(path, '.'); term_width(path) > w && p; p = strchr(p + 1, '.')) {
+		if (1 + term_width(p) <= w) {
+			snprintf(cut, sizeof(cut), "~%s", p);
+			put_text(ln, cut, w, false);
+			return;
+		}
+	}
+	put_name(ln, path, w);
+}
+
 static void put_sep(struct line *ln)
 {
 	put_raw(ln, " ");
@@ -387,7 +406,10 @@ static void row_line(const struct top *t, const struct layout *l, const struct t
 
 		top_path_text(t, r, path, sizeof(path));
 		put_sep(ln);
-		put_text(ln, *path ? path : "-", l->path_w, false);
+		if (t->rotating)
+			put_path_tail(ln, *path ? path : "-", l->path_w);
+		else
+			put_text(ln, *path ? path : "-", l->path_w, false);
 	}
 }
 
