@@ -26,21 +26,31 @@ static const char records[] =
 	"{\"cgroup\":\"/x\",\"interval_s\":2,\"counters\":{\"E.B\":0.5,\"E.R\":0.5}}\n"
 	"{\"cgroup\":\"/y\",\"interval_s\":2,\"counters\":{\"E.F\":0.9,\"E.R\":0.1}}\n";
 
-static void frames(void **state)
+/* The frames --replay --format top draws of records (model text, level 3), width columns wide. */
+static char *replayed(const char *text, const char *records, int width)
 {
-	char err[256], *out = NULL, *second;
+	char err[256], *out = NULL;
 	size_t len = 0;
-	struct tma_model *m = model_load(model_text, strlen(model_text), "t.tma", err, sizeof(err));
+	struct tma_model *m = model_load(text, strlen(text), "t.tma", err, sizeof(err));
 	FILE *in = fmemopen((void *)records, strlen(records), "r"), *f = open_memstream(&out, &len);
 	struct replay_data d;
 
-	(void)state;
 	assert_non_null(m);
 	assert_int_equal(replay_read_stream(in, "in.jsonl", &d, err, sizeof(err)), 0);
 	fclose(in);
-	assert_int_equal(replay_top_data(&d, m, 3, false, 80, f, stderr), 0);
+	assert_int_equal(replay_top_data(&d, m, 3, false, width, f, stderr), 0);
 	fclose(f);
 	print_message("%s", out);
+	replay_free(&d);
+	model_free(m);
+	return out;
+}
+
+static void frames(void **state)
+{
+	char *out = replayed(model_text, records, 80), *second;
+
+	(void)state;
 	/* two frames, an empty line apart, no escapes */
 	assert_null(strchr(out, '\033'));
 	second = strstr(out, "\n\ntmacg ");
@@ -56,8 +66,6 @@ static void frames(void **state)
 	assert_non_null(strstr(second, "\n/y                -     -  90.0   0.0   0.0  10.0 "));
 	assert_non_null(strstr(second, " Frontend_Bound\n"));
 	free(out);
-	replay_free(&d);
-	model_free(m);
 }
 
 /* Backend_Bound's path to level 3, for lines recorded at --level 4-6. */
@@ -92,27 +100,15 @@ static const char rotated[] =
  */
 static void rotated_lines_keep_measured(void **state)
 {
-	char err[256], *out = NULL;
-	size_t len = 0;
-	struct tma_model *m = model_load(deep_model, strlen(deep_model), "t.tma", err, sizeof(err));
-	FILE *in = fmemopen((void *)rotated, strlen(rotated), "r"), *f = open_memstream(&out, &len);
-	struct replay_data d;
+	char *out = replayed(deep_model, rotated, 120);
 
 	(void)state;
-	assert_non_null(m);
-	assert_int_equal(replay_read_stream(in, "in.jsonl", &d, err, sizeof(err)), 0);
-	fclose(in);
-	assert_int_equal(replay_top_data(&d, m, 3, false, 120, f, stderr), 0);
-	fclose(f);
-	print_message("%s", out);
 	assert_non_null(strstr(out, " MEAS% BOTTLENECK\n"));
 	assert_non_null(strstr(out, "\n/x                -   5.0  10.0   0.0  60.0  30.0 "));
 	assert_non_null(strstr(out, "   5.0 Backend_Bound.Memory_Bound.~DRAM_Bound\n"));
 	assert_non_null(strstr(out, "\nprod/web-0        -   0.0  10.0   0.0  60.0  30.0 "));
 	assert_non_null(strstr(out, "   0.0 Backend_Bound.Memory_Bound.?\n"));
 	free(out);
-	replay_free(&d);
-	model_free(m);
 }
 
 int main(void)

@@ -23,7 +23,7 @@
 #include "model/model.h"
 #include "output/cgroup_record.h"
 #include "output/output_top.h"
-#include "output/term_width.h"
+#include "frame_width.h"
 
 /* TMA's level 1, and Backend_Bound's path down to level 4. */
 static const char model_text[] =
@@ -228,20 +228,6 @@ static void test_narrow(void **state)
 	free(out);
 }
 
-/* Every line of out is at most width columns. */
-static void check_widths(const char *out, int width)
-{
-	for (const char *p = out; *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char *line = strndup(p, len);
-
-		assert_true(term_width(line) <= width);
-		free(line);
-		p += len + (nl ? 1 : 0);
-	}
-}
-
 /* At every width: nothing wider, and MEAS% only beside the path, from 68 columns. */
 static void test_every_width(void **state)
 {
@@ -251,7 +237,7 @@ static void test_every_width(void **state)
 
 		add_rows(*state, t, true);
 		out = draw(t, w);
-		check_widths(out, w);
+		frame_check_widths(out, w);
 		meas = strstr(out, " MEAS% ");
 		path = strstr(out, " BOTTLENECK");
 		if ((w >= 68) != (meas != NULL))
