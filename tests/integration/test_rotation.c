@@ -137,8 +137,44 @@ static void table_marks_rotated_nodes(void **state)
 }
 
 /*
+ * The live view's rows below a header with MEAS% (the bottleneck path's
+ * deepest node's measured share): every row with a share shows a path marked
+ * "~" from its first node on (rot's three groups each take a third of the
+ * interval: every node under half), whole at 200 columns, or "?" (a level
+ * its groups never ran in).
+ * Returns the rows with a share.
+ */
+static int check_top_measured(const char *out)
+{
+	const char *head = strstr(out, "\nCGROUP "), *eol = head ? strchr(head + 1, '\n') : NULL;
+	const char *meas = head ? strstr(head, " MEAS% BOTTLENECK") : NULL;
+	size_t col = meas && eol && meas < eol ? (size_t)(meas + 1 - (head + 1)) : 0;
+	int rows = 0;
+
+	if (!col)
+		fail_msg("no MEAS%% column before the path at --level 6:\n%s", out);
+	for (const char *ln = eol + 1; col && *ln && *ln != '\n'; ln = strchr(ln, '\n') + 1) {
+		const char *path = ln + col + 6, *end = strchr(ln, '\n');
+		double share;
+
+		if (!end || end < path + 1) {
+			fail_msg("a row without MEAS%% and path:\n%s", out);
+			break;
+		}
+		if (sscanf(ln + col, "%lf", &share) != 1)
+			continue; /* "-": no path, nothing ran */
+		if (!(share >= 0 && share < 50) ||
+		    (strncmp(path, "~Switching", 10) && *path != '?'))
+			fail_msg("MEAS%% %g, path %.40s: the turns not said\n%s", share, path, out);
+		rows++;
+	}
+	return rows;
+}
+
+/*
  * The live view and the HTML report at --level 6, groups in turns: frames
- * into a pipe at every interval; a report with every node of the six levels,
+ * into a pipe at every interval, each node's measured share said (MEAS%, the
+ * path's "~"); a report with every node of the six levels,
  * the cgroups' nodes computed from their turns (the root's Busy and
  * Switches_per_busy_ms numbers, not null), and the time measured said as a
  * share below 1 (the groups took turns), not as nothing.
@@ -155,11 +191,16 @@ static void top_and_html_at_level_6(void **state)
 
 	(void)state;
 	ITEST_NEED_ROOT();
+	setenv("COLUMNS", "200", 1); /* whole paths: a pipe is 80 columns by default */
 	assert_int_equal(itest_tmacg_start(&t, top), 0);
+	unsetenv("COLUMNS");
 	itest_tmacg_drain(&t);
 	assert_int_equal(itest_tmacg_stop(&t, 0), 0);
 	if (!strstr(t.out, "tmacg ") || !strstr(t.out, "\nCGROUP ") || !strstr(t.out, "RUN%"))
 		fail_msg("no live view at --level 6:\n%s", t.out);
+	printf("%s", t.out);
+	if (check_top_measured(t.out) < 1)
+		fail_msg("no row with a measured share:\n%s", t.out);
 	itest_tmacg_free(&t);
 
 	data = itest_html_run(html);

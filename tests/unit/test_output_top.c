@@ -18,7 +18,7 @@
 #include "model/model.h"
 #include "output/cgroup_record.h"
 #include "output/output_top.h"
-#include "output/term_width.h"
+#include "frame_width.h"
 
 static const char text[] =
 	"model t\n"
@@ -201,31 +201,13 @@ static void test_narrow(void **state)
 	free(out);
 }
 
-/* Every line of out is at most width columns; returns the number of lines. */
-static int check_widths(const char *out, int width)
-{
-	int n = 0;
-
-	for (const char *p = out; *p; n++) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char *line = strndup(p, len);
-
-		print_message("%3d: %s\n", width, line);
-		assert_true(term_width(line) <= width);
-		free(line);
-		p += len + (nl ? 1 : 0);
-	}
-	return n;
-}
-
 static void test_every_width_fits(void **state)
 {
 	for (int w = 1; w <= 140; w++) {
 		char *out = render(*state, w, 0, false, false);
 
 		/* title, legend when the bar shows, header, three rows */
-		assert_true(check_widths(out, w) >= 5);
+		assert_true(frame_check_widths(out, w) >= 5);
 		/* sorted by CPU at every width the names fit */
 		if (w >= 2) {
 			assert_non_null(strstr(out, "\n/b"));
@@ -246,7 +228,7 @@ static void test_hostile_name(void **state)
 
 	assert_null(strchr(out, '\033'));
 	assert_non_null(strstr(out, "/x\\x1b[2J\xe6\x97\xa5\xe6\x9c\xac\\x0a "));
-	check_widths(out, 100);
+	frame_check_widths(out, 100);
 	free(out);
 	top_free(t);
 }

@@ -33,6 +33,13 @@ struct report_task {
 	const char *comm;
 };
 
+/*
+ * A node measured less than this share of the interval (its events' turns on
+ * the PMU at levels 4-6) is an extrapolation from a small sample: the table
+ * and the live view mark it "~".
+ */
+#define REPORT_MEASURED_LOW 0.5
+
 struct report_line {
 	struct timespec time; /* end of the interval, CLOCK_REALTIME */
 	double interval_s;
@@ -52,7 +59,7 @@ struct report_line {
 	 * Per model node (its index): the fraction of the interval its events were
 	 * measured, reported for the nodes whose events take turns (levels 4-6,
 	 * and level 3's GP events: quality.measured; the table marks those under
-	 * half).  NULL, or NAN for a node: not reported.
+	 * half, REPORT_MEASURED_LOW).  NULL, or NAN for a node: not reported.
 	 */
 	const double *measured;
 	/*

@@ -28,6 +28,7 @@
 /* Column widths, without the space before each. */
 #define COL_CPU 6	    /* "1234.5": percent of one CPU */
 #define COL_RUN 5	    /* "100.0": running_min in percent */
+#define COL_MEAS 5	    /* "100.0": the path's deepest node's quality.measured in percent */
 #define COL_SHARE 5	    /* " 45.2" */
 #define NAME_MIN 12	    /* below this a name says little */
 #define NAME_PREFERRED 24   /* a name gets this many before any rate column shows */
@@ -73,17 +74,12 @@ static void l1_style(const struct top *t, int i, const char **head, char *letter
 	*sgr = "\033[30;47m";
 }
 
-/* The row's bottleneck path down to the level shown: "Backend_Bound.Memory_Bound", or "". */
-static const char *path_text(const struct top *t, const struct top_row *r)
-{
-	const char *path = t->show_level <= TOP_MAX_PATH ? r->path[t->show_level] : NULL;
-
-	return path ? path : "";
-}
+/* Room for a path of TOP_MAX_PATH levels, each node's name and its marks. */
+#define PATH_BYTES 1024
 
 struct layout {
 	int name_w;
-	bool cpu, run, l1;
+	bool cpu, run, l1, meas;
 	int nextra; /* extra columns shown, from the first */
 	int extra_w[TOP_MAX_EXTRA];
 	int bar_w, path_w; /* 0: not shown */
@@ -119,7 +115,8 @@ static int name_width(const struct top_row *r)
 /*
  * Which columns fit in width, and how wide: the name first (at least
  * NAME_MIN), then by priority CPU, the level-1 shares, running_min, the
- * bottleneck path, the bar, the name to NAME_PREFERRED, the rate columns
+ * bottleneck path, MEAS% (rotating only), the bar, the name to
+ * NAME_PREFERRED, the rate columns
  * (a name says more than a third rate); spare columns widen the name,
  * the bar to BAR_MID, the path to its longest, the bar to BAR_MAX, the name
  * to its longest.
@@ -130,7 +127,9 @@ static void layout(struct top *t, int width, struct layout *l)
 
 	memset(l, 0, sizeof(*l));
 	for (size_t i = 0; i < t->n; i++) {
-		int w = name_width(&t->rows[i]), p = (int)strlen(path_text(t, &t->rows[i]));
+		char path[PATH_BYTES];
+		int w = name_width(&t->rows[i]),
+		    p = (int)strlen(top_path_text(t, &t->rows[i], path, sizeof(path)));
 
 		t->name_nat = w > t->name_nat ? w : t->name_nat;
 		t->path_nat = p > t->path_nat ? p : t->path_nat;
@@ -152,9 +151,14 @@ static void layout(struct top *t, int width, struct layout *l)
 		spare -= 1 + COL_RUN;
 	}
 	/* Without room for the shares, the bar still shows them (and the path is no number). */
-	if (l->cpu && t->nl1 && spare >= 1 + PATH_MIN) {
+	if (l->cpu && t->paths && spare >= 1 + PATH_MIN) {
 		l->path_w = PATH_MIN;
 		spare -= 1 + PATH_MIN;
+	}
+	/* How much of the path was seen: worth a column only beside the path it qualifies. */
+	if (l->path_w && t->rotating && spare >= 1 + COL_MEAS) {
+		l->meas = true;
+		spare -= 1 + COL_MEAS;
 	}
 	if (l->cpu && t->nl1 && spare >= 1 + BAR_MIN) {
 		l->bar_w = BAR_MIN;
@@ -270,6 +274,25 @@ static void put_row_name(struct line *ln, const struct top_row *r, int w)
 	}
 }
 
+/*
+ * A path in turns (levels 4-6) too long for w: cut at its start, where a node
+ * begins if one fits ("~.~DRAM_Bound.~MEM_Bandwidth"), so its deepest node,
+ * the one MEAS% is about, stays in sight; else inside the deepest node's name.
+ */
+static void put_path_tail(struct line *ln, const char *path, int w)
+{
+	char cut[PATH_BYTES + 2];
+
+	for (const char *p = strchr(path, '.'); term_width(path) > w && p; p = strchr(p + 1, '.')) {
+		if (1 + term_width(p) <= w) {
+			snprintf(cut, sizeof(cut), "~%s", p);
+			put_text(ln, cut, w, false);
+			return;
+		}
+	}
+	put_name(ln, path, w);
+}
+
 static void put_sep(struct line *ln)
 {
 	put_raw(ln, " ");
@@ -374,11 +397,19 @@ static void row_line(const struct top *t, const struct layout *l, const struct t
 		put_sep(ln);
 		put_bar(t, ln, r, l->bar_w, color);
 	}
-	if (l->path_w) {
-		const char *path = path_text(t, r);
-
+	if (l->meas) {
 		put_sep(ln);
-		put_text(ln, *path ? path : "-", l->path_w, false);
+		put_num(ln, 100 * top_path_measured(t, r), COL_MEAS);
+	}
+	if (l->path_w) {
+		char path[PATH_BYTES];
+
+		top_path_text(t, r, path, sizeof(path));
+		put_sep(ln);
+		if (t->rotating)
+			put_path_tail(ln, *path ? path : "-", l->path_w);
+		else
+			put_text(ln, *path ? path : "-", l->path_w, false);
 	}
 }
 
@@ -434,6 +465,10 @@ static void header_line(const struct top *t, const struct layout *l, struct line
 	if (l->bar_w) {
 		put_sep(ln);
 		put_text(ln, "LEVEL 1", l->bar_w, false);
+	}
+	if (l->meas) {
+		put_sep(ln);
+		put_text(ln, "MEAS%", COL_MEAS, true);
 	}
 	if (l->path_w) {
 		put_sep(ln);

@@ -27,16 +27,10 @@ static bool on_path(const struct model_result *r, int node)
 	return false;
 }
 
-/*
- * A node whose events were measured less than half the interval (at levels
- * 4-6 groups take turns): its value is an extrapolation from a smaller
- * sample, marked "~".
- */
-#define TREE_MEASURED_LOW 0.5
-
+/* A node extrapolated from less than half the interval (REPORT_MEASURED_LOW): "~". */
 static bool measured_low(const struct report_line *line, int node)
 {
-	return line->measured && line->measured[node] < TREE_MEASURED_LOW;
+	return line->measured && line->measured[node] < REPORT_MEASURED_LOW;
 }
 
 static void print_node(FILE *f, const struct model_node_info *n, double v, bool flagged,

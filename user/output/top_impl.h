@@ -28,8 +28,15 @@ struct top_row {
 	double run; /* running_min, %; NAN: unknown */
 	double l1[TOP_MAX_L1];
 	double extra[TOP_MAX_EXTRA];
-	/* [l]: the bottleneck path shown at level l, the model's text (model_bottleneck_path) */
-	const char *path[TOP_MAX_PATH + 1];
+	/* The bottleneck path within --level (top_path.c): path_node[l] is its node at level l. */
+	int path_len;
+	int path_node[TOP_MAX_PATH + 1];
+	double path_seen[TOP_MAX_PATH + 1]; /* [l]: path_node[l]'s quality.measured; NAN: none */
+	/*
+	 * The walk stopped at path_len because a child of its last node was never
+	 * on the PMU (measured 0, or its group refused): the level below is unknown.
+	 */
+	bool unseen_below;
 };
 
 /* What the rows are sorted by: CPU, a level-1 share, a rate, or the name. */
@@ -45,6 +52,10 @@ struct top {
 	bool extra_node[TOP_MAX_EXTRA];
 	char extra_head[TOP_MAX_EXTRA][40];
 	bool pods; /* rows are named by Kubernetes identity */
+	/* The model has a bottleneck path to show: a TMA level 1, or a tree below level 1. */
+	bool paths;
+	/* A line carried quality.measured (--level 4-6, in turns): the MEAS% column shows. */
+	bool rotating;
 	/* The widest name and path so far: columns do not jump from frame to frame. */
 	int name_nat, path_nat;
 	struct top_row *rows;
@@ -70,5 +81,17 @@ enum top_sort_kind top_sort_kind(const struct top *t, int k, int *index);
  * when that row is there (marked under_pod).  0 or -ENOMEM.
  */
 int top_order(struct top *t);
+
+/*
+ * The bottleneck path of a row (top_path.c): filled from its line by
+ * top_path_add; shown at t->show_level by top_path_text, its nodes measured
+ * less than half the interval marked "~" ("Backend_Bound.~Memory_Bound"), a
+ * level below that was never measured as "?"; top_path_measured is the
+ * share of the interval its deepest node shown was measured (MEAS%, 0..1),
+ * NAN when that node does not take turns or there is no path.
+ */
+void top_path_add(const struct top *t, const struct report_line *line, struct top_row *r);
+const char *top_path_text(const struct top *t, const struct top_row *r, char *buf, size_t len);
+double top_path_measured(const struct top *t, const struct top_row *r);
 
 #endif /* TMACG_TOP_IMPL_H */

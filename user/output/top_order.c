@@ -151,12 +151,12 @@ enum top_key_action top_key(struct top *t, int key)
 		t->reverse = !t->reverse;
 		return TOP_KEY_REDRAW;
 	case 'l':
-		if (!t->nl1)
+		if (!t->paths)
 			return TOP_KEY_IGNORED; /* no bottleneck path to deepen */
 		t->show_level = t->show_level % t->level + 1;
 		return TOP_KEY_REDRAW;
 	default:
-		if (key >= '1' && key <= '9' && t->nl1 && key - '0' <= t->level) {
+		if (key >= '1' && key <= '9' && t->paths && key - '0' <= t->level) {
 			t->show_level = key - '0';
 			return TOP_KEY_REDRAW;
 		}

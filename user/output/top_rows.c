@@ -55,6 +55,14 @@ struct top *top_new(const struct tma_model *m, int level, int ncounts,
 		}
 		t->nl1 = 0;
 	}
+	/*
+	 * A path to walk: TMA's level-1 split, or any tree below one level-1 node
+	 * (the rotation test model's).  Not generic's or software's lone level.
+	 */
+	t->paths = t->nl1 > 0;
+	for (int i = 0; m && !t->nl1 && !t->nextra && i < model_node_count(m); i++)
+		t->paths |=
+			!model_node(m, i)->is_info && model_node(m, i)->level == 2 && level >= 2;
 	for (int i = 0; i < ncounts; i++) {
 		const char *name = count_names[i];
 		size_t len = strlen(name);
@@ -130,7 +138,7 @@ int top_add(struct top *t, const struct report_line *line, bool other)
 					(line->result ? line->result->value[t->extra[i]] : NAN) :
 				line->count_values ? line->count_values[t->extra[i]] :
 						     NAN;
-	for (int l = 1; t->m && l <= t->level && l <= TOP_MAX_PATH; l++)
-		row->path[l] = model_bottleneck_path(t->m, line->result, l);
+	top_path_add(t, line, row);
+	t->rotating |= line->measured != NULL;
 	return 0;
 }

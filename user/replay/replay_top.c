@@ -2,7 +2,6 @@
 #include "replay/replay_top.h"
 
 #include <errno.h>
-#include <math.h>
 #include <string.h>
 #include <time.h>
 
@@ -22,20 +21,15 @@ struct frames {
 	FILE *out;
 };
 
-/* A frame ends where its first cgroup comes again: drawn before that record is added. */
+/*
+ * A frame ends where its first cgroup comes again: drawn before that record is
+ * added.  A tmacg/1 line's row is the one it had live: its running_min (RUN%),
+ * quality.measured (MEAS% and the path's "~") and pod.
+ */
 static int add_record(void *ctx, const struct replay_record *rec, const struct replay_eval *ev)
 {
 	struct frames *f = ctx;
-	struct report_line line = {
-		.interval_s = rec->interval_s,
-		.cgroup = rec->cgroup,
-		.running_min = NAN,
-		.pmu_groups = -1, /* replay: no perf groups of its own */
-		.tma = f->m,
-		.result = ev->res,
-		.level = f->level,
-		.retire_latency = ev->retire_latency,
-	};
+	struct replay_line rl;
 	int rc;
 
 	if (f->first && !strcmp(f->first, rec->cgroup)) {
@@ -48,7 +42,11 @@ static int add_record(void *ctx, const struct replay_record *rec, const struct r
 		f->first = rec->cgroup;
 		f->title.interval_s = rec->interval_s;
 	}
-	return top_add(f->t, &line, false);
+	rc = replay_line(&rl, rec, f->m, f->level, false, ev, false);
+	if (!rc)
+		rc = top_add(f->t, &rl.line, false);
+	replay_line_free(&rl);
+	return rc;
 }
 
 int replay_top_data(const struct replay_data *d, const struct tma_model *m, int level, bool color,
