@@ -323,6 +323,24 @@ void jw_string_plain(struct json_writer *w, const char *s, size_t len)
 	w->buf[w->len++] = '"';
 }
 
+void jw_member_text(struct json_writer *w, const char *key, size_t keylen, const char *value,
+		    size_t len)
+{
+	char *o;
+
+	separate(w);
+	if (!reserve(w, keylen + len + 3))
+		return;
+	o = w->buf + w->len;
+	*o++ = '"';
+	memcpy(o, key, keylen);
+	o += keylen;
+	*o++ = '"';
+	*o++ = ':';
+	memcpy(o, value, len);
+	w->len = (size_t)(o + len - w->buf);
+}
+
 void jw_double(struct json_writer *w, double d)
 {
 	separate(w);
