@@ -24,8 +24,9 @@
 #define DOUBLE_MEMO_SLOTS 64
 
 struct double_memo {
-	uint64_t bits[DOUBLE_MEMO_SLOTS]; /* the value whose text the slot holds, where len is set */
-	uint8_t len[DOUBLE_MEMO_SLOTS];	  /* 0: empty */
+	uint64_t
+		bits[DOUBLE_MEMO_SLOTS]; /* the value whose text the slot holds, where len is set */
+	uint8_t len[DOUBLE_MEMO_SLOTS];	 /* 0: empty */
 	char text[DOUBLE_MEMO_SLOTS][SHORTEST_DOUBLE_MAX];
 };
 
