@@ -66,10 +66,8 @@ static void add_model_result(struct json_writer *w, const struct report_line *r)
 	for (int i = 0; i < n; i++) {
 		const struct model_node_info *node = model_node(r->tma, i);
 
-		if (!node_reported(r, node))
-			continue;
-		node_key(w, node);
-		jw_double(w, r->result->value[i]);
+		if (node_reported(r, node))
+			jw_member_double(w, node->name, node->name_len, r->result->value[i]);
 	}
 	jw_end_object(w);
 	JW_KEY(w, "flagged");
