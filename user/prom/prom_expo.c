@@ -150,9 +150,10 @@ struct prom_expo {
 	int *count_family;
 	/*
 	 * node index -> `,tma_node="<path, escaped>",level="N"}`, a node sample's
-	 * own labels, for the model last seen (the path is the model's, model_node_info.path)
+	 * own labels, and their lengths, for the model last seen, by its
+	 * model_serial (0: none yet; the path is the model's, model_node_info.path)
 	 */
-	const struct tma_model *tma;
+	uint64_t tma_serial;
 	char **node_labels;
 	size_t *node_labels_len;
 	int nnodes;
@@ -209,7 +210,7 @@ static void free_node_labels(struct prom_expo *e)
 	e->node_labels = NULL;
 	e->node_labels_len = NULL;
 	e->nnodes = 0;
-	e->tma = NULL;
+	e->tma_serial = 0;
 }
 
 static void series_free(struct series_state *s)
@@ -377,7 +378,7 @@ static int map_nodes(struct prom_expo *e, const struct tma_model *tma)
 {
 	int n;
 
-	if (tma == e->tma)
+	if (model_serial(tma) == e->tma_serial)
 		return 0;
 	free_node_labels(e);
 	n = model_node_count(tma);
@@ -398,7 +399,7 @@ static int map_nodes(struct prom_expo *e, const struct tma_model *tma)
 		}
 		e->node_labels_len[i] = strlen(e->node_labels[i]);
 	}
-	e->tma = tma;
+	e->tma_serial = model_serial(tma);
 	return 0;
 }
 
