@@ -3,9 +3,9 @@
  * The output path's CPU time per reported cgroup, without BPF or cgroups: the
  * lines report.c would hand over for LINES cgroups (values varied per cgroup,
  * computed beforehand), written as JSON lines to /dev/null (buffered as
- * tmacg's stdout is live) and as the
- * Prometheus exposition (begin, every line, end, as one scrape's interval),
- * timed on this thread's CPU clock.  Variants are interleaved, ROUNDS times.
+ * tmacg's stdout is live) and as the Prometheus exposition (begin, every
+ * line, end, as one scrape's interval), timed on this thread's CPU clock.
+ * Variants are interleaved, ROUNDS times.
  * icx at level 3 and at level 6; level 6's lines carry quality.measured (each
  * node below level 3 measured part of the interval), as a rotating run's do.
  *

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * The shortest_double texts of the values one line writes many times:
- * quality.measured and tmacg_tma_measured_ratio give each node the fraction
- * of the interval its perf group was on the PMU, so a level-6 line's 68 such
- * nodes hold some 15 values, one per group (issue 27).  Each value's text is
+ * quality.measured and tmacg_tma_measured_ratio give each node the share
+ * its perf group was measured, so a level-6 line's 68 such nodes hold some
+ * 15 values, one per group (issue 27).  Each value's text is
  * made once per line and copied for the other nodes of its group: the digits
  * are the dearest part of a value, the copy the cheapest.
  *
