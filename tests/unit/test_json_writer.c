@@ -150,7 +150,7 @@ static void every_byte_at_every_place(void **state)
 		}
 }
 
-/* Fractional values written again (from the cache) read as the first time, and others as ever. */
+/* Fractional values written again read as the first time, and others as ever. */
 static void repeated_values_same_text(void **state)
 {
 	struct json_writer w;

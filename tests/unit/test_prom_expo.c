@@ -494,6 +494,71 @@ static char *model_text_at(int level, bool info)
 	return text;
 }
 
+static const char other_model_text[] = "model u\n"
+				       "node 1 Retiring\n  formula E.R\n"
+				       "node 1.1 Heavy_Operations\n  formula E.H\n";
+
+/* One interval of one line of model text (level 3) in e, the cgroup given: its text. */
+static char *one_line_interval(struct prom_expo *e, const char *text, const char *cgroup)
+{
+	char err[512];
+	struct tma_model *m = model_load(text, strlen(text), "m.tma", err, sizeof(err));
+	double events[8] = { 0.5, 0.25, 0.125, 0.25, 0.25, 0.5 };
+	struct model_input in = { .events = events, .interval_s = 1, .flags = 0 };
+	struct model_result *r;
+	struct fake_line l;
+	char *out;
+
+	assert_non_null(m);
+	r = model_result_new(m);
+	assert_non_null(r);
+	assert_int_equal(model_eval(m, &in, r), 0);
+	fake(&l, cgroup, 5, 1);
+	l.line.tma = m;
+	l.line.result = r;
+	l.line.level = 3;
+	begin(e, 0);
+	assert_int_equal(prom_expo_line(e, &l.line), 0);
+	out = end(e);
+	model_result_free(r);
+	model_free(m);
+	return out;
+}
+
+/*
+ * A node sample's text is made from the model once (its labels) and from
+ * the line once (family and cgroup labels): a model loaded after the first
+ * was freed (often at its address) is given its own nodes, and a short
+ * cgroup name after a long one keeps nothing of the long one.
+ */
+static void node_samples_follow_the_model_and_the_line(void **state)
+{
+	struct prom_expo *e = prom_expo_new(false);
+	char long_name[6000], want[6200];
+	char *a, *b;
+
+	(void)state;
+	assert_non_null(e);
+	memset(long_name, 'x', sizeof(long_name) - 1);
+	long_name[0] = '/';
+	long_name[sizeof(long_name) - 1] = '\0';
+	a = one_line_interval(e, model_text, long_name);
+	b = one_line_interval(e, other_model_text, "/svc");
+	snprintf(want, sizeof(want),
+		 "\ntmacg_tma_ratio{host=\"node-1\",cgroup=\"%s\",tma_node=\"Frontend.Latency\","
+		 "level=\"2\"} ",
+		 long_name);
+	assert_non_null(strstr(a, want));
+	assert_non_null(strstr(b, "\ntmacg_tma_ratio{host=\"node-1\",cgroup=\"/svc\","
+				  "tma_node=\"Retiring.Heavy_Operations\",level=\"2\"} "));
+	assert_int_equal(count_of(b, "\ntmacg_tma_ratio{"), 2);
+	assert_null(strstr(b, "Frontend"));
+	assert_null(strstr(b, "xxx"));
+	free(a);
+	free(b);
+	prom_expo_free(e);
+}
+
 static void tma_nodes_by_path_and_level(void **state)
 {
 	char *l3 = model_text_at(3, true), *l2 = model_text_at(2, false);
@@ -772,6 +837,7 @@ int main(void)
 		cmocka_unit_test(every_counter_family),
 		cmocka_unit_test(k8s_labels_only_with_k8s),
 		cmocka_unit_test(tma_nodes_by_path_and_level),
+		cmocka_unit_test(node_samples_follow_the_model_and_the_line),
 		cmocka_unit_test(measured_share_of_deep_nodes),
 		cmocka_unit_test(slot_counters_give_exact_shares),
 		cmocka_unit_test(no_slot_counters_without_slots),

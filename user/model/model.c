@@ -122,6 +122,11 @@ int model_latency_index(const struct tma_model *m, const char *name)
 	return -1;
 }
 
+uint64_t model_serial(const struct tma_model *m)
+{
+	return m->serial;
+}
+
 int model_node_count(const struct tma_model *m)
 {
 	return m->nnodes;

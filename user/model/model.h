@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct tma_model;
 
@@ -122,6 +123,12 @@ bool model_node_description(const struct tma_model *m, int i, struct model_node_
 int model_helper_count(const struct tma_model *m);
 bool model_helper_text(const struct tma_model *m, int i, const char **name, const char **text);
 
+/*
+ * A number no other model loaded in this process has (1, 2, ...): what a
+ * cache of text made from a model's nodes is keyed on, since a model loaded
+ * after another is freed may get its address.
+ */
+uint64_t model_serial(const struct tma_model *m);
 int model_node_count(const struct tma_model *m);
 const struct model_node_info *model_node(const struct tma_model *m, int i);
 int model_node_index(const struct tma_model *m, const char *name); /* -1 if none */

@@ -101,6 +101,7 @@ struct model_event_decl {
 
 struct tma_model {
 	char *id, *title, *tma_version, *source, *filename;
+	uint64_t serial;		/* model_serial() */
 	struct model_event_decl *decls; /* events named without a dot */
 	int ndecls;
 	struct model_const *consts;

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,9 @@
 #include "model/model_impl.h"
 #include "util/file_read.h"
 #include "util/name_escape.h"
+
+/* Models loaded so far in this process: each one's serial (model_serial). */
+static _Atomic uint64_t models_loaded;
 
 /* Physical lines one logical line may span: far more than any formula needs. */
 #define MODEL_MAX_SEGS 64
@@ -744,6 +748,7 @@ struct tma_model *model_load_named(const char *text, size_t len, const char *fil
 		snprintf(err, errlen, "%s: out of memory", filename);
 		return NULL;
 	}
+	ld.m->serial = atomic_fetch_add(&models_loaded, 1) + 1;
 	expr_pool_init(&ld.m->pool);
 	u64map_init(&ld.m->by_name);
 	u64map_init(&ld.m->by_number);

@@ -15,6 +15,7 @@
 
 #include "model/model.h"
 #include "model/retire_latency.h"
+#include "util/double_memo.h"
 #include "util/json_writer.h"
 #include "util/rfc3339.h"
 #include "util/shortest_double.h"
@@ -65,10 +66,8 @@ static void add_model_result(struct json_writer *w, const struct report_line *r)
 	for (int i = 0; i < n; i++) {
 		const struct model_node_info *node = model_node(r->tma, i);
 
-		if (!node_reported(r, node))
-			continue;
-		node_key(w, node);
-		jw_double(w, r->result->value[i]);
+		if (node_reported(r, node))
+			jw_member_double(w, node->name, node->name_len, r->result->value[i]);
 	}
 	jw_end_object(w);
 	JW_KEY(w, "flagged");
@@ -87,22 +86,35 @@ static void add_model_result(struct json_writer *w, const struct report_line *r)
 /*
  * At levels 4-6 groups are measured in turns: each node whose events take
  * turns with the fraction of the interval they were on the PMU
- * (docs/output.md).
+ * (docs/output.md).  The nodes of one perf group share their fraction: its
+ * text is made once per line (util/double_memo.h).
  */
 static void add_measured(struct json_writer *w, const struct report_line *r)
 {
+	struct double_memo memo;
 	int n;
 
 	if (!r->measured || !r->tma)
 		return;
 	n = model_node_count(r->tma);
+	double_memo_init(&memo);
 	JW_KEY(w, "measured");
 	jw_begin_object(w);
 	for (int k = 0; k < n; k++) {
+		const struct model_node_info *node;
+		const char *text;
+		size_t len;
+
 		if (isnan(r->measured[k]))
 			continue;
-		node_key(w, model_node(r->tma, k));
-		jw_double(w, r->measured[k]);
+		node = model_node(r->tma, k);
+		if (!isfinite(r->measured[k])) {
+			node_key(w, node);
+			jw_null(w);
+			continue;
+		}
+		text = double_memo_text(&memo, r->measured[k], &len);
+		jw_member_text(w, node->name, node->name_len, text, len);
 	}
 	jw_end_object(w);
 }

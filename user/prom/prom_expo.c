@@ -19,6 +19,7 @@
 #include "model/model.h"
 #include "output/output_json.h"
 #include "prom/prom_label.h"
+#include "util/double_memo.h"
 #include "util/shortest_double.h"
 #include "util/u64map.h"
 #include "util/version.h"
@@ -140,7 +141,7 @@ struct prom_expo {
 	char *host;
 	FILE *f[F_COUNT];  /* this interval's samples of each family */
 	bool open;	   /* between begin and end: lines are taken */
-	bool label_failed; /* a label value was left out (out of memory) */
+	bool label_failed; /* a label value or a node sample was left out (out of memory) */
 	char *buf[F_COUNT];
 	size_t len[F_COUNT];
 	/* count index -> family, for the count names last seen */
@@ -149,12 +150,25 @@ struct prom_expo {
 	int *count_family;
 	/*
 	 * node index -> `,tma_node="<path, escaped>",level="N"}`, a node sample's
-	 * own labels, for the model last seen (the path is the model's, model_node_info.path)
+	 * own labels, and their lengths, for the model last seen, by its
+	 * model_serial (0: none yet; the path is the model's, model_node_info.path)
 	 */
-	const struct tma_model *tma;
+	uint64_t tma_serial;
 	char **node_labels;
+	size_t *node_labels_len;
 	int nnodes;
 	size_t nlabels; /* the length of the line's labels, while its samples are written */
+	/*
+	 * The node families' samples (ratios, measured shares, node slots), this
+	 * interval's, written straight here and not through their streams, which
+	 * stay empty (node_batch_*); kept, as the streams' buffers, across intervals.
+	 */
+	char *nodes_text[F_COUNT];
+	size_t nodes_len[F_COUNT], nodes_cap[F_COUNT];
+	/* The family whose samples are being written, and "<family>{<line's labels>". */
+	enum family batch_family;
+	char *prefix;
+	size_t prefix_len, prefix_cap;
 };
 
 /* A label; one that could not be written fails the interval's text, never mislabels it. */
@@ -189,12 +203,14 @@ static void close_streams(struct prom_expo *e)
 
 static void free_node_labels(struct prom_expo *e)
 {
-	for (int i = 0; i < e->nnodes; i++)
+	for (int i = 0; e->node_labels && i < e->nnodes; i++)
 		free(e->node_labels[i]);
 	free(e->node_labels);
+	free(e->node_labels_len);
 	e->node_labels = NULL;
+	e->node_labels_len = NULL;
 	e->nnodes = 0;
-	e->tma = NULL;
+	e->tma_serial = 0;
 }
 
 static void series_free(struct series_state *s)
@@ -221,6 +237,9 @@ void prom_expo_free(struct prom_expo *e)
 	u64map_free(&e->state);
 	u64map_free(&e->seen);
 	free_node_labels(e);
+	for (int i = 0; i < F_COUNT; i++)
+		free(e->nodes_text[i]);
+	free(e->prefix);
 	free(e->count_family);
 	free(e->host);
 	free(e);
@@ -248,6 +267,7 @@ static int begin(struct prom_expo *e, const struct report_line *head, bool measu
 {
 	e->open = false;
 	for (int i = 0; i < F_COUNT; i++) {
+		e->nodes_len[i] = 0;
 		/* Rewound: its buffer kept; the length is the position from here on. */
 		if (e->f[i] && !fseeko(e->f[i], 0, SEEK_SET))
 			continue;
@@ -358,14 +378,17 @@ static int map_nodes(struct prom_expo *e, const struct tma_model *tma)
 {
 	int n;
 
-	if (tma == e->tma)
+	if (model_serial(tma) == e->tma_serial)
 		return 0;
 	free_node_labels(e);
 	n = model_node_count(tma);
 	e->node_labels = calloc(n ? n : 1, sizeof(*e->node_labels));
-	if (!e->node_labels)
-		return -ENOMEM;
+	e->node_labels_len = calloc(n ? n : 1, sizeof(*e->node_labels_len));
 	e->nnodes = n;
+	if (!e->node_labels || !e->node_labels_len) {
+		free_node_labels(e);
+		return -ENOMEM;
+	}
 	for (int i = 0; i < n; i++) {
 		const struct model_node_info *node = model_node(tma, i);
 
@@ -374,8 +397,9 @@ static int map_nodes(struct prom_expo *e, const struct tma_model *tma)
 			free_node_labels(e);
 			return -ENOMEM;
 		}
+		e->node_labels_len[i] = strlen(e->node_labels[i]);
 	}
-	e->tma = tma;
+	e->tma_serial = model_serial(tma);
 	return 0;
 }
 
@@ -478,54 +502,91 @@ static bool is_tree_node(const struct model_node_info *node, int max_level)
 	return !node->is_info && !node->is_count && node->level >= 1 && node->level <= max_level;
 }
 
+/* Room for more bytes in *buf (cap *cap, len used); false when out of memory. */
+static bool room(char **buf, size_t *cap, size_t len, size_t more)
+{
+	size_t want = *cap ? *cap : 4096;
+	char *grown;
+
+	if (len + more <= *cap)
+		return true;
+	while (want < len + more)
+		want *= 2;
+	grown = realloc(*buf, want);
+	if (!grown)
+		return false;
+	*buf = grown;
+	*cap = want;
+	return true;
+}
+
 /*
- * A node's sample, "<family>{<line's labels><node's labels> <value>\n": the
- * line's labels, then tma_node (its path) and level, as map_nodes wrote them,
- * and value, the value's text between its space and newline.  Put together
- * in one buffer and written with one call: a level-6 line has some 170 of
- * these (issue 27).
+ * A line's node samples of one family (ratios, measured shares, node slots),
+ * each "<family>{<line's labels><node's labels> <value>\n": the line's
+ * labels after the family's name once per line, the node's (tma_node and
+ * level, map_nodes) once per model, each sample three copies straight into
+ * the family's text (nodes_text), no stream between: a level-6 line has
+ * some 190 of these samples (issue 27).  Begin, then the samples.
  */
-static void node_sample_text(struct prom_expo *e, enum family fam, const char *labels, int i,
-			     const char *value, size_t vlen)
+static void node_batch_begin(struct prom_expo *e, enum family fam, const char *labels)
 {
-	const char *parts[] = { defs[fam].name, "{", labels, e->node_labels[i] };
-	char buf[1024];
-	size_t n = 0;
+	size_t name_len = strlen(defs[fam].name);
 
-	for (size_t p = 0; p < sizeof(parts) / sizeof(parts[0]); p++) {
-		size_t k = p == 2 ? e->nlabels : strlen(parts[p]);
-
-		if (n + k + vlen > sizeof(buf)) { /* a long cgroup name: in pieces */
-			fwrite_unlocked(buf, 1, n, e->f[fam]);
-			n = 0;
-			if (k > sizeof(buf) - vlen) {
-				fwrite_unlocked(parts[p], 1, k, e->f[fam]);
-				continue;
-			}
-		}
-		memcpy(buf + n, parts[p], k);
-		n += k;
+	e->batch_family = fam;
+	e->prefix_len = 0;
+	if (!room(&e->prefix, &e->prefix_cap, 0, name_len + 1 + e->nlabels)) {
+		e->label_failed = true;
+		return;
 	}
-	memcpy(buf + n, value, vlen);
-	fwrite_unlocked(buf, 1, n + vlen, e->f[fam]);
+	memcpy(e->prefix, defs[fam].name, name_len);
+	e->prefix[name_len] = '{';
+	memcpy(e->prefix + name_len + 1, labels, e->nlabels);
+	e->prefix_len = name_len + 1 + e->nlabels;
 }
 
-/* " <v>\n", v's shortest text; its length. */
-static size_t value_text(double v, char *text)
+/* Node i's sample up to its value's space; where its value goes, room for vmax bytes and '\n'. */
+static char *node_batch_sample(struct prom_expo *e, int i, size_t vmax)
 {
-	size_t n = 1;
+	enum family fam = e->batch_family;
+	size_t nlen = e->node_labels_len[i];
+	char *o;
 
-	text[0] = ' ';
-	n += shortest_double(v, text + 1);
-	text[n++] = '\n';
-	return n;
+	if (!e->prefix_len || !room(&e->nodes_text[fam], &e->nodes_cap[fam], e->nodes_len[fam],
+				    e->prefix_len + nlen + vmax + 2)) {
+		e->label_failed = true;
+		return NULL;
+	}
+	o = e->nodes_text[fam] + e->nodes_len[fam];
+	memcpy(o, e->prefix, e->prefix_len);
+	o += e->prefix_len;
+	memcpy(o, e->node_labels[i], nlen);
+	o += nlen;
+	*o++ = ' ';
+	return o;
 }
 
-static void node_sample(struct prom_expo *e, enum family fam, const char *labels, int i, double v)
+/* Node i's sample of value v (finite). */
+static void node_batch_value(struct prom_expo *e, int i, double v)
 {
-	char text[SHORTEST_DOUBLE_MAX + 2];
+	char *o = node_batch_sample(e, i, SHORTEST_DOUBLE_MAX);
 
-	node_sample_text(e, fam, labels, i, text, value_text(v, text));
+	if (!o)
+		return;
+	o += shortest_double(v, o);
+	*o++ = '\n';
+	e->nodes_len[e->batch_family] = (size_t)(o - e->nodes_text[e->batch_family]);
+}
+
+/* Node i's sample of a value's text already made (len bytes). */
+static void node_batch_text(struct prom_expo *e, int i, const char *text, size_t len)
+{
+	char *o = node_batch_sample(e, i, len);
+
+	if (!o)
+		return;
+	memcpy(o, text, len);
+	o[len] = '\n';
+	e->nodes_len[e->batch_family] = (size_t)(o + len + 1 - e->nodes_text[e->batch_family]);
 }
 
 /*
@@ -564,6 +625,7 @@ static int slot_counters(struct prom_expo *e, struct series_state *s, const stru
 	if (!s->have[F_TOPDOWN_SLOTS])
 		return 0;
 	sample(e->f[F_TOPDOWN_SLOTS], F_TOPDOWN_SLOTS, labels, s->total[F_TOPDOWN_SLOTS]);
+	node_batch_begin(e, F_TMA_NODE_SLOTS, labels);
 	for (int i = 0; i < n; i++) {
 		const struct model_node_info *node = model_node(l->tma, i);
 
@@ -576,7 +638,7 @@ static int slot_counters(struct prom_expo *e, struct series_state *s, const stru
 			s->node_slots[i] += r->value[i] > 0 ? r->value[i] * r->slots : 0;
 		}
 		if (!isnan(s->node_slots[i]))
-			node_sample(e, F_TMA_NODE_SLOTS, labels, i, s->node_slots[i]);
+			node_batch_value(e, i, s->node_slots[i]);
 	}
 	return 0;
 }
@@ -586,33 +648,25 @@ static int slot_counters(struct prom_expo *e, struct series_state *s, const stru
  * turns (levels 4-6, and those above whose groups rotate with them).  Its
  * value is the smallest running/enabled of the node's perf groups, so a
  * line holds one of a few values (one per group): each value's text is
- * written once per line and copied for the nodes that share it, which keeps
- * this family's cost per node below that of the ratios' (issue 27).
+ * made once per line (util/double_memo.h) and copied for the nodes that
+ * share it, which keeps this family's cost per node below that of the
+ * ratios' (issue 27).
  */
 static void measured_samples(struct prom_expo *e, const struct report_line *l, const char *labels)
 {
-	enum { CACHED = 32 };
-	double seen[CACHED];
-	char text[CACHED][SHORTEST_DOUBLE_MAX + 2];
-	size_t len[CACHED];
-	int nseen = 0;
+	struct double_memo memo;
 
+	double_memo_init(&memo);
+	node_batch_begin(e, F_TMA_MEASURED, labels);
 	for (int i = 0; i < e->nnodes; i++) {
 		double v = l->measured[i];
-		int k = 0;
+		const char *text;
+		size_t len;
 
 		if (!isfinite(v) || !is_tree_node(model_node(l->tma, i), l->level))
 			continue;
-		while (k < nseen && seen[k] != v)
-			k++;
-		if (k == nseen) {
-			if (k == CACHED)
-				k = nseen = 0; /* more values than expected: start over */
-			seen[k] = v;
-			len[k] = value_text(v, text[k]);
-			nseen++;
-		}
-		node_sample_text(e, F_TMA_MEASURED, labels, i, text[k], len[k]);
+		text = double_memo_text(&memo, v, &len);
+		node_batch_text(e, i, text, len);
 	}
 }
 
@@ -621,6 +675,7 @@ static void model_samples(struct prom_expo *e, const struct report_line *l, cons
 	const struct model_result *r = l->result;
 	const char *path = model_bottleneck_path(l->tma, r, l->level);
 
+	node_batch_begin(e, F_TMA_RATIO, labels);
 	for (int i = 0; i < e->nnodes && i < r->nnodes; i++) {
 		const struct model_node_info *node = model_node(l->tma, i);
 
@@ -635,7 +690,7 @@ static void model_samples(struct prom_expo *e, const struct report_line *l, cons
 			put_value(e->f[F_TMA_INFO], r->value[i]);
 		} else if (is_tree_node(node, l->level)) {
 			/* Counts (level 0, e.g. the software model's) are counters, never ratios. */
-			node_sample(e, F_TMA_RATIO, labels, i, r->value[i]);
+			node_batch_value(e, i, r->value[i]);
 		}
 	}
 	if (l->measured)
@@ -749,8 +804,8 @@ char *prom_expo_end(struct prom_expo *e, size_t *len)
 	for (int i = 0; ok && i < F_COUNT; i++) {
 		if (fflush(e->f[i]))
 			ok = false;
-		else if (e->len[i])
-			textlen += family_header(NULL, &defs[i]) + e->len[i];
+		else if (e->len[i] + e->nodes_len[i])
+			textlen += family_header(NULL, &defs[i]) + e->len[i] + e->nodes_len[i];
 	}
 	text = ok && !e->label_failed ? malloc(textlen + 1) : NULL;
 	if (!text) {
@@ -759,11 +814,14 @@ char *prom_expo_end(struct prom_expo *e, size_t *len)
 	}
 	textlen = 0;
 	for (int i = 0; i < F_COUNT; i++) {
-		if (!e->len[i])
+		if (!e->len[i] && !e->nodes_len[i])
 			continue;
 		textlen += family_header(text + textlen, &defs[i]);
 		memcpy(text + textlen, e->buf[i], e->len[i]);
 		textlen += e->len[i];
+		if (e->nodes_len[i])
+			memcpy(text + textlen, e->nodes_text[i], e->nodes_len[i]);
+		textlen += e->nodes_len[i];
 	}
 	text[textlen] = '\0';
 	*len = textlen;

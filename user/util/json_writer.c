@@ -18,7 +18,6 @@ void json_writer_init(struct json_writer *w)
 	w->after_key = false;
 	w->depth = 0;
 	w->has_item = 0;
-	memset(w->cached_len, 0, sizeof(w->cached_len));
 }
 
 void json_writer_release(struct json_writer *w)
@@ -288,30 +287,6 @@ void jw_string(struct json_writer *w, const char *s)
 		put(w, "null", 4);
 }
 
-/* A fractional value's text, from the cache when the line wrote it before. */
-static void write_fraction(struct json_writer *w, double d)
-{
-	char *out = w->buf + w->len;
-	uint64_t bits;
-	unsigned slot;
-	size_t n;
-
-	memcpy(&bits, &d, sizeof(bits));
-	slot = (unsigned)((bits * UINT64_C(0x9e3779b97f4a7c15)) >> 32) % JSON_WRITER_CACHED;
-	if (w->cached_len[slot] && w->cached_bits[slot] == bits) {
-		memcpy(out, w->cached_text[slot], w->cached_len[slot]);
-		w->len += w->cached_len[slot];
-		return;
-	}
-	n = shortest_double(d, out);
-	w->len += n;
-	if (n < sizeof(w->cached_text[slot])) {
-		memcpy(w->cached_text[slot], out, n);
-		w->cached_bits[slot] = bits;
-		w->cached_len[slot] = (uint8_t)n;
-	}
-}
-
 void jw_string_plain(struct json_writer *w, const char *s, size_t len)
 {
 	separate(w);
@@ -323,6 +298,49 @@ void jw_string_plain(struct json_writer *w, const char *s, size_t len)
 	w->buf[w->len++] = '"';
 }
 
+/* Before a member's value: the separator, '"key":', and room for len more bytes; NULL on failure. */
+static char *member_key(struct json_writer *w, const char *key, size_t keylen, size_t len)
+{
+	char *o;
+
+	separate(w);
+	if (!reserve(w, keylen + len + 3))
+		return NULL;
+	o = w->buf + w->len;
+	*o++ = '"';
+	memcpy(o, key, keylen);
+	o += keylen;
+	*o++ = '"';
+	*o++ = ':';
+	return o;
+}
+
+void jw_member_text(struct json_writer *w, const char *key, size_t keylen, const char *value,
+		    size_t len)
+{
+	char *o = member_key(w, key, keylen, len);
+
+	if (!o)
+		return;
+	memcpy(o, value, len);
+	w->len = (size_t)(o + len - w->buf);
+}
+
+void jw_member_double(struct json_writer *w, const char *key, size_t keylen, double d)
+{
+	char *o = member_key(w, key, keylen, SHORTEST_DOUBLE_MAX);
+
+	if (!o)
+		return;
+	if (isfinite(d)) {
+		o += shortest_double(d, o);
+	} else {
+		memcpy(o, "null", 4);
+		o += 4;
+	}
+	w->len = (size_t)(o - w->buf);
+}
+
 void jw_double(struct json_writer *w, double d)
 {
 	separate(w);
@@ -330,14 +348,8 @@ void jw_double(struct json_writer *w, double d)
 		put(w, "null", 4);
 		return;
 	}
-	if (!reserve(w, SHORTEST_DOUBLE_MAX))
-		return;
-	/* Whole numbers (counts) are quick to write and seldom repeat: not cached. */
-	if (d == trunc(d) && fabs(d) < 1e15) {
+	if (reserve(w, SHORTEST_DOUBLE_MAX))
 		w->len += shortest_double(d, w->buf + w->len);
-		return;
-	}
-	write_fraction(w, d);
 }
 
 void jw_uint(struct json_writer *w, uint64_t v)

@@ -21,12 +21,6 @@
 #define JSON_WRITER_MAX_DEPTH 32
 /* Kept inside the writer: a line of tmacg's fits without touching the heap. */
 #define JSON_WRITER_INLINE 16384
-/*
- * Texts of the last fractional values written, by value: a line repeats some
- * (quality.measured holds one perf group's fraction per node, issue 27) and
- * their shortest text is the dearest part of a value.
- */
-#define JSON_WRITER_CACHED 32
 
 struct json_writer {
 	char *buf;
@@ -35,9 +29,6 @@ struct json_writer {
 	bool after_key;	   /* the next value completes a "key": pair */
 	int depth;	   /* open objects and arrays */
 	uint32_t has_item; /* bit d: the container at depth d already holds an item */
-	uint64_t cached_bits[JSON_WRITER_CACHED]; /* a value's bits, where cached_len is set */
-	uint8_t cached_len[JSON_WRITER_CACHED];	  /* 0: the slot is empty */
-	char cached_text[JSON_WRITER_CACHED][24];
 	char inline_buf[JSON_WRITER_INLINE];
 };
 
@@ -73,6 +64,15 @@ void jw_string(struct json_writer *w, const char *s);
 void jw_string_plain(struct json_writer *w, const char *s, size_t len);
 /* Not finite: null. */
 void jw_double(struct json_writer *w, double d);
+/*
+ * "key":value in one step, key plain (as jw_key_plain's) and value JSON text
+ * already made (a number's, from util/double_memo.h): a level-6 line writes
+ * some 170 node members (issue 27), each one reserve and two copies.
+ */
+void jw_member_text(struct json_writer *w, const char *key, size_t keylen, const char *value,
+		    size_t len);
+/* The same with a number (not finite: null): a node's value in "metrics". */
+void jw_member_double(struct json_writer *w, const char *key, size_t keylen, double d);
 void jw_uint(struct json_writer *w, uint64_t v);
 void jw_int(struct json_writer *w, int64_t v);
 void jw_bool(struct json_writer *w, bool v);
