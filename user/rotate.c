@@ -27,11 +27,18 @@ int rotate_start(struct rotate *r, struct collector *col, struct pmu_set *pmu, i
 	r->col = col;
 	r->pmu = pmu;
 	r->slice = 0;
-	r->opened = ~pmu->unopened;
+	r->opened = pmu_open_groups(pmu);
 	r->nslices = 1;
 	if (nslices > 1)
 		r->nslices = rotate_live_slices(slice_groups, nslices, r->opened, r->slice_groups);
 	collector_set_unopened(col, pmu->unopened);
+	/*
+	 * Every group read once before any is enabled: its baseline (zeros), so
+	 * a later slice's group counts from its enable, not from its first
+	 * reading (collector_baseline_cpu(), as for a CPU back online).
+	 */
+	collector_set_active(col, r->opened);
+	collector_flush(col);
 	if (r->nslices <= 1) {
 		r->on = ~0ull;
 		collector_set_active(col, r->opened);

@@ -333,6 +333,21 @@ int collector_flush_cpu(struct collector *c, int cpu)
 	return -errno;
 }
 
+int collector_baseline_cpu(struct collector *c, int cpu, uint64_t groups)
+{
+	uint64_t active = __atomic_load_n(&c->skel->data->active_groups, __ATOMIC_ACQUIRE);
+	int ret;
+
+	/*
+	 * For a moment every CPU reads these groups too: where a group is off,
+	 * its counters stand still and the reading adds nothing.
+	 */
+	collector_set_active(c, active | groups);
+	ret = collector_flush_cpu(c, cpu);
+	collector_set_active(c, active);
+	return ret;
+}
+
 int collector_flush(struct collector *c)
 {
 	for (int cpu = 0; cpu < c->ncpus; cpu++)

@@ -108,6 +108,13 @@ int collector_wait_cgroups(struct collector *c, int timeout_ms);
 int collector_flush(struct collector *c);
 /* The same on one CPU: 0, -ENXIO (offline: no longer flushed) or -errno (a flush error). */
 int collector_flush_cpu(struct collector *c, int cpu);
+/*
+ * A flush of cpu that reads groups too, rotating or not: new events there,
+ * put but not yet enabled, get their baselines (zeros) before they count.
+ * Otherwise a group's first reading is its baseline, and what it counted
+ * from its enable to that reading is lost (CPU hotplug: collect/cpu_follow.c).
+ */
+int collector_baseline_cpu(struct collector *c, int cpu, uint64_t groups);
 
 /* Calls fn for every cgroup whose counts changed since the last read. */
 int collector_read_cgroups(struct collector *c,

@@ -215,11 +215,17 @@ static int open_groups_cpu(struct pmu_set *s, int cpu, int *last_err, char *err,
 	return 0;
 }
 
+uint64_t pmu_open_groups(const struct pmu_set *s)
+{
+	uint64_t all = s->ngroups >= 64 ? UINT64_MAX : (1ull << s->ngroups) - 1;
+
+	return all & ~s->unopened;
+}
+
 int pmu_open(struct pmu_set *s, const struct pmu_event *events, int nevents, int ncpus, char *err,
 	     size_t errlen)
 {
 	int last_err = 0;
-	uint64_t all;
 
 	memset(s, 0, sizeof(*s));
 	s->events = events;
@@ -256,9 +262,8 @@ int pmu_open(struct pmu_set *s, const struct pmu_event *events, int nevents, int
 		for (int g = 0; g < s->ngroups && g < 64; g++)
 			if (unopened(s, g))
 				close_group_cpu(s, g, cpu);
-	all = s->ngroups >= 64 ? UINT64_MAX : (1ull << s->ngroups) - 1;
 	/* Nothing left to measure (no permission, no PMU): the last refusal says why. */
-	if (s->ngroups && (s->unopened & all) == all) {
+	if (s->ngroups && !pmu_open_groups(s)) {
 		pmu_close(s);
 		return -last_err;
 	}

@@ -46,6 +46,8 @@ int pmu_parse_cpu_list(const char *list, bool *mask, int max);
  */
 int pmu_open(struct pmu_set *s, const struct pmu_event *events, int nevents, int ncpus, char *err,
 	     size_t errlen);
+/* The groups opened (bit g: group g): all of s's but the unopened. */
+uint64_t pmu_open_groups(const struct pmu_set *s);
 /* Enables every group with one ioctl on its leader. */
 int pmu_enable(struct pmu_set *s);
 /*
