@@ -58,7 +58,7 @@ struct collector {
 	uint64_t flush_errors;
 	uint64_t cpus_back;	  /* CPUs found online again (or late), their events reopened */
 	uint64_t cpus_gone;	  /* CPUs found offline, their events closed */
-	uint64_t *enabled_ns;	  /* [ncpus] each CPU's first group's enabled time, last seen */
+	uint64_t *enabled_ns;	  /* [ncpus] each CPU's groups' enabled time (summed), last seen */
 	uint64_t *hotplug_seen;	  /* [ncpus + 1] collector_hotplug_count() at the last look */
 	bool *online_listed;	  /* [ncpus] the online list at cpu_follow()'s last look */
 	uint64_t task_generation; /* read pass, to find tids the LRU dropped */

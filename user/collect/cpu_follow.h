@@ -32,7 +32,7 @@ struct cpu_seen {
 	bool online;	      /* in the online list now */
 	bool hotplugged;      /* went through CPU hotplug since the last look (BPF's cpuhp_enter) */
 	bool enabled_known;   /* the events' enabled time was read, before and now */
-	uint64_t enabled_was; /* the first group's enabled time at the last look */
+	uint64_t enabled_was; /* its groups' enabled time (summed) at the last look */
 	uint64_t enabled_now;
 };
 

@@ -366,10 +366,30 @@ static int event_times(const struct pmu_set *s, int e, int cpu, uint64_t *enable
 
 int pmu_cpu_enabled_ns(const struct pmu_set *s, int cpu, uint64_t *ns)
 {
-	uint64_t running;
-	int ret = s->nevents ? event_times(s, 0, cpu, ns, &running) : -EOPNOTSUPP;
+	int ret = -EOPNOTSUPP;
 
-	return ret == -EBADF ? -EOPNOTSUPP : ret; /* event 0 leads the first group */
+	/*
+	 * Every open leader's, summed: rotating, a group disabled for its off
+	 * slices stands still as one the kernel turned off does, and the first
+	 * group's time alone made a CPU look unplugged (cpu_follow reopened it)
+	 * whenever it was off from one look to the next.
+	 */
+	*ns = 0;
+	for (int e = 0; e < s->nevents; e++) {
+		uint64_t enabled, running;
+		int r;
+
+		if (!s->leader[e])
+			continue;
+		r = event_times(s, e, cpu, &enabled, &running);
+		if (r == -EBADF)
+			continue; /* not open there: a refused group */
+		if (r)
+			return r;
+		*ns += enabled;
+		ret = 0;
+	}
+	return ret;
 }
 
 int pmu_group_ran(const struct pmu_set *s, int g)

@@ -68,10 +68,11 @@ int pmu_enable_cpu(struct pmu_set *s, int cpu);
 void pmu_close_cpu(struct pmu_set *s, int cpu);
 
 /*
- * The time the CPU's first group has been enabled (its leader's
- * PERF_FORMAT_TOTAL_TIME_ENABLED): it stops growing when the kernel turned the
- * events off (the CPU went offline, even if it came back since).  0,
- * -EOPNOTSUPP (not in the events' read_format) or -errno.
+ * The time the CPU's groups have been enabled, summed over their leaders
+ * (PERF_FORMAT_TOTAL_TIME_ENABLED): it stops growing when the kernel turned
+ * the events off (the CPU went offline, even if it came back since), and
+ * grows while any group is on (rotating: the slice's).  0, -EOPNOTSUPP (not
+ * in the events' read_format, or no group open there) or -errno.
  */
 int pmu_cpu_enabled_ns(const struct pmu_set *s, int cpu, uint64_t *ns);
 
