@@ -119,6 +119,66 @@ static void enabled_time_grows_while_any_group_is_on(void **state)
 	pmu_close(&s);
 }
 
+/*
+ * Mid-hotplug (its hotplug state not yet its target), a CPU to reopen waits:
+ * the kernel lists a CPU coming up as online before its last steps, whose
+ * count moving again reopened it a second time ("CPUs back online 2").  One
+ * going offline is closed whatever its state.
+ */
+static void settling_cpu_waits(void **state)
+{
+	struct cpu_seen s = {
+		.counting = true, .online = true, .hotplugged = true, .settling = true
+	};
+
+	(void)state;
+	assert_int_equal(cpu_follow_decide(&s), CPU_WAIT);
+	s.hotplugged = false;
+	assert_int_equal(cpu_follow_decide(&s), CPU_KEEP); /* nothing to do: no wait either */
+	s.counting = false;
+	assert_int_equal(cpu_follow_decide(&s), CPU_WAIT); /* coming up */
+	s.settling = false;
+	assert_int_equal(cpu_follow_decide(&s), CPU_REOPEN); /* up */
+	s.counting = true;
+	s.online = false;
+	s.settling = true;
+	assert_int_equal(cpu_follow_decide(&s), CPU_CLOSE);
+}
+
+static void write_number(const char *dir, const char *name, long v)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "%ld\n", v);
+	fclose(f);
+}
+
+/* cpuN/hotplug/state and target, beside the online list, as sysfs has them. */
+static void settling_read_from_sysfs_files(void **state)
+{
+	char dir[] = "/tmp/tmacg-cpus-XXXXXX", online[64], hp[96], cmd[128];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(online, sizeof(online), "%s/online", dir);
+	snprintf(hp, sizeof(hp), "%s/cpu1/hotplug", dir);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s", hp);
+	assert_int_equal(system(cmd), 0);
+	assert_false(cpu_follow_settling(online, 1)); /* no files: not known, not waited for */
+	write_number(hp, "state", 120);
+	write_number(hp, "target", 233);
+	assert_true(cpu_follow_settling(online, 1));
+	assert_false(cpu_follow_settling(online, 0));
+	write_number(hp, "state", 233);
+	assert_false(cpu_follow_settling(online, 1));
+	snprintf(cmd, sizeof(cmd), "rm -r %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void online_list_file(void **state)
 {
 	char path[] = "/tmp/tmacg-online-XXXXXX";
@@ -177,6 +237,9 @@ static void online_change_is_due(void **state)
 	listed[1] = true;
 	open[1] = false; /* its reopening failed */
 	assert_false(cpu_follow_due(&c, path));
+	c.cpus_settling = 1; /* mid-hotplug at the last look: looked at until it settles */
+	assert_true(cpu_follow_due(&c, path));
+	c.cpus_settling = 0;
 	c.online_listed = NULL;
 	assert_false(cpu_follow_due(&c, path)); /* before the first look: the interval's end */
 	unlink(path);
@@ -191,6 +254,8 @@ int main(void)
 		cmocka_unit_test(stopped_events_are_reopened),
 		cmocka_unit_test(hotplugged_cpu_is_reopened),
 		cmocka_unit_test(enabled_time_grows_while_any_group_is_on),
+		cmocka_unit_test(settling_cpu_waits),
+		cmocka_unit_test(settling_read_from_sysfs_files),
 		cmocka_unit_test(online_list_file),
 		cmocka_unit_test(online_change_is_due),
 	};

@@ -61,6 +61,7 @@ struct collector {
 	uint64_t *enabled_ns;	  /* [ncpus] each CPU's groups' enabled time (summed), last seen */
 	uint64_t *hotplug_seen;	  /* [ncpus + 1] collector_hotplug_count() at the last look */
 	bool *online_listed;	  /* [ncpus] the online list at cpu_follow()'s last look */
+	int cpus_settling;	  /* CPUs mid-hotplug at that look: looked at again between waits */
 	uint64_t task_generation; /* read pass, to find tids the LRU dropped */
 	char *batch_keys;	  /* read buffers, sized to the maps */
 	char *batch_vals;

@@ -2,6 +2,8 @@
 #include "collect/cpu_follow.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,12 +14,39 @@ enum cpu_action cpu_follow_decide(const struct cpu_seen *s)
 {
 	if (!s->online)
 		return s->counting ? CPU_CLOSE : CPU_KEEP;
-	if (!s->counting || s->hotplugged)
-		return CPU_REOPEN; /* back, offline when tmacg started, or off and on since */
-	/* Enabled time stands still only for events the kernel turned off. */
-	if (s->enabled_known && s->enabled_now <= s->enabled_was)
-		return CPU_REOPEN;
+	/* Back, offline when tmacg started, or off and on since. */
+	if (!s->counting || s->hotplugged ||
+	    /* Enabled time stands still only for events the kernel turned off. */
+	    (s->enabled_known && s->enabled_now <= s->enabled_was))
+		return s->settling ? CPU_WAIT : CPU_REOPEN;
 	return CPU_KEEP;
+}
+
+/* The number in cpuN/hotplug/NAME beside online_path, or -1. */
+static long hotplug_file(const char *online_path, int cpu, const char *name)
+{
+	const char *slash = strrchr(online_path, '/');
+	int dir = slash ? (int)(slash - online_path) : 0;
+	char path[PATH_MAX];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%.*s/cpu%d/hotplug/%s", dir, online_path, cpu, name);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+bool cpu_follow_settling(const char *online_path, int cpu)
+{
+	long state = hotplug_file(online_path, cpu, "state");
+	long target = hotplug_file(online_path, cpu, "target");
+
+	return state >= 0 && target >= 0 && state != target;
 }
 
 /*
@@ -61,24 +90,22 @@ static void close_cpu(struct collector *c, struct pmu_set *pmu, int cpu)
 }
 
 /*
- * Whether cpu went through hotplug since the last look.  Each CPU's count is
- * read only when the total moved: one lookup an interval, normally.
+ * Whether cpu went through hotplug since the last look (*n: its count now).
+ * Each CPU's count is read only when the total moved, or a CPU was mid-hotplug
+ * at the last look: one lookup an interval, normally.
  */
-static bool hotplugged(struct collector *c, int cpu, bool total_moved)
+static bool hotplugged(struct collector *c, int cpu, bool total_moved, uint64_t *n)
 {
-	uint64_t n;
-
-	if (!total_moved || collector_hotplug_count(c, cpu, &n) || n == c->hotplug_seen[cpu])
+	if (!total_moved && !c->cpus_settling)
 		return false;
-	c->hotplug_seen[cpu] = n;
-	return true;
+	return !collector_hotplug_count(c, cpu, n) && *n != c->hotplug_seen[cpu];
 }
 
 int cpu_follow(struct collector *c, struct pmu_set *pmu, const char *online_path)
 {
 	bool *online = calloc(c->ncpus, sizeof(*online));
 	bool total_moved;
-	int reopened = 0;
+	int reopened = 0, settling = 0;
 	uint64_t total;
 
 	if (!c->enabled_ns)
@@ -98,16 +125,30 @@ int cpu_follow(struct collector *c, struct pmu_set *pmu, const char *online_path
 	if (total_moved)
 		c->hotplug_seen[c->ncpus] = total;
 	for (int cpu = 0; cpu < c->ncpus && cpu < pmu->ncpus; cpu++) {
+		uint64_t steps = 0;
 		struct cpu_seen s = {
 			.counting = c->online[cpu] && pmu->fds[cpu] >= 0,
 			.online = online[cpu],
-			.hotplugged = hotplugged(c, cpu, total_moved),
+			.hotplugged = hotplugged(c, cpu, total_moved, &steps),
 			.enabled_was = c->enabled_ns[cpu],
 		};
+		enum cpu_action action;
 
 		s.enabled_known = s.counting && s.enabled_was &&
 				  !pmu_cpu_enabled_ns(pmu, cpu, &s.enabled_now);
-		switch (cpu_follow_decide(&s)) {
+		action = cpu_follow_decide(&s);
+		/* Its hotplug state is read only for a CPU to reopen: rarely. */
+		if (action == CPU_REOPEN) {
+			s.settling = cpu_follow_settling(online_path, cpu);
+			action = cpu_follow_decide(&s);
+		}
+		/* Mid-hotplug: its steps stay unseen, so the next look sees them. */
+		if (action != CPU_WAIT && s.hotplugged)
+			c->hotplug_seen[cpu] = steps;
+		switch (action) {
+		case CPU_WAIT:
+			settling++;
+			break;
 		case CPU_REOPEN:
 			/*
 			 * Counting with stopped events: it went and came back unseen, and
@@ -128,6 +169,7 @@ int cpu_follow(struct collector *c, struct pmu_set *pmu, const char *online_path
 			break;
 		}
 	}
+	c->cpus_settling = settling;
 	free(online);
 	return reopened;
 }
@@ -139,6 +181,8 @@ bool cpu_follow_due(struct collector *c, const char *online_path)
 
 	if (!c->online_listed || !c->hotplug_seen)
 		return false; /* cpu_follow() has not looked yet: the interval's end will */
+	if (c->cpus_settling)
+		return true; /* mid-hotplug at the last look: until it settles */
 	if (!collector_hotplug_count(c, -1, &total) && total != c->hotplug_seen[c->ncpus])
 		return true;
 	/*

@@ -24,6 +24,7 @@ enum cpu_action {
 	CPU_KEEP,   /* as it was: online and counting, or offline and closed */
 	CPU_REOPEN, /* online with no live events: flush, new events, fresh baseline */
 	CPU_CLOSE,  /* offline with events open: close them */
+	CPU_WAIT,   /* to reopen, but mid-hotplug: at a later look, once it settled */
 };
 
 /* What one CPU needs, from what tmacg knew and what it sees now. */
@@ -31,12 +32,22 @@ struct cpu_seen {
 	bool counting;	      /* events open and the CPU flushed each interval */
 	bool online;	      /* in the online list now */
 	bool hotplugged;      /* went through CPU hotplug since the last look (BPF's cpuhp_enter) */
+	bool settling;	      /* mid-hotplug: its hotplug state is not yet its target */
 	bool enabled_known;   /* the events' enabled time was read, before and now */
 	uint64_t enabled_was; /* its groups' enabled time (summed) at the last look */
 	uint64_t enabled_now;
 };
 
 enum cpu_action cpu_follow_decide(const struct cpu_seen *s);
+
+/*
+ * Whether cpu is mid-hotplug: its cpuN/hotplug/state, beside online_path
+ * (PMU_ONLINE_PATH), is not yet its hotplug/target.  The kernel lists a CPU
+ * coming up as online before the rest of its steps run, and one going down
+ * until late in its steps: reopened then, it was reopened again as those
+ * steps went on, or its new events died with it.  False when unknown.
+ */
+bool cpu_follow_settling(const char *online_path, int cpu);
 
 /*
  * Brings c and pmu in line with the online list at online_path
