@@ -238,12 +238,36 @@ static void print_totals(struct monitor *m)
 		(unsigned long long)m->col.cpus_back, (unsigned long long)m->col.cpus_gone);
 }
 
+/*
+ * A group refused at start, or later by a CPU coming back: named once, its
+ * nodes null with the reason, the rest measured.
+ */
+static int leave_out_unopened(struct monitor *m)
+{
+	uint64_t named = group_health_unopened(&m->health, &m->pmu, stderr);
+
+	return named ? measure_groups_unopened(m->ms, named, m->pmu.unopened_why) : 0;
+}
+
 /* CPU hotplug: the online CPUs' events reopened or closed (collect/cpu_follow.h). */
 static void follow_cpus(struct monitor *m)
 {
-	/* A CPU back gets every group enabled: rotating, only the slice's stay on. */
-	if (cpu_follow(&m->col, &m->pmu, PMU_ONLINE_PATH) > 0)
+	uint64_t unopened = m->pmu.unopened;
+	int reopened = cpu_follow(&m->col, &m->pmu, PMU_ONLINE_PATH);
+
+	/*
+	 * A group refused by a CPU back (closed everywhere): left out as one
+	 * refused at start, not tried again at every interval.  The slices are
+	 * made again without it, which holds them too.
+	 */
+	if (m->pmu.unopened != unopened) {
+		if (leave_out_unopened(m))
+			fprintf(stderr, "tmacg: out of memory naming a refused group's nodes\n");
+		rotate_refresh(&m->rot);
+	} else if (reopened > 0) {
+		/* A CPU back gets every group enabled: rotating, only the slice's stay on. */
 		rotate_hold(&m->rot);
+	}
 }
 
 /* One interval's collection; the report happens after. */
@@ -386,12 +410,9 @@ static int open_counters(struct monitor *m, char *err, size_t errlen)
 		return ret;
 	m->health.pmu = &m->pmu; /* "never counted" asks the kernel's times too */
 	/* A group the kernel refused: named once, its nodes null, the rest measured. */
-	if (m->pmu.unopened) {
-		group_health_unopened(&m->health, &m->pmu, stderr);
-		ret = measure_groups_unopened(m->ms, m->pmu.unopened, m->pmu.unopened_why);
-		if (ret)
-			return ret;
-	}
+	ret = leave_out_unopened(m);
+	if (ret)
+		return ret;
 	/* Levels 4-6: the first slice's groups only, the others in their turns. */
 	ret = rotate_start(&m->rot, &m->col, &m->pmu, m->ms->nslices, m->ms->slice_groups);
 	if (ret)

@@ -21,32 +21,49 @@ int rotate_live_slices(const uint64_t *slice_groups, int nslices, uint64_t opene
 	return n;
 }
 
+/*
+ * The live slices of the plan's, for the groups open now; slice 0 on and the
+ * other groups off.  With one slice, every group on.
+ */
+static int begin_slices(struct rotate *r)
+{
+	r->opened = pmu_open_groups(r->pmu);
+	r->slice = 0;
+	r->nslices = 1;
+	if (r->plan_nslices > 1)
+		r->nslices = rotate_live_slices(r->plan_slices, r->plan_nslices, r->opened,
+						r->slice_groups);
+	collector_set_unopened(r->col, r->pmu->unopened);
+	if (r->nslices <= 1) {
+		r->on = ~0ull;
+		collector_set_active(r->col, r->opened);
+		return pmu_enable(r->pmu);
+	}
+	r->on = r->slice_groups[0];
+	collector_set_active(r->col, r->on & r->opened);
+	return pmu_switch_groups(r->pmu, r->on, ~r->on);
+}
+
 int rotate_start(struct rotate *r, struct collector *col, struct pmu_set *pmu, int nslices,
 		 const uint64_t *slice_groups)
 {
 	r->col = col;
 	r->pmu = pmu;
-	r->slice = 0;
-	r->opened = pmu_open_groups(pmu);
-	r->nslices = 1;
-	if (nslices > 1)
-		r->nslices = rotate_live_slices(slice_groups, nslices, r->opened, r->slice_groups);
-	collector_set_unopened(col, pmu->unopened);
+	r->plan_slices = slice_groups;
+	r->plan_nslices = nslices;
 	/*
 	 * Every group read once before any is enabled: its baseline (zeros), so
 	 * a later slice's group counts from its enable, not from its first
 	 * reading (collector_baseline_cpu(), as for a CPU back online).
 	 */
-	collector_set_active(col, r->opened);
+	collector_set_active(col, pmu_open_groups(pmu));
 	collector_flush(col);
-	if (r->nslices <= 1) {
-		r->on = ~0ull;
-		collector_set_active(col, r->opened);
-		return pmu_enable(pmu);
-	}
-	r->on = r->slice_groups[0];
-	collector_set_active(col, r->on & r->opened);
-	return pmu_switch_groups(pmu, r->on, 0);
+	return begin_slices(r);
+}
+
+int rotate_refresh(struct rotate *r)
+{
+	return begin_slices(r);
 }
 
 int rotate_to(struct rotate *r, int s)

@@ -22,7 +22,9 @@ struct rotate {
 	uint64_t slice_groups[ROTATE_MAX_SLICES]; /* the plan's, less what did not open */
 	int slice;				  /* the current one */
 	uint64_t on;				  /* its groups */
-	uint64_t opened; /* the groups that opened: the BPF side reads only these */
+	uint64_t opened;	     /* the groups that opened: the BPF side reads only these */
+	const uint64_t *plan_slices; /* [plan_nslices] the plan's, as rotate_start() took them */
+	int plan_nslices;
 };
 
 /*
@@ -56,6 +58,13 @@ int rotate_to(struct rotate *r, int s);
  * the groups outside the current slice off again, on every CPU.  0 or -errno.
  */
 int rotate_hold(struct rotate *r);
+
+/*
+ * After a CPU coming back refused a group (pmu->unopened grew): the live
+ * slices made again without it, from slice 0 (on, the others off, on every
+ * CPU).  0 or -errno.
+ */
+int rotate_refresh(struct rotate *r);
 
 /* When slice k of an interval of interval_ns starting at start begins. */
 uint64_t rotate_slice_start(uint64_t start, uint64_t interval_ns, int k, int nslices);

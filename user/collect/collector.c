@@ -278,6 +278,27 @@ void collector_set_unopened(struct collector *c, uint64_t groups)
 	c->skel->bss->unopened_groups = groups;
 }
 
+void collector_leave_out(struct collector *c, uint64_t groups, uint64_t unopened)
+{
+	uint64_t active = __atomic_load_n(&c->skel->data->active_groups, __ATOMIC_ACQUIRE);
+	int map_fd = bpf_map__fd(c->skel->maps.events);
+
+	/* Out of what a switch reads first: a read of a missing event voids its pass. */
+	collector_set_active(c, active & ~groups);
+	collector_set_unopened(c, unopened);
+	for (int e = 0; e < c->cfg.nevents; e++) {
+		int g = c->cfg.event_group[e];
+
+		if (g < 0 || g >= 64 || !((groups >> g) & 1))
+			continue;
+		for (int cpu = 0; cpu < c->ncpus; cpu++) {
+			__u32 key = e * c->ncpus + cpu;
+
+			bpf_map_delete_elem(map_fd, &key); /* ENOENT: had none */
+		}
+	}
+}
+
 int collector_poll_cgroups(struct collector *c)
 {
 	int n = ring_buffer__consume(c->rb);

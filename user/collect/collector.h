@@ -94,6 +94,12 @@ int collector_put_cpu_events(struct collector *c, const struct pmu_set *pmu, int
  */
 void collector_drop_cpu_events(struct collector *c, int cpu);
 int collector_attach(struct collector *c, char *err, size_t errlen);
+/*
+ * Groups (bit g: group g) refused late, by a CPU coming back (pmu_open_cpu()):
+ * out of what a switch reads, and their events out of the array on every
+ * CPU; unopened is every group left out now (collector_set_unopened()).
+ */
+void collector_leave_out(struct collector *c, uint64_t groups, uint64_t unopened);
 /* Rotating: the groups a switch reads from now on (bit g: group g). */
 void collector_set_active(struct collector *c, uint64_t groups);
 /* The groups that failed to open (bit g): no enabled time either, rotating or not. */

@@ -60,24 +60,30 @@ bool cpu_follow_settling(const char *online_path, int cpu)
  */
 static int reopen(struct collector *c, struct pmu_set *pmu, int cpu)
 {
+	uint64_t unopened = pmu->unopened;
 	char err[512];
 
 	collector_drop_cpu_events(c, cpu);
 	c->online[cpu] = true;
 	if (collector_flush_cpu(c, cpu) == -ENXIO)
 		return -ENXIO; /* gone again */
-	if (pmu_open_cpu(pmu, cpu, err, sizeof(err)) ||
-	    collector_put_cpu_events(c, pmu, cpu, err, sizeof(err)) ||
-	    collector_baseline_cpu(c, cpu, pmu_open_groups(pmu)) || pmu_enable_cpu(pmu, cpu)) {
-		pmu_close_cpu(pmu, cpu);
-		collector_drop_cpu_events(c, cpu);
-		c->online[cpu] = false;
-		c->flush_errors++; /* this interval's counts there are lost; next time again */
-		return -EAGAIN;
+	if (!pmu_open_cpu(pmu, cpu, err, sizeof(err))) {
+		/* A group refused here only: out everywhere; the monitor names it. */
+		if (pmu->unopened != unopened)
+			collector_leave_out(c, pmu->unopened & ~unopened, pmu->unopened);
+		if (!collector_put_cpu_events(c, pmu, cpu, err, sizeof(err)) &&
+		    !collector_baseline_cpu(c, cpu, pmu_open_groups(pmu)) &&
+		    !pmu_enable_cpu(pmu, cpu)) {
+			pmu->online[cpu] = true;
+			c->cpus_back++;
+			return 0;
+		}
 	}
-	pmu->online[cpu] = true;
-	c->cpus_back++;
-	return 0;
+	pmu_close_cpu(pmu, cpu);
+	collector_drop_cpu_events(c, cpu);
+	c->online[cpu] = false;
+	c->flush_errors++; /* this interval's counts there are lost; next time again */
+	return -EAGAIN;
 }
 
 static void close_cpu(struct collector *c, struct pmu_set *pmu, int cpu)
@@ -127,7 +133,8 @@ int cpu_follow(struct collector *c, struct pmu_set *pmu, const char *online_path
 	for (int cpu = 0; cpu < c->ncpus && cpu < pmu->ncpus; cpu++) {
 		uint64_t steps = 0;
 		struct cpu_seen s = {
-			.counting = c->online[cpu] && pmu->fds[cpu] >= 0,
+			/* pmu->online, not an fd: the first group may be one left out. */
+			.counting = c->online[cpu] && pmu->online[cpu],
 			.online = online[cpu],
 			.hotplugged = hotplugged(c, cpu, total_moved, &steps),
 			.enabled_was = c->enabled_ns[cpu],

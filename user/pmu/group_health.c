@@ -74,11 +74,14 @@ int group_health_check(struct group_health *h, const struct pmu_event *events, i
 	return dead;
 }
 
-void group_health_unopened(struct group_health *h, const struct pmu_set *s, FILE *f)
+__u64 group_health_unopened(struct group_health *h, const struct pmu_set *s, FILE *f)
 {
+	__u64 named = 0;
+
 	for (int g = 0; g < s->ngroups && g < 64 && g < TMACG_MAX_GROUPS; g++) {
-		if (!((s->unopened >> g) & 1))
+		if (!((s->unopened >> g) & 1) || ((h->unopened_named >> g) & 1))
 			continue;
+		named |= 1ull << g;
 		h->warned[g] = true; /* said here: not "never counted" once rotation enables it */
 		group_health_name(s->events, s->nevents, g, f);
 		fprintf(f,
@@ -86,4 +89,6 @@ void group_health_unopened(struct group_health *h, const struct pmu_set *s, FILE
 			"(quality.unmeasured says why), the other groups are measured\n",
 			s->unopened_why[g] ? s->unopened_why[g] : "not opened");
 	}
+	h->unopened_named |= named;
+	return named;
 }

@@ -23,6 +23,7 @@ struct group_health {
 	__u64 enabled[TMACG_MAX_GROUPS]; /* this interval, summed over every cgroup */
 	__u64 running[TMACG_MAX_GROUPS];
 	bool warned[TMACG_MAX_GROUPS]; /* reported once already */
+	__u64 unopened_named;	       /* refused groups named already (bit g: group g) */
 	/*
 	 * The perf events, when they are open: rotating, a group's enabled time
 	 * is the whole interval but it runs only in its slices, so a cgroup
@@ -48,9 +49,10 @@ int group_health_check(struct group_health *h, const struct pmu_event *events, i
 
 /*
  * The groups the kernel refused to open (pmu_set.unopened), each named on f
- * with its reason: once, at start, not once per interval or CPU, nor again
- * by group_health_check.
+ * with its reason: once (at start, or when a CPU coming back refused it),
+ * not once per interval or CPU, nor again by group_health_check.  Returns
+ * the groups named this time.
  */
-void group_health_unopened(struct group_health *h, const struct pmu_set *s, FILE *f);
+__u64 group_health_unopened(struct group_health *h, const struct pmu_set *s, FILE *f);
 
 #endif /* TMACG_GROUP_HEALTH_H */

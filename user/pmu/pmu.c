@@ -123,7 +123,16 @@ static void close_group_cpu(struct pmu_set *s, int g, int cpu)
 	}
 }
 
-/* Whether group g is left out: refused at pmu_open(). */
+/* The events of groups (bit g: group g) closed on every CPU. */
+static void close_groups(struct pmu_set *s, uint64_t groups)
+{
+	for (int cpu = 0; groups && cpu < s->ncpus; cpu++)
+		for (int g = 0; g < s->ngroups && g < 64; g++)
+			if ((groups >> g) & 1)
+				close_group_cpu(s, g, cpu);
+}
+
+/* Whether group g is left out: refused at pmu_open() or by a CPU coming back. */
 static bool unopened(const struct pmu_set *s, int g)
 {
 	return g >= 0 && g < 64 && ((s->unopened >> g) & 1);
@@ -154,24 +163,6 @@ static int open_event(struct pmu_set *s, int e, int cpu, int *leader_fd, char *e
 	snprintf(err, errlen, "cannot open event %s on CPU %d: %s: %s", s->events[e].name, cpu,
 		 strerror(e_no), pmu_errno_hint(e_no));
 	return -e_no;
-}
-
-int pmu_open_cpu(struct pmu_set *s, int cpu, char *err, size_t errlen)
-{
-	int leader_fd = -1;
-
-	pmu_close_cpu(s, cpu);
-	for (int e = 0; e < s->nevents; e++) {
-		int ret = unopened(s, s->events[e].group) ?
-				  0 :
-				  open_event(s, e, cpu, &leader_fd, err, errlen);
-
-		if (ret) {
-			pmu_close_cpu(s, cpu);
-			return ret;
-		}
-	}
-	return 0;
 }
 
 /*
@@ -222,6 +213,41 @@ uint64_t pmu_open_groups(const struct pmu_set *s)
 	return all & ~s->unopened;
 }
 
+/*
+ * Back to unopened, groups: refused by a CPU coming back that refused every
+ * group, which is that CPU's trouble, not theirs.
+ */
+static void forget_refusals(struct pmu_set *s, uint64_t groups)
+{
+	for (int g = 0; g < 64; g++) {
+		if (!((groups >> g) & 1))
+			continue;
+		free(s->unopened_why[g]);
+		s->unopened_why[g] = NULL;
+	}
+	s->unopened &= ~groups;
+}
+
+int pmu_open_cpu(struct pmu_set *s, int cpu, char *err, size_t errlen)
+{
+	uint64_t was = s->unopened, refused;
+	int last_err = 0, ret;
+
+	pmu_close_cpu(s, cpu);
+	ret = open_groups_cpu(s, cpu, &last_err, err, errlen);
+	refused = s->unopened & ~was;
+	if (!ret && refused && !pmu_open_groups(s))
+		ret = -last_err;
+	if (ret) {
+		forget_refusals(s, refused);
+		pmu_close_cpu(s, cpu);
+		return ret;
+	}
+	/* Refused here only: left out on every CPU, as a group refused at start. */
+	close_groups(s, refused);
+	return 0;
+}
+
 int pmu_open(struct pmu_set *s, const struct pmu_event *events, int nevents, int ncpus, char *err,
 	     size_t errlen)
 {
@@ -258,10 +284,7 @@ int pmu_open(struct pmu_set *s, const struct pmu_event *events, int nevents, int
 		}
 	}
 	/* Refused on one CPU: left out on all, so every CPU counts the same groups. */
-	for (int cpu = 0; s->unopened && cpu < ncpus; cpu++)
-		for (int g = 0; g < s->ngroups && g < 64; g++)
-			if (unopened(s, g))
-				close_group_cpu(s, g, cpu);
+	close_groups(s, s->unopened);
 	/* Nothing left to measure (no permission, no PMU): the last refusal says why. */
 	if (s->ngroups && !pmu_open_groups(s)) {
 		pmu_close(s);

@@ -60,8 +60,12 @@ int pmu_switch_groups(struct pmu_set *s, uint64_t on, uint64_t off);
  * One CPU's events, for CPU hotplug: the kernel leaves a CPU's events off for
  * good once it goes offline, so a CPU that comes back gets new ones.
  * pmu_open_cpu() closes the CPU's old events first and opens them disabled
- * (not the unopened groups); 0 or -errno with err.  pmu_enable_cpu() starts
- * them.
+ * (not the unopened groups).  A group it refuses while others open is left
+ * out as at pmu_open(): added to s->unopened with its reason and closed on
+ * every CPU (the caller sees s->unopened grow).  0, or -errno with err when
+ * it refuses every group (that CPU's trouble: nothing is left out, the CPU
+ * has no events) or a refusal every group would meet.  pmu_enable_cpu()
+ * starts them.
  */
 int pmu_open_cpu(struct pmu_set *s, int cpu, char *err, size_t errlen);
 int pmu_enable_cpu(struct pmu_set *s, int cpu);
