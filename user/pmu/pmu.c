@@ -343,20 +343,23 @@ int pmu_switch_groups(struct pmu_set *s, uint64_t on, uint64_t off)
 	 * brings the whole group back.  Disabling the members too (the flag) left
 	 * them off after the group's next enable on 6.18: they never counted again.
 	 *
-	 * CPU by CPU, off then on: a CPU is without a group only between two
-	 * ioctls on it.  Group by group (every CPU's disable, then every CPU's
-	 * enable) left each CPU without one for the other CPUs' ioctls, ~100 ms
-	 * of a 400 ms slice in the arm64 guest (Debian 5.10 under QEMU's TCG,
-	 * where an ioctl on a busy vCPU waits for QEMU to run it).  On before
-	 * off would leave no gap, but the kernel schedules a group enabled while
-	 * the other holds the counters only at its next multiplexing tick (1-4
-	 * ms): a gap at every slice change on real hardware.
+	 * CPU by CPU, on then off: a CPU always has a group enabled.  An ioctl on
+	 * another CPU's event waits for that CPU to take the call, and in the
+	 * arm64 guest (QEMU's TCG, the loop busy on CPU 1) one such call took up
+	 * to ~100 ms: off then on left CPU 1 with no group for that long, twice
+	 * in hp-rot's 600 ms loop (its slices' shares 0.83-0.87 on Debian 5.10
+	 * and 6.12; group by group, 0.67-0.76).  On then off, the two groups
+	 * share the PMU meanwhile (the kernel multiplexes them, each scaled from
+	 * its own running time).  The price: a group enabled while the other
+	 * holds the counters goes on at the kernel's next multiplexing tick
+	 * (perf_event_mux_interval_ms, 1000/HZ ms), so each slice change can
+	 * leave a CPU up to that long without a group where ioctls are fast.
 	 */
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
-		int ret = leaders_ioctl(s, cpu, off & ~on, PERF_EVENT_IOC_DISABLE);
+		int ret = leaders_ioctl(s, cpu, on, PERF_EVENT_IOC_ENABLE);
 
 		if (!ret)
-			ret = leaders_ioctl(s, cpu, on, PERF_EVENT_IOC_ENABLE);
+			ret = leaders_ioctl(s, cpu, off & ~on, PERF_EVENT_IOC_DISABLE);
 		if (ret)
 			return ret;
 	}
