@@ -432,7 +432,7 @@ int measure_open(struct measure **out, const struct measure_config *o, char *err
 	mi->ms.facts.tma = mi->model;
 	mi->ms.facts.smt_shared = smt_caveat(mi);
 	for (int g = 0; g < mi->plan.ngroups; g++)
-		mi->ms.facts.pmu_groups += mi->plan.ev[mi->plan.first[g]].kind != EVENT_SOFTWARE;
+		mi->ms.facts.pmu_groups += plan_group_uses_pmu(&mi->plan, g);
 	for (int i = 0; i < mi->plan.nmissing; i++)
 		mi->missing[mi->ms.facts.nmissing++] = mi->plan.missing[i];
 	mi->ms.facts.missing = mi->missing;
