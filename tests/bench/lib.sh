@@ -100,14 +100,17 @@ user_cpu_percent() {
 # user and system clock ticks of every thread of PID (/proc/PID/stat's utime, stime).
 proc_user_sys_ticks() { sed 's/.*) //' /proc/"$1"/stat | awk '{ print $12, $13 }'; }
 
-# user_sys_percent SECONDS: as user_cpu_percent, split: "user% system%" of one CPU.
-# The kernel's own split of the process's CPU time, in clock ticks.
+# user_sys_percent SECONDS: as user_cpu_percent (exact: the scheduler's ns), split
+# into "user% system%" of one CPU by the kernel's own split, in clock ticks.
 user_sys_percent() {
-	local u0 s0 u1 s1
+	local t0 t1 u0 s0 u1 s1
 	sleep 2.5
+	t0=$(proc_cpu_ns "$MON")
 	read -r u0 s0 < <(proc_user_sys_ticks "$MON")
 	sleep "$1"
+	t1=$(proc_cpu_ns "$MON")
 	read -r u1 s1 < <(proc_user_sys_ticks "$MON")
-	awk -v u=$((u1 - u0)) -v s=$((s1 - s0)) -v hz="$(getconf CLK_TCK)" -v t="$1" \
-		'BEGIN { printf "%.3f %.3f\n", 100 * u / hz / t, 100 * s / hz / t }'
+	awk -v t="$((t1 - t0))" -v u=$((u1 - u0)) -v s=$((s1 - s0)) -v secs="$1" 'BEGIN {
+		all = 100 * t / 1e9 / secs; user = u + s ? all * u / (u + s) : 0
+		printf "%.3f %.3f\n", user, all - user }'
 }
