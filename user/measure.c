@@ -56,6 +56,7 @@ struct measure_impl {
 	/* Plan indices of the counts reported, one per name (a group's own cycles once). */
 	int *count_events;
 	int ncount_events;
+	int *count_input; /* per count event: the model input scaled from it, -1: none */
 	const char *missing[PLAN_MAX_MISSING];
 	uint64_t *node_groups; /* per model node: the groups of its events */
 	double *measured;      /* per model node: quality.measured, NAN: not reported */
@@ -146,8 +147,10 @@ void measure_evaluate(struct measure *ms, const struct tmacg_acc *sum, double in
 		counts[c++] = result->value[mi->count_node[i]];
 	for (int i = 0; i < mi->nheadline; i++)
 		counts[c++] = scaled(mi, sum, ran, mi->headline[i]);
+	/* Scaled once: a count the model reads is its input's value. */
 	for (int i = 0; i < mi->ncount_events; i++)
-		counts[c++] = scaled(mi, sum, ran, mi->count_events[i]);
+		counts[c++] = mi->count_input[i] >= 0 ? mi->values[mi->count_input[i]] :
+							scaled(mi, sum, ran, mi->count_events[i]);
 	if (tsc_computed(mi))
 		counts[c++] = mi->values[mi->tsc_event];
 }
@@ -222,6 +225,7 @@ void measure_close(struct measure *ms)
 	free(mi->count_node);
 	free(mi->count_names);
 	free(mi->count_events);
+	free(mi->count_input);
 	free(mi->node_groups);
 	free(mi->measured);
 	free(mi->unmeasured);
@@ -327,7 +331,9 @@ static int map_model_events(struct measure_impl *mi, char *err, size_t errlen)
 	mi->count_node = calloc(nnodes + 1, sizeof(*mi->count_node));
 	mi->count_names = calloc(total, sizeof(*mi->count_names));
 	mi->count_events = calloc((size_t)mi->plan.nevents + 1, sizeof(*mi->count_events));
-	if (!mi->plan_of || !mi->values || !mi->count_node || !mi->count_names || !mi->count_events)
+	mi->count_input = calloc((size_t)mi->plan.nevents + 1, sizeof(*mi->count_input));
+	if (!mi->plan_of || !mi->values || !mi->count_node || !mi->count_names ||
+	    !mi->count_events || !mi->count_input)
 		return -ENOMEM;
 	mi->tsc_event = model_event_index(mi->model, "msr/tsc/");
 	for (int e = 0; e < n; e++)
@@ -355,6 +361,10 @@ static int map_model_events(struct measure_impl *mi, char *err, size_t errlen)
 	/* Found once here: by name, each evaluation would compare every pair. */
 	for (int i = 0; i < mi->plan.nevents; i++)
 		if (plan_is_first(&mi->plan, i)) { /* a group's own cycles: one count */
+			mi->count_input[mi->ncount_events] = -1;
+			for (int e = 0; e < n; e++)
+				if (mi->plan_of[e] == i && e != mi->tsc_event)
+					mi->count_input[mi->ncount_events] = e;
 			mi->count_events[mi->ncount_events++] = i;
 			mi->count_names[c++] = mi->plan.ev[i].name;
 		}
