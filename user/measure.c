@@ -42,8 +42,10 @@ struct measure_impl {
 	int *plan_of;  /* model event -> plan index, -1: not opened */
 	int tsc_event; /* model event index of msr/tsc/, -1 if unread */
 	double tsc_hz;
-	double *values;			 /* model inputs */
-	double cycles_total;		 /* this evaluation's cycles where groups carry their own */
+	double *values;	     /* model inputs */
+	double cycles_total; /* this evaluation's cycles where groups carry their own */
+	/* This evaluation's per group: enabled/running, running/enabled (acc_delta.h). */
+	double group_scale[TMACG_MAX_GROUPS], group_share[TMACG_MAX_GROUPS];
 	int *count_node;		 /* the model's counts: node indices, in file order */
 	double *latencies;		 /* the model's retire latencies, NAN where none is known */
 	struct rl_table latencies_given; /* --retire-latency's: each line carries them */
@@ -51,6 +53,10 @@ struct measure_impl {
 	int headline[NHEADLINE]; /* plan index of the headline counts reported */
 	int nheadline;
 	const char **count_names;
+	/* Plan indices of the counts reported, one per name (a group's own cycles once). */
+	int *count_events;
+	int ncount_events;
+	int *count_input; /* per count event: the model input scaled from it, -1: none */
 	const char *missing[PLAN_MAX_MISSING];
 	uint64_t *node_groups; /* per model node: the groups of its events */
 	double *measured;      /* per model node: quality.measured, NAN: not reported */
@@ -89,7 +95,7 @@ static double scaled(const struct measure_impl *mi, const struct tmacg_acc *sum,
 
 	if (idx < 0)
 		return NAN;
-	g = plan_group_of(&mi->plan, idx);
+	g = mi->ms.events[idx].group;
 	if (g >= 0 && g < 64 && ((mi->unopened >> g) & 1))
 		return NAN; /* never opened: not a measured zero even where nothing ran */
 	if (!ran)
@@ -98,7 +104,7 @@ static double scaled(const struct measure_impl *mi, const struct tmacg_acc *sum,
 	/* Each group against its own cycles (AMD: no fixed counter shares them). */
 	if (cycles >= 0 && *acc_counter(sum, cycles) && !isnan(mi->cycles_total))
 		return acc_scaled_by_cycles(sum, idx, cycles, mi->cycles_total);
-	return acc_scaled(&mi->ms.layout, sum, idx, g);
+	return (double)*acc_counter(sum, idx) * mi->group_scale[g]; /* acc_scaled */
 }
 
 /* The model reads msr/tsc/, which tmacg computes from the interval (not a perf event). */
@@ -122,12 +128,16 @@ void measure_evaluate(struct measure *ms, const struct tmacg_acc *sum, double in
 	mi->cycles_total = mi->plan.has_group_cycles ?
 				   acc_cycles_total(&ms->layout, sum, mi->plan.cycles_of_group) :
 				   NAN;
+	/* Once per group, not per event or node: a level-6 line reads 122 events, 105 nodes. */
+	acc_group_scales(&ms->layout, sum, mi->group_scale);
 	for (int e = 0; e < n; e++)
 		mi->values[e] = e == mi->tsc_event ? mi->tsc_hz * interval_s :
 						     scaled(mi, sum, ran, mi->plan_of[e]);
 	model_eval_level(mi->model, &in, result, ms->facts.level, ms->facts.info);
 	model_result_no_slots(mi->model, result);
-	measure_node_fractions(mi->model, mi->node_groups, ms->facts.level, &ms->layout, sum,
+	if (ms->facts.level > PLAN_LEVELS_ALWAYS)
+		acc_running_shares(&ms->layout, sum, mi->group_share);
+	measure_node_fractions(mi->model, mi->node_groups, ms->facts.level, mi->group_share,
 			       mi->measured);
 	/* The scheduler's runtime, as cpu.stat counts it: a number even when nothing ran. */
 	counts[MEASURE_ON_CPU_S] = sum->runtime_ns / 1e9;
@@ -137,16 +147,16 @@ void measure_evaluate(struct measure *ms, const struct tmacg_acc *sum, double in
 		counts[c++] = result->value[mi->count_node[i]];
 	for (int i = 0; i < mi->nheadline; i++)
 		counts[c++] = scaled(mi, sum, ran, mi->headline[i]);
-	for (int i = 0; i < mi->plan.nevents; i++)
-		if (plan_is_first(&mi->plan, i)) /* a group's own cycles: one count */
-			counts[c++] = scaled(mi, sum, ran, i);
+	/* Scaled once: a count the model reads is its input's value. */
+	for (int i = 0; i < mi->ncount_events; i++)
+		counts[c++] = mi->count_input[i] >= 0 ? mi->values[mi->count_input[i]] :
+							scaled(mi, sum, ran, mi->count_events[i]);
 	if (tsc_computed(mi))
 		counts[c++] = mi->values[mi->tsc_event];
 }
 
 void measure_node_fractions(const struct tma_model *m, const uint64_t *node_groups, int level,
-			    const struct acc_layout *l, const struct tmacg_acc *sum,
-			    double *measured)
+			    const double *group_share, double *measured)
 {
 	int n = model_node_count(m);
 
@@ -154,7 +164,7 @@ void measure_node_fractions(const struct tma_model *m, const uint64_t *node_grou
 		int depth = model_node(m, k)->level;
 
 		measured[k] = level > PLAN_LEVELS_ALWAYS && depth <= level && node_groups[k] ?
-				      acc_measured(l, sum, node_groups[k]) :
+				      acc_least_share(group_share, node_groups[k]) :
 				      NAN;
 	}
 }
@@ -214,6 +224,8 @@ void measure_close(struct measure *ms)
 	rl_table_free(&mi->latencies_given);
 	free(mi->count_node);
 	free(mi->count_names);
+	free(mi->count_events);
+	free(mi->count_input);
 	free(mi->node_groups);
 	free(mi->measured);
 	free(mi->unmeasured);
@@ -318,7 +330,10 @@ static int map_model_events(struct measure_impl *mi, char *err, size_t errlen)
 	mi->values = calloc(n + 1, sizeof(*mi->values));
 	mi->count_node = calloc(nnodes + 1, sizeof(*mi->count_node));
 	mi->count_names = calloc(total, sizeof(*mi->count_names));
-	if (!mi->plan_of || !mi->values || !mi->count_node || !mi->count_names)
+	mi->count_events = calloc((size_t)mi->plan.nevents + 1, sizeof(*mi->count_events));
+	mi->count_input = calloc((size_t)mi->plan.nevents + 1, sizeof(*mi->count_input));
+	if (!mi->plan_of || !mi->values || !mi->count_node || !mi->count_names ||
+	    !mi->count_events || !mi->count_input)
 		return -ENOMEM;
 	mi->tsc_event = model_event_index(mi->model, "msr/tsc/");
 	for (int e = 0; e < n; e++)
@@ -343,9 +358,16 @@ static int map_model_events(struct measure_impl *mi, char *err, size_t errlen)
 		if (ret)
 			return ret;
 	}
+	/* Found once here: by name, each evaluation would compare every pair. */
 	for (int i = 0; i < mi->plan.nevents; i++)
-		if (plan_is_first(&mi->plan, i))
+		if (plan_is_first(&mi->plan, i)) { /* a group's own cycles: one count */
+			mi->count_input[mi->ncount_events] = -1;
+			for (int e = 0; e < n; e++)
+				if (mi->plan_of[e] == i && e != mi->tsc_event)
+					mi->count_input[mi->ncount_events] = e;
+			mi->count_events[mi->ncount_events++] = i;
 			mi->count_names[c++] = mi->plan.ev[i].name;
+		}
 	/* Computed, not counted: in the line all the same, so a replay has every input. */
 	if (tsc_computed(mi))
 		mi->count_names[c++] = "msr/tsc/";
@@ -432,7 +454,7 @@ int measure_open(struct measure **out, const struct measure_config *o, char *err
 	mi->ms.facts.tma = mi->model;
 	mi->ms.facts.smt_shared = smt_caveat(mi);
 	for (int g = 0; g < mi->plan.ngroups; g++)
-		mi->ms.facts.pmu_groups += mi->plan.ev[mi->plan.first[g]].kind != EVENT_SOFTWARE;
+		mi->ms.facts.pmu_groups += plan_group_uses_pmu(&mi->plan, g);
 	for (int i = 0; i < mi->plan.nmissing; i++)
 		mi->missing[mi->ms.facts.nmissing++] = mi->plan.missing[i];
 	mi->ms.facts.missing = mi->missing;

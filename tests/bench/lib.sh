@@ -14,11 +14,12 @@ cgroup2_root() {
 		if ($(i + 1) == "cgroup2") { print $5; exit } }' /proc/self/mountinfo
 }
 
-# start_populate N: N cgroups under $BASE/pool, each with an active thread.
+# start_populate N [PERIOD_MS]: N cgroups under $BASE/pool, each with an
+# active thread waking every PERIOD_MS (1000) to spin 10 us.
 start_populate() {
 	local n=$1 t=0
 	[ "$n" -gt 0 ] || return 0
-	"$BIN/populate" "$BASE" "$n" 1000 10 >"$WORK/pop.out" &
+	"$BIN/populate" "$BASE" "$n" "${2:-1000}" 10 >"$WORK/pop.out" &
 	POP=$!
 	until grep -q ready "$WORK/pop.out" 2>/dev/null; do
 		kill -0 "$POP" 2>/dev/null || die "populate $n failed"
@@ -64,8 +65,14 @@ start_tmacg() {	# LEVEL tmacg args...
 	local lv=$1
 	shift
 	# shellcheck disable=SC2046
-	"$TMACG" -v $(mode_args "$lv") --interval 1s --format json "$@" \
-		>"$WORK/mon.out" 2>"$WORK/mon.err" &
+	start_tmacg_to "$WORK/mon.out" $(mode_args "$lv") --format json "$@"
+}
+
+# start_tmacg_to FILE tmacg args...: tmacg -v at a 1 s interval, its output to FILE.
+start_tmacg_to() {
+	local out=$1
+	shift
+	"$TMACG" -v --interval 1s "$@" >"$out" 2>"$WORK/mon.err" &
 	MON=$!
 	wait_for "$WORK/mon.err" "ready" "tmacg"
 }
@@ -88,4 +95,22 @@ user_cpu_percent() {
 	sleep "$1"
 	t1=$(proc_cpu_ns "$MON")
 	awk -v t="$((t1 - t0))" -v s="$1" 'BEGIN { printf "%.3f\n", 100 * t / 1e9 / s }'
+}
+
+# user and system clock ticks of every thread of PID (/proc/PID/stat's utime, stime).
+proc_user_sys_ticks() { sed 's/.*) //' /proc/"$1"/stat | awk '{ print $12, $13 }'; }
+
+# user_sys_percent SECONDS: as user_cpu_percent (exact: the scheduler's ns), split
+# into "user% system%" of one CPU by the kernel's own split, in clock ticks.
+user_sys_percent() {
+	local t0 t1 u0 s0 u1 s1
+	sleep 2.5
+	t0=$(proc_cpu_ns "$MON")
+	read -r u0 s0 < <(proc_user_sys_ticks "$MON")
+	sleep "$1"
+	t1=$(proc_cpu_ns "$MON")
+	read -r u1 s1 < <(proc_user_sys_ticks "$MON")
+	awk -v t="$((t1 - t0))" -v u=$((u1 - u0)) -v s=$((s1 - s0)) -v secs="$1" 'BEGIN {
+		all = 100 * t / 1e9 / secs; user = u + s ? all * u / (u + s) : 0
+		printf "%.3f %.3f\n", user, all - user }'
 }

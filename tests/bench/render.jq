@@ -78,6 +78,20 @@ def nm: "not measured: \(.)";
  (.output | to_entries[] | select(.value | type == "object") | .key as $k | .value |
   "  \($k | rpad(18)) \("\(.ns_per_line.median) [\(.ns_per_line.min)-\(.ns_per_line.max)]" | lpad(24)) \(.bytes_per_line // "-" | lpad(6)) \("\(.ns_per_line.median * 1000 / 1e7 | r(3)) / \(.ns_per_line.median * 10000 / 1e7 | r(2))" | lpad(22))")),
 
+(select(.deep) | .deep as $d |
+ "",
+ "Whole process, level 6 / level 3: \($d.cgroups) cgroups each reported every second (each waking every",
+ " \($d.period_ms) ms), \($d.model)'s plans on software stand-ins (tests/bench/standin-model); tmacg's own CPU,",
+ " % of one CPU; JSON lines to /dev/null, or /metrics (--format none) scraped once a second",
+ "  \("variant" | rpad(10)) \("user % [min-max]" | lpad(24)) \("system % [min-max]" | lpad(24))",
+ (["json_l3", "json_l6", "prom_l3", "prom_l6"][] as $k | $d[$k] |
+  "  \($k | rpad(10)) \(.user_cpu_percent | range3 | lpad(24)) \(.system_cpu_percent | range3 | lpad(24))"),
+ "  level 6 / level 3, user: JSON \($d.json_l6_to_l3.user | range3), /metrics \($d.prom_l6_to_l3.user | range3)",
+ "  level 6 / level 3, system: JSON \($d.json_l6_to_l3.system | range3), /metrics \($d.prom_l6_to_l3.system | range3)",
+ ($d.check | to_entries[] | .key as $lv | .value |
+  "  level \($lv) lines: \(.lines_per_interval) an interval, nodes with a value \(.not_null_median) (least \(.not_null_min)) of \(.nodes) (a real \($d.model) line: \(.real.not_null)), \(.bytes_per_line) bytes (real: \(.real.bytes))"),
+ "  /metrics a scrape: level 3 \($d.prom_l3.scrapes.bytes | mib) MiB, level 6 \($d.prom_l6.scrapes.bytes | mib) MiB"),
+
 (select(.targets) |
  "",
  "Targets (docs/architecture.md)",

@@ -84,6 +84,17 @@ def nm_or(f): if .not_measured then {not_measured: .not_measured} else f end;
 		as $p |
 		{json: ($j * 1000 | round / 1000), prom: ($p * 1000 | round / 1000),
 		 met: ($j <= 2 and $p <= 2)} else null end),
+	# Issue 27: the whole tmacg process at level 6 within 2x of level 3, user CPU,
+	# 1,000 cgroups each reported every second (icx's plans on software
+	# stand-ins), JSON lines and /metrics, level 6 / level 3 per round of one
+	# run.  System CPU alongside, not held.
+	user_cpu_l6_within_2x_l3: (if .deep then
+		{json: (.deep.json_l6_to_l3.user.median * 1000 | round / 1000),
+		 prom: (.deep.prom_l6_to_l3.user.median * 1000 | round / 1000),
+		 json_system: (.deep.json_l6_to_l3.system.median * 1000 | round / 1000),
+		 prom_system: (.deep.prom_l6_to_l3.system.median * 1000 | round / 1000),
+		 met: (.deep.json_l6_to_l3.user.median <= 2 and .deep.prom_l6_to_l3.user.median <= 2)}
+		else null end),
 	maps_under_64mib: (if .map_memory_computed == null then null
 		elif .map_memory_computed.not_measured then
 			{not_measured: .map_memory_computed.not_measured}

@@ -141,6 +141,43 @@ static void measured_over_a_nodes_groups(void **state)
 	assert_true(isnan(acc_measured(&l, &a.acc, 0)));
 }
 
+/*
+ * A line's many events and nodes on one sum: each group's scale and share
+ * taken once give acc_scaled's and acc_measured's values exactly.
+ */
+static void per_group_once_equals_per_event(void **state)
+{
+	const struct acc_layout l = acc_layout_of(3, 4);
+	union acc_room a = { 0 };
+	double scale[4], share[4];
+
+	(void)state;
+	for (int g = 0; g < 3; g++) {
+		EN(&l, a, g) = 3000;
+		RUN(&l, a, g) = 1000 * (unsigned)g; /* group 0 never ran, group 2 a third short */
+	}
+	RUN(&l, a, 2) = 3000;
+	RUN(&l, a, 1) = 700;
+	C(a, 0) = 12345;
+	C(a, 1) = 777;
+	C(a, 2) = 5;
+	acc_group_scales(&l, &a.acc, scale);
+	acc_running_shares(&l, &a.acc, share);
+	for (int e = 0; e < 3; e++)
+		for (int g = 0; g < 4; g++) {
+			double want = acc_scaled(&l, &a.acc, e, g), got = C(a, e) * scale[g];
+
+			assert_true(isnan(want) ? isnan(got) : got == want);
+		}
+	for (uint64_t mask = 0; mask < 16; mask++) {
+		double want = acc_measured(&l, &a.acc, mask), got = acc_least_share(share, mask);
+
+		assert_true(isnan(want) ? isnan(got) : got == want);
+	}
+	assert_true(acc_least_share(share, 0x6) == 700.0 / 3000.0);
+	assert_true(isnan(acc_least_share(share, 0x8))); /* group 3 never enabled */
+}
+
 /* acc_clear empties what acc_add filled: the sum is empty and adds afresh. */
 static void clear_undoes_add(void **state)
 {
@@ -173,6 +210,7 @@ int main(void)
 		cmocka_unit_test(scaling_for_multiplexing),
 		cmocka_unit_test(running_min_over_enabled_groups),
 		cmocka_unit_test(measured_over_a_nodes_groups),
+		cmocka_unit_test(per_group_once_equals_per_event),
 	};
 	return cmocka_run_group_tests_name("acc_delta", tests, NULL, NULL);
 }

@@ -127,6 +127,38 @@ static void output_path_in_percent_of_a_cpu(void **state)
 }
 
 /*
+ * The whole process at level 6 against level 3 (issue 27): each variant's user
+ * and system CPU, the ratios, how many nodes the stand-in's lines had against
+ * a real line, the /metrics text a scrape, and the target on the user ratios.
+ */
+static void whole_process_level_6_against_level_3(void **state)
+{
+	char *out = render("deep-only.json");
+
+	(void)state;
+	assert_non_null(
+		strstr(out, "Whole process, level 6 / level 3: 1000 cgroups each reported"));
+	assert_non_null(
+		strstr(out, "  json_l6                   5 [4.5-6]             1.25 [1-1.5]\n"));
+	assert_non_null(
+		strstr(out, "  prom_l3                2.5 [2.25-3]              4 [3.5-4.5]\n"));
+	assert_non_null(
+		strstr(out, "  level 6 / level 3, user: JSON 2.5 [2.4-3], /metrics 4 [3.6-4.4]\n"));
+	assert_non_null(
+		strstr(out, "  level 6 / level 3, system: JSON 2.5 [2-3], /metrics 3 [2.9-3.3]\n"));
+	assert_non_null(
+		strstr(out, "  level 6 lines: 1001 an interval, nodes with a value 98 (least 90) "
+			    "of 105 (a real icx line: 105), 15203 bytes (real: 8694)\n"));
+	assert_non_null(strstr(out, "/metrics a scrape: level 3 6.8 MiB, level 6 27 MiB\n"));
+	assert_non_null(strstr(out, "user_cpu_l6_within_2x_l3: {\"json\":2.5,\"prom\":4,"
+				    "\"json_system\":2.5,\"prom_system\":3,\"met\":false}"));
+	/* No figure is null ("to /dev/null" is the header's). */
+	assert_null(strstr(out, " null"));
+	assert_null(strstr(out, ":null"));
+	free(out);
+}
+
+/*
  * perf's BPF cgroup mode measured: tmacg's excess over the unmonitored round
  * trip against perf's, from the per-round ratio medians of the recording
  * (tmacg 1.196, perf --bpf-counters 1.395): 0.196 / 0.395 = 0.496, under 0.6.
@@ -158,6 +190,9 @@ static void plan_names_what_will_not_be_measured(void **state)
 	/* perf's BPF cgroup mode needs a perf built for it, named by BENCH_BPERF. */
 	assert_row_not_measured(
 		out, "perf --bpf-counters -G 100:", "BENCH_BPERF names no perf with BPF counters");
+	/* The whole process at levels 3 and 6 needs no perf: it is in the plan. */
+	assert_non_null(strstr(out, "  deep: tmacg's own CPU, 1000 cgroups each reported every "
+				    "second, icx's level 6 / level 3 on software stand-ins"));
 	free(out);
 	/* perf present, 16 CPUs and 1,024 files: 1,000 cgroups x 4 events x 16 CPUs do not fit. */
 	out = run("BENCH_PMU=software BENCH_PERF=/bin/true BENCH_NCPUS=16 BENCH_NOFILE=1024 "
@@ -356,6 +391,14 @@ static void targets_are_the_readmes(void **state)
 	assert_met(OUT(1000, 2001, 3000, 6000), "[\"output_l6_within_2x_l3\"]", false);
 	assert_met(OUT(1000, 2000, 3000, 6001), "[\"output_l6_within_2x_l3\"]", false);
 #undef OUT
+	/* The whole process at level 6 within 2x of level 3's user CPU, JSON and /metrics. */
+#define DEEP(j, p)                                                                               \
+	"{\"deep\":{\"json_l6_to_l3\":{\"user\":{\"median\":" #j "},\"system\":{\"median\":9}}," \
+	"\"prom_l6_to_l3\":{\"user\":{\"median\":" #p "},\"system\":{\"median\":9}}}}"
+	assert_met(DEEP(2, 2), "[\"user_cpu_l6_within_2x_l3\"]", true);
+	assert_met(DEEP(2.001, 2), "[\"user_cpu_l6_within_2x_l3\"]", false);
+	assert_met(DEEP(2, 2.001), "[\"user_cpu_l6_within_2x_l3\"]", false);
+#undef DEEP
 #define SWITCH(tm, perf, k)                                                    \
 	"{\"context_switch\":{\"tmacg\":{\"ratio\":{\"median\":" #tm "}},\"" k \
 	"\":{\"ratio\":{\"median\":" #perf "}}}}"
@@ -376,6 +419,7 @@ int main(void)
 		cmocka_unit_test(plan_names_what_will_not_be_measured),
 		cmocka_unit_test(plan_shows_the_level_plans),
 		cmocka_unit_test(output_path_in_percent_of_a_cpu),
+		cmocka_unit_test(whole_process_level_6_against_level_3),
 		cmocka_unit_test(targets_are_the_readmes),
 	};
 	return cmocka_run_group_tests_name("bench_report", tests, NULL, NULL);

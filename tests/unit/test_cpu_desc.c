@@ -187,6 +187,11 @@ static void test_parse_errors(void **state)
 	expect_parse_error("match GenuineIntel-6-6A-\n", "want mapfile.csv's key");
 	expect_parse_error("match AuthenticAMD-19-[10-1F]junk\n", "want mapfile.csv's key");
 	expect_parse_error("match GenuineIntel-6-6A-[]\n", "want mapfile.csv's key");
+	expect_parse_error("software_standins\n", "t.cpu:12: 'software_standins' takes one");
+	expect_parse_error("software_standins SW.CPU_CLOCK cycles\n",
+			   "t.cpu:12: software_standins: cycles is not a software event");
+	expect_parse_error("software_standins SW.CPU_CLOCK\nsoftware_standins SW.CPU_CLOCK\n",
+			   "t.cpu:13: second 'software_standins' line");
 	/* Whole-file checks. */
 	assert_null(parse(header, "other.cpu", err, sizeof(err)));
 	assert_non_null(strstr(err, "'cpu t' must equal the file name (t.cpu)"));

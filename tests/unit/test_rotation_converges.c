@@ -132,7 +132,7 @@ static int check_vector(struct rotation_case *c, json_object *o, struct model_re
 	json_object *counters, *x, *id = json_object_object_get(o, "id");
 	int nev = model_event_count(m), nodes = model_node_count(m), deep = 0;
 	double interval = json_object_get_double(json_object_object_get(o, "interval_s"));
-	double most = 1, scale, total = RUN_NS;
+	double most = 1, scale, total = RUN_NS, share[TMACG_MAX_GROUPS];
 	struct model_input in = { .latencies = c->lat };
 
 	assert_true(json_object_object_get_ex(o, "counters", &counters));
@@ -166,7 +166,8 @@ static int check_vector(struct rotation_case *c, json_object *o, struct model_re
 	in.events = c->scaled;
 	in.interval_s = interval * scale;
 	model_eval_level(m, &in, got, 6, false);
-	measure_node_fractions(m, c->node_groups, 6, &l, &acc.acc, c->measured);
+	acc_running_shares(&l, &acc.acc, share);
+	measure_node_fractions(m, c->node_groups, 6, share, c->measured);
 
 	for (int k = 0; k < nodes; k++) {
 		const struct model_node_info *node = model_node(m, k);

@@ -51,16 +51,25 @@ bool acc_is_empty(const struct acc_layout *l, const struct tmacg_acc *a)
 	return true;
 }
 
-double acc_scaled(const struct acc_layout *l, const struct tmacg_acc *a, int event, int group)
+/* enabled/running of group g: 1 exactly when it ran all the time, NAN when it never ran. */
+static double group_scale(const struct acc_layout *l, const struct tmacg_acc *a, int g)
 {
-	__u64 enabled = *acc_enabled(l, a, group), running = *acc_running(l, a, group);
-	__u64 count = *acc_counter(a, event);
+	__u64 enabled = *acc_enabled(l, a, g), running = *acc_running(l, a, g);
 
 	if (!running)
 		return NAN;
-	if (running == enabled)
-		return (double)count;
-	return (double)count * ((double)enabled / running);
+	return running == enabled ? 1.0 : (double)enabled / running;
+}
+
+double acc_scaled(const struct acc_layout *l, const struct tmacg_acc *a, int event, int group)
+{
+	return (double)*acc_counter(a, event) * group_scale(l, a, group);
+}
+
+void acc_group_scales(const struct acc_layout *l, const struct tmacg_acc *a, double *scale)
+{
+	for (int g = 0; g < l->ngroups; g++)
+		scale[g] = group_scale(l, a, g);
 }
 
 /* running/enabled of group g; NAN when it was not enabled. */
@@ -69,6 +78,25 @@ static double running_share(const struct acc_layout *l, const struct tmacg_acc *
 	__u64 enabled = *acc_enabled(l, a, g);
 
 	return enabled ? (double)*acc_running(l, a, g) / (double)enabled : NAN;
+}
+
+void acc_running_shares(const struct acc_layout *l, const struct tmacg_acc *a, double *share)
+{
+	for (int g = 0; g < l->ngroups; g++)
+		share[g] = running_share(l, a, g);
+}
+
+double acc_least_share(const double *share, uint64_t groups)
+{
+	double min = NAN;
+
+	for (; groups; groups &= groups - 1) {
+		double f = share[__builtin_ctzll(groups)];
+
+		if (!isnan(f) && (isnan(min) || f < min))
+			min = f;
+	}
+	return min;
 }
 
 double acc_running_min(const struct acc_layout *l, const struct tmacg_acc *a)
@@ -106,16 +134,9 @@ double acc_scaled_by_cycles(const struct tmacg_acc *a, int event, int cycles, do
 
 double acc_measured(const struct acc_layout *l, const struct tmacg_acc *a, uint64_t groups)
 {
-	double min = NAN;
+	double share[64];
+	int n = l->ngroups < 64 ? l->ngroups : 64;
 
-	for (int g = 0; g < l->ngroups && g < 64 && groups >> g; g++) {
-		double f;
-
-		if (!((groups >> g) & 1))
-			continue;
-		f = running_share(l, a, g);
-		if (!isnan(f) && (isnan(min) || f < min))
-			min = f;
-	}
-	return min;
+	acc_running_shares(l, a, share);
+	return acc_least_share(share, n < 64 ? groups & ((1ull << n) - 1) : groups);
 }

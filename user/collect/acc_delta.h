@@ -35,6 +35,13 @@ bool acc_is_empty(const struct acc_layout *l, const struct tmacg_acc *a);
 double acc_scaled(const struct acc_layout *l, const struct tmacg_acc *a, int event, int group);
 
 /*
+ * Every group's enabled/running at once (scale[0..ngroups)), so a sum's
+ * events are scaled with one division per group, not per event:
+ * count * scale[g] is acc_scaled's value.
+ */
+void acc_group_scales(const struct acc_layout *l, const struct tmacg_acc *a, double *scale);
+
+/*
  * Where every group carries its own cycles (cycles_of[g]: that copy's index,
  * -1: none), the interval's cycles: the mean of the groups' copies, each
  * scaled for multiplexing.  NAN when no such group ran.
@@ -58,6 +65,14 @@ double acc_scaled_by_cycles(const struct tmacg_acc *a, int event, int cycles, do
  * NAN when none of them was enabled (nothing ran).
  */
 double acc_measured(const struct acc_layout *l, const struct tmacg_acc *a, uint64_t groups);
+
+/*
+ * acc_measured in two steps, for many masks on one sum (every node of a
+ * line): each group's running/enabled once (share[0..ngroups), NAN where it
+ * was not enabled), then the least among a mask's groups (< ngroups).
+ */
+void acc_running_shares(const struct acc_layout *l, const struct tmacg_acc *a, double *share);
+double acc_least_share(const double *share, uint64_t groups);
 
 /* The smallest running/enabled over groups that were enabled; NAN if none. */
 double acc_running_min(const struct acc_layout *l, const struct tmacg_acc *a);

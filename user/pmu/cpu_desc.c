@@ -331,6 +331,35 @@ static int set_string(struct cpu_parser *p, char **dst, const char *val)
 	return *dst ? 0 : perr(p, "out of memory");
 }
 
+/*
+ * software_standins SW.A [SW.B...]: names only here (events.c encodes them when
+ * the plan is opened, and refuses an unknown one there, naming it).
+ */
+static int parse_software_standins(struct cpu_parser *p, char **f, int nf)
+{
+	struct cpu_desc *d = p->d;
+
+	if (d->software_standins)
+		return perr(p, "second 'software_standins' line");
+	if (nf < 2)
+		return perr(p, "'software_standins' takes one or more software events (SW.*)");
+	d->software_standins = calloc((size_t)nf - 1, sizeof(*d->software_standins));
+	if (!d->software_standins)
+		return perr(p, "out of memory");
+	for (int k = 1; k < nf; k++) {
+		int rc;
+
+		if (strncmp(f[k], "SW.", 3))
+			return perr(p, "software_standins: %s is not a software event (SW.*)",
+				    f[k]);
+		rc = set_string(p, &d->software_standins[d->nsoftware_standins], f[k]);
+		if (rc)
+			return rc;
+		d->nsoftware_standins++;
+	}
+	return 0;
+}
+
 static int parse_yes_no(struct cpu_parser *p, const char *dir, const char *val, bool *out)
 {
 	if (!strcmp(val, "yes") || !strcmp(val, "no")) {
@@ -446,6 +475,8 @@ static int parse_line(struct cpu_parser *p, char *line)
 			return perr(p, "'software_counters' takes yes or no");
 		return parse_yes_no(p, f[0], f[1], &p->d->software_counters);
 	}
+	if (!strcmp(f[0], "software_standins"))
+		return parse_software_standins(p, f, nf);
 	if (!strcmp(f[0], "retire_latency"))
 		return parse_retire_latency(p, f, nf);
 	if (!strcmp(f[0], "match")) {
@@ -459,8 +490,8 @@ static int parse_line(struct cpu_parser *p, char *line)
 	return perr(p,
 		    "unknown directive '%s' (docs/cpu-format.md lists them: cpu, title, match, "
 		    "model, tma_version, libpfm, gp_counters, gp_counters_smt, fixed_counters, "
-		    "perf_metrics, perf_metrics_l2, group_cycles, software_counters, event, "
-		    "retire_latency)",
+		    "perf_metrics, perf_metrics_l2, group_cycles, software_counters, "
+		    "software_standins, event, retire_latency)",
 		    f[0]);
 }
 
@@ -575,6 +606,9 @@ void cpu_desc_free(struct cpu_desc *d)
 	free(d->tma_version);
 	free(d->libpfm);
 	free(d->group_cycles);
+	for (int i = 0; i < d->nsoftware_standins; i++)
+		free(d->software_standins[i]);
+	free(d->software_standins);
 	free(d);
 }
 

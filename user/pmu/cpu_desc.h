@@ -57,6 +57,15 @@ struct cpu_desc {
 	 * machine without a PMU plans, rotates and measures like one with it.
 	 */
 	bool software_counters;
+	/*
+	 * Tests and benches: the software events (SW.*) every event this CPU's
+	 * PMU would count is opened as, in turn by its place in the plan, after
+	 * planning as this description says (counters, fixed counters, the
+	 * topdown group, the slices), so a plan of the real CPU's shape runs
+	 * live without a PMU.  NULL: none, events are opened as themselves.
+	 */
+	char **software_standins;
+	int nsoftware_standins;
 	struct cpu_desc_event *events; /* sorted by name */
 	int nevents;
 	/* Intel's published retire latencies: the defaults of EVENT:retire_latency */

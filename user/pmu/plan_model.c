@@ -144,6 +144,35 @@ static int plan_drop_missing(const struct plan_request *r, const char **names, i
 }
 
 /*
+ * A description's software_standins: each event planned for the PMU is opened
+ * as one of them instead, in turn by its place in the plan, so events side by
+ * side in a group count different things.  Kinds, counters and groups stay
+ * as planned: the plan keeps the real CPU's shape and rotation.
+ */
+static int plan_open_as_standins(const struct cpu_desc *d, struct plan *p, char *err, size_t errlen)
+{
+	for (int i = 0; i < p->nevents; i++) {
+		const char *name = d->software_standins[i % d->nsoftware_standins];
+		struct perf_event_attr *a = &p->ev[i].attr;
+		struct event_enc sw;
+		char why[256];
+		int ret;
+
+		if (a->type == PERF_TYPE_SOFTWARE)
+			continue;
+		/* SW.* by the description's parser: event_encode names an unknown one. */
+		ret = event_encode(NULL, name, &sw, why, sizeof(why));
+		if (ret) {
+			snprintf(err, errlen, "%s: software_standins: %s", d->path, why);
+			return ret;
+		}
+		sw.attr.disabled = a->disabled; /* the group's leader enables it */
+		*a = sw.attr;
+	}
+	return 0;
+}
+
+/*
  * The order nodes are offered to the planner in: level by level (counts,
  * level 0, first; Info metrics last), model order within a level, so a
  * level's events share groups before deeper ones take counters and level 1
@@ -269,6 +298,8 @@ int plan_for_model(const struct plan_request *r, struct plan *out, char *err, si
 	in.nodes = nodes;
 	in.missing = (const char *const *)missing;
 	ret = plan_build(&in, out, err, errlen);
+	if (!ret && t.cpu && t.cpu->nsoftware_standins)
+		ret = plan_open_as_standins(t.cpu, out, err, errlen);
 	if (ret == -E2BIG) {
 		char why[512];
 

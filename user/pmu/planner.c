@@ -634,18 +634,36 @@ bool plan_is_first(const struct plan *p, int i)
 	return plan_index(p, p->ev[i].name) == i;
 }
 
+bool plan_group_uses_pmu(const struct plan *p, int g)
+{
+	/* By what is opened: a description's software_standins plan as hardware, open as software. */
+	for (int i = p->first[g]; i < p->first[g + 1]; i++)
+		if (p->ev[i].attr.type != PERF_TYPE_SOFTWARE)
+			return true;
+	return false;
+}
+
 bool plan_uses_pmu(const struct plan *p)
 {
-	for (int i = 0; i < p->nevents; i++)
-		if (p->ev[i].kind != EVENT_SOFTWARE)
+	for (int g = 0; g < p->ngroups; g++)
+		if (plan_group_uses_pmu(p, g))
 			return true;
 	return false;
 }
 
 void plan_print(FILE *f, const struct plan *p)
 {
+	bool standins = false;
+
+	for (int i = 0; i < p->nevents; i++)
+		standins |= p->ev[i].kind != EVENT_SOFTWARE;
 	if (plan_uses_pmu(p))
 		fprintf(f, "%d events in %d groups, %d general-purpose counters per group\n",
+			p->nevents, p->ngroups, p->gp_counters);
+	else if (standins)
+		fprintf(f,
+			"%d events in %d groups, %d general-purpose counters per group, opened "
+			"as software stand-ins (the CPU description's software_standins)\n",
 			p->nevents, p->ngroups, p->gp_counters);
 	else
 		fprintf(f,

@@ -131,8 +131,11 @@ int plan_group_of(const struct plan *p, int i);
  */
 bool plan_is_first(const struct plan *p, int i);
 
-/* Whether any event needs the hardware PMU (anything but software events). */
+/* Whether any event needs the hardware PMU (anything opened but software events). */
 bool plan_uses_pmu(const struct plan *p);
+
+/* Whether group g opens an event on the hardware PMU. */
+bool plan_group_uses_pmu(const struct plan *p, int g);
 
 /* For `tmacg --list-events`: groups, names, type/config/config1 and counter kind. */
 void plan_print(FILE *f, const struct plan *p);
