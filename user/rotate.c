@@ -21,12 +21,21 @@ int rotate_live_slices(const uint64_t *slice_groups, int nslices, uint64_t opene
 	return n;
 }
 
+/* The lowest group of groups, or -1. */
+static int lowest_group(uint64_t groups)
+{
+	return groups ? __builtin_ctzll(groups) : -1;
+}
+
 /*
  * The live slices of the plan's, for the groups open now; slice 0 on and the
- * other groups off.  With one slice, every group on.
+ * other groups off.  With one slice, every group on.  The PMU's clock group
+ * (pmu_cpu_enabled_ns) is one on in every slice, when there is one.
  */
 static int begin_slices(struct rotate *r)
 {
+	uint64_t everywhere;
+
 	r->opened = pmu_open_groups(r->pmu);
 	r->slice = 0;
 	r->nslices = 1;
@@ -34,6 +43,10 @@ static int begin_slices(struct rotate *r)
 		r->nslices = rotate_live_slices(r->plan_slices, r->plan_nslices, r->opened,
 						r->slice_groups);
 	collector_set_unopened(r->col, r->pmu->unopened);
+	everywhere = r->opened;
+	for (int s = 0; r->nslices > 1 && s < r->nslices; s++)
+		everywhere &= r->slice_groups[s];
+	r->pmu->clock_group = lowest_group(everywhere);
 	if (r->nslices <= 1) {
 		r->on = ~0ull;
 		collector_set_active(r->col, r->opened);

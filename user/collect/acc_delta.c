@@ -6,6 +6,8 @@
 
 #include <math.h>
 
+#include "util/group_mask.h"
+
 static __u64 sub_clamped(__u64 now, __u64 before, int *negative)
 {
 	if (now < before) {
@@ -135,8 +137,7 @@ double acc_scaled_by_cycles(const struct tmacg_acc *a, int event, int cycles, do
 double acc_measured(const struct acc_layout *l, const struct tmacg_acc *a, uint64_t groups)
 {
 	double share[64];
-	int n = l->ngroups < 64 ? l->ngroups : 64;
 
 	acc_running_shares(l, a, share);
-	return acc_least_share(share, n < 64 ? groups & ((1ull << n) - 1) : groups);
+	return acc_least_share(share, groups & group_mask_first(l->ngroups));
 }

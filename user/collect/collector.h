@@ -56,9 +56,10 @@ struct collector {
 	struct u64map task_snaps; /* tid -> struct task_snap */
 	uint64_t negative_deltas; /* clamped in userspace */
 	uint64_t flush_errors;
-	uint64_t cpus_back;	  /* CPUs found online again (or late), their events reopened */
-	uint64_t cpus_gone;	  /* CPUs found offline, their events closed */
-	uint64_t *enabled_ns;	  /* [ncpus] each CPU's groups' enabled time (summed), last seen */
+	uint64_t cpus_back;   /* CPUs found online again (or late), their events reopened */
+	uint64_t cpus_gone;   /* CPUs found offline, their events closed */
+	uint64_t *enabled_ns; /* [ncpus] pmu_cpu_enabled_ns() at the last look; 0: unknown */
+	int enabled_clock; /* the PMU's clock_group then: readings under another do not compare */
 	uint64_t *hotplug_seen;	  /* [ncpus + 1] collector_hotplug_count() at the last look */
 	bool *online_listed;	  /* [ncpus] the online list at cpu_follow()'s last look */
 	int cpus_settling;	  /* CPUs mid-hotplug at that look: looked at again between waits */

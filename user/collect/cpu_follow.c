@@ -118,6 +118,15 @@ int cpu_follow(struct collector *c, struct pmu_set *pmu, const char *online_path
 		c->enabled_ns = calloc(c->ncpus, sizeof(*c->enabled_ns));
 	if (!c->hotplug_seen)
 		c->hotplug_seen = calloc(c->ncpus + 1, sizeof(*c->hotplug_seen));
+	/*
+	 * Rotation rebuilt (a group left out) with another clock group: one
+	 * leader's time against another's, or a sum's, would look like a CPU
+	 * whose events stopped.  Unknown until the next look instead.
+	 */
+	if (c->enabled_ns && c->enabled_clock != pmu->clock_group) {
+		memset(c->enabled_ns, 0, c->ncpus * sizeof(*c->enabled_ns));
+		c->enabled_clock = pmu->clock_group;
+	}
 	if (!online || !c->enabled_ns || !c->hotplug_seen || !c->online ||
 	    pmu_read_online(online_path, online, c->ncpus)) {
 		free(online); /* no list: nothing to follow */

@@ -32,6 +32,14 @@ struct pmu_set {
 	 */
 	uint64_t unopened;
 	char *unopened_why[64];
+	/*
+	 * The group whose leader's enabled time alone tells pmu_cpu_enabled_ns
+	 * whether a CPU's events still count: one on whenever they do (every
+	 * group without rotation; with it, one on in every slice, set by
+	 * user/rotate.c).  -1 (pmu_open's): none known, every leader's time is
+	 * read and summed, one read per group and CPU.
+	 */
+	int clock_group;
 };
 
 /* Parses a CPU list ("0-3,8,10-11") into mask[max]; 0 or -EINVAL. */
@@ -72,11 +80,13 @@ int pmu_enable_cpu(struct pmu_set *s, int cpu);
 void pmu_close_cpu(struct pmu_set *s, int cpu);
 
 /*
- * The time the CPU's groups have been enabled, summed over their leaders
- * (PERF_FORMAT_TOTAL_TIME_ENABLED): it stops growing when the kernel turned
- * the events off (the CPU went offline, even if it came back since), and
- * grows while any group is on (rotating: the slice's).  0, -EOPNOTSUPP (not
- * in the events' read_format, or no group open there) or -errno.
+ * The time the CPU's groups have been enabled (PERF_FORMAT_TOTAL_TIME_ENABLED):
+ * s->clock_group's leader's when it is open there, else summed over every
+ * leader.  It stops growing when the kernel turned the events off (the CPU
+ * went offline, even if it came back since), and grows while any group is
+ * on (rotating: the slice's).  Two readings compare only under one
+ * clock_group.  0, -EOPNOTSUPP (not in the events' read_format, or no group
+ * open there) or -errno.
  */
 int pmu_cpu_enabled_ns(const struct pmu_set *s, int cpu, uint64_t *ns);
 

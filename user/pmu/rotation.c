@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "pmu/planner.h"
+#include "util/group_mask.h"
 
 /* What a group takes on the PMU: general-purpose counters and fixed ones. */
 struct group_need {
@@ -158,7 +159,7 @@ static bool group_has_base(const struct plan *p, int g, const bool *base)
 
 void plan_one_slice(struct plan *p)
 {
-	uint64_t all = p->ngroups >= 64 ? UINT64_MAX : (1ull << p->ngroups) - 1;
+	uint64_t all = group_mask_first(p->ngroups);
 
 	p->nslices = 1;
 	p->always_on = all;
