@@ -84,7 +84,10 @@ static double tsc_rate(void)
 }
 
 /*
- * Plan event idx of a cgroup's sum, scaled; NAN when not opened.  A cgroup
+ * Plan event idx of a cgroup's sum, scaled and rounded to a whole count (as
+ * perf stat's scaled counts: the digits an estimate carries past the count
+ * are noise, and writing them was a third of a level-6 line's cost, issue
+ * 27); NAN when not opened.  A cgroup
  * that did not run at all (no runtime, no group enabled) was charged nothing
  * because nothing happened: its events are measured zeros.  NAN stays for a
  * group enabled for it but never on the PMU (multiplexed out).
@@ -103,8 +106,8 @@ static double scaled(const struct measure_impl *mi, const struct tmacg_acc *sum,
 	cycles = mi->plan.has_group_cycles ? mi->plan.cycles_of_group[g] : -1;
 	/* Each group against its own cycles (AMD: no fixed counter shares them). */
 	if (cycles >= 0 && *acc_counter(sum, cycles) && !isnan(mi->cycles_total))
-		return acc_scaled_by_cycles(sum, idx, cycles, mi->cycles_total);
-	return (double)*acc_counter(sum, idx) * mi->group_scale[g]; /* acc_scaled */
+		return nearbyint(acc_scaled_by_cycles(sum, idx, cycles, mi->cycles_total));
+	return nearbyint((double)*acc_counter(sum, idx) * mi->group_scale[g]); /* acc_scaled */
 }
 
 /* The model reads msr/tsc/, which tmacg computes from the interval (not a perf event). */
@@ -131,7 +134,7 @@ void measure_evaluate(struct measure *ms, const struct tmacg_acc *sum, double in
 	/* Once per group, not per event or node: a level-6 line reads 122 events, 105 nodes. */
 	acc_group_scales(&ms->layout, sum, mi->group_scale);
 	for (int e = 0; e < n; e++)
-		mi->values[e] = e == mi->tsc_event ? mi->tsc_hz * interval_s :
+		mi->values[e] = e == mi->tsc_event ? nearbyint(mi->tsc_hz * interval_s) :
 						     scaled(mi, sum, ran, mi->plan_of[e]);
 	model_eval_level(mi->model, &in, result, ms->facts.level, ms->facts.info);
 	model_result_no_slots(mi->model, result);

@@ -284,6 +284,46 @@ static void live_line_carries_its_given_latencies(void **state)
 	measure_close(ms);
 }
 
+/*
+ * A multiplexed count is scaled up (x enabled / running) and rounded to the
+ * nearest whole number, as perf stat gives scaled counts: the line carries
+ * 1429, not 1428.5714285714287 (digits past the count are noise of the
+ * estimate, and a level-6 line carries 122 counts), and the formulas read
+ * the same whole number, so the line's replay gives its metrics exactly.
+ */
+static void live_scaled_counts_are_whole(void **state)
+{
+	char model[] = "/tmp/tmacg-whole-model-XXXXXX";
+	const char *argv[] = { "tmacg", "--model-file", model, NULL };
+	struct options o;
+	struct measure_config mc;
+	struct measure *ms;
+	struct model_result *r;
+	union acc_room sum = { .acc.runtime_ns = 1000000000 };
+	double counts[64];
+	char err[1024], *text;
+
+	(void)state;
+	temp_file(model, "model whole\nnode 1 Thousandths\n  formula SW.CPU_CLOCK / 1000\n");
+	assert_int_equal(options_parse(&o, 3, (char **)argv, stdout, stderr), 0);
+	options_measure_config(&o, &mc);
+	if (measure_open(&ms, &mc, err, sizeof(err)))
+		fail_msg("%s", err);
+	unlink(model);
+	*acc_counter(&sum.acc, 0) = 1000;
+	*acc_enabled(&ms->layout, &sum.acc, 0) = 1000000000;
+	*acc_running(&ms->layout, &sum.acc, 0) = 700000000; /* 1000 / 0.7 = 1428.57... */
+	r = model_result_new(ms->facts.tma);
+	assert_non_null(r);
+	text = live_line(ms, &sum.acc, 1.0, 0.7, counts, r);
+	if (!strstr(text, "\"SW.CPU_CLOCK\":1429,") && !strstr(text, "\"SW.CPU_CLOCK\":1429}"))
+		fail_msg("the scaled count is not 1429:\n%s", text);
+	assert_true(r->value[0] == 1429 / 1000.0);
+	free(text);
+	model_result_free(r);
+	measure_close(ms);
+}
+
 /* The fraction of the interval group g ran, for live_rotation_line_keeps_measured. */
 static const double group_ran[] = { 0.25, 0.5, 0 };
 
@@ -392,6 +432,7 @@ int main(void)
 		cmocka_unit_test(replay_of_a_replay_gives_the_same_metrics),
 		cmocka_unit_test(live_line_carries_its_given_latencies),
 		cmocka_unit_test(live_rotation_line_keeps_measured),
+		cmocka_unit_test(live_scaled_counts_are_whole),
 	};
 	return cmocka_run_group_tests_name("replay_round_trip", tests, NULL, NULL);
 }
