@@ -25,6 +25,7 @@
 #include "pmu/plan_model.h"
 #include "pmu/planner.h"
 #include "pmu/pmu.h"
+#include "util/json_writer.h"
 
 /* Counts of Intel's fixed counters, under the names users know, when the model reads them. */
 #define NHEADLINE 3
@@ -53,6 +54,7 @@ struct measure_impl {
 	int headline[NHEADLINE]; /* plan index of the headline counts reported */
 	int nheadline;
 	const char **count_names;
+	size_t *count_name_lens; /* facts.count_name_lens */
 	/* Plan indices of the counts reported, one per name (a group's own cycles once). */
 	int *count_events;
 	int ncount_events;
@@ -227,6 +229,7 @@ void measure_close(struct measure *ms)
 	rl_table_free(&mi->latencies_given);
 	free(mi->count_node);
 	free(mi->count_names);
+	free(mi->count_name_lens);
 	free(mi->count_events);
 	free(mi->count_input);
 	free(mi->node_groups);
@@ -377,6 +380,13 @@ static int map_model_events(struct measure_impl *mi, char *err, size_t errlen)
 	mi->ms.facts.ncounts = c;
 	mi->ms.facts.nsummary = MEASURE_NFIXED + mi->ncount_nodes;
 	mi->ms.facts.count_names = mi->count_names;
+	/* Once, not per line: a level-6 line has 122 count keys (issue 27). */
+	mi->count_name_lens = calloc((size_t)c + 1, sizeof(*mi->count_name_lens));
+	if (!mi->count_name_lens)
+		return -ENOMEM;
+	for (int i = 0; i < c; i++)
+		mi->count_name_lens[i] = jw_plain_length(mi->count_names[i]);
+	mi->ms.facts.count_name_lens = mi->count_name_lens;
 	return 0;
 }
 

@@ -17,6 +17,7 @@
 
 #include "model/model.h"
 #include "output/output_json.h"
+#include "util/json_writer.h"
 #include "util/shortest_double.h"
 
 static char *render(const struct report_line *r)
@@ -54,6 +55,43 @@ static void hostile_cgroup_names_stay_valid_json(void **state)
 		json_object_put(o);
 		free(line);
 	}
+}
+
+/*
+ * Count names' lengths found once (measure.c) write the same line as names
+ * scanned on every line; a name that needs escaping has length 0 and is
+ * escaped still.  jw_plain_length says which is which.
+ */
+static void count_name_lengths_write_the_same_line(void **state)
+{
+	static const char *const names[] = { "on_cpu_s", "INT_MISC.RECOVERY_CYCLES:c1:e1",
+					     "msr/tsc/", "odd\"name", "ünï" };
+	static const double values[] = { 0.5, 1234, 2.5e9, 7, 8 };
+	size_t lens[5];
+	struct report_line r = { .interval_s = 1,
+				 .host = "h",
+				 .model = "software",
+				 .cgroup = "/a",
+				 .ncounts = 5,
+				 .count_names = names,
+				 .count_values = values,
+				 .running_min = NAN };
+	char *scanned, *given;
+
+	(void)state;
+	for (int i = 0; i < 5; i++)
+		lens[i] = jw_plain_length(names[i]);
+	assert_int_equal(lens[0], 8);
+	assert_int_equal(lens[1], strlen(names[1]));
+	assert_int_equal(lens[3], 0); /* '"' */
+	assert_int_equal(lens[4], 0); /* not ASCII */
+	scanned = render(&r);
+	r.count_name_lens = lens;
+	given = render(&r);
+	assert_string_equal(given, scanned);
+	assert_non_null(strstr(given, "\"odd\\\"name\":7,\"ünï\":8}"));
+	free(scanned);
+	free(given);
 }
 
 static void keys_come_in_schema_order(void **state)
@@ -423,6 +461,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(hostile_cgroup_names_stay_valid_json),
 		cmocka_unit_test(keys_come_in_schema_order),
+		cmocka_unit_test(count_name_lengths_write_the_same_line),
 		cmocka_unit_test(time_is_rfc3339_with_nanoseconds),
 		cmocka_unit_test(doubles_print_shortest_round_trip),
 		cmocka_unit_test(every_key_reads_back_exactly),

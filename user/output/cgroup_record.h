@@ -52,6 +52,12 @@ struct report_line {
 	const struct report_task *task;	 /* per-task line when set */
 	int ncounts;
 	const char *const *count_names;
+	/*
+	 * Per count, its name's length where the name needs no escape in JSON
+	 * (jw_plain_length), else 0; NULL: not known, each name scanned as
+	 * written.  measure.c gives them, found once.
+	 */
+	const size_t *count_name_lens;
 	const double *count_values; /* NAN: null */
 	int nsummary;		    /* the first nsummary counts: the table shows them too */
 	double running_min;	    /* NAN: null */

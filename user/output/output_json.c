@@ -251,6 +251,12 @@ int output_json_line(FILE *f, const struct report_line *r)
 	JW_KEY(&w, "counts");
 	jw_begin_object(&w);
 	for (int i = 0; i < r->ncounts; i++) {
+		size_t len = r->count_name_lens ? r->count_name_lens[i] : 0;
+
+		if (len) {
+			jw_member_double(&w, r->count_names[i], len, r->count_values[i]);
+			continue;
+		}
 		jw_key(&w, r->count_names[i]);
 		jw_double(&w, r->count_values[i]);
 	}

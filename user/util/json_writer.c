@@ -263,6 +263,13 @@ static void put_string(struct json_writer *w, const char *s)
 		free((char *)text);
 }
 
+size_t jw_plain_length(const char *s)
+{
+	size_t n = strlen(s);
+
+	return all_plain(s, n) ? n : 0;
+}
+
 void jw_key_plain(struct json_writer *w, const char *key, size_t len)
 {
 	jw_string_plain(w, key, len);

@@ -54,6 +54,12 @@ void jw_key(struct json_writer *w, const char *key);
 void jw_key_plain(struct json_writer *w, const char *key, size_t len);
 #define JW_KEY(w, literal) jw_key_plain(w, "" literal "", sizeof(literal) - 1)
 
+/*
+ * strlen(s) when s needs no escape (printable ASCII without '"' or '\\'), as
+ * jw_key_plain() and jw_member_*() take keys; else 0.  For names found once
+ * and written on every line.
+ */
+size_t jw_plain_length(const char *s);
 /* s NULL: null. */
 void jw_string(struct json_writer *w, const char *s);
 /*
