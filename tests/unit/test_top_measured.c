@@ -167,6 +167,59 @@ static char *render(struct fixture *fx, int width, bool rotating, char show_leve
 	return out;
 }
 
+/* Whether the rows come in this order in out (each row's name at its line's start). */
+static void assert_rows_in_order(const char *out, const char *const *names, int n)
+{
+	const char *at = out;
+
+	for (int i = 0; i < n; i++) {
+		char row[32];
+		const char *p;
+
+		snprintf(row, sizeof(row), "\n%s ", names[i]);
+		p = strstr(at, row);
+		if (!p)
+			fail_msg("row %s not after the previous one:\n%s", names[i], out);
+		at = p + 1;
+	}
+}
+
+/*
+ * MEAS% is a sort key while rotating, after the name: `s` reaches it (its
+ * header "*MEAS", one column short for the '%'), the
+ * rows come best measured first, `r` puts the least measured first, and
+ * a row without a path ("-") stays last either way.
+ */
+static void test_sort_by_meas(void **state)
+{
+	static const char *const most[] = { "/seen", "/deep", "/unseen", "/idle" };
+	static const char *const least[] = { "/unseen", "/deep", "/seen", "/idle" };
+	struct top *t = top_new(((struct fixture *)*state)->m, 4, 1, counts);
+	char *out = NULL;
+	int presses = 0;
+
+	assert_non_null(t);
+	add_rows(*state, t, true);
+	while (!out || !strstr(out, " *MEAS ")) {
+		free(out);
+		assert_true(++presses < 12);
+		assert_int_equal(top_key(t, 's'), TOP_KEY_REDRAW);
+		out = draw(t, 120);
+	}
+	assert_int_equal(presses, 6); /* CPU%, FE% BAD% BE% RET%, CGROUP, then MEAS% */
+	assert_rows_in_order(out, most, 4);
+	free(out);
+	assert_int_equal(top_key(t, 'r'), TOP_KEY_REDRAW);
+	out = draw(t, 120);
+	assert_rows_in_order(out, least, 4);
+	free(out);
+	assert_int_equal(top_key(t, 's'), TOP_KEY_REDRAW); /* and round to CPU% */
+	out = draw(t, 120);
+	assert_null(strstr(out, "*MEAS"));
+	free(out);
+	top_free(t);
+}
+
 static void test_marks_and_meas_120(void **state)
 {
 	char *out = render(*state, 120, true, 0);
@@ -372,6 +425,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_marks_and_meas_120),
+		cmocka_unit_test(test_sort_by_meas),
 		cmocka_unit_test(test_narrow),
 		cmocka_unit_test(test_every_width),
 		cmocka_unit_test(test_not_rotating_unchanged),

@@ -428,6 +428,8 @@ static const char *sort_head(const struct top *t, int k)
 		return head;
 	case TOP_SORT_EXTRA:
 		return t->extra_head[i];
+	case TOP_SORT_MEAS:
+		return "MEAS%";
 	default:
 		return t->pods ? "POD" : "CGROUP";
 	}
@@ -438,14 +440,18 @@ static void put_head(const struct top *t, struct line *ln, int k, int w, bool ri
 {
 	char text[64];
 
-	snprintf(text, sizeof(text), "%s%s", k == t->sort && (t->sort || t->reverse) ? "*" : "",
-		 sort_head(t, k));
+	int n = snprintf(text, sizeof(text), "%s%s",
+			 k == t->sort && (t->sort || t->reverse) ? "*" : "", sort_head(t, k));
+
+	/* "*MEAS%" is one wider than its column: marked, it drops the '%' ("*MEAS"). */
+	if (n > w && n > 1 && n < (int)sizeof(text) && text[n - 1] == '%')
+		text[n - 1] = '\0';
 	put_text(ln, text, w, right);
 }
 
 static void header_line(const struct top *t, const struct layout *l, struct line *ln)
 {
-	put_head(t, ln, top_sort_keys(t) - 1, l->name_w, false);
+	put_head(t, ln, top_sort_name_key(t), l->name_w, false);
 	if (l->cpu) {
 		put_sep(ln);
 		put_head(t, ln, 0, COL_CPU, true);
@@ -468,7 +474,7 @@ static void header_line(const struct top *t, const struct layout *l, struct line
 	}
 	if (l->meas) {
 		put_sep(ln);
-		put_text(ln, "MEAS%", COL_MEAS, true);
+		put_head(t, ln, top_sort_name_key(t) + 1, COL_MEAS, true);
 	}
 	if (l->path_w) {
 		put_sep(ln);

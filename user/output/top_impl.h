@@ -40,7 +40,7 @@ struct top_row {
 };
 
 /* What the rows are sorted by: CPU, a level-1 share, a rate, or the name. */
-enum top_sort_kind { TOP_SORT_CPU, TOP_SORT_L1, TOP_SORT_EXTRA, TOP_SORT_NAME };
+enum top_sort_kind { TOP_SORT_CPU, TOP_SORT_L1, TOP_SORT_EXTRA, TOP_SORT_NAME, TOP_SORT_MEAS };
 
 struct top {
 	const struct tma_model *m;
@@ -71,8 +71,13 @@ struct top {
 	struct top_title last_title;
 };
 
-/* The number of sort keys: CPU, each level-1 share, each rate, the name. */
+/*
+ * The number of sort keys: CPU, each level-1 share, each rate, the name and,
+ * rotating (levels 4-6), MEAS%: the bottleneck path's share measured.
+ */
 int top_sort_keys(const struct top *t);
+/* The name's sort key (the rows' first column). */
+int top_sort_name_key(const struct top *t);
 /* The sort key k's kind and, for a share or a rate, its index. */
 enum top_sort_kind top_sort_kind(const struct top *t, int k, int *index);
 /*

@@ -11,9 +11,18 @@
 
 #include "output/top_impl.h"
 
+/*
+ * CPU, the level-1 shares, the value columns, the name, then (rotating) MEAS%:
+ * after the name, so a first rotating line, which adds it, moves no key.
+ */
 int top_sort_keys(const struct top *t)
 {
-	return 1 + t->nl1 + t->nextra + 1;
+	return top_sort_name_key(t) + 1 + t->rotating;
+}
+
+int top_sort_name_key(const struct top *t)
+{
+	return 1 + t->nl1 + t->nextra;
 }
 
 enum top_sort_kind top_sort_kind(const struct top *t, int k, int *index)
@@ -29,7 +38,7 @@ enum top_sort_kind top_sort_kind(const struct top *t, int k, int *index)
 		*index = k - 1 - t->nl1;
 		return TOP_SORT_EXTRA;
 	}
-	return TOP_SORT_NAME;
+	return k == top_sort_name_key(t) ? TOP_SORT_NAME : TOP_SORT_MEAS;
 }
 
 static double sort_value(const struct top *t, const struct top_row *r)
@@ -43,6 +52,8 @@ static double sort_value(const struct top *t, const struct top_row *r)
 		return r->l1[i];
 	case TOP_SORT_EXTRA:
 		return r->extra[i];
+	case TOP_SORT_MEAS:
+		return top_path_measured(t, r);
 	default:
 		return NAN;
 	}
