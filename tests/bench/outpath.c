@@ -26,6 +26,7 @@
 #include "model/model.h"
 #include "output/output_json.h"
 #include "prom/prom_expo.h"
+#include "prom/prom_text.h"
 #include "software_counts.h"
 #include "util/json_writer.h"
 
@@ -165,8 +166,7 @@ static double prom_round(const struct variant *v, int lines, struct prom_expo *e
 {
 	struct report_line l;
 	double t0 = now_ns();
-	size_t len;
-	char *text;
+	struct prom_text text;
 
 	fill_line(v, 0, &l);
 	if (prom_expo_begin(e, &l))
@@ -176,10 +176,10 @@ static double prom_round(const struct variant *v, int lines, struct prom_expo *e
 		if (prom_expo_line(e, &l))
 			exit(3);
 	}
-	text = prom_expo_end(e, &len);
-	if (!text)
+	/* Served, and no scrape still sending it at the next publish: as live, mostly. */
+	if (prom_expo_end_text(e, &text))
 		exit(3);
-	free(text);
+	prom_expo_recycle(e, &text);
 	return (now_ns() - t0) / lines;
 }
 

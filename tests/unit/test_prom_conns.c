@@ -31,6 +31,7 @@
 
 #include "prom/prom_listen.h"
 #include "prom/prom_server.h"
+#include "prom/prom_text.h"
 
 #define SLOW_CLIENTS 200
 #define RUN_S 12
@@ -248,6 +249,84 @@ static void slow_clients_out_of_descriptors(void **state)
 }
 
 /* A request trickling in a line a second is cut off at the deadline (5 s), not served forever. */
+/* One request's whole response (NUL-terminated, at most 64 KiB), or NULL. */
+static char *fetch(int port, const char *method)
+{
+	char req[128], *buf = malloc(65536);
+	struct timeval tv = { .tv_sec = 3 };
+	int fd = connect_to(port, false), len;
+	size_t got = 0;
+	ssize_t n;
+
+	if (fd < 0 || !buf) {
+		free(buf);
+		return NULL;
+	}
+	len = snprintf(req, sizeof(req),
+		       "%s /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", method);
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (send(fd, req, len, MSG_NOSIGNAL) == len)
+		while (got < 65535 && (n = recv(fd, buf + got, 65535 - got, 0)) > 0)
+			got += n;
+	close(fd);
+	buf[got] = '\0';
+	return buf;
+}
+
+/*
+ * A text published in pieces is served as their concatenation (GET), its
+ * Content-Length their sum (HEAD); publishing the next hands the previous
+ * one's pieces back when no reply still sends them, for the builder to
+ * write the next interval into (prom_expo_recycle).
+ */
+static void pieces_served_whole_and_handed_back(void **state)
+{
+	static const char *const parts[] = { "# TYPE a gauge\na 1\n", "b{x=\"y\"} 2\n", "",
+					     "c 3\n" };
+	struct prom_text t = { 0 }, done;
+	struct prom_server *s;
+	char *got, *p0;
+	int port;
+
+	(void)state;
+	s = start(&port);
+	for (int i = 0; i < 4; i++) {
+		t.piece[t.n++] = (struct prom_piece){ .buf = strdup(parts[i]),
+						      .len = strlen(parts[i]),
+						      .cap = strlen(parts[i]) + 1,
+						      .family = i };
+		assert_non_null(t.piece[i].buf);
+	}
+	p0 = t.piece[0].buf;
+	assert_int_equal(prom_server_publish_text(s, &t, &done), 0);
+	assert_int_equal(t.n, 0);
+	assert_int_equal(done.n, 1); /* start()'s text: no reply held it */
+	prom_text_free(&done);
+	got = fetch(port, "GET");
+	assert_non_null(got);
+	assert_non_null(strstr(got, "\r\n\r\n# TYPE a gauge\na 1\nb{x=\"y\"} 2\nc 3\n"));
+	assert_non_null(strstr(got, "Content-Length: 34\r\n"));
+	free(got);
+	got = fetch(port, "HEAD");
+	assert_non_null(got);
+	assert_non_null(strstr(got, "Content-Length: 34\r\n"));
+	free(got);
+	/*
+	 * Replaced once both replies are done (the server thread drops their
+	 * references as it frees them, just after the last byte): the four pieces
+	 * come back as they went, nothing copied.
+	 */
+	usleep(200000);
+	t = (struct prom_text){ .n = 1, .piece[0] = { strdup("d 4\n"), 4, 5, -1 } };
+	assert_non_null(t.piece[0].buf);
+	assert_int_equal(prom_server_publish_text(s, &t, &done), 0);
+	assert_int_equal(done.n, 4);
+	assert_ptr_equal(done.piece[0].buf, p0);
+	assert_int_equal(done.piece[3].family, 3);
+	prom_text_free(&done);
+	prom_server_stop(s);
+}
+
 static void trickling_request_cut_off(void **state)
 {
 	struct prom_server *s;
@@ -281,6 +360,7 @@ static void trickling_request_cut_off(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(pieces_served_whole_and_handed_back),
 		cmocka_unit_test(trickling_request_cut_off),
 		cmocka_unit_test(slow_clients_at_128_descriptors),
 		cmocka_unit_test(slow_clients_out_of_descriptors),

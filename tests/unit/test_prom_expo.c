@@ -24,6 +24,7 @@
 #include "output/cgroup_record.h"
 #include "prom/prom_expo.h"
 #include "prom/prom_label.h"
+#include "prom/prom_text.h"
 #include "promtool.h"
 
 static const char *const count_names[] = { "on_cpu_s", "cpu_utilization", "context_switches",
@@ -718,6 +719,100 @@ static char *slots_interval(struct slots_run *run, int level, double s, double f
 	return end(run->e);
 }
 
+/* Whether a piece (its len bytes: no NUL) holds a tmacg_tma_ratio sample. */
+static bool has_ratio(const struct prom_piece *p)
+{
+	static const char sample[] = "tmacg_tma_ratio{";
+
+	return memmem(p->buf, p->len, sample, sizeof(sample) - 1) != NULL;
+}
+
+/* One interval of /svc on run's model at level 3, begun and written, not ended. */
+static void slots_line(struct slots_run *run, double s)
+{
+	struct model_input in = { .events = run->events, .interval_s = 1, .flags = 0 };
+	struct fake_line line;
+
+	for (int i = 0; i < model_event_count(run->m); i++)
+		run->events[i] = s / (i + 2);
+	run->events[model_event_index(run->m, "E.S")] = s;
+	assert_int_equal(model_eval(run->m, &in, run->r), 0);
+	fake(&line, "/svc", 5, 1);
+	line.line.tma = run->m;
+	line.line.result = run->r;
+	line.line.level = 3;
+	begin(run->e, 0);
+	assert_int_equal(prom_expo_line(run->e, &line.line), 0);
+}
+
+/*
+ * An interval ended in pieces reads as the one string prom_expo_end makes of
+ * the same lines; the node families' samples are pieces of their own (never
+ * copied), and once recycled the next interval writes them into the same
+ * memory: a 27 MiB level-6 scrape was copied into a fresh allocation each
+ * interval (issue 27).
+ */
+static void pieces_join_to_the_text_and_come_back(void **state)
+{
+	char err[512], *whole, *joined;
+	struct slots_run a = { 0 }, b = { 0 };
+	struct prom_text t;
+	size_t len, jlen;
+	char *given;
+	int node_pieces = 0, family = -1;
+
+	(void)state;
+	a.m = model_load(slots_model_text, strlen(slots_model_text), "s.tma", err, sizeof(err));
+	b.m = model_load(slots_model_text, strlen(slots_model_text), "s.tma", err, sizeof(err));
+	assert_non_null(a.m);
+	assert_non_null(b.m);
+	a.r = model_result_new(a.m);
+	b.r = model_result_new(b.m);
+	a.e = prom_expo_new(false);
+	b.e = prom_expo_new(false);
+	slots_line(&a, 1000);
+	slots_line(&b, 1000);
+	whole = prom_expo_end(a.e, &len);
+	assert_non_null(whole);
+	assert_int_equal(prom_expo_end_text(b.e, &t), 0);
+	joined = prom_text_join(&t, &jlen);
+	assert_non_null(joined);
+	assert_int_equal(jlen, len);
+	assert_string_equal(joined, whole);
+	for (int i = 0; i < t.n; i++)
+		if (t.piece[i].family >= 0 && has_ratio(&t.piece[i])) {
+			family = t.piece[i].family;
+			node_pieces++;
+		}
+	assert_int_equal(node_pieces, 1);
+	prom_text_free(&t);
+	/*
+	 * A buffer of 1 MiB handed back as that family's (one a fresh allocation
+	 * of the same address cannot be: it is never freed) is where the next
+	 * interval's ratios are written.
+	 */
+	given = malloc(1 << 20);
+	assert_non_null(given);
+	t = (struct prom_text){ .n = 1, .piece[0] = { given, 0, 1 << 20, family } };
+	prom_expo_recycle(b.e, &t);
+	assert_int_equal(t.n, 0);
+	slots_line(&b, 2000);
+	assert_int_equal(prom_expo_end_text(b.e, &t), 0);
+	node_pieces = 0;
+	for (int i = 0; i < t.n; i++)
+		node_pieces += t.piece[i].buf == given && t.piece[i].cap == 1 << 20 &&
+			       has_ratio(&t.piece[i]);
+	assert_int_equal(node_pieces, 1);
+	prom_text_free(&t);
+	free(whole);
+	free(joined);
+	for (struct slots_run *r = &a; r; r = r == &a ? &b : NULL) {
+		prom_expo_free(r->e);
+		model_result_free(r->r);
+		model_free(r->m);
+	}
+}
+
 /*
  * Level-1 and level-2 nodes in slots get counters whose rates give the
  * exact share over two intervals of different lengths, where the mean of
@@ -840,6 +935,7 @@ int main(void)
 		cmocka_unit_test(node_samples_follow_the_model_and_the_line),
 		cmocka_unit_test(measured_share_of_deep_nodes),
 		cmocka_unit_test(slot_counters_give_exact_shares),
+		cmocka_unit_test(pieces_join_to_the_text_and_come_back),
 		cmocka_unit_test(no_slot_counters_without_slots),
 		cmocka_unit_test(promtool_accepts_hostile_names),
 		cmocka_unit_test(different_names_keep_different_values),

@@ -10,6 +10,7 @@
 #include "prom/prom_expo.h"
 #include "prom/prom_listen.h"
 #include "prom/prom_server.h"
+#include "prom/prom_text.h"
 #include "output/report.h"
 
 struct prom {
@@ -50,13 +51,20 @@ static void on_line(void *ctx, const struct report_line *line)
 /* Serves the text built since the last begin. */
 static void publish(struct prom *p)
 {
-	size_t len = 0;
-	char *text = prom_expo_end(p->expo, &len);
+	struct prom_text text, done;
+	int ret = prom_expo_end_text(p->expo, &text);
 
 	/* Out of memory: the previous interval stays served rather than a partial one. */
-	if (p->failed || !text || prom_server_publish(p->server, text, len)) {
-		if (p->failed)
-			free(text);
+	if (!ret && p->failed) {
+		prom_text_free(&text);
+		ret = -ENOMEM;
+	} else if (!ret) {
+		ret = prom_server_publish_text(p->server, &text, &done);
+		/* The text served until now, when no scrape still sends it: the next one's buffers. */
+		if (!ret)
+			prom_expo_recycle(p->expo, &done);
+	}
+	if (ret) {
 		if (!p->warned)
 			fprintf(stderr, "tmacg: warning: out of memory building /metrics: the "
 					"previous interval is served\n");

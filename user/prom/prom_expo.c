@@ -19,6 +19,7 @@
 #include "model/model.h"
 #include "output/output_json.h"
 #include "prom/prom_label.h"
+#include "prom/prom_text.h"
 #include "util/double_memo.h"
 #include "util/shortest_double.h"
 #include "util/u64map.h"
@@ -784,12 +785,69 @@ static size_t family_header(char *p, const struct family_def *d)
 	return n;
 }
 
-char *prom_expo_end(struct prom_expo *e, size_t *len)
+/* Appends n bytes to a piece of copied text; false when out of memory. */
+static bool piece_add(struct prom_piece *p, const char *s, size_t n)
 {
-	char *text = NULL;
-	size_t textlen = 0;
+	if (!room(&p->buf, &p->cap, p->len, n))
+		return false;
+	memcpy(p->buf + p->len, s, n);
+	p->len += n;
+	return true;
+}
+
+/* Family i's HELP and TYPE lines, then its stream's samples, onto the copied piece. */
+static bool family_head_text(struct prom_expo *e, int i, struct prom_piece *p)
+{
+	size_t n = family_header(NULL, &defs[i]);
+
+	if (!room(&p->buf, &p->cap, p->len, n))
+		return false;
+	p->len += family_header(p->buf + p->len, &defs[i]);
+	return piece_add(p, e->buf[i], e->len[i]);
+}
+
+/*
+ * The families in order: what their streams hold copied into pieces of
+ * their own (a few series per cgroup), each node family's samples handed
+ * over as they were written (most of a deep level's bytes, copied never).
+ */
+static bool pieces(struct prom_expo *e, struct prom_text *t)
+{
+	struct prom_piece *copy = NULL;
+
+	for (int i = 0; i < F_COUNT; i++) {
+		if (!e->len[i] && !e->nodes_len[i])
+			continue;
+		if (!copy) {
+			copy = &t->piece[t->n++];
+			*copy = (struct prom_piece){ .family = -1 };
+		}
+		if (!family_head_text(e, i, copy))
+			return false;
+		if (!e->nodes_len[i])
+			continue;
+		/* Room for this piece and a copied one after it. */
+		if (t->n + 2 > PROM_TEXT_MAX_PIECES) {
+			if (!piece_add(copy, e->nodes_text[i], e->nodes_len[i]))
+				return false;
+			continue;
+		}
+		t->piece[t->n++] = (struct prom_piece){ .buf = e->nodes_text[i],
+							.len = e->nodes_len[i],
+							.cap = e->nodes_cap[i],
+							.family = i };
+		e->nodes_text[i] = NULL;
+		e->nodes_len[i] = e->nodes_cap[i] = 0;
+		copy = NULL;
+	}
+	return true;
+}
+
+int prom_expo_end_text(struct prom_expo *e, struct prom_text *t)
+{
 	bool ok = e->open;
 
+	t->n = 0;
 	if (ok) {
 		fprintf(e->f[F_DROPPED], "%s{", defs[F_DROPPED].name);
 		label(e, e->f[F_DROPPED], "host", e->host);
@@ -800,30 +858,42 @@ char *prom_expo_end(struct prom_expo *e, size_t *len)
 	}
 	e->open = false;
 	forget_unreported(e);
-	/* One allocation of the whole text, each family copied once. */
-	for (int i = 0; ok && i < F_COUNT; i++) {
+	for (int i = 0; ok && i < F_COUNT; i++)
 		if (fflush(e->f[i]))
 			ok = false;
-		else if (e->len[i] + e->nodes_len[i])
-			textlen += family_header(NULL, &defs[i]) + e->len[i] + e->nodes_len[i];
-	}
-	text = ok && !e->label_failed ? malloc(textlen + 1) : NULL;
-	if (!text) {
+	if (!ok || e->label_failed || !pieces(e, t)) {
+		prom_text_free(t);
 		close_streams(e); /* out of memory: start afresh */
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void prom_expo_recycle(struct prom_expo *e, struct prom_text *t)
+{
+	for (int k = 0; k < t->n; k++) {
+		struct prom_piece *p = &t->piece[k];
+
+		/* A node family's buffer, back to be written again: no regrowing, no fresh pages. */
+		if (p->family >= 0 && p->family < F_COUNT && !e->nodes_text[p->family]) {
+			e->nodes_text[p->family] = p->buf;
+			e->nodes_cap[p->family] = p->cap;
+			e->nodes_len[p->family] = 0;
+		} else {
+			free(p->buf);
+		}
+	}
+	t->n = 0;
+}
+
+char *prom_expo_end(struct prom_expo *e, size_t *len)
+{
+	struct prom_text t;
+	char *text;
+
+	if (prom_expo_end_text(e, &t))
 		return NULL;
-	}
-	textlen = 0;
-	for (int i = 0; i < F_COUNT; i++) {
-		if (!e->len[i] && !e->nodes_len[i])
-			continue;
-		textlen += family_header(text + textlen, &defs[i]);
-		memcpy(text + textlen, e->buf[i], e->len[i]);
-		textlen += e->len[i];
-		if (e->nodes_len[i])
-			memcpy(text + textlen, e->nodes_text[i], e->nodes_len[i]);
-		textlen += e->nodes_len[i];
-	}
-	text[textlen] = '\0';
-	*len = textlen;
+	text = prom_text_join(&t, len);
+	prom_expo_recycle(e, &t);
 	return text;
 }

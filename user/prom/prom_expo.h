@@ -15,6 +15,7 @@
 
 struct report_line;
 struct prom_expo;
+struct prom_text;
 
 /*
  * The i-th metric family the builder can write (0, 1, ...), NULL past the
@@ -40,8 +41,16 @@ int prom_expo_begin_unmeasured(struct prom_expo *e, const char *host, const char
 /* One reported cgroup; task lines are ignored (unbounded: not exported). */
 int prom_expo_line(struct prom_expo *e, const struct report_line *line);
 /*
- * Ends the interval: returns the whole exposition text (malloc'ed, the
- * caller frees it) and its length, or NULL when out of memory.
+ * Ends the interval: the exposition as its pieces (prom/prom_text.h; t's
+ * own from here: serve them, then prom_expo_recycle or prom_text_free).  0,
+ * or -ENOMEM with t empty.
+ */
+int prom_expo_end_text(struct prom_expo *e, struct prom_text *t);
+/* Takes back the node families' buffers of an ended text no reply sends any more; frees the rest. */
+void prom_expo_recycle(struct prom_expo *e, struct prom_text *t);
+/*
+ * Ends the interval as one string: the whole exposition text (malloc'ed,
+ * the caller frees it) and its length, or NULL when out of memory.
  */
 char *prom_expo_end(struct prom_expo *e, size_t *len);
 

@@ -21,6 +21,7 @@
 
 #include "prom/prom_conns.h"
 #include "prom/prom_listen.h"
+#include "prom/prom_text.h"
 
 /* Prometheus's text format, version 0.0.4. */
 #define CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
@@ -42,12 +43,12 @@
 
 /*
  * One interval's text, shared by every reply still sending it: a scrape takes
- * a reference instead of a copy, the last reference frees it.
+ * a reference to each piece instead of a copy, the last reference frees them.
  */
 struct snapshot {
 	atomic_uint refs;
 	size_t len;
-	char *text;
+	struct prom_text text;
 };
 
 struct prom_server {
@@ -67,7 +68,7 @@ struct prom_server {
 static void snapshot_put(struct snapshot *snap)
 {
 	if (snap && atomic_fetch_sub(&snap->refs, 1) == 1) {
-		free(snap->text);
+		prom_text_free(&snap->text);
 		free(snap);
 	}
 }
@@ -109,10 +110,22 @@ static void reply_metrics(struct prom_server *s, struct evhttp_request *req, boo
 		snprintf(len, sizeof(len), "%zu", snap->len);
 		evhttp_add_header(h, "Content-Length", len);
 		snapshot_put(snap);
-	} else if (snap->len == 0 ||
-		   evbuffer_add_reference(evhttp_request_get_output_buffer(req), snap->text,
-					  snap->len, snapshot_release, snap)) {
-		snapshot_put(snap); /* nothing to send, or out of memory: an empty body */
+	} else {
+		struct evbuffer *body = evhttp_request_get_output_buffer(req);
+
+		/* Each piece holds a reference of its own, dropped once it is sent. */
+		for (int i = 0; i < snap->text.n; i++) {
+			const struct prom_piece *p = &snap->text.piece[i];
+
+			if (!p->len)
+				continue;
+			atomic_fetch_add(&snap->refs, 1);
+			if (evbuffer_add_reference(body, p->buf, p->len, snapshot_release, snap)) {
+				snapshot_put(snap); /* out of memory: the body ends short */
+				break;
+			}
+		}
+		snapshot_put(snap); /* this reply's own */
 	}
 	evhttp_send_reply(req, HTTP_OK, "OK", NULL);
 }
@@ -187,24 +200,44 @@ void prom_server_set_ready(struct prom_server *s)
 	atomic_store(&s->ready, true);
 }
 
-int prom_server_publish(struct prom_server *s, char *text, size_t len)
+int prom_server_publish_text(struct prom_server *s, struct prom_text *text, struct prom_text *done)
 {
 	struct snapshot *snap = malloc(sizeof(*snap)), *old;
 
+	done->n = 0;
 	if (!snap) {
-		free(text);
+		prom_text_free(text);
 		return -ENOMEM; /* the last text stays served */
 	}
 	atomic_init(&snap->refs, 1);
-	snap->text = text;
-	snap->len = len;
+	snap->text = *text;
+	snap->len = prom_text_len(text);
+	text->n = 0;
 	pthread_mutex_lock(&s->lock);
 	old = s->current;
 	s->current = snap;
 	pthread_mutex_unlock(&s->lock);
-	/* Replies still sending the old text hold their own references. */
-	snapshot_put(old);
+	/*
+	 * Replies still sending the old text hold their own references and the
+	 * last one frees it; when none does (the usual case), its pieces are the
+	 * caller's again.
+	 */
+	if (old && atomic_fetch_sub(&old->refs, 1) == 1) {
+		*done = old->text;
+		free(old);
+	}
 	return 0;
+}
+
+int prom_server_publish(struct prom_server *s, char *text, size_t len)
+{
+	struct prom_text t = { .n = 1,
+			       .piece[0] = { .buf = text, .len = len, .cap = len, .family = -1 } },
+			 done;
+	int ret = prom_server_publish_text(s, &t, &done);
+
+	prom_text_free(&done);
+	return ret;
 }
 
 static int bind_socket(const struct prom_listen_addr *a, char *err, size_t errlen)

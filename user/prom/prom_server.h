@@ -13,6 +13,7 @@
 
 struct prom_server;
 struct prom_listen_addr;
+struct prom_text;
 
 /*
  * Binds the address and starts serving an empty exposition.  NULL with the
@@ -21,7 +22,14 @@ struct prom_listen_addr;
  */
 struct prom_server *prom_server_start(const struct prom_listen_addr *a, char *bound,
 				      size_t boundlen, char *err, size_t errlen);
-/* Serves text (malloc'ed; the server frees it, also on error) from now on.  0 or -ENOMEM. */
+/*
+ * Serves text's pieces from now on (the server's from here, also on error;
+ * text is left empty).  done: the text served until now, when no reply was
+ * still sending it (else empty, and the last reply frees it), for the caller
+ * to reuse or prom_text_free.  0 or -ENOMEM.
+ */
+int prom_server_publish_text(struct prom_server *s, struct prom_text *text, struct prom_text *done);
+/* The same with one string (malloc'ed; the server frees it, also on error). */
 int prom_server_publish(struct prom_server *s, char *text, size_t len);
 /*
  * Health for a Kubernetes probe: /healthz answers 200 while the server runs
