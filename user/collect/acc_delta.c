@@ -103,7 +103,7 @@ double acc_least_share(const double *share, uint64_t groups)
 
 double acc_running_min(const struct acc_layout *l, const struct tmacg_acc *a)
 {
-	return acc_measured(l, a, l->ngroups >= 64 ? ~0ull : (1ull << l->ngroups) - 1);
+	return acc_measured(l, a, group_mask_first(l->ngroups));
 }
 
 double acc_cycles_total(const struct acc_layout *l, const struct tmacg_acc *a, const int *cycles_of)
