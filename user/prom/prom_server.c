@@ -121,8 +121,18 @@ static void reply_metrics(struct prom_server *s, struct evhttp_request *req, boo
 				continue;
 			atomic_fetch_add(&snap->refs, 1);
 			if (evbuffer_add_reference(body, p->buf, p->len, snapshot_release, snap)) {
-				snapshot_put(snap); /* out of memory: the body ends short */
-				break;
+				snapshot_put(snap);
+				/*
+				 * Out of memory: a part of the exposition would be taken
+				 * for all of it.  The scrape fails instead (Prometheus
+				 * sets up to 0), the pieces added so far released.
+				 */
+				evbuffer_drain(body, evbuffer_get_length(body));
+				evhttp_remove_header(h, "Content-Type");
+				snapshot_put(snap);
+				reply_text(req, HTTP_SERVUNAVAIL, "Service Unavailable",
+					   "out of memory: try again\n");
+				return;
 			}
 		}
 		snapshot_put(snap); /* this reply's own */
