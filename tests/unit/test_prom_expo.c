@@ -648,11 +648,11 @@ static void measured_share_of_deep_nodes(void **state)
 		"tmacg_tma_measured_ratio{host=\"node-1\",cgroup=\"/svc\","
 		"tma_node=\"Backend.Memory.DRAM.Bandwidth\",level=\"4\"} 0.25\n"
 		"tmacg_tma_measured_ratio{host=\"node-1\",cgroup=\"/svc\","
-		"tma_node=\"Backend.Memory.DRAM.Latency\",level=\"4\"} 0.3333333333333333\n"
+		"tma_node=\"Backend.Memory.DRAM.Latency\",level=\"4\"} 0.3333\n"
 		"tmacg_tma_measured_ratio{host=\"node-1\",cgroup=\"/svc\","
 		"tma_node=\"Backend.Memory.DRAM.Latency.Far\",level=\"5\"} 0.25\n"
 		"tmacg_tma_measured_ratio{host=\"node-1\",cgroup=\"/svc\","
-		"tma_node=\"Backend.Memory.DRAM.Latency.Near\",level=\"5\"} 0.3333333333333333\n";
+		"tma_node=\"Backend.Memory.DRAM.Latency.Near\",level=\"5\"} 0.3333\n";
 	const char *at;
 
 	(void)state;
@@ -877,6 +877,36 @@ static void slot_counters_give_exact_shares(void **state)
 	model_free(run.m);
 }
 
+/*
+ * Ratios to 9 significant digits, the counters exact (docs/output.md
+ * "Numbers"): Frontend 100 / 700.5 slots is 0.142755175, its slots and the total exact.
+ */
+static void ratios_to_nine_digits_counters_exact(void **state)
+{
+	struct slots_run run = { 0 };
+	char err[512];
+	char *text;
+
+	(void)state;
+	run.m = model_load(slots_model_text, strlen(slots_model_text), "s.tma", err, sizeof(err));
+	if (!run.m)
+		fail_msg("%s", err);
+	run.r = model_result_new(run.m);
+	run.e = prom_expo_new(false);
+	text = slots_interval(&run, 3, 700.5, 100, 30, 10, 70);
+	assert_non_null(strstr(text, "tma_node=\"Frontend\",level=\"1\"} 0.142755175\n"));
+	assert_non_null(strstr(text, "tmacg_topdown_slots_total{host=\"node-1\",cgroup=\"/svc\"} "
+				     "700.5\n"));
+	/* share x SLOTS, 100.00000000000001 here: to the last bit, as a counter must be summed */
+	assert_true(value_of(text, "tmacg_tma_node_slots_total",
+			     "host=\"node-1\",cgroup=\"/svc\",tma_node=\"Frontend\",level=\"1\"") ==
+		    100 / 700.5 * 700.5);
+	free(text);
+	prom_expo_free(run.e);
+	model_result_free(run.r);
+	model_free(run.m);
+}
+
 /* A model without SLOTS (srf, cwf, generic, software): gauges only. */
 static void no_slot_counters_without_slots(void **state)
 {
@@ -937,6 +967,7 @@ int main(void)
 		cmocka_unit_test(slot_counters_give_exact_shares),
 		cmocka_unit_test(pieces_join_to_the_text_and_come_back),
 		cmocka_unit_test(no_slot_counters_without_slots),
+		cmocka_unit_test(ratios_to_nine_digits_counters_exact),
 		cmocka_unit_test(promtool_accepts_hostile_names),
 		cmocka_unit_test(different_names_keep_different_values),
 	};

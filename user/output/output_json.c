@@ -15,7 +15,7 @@
 
 #include "model/model.h"
 #include "model/retire_latency.h"
-#include "util/double_memo.h"
+#include "util/share_memo.h"
 #include "util/json_writer.h"
 #include "util/rfc3339.h"
 #include "util/shortest_double.h"
@@ -67,7 +67,7 @@ static void add_model_result(struct json_writer *w, const struct report_line *r)
 		const struct model_node_info *node = model_node(r->tma, i);
 
 		if (node_reported(r, node))
-			jw_member_double(w, node->name, node->name_len, r->result->value[i]);
+			jw_member_ratio(w, node->name, node->name_len, r->result->value[i]);
 	}
 	jw_end_object(w);
 	JW_KEY(w, "flagged");
@@ -87,17 +87,17 @@ static void add_model_result(struct json_writer *w, const struct report_line *r)
  * At levels 4-6 groups are measured in turns: each node whose events take
  * turns with the fraction of the interval they were on the PMU
  * (docs/output.md).  The nodes of one perf group share their fraction: its
- * text is made once per line (util/double_memo.h).
+ * text is made once per line (util/share_memo.h).
  */
 static void add_measured(struct json_writer *w, const struct report_line *r)
 {
-	struct double_memo memo;
+	struct share_memo memo;
 	int n;
 
 	if (!r->measured || !r->tma)
 		return;
 	n = model_node_count(r->tma);
-	double_memo_init(&memo);
+	share_memo_init(&memo);
 	JW_KEY(w, "measured");
 	jw_begin_object(w);
 	for (int k = 0; k < n; k++) {
@@ -113,7 +113,7 @@ static void add_measured(struct json_writer *w, const struct report_line *r)
 			jw_null(w);
 			continue;
 		}
-		text = double_memo_text(&memo, r->measured[k], &len);
+		text = share_memo_text(&memo, r->measured[k], &len);
 		jw_member_text(w, node->name, node->name_len, text, len);
 	}
 	jw_end_object(w);

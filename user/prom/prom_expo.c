@@ -20,8 +20,9 @@
 #include "output/output_json.h"
 #include "prom/prom_label.h"
 #include "prom/prom_text.h"
-#include "util/double_memo.h"
+#include "util/share_memo.h"
 #include "util/shortest_double.h"
+#include "util/sig_double.h"
 #include "util/u64map.h"
 #include "util/version.h"
 
@@ -247,17 +248,17 @@ void prom_expo_free(struct prom_expo *e)
 }
 
 /*
- * The value as Prometheus parses it: the shortest text that reads back exactly.
- * One fwrite, no printf: a sample per family and cgroup adds up (issue 21).
+ * The value as Prometheus parses it, by text(): the shortest text that reads
+ * back exactly, or a ratio's RATIO_DIGITS (docs/output.md "Numbers").  One fwrite, no printf: a sample per family and cgroup adds up (issue 21).
  * The samples' writes skip stdio's locking (*_unlocked): each family's
  * stream is this expo's alone, written by one thread, and a level-6 line
  * makes some 900 of these calls (issue 27).
  * Finite values only: every caller leaves out a sample it has no value for.
  */
-static void put_value(FILE *f, double v)
+static void put_value(FILE *f, double v, size_t (*text)(double, char *))
 {
 	char buf[SHORTEST_DOUBLE_MAX + 2] = " ";
-	size_t n = 1 + shortest_double(v, buf + 1);
+	size_t n = 1 + text(v, buf + 1);
 
 	buf[n++] = '\n';
 	fwrite_unlocked(buf, 1, n, f);
@@ -310,11 +311,11 @@ static int begin(struct prom_expo *e, const struct report_line *head, bool measu
 		fprintf(e->f[F_INTERVAL], "%s{", defs[F_INTERVAL].name);
 		label(e, e->f[F_INTERVAL], "host", e->host);
 		fputc('}', e->f[F_INTERVAL]);
-		put_value(e->f[F_INTERVAL], head->interval_s);
+		put_value(e->f[F_INTERVAL], head->interval_s, shortest_double);
 		fprintf(e->f[F_INTERVAL_END], "%s{", defs[F_INTERVAL_END].name);
 		label(e, e->f[F_INTERVAL_END], "host", e->host);
 		fputc('}', e->f[F_INTERVAL_END]);
-		put_value(e->f[F_INTERVAL_END], end);
+		put_value(e->f[F_INTERVAL_END], end, shortest_double);
 	}
 	return 0;
 }
@@ -495,7 +496,7 @@ static void sample(FILE *f, enum family fam, const char *labels, double v)
 	fputc_unlocked('{', f);
 	fputs_unlocked(labels, f);
 	fputc_unlocked('}', f);
-	put_value(f, v);
+	put_value(f, v, shortest_double);
 }
 
 static bool is_tree_node(const struct model_node_info *node, int max_level)
@@ -566,14 +567,14 @@ static char *node_batch_sample(struct prom_expo *e, int i, size_t vmax)
 	return o;
 }
 
-/* Node i's sample of value v (finite). */
-static void node_batch_value(struct prom_expo *e, int i, double v)
+/* Node i's sample of value v (finite), its text by text(): ratio_text or, a counter, exact. */
+static void node_batch_value(struct prom_expo *e, int i, double v, size_t (*text)(double, char *))
 {
 	char *o = node_batch_sample(e, i, SHORTEST_DOUBLE_MAX);
 
 	if (!o)
 		return;
-	o += shortest_double(v, o);
+	o += text(v, o);
 	*o++ = '\n';
 	e->nodes_len[e->batch_family] = (size_t)(o - e->nodes_text[e->batch_family]);
 }
@@ -639,7 +640,7 @@ static int slot_counters(struct prom_expo *e, struct series_state *s, const stru
 			s->node_slots[i] += r->value[i] > 0 ? r->value[i] * r->slots : 0;
 		}
 		if (!isnan(s->node_slots[i]))
-			node_batch_value(e, i, s->node_slots[i]);
+			node_batch_value(e, i, s->node_slots[i], shortest_double);
 	}
 	return 0;
 }
@@ -649,15 +650,15 @@ static int slot_counters(struct prom_expo *e, struct series_state *s, const stru
  * turns (levels 4-6, and those above whose groups rotate with them).  Its
  * value is the smallest running/enabled of the node's perf groups, so a
  * line holds one of a few values (one per group): each value's text is
- * made once per line (util/double_memo.h) and copied for the nodes that
+ * made once per line (util/share_memo.h) and copied for the nodes that
  * share it, which keeps this family's cost per node below that of the
  * ratios' (issue 27).
  */
 static void measured_samples(struct prom_expo *e, const struct report_line *l, const char *labels)
 {
-	struct double_memo memo;
+	struct share_memo memo;
 
-	double_memo_init(&memo);
+	share_memo_init(&memo);
 	node_batch_begin(e, F_TMA_MEASURED, labels);
 	for (int i = 0; i < e->nnodes; i++) {
 		double v = l->measured[i];
@@ -666,7 +667,7 @@ static void measured_samples(struct prom_expo *e, const struct report_line *l, c
 
 		if (!isfinite(v) || !is_tree_node(model_node(l->tma, i), l->level))
 			continue;
-		text = double_memo_text(&memo, v, &len);
+		text = share_memo_text(&memo, v, &len);
 		node_batch_text(e, i, text, len);
 	}
 }
@@ -688,10 +689,10 @@ static void model_samples(struct prom_expo *e, const struct report_line *l, cons
 			fprintf(e->f[F_TMA_INFO], "%s{%s,", defs[F_TMA_INFO].name, labels);
 			label(e, e->f[F_TMA_INFO], "metric", node->name);
 			fputc('}', e->f[F_TMA_INFO]);
-			put_value(e->f[F_TMA_INFO], r->value[i]);
+			put_value(e->f[F_TMA_INFO], r->value[i], ratio_text);
 		} else if (is_tree_node(node, l->level)) {
 			/* Counts (level 0, e.g. the software model's) are counters, never ratios. */
-			node_batch_value(e, i, r->value[i]);
+			node_batch_value(e, i, r->value[i], ratio_text);
 		}
 	}
 	if (l->measured)

@@ -8,6 +8,7 @@
 #include "util/int_text.h"
 #include "util/name_escape.h"
 #include "util/shortest_double.h"
+#include "util/sig_double.h"
 
 void json_writer_init(struct json_writer *w)
 {
@@ -333,19 +334,30 @@ void jw_member_text(struct json_writer *w, const char *key, size_t keylen, const
 	w->len = (size_t)(o + len - w->buf);
 }
 
-void jw_member_double(struct json_writer *w, const char *key, size_t keylen, double d)
+static void member_number(struct json_writer *w, const char *key, size_t keylen, double d,
+			  size_t (*text)(double, char *))
 {
 	char *o = member_key(w, key, keylen, SHORTEST_DOUBLE_MAX);
 
 	if (!o)
 		return;
 	if (isfinite(d)) {
-		o += shortest_double(d, o);
+		o += text(d, o);
 	} else {
 		memcpy(o, "null", 4);
 		o += 4;
 	}
 	w->len = (size_t)(o - w->buf);
+}
+
+void jw_member_double(struct json_writer *w, const char *key, size_t keylen, double d)
+{
+	member_number(w, key, keylen, d, shortest_double);
+}
+
+void jw_member_ratio(struct json_writer *w, const char *key, size_t keylen, double d)
+{
+	member_number(w, key, keylen, d, ratio_text);
 }
 
 void jw_double(struct json_writer *w, double d)

@@ -72,13 +72,15 @@ void jw_string_plain(struct json_writer *w, const char *s, size_t len);
 void jw_double(struct json_writer *w, double d);
 /*
  * "key":value in one step, key plain (as jw_key_plain's) and value JSON text
- * already made (a number's, from util/double_memo.h): a level-6 line writes
+ * already made (a number's, from util/share_memo.h): a level-6 line writes
  * some 170 node members (issue 27), each one reserve and two copies.
  */
 void jw_member_text(struct json_writer *w, const char *key, size_t keylen, const char *value,
 		    size_t len);
-/* The same with a number (not finite: null): a node's value in "metrics". */
+/* The same with a number (not finite: null), exact: a count. */
 void jw_member_double(struct json_writer *w, const char *key, size_t keylen, double d);
+/* ... or to RATIO_DIGITS significant digits (util/sig_double.h): a node's value in "metrics". */
+void jw_member_ratio(struct json_writer *w, const char *key, size_t keylen, double d);
 void jw_uint(struct json_writer *w, uint64_t v);
 void jw_int(struct json_writer *w, int64_t v);
 void jw_bool(struct json_writer *w, bool v);

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/decimal_layout.h"
 #include "util/int_text.h"
 
 typedef unsigned __int128 u128;
@@ -175,11 +176,6 @@ static int exact_digits(double v, char *digits, int *exp10, int known)
 	return n;
 }
 
-/* 10^0 .. 10^22: every one exact as a double. */
-static const double exact_pow10[] = { 1e0,  1e1,  1e2,	1e3,  1e4,  1e5,  1e6,	1e7,
-				      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-				      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
-
 /*
  * The fast way for values with at most 15 significant digits (every count in
  * seconds, "0.015324798", and most rates), 1e-8 <= v < 1e15: t = v x 10^p with
@@ -273,46 +269,6 @@ static int long_digits(double v, int scale, char *digits, int *exp10)
 	return nd;
 }
 
-/* digits (n of them, the first one at 10^x) as printf's %g would lay them out. */
-static size_t layout(char *out, const char *digits, int n, int x)
-{
-	char *p = out;
-
-	if (x < -4 || x >= 17) {
-		unsigned ax = (unsigned)abs(x);
-
-		*p++ = digits[0];
-		if (n > 1) {
-			*p++ = '.';
-			memcpy(p, digits + 1, (size_t)n - 1);
-			p += n - 1;
-		}
-		*p++ = 'e';
-		*p++ = x < 0 ? '-' : '+';
-		if (ax >= 100)
-			*p++ = (char)('0' + ax / 100);
-		*p++ = (char)('0' + ax / 10 % 10);
-		*p++ = (char)('0' + ax % 10);
-	} else if (x >= 0) {
-		for (int i = 0; i <= x; i++)
-			*p++ = i < n ? digits[i] : '0';
-		if (n > x + 1) {
-			*p++ = '.';
-			memcpy(p, digits + x + 1, (size_t)(n - x - 1));
-			p += n - x - 1;
-		}
-	} else {
-		*p++ = '0';
-		*p++ = '.';
-		for (int i = -1; i > x; i--)
-			*p++ = '0';
-		memcpy(p, digits, (size_t)n);
-		p += n;
-	}
-	*p = '\0';
-	return (size_t)(p - out);
-}
-
 size_t shortest_double(double d, char *buf)
 {
 	char *p = buf;
@@ -334,7 +290,7 @@ size_t shortest_double(double d, char *buf)
 		if (n <= 0)
 			n = exact_digits(d, digits, &k, n == 0 ? 16 : 0);
 
-		p += layout(p, digits, n, k - 1);
+		p += decimal_layout(p, digits, n, k - 1);
 	} else {
 		size_t room = SHORTEST_DOUBLE_MAX - (size_t)(p - buf);
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * The texts of a line's repeated values (util/double_memo.h): every answer is
- * shortest_double's text of the very value asked, whether made then or served
+ * The texts of a line's repeated values (util/share_memo.h): every answer is
+ * share_text of the very value asked, whether made then or served
  * again, with far more values than slots (slots taken over), values whose
  * bits differ by one, and -0 beside 0; a memo started again serves nothing
  * of before.
@@ -14,14 +14,14 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "util/double_memo.h"
+#include "util/share_memo.h"
 
-/* memo's answer for v is shortest_double's text of v. */
-static void check(struct double_memo *memo, double v)
+/* memo's answer for v is share_text's text of v. */
+static void check(struct share_memo *memo, double v)
 {
 	char want[SHORTEST_DOUBLE_MAX];
-	size_t want_len = shortest_double(v, want), len = 0;
-	const char *got = double_memo_text(memo, v, &len);
+	size_t want_len = share_text(v, want), len = 0;
+	const char *got = share_memo_text(memo, v, &len);
 
 	assert_int_equal(len, want_len);
 	if (memcmp(got, want, len))
@@ -41,10 +41,10 @@ static double next_bits_neighbour(double v, int64_t by)
 /* A line's fractions: 15 groups' shares asked for in turn, many times over. */
 static void repeated_shares_served_as_made(void **state)
 {
-	struct double_memo memo;
+	struct share_memo memo;
 
 	(void)state;
-	double_memo_init(&memo);
+	share_memo_init(&memo);
 	for (int round = 0; round < 10; round++)
 		for (int g = 1; g <= 15; g++)
 			check(&memo, 66000000.0 * g / 1001202908.0);
@@ -53,11 +53,11 @@ static void repeated_shares_served_as_made(void **state)
 /* Thousands of values through 64 slots, each asked twice, its neighbours in between. */
 static void slots_taken_over_never_serve_another(void **state)
 {
-	struct double_memo memo;
+	struct share_memo memo;
 	uint64_t x = 0x9e3779b97f4a7c15u;
 
 	(void)state;
-	double_memo_init(&memo);
+	share_memo_init(&memo);
 	for (int i = 0; i < 20000; i++) {
 		double v;
 
@@ -80,18 +80,18 @@ static void slots_taken_over_never_serve_another(void **state)
 /* After init, a slot's old text is not served for a value that happens to have its bits. */
 static void init_starts_afresh(void **state)
 {
-	struct double_memo memo;
+	struct share_memo memo;
 	size_t len;
 
 	(void)state;
-	double_memo_init(&memo);
+	share_memo_init(&memo);
 	check(&memo, 0.25);
 	/* Scribble over the made text: only a fresh start may make it again. */
-	for (int s = 0; s < DOUBLE_MEMO_SLOTS; s++)
+	for (int s = 0; s < SHARE_MEMO_SLOTS; s++)
 		memset(memo.text[s], '9', sizeof(memo.text[s]));
-	double_memo_init(&memo);
+	share_memo_init(&memo);
 	check(&memo, 0.25);
-	assert_non_null(double_memo_text(&memo, 0.25, &len));
+	assert_non_null(share_memo_text(&memo, 0.25, &len));
 	assert_int_equal(len, 4);
 }
 
@@ -102,5 +102,5 @@ int main(void)
 		cmocka_unit_test(slots_taken_over_never_serve_another),
 		cmocka_unit_test(init_starts_afresh),
 	};
-	return cmocka_run_group_tests_name("double_memo", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("share_memo", tests, NULL, NULL);
 }

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The digits come from n = v x 10^k as a whole number of `digits` digits.
+ * The product is held exactly as hi + lo (an FMA gives the part the
+ * multiplication rounded off; for a division, the remainder v - hi x 10^-k,
+ * which is exact too), so the rounding of n is decided on the exact value:
+ * printf's digits, without printf's cost.  Where 10^k is not an exact double
+ * (v below 1e-12 or from 1e15, no ratio tmacg computes) printf gives them.
+ */
+#include "util/sig_double.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/decimal_layout.h"
+#include "util/int_text.h"
+
+#define FAST_MIN 1e-12
+#define FAST_MAX 1e15
+
+/* v x 10^k rounded, p = 10^|k|; k within the exact powers. */
+static double scaled(double v, int k)
+{
+	return k >= 0 ? v * exact_pow10[k] : v / exact_pow10[-k];
+}
+
+/*
+ * What the rounding of scaled() took off: exact v x 10^k - hi, in sign and
+ * size (an FMA gives it for a product; for a quotient the remainder v - hi x
+ * 10^-k is exact).  Only asked for near a boundary (below): a library call.
+ */
+static double residual(double v, int k, double hi)
+{
+	return k >= 0 ? fma(v, exact_pow10[k], -hi) :
+			fma(-hi, exact_pow10[-k], v) / exact_pow10[-k];
+}
+
+/* v x 10^k >= lim (a whole number, exact), hi its rounded value. */
+static bool at_least(double v, int k, double hi, double lim)
+{
+	return hi > lim || (hi == lim && residual(v, k, hi) >= 0);
+}
+
+/*
+ * hi's error is at most half an ulp, below 2^-53 x 10^15 = 0.12 (digits
+ * <= 15) and below 1e-7 for a ratio's 9: a fraction this far from a rounding
+ * boundary decides it alone; nearer, the residual decides.
+ */
+#define CLEAR_OF_BOUNDARY 0.125
+
+/*
+ * n, v's first `digits` digits rounded, and k with n ~ v x 10^k; v in
+ * [FAST_MIN, FAST_MAX).  false where the scale leaves the exact powers.
+ */
+static bool digits_of(double v, int digits, bool toward_zero, uint64_t *n, int *k)
+{
+	double top = exact_pow10[digits], bottom = exact_pow10[digits - 1];
+	double hi, rest;
+	uint64_t bits;
+	int e2, kk;
+
+	/* floor(log10(v)) from the binary exponent, maybe one short (1233 / 4096 ~ log10(2)). */
+	memcpy(&bits, &v, sizeof(bits));
+	e2 = (int)(bits >> 52 & 0x7ff) - 1023;
+	kk = digits - 1 - ((e2 * 1233) >> 12);
+	if (kk > 22 || kk < -21)
+		return false;
+	hi = scaled(v, kk);
+	/* The estimate errs by one at most: scale again so that bottom <= v x 10^k < top. */
+	if (at_least(v, kk, hi, top))
+		hi = scaled(v, --kk);
+	if (!at_least(v, kk, hi, bottom)) {
+		if (kk == 22)
+			return false;
+		hi = scaled(v, ++kk);
+	}
+	*n = (uint64_t)hi;	/* floor: 0 < hi < 2^53 */
+	rest = hi - (double)*n; /* exact */
+	if (toward_zero) {
+		bool below = rest == 0 && residual(v, kk, hi) < 0;
+
+		*n -= below;
+		/* v read from such a text ("0.74003431" is 0.740034309999...): that text, not one below */
+		if ((below || rest >= 0.5) && scaled((double)(*n + 1), -kk) == v)
+			(*n)++;
+	} else if (rest > 0.5 + CLEAR_OF_BOUNDARY) {
+		(*n)++;
+	} else if (rest > 0.5 - CLEAR_OF_BOUNDARY) {
+		double lo = residual(v, kk, hi);
+
+		*n += rest > 0.5 || (rest == 0.5 && (lo > 0 || (lo == 0 && (*n & 1))));
+	}
+	if ((double)*n == top) { /* 9.9999999996 to 10.0000000 */
+		*n /= 10;
+		kk--;
+	}
+	*k = kk;
+	return *n >= (uint64_t)bottom && *n < (uint64_t)top;
+}
+
+/* printf's digits, for the values outside the exact powers' reach. */
+static size_t slow_text(double v, int digits, bool toward_zero, char *out)
+{
+	char text[64], d[48];
+	int nd = 0, x;
+	char *e;
+
+	snprintf(text, sizeof(text), "%.*e", digits - 1, v);
+	/*
+	 * Toward zero: the exact digits cut (a double's first 40 are exact, but for
+	 * a carry up 20 nines), unless v was read from a text of so many digits:
+	 * that text, the nearest, reads back as v.
+	 */
+	if (toward_zero && strtod(text, NULL) != v)
+		snprintf(text, sizeof(text), "%.40e", v);
+	e = strchr(text, 'e');
+	if (!e)
+		return (size_t)snprintf(out, SIG_DOUBLE_MAX, "%s", text); /* inf, nan */
+	for (const char *p = text; p < e && nd < digits; p++)
+		if (*p >= '0' && *p <= '9')
+			d[nd++] = *p;
+	x = (int)strtol(e + 1, NULL, 10);
+	while (nd > 1 && d[nd - 1] == '0')
+		nd--;
+	return decimal_layout(out, d, nd, x);
+}
+
+size_t sig_double(double d, int digits, bool toward_zero, char *buf)
+{
+	char *p = buf, text[INT_TEXT_MAX];
+	uint64_t n;
+	int k, nd;
+
+	if (signbit(d)) {
+		*p++ = '-';
+		d = -d;
+	}
+	if (digits < 1)
+		digits = 1;
+	if (digits > 15)
+		digits = 15;
+	if (d == 0) {
+		*p++ = '0';
+		*p = '\0';
+		return (size_t)(p - buf);
+	}
+	if (!(d >= FAST_MIN && d < FAST_MAX) || !digits_of(d, digits, toward_zero, &n, &k))
+		return (size_t)(p - buf) + slow_text(d, digits, toward_zero, p);
+	nd = (int)uint_text(n, text);
+	while (nd > 1 && text[nd - 1] == '0')
+		nd--;
+	return (size_t)(p - buf) + decimal_layout(p, text, nd, digits - 1 - k);
+}
