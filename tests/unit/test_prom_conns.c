@@ -14,6 +14,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <event2/buffer.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -32,6 +33,24 @@
 #include "prom/prom_listen.h"
 #include "prom/prom_server.h"
 #include "prom/prom_text.h"
+
+/*
+ * The server's evbuffer_add_reference (linked with --wrap,
+ * test_prom_conns.wrap), refusing the piece whose bytes start at
+ * refuse_data: the out-of-memory a reply can meet half-way through a text.
+ */
+static const void *refuse_data;
+
+int __real_evbuffer_add_reference(struct evbuffer *buf, const void *data, size_t len,
+				  evbuffer_ref_cleanup_cb cleanup, void *arg);
+
+int __wrap_evbuffer_add_reference(struct evbuffer *buf, const void *data, size_t len,
+				  evbuffer_ref_cleanup_cb cleanup, void *arg)
+{
+	if (data && data == refuse_data)
+		return -1;
+	return __real_evbuffer_add_reference(buf, data, len, cleanup, arg);
+}
 
 #define SLOW_CLIENTS 200
 #define RUN_S 12
@@ -327,6 +346,54 @@ static void pieces_served_whole_and_handed_back(void **state)
 	prom_server_stop(s);
 }
 
+/*
+ * A piece the reply cannot reference (out of memory): the scrape fails whole
+ * with 503, never a part of the text taken for all of it (Prometheus would
+ * ingest the part); the pieces referenced before it are let go, so the text
+ * still comes back whole at the next publish, and the next scrape is whole.
+ */
+static void unreferenced_piece_fails_the_scrape_whole(void **state)
+{
+	static const char *const parts[] = { "a 1\n", "b 2\n", "c 3\n" };
+	struct prom_text t = { 0 }, done;
+	struct prom_server *s;
+	char *got;
+	int port;
+
+	(void)state;
+	s = start(&port);
+	for (int i = 0; i < 3; i++) {
+		t.piece[t.n++] = (struct prom_piece){ .buf = strdup(parts[i]),
+						      .len = strlen(parts[i]),
+						      .cap = strlen(parts[i]) + 1,
+						      .family = i };
+		assert_non_null(t.piece[i].buf);
+	}
+	refuse_data = t.piece[1].buf;
+	assert_int_equal(prom_server_publish_text(s, &t, &done), 0);
+	prom_text_free(&done);
+	got = fetch(port, "GET");
+	assert_non_null(got);
+	if (strncmp(got, "HTTP/1.1 503", 12) || !strstr(got, "out of memory") ||
+	    strstr(got, "a 1\n"))
+		fail_msg("not a whole failure:\n%s", got);
+	free(got);
+	refuse_data = NULL;
+	got = fetch(port, "GET");
+	assert_non_null(got);
+	assert_non_null(strstr(got, "HTTP/1.1 200"));
+	assert_non_null(strstr(got, "\r\n\r\na 1\nb 2\nc 3\n"));
+	free(got);
+	/* both replies done: the three pieces come back, the failed reply's references dropped */
+	usleep(200000);
+	t = (struct prom_text){ .n = 1, .piece[0] = { strdup("d 4\n"), 4, 5, -1 } };
+	assert_non_null(t.piece[0].buf);
+	assert_int_equal(prom_server_publish_text(s, &t, &done), 0);
+	assert_int_equal(done.n, 3);
+	prom_text_free(&done);
+	prom_server_stop(s);
+}
+
 static void trickling_request_cut_off(void **state)
 {
 	struct prom_server *s;
@@ -361,6 +428,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(pieces_served_whole_and_handed_back),
+		cmocka_unit_test(unreferenced_piece_fails_the_scrape_whole),
 		cmocka_unit_test(trickling_request_cut_off),
 		cmocka_unit_test(slow_clients_at_128_descriptors),
 		cmocka_unit_test(slow_clients_out_of_descriptors),
