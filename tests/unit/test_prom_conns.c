@@ -292,6 +292,21 @@ static char *fetch(int port, const char *method)
 	return buf;
 }
 
+/* A text of n pieces, copies of parts, piece i of family i. */
+static struct prom_text pieces_of(const char *const *parts, int n)
+{
+	struct prom_text t = { 0 };
+
+	for (int i = 0; i < n; i++) {
+		t.piece[t.n++] = (struct prom_piece){ .buf = strdup(parts[i]),
+						      .len = strlen(parts[i]),
+						      .cap = strlen(parts[i]) + 1,
+						      .family = i };
+		assert_non_null(t.piece[i].buf);
+	}
+	return t;
+}
+
 /*
  * A text published in pieces is served as their concatenation (GET), its
  * Content-Length their sum (HEAD); publishing the next hands the previous
@@ -302,20 +317,14 @@ static void pieces_served_whole_and_handed_back(void **state)
 {
 	static const char *const parts[] = { "# TYPE a gauge\na 1\n", "b{x=\"y\"} 2\n", "",
 					     "c 3\n" };
-	struct prom_text t = { 0 }, done;
+	struct prom_text t, done;
 	struct prom_server *s;
 	char *got, *p0;
 	int port;
 
 	(void)state;
 	s = start(&port);
-	for (int i = 0; i < 4; i++) {
-		t.piece[t.n++] = (struct prom_piece){ .buf = strdup(parts[i]),
-						      .len = strlen(parts[i]),
-						      .cap = strlen(parts[i]) + 1,
-						      .family = i };
-		assert_non_null(t.piece[i].buf);
-	}
+	t = pieces_of(parts, 4);
 	p0 = t.piece[0].buf;
 	assert_int_equal(prom_server_publish_text(s, &t, &done), 0);
 	assert_int_equal(t.n, 0);
@@ -355,20 +364,14 @@ static void pieces_served_whole_and_handed_back(void **state)
 static void unreferenced_piece_fails_the_scrape_whole(void **state)
 {
 	static const char *const parts[] = { "a 1\n", "b 2\n", "c 3\n" };
-	struct prom_text t = { 0 }, done;
+	struct prom_text t, done;
 	struct prom_server *s;
 	char *got;
 	int port;
 
 	(void)state;
 	s = start(&port);
-	for (int i = 0; i < 3; i++) {
-		t.piece[t.n++] = (struct prom_piece){ .buf = strdup(parts[i]),
-						      .len = strlen(parts[i]),
-						      .cap = strlen(parts[i]) + 1,
-						      .family = i };
-		assert_non_null(t.piece[i].buf);
-	}
+	t = pieces_of(parts, 3);
 	refuse_data = t.piece[1].buf;
 	assert_int_equal(prom_server_publish_text(s, &t, &done), 0);
 	prom_text_free(&done);

@@ -696,6 +696,25 @@ struct slots_run {
 	double events[8];
 };
 
+/* The slots model loaded, its result and an exposition ready for slots_interval(). */
+static void slots_run_open(struct slots_run *run)
+{
+	char err[512];
+
+	run->m = model_load(slots_model_text, strlen(slots_model_text), "s.tma", err, sizeof(err));
+	if (!run->m)
+		fail_msg("%s", err);
+	run->r = model_result_new(run->m);
+	run->e = prom_expo_new(false);
+}
+
+static void slots_run_close(struct slots_run *run)
+{
+	prom_expo_free(run->e);
+	model_result_free(run->r);
+	model_free(run->m);
+}
+
 /* One interval of /svc: slots S, the nodes' counts F, L, I, K. */
 static char *slots_interval(struct slots_run *run, int level, double s, double f, double l,
 			    double i, double k)
@@ -820,17 +839,12 @@ static void pieces_join_to_the_text_and_come_back(void **state)
  */
 static void slot_counters_give_exact_shares(void **state)
 {
-	char err[512];
 	struct slots_run run = { 0 };
 	const char *lab = "host=\"node-1\",cgroup=\"/svc\"";
 	char *one, *two, *lvl1;
 
 	(void)state;
-	run.m = model_load(slots_model_text, strlen(slots_model_text), "s.tma", err, sizeof(err));
-	if (!run.m)
-		fail_msg("%s", err);
-	run.r = model_result_new(run.m);
-	run.e = prom_expo_new(false);
+	slots_run_open(&run);
 	/* 1000 slots, Frontend 0.5; then 3000 slots, Frontend 0.1: 800 / 4000 = 0.2. */
 	one = slots_interval(&run, 3, 1000, 500, 250, 100, 250);
 	two = slots_interval(&run, 3, 3000, 300, 150, 60, 1500);
@@ -872,9 +886,7 @@ static void slot_counters_give_exact_shares(void **state)
 	free(one);
 	free(two);
 	free(lvl1);
-	prom_expo_free(run.e);
-	model_result_free(run.r);
-	model_free(run.m);
+	slots_run_close(&run);
 }
 
 /*
@@ -884,15 +896,10 @@ static void slot_counters_give_exact_shares(void **state)
 static void ratios_to_nine_digits_counters_exact(void **state)
 {
 	struct slots_run run = { 0 };
-	char err[512];
 	char *text;
 
 	(void)state;
-	run.m = model_load(slots_model_text, strlen(slots_model_text), "s.tma", err, sizeof(err));
-	if (!run.m)
-		fail_msg("%s", err);
-	run.r = model_result_new(run.m);
-	run.e = prom_expo_new(false);
+	slots_run_open(&run);
 	text = slots_interval(&run, 3, 700.5, 100, 30, 10, 70);
 	assert_non_null(strstr(text, "tma_node=\"Frontend\",level=\"1\"} 0.142755175\n"));
 	assert_non_null(strstr(text, "tmacg_topdown_slots_total{host=\"node-1\",cgroup=\"/svc\"} "
@@ -902,9 +909,7 @@ static void ratios_to_nine_digits_counters_exact(void **state)
 			     "host=\"node-1\",cgroup=\"/svc\",tma_node=\"Frontend\",level=\"1\"") ==
 		    100 / 700.5 * 700.5);
 	free(text);
-	prom_expo_free(run.e);
-	model_result_free(run.r);
-	model_free(run.m);
+	slots_run_close(&run);
 }
 
 /* A model without SLOTS (srf, cwf, generic, software): gauges only. */

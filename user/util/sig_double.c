@@ -21,7 +21,7 @@
 #define FAST_MIN 1e-12
 #define FAST_MAX 1e15
 
-/* v x 10^k rounded, p = 10^|k|; k within the exact powers. */
+/* v x 10^k, rounded once (times or over an exact power of ten); |k| <= 22. */
 static double scaled(double v, int k)
 {
 	return k >= 0 ? v * exact_pow10[k] : v / exact_pow10[-k];
