@@ -153,11 +153,30 @@ static size_t slow_text(double v, int digits, bool toward_zero, char *out)
 	return decimal_layout(out, d, nd, x);
 }
 
+/*
+ * decimal_layout's text of the digits of n (n > 0) with exponent x in
+ * [-4, -1]: "0.", the zeros, then n's digits straight into out, the
+ * trailing zeros dropped from n first.  Most ratios and every share below
+ * 1 take this way: no digits copied through a buffer, no copy calls.
+ */
+static size_t fraction_text(uint64_t n, int x, char *out)
+{
+	char *p = out;
+
+	while (n % 10 == 0)
+		n /= 10;
+	*p++ = '0';
+	*p++ = '.';
+	for (int i = -1; i > x; i--)
+		*p++ = '0';
+	return (size_t)(p - out) + uint_text(n, p);
+}
+
 size_t sig_double(double d, int digits, bool toward_zero, char *buf)
 {
 	char *p = buf, text[INT_TEXT_MAX];
 	uint64_t n;
-	int k, nd;
+	int k, nd, x;
 
 	if (signbit(d)) {
 		*p++ = '-';
@@ -174,8 +193,11 @@ size_t sig_double(double d, int digits, bool toward_zero, char *buf)
 	}
 	if (!(d >= FAST_MIN && d < FAST_MAX) || !digits_of(d, digits, toward_zero, &n, &k))
 		return (size_t)(p - buf) + slow_text(d, digits, toward_zero, p);
+	x = digits - 1 - k;
+	if (x < 0 && x >= -4) /* below 1, not exponent form: written in place */
+		return (size_t)(p - buf) + fraction_text(n, x, p);
 	nd = (int)uint_text(n, text);
 	while (nd > 1 && text[nd - 1] == '0')
 		nd--;
-	return (size_t)(p - buf) + decimal_layout(p, text, nd, digits - 1 - k);
+	return (size_t)(p - buf) + decimal_layout(p, text, nd, x);
 }
