@@ -392,6 +392,71 @@ static void measured_fractions_in_quality(void **state)
 }
 
 /*
+ * quality.measured covers the line's own nodes: an Info metric (or a count)
+ * reads rotating events too, but has a share only where the line reports it,
+ * with --info; a level-6 line without --info once listed 44 Info metrics.
+ */
+static void measured_only_for_reported_nodes(void **state)
+{
+	char err[256];
+	struct tma_model *m = model_load_builtin("icx", err, sizeof(err));
+	struct model_result *result;
+	struct report_line r = { .model = "icx", .cgroup = "/a", .pmu_groups = 4, .level = 4 };
+	json_object *o, *measured, *metrics;
+	double *fraction;
+	int n, info = -1, tree = -1, deeper = -1;
+
+	(void)state;
+	assert_non_null(m);
+	n = model_node_count(m);
+	result = model_result_new(m);
+	fraction = calloc((size_t)n, sizeof(*fraction));
+	for (int i = 0; i < n; i++) {
+		const struct model_node_info *node = model_node(m, i);
+
+		fraction[i] = 0.5;
+		result->value[i] = 0.125;
+		info = info < 0 && node->is_info ? i : info;
+		tree = tree < 0 && node->level == 4 ? i : tree;
+		deeper = deeper < 0 && node->level == 5 ? i : deeper;
+	}
+	assert_true(info >= 0 && tree >= 0 && deeper >= 0);
+	r.tma = m;
+	r.result = result;
+	r.measured = fraction;
+	for (int with_info = 0; with_info < 2; with_info++) {
+		char *line;
+		json_object_iter it;
+
+		r.info = with_info;
+		line = render(&r);
+		o = json_tokener_parse(line);
+		if (!o)
+			fail_msg("not JSON: %s", line);
+		measured = json_object_object_get(json_object_object_get(o, "quality"), "measured");
+		metrics = json_object_object_get(o, "metrics");
+		assert_non_null(json_object_object_get(measured, model_node(m, tree)->name));
+		assert_null(json_object_object_get(measured, model_node(m, deeper)->name));
+		assert_int_equal(json_object_object_get(measured, model_node(m, info)->name) !=
+					 NULL,
+				 with_info);
+		/* every share is of a node in metrics, and every node in metrics has one */
+		json_object_object_foreachC(measured, it)
+		{
+			if (!json_object_object_get_ex(metrics, it.key, NULL))
+				fail_msg("measured %s, not in metrics: %s", it.key, line);
+		}
+		assert_int_equal(json_object_object_length(measured),
+				 json_object_object_length(metrics));
+		json_object_put(o);
+		free(line);
+	}
+	free(fraction);
+	model_result_free(result);
+	model_free(m);
+}
+
+/*
  * A perf group that failed to open: quality.unmeasured names each node it
  * leaves null (to the line's level) with the reason; no key when all opened.
  */
@@ -482,6 +547,7 @@ int main(void)
 		cmocka_unit_test(doubles_print_shortest_round_trip),
 		cmocka_unit_test(every_key_reads_back_exactly),
 		cmocka_unit_test(measured_fractions_in_quality),
+		cmocka_unit_test(measured_only_for_reported_nodes),
 		cmocka_unit_test(unmeasured_reasons_in_quality),
 		cmocka_unit_test(closed_stream_reports_error),
 		cmocka_unit_test(closed_pipe_line_buffered_is_epipe),

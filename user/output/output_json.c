@@ -108,6 +108,9 @@ static void add_measured(struct json_writer *w, const struct report_line *r)
 		if (isnan(r->measured[k]))
 			continue;
 		node = model_node(r->tma, k);
+		/* The line's own nodes only: an Info metric without --info reads rotating events too */
+		if (!node_reported(r, node))
+			continue;
 		if (!isfinite(r->measured[k])) {
 			node_key(w, node);
 			jw_null(w);
