@@ -273,6 +273,89 @@ static void grows_past_inline_buffer(void **state)
 	json_writer_release(&w);
 }
 
+/* One run's members: "k<i>":<i> for i in [from, to), each key padded to pad bytes. */
+static void run_members(struct json_writer *w, int from, int to, int pad)
+{
+	struct jw_run run;
+
+	jw_run_begin(w, &run);
+	for (int i = from; i < to; i++) {
+		char key[256];
+		int len = snprintf(key, sizeof(key), "k%0*d", pad, i);
+		char *o;
+
+		assert_true(jw_run_room(&run, (size_t)len + JW_RUN_KEY_EXTRA + 24));
+		o = jw_run_key(&run, key, (size_t)len);
+		o += snprintf(o, 24, "%d", i);
+		run.at = o;
+	}
+	jw_run_end(&run);
+}
+
+/*
+ * Members written in runs take their commas as the writer's own do: in an
+ * empty object, after and before the writer's members, a run of none, and a
+ * run that outgrows the inline buffer, into the heap, mid-run.
+ */
+static void runs_of_members_mix_with_members(void **state)
+{
+	struct json_writer w;
+	json_object *o, *v;
+	char *t;
+
+	(void)state;
+	json_writer_init(&w);
+	jw_begin_object(&w);
+	JW_KEY(&w, "inner");
+	jw_begin_object(&w);
+	run_members(&w, 0, 0, 1); /* none: the object stays {} */
+	jw_end_object(&w);
+	run_members(&w, 0, 3, 1);
+	JW_KEY(&w, "own");
+	jw_uint(&w, 7);
+	run_members(&w, 3, 3, 1);
+	run_members(&w, 3, 2003, 40); /* some 90 KB: grows mid-run */
+	JW_KEY(&w, "last");
+	jw_bool(&w, true);
+	jw_end_object(&w);
+	assert_false(json_writer_failed(&w));
+	t = text_of(&w);
+	assert_true(strlen(t) > 2 * JSON_WRITER_INLINE);
+	assert_non_null(strstr(t, "{\"inner\":{},\"k0\":0,\"k1\":1,\"k2\":2,\"own\":7,\"k"));
+	o = json_tokener_parse(t);
+	if (!o)
+		fail_msg("not JSON: %.200s", t);
+	assert_int_equal(json_object_object_length(o), 1 + 3 + 1 + 2000 + 1);
+	for (int i = 3; i < 2003; i++) {
+		char key[64];
+
+		snprintf(key, sizeof(key), "k%040d", i);
+		assert_true(json_object_object_get_ex(o, key, &v));
+		assert_int_equal(json_object_get_int(v), i);
+	}
+	json_object_put(o);
+	free(t);
+	json_writer_release(&w);
+
+	/* A run is members of an open object: never after a key, nor outside any container. */
+	json_writer_init(&w);
+	run_members(&w, 0, 0, 1);
+	assert_true(json_writer_failed(&w));
+	json_writer_release(&w);
+	json_writer_init(&w);
+	jw_begin_object(&w);
+	JW_KEY(&w, "k");
+	{
+		struct jw_run run;
+
+		jw_run_begin(&w, &run);
+		assert_false(jw_run_room(&run, 16));
+		jw_run_end(&run);
+	}
+	assert_true(json_writer_failed(&w));
+	json_writer_release(&w);
+}
+
 static void misuse_is_flagged(void **state)
 {
 	struct json_writer w;
@@ -300,6 +383,7 @@ int main(void)
 		cmocka_unit_test(every_byte_at_every_place),
 		cmocka_unit_test(repeated_values_same_text),
 		cmocka_unit_test(grows_past_inline_buffer),
+		cmocka_unit_test(runs_of_members_mix_with_members),
 		cmocka_unit_test(misuse_is_flagged),
 	};
 	return cmocka_run_group_tests_name("json_writer", tests, NULL, NULL);

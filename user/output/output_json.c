@@ -19,6 +19,7 @@
 #include "util/json_writer.h"
 #include "util/rfc3339.h"
 #include "util/shortest_double.h"
+#include "util/sig_double.h"
 
 /* "key":"value", left out when the value is NULL. */
 #define optional_string(w, key, value)       \
@@ -44,10 +45,20 @@ static void resource_object(struct json_writer *w, const struct resource *res)
 }
 
 /*
- * A model's node names are identifiers (model_load admits [A-Za-z0-9_] only):
- * written without the escape scan, three times a level-6 line's nodes.
+ * The objects of many members ("counts", "metrics", quality.measured) are
+ * written in runs (util/json_writer.h), keys without the escape scan: a
+ * model's node names are identifiers (model_load admits [A-Za-z0-9_] only),
+ * a count's name is one where measure.c gives its length (jw_plain_length).
  */
-#define node_key(w, node) jw_key_plain(w, (node)->name, (node)->name_len)
+
+/* d's text by text() at o, or null where it is not finite; its length (at most SHORTEST_DOUBLE_MAX). */
+static size_t value_text(double d, char *o, size_t (*text)(double, char *))
+{
+	if (isfinite(d))
+		return text(d, o);
+	memcpy(o, "null", 4);
+	return 4;
+}
 
 /* "metrics", "flagged" and "bottleneck" from the model's result. */
 /* A node the line reports: the tree down to --level, Info metrics with --info, no counts. */
@@ -58,17 +69,25 @@ static bool node_reported(const struct report_line *r, const struct model_node_i
 
 static void add_model_result(struct json_writer *w, const struct report_line *r)
 {
+	struct jw_run run;
 	bool has = r->tma && r->result;
 	int n = has ? model_node_count(r->tma) : 0;
 
 	JW_KEY(w, "metrics");
 	jw_begin_object(w);
+	jw_run_begin(w, &run);
 	for (int i = 0; i < n; i++) {
 		const struct model_node_info *node = model_node(r->tma, i);
+		char *o;
 
-		if (node_reported(r, node))
-			jw_member_ratio(w, node->name, node->name_len, r->result->value[i]);
+		if (!node_reported(r, node))
+			continue;
+		if (!jw_run_room(&run, node->name_len + JW_RUN_KEY_EXTRA + SIG_DOUBLE_MAX))
+			break;
+		o = jw_run_key(&run, node->name, node->name_len);
+		run.at = o + value_text(r->result->value[i], o, ratio_text);
 	}
+	jw_run_end(&run);
 	jw_end_object(w);
 	JW_KEY(w, "flagged");
 	jw_begin_array(w);
@@ -92,6 +111,7 @@ static void add_model_result(struct json_writer *w, const struct report_line *r)
 static void add_measured(struct json_writer *w, const struct report_line *r)
 {
 	struct share_memo memo;
+	struct jw_run run;
 	int n;
 
 	if (!r->measured || !r->tma)
@@ -100,10 +120,12 @@ static void add_measured(struct json_writer *w, const struct report_line *r)
 	share_memo_init(&memo);
 	JW_KEY(w, "measured");
 	jw_begin_object(w);
+	jw_run_begin(w, &run);
 	for (int k = 0; k < n; k++) {
 		const struct model_node_info *node;
-		const char *text;
-		size_t len;
+		const char *text = "null";
+		size_t len = 4;
+		char *o;
 
 		if (isnan(r->measured[k]))
 			continue;
@@ -111,14 +133,15 @@ static void add_measured(struct json_writer *w, const struct report_line *r)
 		/* The line's own nodes only: an Info metric without --info reads rotating events too */
 		if (!node_reported(r, node))
 			continue;
-		if (!isfinite(r->measured[k])) {
-			node_key(w, node);
-			jw_null(w);
-			continue;
-		}
-		text = share_memo_text(&memo, r->measured[k], &len);
-		jw_member_text(w, node->name, node->name_len, text, len);
+		if (isfinite(r->measured[k]))
+			text = share_memo_text(&memo, r->measured[k], &len);
+		if (!jw_run_room(&run, node->name_len + JW_RUN_KEY_EXTRA + len))
+			break;
+		o = jw_run_key(&run, node->name, node->name_len);
+		memcpy(o, text, len);
+		run.at = o + len;
 	}
+	jw_run_end(&run);
 	jw_end_object(w);
 }
 
@@ -211,6 +234,7 @@ static void add_latencies_given(struct json_writer *w, const struct report_line 
 int output_json_line(FILE *f, const struct report_line *r)
 {
 	struct json_writer w;
+	struct jw_run run;
 	char when[RFC3339_MAX];
 	const char *text;
 	size_t len;
@@ -253,16 +277,24 @@ int output_json_line(FILE *f, const struct report_line *r)
 	resource_object(&w, r->resource);
 	JW_KEY(&w, "counts");
 	jw_begin_object(&w);
+	jw_run_begin(&w, &run);
 	for (int i = 0; i < r->ncounts; i++) {
 		size_t len = r->count_name_lens ? r->count_name_lens[i] : 0;
+		char *o;
 
-		if (len) {
-			jw_member_double(&w, r->count_names[i], len, r->count_values[i]);
+		if (!len) { /* a name to escape: the writer's own calls, between runs */
+			jw_run_end(&run);
+			jw_key(&w, r->count_names[i]);
+			jw_double(&w, r->count_values[i]);
+			jw_run_begin(&w, &run);
 			continue;
 		}
-		jw_key(&w, r->count_names[i]);
-		jw_double(&w, r->count_values[i]);
+		if (!jw_run_room(&run, len + JW_RUN_KEY_EXTRA + SHORTEST_DOUBLE_MAX))
+			break;
+		o = jw_run_key(&run, r->count_names[i], len);
+		run.at = o + value_text(r->count_values[i], o, shortest_double);
 	}
+	jw_run_end(&run);
 	jw_end_object(&w);
 	add_quality(&w, r);
 	add_model_result(&w, r);

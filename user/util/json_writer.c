@@ -8,7 +8,6 @@
 #include "util/int_text.h"
 #include "util/name_escape.h"
 #include "util/shortest_double.h"
-#include "util/sig_double.h"
 
 void json_writer_init(struct json_writer *w)
 {
@@ -306,58 +305,40 @@ void jw_string_plain(struct json_writer *w, const char *s, size_t len)
 	w->buf[w->len++] = '"';
 }
 
-/* Before a member's value: the separator, '"key":', and room for len more bytes; NULL on failure. */
-static char *member_key(struct json_writer *w, const char *key, size_t keylen, size_t len)
-{
-	char *o;
+/* Room for the run: the writer's own bytes up to run->at counted, at least a few KB more. */
+#define RUN_ROOM 4096
 
-	separate(w);
-	if (!reserve(w, keylen + len + 3))
-		return NULL;
-	o = w->buf + w->len;
-	*o++ = '"';
-	memcpy(o, key, keylen);
-	o += keylen;
-	*o++ = '"';
-	*o++ = ':';
-	return o;
+void jw_run_begin(struct json_writer *w, struct jw_run *run)
+{
+	run->w = w;
+	run->at = run->end = w->buf + w->len;
+	/* Members of an open object only, never a value after a key. */
+	if (!w->depth || w->after_key)
+		w->failed = true;
+	run->comma = w->depth && (w->has_item & (UINT32_C(1) << (w->depth - 1)));
 }
 
-void jw_member_text(struct json_writer *w, const char *key, size_t keylen, const char *value,
-		    size_t len)
+bool jw_run_grow(struct jw_run *run, size_t n)
 {
-	char *o = member_key(w, key, keylen, len);
+	struct json_writer *w = run->w;
 
-	if (!o)
-		return;
-	memcpy(o, value, len);
-	w->len = (size_t)(o + len - w->buf);
-}
-
-static void member_number(struct json_writer *w, const char *key, size_t keylen, double d,
-			  size_t (*text)(double, char *))
-{
-	char *o = member_key(w, key, keylen, SHORTEST_DOUBLE_MAX);
-
-	if (!o)
-		return;
-	if (isfinite(d)) {
-		o += text(d, o);
-	} else {
-		memcpy(o, "null", 4);
-		o += 4;
+	w->len = (size_t)(run->at - w->buf);
+	if (w->failed || !reserve(w, n > RUN_ROOM ? n : RUN_ROOM)) {
+		run->at = run->end = w->buf + w->len;
+		return false;
 	}
-	w->len = (size_t)(o - w->buf);
+	run->at = w->buf + w->len;
+	run->end = w->buf + w->cap;
+	return true;
 }
 
-void jw_member_double(struct json_writer *w, const char *key, size_t keylen, double d)
+void jw_run_end(struct jw_run *run)
 {
-	member_number(w, key, keylen, d, shortest_double);
-}
+	struct json_writer *w = run->w;
 
-void jw_member_ratio(struct json_writer *w, const char *key, size_t keylen, double d)
-{
-	member_number(w, key, keylen, d, ratio_text);
+	w->len = (size_t)(run->at - w->buf);
+	if (run->comma && w->depth)
+		w->has_item |= UINT32_C(1) << (w->depth - 1);
 }
 
 void jw_double(struct json_writer *w, double d)
