@@ -832,6 +832,85 @@ static void pieces_join_to_the_text_and_come_back(void **state)
 	}
 }
 
+/* realloc, wrapped (test_prom_expo.wrap): the largest size asked while realloc_watch is set. */
+static bool realloc_watch;
+static size_t realloc_most;
+void *__real_realloc(void *p, size_t n);
+void *__wrap_realloc(void *p, size_t n)
+{
+	if (realloc_watch && n > realloc_most)
+		realloc_most = n;
+	return __real_realloc(p, n);
+}
+
+/* An interval of n cgroups on run's model at level 3, ended into t. */
+static void slots_many(struct slots_run *run, int n, struct prom_text *t)
+{
+	struct model_input in = { .events = run->events, .interval_s = 1, .flags = 0 };
+
+	for (int i = 0; i < model_event_count(run->m); i++)
+		run->events[i] = 1000.0 / (i + 2);
+	run->events[model_event_index(run->m, "E.S")] = 1000;
+	assert_int_equal(model_eval(run->m, &in, run->r), 0);
+	begin(run->e, 0);
+	for (int i = 0; i < n; i++) {
+		struct fake_line line;
+		char cg[32];
+
+		snprintf(cg, sizeof(cg), "/svc/c%d", i);
+		fake(&line, cg, 100 + (uint64_t)i, 1);
+		line.line.tma = run->m;
+		line.line.result = run->r;
+		line.line.level = 3;
+		assert_int_equal(prom_expo_line(run->e, &line.line), 0);
+	}
+	assert_int_equal(prom_expo_end_text(run->e, t), 0);
+}
+
+/*
+ * A scrape still sending the last text as the interval ends keeps its node
+ * families' buffers (prom_expo_recycle gets them later, or never): the next
+ * interval takes each anew at the size it last had, never grown to it by
+ * doubling (each step a copy of what it holds: 30 MiB at level 6).  No
+ * realloc as large as the ratios' text is asked for.
+ */
+static void buffers_held_by_a_scrape_taken_at_their_last_size(void **state)
+{
+	struct slots_run run = { 0 };
+	struct prom_text first, second;
+	size_t ratios = 0, copied = 0, copied_cap;
+
+	(void)state;
+	slots_run_open(&run);
+	slots_many(&run, 3000, &first);
+	for (int i = 0; i < first.n; i++) {
+		if (first.piece[i].family < 0)
+			copied += first.piece[i].len;
+		else if (has_ratio(&first.piece[i]))
+			ratios = first.piece[i].len;
+	}
+	/*
+	 * The copied families' piece is new each interval, grown by doubling from
+	 * 4 KiB (prom_expo.c's room()): its largest realloc stays below the
+	 * ratios' text, so a realloc that large can only be the ratios' buffer.
+	 */
+	for (copied_cap = 4096; copied_cap < copied; copied_cap *= 2)
+		;
+	assert_true(copied_cap < ratios);
+	realloc_most = 0;
+	realloc_watch = true;
+	slots_many(&run, 3000, &second); /* first is still held */
+	realloc_watch = false;
+	if (realloc_most >= ratios)
+		fail_msg("a realloc of %zu bytes for %zu of ratios", realloc_most, ratios);
+	for (int i = 0; i < second.n; i++)
+		if (second.piece[i].family >= 0 && has_ratio(&second.piece[i]))
+			assert_int_equal(second.piece[i].len, ratios);
+	prom_text_free(&first);
+	prom_text_free(&second);
+	slots_run_close(&run);
+}
+
 /*
  * Level-1 and level-2 nodes in slots get counters whose rates give the
  * exact share over two intervals of different lengths, where the mean of
@@ -971,6 +1050,7 @@ int main(void)
 		cmocka_unit_test(measured_share_of_deep_nodes),
 		cmocka_unit_test(slot_counters_give_exact_shares),
 		cmocka_unit_test(pieces_join_to_the_text_and_come_back),
+		cmocka_unit_test(buffers_held_by_a_scrape_taken_at_their_last_size),
 		cmocka_unit_test(no_slot_counters_without_slots),
 		cmocka_unit_test(ratios_to_nine_digits_counters_exact),
 		cmocka_unit_test(promtool_accepts_hostile_names),

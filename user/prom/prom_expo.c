@@ -167,6 +167,15 @@ struct prom_expo {
 	 */
 	char *nodes_text[F_COUNT];
 	size_t nodes_len[F_COUNT], nodes_cap[F_COUNT];
+	/*
+	 * The length each node family's text had at the last interval's end: a
+	 * buffer the served text still holds (a scrape in flight as the interval
+	 * ended: prom_expo_recycle gets it back later, or never) is taken anew at
+	 * that size at once, not grown from 4 KiB by doubling, each step a copy
+	 * of all before it: at level 6, 30 MiB in 13 reallocations, a tenth of
+	 * /metrics' user time in a profile of the intervals that missed it.
+	 */
+	size_t nodes_last[F_COUNT];
 	/* The family whose samples are being written, and "<family>{<line's labels>". */
 	enum family batch_family;
 	char *prefix;
@@ -534,6 +543,13 @@ static void node_batch_begin(struct prom_expo *e, enum family fam, const char *l
 {
 	size_t name_len = strlen(defs[fam].name);
 
+	if (!e->nodes_cap[fam] && e->nodes_last[fam]) {
+		size_t want = e->nodes_last[fam] + e->nodes_last[fam] / 8;
+
+		/* Out of memory here: room() tries again, and fails the interval if it must. */
+		e->nodes_text[fam] = malloc(want);
+		e->nodes_cap[fam] = e->nodes_text[fam] ? want : 0;
+	}
 	e->batch_family = fam;
 	e->prefix_len = 0;
 	if (!room(&e->prefix, &e->prefix_cap, 0, name_len + 1 + e->nlabels)) {
@@ -817,6 +833,7 @@ static bool pieces(struct prom_expo *e, struct prom_text *t)
 	struct prom_piece *copy = NULL;
 
 	for (int i = 0; i < F_COUNT; i++) {
+		e->nodes_last[i] = e->nodes_len[i];
 		if (!e->len[i] && !e->nodes_len[i])
 			continue;
 		if (!copy) {
