@@ -32,6 +32,52 @@ static char *render(const struct report_line *r)
 	return buf;
 }
 
+/* The line read back by json-c; the test fails on a line that is not JSON. */
+static json_object *parsed(const char *line)
+{
+	json_object *o = json_tokener_parse(line);
+
+	if (!o)
+		fail_msg("not JSON: %s", line);
+	return o;
+}
+
+/* A line of a built-in model with every node 0.125, its shares for the caller to set (NAN). */
+struct measured_line {
+	struct tma_model *m;
+	struct model_result *result;
+	double *fraction;
+	int n;
+};
+
+static void measured_line_open(struct measured_line *c, const char *model, struct report_line *r)
+{
+	char err[256];
+
+	c->m = model_load_builtin(model, err, sizeof(err));
+	if (!c->m)
+		fail_msg("%s", err);
+	c->n = model_node_count(c->m);
+	c->result = model_result_new(c->m);
+	c->fraction = calloc((size_t)c->n, sizeof(*c->fraction));
+	assert_non_null(c->result);
+	assert_non_null(c->fraction);
+	for (int i = 0; i < c->n; i++) {
+		c->fraction[i] = NAN;
+		c->result->value[i] = 0.125;
+	}
+	r->tma = c->m;
+	r->result = c->result;
+	r->measured = c->fraction;
+}
+
+static void measured_line_close(struct measured_line *c)
+{
+	free(c->fraction);
+	model_result_free(c->result);
+	model_free(c->m);
+}
+
 static void hostile_cgroup_names_stay_valid_json(void **state)
 {
 	static const char *names[] = { "/a\"b", "/back\\slash", "/ctl\x01\x1f\n\t", "/ünï",
@@ -45,7 +91,7 @@ static void hostile_cgroup_names_stay_valid_json(void **state)
 					 .cgroup_id = 7,
 					 .running_min = NAN };
 		char *line = render(&r);
-		json_object *o = json_tokener_parse(line);
+		json_object *o = parsed(line);
 
 		assert_non_null(o);
 		assert_string_equal(json_object_get_string(json_object_object_get(o, "cgroup")),
@@ -269,9 +315,7 @@ static void every_key_reads_back_exactly(void **state)
 	r.tma = m;
 	r.result = result;
 	line = render(&r);
-	o = json_tokener_parse(line);
-	if (!o)
-		fail_msg("not JSON: %s", line);
+	o = parsed(line);
 	key_list(o, keys, sizeof(keys));
 	assert_string_equal(keys, "schema,time,interval_s,host,model,tma_version,cgroup,cgroup_id,"
 				  "task,resource,counts,quality,metrics,flagged,bottleneck,"
@@ -327,38 +371,27 @@ static void every_key_reads_back_exactly(void **state)
  */
 static void measured_fractions_in_quality(void **state)
 {
-	char err[256], keys[4096];
-	struct tma_model *m = model_load_builtin("spr", err, sizeof(err));
-	struct model_result *result;
+	char keys[4096];
 	struct report_line r = { .model = "spr", .cgroup = "/a", .pmu_groups = 4, .level = 6 };
+	struct measured_line c;
 	json_object *o, *q, *measured;
-	double *fraction;
-	int n, deep = 0, l4 = -1, l6 = -1;
+	int deep = 0, l4 = -1, l6 = -1;
 	char *line;
 
 	(void)state;
-	assert_non_null(m);
-	n = model_node_count(m);
-	result = model_result_new(m);
-	fraction = calloc((size_t)n, sizeof(*fraction));
-	for (int i = 0; i < n; i++) {
-		int level = model_node(m, i)->level;
+	measured_line_open(&c, "spr", &r);
+	for (int i = 0; i < c.n; i++) {
+		int level = model_node(c.m, i)->level;
 
-		fraction[i] = level > 3 ? 1.0 / (i % 7 + 2) : NAN;
-		result->value[i] = 0.125;
+		c.fraction[i] = level > 3 ? 1.0 / (i % 7 + 2) : NAN;
 		l4 = l4 < 0 && level == 4 ? i : l4;
 		l6 = l6 < 0 && level == 6 ? i : l6;
 		deep += level > 3;
 	}
 	assert_true(l4 >= 0 && l6 >= 0 && deep > 10);
-	fraction[l6] = NAN; /* never enabled: not reported */
-	r.tma = m;
-	r.result = result;
-	r.measured = fraction;
+	c.fraction[l6] = NAN; /* never enabled: not reported */
 	line = render(&r);
-	o = json_tokener_parse(line);
-	if (!o)
-		fail_msg("not JSON: %s", line);
+	o = parsed(line);
 	q = json_object_object_get(o, "quality");
 	key_list(q, keys, sizeof(keys));
 	assert_string_equal(keys, "running_min,smt_shared,dropped,map_full,instance,pmu_groups,"
@@ -366,29 +399,28 @@ static void measured_fractions_in_quality(void **state)
 	measured = json_object_object_get(q, "measured");
 	assert_int_equal(json_object_object_length(measured), deep - 1);
 	/* 4 digits cut toward zero: 1/3 is 0.3333, 1/6 0.1666, never rounded up */
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < c.n; i++) {
 		static const char *const cut4[] = { "0.5",    "0.3333", "0.25", "0.2",
 						    "0.1666", "0.1428", "0.125" };
 		char member[128];
 		const char *at;
 
-		if (isnan(fraction[i]))
+		if (isnan(c.fraction[i]))
 			continue;
-		snprintf(member, sizeof(member), "\"%s\":%s", model_node(m, i)->name, cut4[i % 7]);
+		snprintf(member, sizeof(member), "\"%s\":%s", model_node(c.m, i)->name,
+			 cut4[i % 7]);
 		at = strstr(line, member);
 		if (!at || (at[strlen(member)] != ',' && at[strlen(member)] != '}'))
 			fail_msg("no %s in %s", member, line);
 	}
-	assert_null(json_object_object_get(measured, model_node(m, l6)->name));
+	assert_null(json_object_object_get(measured, model_node(c.m, l6)->name));
 	json_object_put(o);
 	free(line);
 	r.measured = NULL;
 	line = render(&r);
 	assert_null(strstr(line, "\"measured\""));
 	free(line);
-	free(fraction);
-	model_result_free(result);
-	model_free(m);
+	measured_line_close(&c);
 }
 
 /*
@@ -398,46 +430,34 @@ static void measured_fractions_in_quality(void **state)
  */
 static void measured_only_for_reported_nodes(void **state)
 {
-	char err[256];
-	struct tma_model *m = model_load_builtin("icx", err, sizeof(err));
-	struct model_result *result;
 	struct report_line r = { .model = "icx", .cgroup = "/a", .pmu_groups = 4, .level = 4 };
+	struct measured_line c;
 	json_object *o, *measured, *metrics;
-	double *fraction;
-	int n, info = -1, tree = -1, deeper = -1;
+	int info = -1, tree = -1, deeper = -1;
 
 	(void)state;
-	assert_non_null(m);
-	n = model_node_count(m);
-	result = model_result_new(m);
-	fraction = calloc((size_t)n, sizeof(*fraction));
-	for (int i = 0; i < n; i++) {
-		const struct model_node_info *node = model_node(m, i);
+	measured_line_open(&c, "icx", &r);
+	for (int i = 0; i < c.n; i++) {
+		const struct model_node_info *node = model_node(c.m, i);
 
-		fraction[i] = 0.5;
-		result->value[i] = 0.125;
+		c.fraction[i] = 0.5;
 		info = info < 0 && node->is_info ? i : info;
 		tree = tree < 0 && node->level == 4 ? i : tree;
 		deeper = deeper < 0 && node->level == 5 ? i : deeper;
 	}
 	assert_true(info >= 0 && tree >= 0 && deeper >= 0);
-	r.tma = m;
-	r.result = result;
-	r.measured = fraction;
 	for (int with_info = 0; with_info < 2; with_info++) {
 		char *line;
 		json_object_iter it;
 
 		r.info = with_info;
 		line = render(&r);
-		o = json_tokener_parse(line);
-		if (!o)
-			fail_msg("not JSON: %s", line);
+		o = parsed(line);
 		measured = json_object_object_get(json_object_object_get(o, "quality"), "measured");
 		metrics = json_object_object_get(o, "metrics");
-		assert_non_null(json_object_object_get(measured, model_node(m, tree)->name));
-		assert_null(json_object_object_get(measured, model_node(m, deeper)->name));
-		assert_int_equal(json_object_object_get(measured, model_node(m, info)->name) !=
+		assert_non_null(json_object_object_get(measured, model_node(c.m, tree)->name));
+		assert_null(json_object_object_get(measured, model_node(c.m, deeper)->name));
+		assert_int_equal(json_object_object_get(measured, model_node(c.m, info)->name) !=
 					 NULL,
 				 with_info);
 		/* every share is of a node in metrics, and every node in metrics has one */
@@ -451,9 +471,7 @@ static void measured_only_for_reported_nodes(void **state)
 		json_object_put(o);
 		free(line);
 	}
-	free(fraction);
-	model_result_free(result);
-	model_free(m);
+	measured_line_close(&c);
 }
 
 /*
@@ -483,7 +501,7 @@ static void unmeasured_reasons_in_quality(void **state)
 	r.result = model_result_new(m);
 	r.unmeasured = why;
 	line = render(&r);
-	o = json_tokener_parse(line);
+	o = parsed(line);
 	u = json_object_object_get(json_object_object_get(o, "quality"), "unmeasured");
 	assert_int_equal(json_object_object_length(u), 1);
 	assert_string_equal(

@@ -746,22 +746,35 @@ static bool has_ratio(const struct prom_piece *p)
 	return memmem(p->buf, p->len, sample, sizeof(sample) - 1) != NULL;
 }
 
-/* One interval of /svc on run's model at level 3, begun and written, not ended. */
-static void slots_line(struct slots_run *run, double s)
+/* run's model evaluated on slots s (each other event s / (its index + 2)). */
+static void slots_eval(struct slots_run *run, double s)
 {
 	struct model_input in = { .events = run->events, .interval_s = 1, .flags = 0 };
-	struct fake_line line;
 
 	for (int i = 0; i < model_event_count(run->m); i++)
 		run->events[i] = s / (i + 2);
 	run->events[model_event_index(run->m, "E.S")] = s;
 	assert_int_equal(model_eval(run->m, &in, run->r), 0);
-	fake(&line, "/svc", 5, 1);
+}
+
+/* cgroup's line of run's result at level 3, into the interval begun. */
+static void slots_cgroup_line(struct slots_run *run, const char *cgroup, uint64_t id)
+{
+	struct fake_line line;
+
+	fake(&line, cgroup, id, 1);
 	line.line.tma = run->m;
 	line.line.result = run->r;
 	line.line.level = 3;
-	begin(run->e, 0);
 	assert_int_equal(prom_expo_line(run->e, &line.line), 0);
+}
+
+/* One interval of /svc on run's model at level 3, begun and written, not ended. */
+static void slots_line(struct slots_run *run, double s)
+{
+	slots_eval(run, s);
+	begin(run->e, 0);
+	slots_cgroup_line(run, "/svc", 5);
 }
 
 /*
@@ -846,23 +859,13 @@ void *__wrap_realloc(void *p, size_t n)
 /* An interval of n cgroups on run's model at level 3, ended into t. */
 static void slots_many(struct slots_run *run, int n, struct prom_text *t)
 {
-	struct model_input in = { .events = run->events, .interval_s = 1, .flags = 0 };
-
-	for (int i = 0; i < model_event_count(run->m); i++)
-		run->events[i] = 1000.0 / (i + 2);
-	run->events[model_event_index(run->m, "E.S")] = 1000;
-	assert_int_equal(model_eval(run->m, &in, run->r), 0);
+	slots_eval(run, 1000);
 	begin(run->e, 0);
 	for (int i = 0; i < n; i++) {
-		struct fake_line line;
 		char cg[32];
 
 		snprintf(cg, sizeof(cg), "/svc/c%d", i);
-		fake(&line, cg, 100 + (uint64_t)i, 1);
-		line.line.tma = run->m;
-		line.line.result = run->r;
-		line.line.level = 3;
-		assert_int_equal(prom_expo_line(run->e, &line.line), 0);
+		slots_cgroup_line(run, cg, 100 + (uint64_t)i);
 	}
 	assert_int_equal(prom_expo_end_text(run->e, t), 0);
 }

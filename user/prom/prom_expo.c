@@ -279,6 +279,13 @@ static int begin(struct prom_expo *e, const struct report_line *head, bool measu
 	e->open = false;
 	for (int i = 0; i < F_COUNT; i++) {
 		e->nodes_len[i] = 0;
+		if (!e->nodes_cap[i] && e->nodes_last[i]) {
+			size_t want = e->nodes_last[i] + e->nodes_last[i] / 8;
+
+			/* Out of memory here: room() tries again, and fails the interval if it must. */
+			e->nodes_text[i] = malloc(want);
+			e->nodes_cap[i] = e->nodes_text[i] ? want : 0;
+		}
 		/* Rewound: its buffer kept; the length is the position from here on. */
 		if (e->f[i] && !fseeko(e->f[i], 0, SEEK_SET))
 			continue;
@@ -543,13 +550,6 @@ static void node_batch_begin(struct prom_expo *e, enum family fam, const char *l
 {
 	size_t name_len = strlen(defs[fam].name);
 
-	if (!e->nodes_cap[fam] && e->nodes_last[fam]) {
-		size_t want = e->nodes_last[fam] + e->nodes_last[fam] / 8;
-
-		/* Out of memory here: room() tries again, and fails the interval if it must. */
-		e->nodes_text[fam] = malloc(want);
-		e->nodes_cap[fam] = e->nodes_text[fam] ? want : 0;
-	}
 	e->batch_family = fam;
 	e->prefix_len = 0;
 	if (!room(&e->prefix, &e->prefix_cap, 0, name_len + 1 + e->nlabels)) {

@@ -57,7 +57,7 @@ void jw_key_plain(struct json_writer *w, const char *key, size_t len);
 
 /*
  * strlen(s) when s needs no escape (printable ASCII without '"' or '\\'), as
- * jw_key_plain() and jw_member_*() take keys; else 0.  For names found once
+ * jw_key_plain() and jw_run_key() take keys; else 0.  For names found once
  * and written on every line.
  */
 size_t jw_plain_length(const char *s);

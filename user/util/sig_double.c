@@ -45,15 +45,6 @@ static bool at_least(double v, int k, double hi, double lim)
 }
 
 /*
- * hi's error: at most half an ulp of a value below top, so below top x
- * 2^-53 (1.1e-12 for a share's 4 digits).
- */
-static double hi_error_bound(int digits)
-{
-	return exact_pow10[digits] * 0x1p-53;
-}
-
-/*
  * n + rest (hi split, rest exact) rounded to the nearest, ties to even, on
  * v x 10^k exact.  n + 0.5 is a double and rounding keeps order, so hi is
  * above it only where the exact value is, and below only where it is: the
@@ -79,8 +70,10 @@ static uint64_t nearest(double v, int k, double hi, uint64_t n, double rest)
  * of n + 1 and hi within another of v x 10^k: only then is the quotient
  * worth its division.
  */
-static uint64_t cut(double v, int k, double hi, uint64_t n, double rest, double slack)
+static uint64_t cut(double v, int k, double hi, uint64_t n, double rest, double top)
 {
+	/* hi's error: at most half an ulp of a value below top (1.1e-12 for a share's 4 digits) */
+	double slack = top * 0x1p-53;
 	bool below = rest == 0 && residual(v, k, hi) < 0;
 
 	n -= below;
@@ -96,7 +89,7 @@ static uint64_t cut(double v, int k, double hi, uint64_t n, double rest, double 
 static bool digits_of(double v, int digits, bool toward_zero, uint64_t *n, int *k)
 {
 	double top = exact_pow10[digits], bottom = exact_pow10[digits - 1];
-	double hi, rest, slack = hi_error_bound(digits);
+	double hi, rest;
 	uint64_t bits;
 	int e2, kk;
 
@@ -117,7 +110,7 @@ static bool digits_of(double v, int digits, bool toward_zero, uint64_t *n, int *
 	}
 	*n = (uint64_t)hi;	/* floor: 0 < hi < 2^53 */
 	rest = hi - (double)*n; /* exact */
-	*n = toward_zero ? cut(v, kk, hi, *n, rest, slack) : nearest(v, kk, hi, *n, rest);
+	*n = toward_zero ? cut(v, kk, hi, *n, rest, top) : nearest(v, kk, hi, *n, rest);
 	if ((double)*n == top) { /* 9.9999999996 to 10.0000000 */
 		*n /= 10;
 		kk--;
