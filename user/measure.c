@@ -304,6 +304,7 @@ static int node_fractions_open(struct measure_impl *mi)
 		mi->measured[k] = NAN;
 	/* Rotating nodes only: filled again by each measure_evaluate, before the line is made. */
 	mi->ms.facts.measured = mi->ms.facts.level > PLAN_LEVELS_ALWAYS ? mi->measured : NULL;
+	mi->ms.facts.measured_groups = mi->ms.facts.measured ? mi->node_groups : NULL;
 	return plan_node_groups(&mi->plan, mi->model, mi->flags, mi->node_groups);
 }
 

@@ -40,6 +40,7 @@ struct variant {
 	double *counts;		      /* lines x ncounts */
 	struct model_result **result; /* per line, or NULL */
 	double *measured;	      /* lines x nnodes, NULL: not rotating */
+	uint64_t *groups;	      /* per node, the groups measured takes: measured_groups */
 	int nnodes;
 	char **cgroup;
 	double samples[64];
@@ -144,6 +145,7 @@ static void fill_line(const struct variant *v, int i, struct report_line *l)
 				   .level = v->level,
 				   .measured =
 					   v->measured ? v->measured + (size_t)i * v->nnodes : NULL,
+				   .measured_groups = v->measured ? v->groups : NULL,
 				   .topdown_fixed = true,
 				   .smt = true };
 }
@@ -231,6 +233,7 @@ static int tma_counts(struct variant *v, const struct variant *soft)
  * running / enabled of its perf groups (acc_measured), here one of 15
  * groups' (icx level 6 rotates in 15 slices), each group's a fifteenth of
  * the interval give or take what its cgroup ran; the rest not reported (NAN).
+ * The node's groups: that one and group 0, on at every switch.
  */
 static int rotating(struct variant *v, int lines)
 {
@@ -238,8 +241,15 @@ static int rotating(struct variant *v, int lines)
 
 	v->nnodes = n;
 	v->measured = calloc((size_t)lines * (n ? n : 1), sizeof(double));
-	if (!v->measured)
+	v->groups = calloc(n ? n : 1, sizeof(*v->groups));
+	if (!v->measured || !v->groups)
 		return -1;
+	for (int k = 0; k < n; k++) {
+		const struct model_node_info *node = model_node(v->tma, k);
+
+		if (!node->is_info && !node->is_count && node->level > 3)
+			v->groups[k] = 1 | UINT64_C(1) << (1 + k % 15);
+	}
 	for (int i = 0; i < lines; i++) {
 		double frac[15];
 

@@ -358,11 +358,34 @@ static void scrape_passes_promtool_with_tma_series(void **state)
 }
 
 /*
+ * The value of the tma_groups label of a sample name{labels,tma_groups="G"}
+ * in text (into g), or fails.
+ */
+static void groups_of(const char *text, const char *name, const char *labels, char *g, size_t len)
+{
+	char needle[1024];
+	const char *p;
+	size_t n;
+
+	snprintf(needle, sizeof(needle), "\n%s{%s,tma_groups=\"", name, labels);
+	p = strstr(text, needle);
+	if (!p)
+		fail_msg("no %s with tma_groups in\n%s", needle + 1, text);
+	p += strlen(needle);
+	n = strcspn(p, "\"");
+	assert_true(n < len);
+	memcpy(g, p, n);
+	g[n] = '\0';
+}
+
+/*
  * --level 6 live (issue 27), on the rotation fixture's model (software
  * stand-ins, three groups taking turns, tests/fixtures/rotation): every
- * node down to level 6 has its ratio, and each node whose events take turns
- * its measured share, Busy's a third (its group is on one slice in three);
- * promtool accepts the scrape.
+ * node down to level 6 has its ratio, labelled with the perf groups its
+ * events are in as --list-events numbers them (Busy reads SW.CPU_CLOCK, of
+ * group 1; Switches_per_busy_ms SW.CONTEXT_SWITCHES too, of group 0), and
+ * each set of those groups its measured share, Busy's a third (its group
+ * is on one slice in three); promtool accepts the scrape.
  */
 static void level_6_nodes_and_measured_share(void **state)
 {
@@ -372,7 +395,7 @@ static void level_6_nodes_and_measured_share(void **state)
 			       "--format", "none",	 NULL };
 	const char *busy = "Switching.Faulting.Minor_Faulting.Busy";
 	double measured;
-	char *text;
+	char *text, groups[64];
 
 	(void)state;
 	ITEST_NEED_ROOT();
@@ -385,8 +408,12 @@ static void level_6_nodes_and_measured_share(void **state)
 
 	snprintf(lab, sizeof(lab), "host=\"" HOST "\",cgroup=\"/%s\",tma_node=\"%s\",level=\"4\"",
 		 parent, busy);
+	groups_of(text, "tmacg_tma_ratio", lab, groups, sizeof(groups));
+	assert_string_equal(groups, "1");
+	snprintf(lab + strlen(lab), sizeof(lab) - strlen(lab), ",tma_groups=\"1\"");
 	if (isnan(sample(text, "tmacg_tma_ratio", lab)))
 		fail_msg("no level-4 Busy ratio in\n%s", text);
+	snprintf(lab, sizeof(lab), "host=\"" HOST "\",cgroup=\"/%s\",tma_groups=\"1\"", parent);
 	measured = sample(text, "tmacg_tma_measured_ratio", lab);
 	if (!(measured > 0.2 && measured < 0.5))
 		fail_msg("Busy measured %g, want about a third, in\n%s", measured, text);
@@ -394,6 +421,9 @@ static void level_6_nodes_and_measured_share(void **state)
 		 "host=\"" HOST "\",cgroup=\"/%s\",tma_node=\"%s.Migrating.Switches_per_busy_ms\","
 		 "level=\"6\"",
 		 parent, busy);
+	groups_of(text, "tmacg_tma_ratio", lab, groups, sizeof(groups));
+	assert_string_equal(groups, "0+1");
+	snprintf(lab, sizeof(lab), "host=\"" HOST "\",cgroup=\"/%s\",tma_groups=\"0+1\"", parent);
 	if (isnan(sample(text, "tmacg_tma_measured_ratio", lab)))
 		fail_msg("no level-6 measured share in\n%s", text);
 	assert_non_null(strstr(text, "\n# TYPE tmacg_tma_measured_ratio gauge\n"));

@@ -12,7 +12,11 @@
  * family added since (tmacg_tma_measured_ratio) is taken out of the
  * exposition before the comparison and pinned on its own (measured6.N.txt,
  * written by the code that added it, f1b31fb): its samples were made cheaper
- * after it was added.  Since then one change is meant: ratios are written to 9
+ * after it was added.  It then became a sample per set of perf groups
+ * (tma_groups), on the ratios of the nodes of a set too: measured6.N.txt
+ * were rewritten by regroup.py from f1b31fb's, and the label is checked and
+ * taken out of the ratios before they are compared (without_groups).  Since
+ * then one change is meant: ratios are written to 9
  * significant digits and measured shares to 4, cut toward zero (docs/output.md
  * "Numbers"); the fixtures keep the old full digits, and a number that differs
  * must be the old value so written, judged by glibc's printf, and only where
@@ -48,6 +52,7 @@ struct lines {
 	struct model_result *result[NLINES];
 	double counts[NLINES][NCOUNTS];
 	double *measured; /* level 6 only */
+	uint64_t *groups; /* with measured: node k reads groups 0 and k % 4 + 1 */
 	char cgroup[NLINES][32];
 	struct resource res;
 };
@@ -92,13 +97,16 @@ static void make(struct lines *L, struct tma_model *tma, int level)
 	if (level <= 3)
 		return;
 	L->measured = calloc(n, sizeof(double));
+	L->groups = calloc(n, sizeof(*L->groups));
 	assert_non_null(L->measured);
+	assert_non_null(L->groups);
 	for (int k = 0; k < n; k++) {
 		const struct model_node_info *node = model_node(tma, k);
+		bool turns = !node->is_info && !node->is_count && node->level > 3;
 
-		L->measured[k] = !node->is_info && !node->is_count && node->level > 3 ?
-					 (k % 4 + 1) / 15.0 :
-					 NAN;
+		/* The share of group k % 4 + 1 (group 0's is 1): the smallest of the two. */
+		L->measured[k] = turns ? (k % 4 + 1) / 15.0 : NAN;
+		L->groups[k] = turns ? 1 | UINT64_C(1) << (k % 4 + 1) : 0;
 	}
 }
 
@@ -107,6 +115,7 @@ static void unmake(struct lines *L)
 	for (int i = 0; i < NLINES; i++)
 		model_result_free(L->result[i]);
 	free(L->measured);
+	free(L->groups);
 }
 
 static void fill(const struct lines *L, int i, struct report_line *l)
@@ -133,6 +142,7 @@ static void fill(const struct lines *L, int i, struct report_line *l)
 				   .tma = L->tma,
 				   .result = L->result[i],
 				   .measured = L->measured,
+				   .measured_groups = L->groups,
 				   .level = L->level,
 				   .topdown_fixed = true,
 				   .smt = true };
@@ -304,14 +314,76 @@ static void json_lines_unchanged(void **state)
 	model_free(m);
 }
 
-/* Nodes whose quality.measured the lines report. */
-static int nmeasured(const struct lines *L)
+/* The sets of groups among the nodes whose quality.measured the lines report: tmacg_tma_measured_ratio's samples a line. */
+static int nsets(const struct lines *L)
 {
-	int k = 0;
+	uint64_t seen = 0;
 
 	for (int i = 0; i < model_node_count(L->tma); i++)
-		k += !isnan(L->measured[i]);
-	return k;
+		if (!isnan(L->measured[i]))
+			seen |= L->groups[i];
+	return __builtin_popcountll(seen & ~UINT64_C(1));
+}
+
+/* The index of the node of path (as a label writes it, icx's need no escape). */
+static int node_of(const struct lines *L, const char *path, size_t len)
+{
+	for (int k = 0; k < model_node_count(L->tma); k++) {
+		const char *p = model_node(L->tma, k)->path;
+
+		if (strlen(p) == len && !strncmp(p, path, len))
+			return k;
+	}
+	fail_msg("no node %.*s", (int)len, path);
+	return -1;
+}
+
+/*
+ * text without the tma_groups labels of its tmacg_tma_ratio samples, each
+ * checked first: on the nodes whose events take turns, and only there, and
+ * naming the node's groups.  text's new length.
+ */
+static size_t without_groups(const struct lines *L, char *text)
+{
+	char *in = text, *out = text;
+	int labelled = 0;
+
+	while (*in) {
+		char *end = strchr(in, '\n');
+		size_t n = end ? (size_t)(end - in) + 1 : strlen(in);
+		char *node = strstr(in, ",tma_node=\""), *g = strstr(in, ",tma_groups=\"");
+
+		if (!strncmp(in, "tmacg_tma_ratio{", 16) && node && node < in + n) {
+			char want[40];
+			int k;
+
+			node += strlen(",tma_node=\"");
+			k = node_of(L, node, strcspn(node, "\""));
+			if (!g || g > in + n) {
+				if (L->measured && !isnan(L->measured[k]))
+					fail_msg("no tma_groups on a node in turns: %.*s", (int)n,
+						 in);
+			} else {
+				size_t glen = strcspn(g + 1, "}") + 1;
+
+				snprintf(want, sizeof(want), ",tma_groups=\"0+%d\"", k % 4 + 1);
+				if (!L->measured || isnan(L->measured[k]) || strlen(want) != glen ||
+				    strncmp(g, want, glen))
+					fail_msg("%s wanted, not as %.*s", want, (int)n, in);
+				labelled++;
+				memmove(out, in, (size_t)(g - in));
+				out += g - in;
+				n -= (size_t)(g + glen - in);
+				in = g + glen;
+			}
+		}
+		memmove(out, in, n);
+		out += n;
+		in += n;
+	}
+	*out = '\0';
+	assert_true(!L->measured || labelled > 0);
+	return (size_t)(out - text);
 }
 
 /*
@@ -365,8 +437,9 @@ static void interval(struct prom_expo *e, const struct lines *L, int n, const ch
 	assert_int_equal(strlen(text), len);
 	measured = malloc(len + 1);
 	assert_non_null(measured);
-	len = without_family(text, "tmacg_tma_measured_ratio", L->measured ? n * nmeasured(L) : 0,
+	len = without_family(text, "tmacg_tma_measured_ratio", L->measured ? n * nsets(L) : 0,
 			     measured);
+	len = without_groups(L, text);
 	pin(name, text, len);
 	if (L->measured) {
 		char mname[32];

@@ -595,18 +595,31 @@ static const char deep_model_text[] = "model d\n"
 				      "node 1.1.1.2.1 Far\n  formula E.F\n"
 				      "node 1.1.1.2.2 Near\n  formula E.N / E.ZERO\n";
 
-/* One interval of /svc at level, its nodes below level 3 taking turns (rotating) or not (NULL). */
-static char *deep_text_at(int level, bool rotating)
+/*
+ * The perf groups of deep_model_text's nodes below level 3 (as
+ * plan_node_groups gives them: group 0 on at every switch, the others in
+ * turns) and their smallest shares (acc_measured): Bandwidth and Far read
+ * groups 0 and 2, Latency 0 and 3, Near 0 and 4.
+ */
+static const uint64_t deep_groups[8] = { 0, 0, 0, 0x5, 0x9, 0x5, 0x11 };
+static const uint64_t deep_groups_moved[8] = { 0, 0, 0, 0x3, 0x9, 0x3, 0x11 };
+static const double deep_measured[8] = { NAN, NAN, NAN, 0.25, 1.0 / 3, 0.25, 0.5 };
+
+/*
+ * Intervals of /svc at level, one a plan of groups, its nodes below level 3
+ * taking turns (rotating) or not.
+ */
+static char *deep_text_plans(int level, bool rotating, const uint64_t *const *plans, int nplans)
 {
 	char err[512];
 	struct tma_model *m =
 		model_load(deep_model_text, strlen(deep_model_text), "d.tma", err, sizeof(err));
-	double events[8] = { 0 }, measured[8];
+	double events[8] = { 0 };
 	struct model_input in = { .events = events, .interval_s = 1, .flags = 0 };
 	struct prom_expo *e = prom_expo_new(false);
 	struct model_result *r;
 	struct fake_line l;
-	char *text;
+	char *text = NULL;
 
 	if (!m)
 		fail_msg("deep model: %s", err);
@@ -616,43 +629,50 @@ static char *deep_text_at(int level, bool rotating)
 		events[i] = 0.5;
 	events[model_event_index(m, "E.ZERO")] = 0;
 	assert_int_equal(model_eval(m, &in, r), 0);
-	/* acc_measured's values: the smallest share of a node's groups, NAN down to level 3. */
-	for (int i = 0; i < model_node_count(m); i++)
-		measured[i] = model_node(m, i)->level <= 3 ? NAN : i % 2 ? 0.25 : 1.0 / 3;
-	fake(&l, "/svc", 5, 1);
-	l.line.tma = m;
-	l.line.result = r;
-	l.line.level = level;
-	l.line.measured = rotating ? measured : NULL;
-	begin(e, 0);
-	assert_int_equal(prom_expo_line(e, &l.line), 0);
-	text = end(e);
+	for (int p = 0; p < nplans; p++) {
+		fake(&l, "/svc", 5, 1);
+		l.line.tma = m;
+		l.line.result = r;
+		l.line.level = level;
+		l.line.measured = rotating ? deep_measured : NULL;
+		l.line.measured_groups = rotating ? plans[p] : NULL;
+		begin(e, 0);
+		assert_int_equal(prom_expo_line(e, &l.line), 0);
+		free(text);
+		text = end(e);
+	}
 	prom_expo_free(e);
 	model_result_free(r);
 	model_free(m);
 	return text;
 }
 
+static char *deep_text_at(int level, bool rotating)
+{
+	const uint64_t *plan = deep_groups;
+
+	return deep_text_plans(level, rotating, &plan, 1);
+}
+
 /*
- * Rotating (levels 4-6), each node whose events take turns (quality.measured
- * not NAN: here those below level 3) has its measured share as
- * tmacg_tma_measured_ratio, labelled as its tmacg_tma_ratio, down to --level,
- * also where the ratio itself is not computed; not rotating, no such family.
+ * Rotating (levels 4-6), each set of perf groups the reported nodes whose
+ * events take turns read (here those below level 3) has its measured share
+ * as tmacg_tma_measured_ratio, labelled tma_groups, as is each such node's
+ * tmacg_tma_ratio, so a query joins the two; a set only a node below
+ * --level reads has none; the set of a node whose ratio is not computed is
+ * written all the same.  Not rotating, neither the family nor the label.
  */
 static void measured_share_of_deep_nodes(void **state)
 {
 	char *l6 = deep_text_at(6, true), *l4 = deep_text_at(4, true),
 	     *still = deep_text_at(6, false);
-	const char *l6_family =
-		"# TYPE tmacg_tma_measured_ratio gauge\n"
-		"tmacg_tma_measured_ratio{host=\"node-1\",cgroup=\"/svc\","
-		"tma_node=\"Backend.Memory.DRAM.Bandwidth\",level=\"4\"} 0.25\n"
-		"tmacg_tma_measured_ratio{host=\"node-1\",cgroup=\"/svc\","
-		"tma_node=\"Backend.Memory.DRAM.Latency\",level=\"4\"} 0.3333\n"
-		"tmacg_tma_measured_ratio{host=\"node-1\",cgroup=\"/svc\","
-		"tma_node=\"Backend.Memory.DRAM.Latency.Far\",level=\"5\"} 0.25\n"
-		"tmacg_tma_measured_ratio{host=\"node-1\",cgroup=\"/svc\","
-		"tma_node=\"Backend.Memory.DRAM.Latency.Near\",level=\"5\"} 0.3333\n";
+	const char *l6_family = "# TYPE tmacg_tma_measured_ratio gauge\n"
+				"tmacg_tma_measured_ratio{host=\"node-1\",cgroup=\"/svc\","
+				"tma_groups=\"0+2\"} 0.25\n"
+				"tmacg_tma_measured_ratio{host=\"node-1\",cgroup=\"/svc\","
+				"tma_groups=\"0+3\"} 0.3333\n"
+				"tmacg_tma_measured_ratio{host=\"node-1\",cgroup=\"/svc\","
+				"tma_groups=\"0+4\"} 0.5\n";
 	const char *at;
 
 	(void)state;
@@ -665,15 +685,76 @@ static void measured_share_of_deep_nodes(void **state)
 				 l6);
 	assert_non_null(
 		strstr(l6, "# HELP tmacg_tma_measured_ratio Fraction of the last interval"));
-	/* Near's ratio divides by zero: not computed, its measured share given all the same. */
-	assert_null(strstr(l6, "tmacg_tma_ratio{host=\"node-1\",cgroup=\"/svc\","
-			       "tma_node=\"Backend.Memory.DRAM.Latency.Near\""));
+	assert_non_null(strstr(l6, "\ntmacg_tma_ratio{host=\"node-1\",cgroup=\"/svc\","
+				   "tma_node=\"Backend.Memory.DRAM.Bandwidth\",level=\"4\","
+				   "tma_groups=\"0+2\"} "));
+	assert_non_null(strstr(l6, "\ntmacg_tma_ratio{host=\"node-1\",cgroup=\"/svc\","
+				   "tma_node=\"Backend.Memory.DRAM.Latency.Far\",level=\"5\","
+				   "tma_groups=\"0+2\"} "));
+	/* Levels 1-3 here read only groups on at every switch: no label. */
+	assert_non_null(strstr(l6, "\ntmacg_tma_ratio{host=\"node-1\",cgroup=\"/svc\","
+				   "tma_node=\"Backend.Memory.DRAM\",level=\"3\"} "));
+	assert_int_equal(count_of(l6, ",tma_groups=\""), 3 + 3);
+	/* Near's ratio divides by zero: not computed, its set's share given all the same. */
+	assert_null(strstr(l6, "tma_node=\"Backend.Memory.DRAM.Latency.Near\""));
 	assert_int_equal(count_of(l4, "\ntmacg_tma_measured_ratio{"), 2);
+	assert_null(strstr(l4, "tma_groups=\"0+4\""));
 	assert_null(strstr(l4, "Far"));
 	assert_null(strstr(still, "measured"));
+	assert_null(strstr(still, "tma_groups"));
 	free(l6);
 	free(l4);
 	free(still);
+}
+
+/*
+ * docs/prometheus.md's queries, by Prometheus itself on a level-6 text:
+ * the ratios of the nodes seen long enough, and each node's measured share
+ * (Latency's set 0+3 measured a third, Bandwidth's and Far's 0+2 a quarter;
+ * Near, not computed, has no ratio to join).
+ */
+static void measured_joins_the_ratios_as_documented(void **state)
+{
+	char *l6 = deep_text_at(6, true);
+
+	(void)state;
+	if (!promtool_query_gives(
+		    l6,
+		    "tmacg_tma_ratio{level=~\"4|5\"} and on (host, namespace, pod, container, "
+		    "cgroup, tma_groups)\n  (tmacg_tma_measured_ratio >= 0.3)",
+		    "- labels: 'tmacg_tma_ratio{host=\"node-1\",cgroup=\"/svc\","
+		    "tma_node=\"Backend.Memory.DRAM.Latency\",level=\"4\",tma_groups=\"0+3\"}'\n"
+		    "  value: 0.5\n")) {
+		free(l6);
+		skip();
+	}
+	promtool_query_gives(
+		l6,
+		"tmacg_tma_measured_ratio * on (host, namespace, pod, container, cgroup, "
+		"tma_groups)\n  group_right () (0 * tmacg_tma_ratio + 1)",
+		"- labels: '{host=\"node-1\",cgroup=\"/svc\",tma_node=\"Backend.Memory.DRAM.Bandwidth\","
+		"level=\"4\",tma_groups=\"0+2\"}'\n  value: 0.25\n"
+		"- labels: '{host=\"node-1\",cgroup=\"/svc\",tma_node=\"Backend.Memory.DRAM.Latency\","
+		"level=\"4\",tma_groups=\"0+3\"}'\n  value: 0.3333\n"
+		"- labels: '{host=\"node-1\",cgroup=\"/svc\","
+		"tma_node=\"Backend.Memory.DRAM.Latency.Far\",level=\"5\",tma_groups=\"0+2\"}'\n"
+		"  value: 0.25\n");
+	free(l6);
+}
+
+/* A plan whose groups changed (same model): the labels follow it, never the old plan's. */
+static void node_labels_follow_the_plan(void **state)
+{
+	const uint64_t *plans[2] = { deep_groups, deep_groups_moved };
+	char *text = deep_text_plans(6, true, plans, 2);
+
+	(void)state;
+	assert_null(strstr(text, "tma_groups=\"0+2\""));
+	assert_non_null(strstr(text, "tma_node=\"Backend.Memory.DRAM.Bandwidth\",level=\"4\","
+				     "tma_groups=\"0+1\"} "));
+	assert_non_null(
+		strstr(text, "{host=\"node-1\",cgroup=\"/svc\",tma_groups=\"0+1\"} 0.25\n"));
+	free(text);
 }
 
 /*
@@ -1051,6 +1132,8 @@ int main(void)
 		cmocka_unit_test(tma_nodes_by_path_and_level),
 		cmocka_unit_test(node_samples_follow_the_model_and_the_line),
 		cmocka_unit_test(measured_share_of_deep_nodes),
+		cmocka_unit_test(node_labels_follow_the_plan),
+		cmocka_unit_test(measured_joins_the_ratios_as_documented),
 		cmocka_unit_test(slot_counters_give_exact_shares),
 		cmocka_unit_test(pieces_join_to_the_text_and_come_back),
 		cmocka_unit_test(buffers_held_by_a_scrape_taken_at_their_last_size),

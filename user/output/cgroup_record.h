@@ -69,6 +69,12 @@ struct report_line {
 	 */
 	const double *measured;
 	/*
+	 * Per model node: the perf groups (a bit each, as --list-events numbers
+	 * them) whose smallest share measured[] is; 0: none, on at every switch.
+	 * Set wherever measured is, NULL with it: /metrics labels each set.
+	 */
+	const uint64_t *measured_groups;
+	/*
 	 * Per model node: why it is null whatever ran (a perf group it reads that
 	 * the kernel refused to open: quality.unmeasured).  NULL, or NULL for a
 	 * node: measured.

@@ -19,8 +19,8 @@
 #include "model/model.h"
 #include "output/output_json.h"
 #include "prom/prom_label.h"
+#include "prom/prom_nodes.h"
 #include "prom/prom_text.h"
-#include "util/share_memo.h"
 #include "util/shortest_double.h"
 #include "util/sig_double.h"
 #include "util/u64map.h"
@@ -108,9 +108,10 @@ static const struct family_def defs[F_COUNT] = {
 			  "(tma_node: path from level 1)",
 			  NULL },
 	[F_TMA_MEASURED] = { "tmacg_tma_measured_ratio", "gauge",
-			     "Fraction of the last interval the events of a TMA node were measured, "
-			     "for the nodes whose events take turns on the PMU (--level 4-6); its "
-			     "tmacg_tma_ratio is scaled from that share",
+			     "Fraction of the last interval the perf groups tma_groups were all "
+			     "measured, their events taking turns on the PMU (--level 4-6); the "
+			     "tmacg_tma_ratio of each node labelled with those groups is scaled from "
+			     "that share",
 			     NULL },
 	[F_TMA_INFO] = { "tmacg_tma_info_value", "gauge",
 			 "TMA Info metric (--info) in its own unit", NULL },
@@ -150,15 +151,11 @@ struct prom_expo {
 	const char *const *count_names;
 	int ncounts;
 	int *count_family;
-	/*
-	 * node index -> `,tma_node="<path, escaped>",level="N"}`, a node sample's
-	 * own labels, and their lengths, for the model last seen, by its
-	 * model_serial (0: none yet; the path is the model's, model_node_info.path)
-	 */
-	uint64_t tma_serial;
-	char **node_labels;
-	size_t *node_labels_len;
-	int nnodes;
+	/* A node sample's own labels, for the model and plan last seen. */
+	struct prom_nodes nodes;
+	/* Per set of groups (nodes.nsets): its measured share written in this line. */
+	bool *set_done;
+	int set_done_n;
 	size_t nlabels; /* the length of the line's labels, while its samples are written */
 	/*
 	 * The node families' samples (ratios, measured shares, node slots), this
@@ -212,18 +209,6 @@ static void close_streams(struct prom_expo *e)
 	}
 }
 
-static void free_node_labels(struct prom_expo *e)
-{
-	for (int i = 0; e->node_labels && i < e->nnodes; i++)
-		free(e->node_labels[i]);
-	free(e->node_labels);
-	free(e->node_labels_len);
-	e->node_labels = NULL;
-	e->node_labels_len = NULL;
-	e->nnodes = 0;
-	e->tma_serial = 0;
-}
-
 static void series_free(struct series_state *s)
 {
 	if (s)
@@ -247,7 +232,8 @@ void prom_expo_free(struct prom_expo *e)
 	u64map_retain(&e->state, drop_series, NULL);
 	u64map_free(&e->state);
 	u64map_free(&e->seen);
-	free_node_labels(e);
+	prom_nodes_free(&e->nodes);
+	free(e->set_done);
 	for (int i = 0; i < F_COUNT; i++)
 		free(e->nodes_text[i]);
 	free(e->prefix);
@@ -371,53 +357,21 @@ static int map_counts(struct prom_expo *e, const struct report_line *l)
 	return 0;
 }
 
-/* `,tma_node="<path>",level="N"}`, escaped once per model: a node sample writes it as is. */
-static char *node_labels_text(const char *path, int level)
+/* Node labels from the model's paths and the line's groups, made again only when they change. */
+static int map_nodes(struct prom_expo *e, const struct report_line *l)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	int err;
+	const uint64_t *groups = l->measured ? l->measured_groups : NULL;
 
-	if (!f)
-		return NULL;
-	fputc(',', f);
-	err = prom_label(f, "tma_node", path);
-	fprintf(f, ",level=\"%d\"}", level);
-	if (fclose(f) || err) {
-		free(text);
-		return NULL;
-	}
-	return text;
-}
-
-/* Node labels from the model's paths ("Backend_Bound.Memory_Bound"), made once per model. */
-static int map_nodes(struct prom_expo *e, const struct tma_model *tma)
-{
-	int n;
-
-	if (model_serial(tma) == e->tma_serial)
-		return 0;
-	free_node_labels(e);
-	n = model_node_count(tma);
-	e->node_labels = calloc(n ? n : 1, sizeof(*e->node_labels));
-	e->node_labels_len = calloc(n ? n : 1, sizeof(*e->node_labels_len));
-	e->nnodes = n;
-	if (!e->node_labels || !e->node_labels_len) {
-		free_node_labels(e);
+	if (prom_nodes_map(&e->nodes, l->tma, groups))
 		return -ENOMEM;
-	}
-	for (int i = 0; i < n; i++) {
-		const struct model_node_info *node = model_node(tma, i);
+	if (e->set_done_n < e->nodes.nsets) {
+		bool *done = realloc(e->set_done, (size_t)e->nodes.nsets * sizeof(*done));
 
-		e->node_labels[i] = node_labels_text(node->path, node->level);
-		if (!e->node_labels[i]) {
-			free_node_labels(e);
+		if (!done)
 			return -ENOMEM;
-		}
-		e->node_labels_len[i] = strlen(e->node_labels[i]);
+		e->set_done = done;
+		e->set_done_n = e->nodes.nsets;
 	}
-	e->tma_serial = model_serial(tma);
 	return 0;
 }
 
@@ -542,7 +496,7 @@ static bool room(char **buf, size_t *cap, size_t len, size_t more)
  * A line's node samples of one family (ratios, measured shares, node slots),
  * each "<family>{<line's labels><node's labels> <value>\n": the line's
  * labels after the family's name once per line, the node's (tma_node and
- * level, map_nodes) once per model, each sample three copies straight into
+ * level, or tma_groups: prom_nodes.h) once per model, each sample three copies straight into
  * the family's text (nodes_text), no stream between: a level-6 line has
  * some 190 of these samples (issue 27).  Begin, then the samples.
  */
@@ -562,11 +516,13 @@ static void node_batch_begin(struct prom_expo *e, enum family fam, const char *l
 	e->prefix_len = name_len + 1 + e->nlabels;
 }
 
-/* Node i's sample up to its value's space; where its value goes, room for vmax bytes and '\n'. */
-static char *node_batch_sample(struct prom_expo *e, int i, size_t vmax)
+/*
+ * A sample of own labels (nlen bytes) up to its value's space; where its
+ * value goes, room for vmax bytes and '\n'.
+ */
+static char *node_batch_sample(struct prom_expo *e, const char *own, size_t nlen, size_t vmax)
 {
 	enum family fam = e->batch_family;
-	size_t nlen = e->node_labels_len[i];
 	char *o;
 
 	if (!e->prefix_len || !room(&e->nodes_text[fam], &e->nodes_cap[fam], e->nodes_len[fam],
@@ -577,16 +533,20 @@ static char *node_batch_sample(struct prom_expo *e, int i, size_t vmax)
 	o = e->nodes_text[fam] + e->nodes_len[fam];
 	memcpy(o, e->prefix, e->prefix_len);
 	o += e->prefix_len;
-	memcpy(o, e->node_labels[i], nlen);
+	memcpy(o, own, nlen);
 	o += nlen;
 	*o++ = ' ';
 	return o;
 }
 
-/* Node i's sample of value v (finite), its text by text(): ratio_text or, a counter, exact. */
-static void node_batch_value(struct prom_expo *e, int i, double v, size_t (*text)(double, char *))
+/*
+ * A sample of own labels and value v (finite), its text by text():
+ * ratio_text or, a counter, exact.
+ */
+static void node_batch_value(struct prom_expo *e, const char *own, size_t nlen, double v,
+			     size_t (*text)(double, char *))
 {
-	char *o = node_batch_sample(e, i, SHORTEST_DOUBLE_MAX);
+	char *o = node_batch_sample(e, own, nlen, SHORTEST_DOUBLE_MAX);
 
 	if (!o)
 		return;
@@ -595,10 +555,11 @@ static void node_batch_value(struct prom_expo *e, int i, double v, size_t (*text
 	e->nodes_len[e->batch_family] = (size_t)(o - e->nodes_text[e->batch_family]);
 }
 
-/* Node i's sample of a value's text already made (len bytes). */
-static void node_batch_text(struct prom_expo *e, int i, const char *text, size_t len)
+/* A sample of own labels and a value's text already made (len bytes). */
+static void node_batch_text(struct prom_expo *e, const char *own, size_t nlen, const char *text,
+			    size_t len)
 {
-	char *o = node_batch_sample(e, i, len);
+	char *o = node_batch_sample(e, own, nlen, len);
 
 	if (!o)
 		return;
@@ -619,7 +580,7 @@ static int slot_counters(struct prom_expo *e, struct series_state *s, const stru
 			 const char *labels)
 {
 	const struct model_result *r = l->result;
-	int n = e->nnodes < r->nnodes ? e->nnodes : r->nnodes;
+	int n = e->nodes.n < r->nnodes ? e->nodes.n : r->nnodes;
 	bool measured = isfinite(r->slots) && r->slots >= 0;
 
 	if (s->nnode_slots != n) {
@@ -656,35 +617,40 @@ static int slot_counters(struct prom_expo *e, struct series_state *s, const stru
 			s->node_slots[i] += r->value[i] > 0 ? r->value[i] * r->slots : 0;
 		}
 		if (!isnan(s->node_slots[i]))
-			node_batch_value(e, i, s->node_slots[i], shortest_double);
+			node_batch_value(e, e->nodes.plain[i], e->nodes.plain_len[i],
+					 s->node_slots[i], shortest_double);
 	}
 	return 0;
 }
 
 /*
- * quality.measured of a rotating run: a sample per node whose events take
- * turns (levels 4-6, and those above whose groups rotate with them).  Its
- * value is the smallest running/enabled of the node's perf groups, so a
- * line holds one of a few values (one per group): each value's text is
- * made once per line (util/share_memo.h) and copied for the nodes that
- * share it, which keeps this family's cost per node below that of the
- * ratios' (issue 27).
+ * quality.measured of a rotating run: a sample per set of perf groups
+ * (tma_groups, prom_nodes.h) among the nodes the line reports whose events
+ * take turns (levels 4-6, and those above whose groups rotate with them),
+ * in the order of each set's first node.  Its value is the smallest
+ * running/enabled of those groups, every node of the set's quality.measured:
+ * a level-6 line's 88 such nodes hold some 19 sets, so the family costs a
+ * fifth of a sample a node and Prometheus a fifth of the series (issue 27).
  */
 static void measured_samples(struct prom_expo *e, const struct report_line *l, const char *labels)
 {
-	struct share_memo memo;
+	const struct prom_nodes *pn = &e->nodes;
+	char text[SIG_DOUBLE_MAX];
 
-	share_memo_init(&memo);
+	if (!pn->nsets)
+		return;
+	memset(e->set_done, 0, (size_t)pn->nsets * sizeof(*e->set_done));
 	node_batch_begin(e, F_TMA_MEASURED, labels);
-	for (int i = 0; i < e->nnodes; i++) {
+	for (int i = 0; i < pn->n; i++) {
+		int set = pn->set_of[i];
 		double v = l->measured[i];
-		const char *text;
-		size_t len;
 
-		if (!isfinite(v) || !is_tree_node(model_node(l->tma, i), l->level))
+		if (set < 0 || e->set_done[set] || !isfinite(v) ||
+		    !is_tree_node(model_node(l->tma, i), l->level))
 			continue;
-		text = share_memo_text(&memo, v, &len);
-		node_batch_text(e, i, text, len);
+		e->set_done[set] = true;
+		node_batch_text(e, pn->set_label[set], pn->set_label_len[set], text,
+				share_text(v, text));
 	}
 }
 
@@ -694,7 +660,7 @@ static void model_samples(struct prom_expo *e, const struct report_line *l, cons
 	const char *path = model_bottleneck_path(l->tma, r, l->level);
 
 	node_batch_begin(e, F_TMA_RATIO, labels);
-	for (int i = 0; i < e->nnodes && i < r->nnodes; i++) {
+	for (int i = 0; i < e->nodes.n && i < r->nnodes; i++) {
 		const struct model_node_info *node = model_node(l->tma, i);
 
 		if (!isfinite(r->value[i]))
@@ -708,7 +674,8 @@ static void model_samples(struct prom_expo *e, const struct report_line *l, cons
 			put_value(e->f[F_TMA_INFO], r->value[i], ratio_text);
 		} else if (is_tree_node(node, l->level)) {
 			/* Counts (level 0, e.g. the software model's) are counters, never ratios. */
-			node_batch_value(e, i, r->value[i], ratio_text);
+			node_batch_value(e, e->nodes.ratio[i], e->nodes.ratio_len[i], r->value[i],
+					 ratio_text);
 		}
 	}
 	if (l->measured)
@@ -727,7 +694,7 @@ int prom_expo_line(struct prom_expo *e, const struct report_line *l)
 
 	if (l->task || !e->open)
 		return 0;
-	if (map_counts(e, l) || (l->tma && l->result && map_nodes(e, l->tma)))
+	if (map_counts(e, l) || (l->tma && l->result && map_nodes(e, l)))
 		return -ENOMEM;
 	s = state_of(e, l->cgroup_id);
 	labels = line_labels(e, l);
