@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "model/model_impl.h"
 #include "model/retire_latency.h"
 #include "pmu/cpu_desc.h"
 
@@ -72,9 +73,34 @@ static bool listed(const char *const *list, const char *name)
 	return false;
 }
 
+/*
+ * The same model compiled plain (model_compile_plain: no fused comparisons,
+ * no threaded jumps) gives every node the same value, bit for bit, and the
+ * same flags and bottleneck: the golden values do not pin thresholds.
+ */
+static void same_as_plain(const struct tma_model *m, const struct model_result *r,
+			  const struct tma_model *plain, struct model_result *pr,
+			  const struct model_input *in, const char *id)
+{
+	assert_int_equal(model_eval(plain, in, pr), 0);
+	for (int i = 0; i < r->nnodes; i++) {
+		if (memcmp(&r->value[i], &pr->value[i], sizeof(double)) &&
+		    !(isnan(r->value[i]) && isnan(pr->value[i])))
+			fail_msg("vector %s: %s is %.17g, compiled plain %.17g", id,
+				 model_node(m, i)->name, r->value[i], pr->value[i]);
+		if (r->flagged[i] != pr->flagged[i])
+			fail_msg("vector %s: %s flagged %d, compiled plain %d", id,
+				 model_node(m, i)->name, r->flagged[i], pr->flagged[i]);
+	}
+	assert_int_equal(r->bottleneck_len, pr->bottleneck_len);
+	for (int l = 0; l < r->bottleneck_len; l++)
+		assert_int_equal(r->bottleneck[l], pr->bottleneck[l]);
+}
+
 /* Checks one vector; returns the number of nodes compared, fails the test at the first mismatch. */
 static int check_vector(const struct golden_case *gc, const struct tma_model *m,
-			struct model_result *r, json_object *o)
+			struct model_result *r, const struct tma_model *plain,
+			struct model_result *pr, json_object *o)
 {
 	json_object *counters, *expected, *levels, *id = json_object_object_get(o, "id");
 	int nev = model_event_count(m), compared = 0;
@@ -111,6 +137,7 @@ static int check_vector(const struct golden_case *gc, const struct tma_model *m,
 	in.interval_s = json_object_get_double(json_object_object_get(o, "interval_s"));
 	in.flags = vector_flags(o);
 	assert_int_equal(model_eval(m, &in, r), 0);
+	same_as_plain(m, r, plain, pr, &in, json_object_get_string(id));
 	json_object_object_foreach(expected, ref_name, want) {
 		const char *name = model_name_for(gc, ref_name);
 		int i = model_node_index(m, name);
@@ -159,8 +186,8 @@ static int check_vector(const struct golden_case *gc, const struct tma_model *m,
 static void run_golden(const struct golden_case *gc, bool only_fixed)
 {
 	char path[4096], err[512];
-	struct tma_model *m = model_load_version(gc->model, gc->version, err, sizeof(err));
-	struct model_result *r;
+	struct tma_model *m = model_load_version(gc->model, gc->version, err, sizeof(err)), *plain;
+	struct model_result *r, *pr;
 	char *line = NULL;
 	size_t cap = 0;
 	int vectors = 0, nodes = 0;
@@ -168,18 +195,24 @@ static void run_golden(const struct golden_case *gc, bool only_fixed)
 
 	if (!m)
 		fail_msg("built-in model '%s' does not load: %s", gc->model, err);
+	model_compile_plain = true;
+	plain = model_load_version(gc->model, gc->version, err, sizeof(err));
+	model_compile_plain = false;
+	assert_non_null(plain);
 	snprintf(path, sizeof(path), "tests/golden/%s", gc->file);
 	f = fopen(path, "r");
 	if (!f)
 		fail_msg("cannot open %s: run the test from the repository root", path);
 	r = model_result_new(m);
+	pr = model_result_new(plain);
 	assert_non_null(r);
+	assert_non_null(pr);
 	while (getline(&line, &cap, f) > 0) {
 		json_object *o = json_tokener_parse(line);
 
 		assert_non_null(o);
 		if (!only_fixed || (vector_flags(o) & MODEL_FLAG_TOPDOWN_FIXED)) {
-			nodes += check_vector(gc, m, r, o);
+			nodes += check_vector(gc, m, r, plain, pr, o);
 			vectors++;
 		}
 		json_object_put(o);
@@ -192,7 +225,9 @@ static void run_golden(const struct golden_case *gc, bool only_fixed)
 		assert_string_equal(model_tma_version(m), gc->version);
 	assert_true(vectors > 0);
 	model_result_free(r);
+	model_result_free(pr);
 	model_free(m);
+	model_free(plain);
 }
 
 static void test_icx_golden(void **state)

@@ -277,6 +277,44 @@ static void test_thresholds_and_bottleneck(void **state)
 	model_free(m);
 }
 
+/*
+ * Thresholds as TMA writes them, chains of "node > number" (one fused op,
+ * model_compile.c) joined by and/or (jumps threaded through chains of the
+ * same operator): strictly greater, a null node read as 0, and an "and"
+ * that fails inside an "or" still trying the "or"'s other side.
+ */
+static void test_threshold_chains(void **state)
+{
+	static const char text[] =
+		"model c\nconst M = -1\n"
+		"node 1 A\n  formula E.A\n"
+		"node 2 Null\n  formula E.A / E.ZERO\n"
+		"node 3 Edge\n  formula E.E\n"
+		"  threshold (Edge > 0.05) and (A > 0.5)\n"
+		"node 4 Zero\n  formula E.E\n"
+		"  threshold (Zero > 0.05) and (Null > M) and (A > 0.25)\n"
+		"node 5 Either\n  formula E.E\n"
+		"  threshold ((A > 0.75) and (Edge > 0.05)) or (Either > 0.1)\n"
+		"node 6 Neither\n  formula E.E\n"
+		"  threshold ((A > 0.75) and (Edge > 0.05)) or (Neither > 0.9)\n";
+	static const struct ev evs[] = { { "E.A", 0.5 }, { "E.E", 0.3 }, { 0 } };
+	struct tma_model *m = load(text);
+	struct model_result *r = model_result_new(m);
+
+	(void)state;
+	run(m, r, evs, 1, 0);
+	assert_true(isnan(r->value[model_node_index(m, "Null")]));
+	/* A is 0.5: not over 0.5 */
+	assert_false(r->flagged[model_node_index(m, "Edge")]);
+	/* Null reads as 0, over M (-1: a constant, one op with the comparison); A over 0.25 */
+	assert_true(r->flagged[model_node_index(m, "Zero")]);
+	/* A not over 0.75: the "and" fails, the "or" still decides */
+	assert_true(r->flagged[model_node_index(m, "Either")]);
+	assert_false(r->flagged[model_node_index(m, "Neither")]);
+	model_result_free(r);
+	model_free(m);
+}
+
 static void test_eval_level(void **state)
 {
 	static const struct ev evs[] = { { "E.A", 0.5 }, { "E.B", 0.4 }, { "E.C", 0.6 },
@@ -516,6 +554,7 @@ int main(void)
 		cmocka_unit_test(test_nodes_caps_and_null_reads),
 		cmocka_unit_test(test_unmeasured_event_is_null),
 		cmocka_unit_test(test_thresholds_and_bottleneck),
+		cmocka_unit_test(test_threshold_chains),
 		cmocka_unit_test(test_events_needed),
 		cmocka_unit_test(test_eval_level),
 		cmocka_unit_test(test_icx_events_needed),

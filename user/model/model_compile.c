@@ -5,10 +5,13 @@
  * instead of recursing through the tree.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/model_impl.h"
+
+bool model_compile_plain;
 
 struct compiler {
 	struct tma_model *m;
@@ -64,6 +67,31 @@ static void push(struct compiler *k, int n)
 	k->depth += n;
 	if (k->depth > k->max_depth)
 		k->max_depth = k->depth;
+}
+
+/*
+ * "node > number" as one op (OP_NODE_GT_NUM): each TMA threshold is a chain
+ * of them ("(L3_Bound > 0.05) and (Memory_Bound > 0.2) and ..."), and three
+ * dispatches for one comparison were a fifth of an evaluation's ops.
+ */
+static bool node_gt_num(struct compiler *k, const struct expr *x)
+{
+	const struct expr *a, *b;
+	int num;
+
+	if (model_compile_plain || x->kind != EXPR_GT)
+		return false;
+	a = &k->m->pool.e[x->a];
+	b = &k->m->pool.e[x->b];
+	if (a->kind != EXPR_NODE || (b->kind != EXPR_NUM && b->kind != EXPR_CONST) || a->a < 0 ||
+	    a->a >= 1 << 16)
+		return false;
+	num = number(k, b->num);
+	if (num >= 1 << 15)
+		return false; /* the number is kept: OP_NUM takes it by index */
+	emit(k, OP_NODE_GT_NUM, a->a | num << 16);
+	push(k, 1);
+	return true;
 }
 
 static void compile(struct compiler *k, int e)
@@ -143,6 +171,8 @@ static void compile(struct compiler *k, int e)
 	default:
 		break;
 	}
+	if (node_gt_num(k, x))
+		return;
 	compile(k, x->a);
 	compile(k, x->b);
 	push(k, -1);
@@ -168,6 +198,25 @@ static int block(struct compiler *k, int root)
 	return pc;
 }
 
+/*
+ * An OP_AND whose target is another OP_AND jumps straight to that one's
+ * target: the 0 it keeps would make the second jump too (a chain of "and"
+ * falls through every link once its first is false).  OP_OR likewise.
+ * Targets only lie ahead, so each chain ends.
+ */
+static void thread_jumps(struct model_code *c)
+{
+	for (int pc = 0; pc < c->nops; pc++) {
+		int code = c->ops[pc].code, t = c->ops[pc].arg;
+
+		if (code != OP_AND && code != OP_OR)
+			continue;
+		while (t > pc && t < c->nops && c->ops[t].code == code)
+			t = c->ops[t].arg;
+		c->ops[pc].arg = t;
+	}
+}
+
 int model_compile(struct tma_model *m)
 {
 	struct model_code *c = &m->code;
@@ -189,6 +238,8 @@ int model_compile(struct tma_model *m)
 		c->thresh_pc[i] =
 			m->nodes[i].threshold >= 0 ? block(&k, m->nodes[i].threshold) : -1;
 	}
+	if (!k.rc && !model_compile_plain)
+		thread_jumps(c);
 	return k.rc;
 }
 

@@ -103,6 +103,7 @@ static double run(struct ctx *c, int pc, double *sp)
 		[OP_OR] = &&op_or,
 		[OP_JZ] = &&op_jz,
 		[OP_JMP] = &&op_jmp,
+		[OP_NODE_GT_NUM] = &&op_node_gt_num,
 		[OP_RET] = &&op_ret,
 	};
 	_Static_assert(sizeof(op_code) / sizeof(op_code[0]) == OP_RET + 1,
@@ -193,6 +194,10 @@ op_jz:
 	NEXT();
 op_jmp:
 	pc = o.arg;
+	NEXT();
+op_node_gt_num: /* op_node, op_num and op_gt's arithmetic, one dispatch */
+	v = value[o.arg & 0xffff];
+	*sp++ = expr_binary(EXPR_GT, isnan(v) ? 0 : v, num[o.arg >> 16], &c->bad);
 	NEXT();
 op_ret:
 	return sp[-1];

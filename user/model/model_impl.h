@@ -68,6 +68,11 @@ enum model_opcode {
 	OP_OR,	/* top is not 0: keep it, jump to arg; else drop it */
 	OP_JZ,	/* pop; 0: jump to arg */
 	OP_JMP,
+	/*
+	 * push (node's value, NAN read as 0) > num: OP_NODE, OP_NUM, OP_GT in
+	 * one (arg: node | num << 16), the link of TMA's threshold chains.
+	 */
+	OP_NODE_GT_NUM,
 	OP_RET,
 };
 
@@ -134,6 +139,12 @@ struct tma_model {
 int model_resolve(struct tma_model *m, char *err, size_t errlen);
 
 /* model_compile.c: code for every formula and threshold; 0 or -ENOMEM. */
+/*
+ * While true, models are compiled as their trees read, without the fused
+ * comparisons (OP_NODE_GT_NUM) and threaded jumps: the code those must give
+ * the same results as, node for node and flag for flag (test_golden).
+ */
+extern bool model_compile_plain;
 int model_compile(struct tma_model *m);
 void model_code_free(struct model_code *c);
 
