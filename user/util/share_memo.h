@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * The texts (share_text, util/sig_double.h) of the shares one line writes
- * many times: quality.measured and tmacg_tma_measured_ratio give each node
- * the share its perf group was measured, so a level-6 line's 132 such nodes
- * hold some 18 values, one per group (issue 27).  Each value's text is
+ * many times: quality.measured gives each node the share its perf groups
+ * were measured, so a level-6 line's 88 such nodes hold some 19 values, one
+ * per set of groups (issue 27; tmacg_tma_measured_ratio writes each once).  Each value's text is
  * made once per line and copied for the other nodes of its group: the digits
  * are the dearest part of a value, the copy the cheapest.
  *
