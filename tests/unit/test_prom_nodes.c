@@ -86,6 +86,9 @@ static void labels_and_sets(void **state)
 	assert_string_equal(pn.set_label[0], ",tma_groups=\"0+3\"}");
 	assert_string_equal(pn.set_label[1], ",tma_groups=\"0+1+63\"}");
 	assert_int_equal(pn.set_label_len[1], strlen(pn.set_label[1]));
+	/* Each set's shallowest node, the first of equals: Memory (not Core), Stores. */
+	assert_int_equal(pn.set_node[0], 1);
+	assert_int_equal(pn.set_node[1], 2);
 
 	/* The same model and groups: nothing made again. */
 	first = pn.ratio[1];

@@ -153,9 +153,6 @@ struct prom_expo {
 	int *count_family;
 	/* A node sample's own labels, for the model and plan last seen. */
 	struct prom_nodes nodes;
-	/* Per set of groups (nodes.nsets): its measured share written in this line. */
-	bool *set_done;
-	int set_done_n;
 	size_t nlabels; /* the length of the line's labels, while its samples are written */
 	/*
 	 * The node families' samples (ratios, measured shares, node slots), this
@@ -233,7 +230,6 @@ void prom_expo_free(struct prom_expo *e)
 	u64map_free(&e->state);
 	u64map_free(&e->seen);
 	prom_nodes_free(&e->nodes);
-	free(e->set_done);
 	for (int i = 0; i < F_COUNT; i++)
 		free(e->nodes_text[i]);
 	free(e->prefix);
@@ -360,19 +356,7 @@ static int map_counts(struct prom_expo *e, const struct report_line *l)
 /* Node labels from the model's paths and the line's groups, made again only when they change. */
 static int map_nodes(struct prom_expo *e, const struct report_line *l)
 {
-	const uint64_t *groups = l->measured ? l->measured_groups : NULL;
-
-	if (prom_nodes_map(&e->nodes, l->tma, groups))
-		return -ENOMEM;
-	if (e->set_done_n < e->nodes.nsets) {
-		bool *done = realloc(e->set_done, (size_t)e->nodes.nsets * sizeof(*done));
-
-		if (!done)
-			return -ENOMEM;
-		e->set_done = done;
-		e->set_done_n = e->nodes.nsets;
-	}
-	return 0;
+	return prom_nodes_map(&e->nodes, l->tma, l->measured ? l->measured_groups : NULL);
 }
 
 static struct series_state *state_of(struct prom_expo *e, uint64_t cgroup_id)
@@ -639,18 +623,15 @@ static void measured_samples(struct prom_expo *e, const struct report_line *l, c
 
 	if (!pn->nsets)
 		return;
-	memset(e->set_done, 0, (size_t)pn->nsets * sizeof(*e->set_done));
 	node_batch_begin(e, F_TMA_MEASURED, labels);
-	for (int i = 0; i < pn->n; i++) {
-		int set = pn->set_of[i];
-		double v = l->measured[i];
+	for (int s = 0; s < pn->nsets; s++) {
+		int k = pn->set_node[s]; /* reported if any of the set is */
 
-		if (set < 0 || e->set_done[set] || !isfinite(v) ||
-		    !is_tree_node(model_node(l->tma, i), l->level))
+		if (k < 0 || !isfinite(l->measured[k]) ||
+		    !is_tree_node(model_node(l->tma, k), l->level))
 			continue;
-		e->set_done[set] = true;
-		node_batch_text(e, pn->set_label[set], pn->set_label_len[set], text,
-				share_text(v, text));
+		node_batch_text(e, pn->set_label[s], pn->set_label_len[s], text,
+				share_text(l->measured[k], text));
 	}
 }
 

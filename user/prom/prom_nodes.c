@@ -27,6 +27,7 @@ void prom_nodes_free(struct prom_nodes *pn)
 	free(pn->set_of);
 	free(pn->set_label);
 	free(pn->set_label_len);
+	free(pn->set_node);
 	free(pn->groups);
 	*pn = (struct prom_nodes){ 0 };
 }
@@ -89,8 +90,21 @@ static int set_index(struct prom_nodes *pn, const uint64_t *groups, int k)
 	for (int j = 0; j < k; j++)
 		if (pn->set_of[j] >= 0 && groups[j] == groups[k])
 			return pn->set_of[j];
+	pn->set_node[pn->nsets] = -1;
 	pn->set_label[pn->nsets] = labels_text(NULL, 0, groups[k], &pn->set_label_len[pn->nsets]);
 	return pn->set_label[pn->nsets] ? pn->nsets++ : -ENOMEM;
+}
+
+/* Node k, of a set: that set's node if it is the set's shallowest tree node so far. */
+static void shallowest(struct prom_nodes *pn, const struct tma_model *tma, int k)
+{
+	const struct model_node_info *node = model_node(tma, k);
+	int *at = &pn->set_node[pn->set_of[k]];
+
+	if (node->is_info || node->is_count || node->level < 1)
+		return;
+	if (*at < 0 || node->level < model_node(tma, *at)->level)
+		*at = k;
 }
 
 int prom_nodes_map(struct prom_nodes *pn, const struct tma_model *tma, const uint64_t *groups)
@@ -109,15 +123,18 @@ int prom_nodes_map(struct prom_nodes *pn, const struct tma_model *tma, const uin
 	pn->set_of = calloc(one, sizeof(*pn->set_of));
 	pn->set_label = calloc(one, sizeof(*pn->set_label));
 	pn->set_label_len = calloc(one, sizeof(*pn->set_label_len));
+	pn->set_node = malloc(one * sizeof(*pn->set_node));
 	pn->groups = groups ? malloc(one * sizeof(*pn->groups)) : NULL;
 	if (!pn->plain || !pn->plain_len || !pn->ratio || !pn->ratio_len || !pn->set_of ||
-	    !pn->set_label || !pn->set_label_len || (groups && !pn->groups))
+	    !pn->set_label || !pn->set_label_len || !pn->set_node || (groups && !pn->groups))
 		goto oom;
 	for (int k = 0; k < n; k++) {
 		const struct model_node_info *node = model_node(tma, k);
 		uint64_t mask = groups ? groups[k] : 0;
 
 		pn->set_of[k] = mask ? set_index(pn, groups, k) : -1;
+		if (pn->set_of[k] >= 0)
+			shallowest(pn, tma, k);
 		pn->plain[k] = labels_text(node->path, node->level, 0, &pn->plain_len[k]);
 		pn->ratio[k] = labels_text(node->path, node->level, mask, &pn->ratio_len[k]);
 		if (pn->set_of[k] == -ENOMEM || !pn->plain[k] || !pn->ratio[k])

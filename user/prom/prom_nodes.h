@@ -29,6 +29,12 @@ struct prom_nodes {
 	int nsets;
 	char **set_label; /* per set, in the order of its first node: `,tma_groups="G"}` */
 	size_t *set_label_len;
+	/*
+	 * per set: its shallowest tree node (not Info, not a count), whose
+	 * quality.measured is the set's wherever a line reports any of its
+	 * nodes; -1: Info metrics' only
+	 */
+	int *set_node;
 };
 
 /*
