@@ -19,6 +19,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,9 +31,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "prom/prom_listen.h"
 #include "prom/prom_server.h"
 #include "prom/prom_text.h"
+#include "prom_test_server.h"
 
 /*
  * The server's evbuffer_add_reference (linked with --wrap,
@@ -66,15 +67,8 @@ static double now_s(void)
 
 static struct prom_server *start(int *port)
 {
-	struct prom_listen_addr a;
-	char bound[80], err[256];
-	struct prom_server *s;
+	struct prom_server *s = prom_test_server_start(port);
 
-	assert_int_equal(prom_listen_parse("127.0.0.1:0", &a, err, sizeof(err)), 0);
-	s = prom_server_start(&a, bound, sizeof(bound), err, sizeof(err));
-	if (!s)
-		fail_msg("%s", err);
-	assert_int_equal(sscanf(bound, "127.0.0.1:%d", port), 1);
 	/* About 10 KB, as a small host's exposition. */
 	{
 		size_t len = 10000;
@@ -301,7 +295,7 @@ static struct prom_text pieces_of(const char *const *parts, int n)
 		t.piece[t.n++] = (struct prom_piece){ .buf = strdup(parts[i]),
 						      .len = strlen(parts[i]),
 						      .cap = strlen(parts[i]) + 1,
-						      .family = i };
+						      .rows_family = -1 };
 		assert_non_null(t.piece[i].buf);
 	}
 	return t;
@@ -350,7 +344,7 @@ static void pieces_served_whole_and_handed_back(void **state)
 	assert_int_equal(prom_server_publish_text(s, &t, &done), 0);
 	assert_int_equal(done.n, 4);
 	assert_ptr_equal(done.piece[0].buf, p0);
-	assert_int_equal(done.piece[3].family, 3);
+	assert_string_equal(done.piece[3].buf, "c 3\n");
 	prom_text_free(&done);
 	prom_server_stop(s);
 }

@@ -819,14 +819,6 @@ static char *slots_interval(struct slots_run *run, int level, double s, double f
 	return end(run->e);
 }
 
-/* Whether a piece (its len bytes: no NUL) holds a tmacg_tma_ratio sample. */
-static bool has_ratio(const struct prom_piece *p)
-{
-	static const char sample[] = "tmacg_tma_ratio{";
-
-	return memmem(p->buf, p->len, sample, sizeof(sample) - 1) != NULL;
-}
-
 /* run's model evaluated on slots s (each other event s / (its index + 2)). */
 static void slots_eval(struct slots_run *run, double s)
 {
@@ -858,21 +850,35 @@ static void slots_line(struct slots_run *run, double s)
 	slots_cgroup_line(run, "/svc", 5);
 }
 
+/* The rows pieces of t: one per node family with samples, and the families they are. */
+static int rows_pieces(const struct prom_text *t, int *families)
+{
+	int n = 0;
+
+	for (int i = 0; i < t->n; i++) {
+		if (t->piece[i].rows_family < 0)
+			continue;
+		assert_null(t->piece[i].buf);
+		families[n++] = t->piece[i].rows_family;
+	}
+	return n;
+}
+
 /*
  * An interval ended in pieces reads as the one string prom_expo_end makes of
- * the same lines; the node families' samples are pieces of their own (never
- * copied), and once recycled the next interval writes them into the same
- * memory: a 27 MiB level-6 scrape was copied into a fresh allocation each
- * interval (issue 27).
+ * the same lines; the node families' samples are rows, numbers made into
+ * text as they are read (a 23 MiB level-6 text was written whole each
+ * interval, out of every cache: issue 27), and once recycled the next
+ * interval writes its rows into the same memory.
  */
 static void pieces_join_to_the_text_and_come_back(void **state)
 {
 	char err[512], *whole, *joined;
 	struct slots_run a = { 0 }, b = { 0 };
 	struct prom_text t;
+	const struct prom_rows *rows;
 	size_t len, jlen;
-	char *given;
-	int node_pieces = 0, family = -1;
+	int families[PROM_TEXT_MAX_PIECES];
 
 	(void)state;
 	a.m = model_load(slots_model_text, strlen(slots_model_text), "s.tma", err, sizeof(err));
@@ -891,31 +897,24 @@ static void pieces_join_to_the_text_and_come_back(void **state)
 	joined = prom_text_join(&t, &jlen);
 	assert_non_null(joined);
 	assert_int_equal(jlen, len);
+	assert_int_equal(prom_text_len(&t), len);
 	assert_string_equal(joined, whole);
-	for (int i = 0; i < t.n; i++)
-		if (t.piece[i].family >= 0 && has_ratio(&t.piece[i])) {
-			family = t.piece[i].family;
-			node_pieces++;
-		}
-	assert_int_equal(node_pieces, 1);
-	prom_text_free(&t);
-	/*
-	 * A buffer of 1 MiB handed back as that family's (one a fresh allocation
-	 * of the same address cannot be: it is never freed) is where the next
-	 * interval's ratios are written.
-	 */
-	given = malloc(1 << 20);
-	assert_non_null(given);
-	t = (struct prom_text){ .n = 1, .piece[0] = { given, 0, 1 << 20, family } };
+	/* Node slots, then ratios, in the families' order (no rotation: no measured shares). */
+	assert_int_equal(rows_pieces(&t, families), 2);
+	assert_int_equal(families[0], PROM_ROWS_NODE_SLOTS);
+	assert_int_equal(families[1], PROM_ROWS_RATIO);
+	assert_true(prom_rows_count(t.rows, PROM_ROWS_RATIO) > 0);
+	rows = t.rows;
 	prom_expo_recycle(b.e, &t);
 	assert_int_equal(t.n, 0);
+	assert_null(t.rows);
 	slots_line(&b, 2000);
 	assert_int_equal(prom_expo_end_text(b.e, &t), 0);
-	node_pieces = 0;
-	for (int i = 0; i < t.n; i++)
-		node_pieces += t.piece[i].buf == given && t.piece[i].cap == 1 << 20 &&
-			       has_ratio(&t.piece[i]);
-	assert_int_equal(node_pieces, 1);
+	assert_ptr_equal(t.rows, rows); /* the same rows, written again */
+	free(joined);
+	joined = prom_text_join(&t, &jlen);
+	assert_non_null(joined);
+	assert_string_not_equal(joined, whole); /* the new interval's values */
 	prom_text_free(&t);
 	free(whole);
 	free(joined);
@@ -952,44 +951,40 @@ static void slots_many(struct slots_run *run, int n, struct prom_text *t)
 }
 
 /*
- * A scrape still sending the last text as the interval ends keeps its node
- * families' buffers (prom_expo_recycle gets them later, or never): the next
- * interval takes each anew at the size it last had, never grown to it by
- * doubling (each step a copy of what it holds: 30 MiB at level 6).  No
- * realloc as large as the ratios' text is asked for.
+ * A scrape still sending the last text as the interval ends keeps its rows:
+ * the next interval writes rows of its own, and the text being sent reads
+ * to the end as it was published, whatever the next interval writes.  The
+ * rows are some 16 bytes a sample, not the sample's text (some 120 at
+ * level 6): no allocation as large as the text is made.
  */
-static void buffers_held_by_a_scrape_taken_at_their_last_size(void **state)
+static void rows_held_by_a_scrape_stay_as_published(void **state)
 {
 	struct slots_run run = { 0 };
 	struct prom_text first, second;
-	size_t ratios = 0, copied = 0, copied_cap;
+	char *before, *after;
+	size_t len, len_after, samples = 0;
 
 	(void)state;
 	slots_run_open(&run);
 	slots_many(&run, 3000, &first);
-	for (int i = 0; i < first.n; i++) {
-		if (first.piece[i].family < 0)
-			copied += first.piece[i].len;
-		else if (has_ratio(&first.piece[i]))
-			ratios = first.piece[i].len;
-	}
-	/*
-	 * The copied families' piece is new each interval, grown by doubling from
-	 * 4 KiB (prom_expo.c's room()): its largest realloc stays below the
-	 * ratios' text, so a realloc that large can only be the ratios' buffer.
-	 */
-	for (copied_cap = 4096; copied_cap < copied; copied_cap *= 2)
-		;
-	assert_true(copied_cap < ratios);
+	before = prom_text_join(&first, &len);
+	assert_non_null(before);
 	realloc_most = 0;
 	realloc_watch = true;
 	slots_many(&run, 3000, &second); /* first is still held */
 	realloc_watch = false;
-	if (realloc_most >= ratios)
-		fail_msg("a realloc of %zu bytes for %zu of ratios", realloc_most, ratios);
-	for (int i = 0; i < second.n; i++)
-		if (second.piece[i].family >= 0 && has_ratio(&second.piece[i]))
-			assert_int_equal(second.piece[i].len, ratios);
+	assert_ptr_not_equal(second.rows, first.rows);
+	after = prom_text_join(&first, &len_after);
+	assert_non_null(after);
+	assert_int_equal(len_after, len);
+	assert_string_equal(after, before);
+	for (int f = 0; f < PROM_ROWS_FAMILIES; f++)
+		samples += prom_rows_count(second.rows, f);
+	assert_true(samples >= 3000 * 5);
+	if (realloc_most >= len / 2)
+		fail_msg("a realloc of %zu bytes for a text of %zu", realloc_most, len);
+	free(before);
+	free(after);
 	prom_text_free(&first);
 	prom_text_free(&second);
 	slots_run_close(&run);
@@ -1136,7 +1131,7 @@ int main(void)
 		cmocka_unit_test(measured_joins_the_ratios_as_documented),
 		cmocka_unit_test(slot_counters_give_exact_shares),
 		cmocka_unit_test(pieces_join_to_the_text_and_come_back),
-		cmocka_unit_test(buffers_held_by_a_scrape_taken_at_their_last_size),
+		cmocka_unit_test(rows_held_by_a_scrape_stay_as_published),
 		cmocka_unit_test(no_slot_counters_without_slots),
 		cmocka_unit_test(ratios_to_nine_digits_counters_exact),
 		cmocka_unit_test(promtool_accepts_hostile_names),

@@ -3,9 +3,10 @@
  * Each family writes into its own memory stream while the lines arrive (a
  * line touches many families), and the streams are joined at the end, each
  * under its HELP and TYPE lines, as the format requires.  The streams are
- * rewound, not reopened, at each interval: their buffers keep their size, so
- * a scrape of 1,000 level-6 cgroups (tens of MiB) does not grow them again
- * through realloc, zero-filling and fresh pages every interval (issue 27).
+ * rewound, not reopened, at each interval: their buffers keep their size.
+ * The node families (ratios, measured shares, node slots), most of a deep
+ * level's samples, are kept as numbers instead (prom_rows.h) and made into
+ * text as a scrape sends them (issue 27).
  */
 #include "prom/prom_expo.h"
 
@@ -20,6 +21,7 @@
 #include "output/output_json.h"
 #include "prom/prom_label.h"
 #include "prom/prom_nodes.h"
+#include "prom/prom_rows.h"
 #include "prom/prom_text.h"
 #include "util/shortest_double.h"
 #include "util/sig_double.h"
@@ -153,27 +155,19 @@ struct prom_expo {
 	int *count_family;
 	/* A node sample's own labels, for the model and plan last seen. */
 	struct prom_nodes nodes;
-	size_t nlabels; /* the length of the line's labels, while its samples are written */
 	/*
-	 * The node families' samples (ratios, measured shares, node slots), this
-	 * interval's, written straight here and not through their streams, which
-	 * stay empty (node_batch_*); kept, as the streams' buffers, across intervals.
+	 * This interval's node samples, as numbers (their streams stay empty);
+	 * NULL while the text last ended still holds them (a scrape sending it):
+	 * prom_expo_recycle gives them back, else the next begin makes new ones.
 	 */
-	char *nodes_text[F_COUNT];
-	size_t nodes_len[F_COUNT], nodes_cap[F_COUNT];
-	/*
-	 * The length each node family's text had at the last interval's end: a
-	 * buffer the served text still holds (a scrape in flight as the interval
-	 * ended: prom_expo_recycle gets it back later, or never) is taken anew at
-	 * that size at once, not grown from 4 KiB by doubling, each step a copy
-	 * of all before it: at level 6, 30 MiB in 13 reallocations, a tenth of
-	 * /metrics' user time in a profile of the intervals that missed it.
-	 */
-	size_t nodes_last[F_COUNT];
-	/* The family whose samples are being written, and "<family>{<line's labels>". */
-	enum family batch_family;
-	char *prefix;
-	size_t prefix_len, prefix_cap;
+	struct prom_rows *rows;
+};
+
+/* The node families, by their rows' family. */
+static const enum family row_family[PROM_ROWS_FAMILIES] = {
+	[PROM_ROWS_NODE_SLOTS] = F_TMA_NODE_SLOTS,
+	[PROM_ROWS_RATIO] = F_TMA_RATIO,
+	[PROM_ROWS_MEASURED] = F_TMA_MEASURED,
 };
 
 /* A label; one that could not be written fails the interval's text, never mislabels it. */
@@ -230,9 +224,7 @@ void prom_expo_free(struct prom_expo *e)
 	u64map_free(&e->state);
 	u64map_free(&e->seen);
 	prom_nodes_free(&e->nodes);
-	for (int i = 0; i < F_COUNT; i++)
-		free(e->nodes_text[i]);
-	free(e->prefix);
+	prom_rows_free(e->rows);
 	free(e->count_family);
 	free(e->host);
 	free(e);
@@ -259,15 +251,17 @@ static void put_value(FILE *f, double v, size_t (*text)(double, char *))
 static int begin(struct prom_expo *e, const struct report_line *head, bool measured)
 {
 	e->open = false;
-	for (int i = 0; i < F_COUNT; i++) {
-		e->nodes_len[i] = 0;
-		if (!e->nodes_cap[i] && e->nodes_last[i]) {
-			size_t want = e->nodes_last[i] + e->nodes_last[i] / 8;
+	if (!e->rows) {
+		const char *names[PROM_ROWS_FAMILIES];
 
-			/* Out of memory here: room() tries again, and fails the interval if it must. */
-			e->nodes_text[i] = malloc(want);
-			e->nodes_cap[i] = e->nodes_text[i] ? want : 0;
-		}
+		for (int f = 0; f < PROM_ROWS_FAMILIES; f++)
+			names[f] = defs[row_family[f]].name;
+		e->rows = prom_rows_new(names);
+		if (!e->rows)
+			return -ENOMEM;
+	}
+	prom_rows_reset(e->rows);
+	for (int i = 0; i < F_COUNT; i++) {
 		/* Rewound: its buffer kept; the length is the position from here on. */
 		if (e->f[i] && !fseeko(e->f[i], 0, SEEK_SET))
 			continue;
@@ -356,7 +350,9 @@ static int map_counts(struct prom_expo *e, const struct report_line *l)
 /* Node labels from the model's paths and the line's groups, made again only when they change. */
 static int map_nodes(struct prom_expo *e, const struct report_line *l)
 {
-	return prom_nodes_map(&e->nodes, l->tma, l->measured ? l->measured_groups : NULL);
+	if (prom_nodes_map(&e->nodes, l->tma, l->measured ? l->measured_groups : NULL))
+		return -ENOMEM;
+	return prom_rows_labels(e->rows, &e->nodes);
 }
 
 static struct series_state *state_of(struct prom_expo *e, uint64_t cgroup_id)
@@ -476,80 +472,11 @@ static bool room(char **buf, size_t *cap, size_t len, size_t more)
 	return true;
 }
 
-/*
- * A line's node samples of one family (ratios, measured shares, node slots),
- * each "<family>{<line's labels><node's labels> <value>\n": the line's
- * labels after the family's name once per line, the node's (tma_node and
- * level, or tma_groups: prom_nodes.h) once per model, each sample three copies straight into
- * the family's text (nodes_text), no stream between: a level-6 line has
- * some 190 of these samples (issue 27).  Begin, then the samples.
- */
-static void node_batch_begin(struct prom_expo *e, enum family fam, const char *labels)
+/* A node sample (rows.h), the interval failed if it cannot be kept. */
+static void node_sample(struct prom_expo *e, enum prom_rows_family fam, int index, double v)
 {
-	size_t name_len = strlen(defs[fam].name);
-
-	e->batch_family = fam;
-	e->prefix_len = 0;
-	if (!room(&e->prefix, &e->prefix_cap, 0, name_len + 1 + e->nlabels)) {
+	if (prom_rows_sample(e->rows, fam, index, v))
 		e->label_failed = true;
-		return;
-	}
-	memcpy(e->prefix, defs[fam].name, name_len);
-	e->prefix[name_len] = '{';
-	memcpy(e->prefix + name_len + 1, labels, e->nlabels);
-	e->prefix_len = name_len + 1 + e->nlabels;
-}
-
-/*
- * A sample of own labels (nlen bytes) up to its value's space; where its
- * value goes, room for vmax bytes and '\n'.
- */
-static char *node_batch_sample(struct prom_expo *e, const char *own, size_t nlen, size_t vmax)
-{
-	enum family fam = e->batch_family;
-	char *o;
-
-	if (!e->prefix_len || !room(&e->nodes_text[fam], &e->nodes_cap[fam], e->nodes_len[fam],
-				    e->prefix_len + nlen + vmax + 2)) {
-		e->label_failed = true;
-		return NULL;
-	}
-	o = e->nodes_text[fam] + e->nodes_len[fam];
-	memcpy(o, e->prefix, e->prefix_len);
-	o += e->prefix_len;
-	memcpy(o, own, nlen);
-	o += nlen;
-	*o++ = ' ';
-	return o;
-}
-
-/*
- * A sample of own labels and value v (finite), its text by text():
- * ratio_text or, a counter, exact.
- */
-static void node_batch_value(struct prom_expo *e, const char *own, size_t nlen, double v,
-			     size_t (*text)(double, char *))
-{
-	char *o = node_batch_sample(e, own, nlen, SHORTEST_DOUBLE_MAX);
-
-	if (!o)
-		return;
-	o += text(v, o);
-	*o++ = '\n';
-	e->nodes_len[e->batch_family] = (size_t)(o - e->nodes_text[e->batch_family]);
-}
-
-/* A sample of own labels and a value's text already made (len bytes). */
-static void node_batch_text(struct prom_expo *e, const char *own, size_t nlen, const char *text,
-			    size_t len)
-{
-	char *o = node_batch_sample(e, own, nlen, len);
-
-	if (!o)
-		return;
-	memcpy(o, text, len);
-	o[len] = '\n';
-	e->nodes_len[e->batch_family] = (size_t)(o + len + 1 - e->nodes_text[e->batch_family]);
 }
 
 /*
@@ -588,7 +515,6 @@ static int slot_counters(struct prom_expo *e, struct series_state *s, const stru
 	if (!s->have[F_TOPDOWN_SLOTS])
 		return 0;
 	sample(e->f[F_TOPDOWN_SLOTS], F_TOPDOWN_SLOTS, labels, s->total[F_TOPDOWN_SLOTS]);
-	node_batch_begin(e, F_TMA_NODE_SLOTS, labels);
 	for (int i = 0; i < n; i++) {
 		const struct model_node_info *node = model_node(l->tma, i);
 
@@ -601,8 +527,7 @@ static int slot_counters(struct prom_expo *e, struct series_state *s, const stru
 			s->node_slots[i] += r->value[i] > 0 ? r->value[i] * r->slots : 0;
 		}
 		if (!isnan(s->node_slots[i]))
-			node_batch_value(e, e->nodes.plain[i], e->nodes.plain_len[i],
-					 s->node_slots[i], shortest_double);
+			node_sample(e, PROM_ROWS_NODE_SLOTS, i, s->node_slots[i]);
 	}
 	return 0;
 }
@@ -616,22 +541,17 @@ static int slot_counters(struct prom_expo *e, struct series_state *s, const stru
  * a level-6 line's 88 such nodes hold some 19 sets, so the family costs a
  * fifth of a sample a node and Prometheus a fifth of the series (issue 27).
  */
-static void measured_samples(struct prom_expo *e, const struct report_line *l, const char *labels)
+static void measured_samples(struct prom_expo *e, const struct report_line *l)
 {
 	const struct prom_nodes *pn = &e->nodes;
-	char text[SIG_DOUBLE_MAX];
 
-	if (!pn->nsets)
-		return;
-	node_batch_begin(e, F_TMA_MEASURED, labels);
 	for (int s = 0; s < pn->nsets; s++) {
 		int k = pn->set_node[s]; /* reported if any of the set is */
 
 		if (k < 0 || !isfinite(l->measured[k]) ||
 		    !is_tree_node(model_node(l->tma, k), l->level))
 			continue;
-		node_batch_text(e, pn->set_label[s], pn->set_label_len[s], text,
-				share_text(l->measured[k], text));
+		node_sample(e, PROM_ROWS_MEASURED, s, l->measured[k]);
 	}
 }
 
@@ -640,7 +560,6 @@ static void model_samples(struct prom_expo *e, const struct report_line *l, cons
 	const struct model_result *r = l->result;
 	const char *path = model_bottleneck_path(l->tma, r, l->level);
 
-	node_batch_begin(e, F_TMA_RATIO, labels);
 	for (int i = 0; i < e->nodes.n && i < r->nnodes; i++) {
 		const struct model_node_info *node = model_node(l->tma, i);
 
@@ -655,12 +574,11 @@ static void model_samples(struct prom_expo *e, const struct report_line *l, cons
 			put_value(e->f[F_TMA_INFO], r->value[i], ratio_text);
 		} else if (is_tree_node(node, l->level)) {
 			/* Counts (level 0, e.g. the software model's) are counters, never ratios. */
-			node_batch_value(e, e->nodes.ratio[i], e->nodes.ratio_len[i], r->value[i],
-					 ratio_text);
+			node_sample(e, PROM_ROWS_RATIO, i, r->value[i]);
 		}
 	}
 	if (l->measured)
-		measured_samples(e, l, labels);
+		measured_samples(e, l);
 	if (path) {
 		fprintf(e->f[F_BOTTLENECK], "%s{%s,", defs[F_BOTTLENECK].name, labels);
 		label(e, e->f[F_BOTTLENECK], "bottleneck", path);
@@ -687,7 +605,10 @@ int prom_expo_line(struct prom_expo *e, const struct report_line *l)
 	 * Reported twice in one interval (an id shared by two lines, never
 	 * expected): the second line's counts are still added, once.
 	 */
-	e->nlabels = strlen(labels);
+	if (l->tma && l->result && prom_rows_line(e->rows, labels, strlen(labels))) {
+		free(labels);
+		return -ENOMEM;
+	}
 	s->generation = e->generation;
 	for (int c = 0; c < l->ncounts; c++) {
 		int fam = e->count_family[c];
@@ -771,41 +692,44 @@ static bool family_head_text(struct prom_expo *e, int i, struct prom_piece *p)
 	return piece_add(p, e->buf[i], e->len[i]);
 }
 
+/* Family i's rows family, or -1: not a node family. */
+static int rows_of(int i)
+{
+	for (int f = 0; f < PROM_ROWS_FAMILIES; f++)
+		if (row_family[f] == (enum family)i)
+			return f;
+	return -1;
+}
+
 /*
  * The families in order: what their streams hold copied into pieces of
- * their own (a few series per cgroup), each node family's samples handed
- * over as they were written (most of a deep level's bytes, copied never).
+ * their own (a few series per cgroup), each node family's samples a piece
+ * of the rows, made into text as they are sent; the rows go with the text.
  */
 static bool pieces(struct prom_expo *e, struct prom_text *t)
 {
 	struct prom_piece *copy = NULL;
 
 	for (int i = 0; i < F_COUNT; i++) {
-		e->nodes_last[i] = e->nodes_len[i];
-		if (!e->len[i] && !e->nodes_len[i])
+		int f = rows_of(i);
+		bool rows = f >= 0 && prom_rows_count(e->rows, f);
+
+		if (!e->len[i] && !rows)
 			continue;
 		if (!copy) {
 			copy = &t->piece[t->n++];
-			*copy = (struct prom_piece){ .family = -1 };
+			*copy = (struct prom_piece){ .rows_family = -1 };
 		}
 		if (!family_head_text(e, i, copy))
 			return false;
-		if (!e->nodes_len[i])
+		if (!rows)
 			continue;
-		/* Room for this piece and a copied one after it. */
-		if (t->n + 2 > PROM_TEXT_MAX_PIECES) {
-			if (!piece_add(copy, e->nodes_text[i], e->nodes_len[i]))
-				return false;
-			continue;
-		}
-		t->piece[t->n++] = (struct prom_piece){ .buf = e->nodes_text[i],
-							.len = e->nodes_len[i],
-							.cap = e->nodes_cap[i],
-							.family = i };
-		e->nodes_text[i] = NULL;
-		e->nodes_len[i] = e->nodes_cap[i] = 0;
+		/* Three node families, with a copied piece before each: always room. */
+		t->piece[t->n++] = (struct prom_piece){ .rows_family = f };
 		copy = NULL;
 	}
+	t->rows = e->rows;
+	e->rows = NULL;
 	return true;
 }
 
@@ -814,6 +738,7 @@ int prom_expo_end_text(struct prom_expo *e, struct prom_text *t)
 	bool ok = e->open;
 
 	t->n = 0;
+	t->rows = NULL;
 	if (ok) {
 		fprintf(e->f[F_DROPPED], "%s{", defs[F_DROPPED].name);
 		label(e, e->f[F_DROPPED], "host", e->host);
@@ -837,19 +762,12 @@ int prom_expo_end_text(struct prom_expo *e, struct prom_text *t)
 
 void prom_expo_recycle(struct prom_expo *e, struct prom_text *t)
 {
-	for (int k = 0; k < t->n; k++) {
-		struct prom_piece *p = &t->piece[k];
-
-		/* A node family's buffer, back to be written again: no regrowing, no fresh pages. */
-		if (p->family >= 0 && p->family < F_COUNT && !e->nodes_text[p->family]) {
-			e->nodes_text[p->family] = p->buf;
-			e->nodes_cap[p->family] = p->cap;
-			e->nodes_len[p->family] = 0;
-		} else {
-			free(p->buf);
-		}
+	/* The rows back, to be written again: no regrowing, no fresh pages. */
+	if (t->rows && !e->rows) {
+		e->rows = t->rows;
+		t->rows = NULL;
 	}
-	t->n = 0;
+	prom_text_free(t);
 }
 
 char *prom_expo_end(struct prom_expo *e, size_t *len)

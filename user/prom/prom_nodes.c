@@ -2,6 +2,7 @@
 #include "prom/prom_nodes.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,6 +108,9 @@ static void shallowest(struct prom_nodes *pn, const struct tma_model *tma, int k
 		*at = k;
 }
 
+/* The labels made so far by every prom_nodes: each making's number, never reused. */
+static _Atomic uint64_t builds;
+
 int prom_nodes_map(struct prom_nodes *pn, const struct tma_model *tma, const uint64_t *groups)
 {
 	int n = model_node_count(tma);
@@ -143,6 +147,7 @@ int prom_nodes_map(struct prom_nodes *pn, const struct tma_model *tma, const uin
 	if (groups)
 		memcpy(pn->groups, groups, (size_t)n * sizeof(*groups));
 	pn->tma_serial = model_serial(tma);
+	pn->build = atomic_fetch_add(&builds, 1) + 1;
 	return 0;
 oom:
 	prom_nodes_free(pn);

@@ -19,7 +19,12 @@ struct tma_model;
 
 struct prom_nodes {
 	uint64_t tma_serial; /* model_serial of the model mapped; 0: none */
-	uint64_t *groups;    /* a copy of the groups mapped, per node; NULL: none */
+	/*
+	 * Which making of the labels these are, unique in the process (0: none):
+	 * what a copy of them (prom_rows_labels) checks it is still the same.
+	 */
+	uint64_t build;
+	uint64_t *groups; /* a copy of the groups mapped, per node; NULL: none */
 	int n;
 	char **plain; /* per node: `,tma_node="..",level="N"}` */
 	size_t *plain_len;

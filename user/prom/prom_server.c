@@ -43,12 +43,28 @@
 
 /*
  * One interval's text, shared by every reply still sending it: a scrape takes
- * a reference to each piece instead of a copy, the last reference frees them.
+ * a reference to each byte piece instead of a copy, and makes the rows into
+ * text as it sends them; the last reference frees them.
  */
 struct snapshot {
 	atomic_uint refs;
-	size_t len;
 	struct prom_text text;
+};
+
+/*
+ * A /metrics reply too long for one chunk, sent as HTTP/1.1 chunks a
+ * chunk at a time: the next is made once the last has gone to the socket,
+ * into memory just freed, still in cache.  Lives until its last chunk is
+ * sent or its connection is freed (on_conn_close), whichever comes first.
+ */
+struct stream {
+	struct evhttp_request *req; /* NULL once libevent has freed it */
+	struct evhttp_connection *evcon;
+	struct snapshot *snap;
+	int piece;
+	struct prom_rows_cursor at;
+	size_t chunk; /* the bytes a chunk holds at least, while any are left */
+	size_t most;  /* the longest sample's text: room for the next, always */
 };
 
 struct prom_server {
@@ -93,11 +109,193 @@ static void reply_text(struct evhttp_request *req, int code, const char *reason,
 	evhttp_send_reply(req, code, reason, NULL);
 }
 
+/*
+ * The next chunk of st's text into body: byte pieces referenced, rows made
+ * into text, until it holds st->chunk bytes or the text ends.  0, or -1
+ * out of memory (body then holds part of a chunk: never to be sent).
+ */
+static int next_chunk(struct stream *st, struct evbuffer *body)
+{
+	const struct prom_text *t = &st->snap->text;
+
+	/* Until the next sample might not fit: never an empty chunk, whatever the samples' length. */
+	while (st->piece < t->n &&
+	       (!evbuffer_get_length(body) || evbuffer_get_length(body) + st->most <= st->chunk)) {
+		const struct prom_piece *p = &t->piece[st->piece];
+		struct evbuffer_iovec v;
+		size_t n, want = st->chunk - evbuffer_get_length(body);
+
+		if (p->rows_family < 0) {
+			st->piece++;
+			if (!p->len)
+				continue;
+			/* Each piece holds a reference of its own, dropped once it is sent. */
+			atomic_fetch_add(&st->snap->refs, 1);
+			if (evbuffer_add_reference(body, p->buf, p->len, snapshot_release,
+						   st->snap)) {
+				snapshot_put(st->snap);
+				return -1;
+			}
+			continue;
+		}
+		if (want < st->most)
+			want = st->most;
+		if (evbuffer_reserve_space(body, (ev_ssize_t)want, &v, 1) < 1)
+			return -1;
+		/* No more than asked: libevent may give twice that, and the chunk would be less hot. */
+		n = prom_text_piece_read(t, st->piece, &st->at, v.iov_base,
+					 v.iov_len < want ? v.iov_len : want);
+		v.iov_len = n;
+		if (evbuffer_commit_space(body, &v, 1))
+			return -1;
+		if (!n) {
+			st->piece++;
+			st->at = (struct prom_rows_cursor){ 0 };
+		}
+	}
+	return 0;
+}
+
+static void stream_free(struct stream *st)
+{
+	if (st->req)
+		evhttp_request_set_on_complete_cb(st->req, NULL, NULL);
+	if (st->evcon)
+		evhttp_connection_set_closecb(st->evcon, NULL, NULL);
+	snapshot_put(st->snap);
+	free(st);
+}
+
+/*
+ * The connection is being freed mid-reply (the client went, a timeout, or
+ * the server stops).  Detached from it (an EOF), the request is ours to
+ * free; still on it, libevent frees it after this.
+ */
+static void on_conn_close(struct evhttp_connection *evcon, void *arg)
+{
+	struct stream *st = arg;
+
+	(void)evcon;
+	if (st->req && !evhttp_request_get_connection(st->req))
+		evhttp_request_free(st->req);
+	st->req = NULL;
+	st->evcon = NULL; /* its close callback is being called: leave it be */
+	stream_free(st);
+}
+
+/*
+ * libevent completed the request some other way (an error page in its
+ * place) and frees it after this: the stream ends here, its connection
+ * still valid.
+ */
+static void on_complete(struct evhttp_request *req, void *arg)
+{
+	struct stream *st = arg;
+
+	(void)req;
+	st->req = NULL;
+	stream_free(st);
+}
+
+static void on_chunk_sent(struct evhttp_connection *evcon, void *arg);
+
+/* Sends st's next chunk, or ends the reply; out of memory, drops the connection. */
+static void stream_next(struct stream *st)
+{
+	struct evbuffer *body = evbuffer_new();
+	struct evhttp_connection *evcon = st->evcon;
+
+	if (!body || next_chunk(st, body)) {
+		/*
+		 * Half a text must never pass for all of it: without the last
+		 * chunk the client sees the reply cut off and the scrape fails.
+		 */
+		if (body)
+			evbuffer_free(body);
+		evhttp_connection_free(evcon); /* calls on_conn_close: st is gone */
+		return;
+	}
+	if (evbuffer_get_length(body)) {
+		evhttp_send_reply_chunk_with_cb(st->req, body, on_chunk_sent, st);
+		evbuffer_free(body);
+		return;
+	}
+	evbuffer_free(body);
+	evhttp_request_set_on_complete_cb(st->req, NULL, NULL);
+	evhttp_connection_set_closecb(evcon, NULL, NULL);
+	evhttp_send_reply_end(st->req);
+	st->req = NULL;
+	st->evcon = NULL;
+	stream_free(st);
+}
+
+static void on_chunk_sent(struct evhttp_connection *evcon, void *arg)
+{
+	(void)evcon;
+	stream_next(arg);
+}
+
+static void reply_unavailable(struct evhttp_request *req)
+{
+	evhttp_remove_header(evhttp_request_get_output_headers(req), "Content-Type");
+	reply_text(req, HTTP_SERVUNAVAIL, "Service Unavailable", "out of memory: try again\n");
+}
+
+/*
+ * The text in one reply with its Content-Length when it fits in one
+ * chunk (a few cgroups, or before the first interval), else streamed in
+ * chunks.  Out of memory before anything is sent, the scrape fails whole
+ * with 503, never a part of the text taken for all of it (Prometheus
+ * would ingest the part).
+ */
+static void reply_body(struct evhttp_request *req, struct snapshot *snap)
+{
+	/* Not the request's own buffer: libevent sends that unframed with the headers. */
+	struct evbuffer *body = evbuffer_new();
+	struct stream *st = calloc(1, sizeof(*st));
+	size_t most = snap->text.rows ? prom_rows_max_sample(snap->text.rows) : 0;
+
+	if (!st || !body) {
+		free(st);
+		if (body)
+			evbuffer_free(body);
+		snapshot_put(snap);
+		reply_unavailable(req);
+		return;
+	}
+	st->req = req;
+	st->evcon = evhttp_request_get_connection(req);
+	st->snap = snap; /* this reply's reference, now the stream's */
+	st->chunk = PROM_TEXT_CHUNK;
+	st->most = most;
+	if (next_chunk(st, body) || st->piece >= snap->text.n) {
+		bool whole = st->piece >= snap->text.n;
+
+		st->req = NULL;
+		st->evcon = NULL;
+		stream_free(st); /* body's references hold the text while it is sent */
+		if (!whole || evbuffer_add_buffer(evhttp_request_get_output_buffer(req), body)) {
+			evbuffer_free(body); /* lets go of the pieces referenced */
+			reply_unavailable(req);
+			return;
+		}
+		evbuffer_free(body);
+		evhttp_send_reply(req, HTTP_OK, "OK", NULL);
+		return;
+	}
+	evhttp_request_set_on_complete_cb(req, on_complete, st);
+	evhttp_connection_set_closecb(st->evcon, on_conn_close, st);
+	evhttp_send_reply_start(req, HTTP_OK, "OK");
+	evhttp_send_reply_chunk_with_cb(req, body, on_chunk_sent, st);
+	evbuffer_free(body);
+}
+
 static void reply_metrics(struct prom_server *s, struct evhttp_request *req, bool head)
 {
 	struct evkeyvalq *h = evhttp_request_get_output_headers(req);
 	struct snapshot *snap;
 	char len[24];
+	size_t n;
 
 	/* Under the lock: publish must not drop the text before this reply holds it. */
 	pthread_mutex_lock(&s->lock);
@@ -105,38 +303,22 @@ static void reply_metrics(struct prom_server *s, struct evhttp_request *req, boo
 	atomic_fetch_add(&snap->refs, 1);
 	pthread_mutex_unlock(&s->lock);
 	evhttp_add_header(h, "Content-Type", CONTENT_TYPE);
-	if (head) {
-		/* libevent leaves Content-Length out of a HEAD reply; say what GET would send. */
-		snprintf(len, sizeof(len), "%zu", snap->len);
-		evhttp_add_header(h, "Content-Length", len);
-		snapshot_put(snap);
-	} else {
-		struct evbuffer *body = evhttp_request_get_output_buffer(req);
-
-		/* Each piece holds a reference of its own, dropped once it is sent. */
-		for (int i = 0; i < snap->text.n; i++) {
-			const struct prom_piece *p = &snap->text.piece[i];
-
-			if (!p->len)
-				continue;
-			atomic_fetch_add(&snap->refs, 1);
-			if (evbuffer_add_reference(body, p->buf, p->len, snapshot_release, snap)) {
-				snapshot_put(snap);
-				/*
-				 * Out of memory: a part of the exposition would be taken
-				 * for all of it.  The scrape fails instead (Prometheus
-				 * sets up to 0), the pieces added so far released.
-				 */
-				evbuffer_drain(body, evbuffer_get_length(body));
-				evhttp_remove_header(h, "Content-Type");
-				snapshot_put(snap);
-				reply_text(req, HTTP_SERVUNAVAIL, "Service Unavailable",
-					   "out of memory: try again\n");
-				return;
-			}
-		}
-		snapshot_put(snap); /* this reply's own */
+	if (!head) {
+		reply_body(req, snap);
+		return;
 	}
+	/*
+	 * libevent leaves Content-Length out of a HEAD reply; say what GET would
+	 * send (the rows made into text to count it: HEAD costs what GET does).
+	 */
+	n = prom_text_len(&snap->text);
+	snapshot_put(snap);
+	if (n == (size_t)-1) {
+		reply_unavailable(req);
+		return;
+	}
+	snprintf(len, sizeof(len), "%zu", n);
+	evhttp_add_header(h, "Content-Length", len);
 	evhttp_send_reply(req, HTTP_OK, "OK", NULL);
 }
 
@@ -215,14 +397,15 @@ int prom_server_publish_text(struct prom_server *s, struct prom_text *text, stru
 	struct snapshot *snap = malloc(sizeof(*snap)), *old;
 
 	done->n = 0;
+	done->rows = NULL;
 	if (!snap) {
 		prom_text_free(text);
 		return -ENOMEM; /* the last text stays served */
 	}
 	atomic_init(&snap->refs, 1);
 	snap->text = *text;
-	snap->len = prom_text_len(text);
 	text->n = 0;
+	text->rows = NULL;
 	pthread_mutex_lock(&s->lock);
 	old = s->current;
 	s->current = snap;
@@ -242,7 +425,10 @@ int prom_server_publish_text(struct prom_server *s, struct prom_text *text, stru
 int prom_server_publish(struct prom_server *s, char *text, size_t len)
 {
 	struct prom_text t = { .n = 1,
-			       .piece[0] = { .buf = text, .len = len, .cap = len, .family = -1 } },
+			       .piece[0] = { .buf = text,
+					     .len = len,
+					     .cap = len,
+					     .rows_family = -1 } },
 			 done;
 	int ret = prom_server_publish_text(s, &t, &done);
 

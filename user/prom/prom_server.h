@@ -2,9 +2,10 @@
 /*
  * The /metrics endpoint: libevent's HTTP server (evhttp) on its own thread
  * serves the text last published.  The interval loop publishes a new text
- * once per interval; a scrape only takes a reference to the current one (no
- * copy, no BPF map read, no rebuild), so scraping often costs the network and
- * nothing else.
+ * once per interval; a scrape takes a reference to the current one (no BPF
+ * map read, no evaluation) and makes its node samples into text as it sends
+ * them, a cache-sized chunk at a time (prom_rows.h): a scrape costs its
+ * text's formatting, and an interval nobody scrapes costs none.
  */
 #ifndef TMACG_PROM_SERVER_H
 #define TMACG_PROM_SERVER_H

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include "prom/prom_rows.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "prom/prom_nodes.h"
+#include "util/shortest_double.h"
+#include "util/sig_double.h"
+
+/* A sample: its node's labels (in the pool) and its value. */
+struct rows_sample {
+	uint32_t own, own_len;
+	double v;
+};
+
+/* One line's samples of a family, consecutive: the line's labels are in the pool once. */
+struct rows_run {
+	uint32_t labels, labels_len;
+	size_t first, count;
+};
+
+struct rows_family {
+	const char *name;
+	size_t name_len;
+	size_t (*text)(double, char *);
+	struct rows_run *runs;
+	size_t nruns, runs_cap;
+	struct rows_sample *samples;
+	size_t n, cap;
+	uint64_t line; /* the line the last run is of */
+	/* the node labels copied for this family, by index: offset and length in the pool */
+	uint32_t *own, *own_len;
+	int nown, own_cap;
+};
+
+struct prom_rows {
+	char *pool; /* every label text: the lines' and the nodes' */
+	size_t pool_len, pool_cap;
+	struct rows_family fam[PROM_ROWS_FAMILIES];
+	uint64_t labels_build; /* prom_nodes.build copied this interval; 0: none */
+	uint64_t line;	       /* the current line's number, from 1 */
+	uint32_t line_labels, line_len;
+	size_t max_sample;
+};
+
+/* Room for n elements of size each at *p (capacity *cap); false when out of memory. */
+static bool grow(void **p, size_t *cap, size_t n, size_t size)
+{
+	size_t want = *cap ? *cap : 64;
+	void *grown;
+
+	if (n <= *cap)
+		return true;
+	while (want < n)
+		want *= 2;
+	grown = realloc(*p, want * size);
+	if (!grown)
+		return false;
+	*p = grown;
+	*cap = want;
+	return true;
+}
+
+struct prom_rows *prom_rows_new(const char *const names[PROM_ROWS_FAMILIES])
+{
+	static size_t (*const text[PROM_ROWS_FAMILIES])(double, char *) = {
+		[PROM_ROWS_NODE_SLOTS] = shortest_double,
+		[PROM_ROWS_RATIO] = ratio_text,
+		[PROM_ROWS_MEASURED] = share_text,
+	};
+	struct prom_rows *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	for (int f = 0; f < PROM_ROWS_FAMILIES; f++) {
+		r->fam[f].name = names[f];
+		r->fam[f].name_len = strlen(names[f]);
+		r->fam[f].text = text[f];
+	}
+	return r;
+}
+
+void prom_rows_free(struct prom_rows *r)
+{
+	if (!r)
+		return;
+	for (int f = 0; f < PROM_ROWS_FAMILIES; f++) {
+		free(r->fam[f].runs);
+		free(r->fam[f].samples);
+		free(r->fam[f].own);
+		free(r->fam[f].own_len);
+	}
+	free(r->pool);
+	free(r);
+}
+
+void prom_rows_reset(struct prom_rows *r)
+{
+	for (int f = 0; f < PROM_ROWS_FAMILIES; f++) {
+		r->fam[f].nruns = r->fam[f].n = 0;
+		r->fam[f].nown = 0;
+		r->fam[f].line = 0;
+	}
+	r->pool_len = 0;
+	r->labels_build = 0;
+	r->line = 0;
+	r->line_labels = r->line_len = 0;
+	r->max_sample = 0;
+}
+
+/* s (len bytes) appended to the pool: its offset in *at.  0 or -ENOMEM. */
+static int pool_add(struct prom_rows *r, const char *s, size_t len, uint32_t *at)
+{
+	/* Offsets are 32 bits: 4 GiB of labels is no exposition anyone scrapes. */
+	if (r->pool_len + len > UINT32_MAX ||
+	    !grow((void **)&r->pool, &r->pool_cap, r->pool_len + len, 1))
+		return -ENOMEM;
+	memcpy(r->pool + r->pool_len, s, len);
+	*at = (uint32_t)r->pool_len;
+	r->pool_len += len;
+	return 0;
+}
+
+/* n labels (texts, lens) as family f's, by index. */
+static int copy_labels(struct prom_rows *r, struct rows_family *f, char *const *texts,
+		       const size_t *lens, int n)
+{
+	size_t cap = (size_t)f->own_cap, cap_len = (size_t)f->own_cap;
+
+	if (!grow((void **)&f->own, &cap, (size_t)n, sizeof(*f->own)) ||
+	    !grow((void **)&f->own_len, &cap_len, (size_t)n, sizeof(*f->own_len)))
+		return -ENOMEM;
+	f->own_cap = (int)(cap < cap_len ? cap : cap_len);
+	f->nown = 0;
+	for (int i = 0; i < n; i++) {
+		if (lens[i] > UINT32_MAX || pool_add(r, texts[i], lens[i], &f->own[i]))
+			return -ENOMEM;
+		f->own_len[i] = (uint32_t)lens[i];
+		f->nown = i + 1;
+	}
+	return 0;
+}
+
+int prom_rows_labels(struct prom_rows *r, const struct prom_nodes *pn)
+{
+	if (pn->build && pn->build == r->labels_build)
+		return 0;
+	r->labels_build = 0;
+	if (copy_labels(r, &r->fam[PROM_ROWS_NODE_SLOTS], pn->plain, pn->plain_len, pn->n) ||
+	    copy_labels(r, &r->fam[PROM_ROWS_RATIO], pn->ratio, pn->ratio_len, pn->n) ||
+	    copy_labels(r, &r->fam[PROM_ROWS_MEASURED], pn->set_label, pn->set_label_len,
+			pn->nsets))
+		return -ENOMEM;
+	r->labels_build = pn->build;
+	return 0;
+}
+
+int prom_rows_line(struct prom_rows *r, const char *labels, size_t len)
+{
+	if (len > UINT32_MAX || pool_add(r, labels, len, &r->line_labels))
+		return -ENOMEM;
+	r->line_len = (uint32_t)len;
+	r->line++;
+	return 0;
+}
+
+int prom_rows_sample(struct prom_rows *r, enum prom_rows_family fam, int index, double v)
+{
+	struct rows_family *f = &r->fam[fam];
+	struct rows_sample *s;
+	size_t size;
+
+	if (index < 0 || index >= f->nown || !r->line)
+		return -EINVAL; /* labels or line not given: a caller's mistake */
+	if (!f->nruns || f->line != r->line) {
+		if (!grow((void **)&f->runs, &f->runs_cap, f->nruns + 1, sizeof(*f->runs)))
+			return -ENOMEM;
+		f->runs[f->nruns++] = (struct rows_run){ .labels = r->line_labels,
+							 .labels_len = r->line_len,
+							 .first = f->n };
+		f->line = r->line;
+	}
+	if (!grow((void **)&f->samples, &f->cap, f->n + 1, sizeof(*f->samples)))
+		return -ENOMEM;
+	s = &f->samples[f->n++];
+	*s = (struct rows_sample){ .own = f->own[index], .own_len = f->own_len[index], .v = v };
+	f->runs[f->nruns - 1].count++;
+	/* "<name>{<labels><own> <value>\n" */
+	size = f->name_len + 1 + r->line_len + s->own_len + 1 + SHORTEST_DOUBLE_MAX + 1;
+	if (size > r->max_sample)
+		r->max_sample = size;
+	return 0;
+}
+
+size_t prom_rows_count(const struct prom_rows *r, enum prom_rows_family fam)
+{
+	return r->fam[fam].n;
+}
+
+size_t prom_rows_max_sample(const struct prom_rows *r)
+{
+	return r->max_sample;
+}
+
+size_t prom_rows_render(const struct prom_rows *r, enum prom_rows_family fam,
+			struct prom_rows_cursor *c, char *buf, size_t cap)
+{
+	const struct rows_family *f = &r->fam[fam];
+	char *o = buf;
+
+	for (; c->run < f->nruns; c->run++, c->sample = 0) {
+		const struct rows_run *run = &f->runs[c->run];
+		const char *labels = r->pool + run->labels;
+		size_t head = f->name_len + 1 + run->labels_len;
+
+		for (; c->sample < run->count; c->sample++) {
+			const struct rows_sample *s = &f->samples[run->first + c->sample];
+
+			if ((size_t)(buf + cap - o) <
+			    head + s->own_len + 1 + SHORTEST_DOUBLE_MAX + 1)
+				return (size_t)(o - buf);
+			memcpy(o, f->name, f->name_len);
+			o += f->name_len;
+			*o++ = '{';
+			memcpy(o, labels, run->labels_len);
+			o += run->labels_len;
+			memcpy(o, r->pool + s->own, s->own_len);
+			o += s->own_len;
+			*o++ = ' ';
+			o += f->text(s->v, o);
+			*o++ = '\n';
+		}
+	}
+	return (size_t)(o - buf);
+}
