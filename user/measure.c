@@ -26,6 +26,7 @@
 #include "pmu/planner.h"
 #include "pmu/pmu.h"
 #include "util/json_writer.h"
+#include "util/whole.h"
 
 /* Counts of Intel's fixed counters, under the names users know, when the model reads them. */
 #define NHEADLINE 3
@@ -108,8 +109,8 @@ static double scaled(const struct measure_impl *mi, const struct tmacg_acc *sum,
 	cycles = mi->plan.has_group_cycles ? mi->plan.cycles_of_group[g] : -1;
 	/* Each group against its own cycles (AMD: no fixed counter shares them). */
 	if (cycles >= 0 && *acc_counter(sum, cycles) && !isnan(mi->cycles_total))
-		return nearbyint(acc_scaled_by_cycles(sum, idx, cycles, mi->cycles_total));
-	return nearbyint((double)*acc_counter(sum, idx) * mi->group_scale[g]); /* acc_scaled */
+		return whole(acc_scaled_by_cycles(sum, idx, cycles, mi->cycles_total));
+	return whole((double)*acc_counter(sum, idx) * mi->group_scale[g]); /* acc_scaled */
 }
 
 /* The model reads msr/tsc/, which tmacg computes from the interval (not a perf event). */

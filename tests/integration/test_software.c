@@ -334,6 +334,68 @@ static void top_limits_task_lines(void **state)
 	assert_int_equal(itest_rmcg(parent), 0);
 }
 
+/* wchar and syscw of /proc/PID/io: bytes and calls of write() so far. */
+static void write_io(pid_t pid, unsigned long long *bytes, unsigned long long *calls)
+{
+	char path[64], key[32];
+	unsigned long long v;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/io", (int)pid);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	*bytes = *calls = 0;
+	while (fscanf(f, "%31s %llu", key, &v) == 2) {
+		if (!strcmp(key, "wchar:"))
+			*bytes = v;
+		else if (!strcmp(key, "syscw:"))
+			*calls = v;
+	}
+	fclose(f);
+}
+
+/*
+ * Live, stdout is written a MiB at a time at most, not 4 KiB (glibc's
+ * setvbuf ignores a size given without a buffer: 2,500 write()s a second at
+ * level 6 before, issue 27): 40 busy tasks' lines, written in few calls.
+ */
+static void stdout_written_in_large_writes(void **state)
+{
+	char parent[128], mnt_parent[300];
+	const char *args[] = { "--pmu",	     "software", "--cgroup", mnt_parent, "--per-task",
+			       "--interval", "500ms",	 "--format", "json",	 NULL };
+	char *busy[] = {
+		"/bin/sh", "-c",
+		"for i in $(seq 40); do timeout 3 sh -c 'while :; do :; done' & done; wait", NULL
+	};
+	unsigned long long b0, c0, b1, c1;
+	struct itest_tmacg t;
+	json_object **lines;
+	size_t n;
+	pid_t pid;
+
+	(void)state;
+	ITEST_NEED_ROOT();
+	assert_int_equal(itest_make_parent("bigwrites", parent, sizeof(parent), mnt_parent,
+					   sizeof(mnt_parent)),
+			 0);
+	assert_int_equal(itest_tmacg_start(&t, args), 0);
+	itest_tmacg_drain(&t);
+	pid = itest_spawn_in(parent, busy);
+	usleep(300000);
+	write_io(t.pid, &b0, &c0);
+	assert_int_equal(itest_wait(pid), 0);
+	write_io(t.pid, &b1, &c1);
+	lines = itest_stop_json(&t, SIGTERM, &n);
+	print_message("  %llu bytes in %llu write()s over 3 s, %zu lines\n", b1 - b0, c1 - c0, n);
+	assert_true(b1 - b0 > 60000);
+	/* Some 6 intervals: one write each, and a few more (a line across a MiB, stderr). */
+	assert_true(c1 - c0 <= 16);
+	itest_json_free(lines, n);
+	itest_tmacg_free(&t);
+	assert_int_equal(itest_rmcg(parent), 0);
+}
+
 /* Ids of loaded BPF programs named tmacg_*, into ids[]; returns how many. */
 static int tmacg_program_ids(int *ids, int max)
 {
@@ -578,6 +640,7 @@ int main(void)
 		cmocka_unit_test_teardown(short_lived_cgroups_are_named, itest_cleanup),
 		cmocka_unit_test_teardown(per_task_split, itest_cleanup),
 		cmocka_unit_test_teardown(top_limits_task_lines, itest_cleanup),
+		cmocka_unit_test_teardown(stdout_written_in_large_writes, itest_cleanup),
 		cmocka_unit_test_teardown(sigterm_prints_last_interval_and_detaches, itest_cleanup),
 		cmocka_unit_test_teardown(three_valid_json_lines_per_cgroup, itest_cleanup),
 		cmocka_unit_test_teardown(table_shows_tree_and_counts, itest_cleanup),

@@ -78,6 +78,25 @@ size_t uint_text(uint64_t v, char *buf)
 	return len;
 }
 
+void fixed_digits(uint64_t v, int n, char *buf)
+{
+	char *end = buf + n;
+	uint32_t low;
+
+	/*
+	 * Two at a time from the last, a known count: no digit count, one branch
+	 * a pair; in 32-bit arithmetic below 10^9 (a ratio's nine digits), its
+	 * divisions by 100 the cheaper.
+	 */
+	for (; n > 9; n -= 2, end -= 2, v /= 100)
+		put_two(end, (uint32_t)(v % 100));
+	low = (uint32_t)(v % 1000000000u);
+	for (; n >= 2; n -= 2, end -= 2, low /= 100)
+		put_two(end, low % 100);
+	if (n)
+		end[-1] = (char)('0' + low % 10);
+}
+
 size_t int_text(int64_t v, char *buf)
 {
 	if (v >= 0)

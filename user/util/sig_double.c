@@ -111,12 +111,13 @@ static bool digits_of(double v, int digits, bool toward_zero, uint64_t *n, int *
 	*n = (uint64_t)hi;	/* floor: 0 < hi < 2^53 */
 	rest = hi - (double)*n; /* exact */
 	*n = toward_zero ? cut(v, kk, hi, *n, rest, top) : nearest(v, kk, hi, *n, rest);
-	if ((double)*n == top) { /* 9.9999999996 to 10.0000000 */
+	/* Compared as integers: no conversion back to double on the way out. */
+	if (*n == pow10_u64[digits]) { /* 9.9999999996 to 10.0000000 */
 		*n /= 10;
 		kk--;
 	}
 	*k = kk;
-	return *n >= (uint64_t)bottom && *n < (uint64_t)top;
+	return *n >= pow10_u64[digits - 1] && *n < pow10_u64[digits];
 }
 
 /* printf's digits, for the values outside the exact powers' reach. */
@@ -147,22 +148,27 @@ static size_t slow_text(double v, int digits, bool toward_zero, char *out)
 }
 
 /*
- * decimal_layout's text of the digits of n (n > 0) with exponent x in
- * [-4, -1]: "0.", the zeros, then n's digits straight into out, the
- * trailing zeros dropped from n first.  Most ratios and every share below
- * 1 take this way: no digits copied through a buffer, no copy calls.
+ * decimal_layout's text of n's `digits` digits (n > 0) with exponent x in
+ * [-4, -1]: "0.", the zeros, then the digits straight into out, the
+ * trailing zeros dropped by ending the text before them.  Most ratios and
+ * every share below 1 take this way: no digits counted, copied or divided
+ * one by one.
  */
-static size_t fraction_text(uint64_t n, int x, char *out)
+static size_t fraction_text(uint64_t n, int digits, int x, char *out)
 {
 	char *p = out;
+	size_t len;
 
-	while (n % 10 == 0)
-		n /= 10;
 	*p++ = '0';
 	*p++ = '.';
 	for (int i = -1; i > x; i--)
 		*p++ = '0';
-	return (size_t)(p - out) + uint_text(n, p);
+	fixed_digits(n, digits, p);
+	len = (size_t)(p - out) + (size_t)digits;
+	while (out[len - 1] == '0') /* n > 0: a digit that is not */
+		len--;
+	out[len] = '\0';
+	return len;
 }
 
 size_t sig_double(double d, int digits, bool toward_zero, char *buf)
@@ -188,8 +194,10 @@ size_t sig_double(double d, int digits, bool toward_zero, char *buf)
 		return (size_t)(p - buf) + slow_text(d, digits, toward_zero, p);
 	x = digits - 1 - k;
 	if (x < 0 && x >= -4) /* below 1, not exponent form: written in place */
-		return (size_t)(p - buf) + fraction_text(n, x, p);
-	nd = (int)uint_text(n, text);
+		return (size_t)(p - buf) + fraction_text(n, digits, x, p);
+	/* n has `digits` digits (digits_of: bottom <= n < top). */
+	fixed_digits(n, digits, text);
+	nd = digits;
 	while (nd > 1 && text[nd - 1] == '0')
 		nd--;
 	return (size_t)(p - buf) + decimal_layout(p, text, nd, x);
