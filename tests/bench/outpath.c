@@ -164,27 +164,6 @@ static double json_round(const struct variant *v, int lines, FILE *out)
 	return (now_ns() - t0) / lines;
 }
 
-/*
- * What a scrape does with the text (prom_server.c): every piece read into a
- * chunk, the node rows made into text there.  The bytes, or -1.
- */
-static long long serve(const struct prom_text *t)
-{
-	static char chunk[PROM_TEXT_CHUNK];
-	long long bytes = 0;
-
-	if (t->rows && prom_rows_max_sample(t->rows) > sizeof(chunk))
-		return -1;
-	for (int i = 0; i < t->n; i++) {
-		struct prom_rows_cursor c = { 0 };
-		size_t n;
-
-		while ((n = prom_text_piece_read(t, i, &c, chunk, sizeof(chunk))))
-			bytes += (long long)n;
-	}
-	return bytes;
-}
-
 /* The JSON lines' stdio buffer: static, as the stream lives to the end. */
 static char out_buffer[1 << 20];
 
@@ -202,8 +181,12 @@ static double prom_round(const struct variant *v, int lines, struct prom_expo *e
 		if (prom_expo_line(e, &l))
 			exit(3);
 	}
-	/* Served once, and no scrape still sending it at the next publish: as live, mostly. */
-	if (prom_expo_end_text(e, &text) || serve(&text) < 0)
+	/*
+	 * Served once (prom_text_len makes the rows into text in a chunk, as a
+	 * scrape does), and no scrape still sending it at the next publish: as
+	 * live, mostly.
+	 */
+	if (prom_expo_end_text(e, &text) || prom_text_len(&text) == (size_t)-1)
 		exit(3);
 	prom_expo_recycle(e, &text);
 	return (now_ns() - t0) / lines;

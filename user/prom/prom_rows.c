@@ -10,15 +10,20 @@
 #include "util/shortest_double.h"
 #include "util/sig_double.h"
 
-/* A sample: its node's labels (in the pool) and its value. */
+/* A text in the pool: where it starts, how long it is. */
+struct rows_text {
+	uint32_t at, len;
+};
+
+/* A sample: its node's labels and its value. */
 struct rows_sample {
-	uint32_t own, own_len;
+	struct rows_text own;
 	double v;
 };
 
 /* One line's samples of a family, consecutive: the line's labels are in the pool once. */
 struct rows_run {
-	uint32_t labels, labels_len;
+	struct rows_text labels;
 	size_t first, count;
 };
 
@@ -31,18 +36,18 @@ struct rows_family {
 	struct rows_sample *samples;
 	size_t n, cap;
 	uint64_t line; /* the line the last run is of */
-	/* the node labels copied for this family, by index: offset and length in the pool */
-	uint32_t *own, *own_len;
-	int nown, own_cap;
+	/* the node labels copied for this family, by index */
+	struct rows_text *own;
+	size_t nown, own_cap;
 };
 
 struct prom_rows {
 	char *pool; /* every label text: the lines' and the nodes' */
 	size_t pool_len, pool_cap;
 	struct rows_family fam[PROM_ROWS_FAMILIES];
-	uint64_t labels_build; /* prom_nodes.build copied this interval; 0: none */
-	uint64_t line;	       /* the current line's number, from 1 */
-	uint32_t line_labels, line_len;
+	uint64_t labels_build;	      /* prom_nodes.build copied this interval; 0: none */
+	uint64_t line;		      /* the current line's number, from 1 */
+	struct rows_text line_labels; /* the current line's */
 	size_t max_sample;
 };
 
@@ -91,7 +96,6 @@ void prom_rows_free(struct prom_rows *r)
 		free(r->fam[f].runs);
 		free(r->fam[f].samples);
 		free(r->fam[f].own);
-		free(r->fam[f].own_len);
 	}
 	free(r->pool);
 	free(r);
@@ -107,7 +111,7 @@ void prom_rows_reset(struct prom_rows *r)
 	r->pool_len = 0;
 	r->labels_build = 0;
 	r->line = 0;
-	r->line_labels = r->line_len = 0;
+	r->line_labels = (struct rows_text){ 0 };
 	r->max_sample = 0;
 }
 
@@ -128,18 +132,14 @@ static int pool_add(struct prom_rows *r, const char *s, size_t len, uint32_t *at
 static int copy_labels(struct prom_rows *r, struct rows_family *f, char *const *texts,
 		       const size_t *lens, int n)
 {
-	size_t cap = (size_t)f->own_cap, cap_len = (size_t)f->own_cap;
-
-	if (!grow((void **)&f->own, &cap, (size_t)n, sizeof(*f->own)) ||
-	    !grow((void **)&f->own_len, &cap_len, (size_t)n, sizeof(*f->own_len)))
-		return -ENOMEM;
-	f->own_cap = (int)(cap < cap_len ? cap : cap_len);
 	f->nown = 0;
+	if (!grow((void **)&f->own, &f->own_cap, (size_t)n, sizeof(*f->own)))
+		return -ENOMEM;
 	for (int i = 0; i < n; i++) {
-		if (lens[i] > UINT32_MAX || pool_add(r, texts[i], lens[i], &f->own[i]))
+		if (lens[i] > UINT32_MAX || pool_add(r, texts[i], lens[i], &f->own[i].at))
 			return -ENOMEM;
-		f->own_len[i] = (uint32_t)lens[i];
-		f->nown = i + 1;
+		f->own[i].len = (uint32_t)lens[i];
+		f->nown = (size_t)i + 1;
 	}
 	return 0;
 }
@@ -160,9 +160,9 @@ int prom_rows_labels(struct prom_rows *r, const struct prom_nodes *pn)
 
 int prom_rows_line(struct prom_rows *r, const char *labels, size_t len)
 {
-	if (len > UINT32_MAX || pool_add(r, labels, len, &r->line_labels))
+	if (len > UINT32_MAX || pool_add(r, labels, len, &r->line_labels.at))
 		return -ENOMEM;
-	r->line_len = (uint32_t)len;
+	r->line_labels.len = (uint32_t)len;
 	r->line++;
 	return 0;
 }
@@ -173,23 +173,21 @@ int prom_rows_sample(struct prom_rows *r, enum prom_rows_family fam, int index, 
 	struct rows_sample *s;
 	size_t size;
 
-	if (index < 0 || index >= f->nown || !r->line)
+	if (index < 0 || (size_t)index >= f->nown || !r->line)
 		return -EINVAL; /* labels or line not given: a caller's mistake */
 	if (!f->nruns || f->line != r->line) {
 		if (!grow((void **)&f->runs, &f->runs_cap, f->nruns + 1, sizeof(*f->runs)))
 			return -ENOMEM;
-		f->runs[f->nruns++] = (struct rows_run){ .labels = r->line_labels,
-							 .labels_len = r->line_len,
-							 .first = f->n };
+		f->runs[f->nruns++] = (struct rows_run){ .labels = r->line_labels, .first = f->n };
 		f->line = r->line;
 	}
 	if (!grow((void **)&f->samples, &f->cap, f->n + 1, sizeof(*f->samples)))
 		return -ENOMEM;
 	s = &f->samples[f->n++];
-	*s = (struct rows_sample){ .own = f->own[index], .own_len = f->own_len[index], .v = v };
+	*s = (struct rows_sample){ .own = f->own[index], .v = v };
 	f->runs[f->nruns - 1].count++;
 	/* "<name>{<labels><own> <value>\n" */
-	size = f->name_len + 1 + r->line_len + s->own_len + 1 + SHORTEST_DOUBLE_MAX + 1;
+	size = f->name_len + 1 + r->line_labels.len + s->own.len + 1 + SHORTEST_DOUBLE_MAX + 1;
 	if (size > r->max_sample)
 		r->max_sample = size;
 	return 0;
@@ -213,22 +211,22 @@ size_t prom_rows_render(const struct prom_rows *r, enum prom_rows_family fam,
 
 	for (; c->run < f->nruns; c->run++, c->sample = 0) {
 		const struct rows_run *run = &f->runs[c->run];
-		const char *labels = r->pool + run->labels;
-		size_t head = f->name_len + 1 + run->labels_len;
+		const char *labels = r->pool + run->labels.at;
+		size_t head = f->name_len + 1 + run->labels.len;
 
 		for (; c->sample < run->count; c->sample++) {
 			const struct rows_sample *s = &f->samples[run->first + c->sample];
 
 			if ((size_t)(buf + cap - o) <
-			    head + s->own_len + 1 + SHORTEST_DOUBLE_MAX + 1)
+			    head + s->own.len + 1 + SHORTEST_DOUBLE_MAX + 1)
 				return (size_t)(o - buf);
 			memcpy(o, f->name, f->name_len);
 			o += f->name_len;
 			*o++ = '{';
-			memcpy(o, labels, run->labels_len);
-			o += run->labels_len;
-			memcpy(o, r->pool + s->own, s->own_len);
-			o += s->own_len;
+			memcpy(o, labels, run->labels.len);
+			o += run->labels.len;
+			memcpy(o, r->pool + s->own.at, s->own.len);
+			o += s->own.len;
 			*o++ = ' ';
 			o += f->text(s->v, o);
 			*o++ = '\n';

@@ -156,12 +156,23 @@ static int next_chunk(struct stream *st, struct evbuffer *body)
 	return 0;
 }
 
-static void stream_free(struct stream *st)
+/*
+ * No libevent callback reaches st from here on: taken off its request and
+ * connection (harmless where they were never set), and forgets both.
+ */
+static void stream_detach(struct stream *st)
 {
 	if (st->req)
 		evhttp_request_set_on_complete_cb(st->req, NULL, NULL);
 	if (st->evcon)
 		evhttp_connection_set_closecb(st->evcon, NULL, NULL);
+	st->req = NULL;
+	st->evcon = NULL;
+}
+
+static void stream_free(struct stream *st)
+{
+	stream_detach(st);
 	snapshot_put(st->snap);
 	free(st);
 }
@@ -178,8 +189,7 @@ static void on_conn_close(struct evhttp_connection *evcon, void *arg)
 	(void)evcon;
 	if (st->req && !evhttp_request_get_connection(st->req))
 		evhttp_request_free(st->req);
-	st->req = NULL;
-	st->evcon = NULL; /* its close callback is being called: leave it be */
+	st->req = NULL; /* freed, by us or by libevent after this */
 	stream_free(st);
 }
 
@@ -204,6 +214,7 @@ static void stream_next(struct stream *st)
 {
 	struct evbuffer *body = evbuffer_new();
 	struct evhttp_connection *evcon = st->evcon;
+	struct evhttp_request *req = st->req;
 
 	if (!body || next_chunk(st, body)) {
 		/*
@@ -216,17 +227,14 @@ static void stream_next(struct stream *st)
 		return;
 	}
 	if (evbuffer_get_length(body)) {
-		evhttp_send_reply_chunk_with_cb(st->req, body, on_chunk_sent, st);
+		evhttp_send_reply_chunk_with_cb(req, body, on_chunk_sent, st);
 		evbuffer_free(body);
 		return;
 	}
 	evbuffer_free(body);
-	evhttp_request_set_on_complete_cb(st->req, NULL, NULL);
-	evhttp_connection_set_closecb(evcon, NULL, NULL);
-	evhttp_send_reply_end(st->req);
-	st->req = NULL;
-	st->evcon = NULL;
+	/* Before the end: it may complete the request, and on_complete must not run. */
 	stream_free(st);
+	evhttp_send_reply_end(req);
 }
 
 static void on_chunk_sent(struct evhttp_connection *evcon, void *arg)
@@ -271,8 +279,6 @@ static void reply_body(struct evhttp_request *req, struct snapshot *snap)
 	if (next_chunk(st, body) || st->piece >= snap->text.n) {
 		bool whole = st->piece >= snap->text.n;
 
-		st->req = NULL;
-		st->evcon = NULL;
 		stream_free(st); /* body's references hold the text while it is sent */
 		if (!whole || evbuffer_add_buffer(evhttp_request_get_output_buffer(req), body)) {
 			evbuffer_free(body); /* lets go of the pieces referenced */

@@ -51,50 +51,35 @@ static inline void put_two(char *end, uint32_t v)
 	memcpy(end - 2, two_digits + 2 * v, 2);
 }
 
-size_t uint_text(uint64_t v, char *buf)
-{
-	size_t len = digit_count(v);
-	char *end = buf + len;
-	uint32_t low;
-
-	/*
-	 * From the last digit back, in place: eight digits at a time in 32-bit
-	 * arithmetic (a shortest_double's 16-17 digits: two 64-bit divisions).
-	 */
-	while (v >= 100000000) {
-		low = (uint32_t)(v % 100000000);
-		v /= 100000000;
-		for (int i = 0; i < 4; i++, end -= 2, low /= 100)
-			put_two(end, low % 100);
-	}
-	low = (uint32_t)v;
-	for (; low >= 100; end -= 2, low /= 100)
-		put_two(end, low % 100);
-	if (low >= 10)
-		put_two(end, low);
-	else
-		end[-1] = (char)('0' + low);
-	buf[len] = '\0';
-	return len;
-}
-
+/*
+ * From the last digit back, in place: eight digits at a time in 32-bit
+ * arithmetic (a shortest_double's 16-17 digits: two 64-bit divisions), two
+ * a step within them; a known count, so no digit count and one branch a pair.
+ */
 void fixed_digits(uint64_t v, int n, char *buf)
 {
 	char *end = buf + n;
 	uint32_t low;
 
-	/*
-	 * Two at a time from the last, a known count: no digit count, one branch
-	 * a pair; in 32-bit arithmetic below 10^9 (a ratio's nine digits), its
-	 * divisions by 100 the cheaper.
-	 */
-	for (; n > 9; n -= 2, end -= 2, v /= 100)
-		put_two(end, (uint32_t)(v % 100));
+	for (; n > 9; n -= 8, v /= 100000000) {
+		low = (uint32_t)(v % 100000000);
+		for (int i = 0; i < 4; i++, end -= 2, low /= 100)
+			put_two(end, low % 100);
+	}
 	low = (uint32_t)(v % 1000000000u);
 	for (; n >= 2; n -= 2, end -= 2, low /= 100)
 		put_two(end, low % 100);
 	if (n)
 		end[-1] = (char)('0' + low % 10);
+}
+
+size_t uint_text(uint64_t v, char *buf)
+{
+	size_t len = digit_count(v);
+
+	fixed_digits(v, (int)len, buf);
+	buf[len] = '\0';
+	return len;
 }
 
 size_t int_text(int64_t v, char *buf)

@@ -22,7 +22,7 @@ size_t uint_text(uint64_t v, char *buf);
 /* The same with a '-' before a negative v ("-9223372036854775808"). */
 size_t int_text(int64_t v, char *buf);
 /*
- * v's last n digits (1-19), zeros before them where v has fewer, into buf:
+ * v's last n digits (1-20), zeros before them where v has fewer, into buf:
  * exactly n bytes, no NUL.  The digits of a number whose length is known
  * (sig_double's `digits`) without counting them first.
  */
