@@ -16,6 +16,7 @@
 #include "model/model.h"
 #include "model/retire_latency.h"
 #include "util/share_memo.h"
+#include "util/short_copy.h"
 #include "util/json_writer.h"
 #include "util/rfc3339.h"
 #include "util/shortest_double.h"
@@ -138,7 +139,7 @@ static void add_measured(struct json_writer *w, const struct report_line *r)
 		if (!jw_run_room(&run, node->name_len + JW_RUN_KEY_EXTRA + len))
 			break;
 		o = jw_run_key(&run, node->name, node->name_len);
-		memcpy(o, text, len);
+		short_copy(o, text, len);
 		run.at = o + len;
 	}
 	jw_run_end(&run);

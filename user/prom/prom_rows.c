@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "prom/prom_nodes.h"
+#include "util/short_copy.h"
 #include "util/shortest_double.h"
 #include "util/sig_double.h"
 
@@ -220,12 +221,12 @@ size_t prom_rows_render(const struct prom_rows *r, enum prom_rows_family fam,
 			if ((size_t)(buf + cap - o) <
 			    head + s->own.len + 1 + SHORTEST_DOUBLE_MAX + 1)
 				return (size_t)(o - buf);
-			memcpy(o, f->name, f->name_len);
+			short_copy(o, f->name, f->name_len);
 			o += f->name_len;
 			*o++ = '{';
-			memcpy(o, labels, run->labels.len);
+			short_copy(o, labels, run->labels.len);
 			o += run->labels.len;
-			memcpy(o, r->pool + s->own.at, s->own.len);
+			short_copy(o, r->pool + s->own.at, s->own.len);
 			o += s->own.len;
 			*o++ = ' ';
 			o += f->text(s->v, o);

@@ -19,6 +19,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "util/short_copy.h"
+
 #define JSON_WRITER_MAX_DEPTH 32
 /* Kept inside the writer: a line of tmacg's fits without touching the heap. */
 #define JSON_WRITER_INLINE 16384
@@ -118,7 +120,7 @@ static inline char *jw_run_key(struct jw_run *run, const char *key, size_t keyle
 	o += run->comma;
 	run->comma = true;
 	*o++ = '"';
-	memcpy(o, key, keylen);
+	short_copy(o, key, keylen);
 	o += keylen;
 	*o++ = '"';
 	*o++ = ':';
