@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/decimal_layout.h"
 #include "util/sig_double.h"
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15u;
@@ -194,6 +195,38 @@ static void cut_texts_read_back_as_themselves(void **state)
 	}
 }
 
+/*
+ * The text laid out as decimal_layout lays out printf's digits (its
+ * trailing zeros off): sig_double writes the plain forms in place, each its
+ * own way (below 1, from 1), so each is held to the one layout here.
+ */
+static void laid_out_as_decimal_layout(void **state)
+{
+	(void)state;
+	for (int i = 0; i < draws(200000); i++) {
+		double v = (1 + unit_random()) * pow(10, (double)(next_random() % 26) - 7);
+		int digits = 1 + (int)(next_random() % 15);
+		char got[SIG_DOUBLE_MAX], e[64], d[32], want[SIG_DOUBLE_MAX];
+		int nd = 0;
+		char *x;
+
+		if (i % 7 == 0) /* whole numbers and short fractions, where zeros are dropped */
+			v = floor(v) / (double)(1 + next_random() % 4);
+		snprintf(e, sizeof(e), "%.*e", digits - 1, v);
+		x = strchr(e, 'e');
+		for (const char *p = e; p < x; p++)
+			if (*p >= '0' && *p <= '9')
+				d[nd++] = *p;
+		while (nd > 1 && d[nd - 1] == '0')
+			nd--;
+		decimal_layout(want, d, nd, (int)strtol(x + 1, NULL, 10));
+		sig_double(v, digits, false, got);
+		if (v != 0 && strcmp(got, want))
+			fail_msg("%.17g to %d digits: \"%s\", laid out \"%s\"", v, digits, got,
+				 want);
+	}
+}
+
 /* Values on or next to a digit boundary, where a rounding can carry (9.99... to 10). */
 static void carries_and_boundaries(void **state)
 {
@@ -222,6 +255,7 @@ int main(void)
 		cmocka_unit_test(every_range_and_digits),
 		cmocka_unit_test(cut_texts_read_back_as_themselves),
 		cmocka_unit_test(carries_and_boundaries),
+		cmocka_unit_test(laid_out_as_decimal_layout),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
