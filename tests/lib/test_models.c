@@ -1,9 +1,17 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #include "test_models.h"
 
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
+
+#include "model/model.h"
 
 void test_model_path(char *path, size_t len, const char *name)
 {
@@ -22,4 +30,24 @@ int test_model_find(char *path, size_t len, const char *name)
 		return -1;
 	}
 	return 0;
+}
+
+struct tma_model *test_model_text(const char *text, const char *file)
+{
+	char err[512] = "";
+	struct tma_model *m = model_load(text, strlen(text), file, err, sizeof(err));
+
+	if (!m)
+		fail_msg("%s does not load: %s", file, err);
+	return m;
+}
+
+struct tma_model *test_model_builtin(const char *id)
+{
+	char err[512] = "";
+	struct tma_model *m = model_load_builtin(id, err, sizeof(err));
+
+	if (!m)
+		fail_msg("built-in model %s does not load: %s", id, err);
+	return m;
 }

@@ -15,23 +15,14 @@
 
 #include "model/model.h"
 #include "pmu/events.h"
-
-static struct tma_model *load(void)
-{
-	char err[512];
-	struct tma_model *m = model_load_builtin("generic", err, sizeof(err));
-
-	if (!m)
-		fail_msg("%s", err);
-	return m;
-}
+#include "test_models.h"
 
 /* Replay files and counts call the inputs as perf does. */
 static void inputs_are_perfs_names(void **state)
 {
 	static const char *const want[] = { "cycles", "instructions", "branch-misses",
 					    "cache-misses", "SW.CPU_CLOCK" };
-	struct tma_model *m = load();
+	struct tma_model *m = test_model_builtin("generic");
 
 	(void)state;
 	assert_null(model_tma_version(m)); /* not TMA */
@@ -59,7 +50,7 @@ static double node(const struct tma_model *m, const struct model_result *r, cons
  */
 static void metrics_by_hand(void **state)
 {
-	struct tma_model *m = load();
+	struct tma_model *m = test_model_builtin("generic");
 	struct model_result *r = model_result_new(m);
 	double ev[8];
 	struct model_input in = { .events = ev, .interval_s = 1.0 };

@@ -12,15 +12,12 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "test_models.h"
 
+/* The model in text, the test failed where it does not load. */
 static struct tma_model *load(const char *text)
 {
-	char err[512];
-	struct tma_model *m = model_load(text, strlen(text), "t.tma", err, sizeof(err));
-
-	if (!m)
-		fail_msg("does not load: %s", err);
-	return m;
+	return test_model_text(text, "t.tma");
 }
 
 struct ev {

@@ -26,6 +26,7 @@
 #include "repo_root.h"
 #include "util/atomic_file.h"
 #include "util/html_escape.h"
+#include "test_models.h"
 
 /* Level 1 of top-down over one SLOTS helper: each share a count over SLOTS. */
 static const char model_text[] =
@@ -42,12 +43,7 @@ static const char model_text[] =
 
 static struct tma_model *test_model(void)
 {
-	char err[512];
-	struct tma_model *m = model_load(model_text, strlen(model_text), "t.tma", err, sizeof(err));
-
-	if (!m)
-		fail_msg("%s", err);
-	return m;
+	return test_model_text(model_text, "t.tma");
 }
 
 static void read_text(const char *text, struct replay_data *d)

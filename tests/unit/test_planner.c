@@ -21,6 +21,7 @@
 #include "pmu/cpu_desc.h"
 #include "pmu/plan_model.h"
 #include "pmu/planner.h"
+#include "test_models.h"
 
 static struct event_target icx, spr;
 
@@ -479,16 +480,6 @@ static void test_print(void **state)
 	}
 }
 
-static struct tma_model *load(const char *id)
-{
-	char err[512];
-	struct tma_model *m = model_load_builtin(id, err, sizeof(err));
-
-	if (!m)
-		fail_msg("%s: %s", id, err);
-	return m;
-}
-
 /* Every event plan_for_model's plan holds is one the model needs under those flags. */
 static void check_model_plan(const struct plan_request *r, const struct plan *p, int gp)
 {
@@ -534,7 +525,7 @@ static void test_shipped_models(void **state)
 	(void)state;
 	for (int i = 0; i < cpu_desc_count(); i++) {
 		const struct cpu_desc *d = cpu_desc_at(i);
-		struct plan_request r = { .model = load(d->model) };
+		struct plan_request r = { .model = test_model_builtin(d->model) };
 		struct cpu_info host = {
 			.has_pmu = true,
 			.pmu_type = 8,
@@ -639,7 +630,9 @@ static void test_fixed_counter_shared(void **state)
 static void test_model_without_perf_metrics(void **state)
 {
 	struct cpu_info host = { .has_pmu = true, .pmu_type = 4, .gp_counters = 8, .gp_usable = 8 };
-	struct plan_request r = { .model = load("icx@4.5"), .level = 2, .cpu = &host };
+	struct plan_request r = { .model = test_model_builtin("icx@4.5"),
+				  .level = 2,
+				  .cpu = &host };
 	static struct plan p;
 	char err[512] = "";
 
@@ -855,16 +848,6 @@ static void test_software_print(void **state)
 	free(text);
 }
 
-static struct tma_model *load_text(const char *text, const char *file)
-{
-	char err[512] = "";
-	struct tma_model *m = model_load(text, strlen(text), file, err, sizeof(err));
-
-	if (!m)
-		fail_msg("%s", err);
-	return m;
-}
-
 /*
  * A model of software events plans whatever its id and whatever the host, PMU
  * or none; one that also reads a hardware event it has no encodings for is
@@ -877,17 +860,18 @@ static void test_software_model_plan(void **state)
 				 .topdown_use_fixed = true,
 				 .gp_counters = 8,
 				 .gp_usable = 8 };
-	struct tma_model *sw = load_text("model mine\nnode 1 Share\n"
-					 "  formula SW.CPU_CLOCK / (interval-s * 1e9)\n"
-					 "node 1.1 Faults\n"
-					 "  formula SW.PAGE_FAULTS / SW.CPU_CLOCK\n",
-					 "mine.tma");
-	struct tma_model *zen = load_text("model zen\nnode 1 Share\n"
-					  "  formula SW.CPU_CLOCK / ls_not_halted_cyc.x\n",
-					  "zen.tma");
-	struct tma_model *icxsw = load_text("model icx\nnode 1 Share\n"
-					    "  formula SW.CPU_CLOCK / CPU_CLK_UNHALTED.THREAD\n",
-					    "icx.tma");
+	struct tma_model *sw = test_model_text("model mine\nnode 1 Share\n"
+					       "  formula SW.CPU_CLOCK / (interval-s * 1e9)\n"
+					       "node 1.1 Faults\n"
+					       "  formula SW.PAGE_FAULTS / SW.CPU_CLOCK\n",
+					       "mine.tma");
+	struct tma_model *zen = test_model_text("model zen\nnode 1 Share\n"
+						"  formula SW.CPU_CLOCK / ls_not_halted_cyc.x\n",
+						"zen.tma");
+	struct tma_model *icxsw =
+		test_model_text("model icx\nnode 1 Share\n"
+				"  formula SW.CPU_CLOCK / CPU_CLK_UNHALTED.THREAD\n",
+				"icx.tma");
 	struct plan_request r = { .model = sw, .level = 1 };
 	static struct plan p;
 	char err[512] = "";
@@ -947,7 +931,8 @@ static void test_amd_plans(void **state)
 
 	(void)state;
 	for (int z = 0; z < 2; z++) {
-		struct plan_request r = { .model = load(z ? "zen5" : "zen4"), .level = 1 };
+		struct plan_request r = { .model = test_model_builtin(z ? "zen5" : "zen4"),
+					  .level = 1 };
 
 		assert_int_equal(plan_for_model(&r, &p, err, sizeof(err)), 0);
 		assert_int_equal(p.gp_counters, 6);
@@ -988,7 +973,7 @@ static void test_amd_plans(void **state)
 static void test_pmu_without_counter_count(void **state)
 {
 	struct cpu_info host = { .has_pmu = true, .pmu_type = 8 };
-	struct plan_request r = { .model = load("zen4"), .level = 1, .cpu = &host };
+	struct plan_request r = { .model = test_model_builtin("zen4"), .level = 1, .cpu = &host };
 	static struct plan p;
 	char err[512] = "";
 
@@ -1033,7 +1018,9 @@ static int probe_eacces(const struct perf_event_attr *a)
 static void test_generic_plans(void **state)
 {
 	struct cpu_info host = { .has_pmu = true, .pmu_type = 8 };
-	struct plan_request r = { .model = load("generic"), .level = 1, .cpu = &host };
+	struct plan_request r = { .model = test_model_builtin("generic"),
+				  .level = 1,
+				  .cpu = &host };
 	static struct plan p;
 	char err[512] = "", *text = NULL;
 	size_t len = 0;

@@ -18,6 +18,7 @@
 
 #include "model/model.h"
 #include "prom/prom_nodes.h"
+#include "test_models.h"
 
 static const char model_text[] = "model nodes\n"
 				 "node 1 Backend\n  formula E.K\n"
@@ -51,12 +52,7 @@ void *__wrap_malloc(size_t size)
 
 static struct tma_model *nodes_model(void)
 {
-	char err[512];
-	struct tma_model *m = model_load(model_text, strlen(model_text), "n.tma", err, sizeof(err));
-
-	if (!m)
-		fail_msg("model: %s", err);
-	return m;
+	return test_model_text(model_text, "n.tma");
 }
 
 static void labels_and_sets(void **state)

@@ -25,16 +25,7 @@
 #include "pmu/plan_model.h"
 #include "pmu/planner.h"
 #include "rotate.h"
-
-static struct tma_model *load(const char *id)
-{
-	char err[512];
-	struct tma_model *m = model_load_builtin(id, err, sizeof(err));
-
-	if (!m)
-		fail_msg("model %s: %s", id, err);
-	return m;
-}
+#include "test_models.h"
 
 /* Fixed counters the groups on in every slice hold, but for group g's own. */
 static uint32_t fixed_always_on(const struct plan *p, int g)
@@ -119,7 +110,7 @@ static void deep_models_rotate(void **state)
 
 	(void)state;
 	for (size_t k = 0; k < sizeof(ids) / sizeof(ids[0]); k++) {
-		struct tma_model *m = load(ids[k]);
+		struct tma_model *m = test_model_builtin(ids[k]);
 		struct plan_request r = { .model = m, .level = 3 };
 
 		if (plan_for_model(&r, &p3, err, sizeof(err)))
@@ -195,7 +186,7 @@ static void topdown_group_always_on(void **state)
 
 	(void)state;
 	for (size_t k = 0; k < sizeof(ids) / sizeof(ids[0]); k++) {
-		struct tma_model *m = load(ids[k]);
+		struct tma_model *m = test_model_builtin(ids[k]);
 		const struct cpu_desc *d = cpu_desc_for_model(ids[k]);
 		/* A host whose kernel exposes PERF_METRICS: the formulas read them. */
 		struct cpu_info host = { .has_pmu = true,
@@ -261,7 +252,7 @@ static void level_deeper_than_model(void **state)
 
 	(void)state;
 	for (size_t k = 0; k < sizeof(ids) / sizeof(ids[0]); k++) {
-		struct tma_model *m = load(ids[k]);
+		struct tma_model *m = test_model_builtin(ids[k]);
 		struct plan_request r = { .model = m, .level = 3 };
 		char want[64];
 
@@ -396,7 +387,7 @@ static void software_stand_ins_rotate(void **state)
 	snprintf(dir, sizeof(dir), "%s/tests/fixtures/rotation", root);
 	setenv("TMACG_MODEL_DIR", dir, 1);
 	cpu_desc_reset();
-	m = load("rot");
+	m = test_model_builtin("rot");
 	r.model = m;
 	assert_int_equal(plan_for_model(&r, &p, err, sizeof(err)), 0);
 	assert_int_equal(p.gp_counters, 2);
