@@ -49,7 +49,7 @@ wait_for() {
 	until grep -q "$2" "$1" 2>/dev/null; do
 		if ! kill -0 "$MON" 2>/dev/null; then
 			[ "${4:-}" = soft ] && { wait "$MON" 2>/dev/null; MON=; return 1; }
-			cat "$WORK"/mon.err >&2
+			cat "${MON_ERR:-$WORK/mon.err}" >&2
 			die "$3 exited early"
 		fi
 		sleep 0.1
@@ -68,13 +68,14 @@ start_tmacg() {	# LEVEL tmacg args...
 	start_tmacg_to "$WORK/mon.out" $(mode_args "$lv") --format json "$@"
 }
 
-# start_tmacg_to FILE tmacg args...: tmacg -v at a 1 s interval, its output to FILE.
+# start_tmacg_to FILE tmacg args...: tmacg -v at a 1 s interval, its output to FILE,
+# its stderr to $MON_ERR (a file of its own where two run at once) or mon.err.
 start_tmacg_to() {
-	local out=$1
+	local out=$1 err=${MON_ERR:-$WORK/mon.err}
 	shift
-	"$TMACG" -v --interval 1s "$@" >"$out" 2>"$WORK/mon.err" &
+	"$TMACG" -v --interval 1s "$@" >"$out" 2>"$err" &
 	MON=$!
-	wait_for "$WORK/mon.err" "ready" "tmacg"
+	wait_for "$err" "ready" "tmacg"
 }
 
 stop_monitor() {
@@ -95,22 +96,4 @@ user_cpu_percent() {
 	sleep "$1"
 	t1=$(proc_cpu_ns "$MON")
 	awk -v t="$((t1 - t0))" -v s="$1" 'BEGIN { printf "%.3f\n", 100 * t / 1e9 / s }'
-}
-
-# user and system clock ticks of every thread of PID (/proc/PID/stat's utime, stime).
-proc_user_sys_ticks() { sed 's/.*) //' /proc/"$1"/stat | awk '{ print $12, $13 }'; }
-
-# user_sys_percent SECONDS: as user_cpu_percent (exact: the scheduler's ns), split
-# into "user% system%" of one CPU by the kernel's own split, in clock ticks.
-user_sys_percent() {
-	local t0 t1 u0 s0 u1 s1
-	sleep 2.5
-	t0=$(proc_cpu_ns "$MON")
-	read -r u0 s0 < <(proc_user_sys_ticks "$MON")
-	sleep "$1"
-	t1=$(proc_cpu_ns "$MON")
-	read -r u1 s1 < <(proc_user_sys_ticks "$MON")
-	awk -v t="$((t1 - t0))" -v u=$((u1 - u0)) -v s=$((s1 - s0)) -v secs="$1" 'BEGIN {
-		all = 100 * t / 1e9 / secs; user = u + s ? all * u / (u + s) : 0
-		printf "%.3f %.3f\n", user, all - user }'
 }
