@@ -183,6 +183,112 @@ static void compile(struct compiler *k, int e)
 	     0);
 }
 
+/*
+ * A deep node's threshold repeats every ancestor's: "(MEM_Latency > 0.1) and
+ * (L3_Miss_Bound > 0.1) and (Memory_Bound > 0.2) and (Backend_Bound > 0.2)"
+ * is MEM_Latency's own comparison, then L3_Miss_Bound's whole threshold link
+ * for link.  Such a threshold is compiled as its own links and the parent's
+ * flag (OP_OVER), which the parent's threshold has just set: one comparison
+ * and a flag, not one comparison per level (level 6 evaluates 105 thresholds
+ * per cgroup per interval, issue 27).  The same truth exactly where
+ *   - the parent's links each compare a node with a number >= 0 (no event,
+ *     no division: no formula failure a flag would not carry; a node that is
+ *     null reads as 0, below every such number), one of them the parent's own
+ *     value (a null parent is never flagged, and its links are then false);
+ *   - the parent's flag is settled first: before the node in threshold
+ *     order, and neither repeated with a cycle of flags.
+ * The plain compilation (model_compile_plain) keeps every link: test_golden
+ * holds the two to the same flags on every vector.
+ */
+#define MAX_LINKS 64
+
+/* The links of an "and" chain (left-associated as parsed) into links[]; their count, -1: too many. */
+static int and_links(const struct tma_model *m, int e, int *links, int n)
+{
+	const struct expr *x = &m->pool.e[e];
+
+	if (x->kind == EXPR_AND) {
+		n = and_links(m, x->a, links, n);
+		return n < 0 ? n : and_links(m, x->b, links, n);
+	}
+	if (n == MAX_LINKS)
+		return -1;
+	links[n] = e;
+	return n + 1;
+}
+
+/* Link e compares node `node` (or, in owner's own threshold, its value: self) with a number >= 0. */
+static bool node_above(const struct tma_model *m, int e, int owner, int *node, double *num)
+{
+	const struct expr *x = &m->pool.e[e], *a, *b;
+
+	if (x->kind != EXPR_GT)
+		return false;
+	a = &m->pool.e[x->a];
+	b = &m->pool.e[x->b];
+	if ((b->kind != EXPR_NUM && b->kind != EXPR_CONST) || !(b->num >= 0))
+		return false;
+	if (a->kind == EXPR_NODE)
+		*node = a->a;
+	else if (a->kind == EXPR_SELF)
+		*node = owner;
+	else
+		return false;
+	*num = b->num;
+	return true;
+}
+
+/*
+ * Node i's threshold as its own links then its parent's (the rules above):
+ * how many links are its own, 0 where it is not so.
+ */
+static int own_links(const struct tma_model *m, int i, const int *torder_pos, const bool *looped,
+		     int *links)
+{
+	int p = m->nodes[i].info.parent, plinks[MAX_LINKS], n, np, own;
+	bool reads_parent = false;
+
+	if (model_compile_plain || p < 0 || m->nodes[i].threshold < 0 ||
+	    m->nodes[p].threshold < 0 || looped[i] || looped[p] || torder_pos[p] > torder_pos[i])
+		return 0;
+	n = and_links(m, m->nodes[i].threshold, links, 0);
+	np = and_links(m, m->nodes[p].threshold, plinks, 0);
+	own = n - np;
+	if (n < 0 || np < 0 || own < 1)
+		return 0;
+	for (int k = 0; k < np; k++) {
+		int a, b;
+		double x, y;
+
+		if (!node_above(m, plinks[k], p, &a, &x) ||
+		    !node_above(m, links[own + k], i, &b, &y) || a != b || x != y)
+			return 0;
+		reads_parent |= a == p;
+	}
+	return reads_parent ? own : 0;
+}
+
+/* The own links, each an "and" (a false one jumps to the end with its 0), then the parent's flag. */
+static int parent_flag_block(struct compiler *k, int i, const int *links, int own)
+{
+	int pc = k->c->nops, jumps[MAX_LINKS];
+
+	k->depth = k->max_depth = 0;
+	for (int l = 0; l < own; l++) {
+		compile(k, links[l]);
+		jumps[l] = emit(k, OP_AND, 0);
+		push(k, -1);
+	}
+	emit(k, OP_OVER, k->m->nodes[i].info.parent);
+	push(k, 1);
+	for (int l = 0; l < own; l++)
+		if (jumps[l] >= 0)
+			k->c->ops[jumps[l]].arg = k->c->nops;
+	emit(k, OP_RET, 0);
+	k->c->stack += k->max_depth + 1;
+	return pc;
+}
+
 _Static_assert(OP_NE - OP_ADD == EXPR_NE - EXPR_ADD,
 	       "arithmetic and comparison opcodes follow the expr kinds");
 
@@ -221,6 +327,8 @@ int model_compile(struct tma_model *m)
 {
 	struct model_code *c = &m->code;
 	struct compiler k = { .m = m, .c = c };
+	int *torder_pos;
+	bool *looped;
 
 	c->helper_pc = calloc(m->nhelpers + 1, sizeof(int));
 	c->node_pc = calloc(m->nnodes + 1, sizeof(int));
@@ -233,11 +341,27 @@ int model_compile(struct tma_model *m)
 		if (!strcmp(m->helpers[h].name, "SLOTS"))
 			m->slots_helper = h;
 	}
-	for (int i = 0; i < m->nnodes; i++) {
-		c->node_pc[i] = block(&k, m->nodes[i].formula);
-		c->thresh_pc[i] =
-			m->nodes[i].threshold >= 0 ? block(&k, m->nodes[i].threshold) : -1;
+	torder_pos = calloc(m->nnodes + 1, sizeof(int));
+	looped = calloc(m->nnodes + 1, sizeof(bool));
+	if (!torder_pos || !looped) {
+		free(torder_pos);
+		free(looped);
+		return -ENOMEM;
 	}
+	for (int j = 0; j < m->nnodes; j++)
+		torder_pos[m->torder[j]] = j;
+	for (int j = 0; j < m->ntloop; j++)
+		looped[m->tloop[j]] = true;
+	for (int i = 0; i < m->nnodes; i++) {
+		int links[MAX_LINKS], own = own_links(m, i, torder_pos, looped, links);
+
+		c->node_pc[i] = block(&k, m->nodes[i].formula);
+		c->thresh_pc[i] = own ? parent_flag_block(&k, i, links, own) :
+				  m->nodes[i].threshold >= 0 ? block(&k, m->nodes[i].threshold) :
+							       -1;
+	}
+	free(torder_pos);
+	free(looped);
 	if (!k.rc && !model_compile_plain)
 		thread_jumps(c);
 	return k.rc;
