@@ -183,6 +183,20 @@ static void compile(struct compiler *k, int e)
 	     0);
 }
 
+/* A block of code (a formula, a threshold) starts here: its value stack is empty. */
+static int block_begin(struct compiler *k)
+{
+	k->depth = k->max_depth = 0;
+	return k->c->nops;
+}
+
+static void block_end(struct compiler *k)
+{
+	emit(k, OP_RET, 0);
+	/* helpers called from this block stack their values above it: sum the blocks */
+	k->c->stack += k->max_depth + 1;
+}
+
 /*
  * A deep node's threshold repeats every ancestor's: "(MEM_Latency > 0.1) and
  * (L3_Miss_Bound > 0.1) and (Memory_Bound > 0.2) and (Backend_Bound > 0.2)"
@@ -271,9 +285,8 @@ static int own_links(const struct tma_model *m, int i, const int *torder_pos, co
 /* The own links, each an "and" (a false one jumps to the end with its 0), then the parent's flag. */
 static int parent_flag_block(struct compiler *k, int i, const int *links, int own)
 {
-	int pc = k->c->nops, jumps[MAX_LINKS];
+	int pc = block_begin(k), jumps[MAX_LINKS];
 
-	k->depth = k->max_depth = 0;
 	for (int l = 0; l < own; l++) {
 		compile(k, links[l]);
 		jumps[l] = emit(k, OP_AND, 0);
@@ -284,8 +297,7 @@ static int parent_flag_block(struct compiler *k, int i, const int *links, int ow
 	for (int l = 0; l < own; l++)
 		if (jumps[l] >= 0)
 			k->c->ops[jumps[l]].arg = k->c->nops;
-	emit(k, OP_RET, 0);
-	k->c->stack += k->max_depth + 1;
+	block_end(k);
 	return pc;
 }
 
@@ -294,13 +306,10 @@ _Static_assert(OP_NE - OP_ADD == EXPR_NE - EXPR_ADD,
 
 static int block(struct compiler *k, int root)
 {
-	int pc = k->c->nops;
+	int pc = block_begin(k);
 
-	k->depth = k->max_depth = 0;
 	compile(k, root);
-	emit(k, OP_RET, 0);
-	/* helpers called from this block stack their values above it: sum the blocks */
-	k->c->stack += k->max_depth + 1;
+	block_end(k);
 	return pc;
 }
 

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "util/short_copy.h"
+
 const uint64_t pow10_u64[20] = { 1u,
 				 10u,
 				 100u,
@@ -65,19 +67,13 @@ static inline void eight_digits(uint32_t x, char *buf)
  */
 void fixed_digits(uint64_t v, int n, char *buf)
 {
+	size_t len = n > 0 ? (size_t)n : 0;
 	char head[8];
 
-	for (; n > 8; n -= 8, v /= 100000000)
-		eight_digits((uint32_t)(v % 100000000), buf + n - 8);
+	for (; len > 8; len -= 8, v /= 100000000)
+		eight_digits((uint32_t)(v % 100000000), buf + len - 8);
 	eight_digits((uint32_t)(v % 100000000), head);
-	if (n >= 4) { /* the first n of the last eight: two four-byte copies that may overlap */
-		memcpy(buf, head + 8 - n, 4);
-		memcpy(buf + n - 4, head + 4, 4);
-	} else if (n > 0) {
-		buf[0] = head[8 - n];
-		buf[n / 2] = head[8 - n + n / 2];
-		buf[n - 1] = head[7];
-	}
+	short_copy(buf, head + 8 - len, len);
 }
 
 size_t uint_text(uint64_t v, char *buf)

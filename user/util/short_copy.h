@@ -15,22 +15,25 @@
 #include <stddef.h>
 #include <string.h>
 
+/* n >= k bytes as a k-byte copy at each end, k a constant: inlined. */
+static inline void copy_ends(char *dst, const char *src, size_t n, size_t k)
+{
+	memcpy(dst, src, k);
+	memcpy(dst + n - k, src + n - k, k);
+}
+
 static inline void short_copy(char *dst, const char *src, size_t n)
 {
 	if (n > 64) {
 		memcpy(dst, src, n);
 	} else if (n >= 32) {
-		memcpy(dst, src, 32);
-		memcpy(dst + n - 32, src + n - 32, 32);
+		copy_ends(dst, src, n, 32);
 	} else if (n >= 16) {
-		memcpy(dst, src, 16);
-		memcpy(dst + n - 16, src + n - 16, 16);
+		copy_ends(dst, src, n, 16);
 	} else if (n >= 8) {
-		memcpy(dst, src, 8);
-		memcpy(dst + n - 8, src + n - 8, 8);
+		copy_ends(dst, src, n, 8);
 	} else if (n >= 4) {
-		memcpy(dst, src, 4);
-		memcpy(dst + n - 4, src + n - 4, 4);
+		copy_ends(dst, src, n, 4);
 	} else if (n) {
 		dst[0] = src[0];
 		dst[n / 2] = src[n / 2];

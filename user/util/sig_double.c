@@ -154,21 +154,30 @@ static size_t slow_text(double v, int digits, bool toward_zero, char *out)
  * every share below 1 take this way: no digits counted, copied or divided
  * one by one.
  */
+/*
+ * Ends the text out[0, len) of digits written in place at its last digit
+ * that is not a zero, and before a point no digit follows; returns the
+ * length.  The text holds a digit other than 0 (n > 0).
+ */
+static size_t end_at_last_digit(char *out, size_t len)
+{
+	while (out[len - 1] == '0')
+		len--;
+	len -= out[len - 1] == '.';
+	out[len] = '\0';
+	return len;
+}
+
 static size_t fraction_text(uint64_t n, int digits, int x, char *out)
 {
 	char *p = out;
-	size_t len;
 
 	*p++ = '0';
 	*p++ = '.';
 	for (int i = -1; i > x; i--)
 		*p++ = '0';
 	fixed_digits(n, digits, p);
-	len = (size_t)(p - out) + (size_t)digits;
-	while (out[len - 1] == '0') /* n > 0: a digit that is not */
-		len--;
-	out[len] = '\0';
-	return len;
+	return end_at_last_digit(out, (size_t)(p - out) + (size_t)digits);
 }
 
 /*
@@ -182,8 +191,6 @@ static size_t fraction_text(uint64_t n, int digits, int x, char *out)
  */
 static size_t whole_text(uint64_t n, int digits, int x, char *out)
 {
-	size_t len;
-
 	if (x + 1 >= digits) { /* no fraction: the digits, then zeros to the point */
 		fixed_digits(n, digits, out);
 		memset(out + digits, '0', (size_t)(x + 1 - digits));
@@ -194,12 +201,7 @@ static size_t whole_text(uint64_t n, int digits, int x, char *out)
 	for (int i = 0; i <= x; i++)
 		out[i] = out[i + 1];
 	out[x + 1] = '.';
-	len = (size_t)digits + 1;
-	while (out[len - 1] == '0')
-		len--;
-	len -= out[len - 1] == '.';
-	out[len] = '\0';
-	return len;
+	return end_at_last_digit(out, (size_t)digits + 1);
 }
 
 size_t sig_double(double d, int digits, bool toward_zero, char *buf)
