@@ -201,18 +201,23 @@ test-bins: $(OUT)/tmacg $(UNIT_BINS) $(INTEG_BINS) $(INTEG_HELPERS)
 # what the tests need and the machine lacks (nothing when all is there).  The arm64
 # tests (mk/arm64.mk, with the arm64 kernels of the matrix) and the amd64 kernels of the
 # matrix (mk/guests.mk, docs/kernels.md) run before tests/run, whose summary stays the
-# last line; a failure there still fails make test.
+# last line; a failure there still fails make test, and what failed is printed again at
+# the very end (tests/failure-digest), where a log cut to its tail still shows it.
 test: install-test-deps
 	$(Q)$(MAKE) --no-print-directory import-check
 	$(Q)$(MAKE) --no-print-directory test-bins
 	$(Q)$(MAKE) --no-print-directory SAN=1 test-bins
 	$(Q)$(MAKE) --no-print-directory static
-	$(Q)arm=0; $(MAKE) --no-print-directory test-arm64 || arm=$$?; \
-	guests=0; $(MAKE) --no-print-directory test-guests-amd64 || guests=$$?; \
+	$(Q)arm=0; tests/failure-digest $(OUT)/logs/test-arm64.log \
+		$(MAKE) --no-print-directory test-arm64 || arm=$$?; \
+	guests=0; tests/failure-digest $(OUT)/logs/test-guests-amd64.log \
+		$(MAKE) --no-print-directory test-guests-amd64 || guests=$$?; \
 	tests/run build build-san && { [ $$arm -eq 0 ] || \
-		{ echo "make test: the arm64 tests failed (above)" >&2; exit 1; }; } && \
+		{ echo "make test: the arm64 tests failed:" >&2; \
+		cat $(OUT)/logs/test-arm64.log.failures >&2; exit 1; }; } && \
 		{ [ $$guests -eq 0 ] || \
-		{ echo "make test: the amd64 kernel matrix failed (above)" >&2; exit 1; }; }
+		{ echo "make test: the amd64 kernel matrix failed:" >&2; \
+		cat $(OUT)/logs/test-guests-amd64.log.failures >&2; exit 1; }; }
 
 unit-tests: test-bins static
 	$(Q)TMACG_ONLY=unit tests/run $(OUT)

@@ -227,3 +227,58 @@ class GuestCheck(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+# A part of make test that fails: a cmocka runner's failure, tests/run's verdict, a guest's.
+FAILING_PART = """#!/bin/sh
+echo "=== build-arm64/tests/unit/test_fine"
+echo "[ RUN      ] fine"
+echo "[       OK ] fine"
+echo "=== build-arm64/tests/unit/test_broken"
+echo "[ RUN      ] broken"
+echo "[  ERROR   ] --- tests/unit/test_broken.c:3: error: Failure!"
+echo "[  FAILED  ] broken"
+echo "[  FAILED  ] 1 test(s), listed below:"
+echo "failed: build-arm64/tests/unit/test_broken"
+echo "guest: FAILED: hotplug /hp-a: on_cpu_s 0.1 s against cpu.stat 0.2 s" >&2
+echo "matrix: arm64 6.1  FAILED    74 s"
+exit 3
+"""
+
+
+class FailureDigest(unittest.TestCase):
+    """tests/failure-digest: what failed, kept for the end of make test's output."""
+
+    def run_digest(self, script):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        part = os.path.join(tmp.name, "part")
+        write_exe(part, script)
+        log = os.path.join(tmp.name, "logs", "part.log")
+        r = subprocess.run([os.path.join(ROOT, "tests", "failure-digest"), log, part],
+                           capture_output=True, text=True)
+        failures = log + ".failures"
+        digest = open(failures).read() if os.path.exists(failures) else None
+        return r, open(log).read(), digest
+
+    def test_failures_kept_with_their_test(self):
+        r, log, digest = self.run_digest(FAILING_PART)
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("test_fine", r.stdout)  # shown as it runs, and kept whole
+        self.assertIn("[       OK ] fine", log)
+        lines = digest.splitlines()
+        self.assertIn("exit 3", lines[0])
+        self.assertEqual(lines[1:], [
+            "=== build-arm64/tests/unit/test_broken",
+            "[  ERROR   ] --- tests/unit/test_broken.c:3: error: Failure!",
+            "[  FAILED  ] broken",
+            "failed: build-arm64/tests/unit/test_broken",
+            "guest: FAILED: hotplug /hp-a: on_cpu_s 0.1 s against cpu.stat 0.2 s",
+            "matrix: arm64 6.1  FAILED    74 s",
+        ])
+
+    def test_passing_part_leaves_no_digest(self):
+        r, log, digest = self.run_digest("#!/bin/sh\necho fine\n")
+        self.assertEqual(r.returncode, 0)
+        self.assertEqual(log, "fine\n")
+        self.assertIsNone(digest)
