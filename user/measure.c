@@ -22,6 +22,7 @@
 #include "model/retire_latency.h"
 #include "output/cgroup_record.h"
 #include "pmu/cpu_desc.h"
+#include "collect/measured_sets.h"
 #include "pmu/plan_model.h"
 #include "pmu/planner.h"
 #include "pmu/pmu.h"
@@ -61,9 +62,10 @@ struct measure_impl {
 	int ncount_events;
 	int *count_input; /* per count event: the model input scaled from it, -1: none */
 	const char *missing[PLAN_MAX_MISSING];
-	uint64_t *node_groups; /* per model node: the groups of its events */
-	double *measured;      /* per model node: quality.measured, NAN: not reported */
-	uint64_t unopened;     /* groups the kernel refused: their events are null */
+	uint64_t *node_groups;	   /* per model node: the groups of its events */
+	double *measured;	   /* per model node: quality.measured, NAN: not reported */
+	struct measured_sets sets; /* the nodes with a measured, by set of groups */
+	uint64_t unopened;	   /* groups the kernel refused: their events are null */
 	char *unopened_why[TMACG_MAX_GROUPS];
 	const char **unmeasured; /* per model node: quality.unmeasured, NULL: measured */
 };
@@ -143,8 +145,8 @@ void measure_evaluate(struct measure *ms, const struct tmacg_acc *sum, double in
 	model_result_no_slots(mi->model, result);
 	if (ms->facts.level > PLAN_LEVELS_ALWAYS)
 		acc_running_shares(&ms->layout, sum, mi->group_share);
-	measure_node_fractions(mi->model, mi->node_groups, ms->facts.level, mi->group_share,
-			       mi->measured);
+	if (ms->facts.measured)
+		measured_sets_fill(&mi->sets, mi->group_share, mi->measured);
 	/* The scheduler's runtime, as cpu.stat counts it: a number even when nothing ran. */
 	counts[MEASURE_ON_CPU_S] = sum->runtime_ns / 1e9;
 	counts[MEASURE_CPU_UTILIZATION] =
@@ -159,20 +161,6 @@ void measure_evaluate(struct measure *ms, const struct tmacg_acc *sum, double in
 							scaled(mi, sum, ran, mi->count_events[i]);
 	if (tsc_computed(mi))
 		counts[c++] = mi->values[mi->tsc_event];
-}
-
-void measure_node_fractions(const struct tma_model *m, const uint64_t *node_groups, int level,
-			    const double *group_share, double *measured)
-{
-	int n = model_node_count(m);
-
-	for (int k = 0; k < n; k++) {
-		int depth = model_node(m, k)->level;
-
-		measured[k] = level > PLAN_LEVELS_ALWAYS && depth <= level && node_groups[k] ?
-				      acc_least_share(group_share, node_groups[k]) :
-				      NAN;
-	}
 }
 
 int measure_groups_unopened(struct measure *ms, uint64_t groups, char *const *why)
@@ -235,6 +223,7 @@ void measure_close(struct measure *ms)
 	free(mi->count_input);
 	free(mi->node_groups);
 	free(mi->measured);
+	measured_sets_free(&mi->sets);
 	free(mi->unmeasured);
 	for (int g = 0; g < TMACG_MAX_GROUPS; g++)
 		free(mi->unopened_why[g]);
@@ -292,7 +281,7 @@ static int fill_events(struct measure_impl *mi, char *err, size_t errlen)
 /* Where each node's events are, for quality.measured. */
 static int node_fractions_open(struct measure_impl *mi)
 {
-	int n = model_node_count(mi->model);
+	int n = model_node_count(mi->model), ret;
 
 	mi->node_groups = calloc((size_t)n + 1, sizeof(*mi->node_groups));
 	mi->measured = calloc((size_t)n + 1, sizeof(*mi->measured));
@@ -306,7 +295,12 @@ static int node_fractions_open(struct measure_impl *mi)
 	/* Rotating nodes only: filled again by each measure_evaluate, before the line is made. */
 	mi->ms.facts.measured = mi->ms.facts.level > PLAN_LEVELS_ALWAYS ? mi->measured : NULL;
 	mi->ms.facts.measured_groups = mi->ms.facts.measured ? mi->node_groups : NULL;
-	return plan_node_groups(&mi->plan, mi->model, mi->flags, mi->node_groups);
+	ret = plan_node_groups(&mi->plan, mi->model, mi->flags, mi->node_groups);
+	if (!ret && mi->ms.facts.measured)
+		ret = measured_sets_make(&mi->sets, mi->model, mi->node_groups, mi->ms.facts.level,
+					 mi->ms.facts.info);
+	mi->ms.facts.measured_sets = mi->ms.facts.measured && !ret ? &mi->sets : NULL;
+	return ret;
 }
 
 /* A model's count may not take a name tmacg reports itself. */

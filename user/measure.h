@@ -71,17 +71,6 @@ struct measure {
 int measure_groups_unopened(struct measure *ms, uint64_t groups, char *const *why);
 
 /*
- * measured[k] for each node k of m at most level deep whose events take turns
- * (node_groups[k], plan_node_groups(), not 0: levels 4-6, and level 3 where
- * its events do not fit beside the groups on in every slice): the fraction
- * of the interval its events were measured (the least group_share, a
- * sum's acc_running_shares(), over node_groups[k]: acc_measured); NAN for
- * the others, and for a node whose events were never enabled.
- */
-void measure_node_fractions(const struct tma_model *m, const uint64_t *node_groups, int level,
-			    const double *group_share, double *measured);
-
-/*
  * The model cfg names (--pmu software is the built-in model "software"),
  * planned for this host.  0 or -errno with err.
  */

@@ -25,6 +25,7 @@
 
 #include "model/model.h"
 #include "output/output_json.h"
+#include "collect/measured_sets.h"
 #include "prom/prom_expo.h"
 #include "prom/prom_text.h"
 #include "software_counts.h"
@@ -41,6 +42,7 @@ struct variant {
 	struct model_result **result; /* per line, or NULL */
 	double *measured;	      /* lines x nnodes, NULL: not rotating */
 	uint64_t *groups;	      /* per node, the groups measured takes: measured_groups */
+	struct measured_sets sets;    /* of groups: measured_sets */
 	int nnodes;
 	char **cgroup;
 	double samples[64];
@@ -146,6 +148,7 @@ static void fill_line(const struct variant *v, int i, struct report_line *l)
 				   .measured =
 					   v->measured ? v->measured + (size_t)i * v->nnodes : NULL,
 				   .measured_groups = v->measured ? v->groups : NULL,
+				   .measured_sets = v->measured ? &v->sets : NULL,
 				   .topdown_fixed = true,
 				   .smt = true };
 }
@@ -257,20 +260,17 @@ static int rotating(struct variant *v, int lines)
 		if (!node->is_info && !node->is_count && node->level > 3)
 			v->groups[k] = 1 | UINT64_C(1) << (1 + k % 15);
 	}
+	/* As measure.c takes them: per set of groups, the sets the lines carry. */
+	if (measured_sets_make(&v->sets, v->tma, v->groups, v->level, false))
+		return -1;
 	for (int i = 0; i < lines; i++) {
-		double frac[15];
+		double share[16] = { 1 };
 
-		for (int g = 0; g < 15; g++)
-			frac[g] = floor(6.6e7 * (0.9 + uniform() / 10)) / 1001202908.0;
-		for (int k = 0; k < n; k++) {
-			const struct model_node_info *node = model_node(v->tma, k);
-
-			v->measured[(size_t)i * n + k] = !node->is_info && !node->is_count &&
-									 node->level > 3 &&
-									 node->level <= v->level ?
-								 frac[k % 15] :
-								 NAN;
-		}
+		for (int g = 1; g < 16; g++)
+			share[g] = floor(6.6e7 * (0.9 + uniform() / 10)) / 1001202908.0;
+		for (int k = 0; k < n; k++)
+			v->measured[(size_t)i * n + k] = NAN;
+		measured_sets_fill(&v->sets, share, v->measured + (size_t)i * n);
 	}
 	return 0;
 }

@@ -17,6 +17,7 @@
 
 #include "model/model.h"
 #include "output/output_json.h"
+#include "collect/measured_sets.h"
 #include "util/json_writer.h"
 #include "util/shortest_double.h"
 
@@ -424,6 +425,72 @@ static void measured_fractions_in_quality(void **state)
 }
 
 /*
+ * A run's lines write quality.measured by its sets of groups (measure.c's
+ * measured_sets), a replay's node by node: the same members, the same bytes,
+ * at every level that rotates, with and without --info, and where one set's
+ * groups were never enabled (its nodes are left out, not null).
+ */
+static void measured_by_set_as_by_node(void **state)
+{
+	struct report_line r = { .model = "icx", .cgroup = "/a", .pmu_groups = 9 };
+	struct measured_line c;
+	double share[8] = { 1, 0.25, NAN, 0.3125, 0.5, 0.0625, 0.75, 0.125 };
+	uint64_t *groups;
+	int sets_seen = 0;
+
+	(void)state;
+	measured_line_open(&c, "icx", &r);
+	groups = calloc((size_t)c.n, sizeof(*groups));
+	assert_non_null(groups);
+	/* Info metrics and counts read rotating events too; group 2 never ran. */
+	for (int k = 0; k < c.n; k++)
+		groups[k] = model_node(c.m, k)->level == 1 ? 0 :
+			    k % 7 == 0			   ? UINT64_C(1) << 2 :
+					 UINT64_C(1) << (k % 5) | UINT64_C(1) << (k % 3 + 5);
+	r.measured_groups = groups;
+	for (int level = 4; level <= 6; level++)
+		for (int info = 0; info < 2; info++) {
+			struct measured_sets sets;
+			char *by_node, *by_set;
+			json_object *o, *measured;
+
+			r.level = level;
+			r.info = info;
+			assert_int_equal(measured_sets_make(&sets, c.m, groups, level, info), 0);
+			for (int k = 0; k < c.n; k++)
+				c.fraction[k] = NAN;
+			measured_sets_fill(&sets, share, c.fraction);
+			r.measured_sets = NULL;
+			by_node = render(&r);
+			r.measured_sets = &sets;
+			by_set = render(&r);
+			assert_string_equal(by_set, by_node);
+			/* shares written, and the nodes of group 2 alone left out */
+			o = parsed(by_set);
+			measured = json_object_object_get(json_object_object_get(o, "quality"),
+							  "measured");
+			assert_true(json_object_object_length(measured) > 0);
+			assert_true(json_object_object_length(measured) < sets.nshown);
+			json_object_put(o);
+			sets_seen += sets.nsets;
+			/* a set made for another level or --info is not taken for this line's */
+			r.level = level == 6 ? 5 : 6;
+			free(by_set);
+			by_set = render(&r);
+			r.measured_sets = NULL;
+			free(by_node);
+			by_node = render(&r);
+			assert_string_equal(by_set, by_node);
+			free(by_set);
+			free(by_node);
+			measured_sets_free(&sets);
+		}
+	assert_true(sets_seen > 6);
+	free(groups);
+	measured_line_close(&c);
+}
+
+/*
  * quality.measured covers the line's own nodes: an Info metric (or a count)
  * reads rotating events too, but has a share only where the line reports it,
  * with --info; a level-6 line without --info once listed 44 Info metrics.
@@ -567,6 +634,7 @@ int main(void)
 		cmocka_unit_test(measured_fractions_in_quality),
 		cmocka_unit_test(measured_only_for_reported_nodes),
 		cmocka_unit_test(unmeasured_reasons_in_quality),
+		cmocka_unit_test(measured_by_set_as_by_node),
 		cmocka_unit_test(closed_stream_reports_error),
 		cmocka_unit_test(closed_pipe_line_buffered_is_epipe),
 	};

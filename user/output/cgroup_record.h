@@ -16,6 +16,7 @@
 struct tma_model;
 struct model_result;
 struct rl_table;
+struct measured_sets;
 
 /* Kubernetes identity; any field may be NULL (omitted from "resource"). */
 struct resource {
@@ -74,6 +75,12 @@ struct report_line {
 	 * Set wherever measured is, NULL with it: /metrics labels each set.
 	 */
 	const uint64_t *measured_groups;
+	/*
+	 * The nodes measured holds a number for, by set of groups, as measure.c
+	 * made them for this run's level and --info (collect/measured_sets.h): the
+	 * JSON writer's layout of quality.measured.  NULL: none (a replay).
+	 */
+	const struct measured_sets *measured_sets;
 	/*
 	 * Per model node: why it is null whatever ran (a perf group it reads that
 	 * the kernel refused to open: quality.unmeasured).  NULL, or NULL for a

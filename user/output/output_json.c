@@ -15,6 +15,7 @@
 
 #include "model/model.h"
 #include "model/retire_latency.h"
+#include "collect/measured_sets.h"
 #include "util/share_memo.h"
 #include "util/short_copy.h"
 #include "util/json_writer.h"
@@ -103,25 +104,53 @@ static void add_model_result(struct json_writer *w, const struct report_line *r)
 	jw_string(w, model_bottleneck_path(r->tma, r->result, r->level));
 }
 
+/* Texts of at most this many sets of groups on the stack; a plan with more takes the general way. */
+#define MEASURED_SET_TEXTS 128
+/* A set whose text is not made yet (a text is at most SIG_DOUBLE_MAX long). */
+#define MEASURED_UNMADE UINT8_MAX
+
 /*
- * At levels 4-6 groups are measured in turns: each node whose events take
- * turns with the fraction of the interval they were on the PMU
- * (docs/output.md).  The nodes of one perf group share their fraction: its
- * text is made once per line (util/share_memo.h).
+ * quality.measured by the run's sets of groups (collect/measured_sets.h): each
+ * set's text made once, at its first shown node, the names copied from the
+ * sets' packed table.  The same members as add_measured_by_node writes.
  */
-static void add_measured(struct json_writer *w, const struct report_line *r)
+static void add_measured_by_set(struct jw_run *run, const struct report_line *r)
+{
+	const struct measured_sets *s = r->measured_sets;
+	char text[MEASURED_SET_TEXTS][SIG_DOUBLE_MAX];
+	uint8_t len[MEASURED_SET_TEXTS];
+
+	memset(len, MEASURED_UNMADE, (size_t)s->nsets);
+	for (int j = 0; j < s->nshown; j++) {
+		int set = s->shown_set[j];
+		char *o;
+
+		if (len[set] == MEASURED_UNMADE) {
+			double v = r->measured[s->first[set]];
+
+			len[set] = (uint8_t)(isnan(v) ? 0 : value_text(v, text[set], share_text));
+		}
+		if (!len[set]) /* never enabled: not reported, as a NAN node */
+			continue;
+		if (!jw_run_room(run, s->name_len[j] + JW_RUN_KEY_EXTRA + len[set]))
+			return;
+		o = jw_run_key(run, s->names + s->name_at[j], s->name_len[j]);
+		short_copy(o, text[set], len[set]);
+		run->at = o + len[set];
+	}
+}
+
+/*
+ * quality.measured node by node, for lines without the sets (a replay's):
+ * the nodes of one perf group share their fraction, so its text is made
+ * once per line (util/share_memo.h).
+ */
+static void add_measured_by_node(struct jw_run *run, const struct report_line *r)
 {
 	struct share_memo memo;
-	struct jw_run run;
-	int n;
+	int n = model_node_count(r->tma);
 
-	if (!r->measured || !r->tma)
-		return;
-	n = model_node_count(r->tma);
 	share_memo_init(&memo);
-	JW_KEY(w, "measured");
-	jw_begin_object(w);
-	jw_run_begin(w, &run);
 	for (int k = 0; k < n; k++) {
 		const struct model_node_info *node;
 		const char *text = "null";
@@ -136,12 +165,33 @@ static void add_measured(struct json_writer *w, const struct report_line *r)
 			continue;
 		if (isfinite(r->measured[k]))
 			text = share_memo_text(&memo, r->measured[k], &len);
-		if (!jw_run_room(&run, node->name_len + JW_RUN_KEY_EXTRA + len))
-			break;
-		o = jw_run_key(&run, node->name, node->name_len);
+		if (!jw_run_room(run, node->name_len + JW_RUN_KEY_EXTRA + len))
+			return;
+		o = jw_run_key(run, node->name, node->name_len);
 		short_copy(o, text, len);
-		run.at = o + len;
+		run->at = o + len;
 	}
+}
+
+/*
+ * At levels 4-6 groups are measured in turns: each node whose events take
+ * turns with the fraction of the interval they were on the PMU
+ * (docs/output.md).
+ */
+static void add_measured(struct json_writer *w, const struct report_line *r)
+{
+	const struct measured_sets *s = r->measured_sets;
+	struct jw_run run;
+
+	if (!r->measured || !r->tma)
+		return;
+	JW_KEY(w, "measured");
+	jw_begin_object(w);
+	jw_run_begin(w, &run);
+	if (s && s->level == r->level && s->info == r->info && s->nsets <= MEASURED_SET_TEXTS)
+		add_measured_by_set(&run, r);
+	else
+		add_measured_by_node(&run, r);
 	jw_run_end(&run);
 	jw_end_object(w);
 }

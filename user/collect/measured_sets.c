@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include "collect/measured_sets.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collect/acc_delta.h"
+#include "model/model.h"
+#include "pmu/plan_model.h"
+
+void measured_sets_free(struct measured_sets *s)
+{
+	free(s->mask);
+	free(s->first);
+	free(s->share);
+	free(s->node);
+	free(s->set);
+	free(s->shown_set);
+	free(s->names);
+	free(s->name_at);
+	free(s->name_len);
+	memset(s, 0, sizeof(*s));
+}
+
+/* The set of groups, added when new; its index. */
+static int set_of(struct measured_sets *s, uint64_t groups, int node)
+{
+	for (int i = 0; i < s->nsets; i++)
+		if (s->mask[i] == groups)
+			return i;
+	s->mask[s->nsets] = groups;
+	s->first[s->nsets] = node;
+	return s->nsets++;
+}
+
+/* What a line shows of the node: output_json.c's node_reported, for a node with a share. */
+static bool shown(const struct model_node_info *node, bool info)
+{
+	return !node->is_count && (!node->is_info || info);
+}
+
+int measured_sets_make(struct measured_sets *s, const struct tma_model *m,
+		       const uint64_t *node_groups, int level, bool info)
+{
+	int n = model_node_count(m);
+	size_t names = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->level = level;
+	s->info = info;
+	if (level <= PLAN_LEVELS_ALWAYS)
+		return 0;
+	/* n + 1: room even for a model without nodes. */
+	s->mask = calloc((size_t)n + 1, sizeof(*s->mask));
+	s->first = calloc((size_t)n + 1, sizeof(*s->first));
+	s->share = calloc((size_t)n + 1, sizeof(*s->share));
+	s->node = calloc((size_t)n + 1, sizeof(*s->node));
+	s->set = calloc((size_t)n + 1, sizeof(*s->set));
+	s->shown_set = calloc((size_t)n + 1, sizeof(*s->shown_set));
+	s->name_at = calloc((size_t)n + 1, sizeof(*s->name_at));
+	s->name_len = calloc((size_t)n + 1, sizeof(*s->name_len));
+	if (!s->mask || !s->first || !s->share || !s->node || !s->set || !s->shown_set ||
+	    !s->name_at || !s->name_len)
+		goto nomem;
+	for (int k = 0; k < n; k++) {
+		const struct model_node_info *node = model_node(m, k);
+
+		/* measure_node_fractions' rule: down to the level (Info metrics at 0), with groups. */
+		if (node->level > level || !node_groups[k])
+			continue;
+		s->node[s->nnodes] = k;
+		s->set[s->nnodes] = set_of(s, node_groups[k], k);
+		if (shown(node, info)) {
+			s->shown_set[s->nshown] = s->set[s->nnodes];
+			s->name_at[s->nshown] = names;
+			s->name_len[s->nshown] = node->name_len;
+			names += node->name_len;
+			s->nshown++;
+		}
+		s->nnodes++;
+	}
+	s->names = malloc(names + 1);
+	if (!s->names)
+		goto nomem;
+	for (int j = 0, i = 0; i < s->nnodes; i++) {
+		const struct model_node_info *node = model_node(m, s->node[i]);
+
+		if (shown(node, info)) {
+			memcpy(s->names + s->name_at[j], node->name, node->name_len);
+			j++;
+		}
+	}
+	return 0;
+nomem:
+	measured_sets_free(s);
+	return -ENOMEM;
+}
+
+void measured_sets_fill(struct measured_sets *s, const double *group_share, double *measured)
+{
+	for (int i = 0; i < s->nsets; i++)
+		s->share[i] = acc_least_share(group_share, s->mask[i]);
+	for (int i = 0; i < s->nnodes; i++)
+		measured[s->node[i]] = s->share[s->set[i]];
+}
