@@ -246,6 +246,13 @@ exit 3
 """
 
 
+def read_or_none(path):
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return f.read()
+
+
 class FailureDigest(unittest.TestCase):
     """tests/failure-digest: what failed, kept for the end of make test's output."""
 
@@ -257,9 +264,7 @@ class FailureDigest(unittest.TestCase):
         log = os.path.join(tmp.name, "logs", "part.log")
         r = subprocess.run([os.path.join(ROOT, "tests", "failure-digest"), log, part],
                            capture_output=True, text=True)
-        failures = log + ".failures"
-        digest = open(failures).read() if os.path.exists(failures) else None
-        return r, open(log).read(), digest
+        return r, read_or_none(log), read_or_none(log + ".failures")
 
     def test_failures_kept_with_their_test(self):
         r, log, digest = self.run_digest(FAILING_PART)
