@@ -16,13 +16,13 @@
 #include <unistd.h>
 
 #include "collect/acc_delta.h"
+#include "collect/measured_sets.h"
 #include "pmu/cpu_detect.h"
 #include "measure.h"
 #include "model/model.h"
 #include "model/retire_latency.h"
 #include "output/cgroup_record.h"
 #include "pmu/cpu_desc.h"
-#include "collect/measured_sets.h"
 #include "pmu/plan_model.h"
 #include "pmu/planner.h"
 #include "pmu/pmu.h"
@@ -143,10 +143,10 @@ void measure_evaluate(struct measure *ms, const struct tmacg_acc *sum, double in
 						     scaled(mi, sum, ran, mi->plan_of[e]);
 	model_eval_level(mi->model, &in, result, ms->facts.level, ms->facts.info);
 	model_result_no_slots(mi->model, result);
-	if (ms->facts.level > PLAN_LEVELS_ALWAYS)
+	if (ms->facts.measured) { /* rotating: levels 4-6 */
 		acc_running_shares(&ms->layout, sum, mi->group_share);
-	if (ms->facts.measured)
 		measured_sets_fill(&mi->sets, mi->group_share, mi->measured);
+	}
 	/* The scheduler's runtime, as cpu.stat counts it: a number even when nothing ran. */
 	counts[MEASURE_ON_CPU_S] = sum->runtime_ns / 1e9;
 	counts[MEASURE_CPU_UTILIZATION] =
@@ -397,7 +397,7 @@ static bool smt_caveat(const struct measure_impl *mi)
 		const struct model_node_info *node = model_node(mi->model, i);
 
 		if (node->core_wide &&
-		    (node->is_info ? mi->ms.facts.info : node->level <= mi->ms.facts.level))
+		    model_node_in_run(node, mi->ms.facts.level, mi->ms.facts.info))
 			return true;
 	}
 	return false;

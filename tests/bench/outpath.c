@@ -23,9 +23,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "collect/measured_sets.h"
 #include "model/model.h"
 #include "output/output_json.h"
-#include "collect/measured_sets.h"
 #include "prom/prom_expo.h"
 #include "prom/prom_text.h"
 #include "software_counts.h"

@@ -33,10 +33,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collect/measured_sets.h"
 #include "model/model.h"
 #include "output/cgroup_record.h"
 #include "output/output_json.h"
-#include "collect/measured_sets.h"
 #include "prom/prom_expo.h"
 #include "repo_root.h"
 

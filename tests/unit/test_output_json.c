@@ -15,9 +15,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "collect/measured_sets.h"
 #include "model/model.h"
 #include "output/output_json.h"
-#include "collect/measured_sets.h"
+#include "test_models.h"
 #include "util/json_writer.h"
 #include "util/shortest_double.h"
 
@@ -51,13 +52,10 @@ struct measured_line {
 	int n;
 };
 
-static void measured_line_open(struct measured_line *c, const char *model, struct report_line *r)
+/* As measured_line_open, on a model of the caller's (the line takes it). */
+static void measured_line_of(struct measured_line *c, struct tma_model *m, struct report_line *r)
 {
-	char err[256];
-
-	c->m = model_load_builtin(model, err, sizeof(err));
-	if (!c->m)
-		fail_msg("%s", err);
+	c->m = m;
 	c->n = model_node_count(c->m);
 	c->result = model_result_new(c->m);
 	c->fraction = calloc((size_t)c->n, sizeof(*c->fraction));
@@ -70,6 +68,11 @@ static void measured_line_open(struct measured_line *c, const char *model, struc
 	r->tma = c->m;
 	r->result = c->result;
 	r->measured = c->fraction;
+}
+
+static void measured_line_open(struct measured_line *c, const char *model, struct report_line *r)
+{
+	measured_line_of(c, test_model_builtin(model), r);
 }
 
 static void measured_line_close(struct measured_line *c)
@@ -430,22 +433,21 @@ static void measured_fractions_in_quality(void **state)
  * at every level that rotates, with and without --info, and where one set's
  * groups were never enabled (its nodes are left out, not null).
  */
-static void measured_by_set_as_by_node(void **state)
+static void by_set_as_by_node(struct tma_model *m)
 {
-	struct report_line r = { .model = "icx", .cgroup = "/a", .pmu_groups = 9 };
+	struct report_line r = { .model = model_id(m), .cgroup = "/a", .pmu_groups = 9 };
 	struct measured_line c;
 	double share[8] = { 1, 0.25, NAN, 0.3125, 0.5, 0.0625, 0.75, 0.125 };
 	uint64_t *groups;
 	int sets_seen = 0;
 
-	(void)state;
-	measured_line_open(&c, "icx", &r);
+	measured_line_of(&c, m, &r);
 	groups = calloc((size_t)c.n, sizeof(*groups));
 	assert_non_null(groups);
 	/* Info metrics and counts read rotating events too; group 2 never ran. */
 	for (int k = 0; k < c.n; k++)
 		groups[k] = model_node(c.m, k)->level == 1 ? 0 :
-			    k % 7 == 0			   ? UINT64_C(1) << 2 :
+			    k % 7 == 3			   ? UINT64_C(1) << 2 :
 					 UINT64_C(1) << (k % 5) | UINT64_C(1) << (k % 3 + 5);
 	r.measured_groups = groups;
 	for (int level = 4; level <= 6; level++)
@@ -488,6 +490,26 @@ static void measured_by_set_as_by_node(void **state)
 	assert_true(sets_seen > 6);
 	free(groups);
 	measured_line_close(&c);
+}
+
+/* Beside deep nodes, a count and an Info metric that read rotating groups too. */
+static const char counted_model[] = "model counted\n"
+				    "title a count and an Info metric beside deep nodes\n"
+				    "event a A\nevent b B\n"
+				    "node 1 L1\n  formula a / b\n"
+				    "node 1.1 L2\n  formula a / b\n"
+				    "node 1.1.1 L3\n  formula a / b\n"
+				    "node 1.1.1.1 L4\n  formula a / b\n"
+				    "node 1.1.1.1.1 L5\n  formula b / a\n"
+				    "node 1.1.1.1.1.1 L6\n  formula a / b\n"
+				    "info Ratio\n  formula b / a\n"
+				    "count a_count\n  formula a\n";
+
+static void measured_by_set_as_by_node(void **state)
+{
+	(void)state;
+	by_set_as_by_node(test_model_builtin("icx"));
+	by_set_as_by_node(test_model_text(counted_model, "counted.tma"));
 }
 
 /*

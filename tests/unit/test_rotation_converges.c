@@ -29,12 +29,12 @@
 #include <string.h>
 
 #include "collect/acc_delta.h"
+#include "collect/measured_sets.h"
 #include "measure.h"
 #include "model/model.h"
 #include "model/retire_latency.h"
 #include "pmu/cpu_desc.h"
 #include "pmu/cpu_detect.h"
-#include "collect/measured_sets.h"
 #include "pmu/plan_model.h"
 #include "pmu/planner.h"
 

@@ -34,10 +34,14 @@ static int set_of(struct measured_sets *s, uint64_t groups, int node)
 	return s->nsets++;
 }
 
-/* What a line shows of the node: output_json.c's node_reported, for a node with a share. */
-static bool shown(const struct model_node_info *node, bool info)
+/* The names of all m's nodes one after another: room for any of them. */
+static size_t all_names(const struct tma_model *m)
 {
-	return !node->is_count && (!node->is_info || info);
+	size_t len = 0;
+
+	for (int k = 0; k < model_node_count(m); k++)
+		len += model_node(m, k)->name_len;
+	return len;
 }
 
 int measured_sets_make(struct measured_sets *s, const struct tma_model *m,
@@ -60,41 +64,35 @@ int measured_sets_make(struct measured_sets *s, const struct tma_model *m,
 	s->shown_set = calloc((size_t)n + 1, sizeof(*s->shown_set));
 	s->name_at = calloc((size_t)n + 1, sizeof(*s->name_at));
 	s->name_len = calloc((size_t)n + 1, sizeof(*s->name_len));
+	s->names = malloc(all_names(m) + 1);
 	if (!s->mask || !s->first || !s->share || !s->node || !s->set || !s->shown_set ||
-	    !s->name_at || !s->name_len)
-		goto nomem;
+	    !s->name_at || !s->name_len || !s->names) {
+		measured_sets_free(s);
+		return -ENOMEM;
+	}
 	for (int k = 0; k < n; k++) {
 		const struct model_node_info *node = model_node(m, k);
 
-		/* measure_node_fractions' rule: down to the level (Info metrics at 0), with groups. */
+		/*
+		 * A share for each node reading rotating groups, down to the level:
+		 * Info metrics too (level 0), which a line shows with --info only.
+		 */
 		if (node->level > level || !node_groups[k])
 			continue;
 		s->node[s->nnodes] = k;
 		s->set[s->nnodes] = set_of(s, node_groups[k], k);
-		if (shown(node, info)) {
+		/* What the line shows: output_json.c's node_reported. */
+		if (!node->is_count && model_node_in_run(node, level, info)) {
 			s->shown_set[s->nshown] = s->set[s->nnodes];
 			s->name_at[s->nshown] = names;
 			s->name_len[s->nshown] = node->name_len;
+			memcpy(s->names + names, node->name, node->name_len);
 			names += node->name_len;
 			s->nshown++;
 		}
 		s->nnodes++;
 	}
-	s->names = malloc(names + 1);
-	if (!s->names)
-		goto nomem;
-	for (int j = 0, i = 0; i < s->nnodes; i++) {
-		const struct model_node_info *node = model_node(m, s->node[i]);
-
-		if (shown(node, info)) {
-			memcpy(s->names + s->name_at[j], node->name, node->name_len);
-			j++;
-		}
-	}
 	return 0;
-nomem:
-	measured_sets_free(s);
-	return -ENOMEM;
 }
 
 void measured_sets_fill(struct measured_sets *s, const double *group_share, double *measured)

@@ -43,6 +43,15 @@ struct model_node_info {
 	const char *path;
 };
 
+/*
+ * Whether a run at level, with --info or not, computes node: tree nodes down
+ * to level, Info metrics with info, counts (level 0) always.
+ */
+static inline bool model_node_in_run(const struct model_node_info *node, int level, bool info)
+{
+	return node->is_info ? info : node->level <= level;
+}
+
 /* Each returns NULL on error with "file:line:column: what is wrong" in err. */
 struct tma_model *model_load(const char *text, size_t len, const char *filename, char *err,
 			     size_t errlen);

@@ -154,7 +154,7 @@ static bool want_level(const struct model_entry *e, const void *arg)
 {
 	const struct level_want *w = arg;
 
-	return e->info.is_info ? w->with_info : e->info.level <= w->max_level;
+	return model_node_in_run(&e->info, w->max_level, w->with_info);
 }
 
 int model_events_needed(const struct tma_model *m, int max_level, bool with_info, unsigned flags,

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collect/measured_sets.h"
 #include "model/model.h"
 #include "model/retire_latency.h"
-#include "collect/measured_sets.h"
 #include "util/share_memo.h"
 #include "util/short_copy.h"
 #include "util/json_writer.h"
@@ -66,7 +66,7 @@ static size_t value_text(double d, char *o, size_t (*text)(double, char *))
 /* A node the line reports: the tree down to --level, Info metrics with --info, no counts. */
 static bool node_reported(const struct report_line *r, const struct model_node_info *node)
 {
-	return !node->is_count && (node->is_info ? r->info : node->level <= r->level);
+	return !node->is_count && model_node_in_run(node, r->level, r->info);
 }
 
 static void add_model_result(struct json_writer *w, const struct report_line *r)
