@@ -27,6 +27,7 @@
 #include "pmu/planner.h"
 #include "pmu/pmu.h"
 #include "util/json_writer.h"
+#include "util/key_table.h"
 #include "util/whole.h"
 
 /* Counts of Intel's fixed counters, under the names users know, when the model reads them. */
@@ -56,7 +57,7 @@ struct measure_impl {
 	int headline[NHEADLINE]; /* plan index of the headline counts reported */
 	int nheadline;
 	const char **count_names;
-	size_t *count_name_lens; /* facts.count_name_lens */
+	struct key_table count_keys; /* facts.count_keys */
 	/* Plan indices of the counts reported, one per name (a group's own cycles once). */
 	int *count_events;
 	int ncount_events;
@@ -218,7 +219,7 @@ void measure_close(struct measure *ms)
 	rl_table_free(&mi->latencies_given);
 	free(mi->count_node);
 	free(mi->count_names);
-	free(mi->count_name_lens);
+	key_table_free(&mi->count_keys);
 	free(mi->count_events);
 	free(mi->count_input);
 	free(mi->node_groups);
@@ -322,6 +323,25 @@ taken:
 	return -EINVAL;
 }
 
+/* The counts' JSON keys, once, not per line: a level-6 line has 122 (issue 27). */
+static int make_count_keys(struct measure_impl *mi, int ncounts)
+{
+	size_t bytes = 0;
+
+	for (int i = 0; i < ncounts; i++)
+		bytes += strlen(mi->count_names[i]);
+	if (key_table_make(&mi->count_keys, ncounts, bytes))
+		return -ENOMEM;
+	for (int i = 0; i < ncounts; i++) {
+		size_t len = jw_plain_length(mi->count_names[i]);
+
+		if (len) /* else no key: the writer escapes the name */
+			key_table_set(&mi->count_keys, i, mi->count_names[i], len);
+	}
+	mi->ms.facts.count_keys = &mi->count_keys;
+	return 0;
+}
+
 /* The counts' names in their order (measure.h), and where each model input comes from. */
 static int map_model_events(struct measure_impl *mi, char *err, size_t errlen)
 {
@@ -376,14 +396,7 @@ static int map_model_events(struct measure_impl *mi, char *err, size_t errlen)
 	mi->ms.facts.ncounts = c;
 	mi->ms.facts.nsummary = MEASURE_NFIXED + mi->ncount_nodes;
 	mi->ms.facts.count_names = mi->count_names;
-	/* Once, not per line: a level-6 line has 122 count keys (issue 27). */
-	mi->count_name_lens = calloc((size_t)c + 1, sizeof(*mi->count_name_lens));
-	if (!mi->count_name_lens)
-		return -ENOMEM;
-	for (int i = 0; i < c; i++)
-		mi->count_name_lens[i] = jw_plain_length(mi->count_names[i]);
-	mi->ms.facts.count_name_lens = mi->count_name_lens;
-	return 0;
+	return make_count_keys(mi, c);
 }
 
 /* Whether a node that is reported reads core-wide events while SMT is on. */

@@ -30,6 +30,7 @@
 #include "prom/prom_text.h"
 #include "software_counts.h"
 #include "util/json_writer.h"
+#include "util/key_table.h"
 
 struct variant {
 	const char *name;
@@ -37,7 +38,7 @@ struct variant {
 	int level;
 	int ncounts;
 	const char **count_names;
-	size_t *count_name_lens;      /* as measure.c gives them live */
+	struct key_table count_keys;  /* as measure.c makes them live */
 	double *counts;		      /* lines x ncounts */
 	struct model_result **result; /* per line, or NULL */
 	double *measured;	      /* lines x nnodes, NULL: not rotating */
@@ -83,13 +84,17 @@ static void make_lines(struct variant *v, int lines)
 {
 	v->counts = calloc((size_t)lines * v->ncounts, sizeof(double));
 	v->cgroup = calloc(lines, sizeof(char *));
-	v->count_name_lens = calloc((size_t)v->ncounts + 1, sizeof(size_t));
 	if (v->tma)
 		v->result = calloc(lines, sizeof(*v->result));
-	if (!v->counts || !v->cgroup || !v->count_name_lens || (v->tma && !v->result))
+	if (!v->counts || !v->cgroup || (v->tma && !v->result) ||
+	    key_table_make(&v->count_keys, v->ncounts, 64 * (size_t)v->ncounts))
 		exit(2);
-	for (int c = 0; c < v->ncounts; c++)
-		v->count_name_lens[c] = jw_plain_length(v->count_names[c]);
+	for (int c = 0; c < v->ncounts; c++) {
+		size_t len = jw_plain_length(v->count_names[c]);
+
+		if (len)
+			key_table_set(&v->count_keys, c, v->count_names[c], len);
+	}
 	for (int i = 0; i < lines; i++) {
 		char name[64];
 
@@ -134,7 +139,7 @@ static void fill_line(const struct variant *v, int i, struct report_line *l)
 				   .resource = &res,
 				   .ncounts = v->ncounts,
 				   .count_names = v->count_names,
-				   .count_name_lens = v->count_name_lens,
+				   .count_keys = &v->count_keys,
 				   .count_values = v->counts + (size_t)i * v->ncounts,
 				   .nsummary = 4,
 				   .running_min = v->tma ? 0.5 + uniform() / 2 : 1,

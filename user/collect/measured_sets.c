@@ -17,9 +17,7 @@ void measured_sets_free(struct measured_sets *s)
 	free(s->node);
 	free(s->set);
 	free(s->shown_set);
-	free(s->names);
-	free(s->name_at);
-	free(s->name_len);
+	free(s->shown_node);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -34,21 +32,10 @@ static int set_of(struct measured_sets *s, uint64_t groups, int node)
 	return s->nsets++;
 }
 
-/* The names of all m's nodes one after another: room for any of them. */
-static size_t all_names(const struct tma_model *m)
-{
-	size_t len = 0;
-
-	for (int k = 0; k < model_node_count(m); k++)
-		len += model_node(m, k)->name_len;
-	return len;
-}
-
 int measured_sets_make(struct measured_sets *s, const struct tma_model *m,
 		       const uint64_t *node_groups, int level, bool info)
 {
 	int n = model_node_count(m);
-	size_t names = 0;
 
 	memset(s, 0, sizeof(*s));
 	s->level = level;
@@ -62,11 +49,9 @@ int measured_sets_make(struct measured_sets *s, const struct tma_model *m,
 	s->node = calloc((size_t)n + 1, sizeof(*s->node));
 	s->set = calloc((size_t)n + 1, sizeof(*s->set));
 	s->shown_set = calloc((size_t)n + 1, sizeof(*s->shown_set));
-	s->name_at = calloc((size_t)n + 1, sizeof(*s->name_at));
-	s->name_len = calloc((size_t)n + 1, sizeof(*s->name_len));
-	s->names = malloc(all_names(m) + 1);
+	s->shown_node = calloc((size_t)n + 1, sizeof(*s->shown_node));
 	if (!s->mask || !s->first || !s->share || !s->node || !s->set || !s->shown_set ||
-	    !s->name_at || !s->name_len || !s->names) {
+	    !s->shown_node) {
 		measured_sets_free(s);
 		return -ENOMEM;
 	}
@@ -84,11 +69,7 @@ int measured_sets_make(struct measured_sets *s, const struct tma_model *m,
 		/* What the line shows: output_json.c's node_reported. */
 		if (!node->is_count && model_node_in_run(node, level, info)) {
 			s->shown_set[s->nshown] = s->set[s->nnodes];
-			s->name_at[s->nshown] = names;
-			s->name_len[s->nshown] = node->name_len;
-			memcpy(s->names + names, node->name, node->name_len);
-			names += node->name_len;
-			s->nshown++;
+			s->shown_node[s->nshown++] = k;
 		}
 		s->nnodes++;
 	}

@@ -4,8 +4,8 @@
  * grouped by the set of perf groups their share is the least of: the nodes of
  * one set share one share.  A level-6 icx line has 88 such nodes and some 19
  * sets, so per line each set's share is taken once (measured_sets_fill) and
- * the JSON writer formats each set's text once, copying the names from one
- * packed table rather than reading ~300 node records (output_json.c).  Made
+ * the JSON writer formats each set's text once, without reading ~300 node
+ * records (output_json.c).  Made
  * once per run, from what the plan says each node reads (plan_node_groups).
  */
 #ifndef TMACG_MEASURED_SETS_H
@@ -31,13 +31,11 @@ struct measured_sets {
 	/*
 	 * The ones a line shows in quality.measured (tree nodes down to the level,
 	 * Info metrics with info; never counts), in node order: the set of each
-	 * and its name, the names one after another in names.
+	 * and its node (whose key the writer copies from model_json_keys).
 	 */
 	int nshown;
 	int *shown_set;
-	char *names;
-	size_t *name_at;
-	size_t *name_len;
+	int *shown_node;
 };
 
 /*

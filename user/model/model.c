@@ -67,6 +67,7 @@ void model_free(struct tma_model *m)
 	for (int i = 0; i < 2; i++)
 		for (int l = 0; l <= MODEL_MAX_LEVEL; l++)
 			free(m->subset[i][l].order);
+	model_keys_free(m);
 	expr_pool_free(&m->pool);
 	free(m);
 }

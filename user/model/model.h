@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct key_table;
+
 struct tma_model;
 
 /* Facts about the host the formulas branch on. */
@@ -141,6 +143,14 @@ uint64_t model_serial(const struct tma_model *m);
 int model_node_count(const struct tma_model *m);
 const struct model_node_info *model_node(const struct tma_model *m, int i);
 int model_node_index(const struct tma_model *m, const char *name); /* -1 if none */
+
+/* The nodes' JSON keys, node i's key i ("Name":). */
+const struct key_table *model_json_keys(const struct tma_model *m);
+/*
+ * The nodes a line at level (with --info or not) shows in its metrics, in
+ * node order: the tree down to level, Info metrics with info, never counts.
+ */
+const int *model_shown_nodes(const struct tma_model *m, int level, bool info, int *n);
 
 /* The largest slot width a PMU can report: PMMIR_EL1.SLOTS is an 8-bit field. */
 #define MODEL_PMU_SLOTS_MAX 255

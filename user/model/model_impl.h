@@ -7,6 +7,7 @@
 
 #include "model/expr.h"
 #include "model/model.h"
+#include "util/key_table.h"
 #include "util/u64map.h"
 
 /* Node numbers deeper than this do not occur in any TMA version. */
@@ -133,6 +134,11 @@ struct tma_model {
 	struct model_code code; /* what model_eval runs */
 	/* [with_info][max_level]: what an output of that depth reads, dependencies included */
 	struct model_subset subset[2][MODEL_MAX_LEVEL + 1];
+	struct key_table json_keys; /* model_keys.c */
+	/* [with_info][level]: the nodes a line shows (model_shown_nodes) */
+	struct model_shown {
+		int *node, n;
+	} shown[2][MODEL_MAX_LEVEL + 1];
 };
 
 /* model_resolve.c: names to indices, dependency order, cycle detection. */
@@ -151,6 +157,13 @@ void model_code_free(struct model_code *c);
 /* model_path.c: every node's path from level 1 (model_node_info.path); 0 or -ENOMEM. */
 int model_paths(struct tma_model *m);
 
+/*
+ * model_keys.c: the JSON keys and the nodes shown at every depth; 0 or
+ * -ENOMEM (model_keys_free frees what was made).
+ */
+int model_keys_make(struct tma_model *m);
+void model_keys_free(struct tma_model *m);
+
 /* model_events.c: the subsets of every depth; 0 or -ENOMEM. */
 int model_subsets(struct tma_model *m);
 
@@ -160,9 +173,11 @@ int model_subsets(struct tma_model *m);
  *   model_builtin.c  which file an id names   -> model_load.c
  *   model_load.c     the text's directives    -> model_resolve.c, model_compile.c,
  *                                                model_events.c, model_path.c,
+ *                                                model_keys.c,
  *                                                model_index.c, model.c
  *   model_resolve.c  names to indices, order  -> model_index.c, model.c
- *   model.c          accessors, model_free    -> model_index.c, model_compile.c
+ *   model.c          accessors, model_free    -> model_index.c, model_compile.c,
+ *                                                model_keys.c
  *   model_index.c    the name hash            -> nothing of the model
  */
 

@@ -16,6 +16,7 @@
 struct tma_model;
 struct model_result;
 struct rl_table;
+struct key_table;
 struct measured_sets;
 
 /* Kubernetes identity; any field may be NULL (omitted from "resource"). */
@@ -54,11 +55,11 @@ struct report_line {
 	int ncounts;
 	const char *const *count_names;
 	/*
-	 * Per count, its name's length where the name needs no escape in JSON
-	 * (jw_plain_length), else 0; NULL: not known, each name scanned as
-	 * written.  measure.c gives them, found once.
+	 * Per count, its JSON key where the name needs no escape (else a key of
+	 * length 0); NULL: not known, each name scanned as written.  measure.c
+	 * makes them once.
 	 */
-	const size_t *count_name_lens;
+	const struct key_table *count_keys;
 	const double *count_values; /* NAN: null */
 	int nsummary;		    /* the first nsummary counts: the table shows them too */
 	double running_min;	    /* NAN: null */

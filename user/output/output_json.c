@@ -16,6 +16,7 @@
 #include "collect/measured_sets.h"
 #include "model/model.h"
 #include "model/retire_latency.h"
+#include "util/key_table.h"
 #include "util/share_memo.h"
 #include "util/short_copy.h"
 #include "util/json_writer.h"
@@ -63,42 +64,55 @@ static size_t value_text(double d, char *o, size_t (*text)(double, char *))
 }
 
 /* "metrics", "flagged" and "bottleneck" from the model's result. */
-/* A node the line reports: the tree down to --level, Info metrics with --info, no counts. */
-static bool node_reported(const struct report_line *r, const struct model_node_info *node)
+_Static_assert(JW_QUOTED_COPY <= KEY_TABLE_PAD, "a key table has the bytes a key's copy reads");
+
+/*
+ * Key i of a table (a node's, model_json_keys; a count's) at run->at, with
+ * room for it and a value of at most `most` bytes; NULL: out of memory.
+ */
+static char *table_key(struct jw_run *run, const struct key_table *keys, int i, size_t most)
 {
-	return !node->is_count && model_node_in_run(node, r->level, r->info);
+	if (!jw_run_room(run, 1 + JW_QUOTED_COPY + keys->len[i] + most))
+		return NULL;
+	return jw_run_quoted_key(run, keys->text + keys->at[i], keys->len[i]);
 }
 
+/* "metrics", "flagged" and "bottleneck" from the model's result. */
 static void add_model_result(struct json_writer *w, const struct report_line *r)
 {
 	struct jw_run run;
 	bool has = r->tma && r->result;
-	int n = has ? model_node_count(r->tma) : 0;
+	int n = 0;
+	/* The tree down to --level, Info metrics with --info, no counts. */
+	const int *shown = has ? model_shown_nodes(r->tma, r->level, r->info, &n) : NULL;
+	const struct key_table *keys = has ? model_json_keys(r->tma) : NULL;
 
 	JW_KEY(w, "metrics");
 	jw_begin_object(w);
 	jw_run_begin(w, &run);
-	for (int i = 0; i < n; i++) {
-		const struct model_node_info *node = model_node(r->tma, i);
-		char *o;
+	for (int j = 0; j < n; j++) {
+		char *o = table_key(&run, keys, shown[j], SIG_DOUBLE_MAX);
 
-		if (!node_reported(r, node))
-			continue;
-		if (!jw_run_room(&run, node->name_len + JW_RUN_KEY_EXTRA + SIG_DOUBLE_MAX))
+		if (!o)
 			break;
-		o = jw_run_key(&run, node->name, node->name_len);
-		run.at = o + value_text(r->result->value[i], o, ratio_text);
+		run.at = o + value_text(r->result->value[shown[j]], o, ratio_text);
 	}
 	jw_run_end(&run);
 	jw_end_object(w);
 	JW_KEY(w, "flagged");
 	jw_begin_array(w);
-	for (int i = 0; i < n; i++) {
-		const struct model_node_info *node = model_node(r->tma, i);
+	jw_run_begin(w, &run);
+	for (int j = 0; j < n; j++) {
+		int i = shown[j];
 
-		if (node_reported(r, node) && r->result->flagged[i] && !node->is_info)
-			jw_string_plain(w, node->name, node->name_len);
+		if (!r->result->flagged[i] || (r->info && model_node(r->tma, i)->is_info))
+			continue;
+		/* the key without its colon: the name, quoted */
+		if (!jw_run_room(&run, 1 + JW_QUOTED_COPY + keys->len[i]))
+			break;
+		run.at = jw_run_quoted_key(&run, keys->text + keys->at[i], keys->len[i] - 1);
 	}
+	jw_run_end(&run);
 	jw_end_array(w);
 	JW_KEY(w, "bottleneck");
 	jw_string(w, model_bottleneck_path(r->tma, r->result, r->level));
@@ -111,12 +125,13 @@ static void add_model_result(struct json_writer *w, const struct report_line *r)
 
 /*
  * quality.measured by the run's sets of groups (collect/measured_sets.h): each
- * set's text made once, at its first shown node, the names copied from the
- * sets' packed table.  The same members as add_measured_by_node writes.
+ * set's text made once, at its first shown node.  The same members as
+ * add_measured_by_node writes.
  */
 static void add_measured_by_set(struct jw_run *run, const struct report_line *r)
 {
 	const struct measured_sets *s = r->measured_sets;
+	const struct key_table *keys = model_json_keys(r->tma);
 	char text[MEASURED_SET_TEXTS][SIG_DOUBLE_MAX];
 	uint8_t len[MEASURED_SET_TEXTS];
 
@@ -132,9 +147,9 @@ static void add_measured_by_set(struct jw_run *run, const struct report_line *r)
 		}
 		if (!len[set]) /* never enabled: not reported, as a NAN node */
 			continue;
-		if (!jw_run_room(run, s->name_len[j] + JW_RUN_KEY_EXTRA + len[set]))
+		o = table_key(run, keys, s->shown_node[j], len[set]);
+		if (!o)
 			return;
-		o = jw_run_key(run, s->names + s->name_at[j], s->name_len[j]);
 		short_copy(o, text[set], len[set]);
 		run->at = o + len[set];
 	}
@@ -148,26 +163,25 @@ static void add_measured_by_set(struct jw_run *run, const struct report_line *r)
 static void add_measured_by_node(struct jw_run *run, const struct report_line *r)
 {
 	struct share_memo memo;
-	int n = model_node_count(r->tma);
+	int n;
+	/* The line's own nodes only: an Info metric without --info reads rotating events too */
+	const int *shown = model_shown_nodes(r->tma, r->level, r->info, &n);
+	const struct key_table *keys = model_json_keys(r->tma);
 
 	share_memo_init(&memo);
-	for (int k = 0; k < n; k++) {
-		const struct model_node_info *node;
+	for (int j = 0; j < n; j++) {
+		int k = shown[j];
 		const char *text = "null";
 		size_t len = 4;
 		char *o;
 
 		if (isnan(r->measured[k]))
 			continue;
-		node = model_node(r->tma, k);
-		/* The line's own nodes only: an Info metric without --info reads rotating events too */
-		if (!node_reported(r, node))
-			continue;
 		if (isfinite(r->measured[k]))
 			text = share_memo_text(&memo, r->measured[k], &len);
-		if (!jw_run_room(run, node->name_len + JW_RUN_KEY_EXTRA + len))
+		o = table_key(run, keys, k, len);
+		if (!o)
 			return;
-		o = jw_run_key(run, node->name, node->name_len);
 		short_copy(o, text, len);
 		run->at = o + len;
 	}
@@ -330,19 +344,19 @@ int output_json_line(FILE *f, const struct report_line *r)
 	jw_begin_object(&w);
 	jw_run_begin(&w, &run);
 	for (int i = 0; i < r->ncounts; i++) {
-		size_t len = r->count_name_lens ? r->count_name_lens[i] : 0;
 		char *o;
 
-		if (!len) { /* a name to escape: the writer's own calls, between runs */
+		if (!r->count_keys || !r->count_keys->len[i]) {
+			/* a name to escape: the writer's own calls, between runs */
 			jw_run_end(&run);
 			jw_key(&w, r->count_names[i]);
 			jw_double(&w, r->count_values[i]);
 			jw_run_begin(&w, &run);
 			continue;
 		}
-		if (!jw_run_room(&run, len + JW_RUN_KEY_EXTRA + SHORTEST_DOUBLE_MAX))
+		o = table_key(&run, r->count_keys, i, SHORTEST_DOUBLE_MAX);
+		if (!o)
 			break;
-		o = jw_run_key(&run, r->count_names[i], len);
 		run.at = o + value_text(r->count_values[i], o, shortest_double);
 	}
 	jw_run_end(&run);

@@ -312,7 +312,7 @@ void jw_run_begin(struct json_writer *w, struct jw_run *run)
 {
 	run->w = w;
 	run->at = run->end = w->buf + w->len;
-	/* Members of an open object only, never a value after a key. */
+	/* Members of an open object or items of an array, never a value after a key. */
 	if (!w->depth || w->after_key)
 		w->failed = true;
 	run->comma = w->depth && (w->has_item & (UINT32_C(1) << (w->depth - 1)));

@@ -78,7 +78,9 @@ void jw_double(struct json_writer *w, double d);
  * of many alike ("counts", "metrics", quality.measured: a level-6 line's 315
  * members).  Through jw_member_*, each member was a call, the separator's
  * bookkeeping, a room check and two copy calls: a fifth of the line's
- * instructions (callgrind on outpath, issue 27).  Inside an open object:
+ * instructions (callgrind on outpath, issue 27).  Inside an open object
+ * (or an array, whose items are written as jw_run_quoted_key's keys are:
+ * a comma before all but the first):
  *
  *   jw_run_begin(w, &run);
  *   for (...) {
@@ -109,6 +111,32 @@ void jw_run_end(struct jw_run *run);
 static inline bool jw_run_room(struct jw_run *run, size_t n)
 {
 	return (size_t)(run->end - run->at) >= n || jw_run_grow(run, n);
+}
+
+/*
+ * The bytes jw_run_quoted_key() copies of a key no longer than this: the
+ * table it reads from has them after every key (model_json_keys), and the
+ * room asked for the member counts them.
+ */
+#define JW_QUOTED_COPY 64
+
+/*
+ * Writes [,] and a key already quoted with its colon ("key":, len bytes) at
+ * run->at, in one copy of JW_QUOTED_COPY bytes where it fits: no branch on
+ * the key's length.  Returns where the value goes.
+ */
+static inline char *jw_run_quoted_key(struct jw_run *run, const char *quoted, size_t len)
+{
+	char *o = run->at;
+
+	*o = ',';
+	o += run->comma;
+	run->comma = true;
+	if (len <= JW_QUOTED_COPY)
+		memcpy(o, quoted, JW_QUOTED_COPY);
+	else
+		memcpy(o, quoted, len);
+	return o + len;
 }
 
 /* Writes [,]"key": (the key plain, as jw_key_plain's) at run->at; returns where the value goes. */
