@@ -206,14 +206,15 @@ static size_t whole_text(uint64_t n, int digits, int x, char *out)
 
 /*
  * decimal_layout's text of nine digits m (10^8 <= m < 10^9, trailing zeros
- * for digits not significant) with exponent x in [-4, 8]: a ratio's and a
- * share's usual text.  The first digit is a byte, the other eight one word
- * (digit_lanes) stored whole, with the point put in by storing the word's
- * upper part once more one byte on; where the significant digits end is
- * the word's highest byte that is not zero.  No digit is copied, shifted or
- * looked at one by one, which the general layouts above do (issue 27: the
- * ratios and shares are two thirds of a level-6 line's numbers).  Writes at
- * most 16 bytes and a NUL.
+ * for digits not significant) with exponent x in [-99, 16]: every ratio's
+ * and share's text in sig_double's fast range.  The first digit is a byte,
+ * the other eight one word (digit_lanes) stored whole, with the point put
+ * in by storing the word's upper part once more one byte on; where the
+ * significant digits end is the word's highest byte that is not zero.  No
+ * digit is copied, shifted or looked at one by one, which decimal_layout
+ * does (issue 27: the ratios and shares are two thirds of a level-6 line's
+ * numbers, and a rare event's ratio, 2.2e-05, is in exponent form).
+ * Writes at most 17 bytes and a NUL.
  */
 static size_t nine_text(uint32_t m, int x, char *out)
 {
@@ -221,23 +222,38 @@ static size_t nine_text(uint32_t m, int x, char *out)
 	uint64_t text = lanes + DIGIT_ZEROS;
 	/* the digits after the first up to the last one not a zero */
 	int tail = lanes ? 8 - __builtin_clzll(lanes) / 8 : 0;
+	char lead = (char)('0' + m / 100000000);
 	char *p = out;
 	size_t len;
 
-	if (x < 0) { /* "0.", -x - 1 zeros, the digits */
+	if (x < -4) { /* the first digit, the point and the others if any, e-, two digits */
+		unsigned ax = (unsigned)-x;
+
+		p[0] = lead;
+		p[1] = '.';
+		memcpy(p + 2, &text, sizeof(text));
+		p += tail ? 2 + tail : 1;
+		p[0] = 'e';
+		p[1] = '-';
+		p[2] = (char)('0' + ax / 10);
+		p[3] = (char)('0' + ax % 10);
+		len = (size_t)(p + 4 - out);
+	} else if (x < 0) { /* "0.", -x - 1 zeros, the digits */
 		memcpy(p, "0.000000", 8);
 		p += 1 - x;
-		*p = (char)('0' + m / 100000000);
+		*p = lead;
 		memcpy(p + 1, &text, sizeof(text));
 		len = (size_t)(p - out) + 1 + (size_t)tail;
-	} else if (tail <= x) { /* a whole number: x + 1 digits, no point */
-		*p = (char)('0' + m / 100000000);
+	} else if (tail <= x) { /* a whole number: x + 1 digits (zeros past the ninth), no point */
+		*p = lead;
 		memcpy(p + 1, &text, sizeof(text));
+		if (x > 8)
+			memcpy(p + 9, "00000000", 8);
 		len = (size_t)x + 1;
 	} else { /* x + 1 digits, the point, the others (x < tail <= 8) */
 		uint64_t after = text >> (8 * x);
 
-		*p = (char)('0' + m / 100000000);
+		*p = lead;
 		memcpy(p + 1, &text, sizeof(text));
 		p[1 + x] = '.';
 		memcpy(p + 2 + x, &after, sizeof(after));
@@ -269,7 +285,7 @@ size_t sig_double(double d, int digits, bool toward_zero, char *buf)
 	if (!(d >= FAST_MIN && d < FAST_MAX) || !digits_of(d, digits, toward_zero, &n, &k))
 		return (size_t)(p - buf) + slow_text(d, digits, toward_zero, p);
 	x = digits - 1 - k;
-	if (digits <= 9 && x >= -4 && x <= 8)
+	if (digits <= 9 && x >= -99 && x <= 16)
 		return (size_t)(p - buf) + nine_text((uint32_t)(n * pow10_u64[9 - digits]), x, p);
 	if (x < 0 && x >= -4) /* below 1, not exponent form: written in place */
 		return (size_t)(p - buf) + fraction_text(n, digits, x, p);
