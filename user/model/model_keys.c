@@ -2,11 +2,9 @@
 /*
  * What a line writes of the model's nodes, made once when the model loads:
  * each node's JSON key ("Name":) in one table (util/key_table.h), and for
- * each depth the nodes a line shows.  A level-6
- * line wrote 320 keys, each copied by its length through a branch on that
- * length the CPU could not foresee (a fifth of the line's mispredicted
- * branches), and looked at all ~300 nodes twice to find the 105 it shows
- * (issue 27).
+ * each depth the nodes a line shows.  A level-6 line looked at all ~300
+ * nodes twice to find the 105 it shows, reading each node's record (issue
+ * 27: most of the line's first-level cache misses, callgrind).
  */
 #include <errno.h>
 #include <stdlib.h>
