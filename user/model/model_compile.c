@@ -94,6 +94,36 @@ static bool node_gt_num(struct compiler *k, const struct expr *x)
 	return true;
 }
 
+static void compile(struct compiler *k, int e);
+
+/*
+ * "a + leaf" (or -, *, /) with the leaf a node, an event or a helper: a's
+ * code, then one op that reads the leaf and applies the operator
+ * (OP_ADD_NODE ...).  Sums of nodes and ratios of events are most of TMA's
+ * formulas: a fifth of icx's ops were such a leaf and its operator, two
+ * dispatches for one step (issue 27).
+ */
+static bool binary_with_leaf(struct compiler *k, const struct expr *x)
+{
+	const struct expr *b;
+	int base;
+
+	if (model_compile_plain || x->kind < EXPR_ADD || x->kind > EXPR_DIV)
+		return false;
+	b = &k->m->pool.e[x->b];
+	if (b->kind == EXPR_NODE)
+		base = OP_ADD_NODE;
+	else if (b->kind == EXPR_EVENT)
+		base = OP_ADD_EVENT;
+	else if (b->kind == EXPR_HELPER)
+		base = OP_ADD_HELPER;
+	else
+		return false;
+	compile(k, x->a);
+	emit(k, base + (x->kind - EXPR_ADD), b->a);
+	return true;
+}
+
 static void compile(struct compiler *k, int e)
 {
 	const struct expr *x = &k->m->pool.e[e];
@@ -171,7 +201,7 @@ static void compile(struct compiler *k, int e)
 	default:
 		break;
 	}
-	if (node_gt_num(k, x))
+	if (node_gt_num(k, x) || binary_with_leaf(k, x))
 		return;
 	compile(k, x->a);
 	compile(k, x->b);
@@ -301,6 +331,10 @@ static int parent_flag_block(struct compiler *k, int i, const int *links, int ow
 	return pc;
 }
 
+_Static_assert(OP_DIV_NODE - OP_ADD_NODE == EXPR_DIV - EXPR_ADD &&
+		       OP_DIV_EVENT - OP_ADD_EVENT == EXPR_DIV - EXPR_ADD &&
+		       OP_DIV_HELPER - OP_ADD_HELPER == EXPR_DIV - EXPR_ADD,
+	       "a leaf's operators in OP_ADD's order");
 _Static_assert(OP_NE - OP_ADD == EXPR_NE - EXPR_ADD,
 	       "arithmetic and comparison opcodes follow the expr kinds");
 

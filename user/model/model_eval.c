@@ -71,6 +71,34 @@ static double helper(struct ctx *c, int h, double *sp)
 	sp[-1] = expr_binary(kind, sp[-1], sp[0], &c->bad); \
 	NEXT()
 
+/*
+ * A binary operator whose right operand is a leaf read by the op itself
+ * (model_compile.c's binary_with_leaf), read as OP_NODE, OP_EVENT and
+ * OP_HELPER read it: a node's NAN as 0, an event's NAN fails the formula,
+ * a helper evaluated above the stack's top.
+ */
+#define BINARY_NODE(label, kind)                                       \
+	label:                                                         \
+	v = value[o.arg];                                              \
+	sp[-1] = expr_binary(kind, sp[-1], isnan(v) ? 0 : v, &c->bad); \
+	NEXT()
+
+#define BINARY_EVENT(label, kind)                       \
+	label:                                          \
+	v = c->in->events[o.arg];                       \
+	if (isnan(v)) {                                 \
+		c->bad = true;                          \
+		v = 0;                                  \
+	}                                               \
+	sp[-1] = expr_binary(kind, sp[-1], v, &c->bad); \
+	NEXT()
+
+#define BINARY_HELPER(label, kind)                      \
+	label:                                          \
+	v = helper(c, o.arg, sp);                       \
+	sp[-1] = expr_binary(kind, sp[-1], v, &c->bad); \
+	NEXT()
+
 /* Runs one compiled formula with its values stacked from sp up; returns its value. */
 static double run(struct ctx *c, int pc, double *sp)
 {
@@ -104,6 +132,18 @@ static double run(struct ctx *c, int pc, double *sp)
 		[OP_JZ] = &&op_jz,
 		[OP_JMP] = &&op_jmp,
 		[OP_NODE_GT_NUM] = &&op_node_gt_num,
+		[OP_ADD_NODE] = &&op_add_node,
+		[OP_SUB_NODE] = &&op_sub_node,
+		[OP_MUL_NODE] = &&op_mul_node,
+		[OP_DIV_NODE] = &&op_div_node,
+		[OP_ADD_EVENT] = &&op_add_event,
+		[OP_SUB_EVENT] = &&op_sub_event,
+		[OP_MUL_EVENT] = &&op_mul_event,
+		[OP_DIV_EVENT] = &&op_div_event,
+		[OP_ADD_HELPER] = &&op_add_helper,
+		[OP_SUB_HELPER] = &&op_sub_helper,
+		[OP_MUL_HELPER] = &&op_mul_helper,
+		[OP_DIV_HELPER] = &&op_div_helper,
 		[OP_RET] = &&op_ret,
 	};
 	_Static_assert(sizeof(op_code) / sizeof(op_code[0]) == OP_RET + 1,
@@ -199,6 +239,18 @@ op_node_gt_num: /* op_node, op_num and op_gt's arithmetic, one dispatch */
 	v = value[o.arg & 0xffff];
 	*sp++ = expr_binary(EXPR_GT, isnan(v) ? 0 : v, num[o.arg >> 16], &c->bad);
 	NEXT();
+	BINARY_NODE(op_add_node, EXPR_ADD);
+	BINARY_NODE(op_sub_node, EXPR_SUB);
+	BINARY_NODE(op_mul_node, EXPR_MUL);
+	BINARY_NODE(op_div_node, EXPR_DIV);
+	BINARY_EVENT(op_add_event, EXPR_ADD);
+	BINARY_EVENT(op_sub_event, EXPR_SUB);
+	BINARY_EVENT(op_mul_event, EXPR_MUL);
+	BINARY_EVENT(op_div_event, EXPR_DIV);
+	BINARY_HELPER(op_add_helper, EXPR_ADD);
+	BINARY_HELPER(op_sub_helper, EXPR_SUB);
+	BINARY_HELPER(op_mul_helper, EXPR_MUL);
+	BINARY_HELPER(op_div_helper, EXPR_DIV);
 op_ret:
 	return sp[-1];
 }

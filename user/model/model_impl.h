@@ -74,6 +74,23 @@ enum model_opcode {
 	 * one (arg: node | num << 16), the link of TMA's threshold chains.
 	 */
 	OP_NODE_GT_NUM,
+	/*
+	 * sp[-1] = sp[-1] + - * / the node's value (NAN read as 0), the event's
+	 * (NAN: the formula fails) or the helper's, arg: OP_NODE, OP_EVENT or
+	 * OP_HELPER and the operator in one, each group in OP_ADD's order.
+	 */
+	OP_ADD_NODE,
+	OP_SUB_NODE,
+	OP_MUL_NODE,
+	OP_DIV_NODE,
+	OP_ADD_EVENT,
+	OP_SUB_EVENT,
+	OP_MUL_EVENT,
+	OP_DIV_EVENT,
+	OP_ADD_HELPER,
+	OP_SUB_HELPER,
+	OP_MUL_HELPER,
+	OP_DIV_HELPER,
 	OP_RET,
 };
 
