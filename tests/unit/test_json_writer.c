@@ -273,19 +273,23 @@ static void grows_past_inline_buffer(void **state)
 	json_writer_release(&w);
 }
 
-/* One run's members: "k<i>":<i> for i in [from, to), each key padded to pad bytes. */
+/*
+ * One run's members: "k<i>":<i> for i in [from, to), each key padded to pad
+ * bytes, quoted as a key table holds it (JW_QUOTED_COPY readable bytes on).
+ */
 static void run_members(struct json_writer *w, int from, int to, int pad)
 {
 	struct jw_run run;
 
 	jw_run_begin(w, &run);
 	for (int i = from; i < to; i++) {
-		char key[256];
-		int len = snprintf(key, sizeof(key), "k%0*d", pad, i);
+		char key[256] = { 0 };
+		int len = snprintf(key, sizeof(key), "\"k%0*d\":", pad, i);
 		char *o;
 
-		assert_true(jw_run_room(&run, (size_t)len + JW_RUN_KEY_EXTRA + 24));
-		o = jw_run_key(&run, key, (size_t)len);
+		assert_true(len + JW_QUOTED_COPY < (int)sizeof(key));
+		assert_true(jw_run_room(&run, 1 + JW_QUOTED_COPY + (size_t)len + 24));
+		o = jw_run_quoted_key(&run, key, (size_t)len);
 		o += snprintf(o, 24, "%d", i);
 		run.at = o;
 	}
@@ -314,7 +318,8 @@ static void runs_of_members_mix_with_members(void **state)
 	JW_KEY(&w, "own");
 	jw_uint(&w, 7);
 	run_members(&w, 3, 3, 1);
-	run_members(&w, 3, 2003, 40); /* some 90 KB: grows mid-run */
+	run_members(&w, 3, 2003, 40);	  /* some 90 KB: grows mid-run */
+	run_members(&w, 2003, 2005, 100); /* keys longer than JW_QUOTED_COPY: copied by length */
 	JW_KEY(&w, "last");
 	jw_bool(&w, true);
 	jw_end_object(&w);
@@ -325,11 +330,11 @@ static void runs_of_members_mix_with_members(void **state)
 	o = json_tokener_parse(t);
 	if (!o)
 		fail_msg("not JSON: %.200s", t);
-	assert_int_equal(json_object_object_length(o), 1 + 3 + 1 + 2000 + 1);
-	for (int i = 3; i < 2003; i++) {
-		char key[64];
+	assert_int_equal(json_object_object_length(o), 1 + 3 + 1 + 2000 + 2 + 1);
+	for (int i = 3; i < 2005; i++) {
+		char key[128];
 
-		snprintf(key, sizeof(key), "k%040d", i);
+		snprintf(key, sizeof(key), "k%0*d", i < 2003 ? 40 : 100, i);
 		assert_true(json_object_object_get_ex(o, key, &v));
 		assert_int_equal(json_object_get_int(v), i);
 	}

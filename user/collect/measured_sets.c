@@ -66,8 +66,8 @@ int measured_sets_make(struct measured_sets *s, const struct tma_model *m,
 			continue;
 		s->node[s->nnodes] = k;
 		s->set[s->nnodes] = set_of(s, node_groups[k], k);
-		/* What the line shows: output_json.c's node_reported. */
-		if (!node->is_count && model_node_in_run(node, level, info)) {
+		/* What the line shows (model_shown_nodes). */
+		if (model_node_shown(node, level, info)) {
 			s->shown_set[s->nshown] = s->set[s->nnodes];
 			s->shown_node[s->nshown++] = k;
 		}

@@ -54,6 +54,12 @@ static inline bool model_node_in_run(const struct model_node_info *node, int lev
 	return node->is_info ? info : node->level <= level;
 }
 
+/* Whether a line at level, with --info or not, shows node in its metrics: in the run, not a count. */
+static inline bool model_node_shown(const struct model_node_info *node, int level, bool info)
+{
+	return !node->is_count && model_node_in_run(node, level, info);
+}
+
 /* Each returns NULL on error with "file:line:column: what is wrong" in err. */
 struct tma_model *model_load(const char *text, size_t len, const char *filename, char *err,
 			     size_t errlen);

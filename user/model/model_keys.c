@@ -18,12 +18,9 @@ static int make_shown(struct tma_model *m, bool info, int level)
 	s->node = calloc((size_t)m->nnodes + 1, sizeof(*s->node));
 	if (!s->node)
 		return -ENOMEM;
-	for (int i = 0; i < m->nnodes; i++) {
-		const struct model_node_info *node = &m->nodes[i].info;
-
-		if (!node->is_count && model_node_in_run(node, level, info))
+	for (int i = 0; i < m->nnodes; i++)
+		if (model_node_shown(&m->nodes[i].info, level, info))
 			s->node[s->n++] = i;
-	}
 	return 0;
 }
 

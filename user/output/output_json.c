@@ -63,7 +63,6 @@ static size_t value_text(double d, char *o, size_t (*text)(double, char *))
 	return 4;
 }
 
-/* "metrics", "flagged" and "bottleneck" from the model's result. */
 _Static_assert(JW_QUOTED_COPY <= KEY_TABLE_PAD, "a key table has the bytes a key's copy reads");
 
 /*

@@ -19,8 +19,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "util/short_copy.h"
-
 #define JSON_WRITER_MAX_DEPTH 32
 /* Kept inside the writer: a line of tmacg's fits without touching the heap. */
 #define JSON_WRITER_INLINE 16384
@@ -59,7 +57,7 @@ void jw_key_plain(struct json_writer *w, const char *key, size_t len);
 
 /*
  * strlen(s) when s needs no escape (printable ASCII without '"' or '\\'), as
- * jw_key_plain() and jw_run_key() take keys; else 0.  For names found once
+ * jw_key_plain() takes keys; else 0.  For names found once
  * and written on every line.
  */
 size_t jw_plain_length(const char *s);
@@ -84,9 +82,9 @@ void jw_double(struct json_writer *w, double d);
  *
  *   jw_run_begin(w, &run);
  *   for (...) {
- *           if (!jw_run_room(&run, keylen + JW_RUN_KEY_EXTRA + most))
+ *           if (!jw_run_room(&run, 1 + JW_QUOTED_COPY + keylen + most))
  *                   break;                        (out of memory: w failed)
- *           o = jw_run_key(&run, key, keylen);    (its comma, "key":)
+ *           o = jw_run_quoted_key(&run, key, keylen);  (its comma, "key":)
  *           o += text(value, o);                  (at most `most` bytes)
  *           run.at = o;
  *   }
@@ -99,15 +97,12 @@ struct jw_run {
 	bool comma; /* the object holds a member: the next one needs a comma */
 };
 
-/* The bytes jw_run_key() adds to the key's: a comma, two quotes, a colon. */
-#define JW_RUN_KEY_EXTRA 4
-
 void jw_run_begin(struct json_writer *w, struct jw_run *run);
 /* jw_run_room()'s slow path. */
 bool jw_run_grow(struct jw_run *run, size_t n);
 void jw_run_end(struct jw_run *run);
 
-/* Room for the next member, n bytes at most (JW_RUN_KEY_EXTRA included); false: out of memory. */
+/* Room for the next member, n bytes at most (its comma and key included); false: out of memory. */
 static inline bool jw_run_room(struct jw_run *run, size_t n)
 {
 	return (size_t)(run->end - run->at) >= n || jw_run_grow(run, n);
@@ -137,22 +132,6 @@ static inline char *jw_run_quoted_key(struct jw_run *run, const char *quoted, si
 	else
 		memcpy(o, quoted, len);
 	return o + len;
-}
-
-/* Writes [,]"key": (the key plain, as jw_key_plain's) at run->at; returns where the value goes. */
-static inline char *jw_run_key(struct jw_run *run, const char *key, size_t keylen)
-{
-	char *o = run->at;
-
-	*o = ',';
-	o += run->comma;
-	run->comma = true;
-	*o++ = '"';
-	short_copy(o, key, keylen);
-	o += keylen;
-	*o++ = '"';
-	*o++ = ':';
-	return o;
 }
 
 void jw_uint(struct json_writer *w, uint64_t v);

@@ -16,7 +16,6 @@ int key_table_make(struct key_table *t, int n, size_t name_bytes)
 		key_table_free(t);
 		return -ENOMEM;
 	}
-	t->n = n;
 	return 0;
 }
 

@@ -19,8 +19,7 @@ struct key_table {
 	char *text;
 	size_t *at;  /* key i is text[at[i] .. at[i] + len[i]) */
 	size_t *len; /* 0: no key (a name that needs an escape) */
-	int n;
-	size_t used;
+	size_t used; /* the text's bytes the keys set so far take */
 };
 
 /* Room for n keys of names of name_bytes in all; 0 or -ENOMEM (nothing kept). */

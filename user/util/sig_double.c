@@ -148,63 +148,6 @@ static size_t slow_text(double v, int digits, bool toward_zero, char *out)
 }
 
 /*
- * decimal_layout's text of n's `digits` digits (n > 0) with exponent x in
- * [-4, -1]: "0.", the zeros, then the digits straight into out, the
- * trailing zeros dropped by ending the text before them.  Most ratios and
- * every share below 1 take this way: no digits counted, copied or divided
- * one by one.
- */
-/*
- * Ends the text out[0, len) of digits written in place at its last digit
- * that is not a zero, and before a point no digit follows; returns the
- * length.  The text holds a digit other than 0 (n > 0).
- */
-static size_t end_at_last_digit(char *out, size_t len)
-{
-	while (out[len - 1] == '0')
-		len--;
-	len -= out[len - 1] == '.';
-	out[len] = '\0';
-	return len;
-}
-
-static size_t fraction_text(uint64_t n, int digits, int x, char *out)
-{
-	char *p = out;
-
-	*p++ = '0';
-	*p++ = '.';
-	for (int i = -1; i > x; i--)
-		*p++ = '0';
-	fixed_digits(n, digits, p);
-	return end_at_last_digit(out, (size_t)(p - out) + (size_t)digits);
-}
-
-/*
- * decimal_layout's text of n's `digits` digits with exponent x in [0, 16]
- * (1 <= v < 10^17): the digits written one place on, the x + 1 of the whole
- * part moved back before the point, trailing zeros (and a point left alone)
- * dropped by ending the text early.  An Info metric's IPC or a count per
- * thousand instructions takes this way, as every level-6 ratio of the
- * bench's software stand-in does: no digits copied out of a buffer and laid
- * out again (issue 27).
- */
-static size_t whole_text(uint64_t n, int digits, int x, char *out)
-{
-	if (x + 1 >= digits) { /* no fraction: the digits, then zeros to the point */
-		fixed_digits(n, digits, out);
-		memset(out + digits, '0', (size_t)(x + 1 - digits));
-		out[x + 1] = '\0';
-		return (size_t)x + 1;
-	}
-	fixed_digits(n, digits, out + 1);
-	for (int i = 0; i <= x; i++)
-		out[i] = out[i + 1];
-	out[x + 1] = '.';
-	return end_at_last_digit(out, (size_t)digits + 1);
-}
-
-/*
  * decimal_layout's text of nine digits m (10^8 <= m < 10^9, trailing zeros
  * for digits not significant) with exponent x in [-99, 16]: every ratio's
  * and share's text in sig_double's fast range.  The first digit is a byte,
@@ -285,13 +228,9 @@ size_t sig_double(double d, int digits, bool toward_zero, char *buf)
 	if (!(d >= FAST_MIN && d < FAST_MAX) || !digits_of(d, digits, toward_zero, &n, &k))
 		return (size_t)(p - buf) + slow_text(d, digits, toward_zero, p);
 	x = digits - 1 - k;
-	if (digits <= 9 && x >= -99 && x <= 16)
+	if (digits <= 9 && x >= -99 && x <= 16) /* RATIO_DIGITS, SHARE_DIGITS: every text written */
 		return (size_t)(p - buf) + nine_text((uint32_t)(n * pow10_u64[9 - digits]), x, p);
-	if (x < 0 && x >= -4) /* below 1, not exponent form: written in place */
-		return (size_t)(p - buf) + fraction_text(n, digits, x, p);
-	if (x >= 0 && x < 17)
-		return (size_t)(p - buf) + whole_text(n, digits, x, p);
-	/* n has `digits` digits (digits_of: bottom <= n < top). */
+	/* More digits than tmacg writes: n has `digits` digits (digits_of: bottom <= n < top). */
 	fixed_digits(n, digits, text);
 	nd = digits;
 	while (nd > 1 && text[nd - 1] == '0')
