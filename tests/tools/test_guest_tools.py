@@ -2,8 +2,8 @@
 """The kernel matrix's host-side pieces, without QEMU or the network (docs/kernels.md):
 tools/lib/private-apt.sh's fetch (one .deb per package, older ones pruned) against a fake
 apt, tools/guest-kernels --path (the kernel named by what was fetched, not the first
-vmlinuz), and tests/guest/check's verdicts on made-up console logs (each check fails on
-what it must catch).
+vmlinuz), tests/guest/check's verdicts on made-up console logs (each check fails on
+what it must catch), and tests/guest/run's retries against a fake QEMU.
 
 Run by `make import-check` (and so by `make test`): python3 -m unittest discover tests/tools
 """
@@ -251,6 +251,72 @@ def read_or_none(path):
         return None
     with open(path) as f:
         return f.read()
+
+
+# A fake qemu-system-x86_64 for tests/guest/run: boot N (counted in $FAKE_BOOTS) does what
+# the Nth word of $FAKE_PLAN says: "hang" prints a kernel line and never reaches /init,
+# "stall" reaches /init (an @@ line) and then never finishes, "done" finishes.  exec: the
+# sleep is the process the runner's timeout stops.
+FAKE_QEMU = """#!/bin/sh
+n=$(($(cat "$FAKE_BOOTS" 2>/dev/null || echo 0) + 1))
+echo "$n" >"$FAKE_BOOTS"
+what=$(echo "$FAKE_PLAN" | cut -d' ' -f"$n")
+echo "[    0.1] Booting the fake kernel, boot $n"
+case "$what" in
+hang) exec sleep 60 ;;
+stall) echo "@@ boot kernel fake"; exec sleep 60 ;;
+*) echo "@@ boot kernel fake"; echo "@@ done" ;;
+esac
+"""
+
+
+class GuestRunBootRetries(unittest.TestCase):
+    """tests/guest/run against a fake QEMU: a boot that never reaches /init is tried again,
+    twice at most; one that reached it and then hangs is not (that would hide a hang of
+    tmacg's)."""
+
+    def run_guest(self, plan, limit=60):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        d = tmp.name
+        os.mkdir(os.path.join(d, "bin"))
+        write_exe(os.path.join(d, "bin", "qemu-system-x86_64"), FAKE_QEMU)
+        for name in ("vmlinuz", "busybox", "tmacg"):
+            write_exe(os.path.join(d, name), "#!/bin/sh\n")
+        boots = os.path.join(d, "boots")
+        env = dict(os.environ, PATH=os.path.join(d, "bin") + ":" + os.environ["PATH"],
+                   FAKE_PLAN=plan, FAKE_BOOTS=boots, GUEST_INIT_TIMEOUT="1",
+                   GUEST_TIMEOUT=str(limit), GUEST_KERNEL=os.path.join(d, "vmlinuz"),
+                   GUEST_BUSYBOX=os.path.join(d, "busybox"),
+                   GUEST_TMACG=os.path.join(d, "tmacg"), PYTHONDONTWRITEBYTECODE="1")
+        r = subprocess.run([os.path.join(ROOT, "tests", "guest", "run"), "amd64", "6.1"],
+                           env=env, capture_output=True, text=True, timeout=120)
+        return r, int(read_or_none(boots) or 0)
+
+    def test_three_hung_boots_fail_saying_so(self):
+        r, boots = self.run_guest("hang hang hang hang")
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertEqual(boots, 3)
+        self.assertIn("RETRY 1: the guest printed no @@ line in 1 s", r.stdout)
+        self.assertIn("its console's last line: [    0.1] Booting the fake kernel, boot 1",
+                      r.stdout)
+        self.assertIn("RETRY 2:", r.stdout)
+        self.assertIn("never reached /init (no @@ line in 1 s, three boots)", r.stderr)
+
+    def test_a_hung_boot_then_a_good_one_goes_on(self):
+        r, boots = self.run_guest("hang done")
+        self.assertEqual(boots, 2)
+        self.assertIn("RETRY 1:", r.stdout)
+        self.assertNotIn("RETRY 2", r.stdout)
+        self.assertIn("the guest ran", r.stdout)  # then tests/guest/check judges its log
+
+    def test_a_guest_stalled_after_init_is_not_tried_again(self):
+        r, boots = self.run_guest("stall done", limit=3)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertEqual(boots, 1)
+        self.assertNotIn("RETRY", r.stdout)
+        self.assertIn("did not finish (qemu exit 124: timed out after 3 s)", r.stderr)
+        self.assertIn("@@ boot kernel fake", r.stderr)
 
 
 class FailureDigest(unittest.TestCase):
