@@ -13,6 +13,7 @@ import os
 import stat
 import subprocess
 import tempfile
+import time
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -260,6 +261,7 @@ def read_or_none(path):
 FAKE_QEMU = """#!/bin/sh
 n=$(($(cat "$FAKE_BOOTS" 2>/dev/null || echo 0) + 1))
 echo "$n" >"$FAKE_BOOTS"
+echo "$$" >>"$FAKE_PIDS"
 what=$(echo "$FAKE_PLAN" | cut -d' ' -f"$n")
 echo "[    0.1] Booting the fake kernel, boot $n"
 case "$what" in
@@ -275,7 +277,8 @@ class GuestRunBootRetries(unittest.TestCase):
     twice at most; one that reached it and then hangs is not (that would hide a hang of
     tmacg's)."""
 
-    def run_guest(self, plan, limit=60):
+    def guest(self, plan, limit=60, init_limit=1):
+        """The runner started against the fake QEMU, and the file of the boots' count."""
         tmp = tempfile.TemporaryDirectory()
         self.addCleanup(tmp.cleanup)
         d = tmp.name
@@ -284,14 +287,37 @@ class GuestRunBootRetries(unittest.TestCase):
         for name in ("vmlinuz", "busybox", "tmacg"):
             write_exe(os.path.join(d, name), "#!/bin/sh\n")
         boots = os.path.join(d, "boots")
+        self.pids = os.path.join(d, "pids")
         env = dict(os.environ, PATH=os.path.join(d, "bin") + ":" + os.environ["PATH"],
-                   FAKE_PLAN=plan, FAKE_BOOTS=boots, GUEST_INIT_TIMEOUT="1",
+                   FAKE_PLAN=plan, FAKE_BOOTS=boots, FAKE_PIDS=self.pids,
+                   GUEST_INIT_TIMEOUT=str(init_limit),
                    GUEST_TIMEOUT=str(limit), GUEST_KERNEL=os.path.join(d, "vmlinuz"),
                    GUEST_BUSYBOX=os.path.join(d, "busybox"),
                    GUEST_TMACG=os.path.join(d, "tmacg"), PYTHONDONTWRITEBYTECODE="1")
-        r = subprocess.run([os.path.join(ROOT, "tests", "guest", "run"), "amd64", "6.1"],
-                           env=env, capture_output=True, text=True, timeout=120)
-        return r, int(read_or_none(boots) or 0)
+        return subprocess.Popen([os.path.join(ROOT, "tests", "guest", "run"), "amd64", "6.1"],
+                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True), boots
+
+    def run_guest(self, plan, limit=60):
+        p, boots = self.guest(plan, limit)
+        out, err = p.communicate(timeout=120)
+        return (subprocess.CompletedProcess(p.args, p.returncode, out, err),
+                int(read_or_none(boots) or 0))
+
+    def test_a_stopped_runner_leaves_no_guest(self):
+        p, _ = self.guest("hang", init_limit=60)
+        for _ in range(100):  # until the fake has started
+            if (read_or_none(self.pids) or "").strip():
+                break
+            time.sleep(0.05)
+        qemu = int(read_or_none(self.pids))
+        p.terminate()
+        p.communicate(timeout=30)
+        for _ in range(100):
+            if not os.path.exists(f"/proc/{qemu}"):
+                break
+            time.sleep(0.05)
+        self.assertFalse(os.path.exists(f"/proc/{qemu}"), "the guest outlived its runner")
 
     def test_three_hung_boots_fail_saying_so(self):
         r, boots = self.run_guest("hang hang hang hang")
