@@ -78,6 +78,14 @@ static inline char *table_key(struct jw_run *run, const struct key_table *keys, 
 	return jw_run_quoted_key(run, keys->text + keys->at[i], keys->len[i]);
 }
 
+/* Key i of a table as a string, its colon left off ("flagged"'s names); NULL as above. */
+static inline char *table_name(struct jw_run *run, const struct key_table *keys, int i)
+{
+	if (!jw_run_room(run, 1 + JW_QUOTED_COPY + keys->len[i]))
+		return NULL;
+	return jw_run_quoted_key(run, keys->text + keys->at[i], keys->len[i] - 1);
+}
+
 /* "metrics", "flagged" and "bottleneck" from the model's result. */
 static void add_model_result(struct json_writer *w, const struct report_line *r)
 {
@@ -105,13 +113,14 @@ static void add_model_result(struct json_writer *w, const struct report_line *r)
 	jw_run_begin(w, &run);
 	for (int j = 0; j < n; j++) {
 		int i = shown[j];
+		char *end;
 
 		if (!r->result->flagged[i] || (r->info && model_node(r->tma, i)->is_info))
 			continue;
-		/* the key without its colon: the name, quoted */
-		if (!jw_run_room(&run, 1 + JW_QUOTED_COPY + keys->len[i]))
+		end = table_name(&run, keys, i);
+		if (!end)
 			break;
-		run.at = jw_run_quoted_key(&run, keys->text + keys->at[i], keys->len[i] - 1);
+		run.at = end;
 	}
 	jw_run_end(&run);
 	jw_end_array(w);
