@@ -50,6 +50,22 @@ static double helper(struct ctx *c, int h, double *sp)
 	return ri->hval[h];
 }
 
+/* A failed node reads as 0, as the reference does: OP_NODE and the ops that fuse it. */
+static inline double node_operand(double v)
+{
+	return isnan(v) ? 0 : v;
+}
+
+/* An input nobody measured or gave (NAN) fails the formula; it reads as 0 meanwhile. */
+static inline double input_operand(double v, bool *bad)
+{
+	if (isnan(v)) {
+		*bad = true;
+		return 0;
+	}
+	return v;
+}
+
 /*
  * Threaded dispatch (GNU C's labels as values): each op ends in its own
  * jump to the next op's code, through a table by opcode.  A switch's one
@@ -72,32 +88,18 @@ static double helper(struct ctx *c, int h, double *sp)
 	NEXT()
 
 /*
- * A binary operator whose right operand is a leaf read by the op itself
- * (model_compile.c's binary_with_leaf), read as OP_NODE, OP_EVENT and
- * OP_HELPER read it: a node's NAN as 0, an event's NAN fails the formula,
- * a helper evaluated above the stack's top.
+ * A binary operator whose right operand, a leaf, the op reads itself
+ * (model_compile.c's binary_with_leaf), as OP_NODE, OP_EVENT and OP_HELPER
+ * read it: operand is the expression that reads it.
  */
-#define BINARY_NODE(label, kind)                                       \
-	label:                                                         \
-	v = value[o.arg];                                              \
-	sp[-1] = expr_binary(kind, sp[-1], isnan(v) ? 0 : v, &c->bad); \
-	NEXT()
-
-#define BINARY_EVENT(label, kind)                       \
+#define BINARY_LEAF(label, kind, operand)               \
 	label:                                          \
-	v = c->in->events[o.arg];                       \
-	if (isnan(v)) {                                 \
-		c->bad = true;                          \
-		v = 0;                                  \
-	}                                               \
+	v = operand;                                    \
 	sp[-1] = expr_binary(kind, sp[-1], v, &c->bad); \
 	NEXT()
-
-#define BINARY_HELPER(label, kind)                      \
-	label:                                          \
-	v = helper(c, o.arg, sp);                       \
-	sp[-1] = expr_binary(kind, sp[-1], v, &c->bad); \
-	NEXT()
+#define NODE_LEAF node_operand(value[o.arg])
+#define EVENT_LEAF input_operand(c->in->events[o.arg], &c->bad)
+#define HELPER_LEAF helper(c, o.arg, sp)
 
 /* Runs one compiled formula with its values stacked from sp up; returns its value. */
 static double run(struct ctx *c, int pc, double *sp)
@@ -159,20 +161,10 @@ op_num:
 	*sp++ = num[o.arg];
 	NEXT();
 op_event:
-	v = c->in->events[o.arg];
-	if (isnan(v)) {
-		c->bad = true;
-		v = 0;
-	}
-	*sp++ = v;
+	*sp++ = input_operand(c->in->events[o.arg], &c->bad);
 	NEXT();
 op_latency: /* a latency nobody gave is no value, never a count */
-	v = c->in->latencies ? c->in->latencies[o.arg] : NAN;
-	if (isnan(v)) {
-		c->bad = true;
-		v = 0;
-	}
-	*sp++ = v;
+	*sp++ = input_operand(c->in->latencies ? c->in->latencies[o.arg] : NAN, &c->bad);
 	NEXT();
 op_interval:
 	*sp++ = c->in->interval_s;
@@ -187,9 +179,8 @@ op_helper:
 	v = helper(c, o.arg, sp);
 	*sp++ = v;
 	NEXT();
-op_node: /* a failed node reads as 0, as the reference does */
-	v = value[o.arg];
-	*sp++ = isnan(v) ? 0 : v;
+op_node:
+	*sp++ = node_operand(value[o.arg]);
 	NEXT();
 op_self:
 	*sp++ = c->self;
@@ -236,21 +227,21 @@ op_jmp:
 	pc = o.arg;
 	NEXT();
 op_node_gt_num: /* op_node, op_num and op_gt's arithmetic, one dispatch */
-	v = value[o.arg & 0xffff];
-	*sp++ = expr_binary(EXPR_GT, isnan(v) ? 0 : v, num[o.arg >> 16], &c->bad);
+	v = node_operand(value[o.arg & 0xffff]);
+	*sp++ = expr_binary(EXPR_GT, v, num[o.arg >> 16], &c->bad);
 	NEXT();
-	BINARY_NODE(op_add_node, EXPR_ADD);
-	BINARY_NODE(op_sub_node, EXPR_SUB);
-	BINARY_NODE(op_mul_node, EXPR_MUL);
-	BINARY_NODE(op_div_node, EXPR_DIV);
-	BINARY_EVENT(op_add_event, EXPR_ADD);
-	BINARY_EVENT(op_sub_event, EXPR_SUB);
-	BINARY_EVENT(op_mul_event, EXPR_MUL);
-	BINARY_EVENT(op_div_event, EXPR_DIV);
-	BINARY_HELPER(op_add_helper, EXPR_ADD);
-	BINARY_HELPER(op_sub_helper, EXPR_SUB);
-	BINARY_HELPER(op_mul_helper, EXPR_MUL);
-	BINARY_HELPER(op_div_helper, EXPR_DIV);
+	BINARY_LEAF(op_add_node, EXPR_ADD, NODE_LEAF);
+	BINARY_LEAF(op_sub_node, EXPR_SUB, NODE_LEAF);
+	BINARY_LEAF(op_mul_node, EXPR_MUL, NODE_LEAF);
+	BINARY_LEAF(op_div_node, EXPR_DIV, NODE_LEAF);
+	BINARY_LEAF(op_add_event, EXPR_ADD, EVENT_LEAF);
+	BINARY_LEAF(op_sub_event, EXPR_SUB, EVENT_LEAF);
+	BINARY_LEAF(op_mul_event, EXPR_MUL, EVENT_LEAF);
+	BINARY_LEAF(op_div_event, EXPR_DIV, EVENT_LEAF);
+	BINARY_LEAF(op_add_helper, EXPR_ADD, HELPER_LEAF);
+	BINARY_LEAF(op_sub_helper, EXPR_SUB, HELPER_LEAF);
+	BINARY_LEAF(op_mul_helper, EXPR_MUL, HELPER_LEAF);
+	BINARY_LEAF(op_div_helper, EXPR_DIV, HELPER_LEAF);
 op_ret:
 	return sp[-1];
 }
