@@ -135,8 +135,10 @@ static void add_model_result(struct json_writer *w, const struct report_line *r)
 
 /*
  * quality.measured by the run's sets of groups (collect/measured_sets.h): each
- * set's text made once, at its first shown node.  The same members as
- * add_measured_by_node writes.
+ * set's text made once, at its first shown node, and each value's once: a
+ * level-6 icx line's 43 sets hold some 19 shares (sets whose groups were on
+ * in the same slices share one), and the digits are the dear part.  The same
+ * members as add_measured_by_node writes.
  */
 static void add_measured_by_set(struct jw_run *run, const struct report_line *r)
 {
@@ -144,7 +146,9 @@ static void add_measured_by_set(struct jw_run *run, const struct report_line *r)
 	const struct key_table *keys = model_json_keys(r->tma);
 	char text[MEASURED_SET_TEXTS][SIG_DOUBLE_MAX];
 	uint8_t len[MEASURED_SET_TEXTS];
+	struct share_memo memo;
 
+	share_memo_init(&memo);
 	memset(len, MEASURED_UNMADE, (size_t)s->nsets);
 	for (int j = 0; j < s->nshown; j++) {
 		int set = s->shown_set[j];
@@ -152,8 +156,13 @@ static void add_measured_by_set(struct jw_run *run, const struct report_line *r)
 
 		if (len[set] == MEASURED_UNMADE) {
 			double v = r->measured[s->first[set]];
+			size_t n = 0;
 
-			len[set] = (uint8_t)(isnan(v) ? 0 : value_text(v, text[set], share_text));
+			if (isfinite(v))
+				memcpy(text[set], share_memo_text(&memo, v, &n), SIG_DOUBLE_MAX);
+			else if (!isnan(v))
+				n = value_text(v, text[set], share_text);
+			len[set] = (uint8_t)n;
 		}
 		if (!len[set]) /* never enabled: not reported, as a NAN node */
 			continue;
