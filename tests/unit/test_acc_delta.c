@@ -138,6 +138,9 @@ static void measured_over_a_nodes_groups(void **state)
 	assert_true(acc_measured(&l, &a.acc, 1u << 1 | 1u << 2) == 0.0);
 	assert_true(acc_measured(&l, &a.acc, 1ull << (TMACG_MAX_GROUPS - 1) | 1u << 0) == 0.5);
 	assert_true(isnan(acc_measured(&l, &a.acc, 1u << 5))); /* never enabled */
+	/* a group never enabled is left out, before or after one that was */
+	assert_true(acc_measured(&l, &a.acc, 1u << 5 | 1ull << (TMACG_MAX_GROUPS - 1)) == 0.5);
+	assert_true(acc_measured(&l, &a.acc, 1u << 1 | 1u << 5) == 0.25);
 	assert_true(isnan(acc_measured(&l, &a.acc, 0)));
 }
 

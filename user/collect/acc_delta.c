@@ -88,17 +88,21 @@ void acc_running_shares(const struct acc_layout *l, const struct tmacg_acc *a, d
 		share[g] = running_share(l, a, g);
 }
 
+/*
+ * A share is in [0, 1] or NAN: the least from INFINITY, a NAN never less, by
+ * value rather than by branch (which group is least is a coin toss per set;
+ * a level-6 line takes 43 such minima, issue 27).
+ */
 double acc_least_share(const double *share, uint64_t groups)
 {
-	double min = NAN;
+	double min = INFINITY;
 
 	for (; groups; groups &= groups - 1) {
 		double f = share[__builtin_ctzll(groups)];
 
-		if (!isnan(f) && (isnan(min) || f < min))
-			min = f;
+		min = f < min ? f : min;
 	}
-	return min;
+	return min == INFINITY ? NAN : min;
 }
 
 double acc_running_min(const struct acc_layout *l, const struct tmacg_acc *a)
