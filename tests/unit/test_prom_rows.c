@@ -21,6 +21,7 @@
 
 #include "prom/prom_nodes.h"
 #include "prom/prom_rows.h"
+#include "util/sig_double.h"
 
 static const char *const names[PROM_ROWS_FAMILIES] = {
 	[PROM_ROWS_NODE_SLOTS] = "n_slots",
@@ -255,12 +256,53 @@ static void out_of_memory_anywhere(void **state)
 	}
 }
 
+/*
+ * Shares repeat within a line and across lines (render makes each value's
+ * text once, util/share_memo.h), and more of them differ than the memo has
+ * slots: each sample still reads its own value's text, cut toward zero, in
+ * a read of many pieces as in one.
+ */
+static void shares_each_their_own_text(void **state)
+{
+	struct prom_rows *r = prom_rows_new(names);
+	struct labels l;
+	char want[1 << 15], *text;
+	size_t len = 0;
+
+	(void)state;
+	assert_non_null(r);
+	labels_init(&l, "x", 7);
+	assert_int_equal(prom_rows_labels(r, &l.pn), 0);
+	for (int i = 0; i < 300; i++) {
+		double v = i % 4 == 0 ? 0.5 :
+			   i % 4 == 1 ? 1.0 / (3 + i % 5) :
+					0.001 * i + 0.0000123;
+		char text_of_v[SIG_DOUBLE_MAX];
+
+		assert_int_equal(prom_rows_line(r, line_a, strlen(line_a)), 0);
+		assert_int_equal(prom_rows_sample(r, PROM_ROWS_MEASURED, 0, v), 0);
+		share_text(v, text_of_v);
+		len += (size_t)snprintf(want + len, sizeof(want) - len,
+					"n_measured{%s,g=\"x\"} %s\n", line_a, text_of_v);
+	}
+	text = read_family(r, PROM_ROWS_MEASURED, 4096);
+	assert_string_equal(text, want);
+	free(text);
+	text = read_family(r, PROM_ROWS_MEASURED, 100);
+	assert_string_equal(text, want);
+	free(text);
+	prom_rows_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(samples_read_as_text),	  cmocka_unit_test(reads_in_whole_samples),
-		cmocka_unit_test(labels_kept_as_given),	  cmocka_unit_test(mistakes_refused),
+		cmocka_unit_test(samples_read_as_text),
+		cmocka_unit_test(reads_in_whole_samples),
+		cmocka_unit_test(labels_kept_as_given),
+		cmocka_unit_test(mistakes_refused),
 		cmocka_unit_test(out_of_memory_anywhere),
+		cmocka_unit_test(shares_each_their_own_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
