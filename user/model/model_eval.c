@@ -100,6 +100,12 @@ static inline double input_operand(double v, bool *bad)
 #define NODE_LEAF node_operand(value[o.arg])
 #define EVENT_LEAF input_operand(c->in->events[o.arg], &c->bad)
 #define HELPER_LEAF helper(c, o.arg, sp)
+/* The four arithmetic ops on one kind of leaf: op_add_node ... op_div_node. */
+#define ARITH_LEAF(leaf, operand)                      \
+	BINARY_LEAF(op_add_##leaf, EXPR_ADD, operand); \
+	BINARY_LEAF(op_sub_##leaf, EXPR_SUB, operand); \
+	BINARY_LEAF(op_mul_##leaf, EXPR_MUL, operand); \
+	BINARY_LEAF(op_div_##leaf, EXPR_DIV, operand)
 
 /* Runs one compiled formula with its values stacked from sp up; returns its value. */
 static double run(struct ctx *c, int pc, double *sp)
@@ -230,18 +236,9 @@ op_node_gt_num: /* op_node, op_num and op_gt's arithmetic, one dispatch */
 	v = node_operand(value[o.arg & 0xffff]);
 	*sp++ = expr_binary(EXPR_GT, v, num[o.arg >> 16], &c->bad);
 	NEXT();
-	BINARY_LEAF(op_add_node, EXPR_ADD, NODE_LEAF);
-	BINARY_LEAF(op_sub_node, EXPR_SUB, NODE_LEAF);
-	BINARY_LEAF(op_mul_node, EXPR_MUL, NODE_LEAF);
-	BINARY_LEAF(op_div_node, EXPR_DIV, NODE_LEAF);
-	BINARY_LEAF(op_add_event, EXPR_ADD, EVENT_LEAF);
-	BINARY_LEAF(op_sub_event, EXPR_SUB, EVENT_LEAF);
-	BINARY_LEAF(op_mul_event, EXPR_MUL, EVENT_LEAF);
-	BINARY_LEAF(op_div_event, EXPR_DIV, EVENT_LEAF);
-	BINARY_LEAF(op_add_helper, EXPR_ADD, HELPER_LEAF);
-	BINARY_LEAF(op_sub_helper, EXPR_SUB, HELPER_LEAF);
-	BINARY_LEAF(op_mul_helper, EXPR_MUL, HELPER_LEAF);
-	BINARY_LEAF(op_div_helper, EXPR_DIV, HELPER_LEAF);
+	ARITH_LEAF(node, NODE_LEAF);
+	ARITH_LEAF(event, EVENT_LEAF);
+	ARITH_LEAF(helper, HELPER_LEAF);
 op_ret:
 	return sp[-1];
 }
