@@ -73,7 +73,8 @@ def nm: "not measured: \(.)";
 (select(.output) |
  "",
  "Output path alone, per reported cgroup (tests/bench/outpath.c: \(.output.rounds) rounds of \(.output.lines) lines;",
- " % of one CPU at 1,000 / 10,000 lines a second; prom: the /metrics text of the same lines)",
+ " % of one CPU at 1,000 / 10,000 lines a second; prom: the /metrics text of the same lines;",
+ " eval: the model's evaluation of the same lines' events, before any output)",
  "  \("variant" | rpad(18)) \("ns/line [min-max]" | lpad(24)) \("bytes" | lpad(6)) \("% CPU 1,000 / 10,000" | lpad(22))",
  (.output | to_entries[] | select(.value | type == "object") | .key as $k | .value |
   "  \($k | rpad(18)) \("\(.ns_per_line.median) [\(.ns_per_line.min)-\(.ns_per_line.max)]" | lpad(24)) \(.bytes_per_line // "-" | lpad(6)) \("\(.ns_per_line.median * 1000 / 1e7 | r(3)) / \(.ns_per_line.median * 10000 / 1e7 | r(2))" | lpad(22))")),

@@ -129,7 +129,8 @@ static void output_path_in_percent_of_a_cpu(void **state)
 /*
  * The whole process at level 6 against level 3 (issue 27): each variant's user
  * and system CPU, the ratios, how many nodes the stand-in's lines had against
- * a real line, the /metrics text a scrape, and the target on the user ratios.
+ * a real line, the /metrics text a scrape, the target on the user ratios and
+ * those ratios per byte written.
  */
 static void whole_process_level_6_against_level_3(void **state)
 {
@@ -150,8 +151,14 @@ static void whole_process_level_6_against_level_3(void **state)
 		strstr(out, "  level 6 lines: 1001 an interval, nodes with a value 98 (least 90) "
 			    "of 105 (a real icx line: 105), 15203 bytes (real: 8694)\n"));
 	assert_non_null(strstr(out, "/metrics a scrape: level 3 6.8 MiB, level 6 27 MiB\n"));
-	assert_non_null(strstr(out, "user_cpu_l6_within_2x_l3: {\"json\":2.5,\"prom\":4,"
-				    "\"json_system\":2.5,\"prom_system\":3,\"met\":false}"));
+	/*
+	 * Per byte: the user ratio over the bytes' ratio, 2.5 / (15203 / 3432) for
+	 * the JSON lines and 4 / (28333717 / 7180367) for the scrapes.
+	 */
+	assert_non_null(strstr(out,
+			       "user_cpu_l6_within_2x_l3: {\"json\":2.5,\"prom\":4,"
+			       "\"json_system\":2.5,\"prom_system\":3,"
+			       "\"json_per_byte\":0.564,\"prom_per_byte\":1.014,\"met\":false}"));
 	/* No figure is null ("to /dev/null" is the header's). */
 	assert_null(strstr(out, " null"));
 	assert_null(strstr(out, ":null"));
@@ -391,6 +398,18 @@ static void targets_are_the_readmes(void **state)
 	assert_met(OUT(1000, 2001, 3000, 6000), "[\"output_l6_within_2x_l3\"]", false);
 	assert_met(OUT(1000, 2000, 3000, 6001), "[\"output_l6_within_2x_l3\"]", false);
 #undef OUT
+	/* The evaluation alone beside it, not held: 2,390 ns a level-6 line over 1,000. */
+	out = target("{\"output\":{\"json_software\":{\"ns_per_line\":{\"median\":1}},"
+		     "\"json_icx_level3\":{\"ns_per_line\":{\"median\":1000}},"
+		     "\"json_icx_level6\":{\"ns_per_line\":{\"median\":2000}},"
+		     "\"prom_icx_level3\":{\"ns_per_line\":{\"median\":1000}},"
+		     "\"prom_icx_level6\":{\"ns_per_line\":{\"median\":2000}},"
+		     "\"eval_icx_level3\":{\"ns_per_line\":{\"median\":1000}},"
+		     "\"eval_icx_level6\":{\"ns_per_line\":{\"median\":2390}}}}",
+		     "[\"output_l6_within_2x_l3\"]");
+	if (!strstr(out, "{\"json\":2,\"prom\":2,\"eval\":2.39,\"met\":true}"))
+		fail_msg("output_l6_within_2x_l3 with the evaluation alone: %s", out);
+	free(out);
 	/* The whole process at level 6 within 2x of level 3's user CPU, JSON and /metrics. */
 #define DEEP(j, p)                                                                               \
 	"{\"deep\":{\"json_l6_to_l3\":{\"user\":{\"median\":" #j "},\"system\":{\"median\":9}}," \
