@@ -34,6 +34,13 @@ struct rows_family {
 	const char *name;
 	size_t name_len;
 	size_t (*text)(double, char *);
+	/*
+	 * Shares that repeat within a render: each distinct one's share_text
+	 * made once, through util/share_memo.h, in place of text().  A level-6
+	 * icx line's 43 sets of groups hold some 19 distinct shares, and the
+	 * digits are a sample's dear part.
+	 */
+	bool memo;
 	struct rows_run *runs;
 	size_t nruns, runs_cap;
 	struct rows_sample *samples;
@@ -79,6 +86,7 @@ struct prom_rows *prom_rows_new(const char *const names[PROM_ROWS_FAMILIES])
 		[PROM_ROWS_RATIO] = ratio_text,
 		[PROM_ROWS_MEASURED] = share_text,
 	};
+	static const bool memo[PROM_ROWS_FAMILIES] = { [PROM_ROWS_MEASURED] = true };
 	struct prom_rows *r = calloc(1, sizeof(*r));
 
 	if (!r)
@@ -87,6 +95,7 @@ struct prom_rows *prom_rows_new(const char *const names[PROM_ROWS_FAMILIES])
 		r->fam[f].name = names[f];
 		r->fam[f].name_len = strlen(names[f]);
 		r->fam[f].text = text[f];
+		r->fam[f].memo = memo[f];
 	}
 	return r;
 }
@@ -210,11 +219,6 @@ size_t prom_rows_render(const struct prom_rows *r, enum prom_rows_family fam,
 			struct prom_rows_cursor *c, char *buf, size_t cap)
 {
 	const struct rows_family *f = &r->fam[fam];
-	/*
-	 * Shares through the memo: a line's 43 sets of groups (level 6, icx)
-	 * hold some 19 distinct shares, and the digits are a sample's dear part.
-	 */
-	bool memo_shares = fam == PROM_ROWS_MEASURED;
 	struct share_memo memo;
 	char *o = buf;
 
@@ -238,7 +242,7 @@ size_t prom_rows_render(const struct prom_rows *r, enum prom_rows_family fam,
 			short_copy(o, r->pool + s->own.at, s->own.len);
 			o += s->own.len;
 			*o++ = ' ';
-			if (memo_shares && isfinite(s->v)) {
+			if (f->memo && isfinite(s->v)) {
 				size_t len;
 				const char *text = share_memo_text(&memo, s->v, &len);
 
