@@ -3,8 +3,9 @@
  * The texts of a line's repeated values (util/share_memo.h): every answer is
  * share_text of the very value asked, whether made then or served
  * again, with far more values than slots (slots taken over), values whose
- * bits differ by one, and -0 beside 0; a memo started again serves nothing
- * of before.
+ * bits differ by one, and -0 beside 0, asked for (share_memo_text) or
+ * written out (share_memo_write); a memo started again serves nothing of
+ * before.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,13 +20,18 @@
 /* memo's answer for v is share_text's text of v. */
 static void check(struct share_memo *memo, double v)
 {
-	char want[SHORTEST_DOUBLE_MAX];
+	char want[SHORTEST_DOUBLE_MAX], written[SIG_DOUBLE_MAX];
 	size_t want_len = share_text(v, want), len = 0;
 	const char *got = share_memo_text(memo, v, &len);
 
 	assert_int_equal(len, want_len);
 	if (memcmp(got, want, len))
 		fail_msg("%.17g: got \"%.*s\", want \"%s\"", v, (int)len, got, want);
+	/* The same text written out, as the JSON writer and the exposition take it. */
+	len = share_memo_write(memo, v, written);
+	assert_int_equal(len, want_len);
+	if (memcmp(written, want, len))
+		fail_msg("%.17g: wrote \"%.*s\", want \"%s\"", v, (int)len, written, want);
 }
 
 static double next_bits_neighbour(double v, int64_t by)

@@ -159,7 +159,7 @@ static void add_measured_by_set(struct jw_run *run, const struct report_line *r)
 			size_t n = 0;
 
 			if (isfinite(v))
-				memcpy(text[set], share_memo_text(&memo, v, &n), SIG_DOUBLE_MAX);
+				n = share_memo_write(&memo, v, text[set]);
 			else if (!isnan(v))
 				n = value_text(v, text[set], share_text);
 			len[set] = (uint8_t)n;

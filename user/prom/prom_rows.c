@@ -242,15 +242,10 @@ size_t prom_rows_render(const struct prom_rows *r, enum prom_rows_family fam,
 			short_copy(o, r->pool + s->own.at, s->own.len);
 			o += s->own.len;
 			*o++ = ' ';
-			if (f->memo && isfinite(s->v)) {
-				size_t len;
-				const char *text = share_memo_text(&memo, s->v, &len);
-
-				memcpy(o, text, SIG_DOUBLE_MAX);
-				o += len;
-			} else {
+			if (f->memo && isfinite(s->v))
+				o += share_memo_write(&memo, s->v, o);
+			else
 				o += f->text(s->v, o);
-			}
 			*o++ = '\n';
 		}
 	}

@@ -55,4 +55,17 @@ static inline const char *share_memo_text(struct share_memo *m, double v, size_t
 	return share_memo_fill(m, slot, bits, len);
 }
 
+/*
+ * v's share_text into out, which has room for SIG_DOUBLE_MAX bytes (a whole
+ * slot is copied: a fixed-size copy, inlined), not NUL-terminated; returns
+ * its length.  v finite.
+ */
+static inline size_t share_memo_write(struct share_memo *m, double v, char *out)
+{
+	size_t len;
+
+	memcpy(out, share_memo_text(m, v, &len), SIG_DOUBLE_MAX);
+	return len;
+}
+
 #endif
