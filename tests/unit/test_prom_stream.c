@@ -204,6 +204,16 @@ static void publish_expect_back(struct prom_server *s, struct prom_text *t, int 
 	prom_text_free(&done);
 }
 
+/* A server serving 20,000 cgroups' ratios (some 2 MB); *joined: the text it must read as. */
+static struct prom_server *serving_rows(int *port, char **joined, size_t *len)
+{
+	struct prom_server *s = prom_test_server_start(port);
+	struct prom_text t = rows_text(20000, 0.25, joined, len);
+
+	publish_expect_back(s, &t, 1);
+	return s;
+}
+
 /*
  * A scrape after reads `expect` whole; once the server has seen every reply
  * go, publishing another text hands the one it replaces back: no reply,
@@ -274,15 +284,12 @@ static void long_text_streams_in_chunks(void **state)
 static void clients_leaving_half_way(void **state)
 {
 	struct prom_server *s;
-	struct prom_text t;
 	char *joined;
 	size_t len;
 	int port;
 
 	(void)state;
-	s = prom_test_server_start(&port);
-	t = rows_text(20000, 0.25, &joined, &len);
-	publish_expect_back(s, &t, 1);
+	s = serving_rows(&port, &joined, &len);
 	for (int i = 0; i < 20; i++) {
 		int fd = ask(port, "GET", "1.1");
 		size_t got;
@@ -351,15 +358,12 @@ static void new_interval_half_way(void **state)
 static void out_of_memory_half_way(void **state)
 {
 	struct prom_server *s;
-	struct prom_text t;
 	char *joined, *resp, *body;
 	size_t len, got;
 	int port, chunks, fd;
 
 	(void)state;
-	s = prom_test_server_start(&port);
-	t = rows_text(20000, 0.25, &joined, &len);
-	publish_expect_back(s, &t, 1);
+	s = serving_rows(&port, &joined, &len);
 	reserves = 0;
 	fail_from = 5;
 	fd = ask(port, "GET", "1.1");
@@ -394,15 +398,12 @@ static void half_closed_client_gets_it_all(void **state)
 {
 	static const char *const versions[] = { "1.1", "1.0" };
 	struct prom_server *s;
-	struct prom_text t;
 	char *joined;
 	size_t len;
 	int port;
 
 	(void)state;
-	s = prom_test_server_start(&port);
-	t = rows_text(20000, 0.25, &joined, &len); /* some 1.7 MB: a hundred times 16 KiB */
-	publish_expect_back(s, &t, 1);
+	s = serving_rows(&port, &joined, &len); /* a hundred times 16 KiB */
 	for (int v = 0; v < 2; v++) {
 		char req[128], *resp, *body, *text, want[64];
 		int fd = connect_to(port), chunks;
