@@ -38,7 +38,7 @@ CFLAGS ?= -O2 -g
 XCFLAGS ?=
 WARN := -Wall -Wextra -Werror
 ALL_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Iinclude -Iuser -I$(OUT) $(WARN) $(CFLAGS) $(SANFLAGS) $(XCFLAGS) -MMD -MP
-LIBS := -lbpf -lelf -lz -lpfm -ljson-c -levent_extra -levent_core -lpthread -lm
+LIBS := -lbpf -lelf -lz -lpfm -ljson-c -levent_core -lpthread -lm
 LDFLAGS ?=
 ALL_LDFLAGS := $(SANFLAGS) $(XCFLAGS) $(LDFLAGS)
 

@@ -23,7 +23,8 @@ for arg in "$@"; do
 	esac
 done
 
-# libevent: --listen's HTTP server (evhttp; static archives for `make static`).
+# libevent: the event loop and socket buffers of --listen's HTTP server (libevent_core;
+# static archives for `make static`).
 PKGS="make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libpfm4-dev \
 libjson-c-dev pkg-config libevent-dev"
 # Test-only: cmocka (the test programs), the sanitizer and fuzzer runtimes, perf and

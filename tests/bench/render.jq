@@ -93,6 +93,17 @@ def nm: "not measured: \(.)";
   "  level \($lv) lines: \(.lines_per_interval) an interval, nodes with a value \(.not_null_median) (least \(.not_null_min)) of \(.nodes) (a real \($d.model) line: \(.real.not_null)), \(.bytes_per_line) bytes (real: \(.real.bytes))"),
  "  /metrics a scrape: level 3 \($d.prom_l3.scrapes.bytes | mib) MiB, level 6 \($d.prom_l6.scrapes.bytes | mib) MiB"),
 
+(select(.targets.user_cpu_budgets_1000) | .repeats as $n | .targets.user_cpu_budgets_1000 as $b |
+ "",
+ "Budgets of the output path (README.md): tmacg's whole user CPU, % of one CPU, 1,000 cgroups each",
+ " reported every second (the section above); median of \($n) rounds [min-max], spread: (max - min) /",
+ " median, the run-to-run noise",
+ "  \("variant" | rpad(18)) \("user % [min-max]" | lpad(24)) \("spread" | lpad(7)) \("budget" | lpad(7))",
+ ([["json_l3", "JSON, level 3"], ["json_l6", "JSON, level 6"], ["prom_l3", "/metrics, level 3"],
+   ["prom_l6", "/metrics, level 6"]][] as [$k, $name] | $b[$k] |
+  if .not_measured then "  \($name | rpad(18)) \(.not_measured | nm)"
+  else "  \($name | rpad(18)) \("\(.percent | r(3) | s) [\(.min | r(3) | s)-\(.max | r(3) | s)]" | lpad(24)) \("\(.spread_percent | s) %" | lpad(7)) \(.budget | lpad(7))  \(if .met then "met" else "NOT MET" end)" end)),
+
 (select(.targets) |
  "",
  "Targets (docs/architecture.md)",

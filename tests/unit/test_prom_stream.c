@@ -2,7 +2,7 @@
 /*
  * prom_server.c's streamed replies (issue 27): a text with node rows longer
  * than a chunk goes out as HTTP/1.1 chunks made as they are sent, and reads
- * as the text joined; HTTP/1.0 gets it whole until the close; HEAD says its
+ * as the text joined; HTTP/1.0 gets it whole after its Content-Length; HEAD says its
  * length.  A client leaving half-way, a new interval published half-way and
  * memory running out half-way each leave the server serving whole texts,
  * with every reference to the old text let go (it comes back on the next
@@ -204,6 +204,16 @@ static void publish_expect_back(struct prom_server *s, struct prom_text *t, int 
 	prom_text_free(&done);
 }
 
+/* A server serving 20,000 cgroups' ratios (some 2 MB); *joined: the text it must read as. */
+static struct prom_server *serving_rows(int *port, char **joined, size_t *len)
+{
+	struct prom_server *s = prom_test_server_start(port);
+	struct prom_text t = rows_text(20000, 0.25, joined, len);
+
+	publish_expect_back(s, &t, 1);
+	return s;
+}
+
 /*
  * A scrape after reads `expect` whole; once the server has seen every reply
  * go, publishing another text hands the one it replaces back: no reply,
@@ -274,15 +284,12 @@ static void long_text_streams_in_chunks(void **state)
 static void clients_leaving_half_way(void **state)
 {
 	struct prom_server *s;
-	struct prom_text t;
 	char *joined;
 	size_t len;
 	int port;
 
 	(void)state;
-	s = prom_test_server_start(&port);
-	t = rows_text(20000, 0.25, &joined, &len);
-	publish_expect_back(s, &t, 1);
+	s = serving_rows(&port, &joined, &len);
 	for (int i = 0; i < 20; i++) {
 		int fd = ask(port, "GET", "1.1");
 		size_t got;
@@ -351,15 +358,12 @@ static void new_interval_half_way(void **state)
 static void out_of_memory_half_way(void **state)
 {
 	struct prom_server *s;
-	struct prom_text t;
 	char *joined, *resp, *body;
 	size_t len, got;
 	int port, chunks, fd;
 
 	(void)state;
-	s = prom_test_server_start(&port);
-	t = rows_text(20000, 0.25, &joined, &len);
-	publish_expect_back(s, &t, 1);
+	s = serving_rows(&port, &joined, &len);
 	reserves = 0;
 	fail_from = 5;
 	fd = ask(port, "GET", "1.1");
@@ -384,6 +388,60 @@ static void out_of_memory_half_way(void **state)
 	free(joined);
 }
 
+/*
+ * A client that half-closes its side once its request is sent (`nc -N`,
+ * shutdown(SHUT_WR)) still gets the whole reply, however long: over HTTP/1.1
+ * every chunk and the last one, over HTTP/1.0 a Content-Length and the text
+ * it counts.  Nothing in the client's end of the connection says "gone".
+ */
+static void half_closed_client_gets_it_all(void **state)
+{
+	static const char *const versions[] = { "1.1", "1.0" };
+	struct prom_server *s;
+	char *joined;
+	size_t len;
+	int port;
+
+	(void)state;
+	s = serving_rows(&port, &joined, &len); /* a hundred times 16 KiB */
+	for (int v = 0; v < 2; v++) {
+		char req[128], *resp, *body, *text, want[64];
+		int fd = connect_to(port), chunks;
+		size_t got;
+		int n = snprintf(req, sizeof(req), "GET /metrics HTTP/%s\r\nHost: x\r\n\r\n",
+				 versions[v]);
+
+		assert_int_equal(send(fd, req, n, MSG_NOSIGNAL), n);
+		assert_int_equal(shutdown(fd, SHUT_WR), 0);
+		resp = take(fd, SIZE_MAX, &got);
+		close(fd);
+		body = strstr(resp, "\r\n\r\n");
+		assert_non_null(body);
+		body += 4;
+		printf("  HTTP/%s, half-closed: %zu bytes of reply for %zu of text\n", versions[v],
+		       got, len);
+		assert_int_equal(strncmp(resp + 5, versions[v], 3), 0);
+		assert_int_equal(strncmp(resp + 8, " 200", 4), 0);
+		if (!v) {
+			text = unchunk(body, got - (size_t)(body - resp), &chunks);
+			if (!text)
+				fail_msg("HTTP/1.1: the reply has no last chunk (%zu bytes)", got);
+			assert_string_equal(text, joined);
+			free(text);
+		} else {
+			snprintf(want, sizeof(want), "Content-Length: %zu\r\n", len);
+			if (!strstr(resp, want))
+				fail_msg("HTTP/1.0: no '%.*s' (%zu bytes came)",
+					 (int)strlen(want) - 2, want, got);
+			assert_int_equal(got - (size_t)(body - resp), len);
+			assert_string_equal(body, joined);
+		}
+		free(resp);
+	}
+	whole_then_handed_back(s, port, joined);
+	free(joined);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -391,6 +449,7 @@ int main(void)
 		cmocka_unit_test(clients_leaving_half_way),
 		cmocka_unit_test(new_interval_half_way),
 		cmocka_unit_test(out_of_memory_half_way),
+		cmocka_unit_test(half_closed_client_gets_it_all),
 	};
 
 	signal(SIGPIPE, SIG_IGN); /* as main.c: a client gone is EPIPE, not a signal */

@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <event2/buffer.h>
 #include <event2/event.h>
-#include <event2/http.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
@@ -20,24 +19,17 @@
 #include <unistd.h>
 
 #include "prom/prom_conns.h"
+#include "prom/prom_http.h"
 #include "prom/prom_listen.h"
 #include "prom/prom_text.h"
 
 /* Prometheus's text format, version 0.0.4. */
 #define CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
+#define TEXT_TYPE "text/plain; charset=utf-8"
 /*
- * What one client can make the server hold: a request line and headers of at
- * most 8 KB (Prometheus sends about 300 bytes), no body (a GET has none), and
- * a connection that makes no progress for 10 s is closed.
- */
-#define MAX_HEADERS_SIZE 8192
-#define MAX_BODY_SIZE 0
-#define CONNECTION_TIMEOUT_S 10
-/*
- * ... and a complete request within 5 s of connecting (or of the previous
- * reply), however slowly it trickles in: a client sending a header line
- * every 2 s made progress forever.  Connections are capped and shed
- * (prom_conns.h).
+ * A complete request within 5 s of connecting (or of the previous reply),
+ * however slowly it trickles in: a client sending a header line every 2 s
+ * made progress forever.  Connections are capped and shed (prom_conns.h).
  */
 #define REQUEST_DEADLINE_MS 5000
 
@@ -52,24 +44,23 @@ struct snapshot {
 };
 
 /*
- * A /metrics reply too long for one chunk, sent as HTTP/1.1 chunks a
- * chunk at a time: the next is made once the last has gone to the socket,
- * into memory just freed, still in cache.  Lives until its last chunk is
- * sent or its connection is freed (on_conn_close), whichever comes first.
+ * A /metrics reply too long for one chunk, sent a chunk at a time: the next
+ * is made once the last has gone to the socket, into memory just freed,
+ * still in cache.  HTTP/1.1 gets chunks; HTTP/1.0 the bytes after a
+ * Content-Length.  Lives until its last chunk is sent or its connection
+ * ends, whichever comes first.
  */
 struct stream {
-	struct evhttp_request *req; /* NULL once libevent has freed it */
-	struct evhttp_connection *evcon;
 	struct snapshot *snap;
 	int piece;
 	struct prom_rows_cursor at;
 	size_t chunk; /* the bytes a chunk holds at least, while any are left */
 	size_t most;  /* the longest sample's text: room for the next, always */
+	bool chunked; /* HTTP/1.1 chunks, else the bytes a Content-Length counted */
 };
 
 struct prom_server {
 	struct event_base *base;
-	struct evhttp *http;
 	struct prom_conns *conns;
 	struct event *stop_ev;
 	int stop_fd; /* eventfd: the main thread's way to end the loop */
@@ -97,16 +88,23 @@ static void snapshot_release(const void *data, size_t len, void *arg)
 	snapshot_put(arg);
 }
 
-static void reply_text(struct evhttp_request *req, int code, const char *reason, const char *text)
+/* A reply of one short text (static: referenced, not copied); HEAD gets its length only. */
+static void reply_text(struct prom_conn *k, const struct prom_http_req *r, int status,
+		       const char *extra, const char *text)
 {
-	struct evkeyvalq *h = evhttp_request_get_output_headers(req);
+	struct evbuffer *out = prom_conn_output(k);
+	size_t len = strlen(text);
 
-	evhttp_add_header(h, "Content-Type", "text/plain; charset=utf-8");
-	if (code == HTTP_BADMETHOD)
-		evhttp_add_header(h, "Allow", "GET, HEAD");
-	evbuffer_add_reference(evhttp_request_get_output_buffer(req), text, strlen(text), NULL,
-			       NULL);
-	evhttp_send_reply(req, code, reason, NULL);
+	if (prom_http_head(out, r, status, TEXT_TYPE, extra, PROM_HTTP_LENGTH, len) ||
+	    (r->method != PROM_HTTP_HEAD && evbuffer_add_reference(out, text, len, NULL, NULL)))
+		prom_conn_abort(k);
+	else
+		prom_conn_done(k);
+}
+
+static void reply_unavailable(struct prom_conn *k, const struct prom_http_req *r)
+{
+	reply_text(k, r, 503, NULL, "out of memory: try again\n");
 }
 
 /*
@@ -156,151 +154,112 @@ static int next_chunk(struct stream *st, struct evbuffer *body)
 	return 0;
 }
 
-/*
- * No libevent callback reaches st from here on: taken off its request and
- * connection (harmless where they were never set), and forgets both.
- */
-static void stream_detach(struct stream *st)
+static void stream_free(void *arg)
 {
-	if (st->req)
-		evhttp_request_set_on_complete_cb(st->req, NULL, NULL);
-	if (st->evcon)
-		evhttp_connection_set_closecb(st->evcon, NULL, NULL);
-	st->req = NULL;
-	st->evcon = NULL;
-}
+	struct stream *st = arg;
 
-static void stream_free(struct stream *st)
-{
-	stream_detach(st);
 	snapshot_put(st->snap);
 	free(st);
 }
 
-/*
- * The connection is being freed mid-reply (the client went, a timeout, or
- * the server stops).  Detached from it (an EOF), the request is ours to
- * free; still on it, libevent frees it after this.
- */
-static void on_conn_close(struct evhttp_connection *evcon, void *arg)
+/* The last chunk went to the socket: the next, or the reply's end. */
+static void stream_more(struct prom_conn *k, void *arg)
 {
 	struct stream *st = arg;
+	struct evbuffer *out = prom_conn_output(k), *body = evbuffer_new();
+	int ret = !body || next_chunk(st, body) ? -1 : 0;
+	bool end = !ret && !evbuffer_get_length(body);
 
-	(void)evcon;
-	if (st->req && !evhttp_request_get_connection(st->req))
-		evhttp_request_free(st->req);
-	st->req = NULL; /* freed, by us or by libevent after this */
-	stream_free(st);
-}
-
-/*
- * libevent completed the request some other way (an error page in its
- * place) and frees it after this: the stream ends here, its connection
- * still valid.
- */
-static void on_complete(struct evhttp_request *req, void *arg)
-{
-	struct stream *st = arg;
-
-	(void)req;
-	st->req = NULL;
-	stream_free(st);
-}
-
-static void on_chunk_sent(struct evhttp_connection *evcon, void *arg);
-
-/* Sends st's next chunk, or ends the reply; out of memory, drops the connection. */
-static void stream_next(struct stream *st)
-{
-	struct evbuffer *body = evbuffer_new();
-	struct evhttp_connection *evcon = st->evcon;
-	struct evhttp_request *req = st->req;
-
-	if (!body || next_chunk(st, body)) {
+	if (!ret && !end)
+		ret = st->chunked ? prom_http_chunk(out, body) : evbuffer_add_buffer(out, body);
+	else if (!ret && st->chunked)
+		ret = prom_http_last_chunk(out);
+	if (body)
+		evbuffer_free(body); /* lets go of what a failed chunk referenced */
+	if (ret) {
 		/*
 		 * Half a text must never pass for all of it: without the last
-		 * chunk the client sees the reply cut off and the scrape fails.
+		 * chunk, or short of its Content-Length, the client sees the
+		 * reply cut off and the scrape fails.
 		 */
-		if (body)
-			evbuffer_free(body);
-		evhttp_connection_free(evcon); /* calls on_conn_close: st is gone */
-		return;
+		stream_free(st);
+		prom_conn_abort(k);
+	} else if (end) {
+		stream_free(st);
+		prom_conn_done(k);
 	}
-	if (evbuffer_get_length(body)) {
-		evhttp_send_reply_chunk_with_cb(req, body, on_chunk_sent, st);
-		evbuffer_free(body);
-		return;
-	}
-	evbuffer_free(body);
-	/* Before the end: it may complete the request, and on_complete must not run. */
-	stream_free(st);
-	evhttp_send_reply_end(req);
-}
-
-static void on_chunk_sent(struct evhttp_connection *evcon, void *arg)
-{
-	(void)evcon;
-	stream_next(arg);
-}
-
-static void reply_unavailable(struct evhttp_request *req)
-{
-	evhttp_remove_header(evhttp_request_get_output_headers(req), "Content-Type");
-	reply_text(req, HTTP_SERVUNAVAIL, "Service Unavailable", "out of memory: try again\n");
 }
 
 /*
  * The text in one reply with its Content-Length when it fits in one
- * chunk (a few cgroups, or before the first interval), else streamed in
- * chunks.  Out of memory before anything is sent, the scrape fails whole
+ * chunk (a few cgroups, or before the first interval), else streamed: in
+ * HTTP/1.1 chunks, or to an HTTP/1.0 client after the Content-Length
+ * the text is counted to (rows made into text twice: such clients are
+ * rare, and the length is what tells them a reply cut off from a whole
+ * one).  Out of memory before anything is sent, the scrape fails whole
  * with 503, never a part of the text taken for all of it (Prometheus
  * would ingest the part).
  */
-static void reply_body(struct evhttp_request *req, struct snapshot *snap)
+static void reply_body(struct prom_conn *k, const struct prom_http_req *r, struct snapshot *snap)
 {
-	/* Not the request's own buffer: libevent sends that unframed with the headers. */
-	struct evbuffer *body = evbuffer_new();
+	struct evbuffer *out = prom_conn_output(k), *body = evbuffer_new();
 	struct stream *st = calloc(1, sizeof(*st));
-	size_t most = snap->text.rows ? prom_rows_max_sample(snap->text.rows) : 0;
+	size_t len;
+	int ret;
 
 	if (!st || !body) {
 		free(st);
 		if (body)
 			evbuffer_free(body);
 		snapshot_put(snap);
-		reply_unavailable(req);
+		reply_unavailable(k, r);
 		return;
 	}
-	st->req = req;
-	st->evcon = evhttp_request_get_connection(req);
 	st->snap = snap; /* this reply's reference, now the stream's */
 	st->chunk = PROM_TEXT_CHUNK;
-	st->most = most;
-	if (next_chunk(st, body) || st->piece >= snap->text.n) {
-		bool whole = st->piece >= snap->text.n;
-
-		stream_free(st); /* body's references hold the text while it is sent */
-		if (!whole || evbuffer_add_buffer(evhttp_request_get_output_buffer(req), body)) {
-			evbuffer_free(body); /* lets go of the pieces referenced */
-			reply_unavailable(req);
-			return;
-		}
-		evbuffer_free(body);
-		evhttp_send_reply(req, HTTP_OK, "OK", NULL);
+	st->most = snap->text.rows ? prom_rows_max_sample(snap->text.rows) : 0;
+	st->chunked = !r->http10;
+	if (next_chunk(st, body)) {
+		evbuffer_free(body); /* lets go of the pieces referenced */
+		stream_free(st);
+		reply_unavailable(k, r);
 		return;
 	}
-	evhttp_request_set_on_complete_cb(req, on_complete, st);
-	evhttp_connection_set_closecb(st->evcon, on_conn_close, st);
-	evhttp_send_reply_start(req, HTTP_OK, "OK");
-	evhttp_send_reply_chunk_with_cb(req, body, on_chunk_sent, st);
+	if (st->piece >= snap->text.n) {
+		/* Whole in one chunk: body's references hold the text while it is sent. */
+		stream_free(st);
+		ret = prom_http_head(out, r, 200, CONTENT_TYPE, NULL, PROM_HTTP_LENGTH,
+				     evbuffer_get_length(body)) ||
+		      evbuffer_add_buffer(out, body);
+		evbuffer_free(body);
+		if (ret)
+			prom_conn_abort(k);
+		else
+			prom_conn_done(k);
+		return;
+	}
+	len = st->chunked ? 0 : prom_text_len(&snap->text);
+	if (len == (size_t)-1) {
+		evbuffer_free(body);
+		stream_free(st);
+		reply_unavailable(k, r);
+		return;
+	}
+	ret = prom_http_head(out, r, 200, CONTENT_TYPE, NULL,
+			     st->chunked ? PROM_HTTP_CHUNKED : PROM_HTTP_LENGTH, len) ||
+	      (st->chunked ? prom_http_chunk(out, body) : evbuffer_add_buffer(out, body));
 	evbuffer_free(body);
+	if (ret) {
+		stream_free(st);
+		prom_conn_abort(k);
+		return;
+	}
+	prom_conn_stream(k, stream_more, stream_free, st);
 }
 
-static void reply_metrics(struct prom_server *s, struct evhttp_request *req, bool head)
+static void reply_metrics(struct prom_server *s, struct prom_conn *k, const struct prom_http_req *r)
 {
-	struct evkeyvalq *h = evhttp_request_get_output_headers(req);
 	struct snapshot *snap;
-	char len[24];
 	size_t n;
 
 	/* Under the lock: publish must not drop the text before this reply holds it. */
@@ -308,48 +267,42 @@ static void reply_metrics(struct prom_server *s, struct evhttp_request *req, boo
 	snap = s->current;
 	atomic_fetch_add(&snap->refs, 1);
 	pthread_mutex_unlock(&s->lock);
-	evhttp_add_header(h, "Content-Type", CONTENT_TYPE);
-	if (!head) {
-		reply_body(req, snap);
+	if (r->method != PROM_HTTP_HEAD) {
+		reply_body(k, r, snap);
 		return;
 	}
-	/*
-	 * libevent leaves Content-Length out of a HEAD reply; say what GET would
-	 * send (the rows made into text to count it: HEAD costs what GET does).
-	 */
+	/* HEAD: the Content-Length GET would send (the rows made into text to count it). */
 	n = prom_text_len(&snap->text);
 	snapshot_put(snap);
 	if (n == (size_t)-1) {
-		reply_unavailable(req);
+		reply_unavailable(k, r);
 		return;
 	}
-	snprintf(len, sizeof(len), "%zu", n);
-	evhttp_add_header(h, "Content-Length", len);
-	evhttp_send_reply(req, HTTP_OK, "OK", NULL);
+	if (prom_http_head(prom_conn_output(k), r, 200, CONTENT_TYPE, NULL, PROM_HTTP_LENGTH, n))
+		prom_conn_abort(k);
+	else
+		prom_conn_done(k);
 }
 
-static void handle(struct evhttp_request *req, void *arg)
+static void handle(struct prom_conn *k, const struct prom_http_req *r, void *arg)
 {
 	struct prom_server *s = arg;
-	enum evhttp_cmd_type m = evhttp_request_get_command(req);
-	const char *path = evhttp_uri_get_path(evhttp_request_get_evhttp_uri(req));
+	const char *path = r->path;
 
-	prom_conns_served(s->conns, req);
-	if (m != EVHTTP_REQ_GET && m != EVHTTP_REQ_HEAD)
-		reply_text(req, HTTP_BADMETHOD, "Method Not Allowed", "only GET and HEAD\n");
-	else if (path && !strcmp(path, "/"))
-		reply_text(req, HTTP_OK, "OK", "tmacg: Prometheus metrics at /metrics\n");
-	else if (path && !strcmp(path, "/metrics"))
-		reply_metrics(arg, req, m == EVHTTP_REQ_HEAD);
-	else if (path && !strcmp(path, "/healthz"))
-		reply_text(req, HTTP_OK, "OK", "ok\n");
-	else if (path && !strcmp(path, "/readyz") && atomic_load(&s->ready))
-		reply_text(req, HTTP_OK, "OK", "ready\n");
-	else if (path && !strcmp(path, "/readyz"))
-		reply_text(req, HTTP_SERVUNAVAIL, "Service Unavailable",
-			   "not ready: no interval completed yet\n");
+	if (r->method == PROM_HTTP_OTHER)
+		reply_text(k, r, 405, "Allow: GET, HEAD\r\n", "only GET and HEAD\n");
+	else if (!strcmp(path, "/"))
+		reply_text(k, r, 200, NULL, "tmacg: Prometheus metrics at /metrics\n");
+	else if (!strcmp(path, "/metrics"))
+		reply_metrics(s, k, r);
+	else if (!strcmp(path, "/healthz"))
+		reply_text(k, r, 200, NULL, "ok\n");
+	else if (!strcmp(path, "/readyz") && atomic_load(&s->ready))
+		reply_text(k, r, 200, NULL, "ready\n");
+	else if (!strcmp(path, "/readyz"))
+		reply_text(k, r, 503, NULL, "not ready: no interval completed yet\n");
 	else
-		reply_text(req, HTTP_NOTFOUND, "Not Found",
+		reply_text(k, r, 404, NULL,
 			   "not found: tmacg serves /metrics, /healthz and /readyz\n");
 }
 
@@ -497,34 +450,22 @@ static int bind_socket(const struct prom_listen_addr *a, char *err, size_t errle
 	return fd;
 }
 
-/* The evhttp server on s->fd, its limits, and the event that ends the loop. */
+/* The connections on s->fd (theirs from here), and the event that ends the loop. */
 static int setup_http(struct prom_server *s)
 {
-	struct evhttp_bound_socket *bound;
+	int fd = s->fd;
 
+	s->fd = -1;
 	s->base = event_base_new();
-	if (!s->base)
+	if (!s->base) {
+		close(fd);
 		return -1;
+	}
+	s->conns = prom_conns_new(s->base, fd, 0, REQUEST_DEADLINE_MS, handle, s);
 	s->stop_ev = event_new(s->base, s->stop_fd, EV_READ, on_stop, s->base);
-	s->http = evhttp_new(s->base);
-	if (!s->stop_ev || !s->http || event_add(s->stop_ev, NULL))
+	if (!s->conns || !s->stop_ev || event_add(s->stop_ev, NULL))
 		return -1;
-	evhttp_set_max_headers_size(s->http, MAX_HEADERS_SIZE);
-	evhttp_set_max_body_size(s->http, MAX_BODY_SIZE);
-	evhttp_set_timeout(s->http, CONNECTION_TIMEOUT_S);
-	/* Every method reaches handle(), which answers 405 with Allow (libevent: 501). */
-	evhttp_set_allowed_methods(s->http, EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_HEAD |
-						    EVHTTP_REQ_PUT | EVHTTP_REQ_DELETE |
-						    EVHTTP_REQ_OPTIONS | EVHTTP_REQ_TRACE |
-						    EVHTTP_REQ_CONNECT | EVHTTP_REQ_PATCH);
-	evhttp_set_gencb(s->http, handle, s);
-	bound = evhttp_accept_socket_with_handle(s->http, s->fd);
-	if (!bound)
-		return -1;
-	s->fd = -1; /* evhttp's now: evhttp_free() closes it */
-	s->conns = prom_conns_new(s->base, s->http, evhttp_bound_socket_get_listener(bound), 0,
-				  REQUEST_DEADLINE_MS);
-	return s->conns ? 0 : -1;
+	return 0;
 }
 
 struct prom_server *prom_server_start(const struct prom_listen_addr *a, char *bound,
@@ -590,10 +531,8 @@ void prom_server_stop(struct prom_server *s)
 			abort();
 		pthread_join(s->thread, NULL);
 	}
-	/* Frees the connections still open, so their replies drop their snapshots. */
-	if (s->http)
-		evhttp_free(s->http);
-	prom_conns_free(s->conns); /* after evhttp: every connection is freed by then */
+	/* Closes the connections still open, so their replies drop their snapshots. */
+	prom_conns_free(s->conns);
 	if (s->stop_ev)
 		event_free(s->stop_ev);
 	if (s->base)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * The /metrics endpoint: libevent's HTTP server (evhttp) on its own thread
- * serves the text last published.  The interval loop publishes a new text
+ * The /metrics endpoint: an HTTP/1.1 server (prom_http.h) on libevent's
+ * event loop, its connections prom_conns.h's, on its own thread, serves the
+ * text last published.  The interval loop publishes a new text
  * once per interval; a scrape takes a reference to the current one (no BPF
  * map read, no evaluation) and makes its node samples into text as it sends
  * them, a cache-sized chunk at a time (prom_rows.h): a scrape costs its
