@@ -57,13 +57,29 @@ struct {
 	__uint(value_size, sizeof(__u32));
 } events SEC(".maps");
 
-/* Stats, state and the delta being charged: one lookup per switch. */
+/* State, pending slots and the delta being charged: one lookup per switch. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct tmacg_cpu);
 } cpu_data SEC(".maps");
+
+/*
+ * Each CPU's stats at its CPU number, apart from cpu_data: userspace sums them
+ * every interval through a mapping of this array, reading a slot of 128 bytes
+ * per CPU instead of a copy of every CPU's whole cpu_data.  An array, not a
+ * per-CPU one, so the lookup is inlined; a slot is two cache lines of its own,
+ * so CPUs do not write each other's lines.  max_entries: the possible CPUs,
+ * set at load.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct tmacg_stats_slot);
+} cpu_stats SEC(".maps");
 
 /*
  * One shared (not per-CPU) entry per cgroup, added to atomically: per-CPU
@@ -240,7 +256,8 @@ static __always_inline void charge_cgroup(__u64 cgid, const __u64 *d, struct tma
  * Charges d to cgid through this CPU's pending slots (struct tmacg_pending):
  * the cgroups a CPU switches between are few, and each keeps its slot.
  */
-static __always_inline void charge_cgroup_pending(struct tmacg_cpu *pc, __u64 cgid, const __u64 *d)
+static __always_inline void charge_cgroup_pending(struct tmacg_cpu *pc, struct tmacg_stats *st,
+						  __u64 cgid, const __u64 *d)
 {
 	struct tmacg_pending *p = &pc->pending[cgid & (TMACG_CPU_PENDING - 1)];
 
@@ -249,20 +266,20 @@ static __always_inline void charge_cgroup_pending(struct tmacg_cpu *pc, __u64 cg
 		return;
 	}
 	if (p->cgroup_id)
-		charge_cgroup(p->cgroup_id, p->acc, &pc->stats); /* evicted: to its entry */
+		charge_cgroup(p->cgroup_id, p->acc, st); /* evicted: to its entry */
 	p->cgroup_id = cgid;
 	walk_delta(p->acc, d, STEP_COPY); /* the words past this load's layout stay 0 */
 }
 
 /* Adds every pending slot to its cgroup's entry: before userspace reads them. */
-static __always_inline void drain_pending(struct tmacg_cpu *pc)
+static __always_inline void drain_pending(struct tmacg_cpu *pc, struct tmacg_stats *st)
 {
 	for (__u32 i = 0; i < TMACG_CPU_PENDING; i++) {
 		struct tmacg_pending *p = &pc->pending[i];
 
 		if (!p->cgroup_id)
 			continue;
-		charge_cgroup(p->cgroup_id, p->acc, &pc->stats);
+		charge_cgroup(p->cgroup_id, p->acc, st);
 		p->cgroup_id = 0;
 	}
 }
@@ -364,9 +381,9 @@ static __always_inline __u64 *delta_times(__u64 *d)
  * the outgoing task), the flush program (current is whatever runs on the
  * CPU) and the attach program (the task moving itself).
  */
-static __always_inline int account(struct tmacg_cpu *pc, struct task_struct *task, __u32 flags)
+static __always_inline int account(struct tmacg_cpu *pc, struct tmacg_stats *st,
+				   struct task_struct *task, __u32 flags)
 {
-	struct tmacg_stats *st = &pc->stats;
 	struct tmacg_cpu_state *cs = &pc->state;
 	__u64 *d = pc->delta, *time = delta_times(d);
 	__u32 cpu = bpf_get_smp_processor_id();
@@ -447,7 +464,7 @@ static __always_inline int account(struct tmacg_cpu *pc, struct task_struct *tas
 	 * the early return, what is pending may include earlier tasks of that
 	 * cgroup, and the current task may have moved since.
 	 */
-	charge_cgroup_pending(pc, cs->cur_cgid, d);
+	charge_cgroup_pending(pc, st, cs->cur_cgid, d);
 	if (per_task && (flags & ACCOUNT_TASK))
 		charge_task(cs->cur_cgid, d, st, task, flags & ACCOUNT_TYPED);
 	return 0;
@@ -458,6 +475,14 @@ static __always_inline struct tmacg_cpu *this_cpu(void)
 	__u32 zero = 0;
 
 	return bpf_map_lookup_elem(&cpu_data, &zero);
+}
+
+static __always_inline struct tmacg_stats *this_stats(void)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct tmacg_stats_slot *slot = bpf_map_lookup_elem(&cpu_stats, &cpu);
+
+	return slot ? &slot->stats : NULL;
 }
 
 /*
@@ -482,10 +507,10 @@ static __always_inline void track_runtime(struct tmacg_cpu_state *cs, struct tas
  * pending delta is charged to the task known to run, not to a stale cgroup,
  * and the miss is counted.  Also how the first event after loading starts.
  */
-static __always_inline void resync(struct tmacg_cpu *pc, struct task_struct *running, bool btf)
+static __always_inline void resync(struct tmacg_cpu *pc, struct tmacg_stats *st,
+				   struct task_struct *running, bool btf)
 {
 	struct tmacg_cpu_state *cs = &pc->state;
-	struct tmacg_stats *st = &pc->stats;
 	bool idle;
 
 	if (cs->run_task == (__u64)running)
@@ -510,7 +535,7 @@ static __always_inline void resync(struct tmacg_cpu *pc, struct task_struct *run
 		 */
 		if (idle)
 			st->missed_into_idle++;
-		account(pc, running, typed_if(btf) | (idle ? ACCOUNT_COUNTS_IDLE : 0));
+		account(pc, st, running, typed_if(btf) | (idle ? ACCOUNT_COUNTS_IDLE : 0));
 		/*
 		 * The fair class sets prev_sum_exec_runtime when it picks a task, and
 		 * this pick was unseen (a seen one, a flush or an attach would have
@@ -532,15 +557,16 @@ static __always_inline void resync(struct tmacg_cpu *pc, struct task_struct *run
 static __always_inline int on_switch(struct task_struct *prev, struct task_struct *next, bool btf)
 {
 	struct tmacg_cpu *pc = this_cpu();
+	struct tmacg_stats *st = this_stats();
 	struct tmacg_cpu_state *cs;
 	__u64 next_cgid;
 	bool next_idle;
 
-	if (!pc)
+	if (!pc || !st)
 		return 0;
 	cs = &pc->state;
-	pc->stats.switches++;
-	resync(pc, prev, btf);
+	st->switches++;
+	resync(pc, st, prev, btf);
 	track_runtime(cs, prev, next, btf);
 	next_cgid = task_cgroup_id(next, btf);
 	next_idle = task_is_idle(next, btf);
@@ -550,10 +576,10 @@ static __always_inline int on_switch(struct task_struct *prev, struct task_struc
 	 * time is split off instead of charged to the root cgroup.
 	 */
 	if (!per_task && !cs->cur_idle && !next_idle && cs->cur_cgid == next_cgid) {
-		pc->stats.early_returns++;
+		st->early_returns++;
 		return 0;
 	}
-	account(pc, prev, typed_if(btf) | ACCOUNT_TASK);
+	account(pc, st, prev, typed_if(btf) | ACCOUNT_TASK);
 	cs->cur_cgid = next_cgid;
 	cs->cur_idle = next_idle;
 	return 0;
@@ -581,16 +607,17 @@ SEC("raw_tp")
 int tmacg_flush(void *ctx)
 {
 	struct tmacg_cpu *pc = this_cpu();
+	struct tmacg_stats *st = this_stats();
 	struct task_struct *current = (struct task_struct *)bpf_get_current_task();
 
 	(void)ctx;
-	if (!pc)
+	if (!pc || !st)
 		return 0;
-	pc->stats.flushes++;
-	resync(pc, current, false);
+	st->flushes++;
+	resync(pc, st, current, false);
 	track_runtime(&pc->state, current, current, false);
-	account(pc, current, ACCOUNT_TASK);
-	drain_pending(pc);
+	account(pc, st, current, ACCOUNT_TASK);
+	drain_pending(pc, st);
 	return 0;
 }
 
@@ -601,14 +628,15 @@ int tmacg_flush(void *ctx)
 static __always_inline int on_attach(struct cgroup *dst, struct task_struct *task)
 {
 	struct tmacg_cpu *pc = this_cpu();
+	struct tmacg_stats *st = this_stats();
 
-	if (!pc || (__u64)task != bpf_get_current_task() ||
+	if (!pc || !st || (__u64)task != bpf_get_current_task() ||
 	    BPF_CORE_READ(dst, root, hierarchy_id) != 0)
 		return 0;
-	pc->stats.migrations++;
-	resync(pc, task, false);
+	st->migrations++;
+	resync(pc, st, task, false);
 	track_runtime(&pc->state, task, task, false);
-	account(pc, task, ACCOUNT_TASK);
+	account(pc, st, task, ACCOUNT_TASK);
 	pc->state.cur_cgid = BPF_CORE_READ(dst, kn, id);
 	return 0;
 }
@@ -635,10 +663,10 @@ static __always_inline int send_cgroup_event(struct cgroup *cgrp, __u32 type)
 
 	ev = bpf_ringbuf_reserve(&cgroup_events, sizeof(*ev), 0);
 	if (!ev) {
-		struct tmacg_cpu *pc = this_cpu();
+		struct tmacg_stats *st = this_stats();
 
-		if (pc)
-			pc->stats.events_lost++;
+		if (st)
+			st->events_lost++;
 		return 0;
 	}
 	ev->id = BPF_CORE_READ(cgrp, kn, id);

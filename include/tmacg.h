@@ -153,6 +153,18 @@ _Static_assert(sizeof(struct tmacg_stats) == TMACG_STATS_COUNTERS * sizeof(__u64
 	       "struct tmacg_stats is TMACG_STATS_COUNTERS __u64 fields");
 
 /*
+ * A CPU's stats in the cpu_stats array, at its CPU number: two cache lines, so
+ * that no two CPUs write one line (the array's mapping starts on a page).
+ */
+#define TMACG_STATS_SLOT_BYTES 128
+struct tmacg_stats_slot {
+	struct tmacg_stats stats;
+	__u64 pad[TMACG_STATS_SLOT_BYTES / 8 - TMACG_STATS_COUNTERS];
+};
+_Static_assert(sizeof(struct tmacg_stats_slot) == TMACG_STATS_SLOT_BYTES,
+	       "a stats slot is TMACG_STATS_SLOT_BYTES");
+
+/*
  * Cgroups this CPU charged last, with what it has not yet added to their
  * shared entries: a cgroup charged again while it keeps its slot is added to
  * with plain adds, not a hash lookup and atomic adds.  The slot of a cgroup is
@@ -173,16 +185,14 @@ struct tmacg_pending {
  * once, not once per part.  Userspace reads the stats (collector_stats()).
  */
 struct tmacg_cpu {
-	struct tmacg_stats stats;
 	struct tmacg_cpu_state state;
 	/* The delta being charged, in the plan's layout: too large for the 512-byte stack. */
 	__u64 delta[TMACG_ACC_MAX_WORDS];
 	struct tmacg_pending pending[TMACG_CPU_PENDING];
 };
 
-/* Userspace reads this map to sum the stats: every part 8-byte sized, no padding. */
-_Static_assert(sizeof(struct tmacg_cpu) == sizeof(struct tmacg_stats) +
-						   sizeof(struct tmacg_cpu_state) +
+/* Every part 8-byte sized, no padding: both sides agree on where each is. */
+_Static_assert(sizeof(struct tmacg_cpu) == sizeof(struct tmacg_cpu_state) +
 						   8 * TMACG_ACC_MAX_WORDS +
 						   TMACG_CPU_PENDING * sizeof(struct tmacg_pending),
 	       "struct tmacg_cpu has no padding");

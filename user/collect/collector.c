@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "collect/acc_delta.h"
@@ -92,6 +93,7 @@ static int configure(struct collector *c, bool raw_tp)
 	bpf_program__set_autoload(skel->progs.tmacg_rmdir_raw, raw_tp);
 	bpf_program__set_autoattach(skel->progs.tmacg_flush, false);
 	bpf_map__set_max_entries(skel->maps.cpu_hotplug, c->ncpus + 1);
+	bpf_map__set_max_entries(skel->maps.cpu_stats, c->ncpus);
 	bpf_program__set_autoattach(skel->progs.tmacg_cpuhp, false); /* optional: below */
 	return 0;
 }
@@ -130,6 +132,26 @@ static int check_kernel(const struct collector_config *cfg, struct btf_choice *b
 static size_t task_acc_bytes(const struct collector *c)
 {
 	return TMACG_TASK_ACC_BYTES(c->layout.nevents, c->layout.ngroups);
+}
+
+/* The kernel maps an array in whole pages: the stats of every possible CPU. */
+static size_t stats_map_bytes(const struct collector *c)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	return ((size_t)c->ncpus * sizeof(struct tmacg_stats_slot) + page - 1) / page * page;
+}
+
+/* The BPF stats array, mapped read-only: read in place each interval, never copied. */
+static int map_stats(struct collector *c)
+{
+	void *p = mmap(NULL, stats_map_bytes(c), PROT_READ, MAP_SHARED,
+		       bpf_map__fd(c->skel->maps.cpu_stats), 0);
+
+	if (p == MAP_FAILED)
+		return -errno;
+	c->stats = p;
+	return 0;
 }
 
 int collector_open(struct collector *c, const struct collector_config *cfg, char *err,
@@ -181,11 +203,16 @@ int collector_open(struct collector *c, const struct collector_config *cfg, char
 		collector_close(c);
 		return ret;
 	}
+	ret = map_stats(c);
+	if (ret) {
+		snprintf(err, errlen, "cannot map the BPF stats array: %s", strerror(-ret));
+		collector_close(c);
+		return ret;
+	}
 	c->batch_keys = malloc(COLLECTOR_BATCH * sizeof(__u64));
 	c->batch_vals = malloc(COLLECTOR_BATCH * task_acc_bytes(c));
-	c->cpu_data = calloc(c->ncpus, sizeof(*c->cpu_data));
 	c->delta = acc_new(&c->layout);
-	if (!c->batch_keys || !c->batch_vals || !c->cpu_data || !c->delta) {
+	if (!c->batch_keys || !c->batch_vals || !c->delta) {
 		snprintf(err, errlen, "out of memory");
 		collector_close(c);
 		return -ENOMEM;
@@ -313,29 +340,25 @@ int collector_wait_cgroups(struct collector *c, int timeout_ms)
 	return n < 0 ? n : 0;
 }
 
-/* Every CPU's cpu_data into c->cpu_data: 0 or -errno. */
-static int read_cpu_data(struct collector *c)
-{
-	__u32 zero = 0;
-
-	return bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.cpu_data), &zero, c->cpu_data) ?
-		       -errno :
-		       0;
-}
-
 /*
  * A CPU gone offline keeps what its pending slots hold until it comes back,
  * and only a flush on it would drain them: counted as flush errors (each
- * line's dropped), one per occupied slot, rather than lost unseen.
+ * line's dropped), one per occupied slot, rather than lost unseen.  Rare (a
+ * flush that failed): every CPU's cpu_data is read then, and only then.
  */
 static uint64_t stranded_slots(struct collector *c, int cpu)
 {
+	struct tmacg_cpu *all = calloc(c->ncpus, sizeof(*all));
+	__u32 zero = 0;
 	uint64_t n = 0;
 
-	if (read_cpu_data(c))
+	if (!all || bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.cpu_data), &zero, all)) {
+		free(all);
 		return 1; /* cannot tell: at least the pass that failed */
+	}
 	for (int i = 0; i < TMACG_CPU_PENDING; i++)
-		n += c->cpu_data[cpu].pending[i].cgroup_id != 0;
+		n += all[cpu].pending[i].cgroup_id != 0;
+	free(all);
 	return n;
 }
 
@@ -536,17 +559,15 @@ void collector_forget_cgroup(struct collector *c, uint64_t id)
 
 int collector_stats(struct collector *c, struct tmacg_stats *out)
 {
-	int err = read_cpu_data(c);
-
 	memset(out, 0, sizeof(*out));
-	for (int cpu = 0; !err && cpu < c->ncpus; cpu++) {
+	for (int cpu = 0; cpu < c->ncpus; cpu++) {
 		__u64 *dst = (__u64 *)out;
-		const __u64 *src = (const __u64 *)&c->cpu_data[cpu].stats;
+		const volatile __u64 *src = (const volatile __u64 *)&c->stats[cpu].stats;
 
 		for (size_t i = 0; i < TMACG_STATS_COUNTERS; i++)
 			dst[i] += src[i];
 	}
-	return err;
+	return 0;
 }
 
 static void free_values(struct u64map *m)
@@ -575,6 +596,8 @@ int collector_hotplug_count(struct collector *c, int cpu, uint64_t *n)
 void collector_close(struct collector *c)
 {
 	ring_buffer__free(c->rb);
+	if (c->stats)
+		munmap((void *)c->stats, stats_map_bytes(c));
 	tmacg_bpf__destroy(c->skel);
 	free_values(&c->snaps);
 	free_values(&c->task_snaps);
@@ -584,7 +607,6 @@ void collector_close(struct collector *c)
 	free(c->online_listed);
 	free(c->batch_keys);
 	free(c->batch_vals);
-	free(c->cpu_data);
 	free(c->delta);
 	memset(c, 0, sizeof(*c));
 }

@@ -66,8 +66,8 @@ struct collector {
 	uint64_t task_generation; /* read pass, to find tids the LRU dropped */
 	char *batch_keys;	  /* read buffers, sized to the maps */
 	char *batch_vals;
-	struct tmacg_cpu *cpu_data; /* every CPU's cpu_data, read each interval for the stats */
-	struct tmacg_acc *delta;    /* the delta handed to a read's callback, reused */
+	const struct tmacg_stats_slot *stats; /* the BPF cpu_stats array, mapped: [ncpus] */
+	struct tmacg_acc *delta;	      /* the delta handed to a read's callback, reused */
 };
 
 /*
