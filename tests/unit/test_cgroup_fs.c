@@ -101,6 +101,41 @@ static void resolves_user_paths(void **state)
 	snprintf(abs, sizeof(abs), "%s/nope", dir);
 	assert_int_not_equal(cgroup_resolve(&m, abs, out, sizeof(out)), 0);
 
+	/* '.', '..' and repeated slashes name the directory they lead to. */
+	snprintf(abs, sizeof(abs), "%s/svc/./", dir);
+	assert_int_equal(cgroup_resolve(&m, abs, out, sizeof(out)), 0);
+	assert_string_equal(out, "/svc");
+	snprintf(abs, sizeof(abs), "%s/svc/../svc//web/.", dir);
+	assert_int_equal(cgroup_resolve(&m, abs, out, sizeof(out)), 0);
+	assert_string_equal(out, "/svc/web");
+	assert_int_equal(cgroup_resolve(&m, "svc/web/..", out, sizeof(out)), 0);
+	assert_string_equal(out, "/svc");
+	assert_int_equal(cgroup_resolve(&m, "/svc/./web/../../svc", out, sizeof(out)), 0);
+	assert_string_equal(out, "/svc");
+	assert_int_equal(cgroup_resolve(&m, ".", out, sizeof(out)), 0);
+	assert_string_equal(out, "/");
+	/* Above the hierarchy's root: no cgroup there. */
+	assert_int_equal(cgroup_resolve(&m, "/svc/../..", out, sizeof(out)), -EXDEV);
+	/* Up out of the mount: outside cgroup2, refused as such, not taken as a path in it. */
+	snprintf(abs, sizeof(abs), "%s/svc/../..", dir);
+	assert_int_equal(cgroup_resolve(&m, abs, out, sizeof(out)), -EXDEV);
+	{
+		char link[300], outside[] = "/tmp/tmacg-cgfs-out-XXXXXX";
+
+		/* A symlink to a cgroup directory names that cgroup. */
+		snprintf(link, sizeof(link), "%s-link", dir);
+		assert_int_equal(symlink(sub, link), 0);
+		assert_int_equal(cgroup_resolve(&m, link, out, sizeof(out)), 0);
+		assert_string_equal(out, "/svc/web");
+		unlink(link);
+		/* One to a directory outside the mount is refused, saying so. */
+		assert_non_null(mkdtemp(outside));
+		assert_int_equal(symlink(outside, link), 0);
+		assert_int_equal(cgroup_resolve(&m, link, out, sizeof(out)), -EXDEV);
+		unlink(link);
+		rmdir(outside);
+	}
+
 	assert_int_equal(cgroup_dir_of(&m, "/svc/web", out, sizeof(out)), 0);
 	assert_string_equal(out, sub);
 	assert_int_equal(cgroup_dir_of(&m, "/", out, sizeof(out)), 0);

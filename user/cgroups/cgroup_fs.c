@@ -75,22 +75,43 @@ int cgroup_find_mount(const char *mountinfo, const char *want_dir, struct cgroup
 	return err;
 }
 
-static void normalise(const char *in, char *out, size_t len)
+/*
+ * A path made absolute and lexical: repeated slashes collapsed, "." dropped,
+ * ".." taking off the component before it, no trailing slash.  -EXDEV where
+ * ".." would climb above "/", -ENAMETOOLONG where it does not fit.
+ */
+static int normalise(const char *in, char *out, size_t len)
 {
 	size_t n = 0;
 
-	/* Collapse repeated slashes, drop a trailing one; always start with '/'. */
 	if (len < 2)
-		return;
+		return -ENAMETOOLONG;
 	out[n++] = '/';
-	for (; *in && n + 1 < len; in++) {
-		if (*in == '/' && out[n - 1] == '/')
-			continue;
-		out[n++] = *in;
+	while (*in) {
+		size_t c = strcspn(in, "/");
+
+		if (c == 2 && in[0] == '.' && in[1] == '.') {
+			if (n == 1)
+				return -EXDEV;
+			while (n > 1 && out[n - 1] != '/')
+				n--;
+			if (n > 1)
+				n--; /* the slash before the component taken off */
+		} else if (c && !(c == 1 && in[0] == '.')) {
+			if (n > 1)
+				out[n++] = '/';
+			if (n + c >= len)
+				return -ENAMETOOLONG;
+			memcpy(out + n, in, c);
+			n += c;
+		}
+		in += c;
+		in += *in == '/';
+		if (n >= len)
+			return -ENAMETOOLONG;
 	}
-	if (n > 1 && out[n - 1] == '/')
-		n--;
 	out[n] = '\0';
+	return 0;
 }
 
 int cgroup_dir_of(const struct cgroup_mount *mnt, const char *path, char *out, size_t len)
@@ -116,31 +137,54 @@ static int check_dir(const char *dir)
 	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
 }
 
+/* The hierarchy path of dir, a directory path below the mount's directory mdir. */
+static void below_mount(const struct cgroup_mount *mnt, const char *dir, size_t ml, char *out,
+			size_t len)
+{
+	const char *rest = dir[ml] ? dir + ml : "/";
+
+	if (strcmp(mnt->root, "/"))
+		snprintf(out, len, "%s%s", mnt->root, strcmp(rest, "/") ? rest : "");
+	else
+		snprintf(out, len, "%s", rest);
+}
+
 int cgroup_resolve(const struct cgroup_mount *mnt, const char *user_path, char *out, size_t len)
 {
-	char norm[CGROUP_PATH_MAX], mdir[CGROUP_PATH_MAX], dir[CGROUP_PATH_MAX];
+	char norm[CGROUP_PATH_MAX], dir[CGROUP_PATH_MAX], *real = NULL, *mreal;
+	bool outside = false;
 	size_t ml;
+	int err;
 
-	normalise(user_path, norm, sizeof(norm));
-	normalise(mnt->dir, mdir, sizeof(mdir));
-	ml = strlen(mdir);
-	if (user_path[0] == '/' && !strncmp(norm, mdir, ml) && (norm[ml] == '/' || !norm[ml])) {
-		const char *rest = norm[ml] ? norm + ml : "/";
-		int err = check_dir(norm);
-
-		if (err)
+	/*
+	 * A directory path, through its symlinks, "." and "..": the cgroup it
+	 * names when that is below the mount (the mount's own path resolved
+	 * too).  Else, or where no such directory exists, a hierarchy path.
+	 */
+	mreal = realpath(mnt->dir, NULL);
+	if (user_path[0] == '/' && mreal)
+		real = realpath(user_path, NULL);
+	if (real) {
+		ml = strlen(mreal);
+		if (!strncmp(real, mreal, ml) && (real[ml] == '/' || !real[ml])) {
+			err = check_dir(real);
+			if (!err)
+				below_mount(mnt, real, ml, out, len);
+			free(real);
+			free(mreal);
 			return err;
-		if (strcmp(mnt->root, "/"))
-			snprintf(out, len, "%s%s", mnt->root, strcmp(rest, "/") ? rest : "");
-		else
-			snprintf(out, len, "%s", rest);
-		return 0;
+		}
+		outside = true;
 	}
-	/* Not below the mount: a path inside the hierarchy. */
+	free(real);
+	free(mreal);
+	err = normalise(user_path, norm, sizeof(norm));
+	if (err)
+		return err;
 	if (cgroup_dir_of(mnt, norm, dir, sizeof(dir)))
 		return -ENAMETOOLONG;
 	if (check_dir(dir))
-		return -ENOENT;
+		return outside ? -EXDEV : -ENOENT;
 	snprintf(out, len, "%s", norm);
 	return 0;
 }

@@ -21,9 +21,11 @@ struct cgroup_mount {
 int cgroup_find_mount(const char *mountinfo, const char *want_dir, struct cgroup_mount *out);
 
 /*
- * Turns what the user typed into a hierarchy path ("/a/b"): an absolute path
- * below the mount ("/sys/fs/cgroup/a/b"), or a path relative to the cgroup2
- * root ("/a/b", "a/b").  The directory must exist.  0, -ENOENT or -ENOTDIR.
+ * Turns what the user typed into a hierarchy path ("/a/b"): a directory below
+ * the mount ("/sys/fs/cgroup/a/b", through symlinks, "." and ".."), or a path
+ * relative to the cgroup2 root ("/a/b", "a/b", "." and ".." taken lexically).
+ * The directory must exist.  0, -ENOENT or -ENOTDIR; -EXDEV for a directory
+ * outside the mount or a path above its root; -ENAMETOOLONG.
  */
 int cgroup_resolve(const struct cgroup_mount *mnt, const char *user_path, char *out, size_t len);
 
