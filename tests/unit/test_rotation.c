@@ -2,7 +2,7 @@
 /*
  * Levels 4-6 in turns (user/pmu/rotation.c), checked on properties rather
  * than on one packing: every group on in some slice, each slice within the
- * PMU's counters, fewer reads per switch than level 3 makes, the groups of
+ * PMU's counters and offcore-response MSRs, fewer reads per switch than level 3 makes, the groups of
  * levels 1-3 on all the time where they leave room, and the refusals (a
  * level the model lacks, a group no slice holds) with their reasons.
  */
