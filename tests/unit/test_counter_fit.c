@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "counter_assign.h"
+
 #include "pmu/counter_fit.h"
 
 static struct event_enc gp_event(uint32_t mask)
@@ -199,18 +201,6 @@ static uint32_t next(void)
 	return (uint32_t)(rng >> 32);
 }
 
-/* Brute force: some counter for each GP event, one event a counter, among its mask. */
-static bool assign(const uint32_t *mask, int n, int k, int gp, uint32_t used)
-{
-	if (k == n)
-		return true;
-	for (int c = 0; c < gp; c++)
-		if ((mask[k] & (1u << c)) && !(used & (1u << c)) &&
-		    assign(mask, n, k + 1, gp, used | (1u << c)))
-			return true;
-	return false;
-}
-
 /*
  * Random sets of GP and fixed-counter events with random masks and
  * offcore-response values: fits exactly where a brute-force search
@@ -246,7 +236,7 @@ static void random_sets_as_brute_force(void **state)
 			}
 		}
 		msrs_hold = nocr <= 2;
-		want = msrs_hold && nmask <= gp && assign(mask, nmask, 0, gp, 0);
+		want = msrs_hold && nmask <= gp && counter_assign(mask, nmask, gp);
 		if (all_fit(evs, n, gp, false) != want)
 			fail_msg("round %d: %d events on %d counters: fits %d, brute force %d",
 				 round, n, gp, !want, want);
