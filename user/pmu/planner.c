@@ -34,7 +34,7 @@ struct plan_state {
 	 * general-purpose counter and can stay on in every slice.
 	 */
 	int sealed;
-	struct counter_fit beside; /* what they take: beside every other group */
+	struct counter_fit beside; /* the PMU with their events on: every other group goes beside */
 	int top_levels;		   /* the levels group 0 holds whole (plan.top_levels) */
 	size_t cap;		   /* room for every input event, SLOTS added, and a spare */
 };
