@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "model/model.h"
+#include "model/model_impl.h"
 
 void test_model_path(char *path, size_t len, const char *name)
 {
@@ -49,5 +50,12 @@ struct tma_model *test_model_builtin(const char *id)
 
 	if (!m)
 		fail_msg("built-in model %s does not load: %s", id, err);
+	return m;
+}
+
+struct tma_model *test_model_plain(struct tma_model *m)
+{
+	model_code_free(&m->code);
+	assert_int_equal(model_compile(m, true), 0);
 	return m;
 }

@@ -24,4 +24,10 @@ struct tma_model *test_model_text(const char *text, const char *file);
 /* The built-in model id; fails the test when it does not load. */
 struct tma_model *test_model_builtin(const char *id);
 
+/*
+ * m compiled again plain (model_compile's plain: every threshold link as
+ * written): what the rewritten code must give the same results as.  Returns m.
+ */
+struct tma_model *test_model_plain(struct tma_model *m);
+
 #endif

@@ -22,6 +22,7 @@
 #include "model/model_impl.h"
 #include "model/retire_latency.h"
 #include "pmu/cpu_desc.h"
+#include "test_models.h"
 
 /* The reference's flags from a vector, as replay derives them. */
 static unsigned vector_flags(json_object *o)
@@ -74,8 +75,8 @@ static bool listed(const char *const *list, const char *name)
 }
 
 /*
- * The same model compiled plain (model_compile_plain: no fused comparisons or
- * operands, no threaded jumps) gives every node the same value, bit for bit, and the
+ * The same model compiled plain (every threshold link compared, none left to
+ * the parent's flag) gives every node the same value, bit for bit, and the
  * same flags and bottleneck: the golden values do not pin thresholds.
  */
 static void same_as_plain(const struct tma_model *m, const struct model_result *r,
@@ -219,10 +220,9 @@ static void run_golden(const struct golden_case *gc, bool only_fixed)
 
 	if (!m)
 		fail_msg("built-in model '%s' does not load: %s", gc->model, err);
-	model_compile_plain = true;
 	plain = model_load_version(gc->model, gc->version, err, sizeof(err));
-	model_compile_plain = false;
 	assert_non_null(plain);
+	test_model_plain(plain);
 	snprintf(path, sizeof(path), "tests/golden/%s", gc->file);
 	f = fopen(path, "r");
 	if (!f)

@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "counter_assign.h"
 #include "cpu_target.h"
 
 #include "model/model.h"
@@ -101,17 +102,6 @@ static int build(const struct event_target *t, int gp, const char *const *ev, in
 	return plan_build(&in, p, err, errlen);
 }
 
-static bool assign(const uint32_t *mask, int n, int k, int gp, unsigned int used)
-{
-	if (k == n)
-		return true;
-	for (int c = 0; c < gp; c++)
-		if ((mask[k] & (1u << c)) && !(used & (1u << c)) &&
-		    assign(mask, n, k + 1, gp, used | (1u << c)))
-			return true;
-	return false;
-}
-
 /*
  * Brute force: some counter assignment exists for the GP members of every
  * group, and for a fixed-counter event whose fixed counter another member
@@ -153,7 +143,7 @@ static void check_schedulable(const struct plan *p, int gp)
 			fail_msg("group %d has %d GP events for %d counters", g, n, gp);
 		if (nocr > 2)
 			fail_msg("group %d needs %d offcore-response MSRs", g, nocr);
-		if (!assign(mask, n, 0, gp, 0))
+		if (!counter_assign(mask, n, gp))
 			fail_msg("group %d cannot be scheduled", g);
 	}
 }

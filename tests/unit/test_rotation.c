@@ -2,7 +2,7 @@
 /*
  * Levels 4-6 in turns (user/pmu/rotation.c), checked on properties rather
  * than on one packing: every group on in some slice, each slice within the
- * PMU's counters, fewer reads per switch than level 3 makes, the groups of
+ * PMU's counters and offcore-response MSRs, fewer reads per switch than level 3 makes, the groups of
  * levels 1-3 on all the time where they leave room, and the refusals (a
  * level the model lacks, a group no slice holds) with their reasons.
  */
@@ -374,6 +374,58 @@ static void group_no_slice_holds(void **state)
 		fail_msg("reason not given: %s", err);
 }
 
+/*
+ * Offcore response: groups whose events together need more offcore-response
+ * MSRs than the PMU's two never share a slice, though their counters would
+ * fit; groups reading the same MSR value do.  The same for another extra
+ * MSR (MSR_PEBS_FRONTEND) and its one value.
+ */
+static void slices_keep_to_the_msrs(void **state)
+{
+	static struct plan p;
+	static const int one_each[] = { 1, 1, 1, 1 };
+	static const uint64_t ocr[] = { 0x10003c0002, 0x10001, 0x20001, 0x10001 };
+	char err[256];
+
+	(void)state;
+	make_plan(&p, one_each, 4, 8);
+	for (int g = 0; g < 4; g++)
+		p.ev[p.first[g]].attr.config1 = ocr[g];
+	assert_int_equal(plan_rotate(&p, NULL, false, err, sizeof(err)), 0);
+	check_rotation(&p, false);
+	assert_int_equal(p.always_on, 0);
+	/* groups 0, 1 and 3 need two values; group 2's third its own slice */
+	assert_int_equal(p.nslices, 2);
+	assert_int_equal(p.slice_groups[0], 1u << 0 | 1u << 1 | 1u << 3);
+	assert_int_equal(p.slice_groups[1], 1u << 2);
+	for (int s = 0; s < p.nslices; s++) {
+		uint64_t seen[4];
+		int n = 0;
+
+		for (int i = 0; i < p.nevents; i++) {
+			bool known = false;
+
+			if (!plan_group_on(&p, plan_group_of(&p, i), s))
+				continue;
+			for (int k = 0; k < n; k++)
+				known |= seen[k] == p.ev[i].attr.config1;
+			if (!known)
+				seen[n++] = p.ev[i].attr.config1;
+		}
+		if (n > 2)
+			fail_msg("slice %d needs %d offcore-response MSRs", s, n);
+	}
+
+	make_plan(&p, one_each, 2, 8);
+	p.ev[0].msr = p.ev[1].msr = 0x3f7;
+	p.ev[0].attr.config1 = p.ev[1].attr.config1 = 0x11;
+	assert_int_equal(plan_rotate(&p, NULL, false, err, sizeof(err)), 0);
+	assert_int_equal(p.nslices, 1); /* one value: together */
+	p.ev[1].attr.config1 = 0x12;
+	assert_int_equal(plan_rotate(&p, NULL, false, err, sizeof(err)), 0);
+	assert_int_equal(p.nslices, 2);
+}
+
 /* Software stand-ins (a description's software_counters): the fixture model rotates. */
 static void software_stand_ins_rotate(void **state)
 {
@@ -486,6 +538,7 @@ int main(void)
 		cmocka_unit_test(fixed_group_always_on),
 		cmocka_unit_test(fitting_plan_does_not_rotate),
 		cmocka_unit_test(group_no_slice_holds),
+		cmocka_unit_test(slices_keep_to_the_msrs),
 		cmocka_unit_test(software_stand_ins_rotate),
 		cmocka_unit_test(list_events_shows_rotation),
 		cmocka_unit_test(event_no_counter_holds_is_exit_2),

@@ -47,22 +47,19 @@ static const char chain_model[] =
 
 static struct tma_model *load_chain(bool plain)
 {
-	struct tma_model *m;
+	struct tma_model *m = test_model_text(chain_model, "chain.tma");
 
-	model_compile_plain = plain;
-	m = test_model_text(chain_model, "chain.tma");
-	model_compile_plain = false;
-	return m;
+	return plain ? test_model_plain(m) : m;
 }
 
-/* Node name's threshold code reads a flag (OP_OVER): its parent's links were left to its flag. */
+/* Node name's threshold code reads a flag (EXPR_OVER): its parent's links were left to its flag. */
 static bool reads_parent_flag(const struct tma_model *m, const char *name)
 {
 	int i = model_node_index(m, name);
 
 	assert_true(i >= 0);
 	for (int pc = m->code.thresh_pc[i]; m->code.ops[pc].code != OP_RET; pc++)
-		if (m->code.ops[pc].code == OP_OVER)
+		if (m->code.ops[pc].code == EXPR_OVER)
 			return true;
 	return false;
 }

@@ -11,11 +11,10 @@
 
 #include "model/model_impl.h"
 
-bool model_compile_plain;
-
 struct compiler {
 	struct tma_model *m;
 	struct model_code *c;
+	bool plain; /* model_compile's: no rewrite */
 	int cap, numcap;
 	int depth, max_depth; /* value stack of the block being compiled */
 	int rc;
@@ -69,61 +68,6 @@ static void push(struct compiler *k, int n)
 		k->max_depth = k->depth;
 }
 
-/*
- * "node > number" as one op (OP_NODE_GT_NUM): each TMA threshold is a chain
- * of them ("(L3_Bound > 0.05) and (Memory_Bound > 0.2) and ..."), and three
- * dispatches for one comparison were a fifth of an evaluation's ops.
- */
-static bool node_gt_num(struct compiler *k, const struct expr *x)
-{
-	const struct expr *a, *b;
-	int num;
-
-	if (model_compile_plain || x->kind != EXPR_GT)
-		return false;
-	a = &k->m->pool.e[x->a];
-	b = &k->m->pool.e[x->b];
-	if (a->kind != EXPR_NODE || (b->kind != EXPR_NUM && b->kind != EXPR_CONST) || a->a < 0 ||
-	    a->a >= 1 << 16)
-		return false;
-	num = number(k, b->num);
-	if (num >= 1 << 15)
-		return false; /* the number is kept: OP_NUM takes it by index */
-	emit(k, OP_NODE_GT_NUM, a->a | num << 16);
-	push(k, 1);
-	return true;
-}
-
-static void compile(struct compiler *k, int e);
-
-/*
- * "a + leaf" (or -, *, /) with the leaf a node, an event or a helper: a's
- * code, then one op that reads the leaf and applies the operator
- * (OP_ADD_NODE ...).  Sums of nodes and ratios of events are most of TMA's
- * formulas: a fifth of icx's ops were such a leaf and its operator, two
- * dispatches for one step (issue 27).
- */
-static bool binary_with_leaf(struct compiler *k, const struct expr *x)
-{
-	const struct expr *b;
-	int base;
-
-	if (model_compile_plain || x->kind < EXPR_ADD || x->kind > EXPR_DIV)
-		return false;
-	b = &k->m->pool.e[x->b];
-	if (b->kind == EXPR_NODE)
-		base = OP_ADD_NODE;
-	else if (b->kind == EXPR_EVENT)
-		base = OP_ADD_EVENT;
-	else if (b->kind == EXPR_HELPER)
-		base = OP_ADD_HELPER;
-	else
-		return false;
-	compile(k, x->a);
-	emit(k, base + (x->kind - EXPR_ADD), b->a);
-	return true;
-}
-
 static void compile(struct compiler *k, int e)
 {
 	const struct expr *x = &k->m->pool.e[e];
@@ -132,54 +76,30 @@ static void compile(struct compiler *k, int e)
 	switch (x->kind) {
 	case EXPR_NUM:
 	case EXPR_CONST:
-		emit(k, OP_NUM, number(k, x->num));
+		emit(k, EXPR_NUM, number(k, x->num));
 		push(k, 1);
 		return;
 	case EXPR_EVENT:
-		emit(k, OP_EVENT, x->a);
-		push(k, 1);
-		return;
 	case EXPR_LATENCY:
-		emit(k, OP_LATENCY, x->a);
-		push(k, 1);
-		return;
 	case EXPR_INTERVAL:
-		emit(k, OP_INTERVAL, 0);
-		push(k, 1);
-		return;
 	case EXPR_PMU_SLOTS:
-		emit(k, OP_PMU_SLOTS, 0);
-		push(k, 1);
-		return;
 	case EXPR_FLAG:
-		emit(k, OP_FLAG, x->a);
-		push(k, 1);
-		return;
 	case EXPR_HELPER:
-		emit(k, OP_HELPER, x->a);
-		push(k, 1);
-		return;
 	case EXPR_NODE:
-		emit(k, OP_NODE, x->a);
-		push(k, 1);
-		return;
 	case EXPR_SELF:
-		emit(k, OP_SELF, 0);
-		push(k, 1);
-		return;
 	case EXPR_OVER:
-		emit(k, OP_OVER, x->a);
+		emit(k, x->kind, x->a);
 		push(k, 1);
 		return;
 	case EXPR_NEG:
 	case EXPR_NOT:
 		compile(k, x->a);
-		emit(k, x->kind == EXPR_NEG ? OP_NEG : OP_NOT, 0);
+		emit(k, x->kind, 0);
 		return;
 	case EXPR_AND:
 	case EXPR_OR:
 		compile(k, x->a);
-		j1 = emit(k, x->kind == EXPR_AND ? OP_AND : OP_OR, 0);
+		j1 = emit(k, x->kind, 0);
 		push(k, -1);
 		compile(k, x->b);
 		if (j1 >= 0)
@@ -201,16 +121,10 @@ static void compile(struct compiler *k, int e)
 	default:
 		break;
 	}
-	if (node_gt_num(k, x) || binary_with_leaf(k, x))
-		return;
 	compile(k, x->a);
 	compile(k, x->b);
 	push(k, -1);
-	emit(k,
-	     x->kind == EXPR_MIN ? OP_MIN :
-	     x->kind == EXPR_MAX ? OP_MAX :
-				   OP_ADD + (x->kind - EXPR_ADD),
-	     0);
+	emit(k, x->kind, 0);
 }
 
 /* A block of code (a formula, a threshold) starts here: its value stack is empty. */
@@ -232,17 +146,17 @@ static void block_end(struct compiler *k)
  * (L3_Miss_Bound > 0.1) and (Memory_Bound > 0.2) and (Backend_Bound > 0.2)"
  * is MEM_Latency's own comparison, then L3_Miss_Bound's whole threshold link
  * for link.  Such a threshold is compiled as its own links and the parent's
- * flag (OP_OVER), which the parent's threshold has just set: one comparison
+ * flag (EXPR_OVER), which the parent's threshold has just set: one comparison
  * and a flag, not one comparison per level (level 6 evaluates 105 thresholds
- * per cgroup per interval, issue 27).  The same truth exactly where
+ * per cgroup per interval).  The same truth exactly where
  *   - the parent's links each compare a node with a number >= 0 (no event,
  *     no division: no formula failure a flag would not carry; a node that is
  *     null reads as 0, below every such number), one of them the parent's own
  *     value (a null parent is never flagged, and its links are then false);
  *   - the parent's flag is settled first: before the node in threshold
  *     order, and neither repeated with a cycle of flags.
- * The plain compilation (model_compile_plain) keeps every link: test_golden
- * holds the two to the same flags on every vector.
+ * The plain compilation keeps every link: test_golden and
+ * test_threshold_chain hold the two to the same flags.
  */
 #define MAX_LINKS 64
 
@@ -286,14 +200,15 @@ static bool node_above(const struct tma_model *m, int e, int owner, int *node, d
  * Node i's threshold as its own links then its parent's (the rules above):
  * how many links are its own, 0 where it is not so.
  */
-static int own_links(const struct tma_model *m, int i, const int *torder_pos, const bool *looped,
+static int own_links(const struct compiler *k, int i, const int *torder_pos, const bool *looped,
 		     int *links)
 {
+	const struct tma_model *m = k->m;
 	int p = m->nodes[i].info.parent, plinks[MAX_LINKS], n, np, own;
 	bool reads_parent = false;
 
-	if (model_compile_plain || p < 0 || m->nodes[i].threshold < 0 ||
-	    m->nodes[p].threshold < 0 || looped[i] || looped[p] || torder_pos[p] > torder_pos[i])
+	if (k->plain || p < 0 || m->nodes[i].threshold < 0 || m->nodes[p].threshold < 0 ||
+	    looped[i] || looped[p] || torder_pos[p] > torder_pos[i])
 		return 0;
 	n = and_links(m, m->nodes[i].threshold, links, 0);
 	np = and_links(m, m->nodes[p].threshold, plinks, 0);
@@ -319,10 +234,10 @@ static int parent_flag_block(struct compiler *k, int i, const int *links, int ow
 
 	for (int l = 0; l < own; l++) {
 		compile(k, links[l]);
-		jumps[l] = emit(k, OP_AND, 0);
+		jumps[l] = emit(k, EXPR_AND, 0);
 		push(k, -1);
 	}
-	emit(k, OP_OVER, k->m->nodes[i].info.parent);
+	emit(k, EXPR_OVER, k->m->nodes[i].info.parent);
 	push(k, 1);
 	for (int l = 0; l < own; l++)
 		if (jumps[l] >= 0)
@@ -330,13 +245,6 @@ static int parent_flag_block(struct compiler *k, int i, const int *links, int ow
 	block_end(k);
 	return pc;
 }
-
-_Static_assert(OP_DIV_NODE - OP_ADD_NODE == EXPR_DIV - EXPR_ADD &&
-		       OP_DIV_EVENT - OP_ADD_EVENT == EXPR_DIV - EXPR_ADD &&
-		       OP_DIV_HELPER - OP_ADD_HELPER == EXPR_DIV - EXPR_ADD,
-	       "a leaf's operators in OP_ADD's order");
-_Static_assert(OP_NE - OP_ADD == EXPR_NE - EXPR_ADD,
-	       "arithmetic and comparison opcodes follow the expr kinds");
 
 static int block(struct compiler *k, int root)
 {
@@ -347,29 +255,10 @@ static int block(struct compiler *k, int root)
 	return pc;
 }
 
-/*
- * An OP_AND whose target is another OP_AND jumps straight to that one's
- * target: the 0 it keeps would make the second jump too (a chain of "and"
- * falls through every link once its first is false).  OP_OR likewise.
- * Targets only lie ahead, so each chain ends.
- */
-static void thread_jumps(struct model_code *c)
-{
-	for (int pc = 0; pc < c->nops; pc++) {
-		int code = c->ops[pc].code, t = c->ops[pc].arg;
-
-		if (code != OP_AND && code != OP_OR)
-			continue;
-		while (t > pc && t < c->nops && c->ops[t].code == code)
-			t = c->ops[t].arg;
-		c->ops[pc].arg = t;
-	}
-}
-
-int model_compile(struct tma_model *m)
+int model_compile(struct tma_model *m, bool plain)
 {
 	struct model_code *c = &m->code;
-	struct compiler k = { .m = m, .c = c };
+	struct compiler k = { .m = m, .c = c, .plain = plain };
 	int *torder_pos;
 	bool *looped;
 
@@ -396,7 +285,7 @@ int model_compile(struct tma_model *m)
 	for (int j = 0; j < m->ntloop; j++)
 		looped[m->tloop[j]] = true;
 	for (int i = 0; i < m->nnodes; i++) {
-		int links[MAX_LINKS], own = own_links(m, i, torder_pos, looped, links);
+		int links[MAX_LINKS], own = own_links(&k, i, torder_pos, looped, links);
 
 		c->node_pc[i] = block(&k, m->nodes[i].formula);
 		c->thresh_pc[i] = own ? parent_flag_block(&k, i, links, own) :
@@ -405,8 +294,6 @@ int model_compile(struct tma_model *m)
 	}
 	free(torder_pos);
 	free(looped);
-	if (!k.rc && !model_compile_plain)
-		thread_jumps(c);
 	return k.rc;
 }
 

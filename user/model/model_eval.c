@@ -50,12 +50,6 @@ static double helper(struct ctx *c, int h, double *sp)
 	return ri->hval[h];
 }
 
-/* A failed node reads as 0, as the reference does: OP_NODE and the ops that fuse it. */
-static inline double node_operand(double v)
-{
-	return isnan(v) ? 0 : v;
-}
-
 /* An input nobody measured or gave (NAN) fails the formula; it reads as 0 meanwhile. */
 static inline double input_operand(double v, bool *bad)
 {
@@ -67,180 +61,103 @@ static inline double input_operand(double v, bool *bad)
 }
 
 /*
- * Threaded dispatch (GNU C's labels as values): each op ends in its own
- * jump to the next op's code, through a table by opcode.  A switch's one
- * shared jump, with its bounds check, was 40 % of the instructions run per
- * evaluation and a branch the CPU could hardly predict (issue 27: level 6
- * evaluates 105 nodes and their thresholds per cgroup per interval).  The
- * compiler (model_compile.c) writes only the opcodes of the table.
+ * A binary operator (by 0.0: the formula fails), its kind a constant, so
+ * that expr_binary's arithmetic is inlined, not chosen by a second switch
+ * per op.
  */
-#define NEXT()                         \
-	do {                           \
-		o = ops[pc++];         \
-		goto *op_code[o.code]; \
-	} while (0)
-
-/* A binary operator: expr_binary() is the one definition of the arithmetic, the kind a constant. */
-#define BINARY(label, kind)                                 \
-	label:                                              \
-	sp--;                                               \
-	sp[-1] = expr_binary(kind, sp[-1], sp[0], &c->bad); \
-	NEXT()
-
-/*
- * A binary operator whose right operand, a leaf, the op reads itself
- * (model_compile.c's binary_with_leaf), as OP_NODE, OP_EVENT and OP_HELPER
- * read it: operand is the expression that reads it.
- */
-#define BINARY_LEAF(label, kind, operand)               \
-	label:                                          \
-	v = operand;                                    \
-	sp[-1] = expr_binary(kind, sp[-1], v, &c->bad); \
-	NEXT()
-#define NODE_LEAF node_operand(value[o.arg])
-#define EVENT_LEAF input_operand(c->in->events[o.arg], &c->bad)
-#define HELPER_LEAF helper(c, o.arg, sp)
-/* The four arithmetic ops on one kind of leaf: op_add_node ... op_div_node. */
-#define ARITH_LEAF(leaf, operand)                      \
-	BINARY_LEAF(op_add_##leaf, EXPR_ADD, operand); \
-	BINARY_LEAF(op_sub_##leaf, EXPR_SUB, operand); \
-	BINARY_LEAF(op_mul_##leaf, EXPR_MUL, operand); \
-	BINARY_LEAF(op_div_##leaf, EXPR_DIV, operand)
+#define BINARY_CASE(kind)                                           \
+	case kind:                                                  \
+		sp--;                                               \
+		sp[-1] = expr_binary(kind, sp[-1], sp[0], &c->bad); \
+		break
 
 /* Runs one compiled formula with its values stacked from sp up; returns its value. */
 static double run(struct ctx *c, int pc, double *sp)
 {
-	static const void *const op_code[] = {
-		[OP_NUM] = &&op_num,
-		[OP_EVENT] = &&op_event,
-		[OP_LATENCY] = &&op_latency,
-		[OP_INTERVAL] = &&op_interval,
-		[OP_PMU_SLOTS] = &&op_pmu_slots,
-		[OP_FLAG] = &&op_flag,
-		[OP_HELPER] = &&op_helper,
-		[OP_NODE] = &&op_node,
-		[OP_SELF] = &&op_self,
-		[OP_OVER] = &&op_over,
-		[OP_NEG] = &&op_neg,
-		[OP_NOT] = &&op_not,
-		[OP_ADD] = &&op_add,
-		[OP_SUB] = &&op_sub,
-		[OP_MUL] = &&op_mul,
-		[OP_DIV] = &&op_div,
-		[OP_LT] = &&op_lt,
-		[OP_LE] = &&op_le,
-		[OP_GT] = &&op_gt,
-		[OP_GE] = &&op_ge,
-		[OP_EQ] = &&op_eq,
-		[OP_NE] = &&op_ne,
-		[OP_MIN] = &&op_min,
-		[OP_MAX] = &&op_max,
-		[OP_AND] = &&op_and,
-		[OP_OR] = &&op_or,
-		[OP_JZ] = &&op_jz,
-		[OP_JMP] = &&op_jmp,
-		[OP_NODE_GT_NUM] = &&op_node_gt_num,
-		[OP_ADD_NODE] = &&op_add_node,
-		[OP_SUB_NODE] = &&op_sub_node,
-		[OP_MUL_NODE] = &&op_mul_node,
-		[OP_DIV_NODE] = &&op_div_node,
-		[OP_ADD_EVENT] = &&op_add_event,
-		[OP_SUB_EVENT] = &&op_sub_event,
-		[OP_MUL_EVENT] = &&op_mul_event,
-		[OP_DIV_EVENT] = &&op_div_event,
-		[OP_ADD_HELPER] = &&op_add_helper,
-		[OP_SUB_HELPER] = &&op_sub_helper,
-		[OP_MUL_HELPER] = &&op_mul_helper,
-		[OP_DIV_HELPER] = &&op_div_helper,
-		[OP_RET] = &&op_ret,
-	};
-	_Static_assert(sizeof(op_code) / sizeof(op_code[0]) == OP_RET + 1,
-		       "every opcode has its code");
 	const struct model_op *ops = c->m->code.ops;
 	const double *num = c->m->code.num;
 	const double *value = c->ri->r.value;
-	struct model_op o;
-	double v;
 
-	NEXT();
-op_num:
-	*sp++ = num[o.arg];
-	NEXT();
-op_event:
-	*sp++ = input_operand(c->in->events[o.arg], &c->bad);
-	NEXT();
-op_latency: /* a latency nobody gave is no value, never a count */
-	*sp++ = input_operand(c->in->latencies ? c->in->latencies[o.arg] : NAN, &c->bad);
-	NEXT();
-op_interval:
-	*sp++ = c->in->interval_s;
-	NEXT();
-op_pmu_slots: /* a width not known (or not a number) is 0 */
-	*sp++ = c->in->pmu_slots > 0 ? c->in->pmu_slots : 0;
-	NEXT();
-op_flag:
-	*sp++ = (c->in->flags & (unsigned)o.arg) != 0;
-	NEXT();
-op_helper:
-	v = helper(c, o.arg, sp);
-	*sp++ = v;
-	NEXT();
-op_node:
-	*sp++ = node_operand(value[o.arg]);
-	NEXT();
-op_self:
-	*sp++ = c->self;
-	NEXT();
-op_over:
-	*sp++ = c->ri->r.flagged[o.arg];
-	NEXT();
-op_neg:
-	sp[-1] = expr_unary(EXPR_NEG, sp[-1]);
-	NEXT();
-op_not:
-	sp[-1] = expr_unary(EXPR_NOT, sp[-1]);
-	NEXT();
-	BINARY(op_add, EXPR_ADD);
-	BINARY(op_sub, EXPR_SUB);
-	BINARY(op_mul, EXPR_MUL);
-	BINARY(op_div, EXPR_DIV); /* by 0.0: the formula fails */
-	BINARY(op_lt, EXPR_LT);
-	BINARY(op_le, EXPR_LE);
-	BINARY(op_gt, EXPR_GT);
-	BINARY(op_ge, EXPR_GE);
-	BINARY(op_eq, EXPR_EQ);
-	BINARY(op_ne, EXPR_NE);
-	BINARY(op_min, EXPR_MIN);
-	BINARY(op_max, EXPR_MAX);
-op_and: /* Python: the deciding operand is the value */
-	if (sp[-1] == 0)
-		pc = o.arg;
-	else
-		sp--;
-	NEXT();
-op_or:
-	if (sp[-1] != 0)
-		pc = o.arg;
-	else
-		sp--;
-	NEXT();
-op_jz:
-	sp--;
-	if (sp[0] == 0)
-		pc = o.arg;
-	NEXT();
-op_jmp:
-	pc = o.arg;
-	NEXT();
-op_node_gt_num: /* op_node, op_num and op_gt's arithmetic, one dispatch */
-	v = node_operand(value[o.arg & 0xffff]);
-	*sp++ = expr_binary(EXPR_GT, v, num[o.arg >> 16], &c->bad);
-	NEXT();
-	ARITH_LEAF(node, NODE_LEAF);
-	ARITH_LEAF(event, EVENT_LEAF);
-	ARITH_LEAF(helper, HELPER_LEAF);
-op_ret:
-	return sp[-1];
+	for (;;) {
+		struct model_op o = ops[pc++];
+		double v;
+
+		switch (o.code) {
+		case EXPR_NUM:
+			*sp++ = num[o.arg];
+			break;
+		case EXPR_EVENT:
+			*sp++ = input_operand(c->in->events[o.arg], &c->bad);
+			break;
+		case EXPR_LATENCY: /* a latency nobody gave is no value, never a count */
+			*sp++ = input_operand(c->in->latencies ? c->in->latencies[o.arg] : NAN,
+					      &c->bad);
+			break;
+		case EXPR_INTERVAL:
+			*sp++ = c->in->interval_s;
+			break;
+		case EXPR_PMU_SLOTS: /* a width not known (or not a number) is 0 */
+			*sp++ = c->in->pmu_slots > 0 ? c->in->pmu_slots : 0;
+			break;
+		case EXPR_FLAG:
+			*sp++ = (c->in->flags & (unsigned)o.arg) != 0;
+			break;
+		case EXPR_HELPER:
+			v = helper(c, o.arg, sp);
+			*sp++ = v;
+			break;
+		case EXPR_NODE: /* a failed node reads as 0, as the reference does */
+			v = value[o.arg];
+			*sp++ = isnan(v) ? 0 : v;
+			break;
+		case EXPR_SELF:
+			*sp++ = c->self;
+			break;
+		case EXPR_OVER:
+			*sp++ = c->ri->r.flagged[o.arg];
+			break;
+		case EXPR_NEG:
+		case EXPR_NOT:
+			sp[-1] = expr_unary(o.code, sp[-1]);
+			break;
+		case EXPR_AND: /* Python: the deciding operand is the value */
+			if (sp[-1] == 0)
+				pc = o.arg;
+			else
+				sp--;
+			break;
+		case EXPR_OR:
+			if (sp[-1] != 0)
+				pc = o.arg;
+			else
+				sp--;
+			break;
+		case OP_JZ:
+			sp--;
+			if (sp[0] == 0)
+				pc = o.arg;
+			break;
+		case OP_JMP:
+			pc = o.arg;
+			break;
+		case OP_RET:
+			return sp[-1];
+			BINARY_CASE(EXPR_ADD);
+			BINARY_CASE(EXPR_SUB);
+			BINARY_CASE(EXPR_MUL);
+			BINARY_CASE(EXPR_DIV);
+			BINARY_CASE(EXPR_LT);
+			BINARY_CASE(EXPR_LE);
+			BINARY_CASE(EXPR_GT);
+			BINARY_CASE(EXPR_GE);
+			BINARY_CASE(EXPR_EQ);
+			BINARY_CASE(EXPR_NE);
+			BINARY_CASE(EXPR_MIN);
+			BINARY_CASE(EXPR_MAX);
+		default: /* model_compile writes no other code: no range check per op */
+			__builtin_unreachable();
+		}
+	}
 }
 
 static double eval_block(struct ctx *c, int pc)

@@ -37,60 +37,16 @@ struct model_entry {
 };
 
 /*
- * Formulas compiled to postfix code for a value stack (model_compile.c):
- * evaluating is a loop over 8-byte ops, lazy branches are jumps.
+ * Formulas compiled to postfix code for a value stack (model_compile.c),
+ * which model_eval runs with one switch over 8-byte ops.  An op's code is
+ * an expression kind: a leaf pushes its value (EXPR_NUM: num[arg], the
+ * others as the tree reads them, arg their index), an operator replaces the
+ * values on top with its result; EXPR_AND (EXPR_OR) keeps a top of 0 (not 0),
+ * which decides, and jumps to arg, else drops it.  Or one of these:
  */
 enum model_opcode {
-	OP_NUM,	    /* push num[arg] */
-	OP_EVENT,   /* push events[arg]; NAN: the formula fails */
-	OP_LATENCY, /* push latencies[arg]; NAN or none given: the formula fails */
-	OP_INTERVAL,
-	OP_PMU_SLOTS, /* push in->pmu_slots (0 when not known) */
-	OP_FLAG,      /* push (flags & arg) != 0 */
-	OP_HELPER,    /* push helper arg, computed once per evaluation */
-	OP_NODE,      /* push node arg's value, NAN read as 0 */
-	OP_SELF,
-	OP_OVER, /* push node arg's flag */
-	OP_NEG,
-	OP_NOT,
-	OP_ADD,
-	OP_SUB,
-	OP_MUL,
-	OP_DIV,
-	OP_LT,
-	OP_LE,
-	OP_GT,
-	OP_GE,
-	OP_EQ,
-	OP_NE,
-	OP_MIN,
-	OP_MAX,
-	OP_AND, /* top is 0: keep it, jump to arg; else drop it */
-	OP_OR,	/* top is not 0: keep it, jump to arg; else drop it */
-	OP_JZ,	/* pop; 0: jump to arg */
+	OP_JZ = EXPR_MAX + 1, /* pop; 0: jump to arg */
 	OP_JMP,
-	/*
-	 * push (node's value, NAN read as 0) > num: OP_NODE, OP_NUM, OP_GT in
-	 * one (arg: node | num << 16), the link of TMA's threshold chains.
-	 */
-	OP_NODE_GT_NUM,
-	/*
-	 * sp[-1] = sp[-1] + - * / the node's value (NAN read as 0), the event's
-	 * (NAN: the formula fails) or the helper's, arg: OP_NODE, OP_EVENT or
-	 * OP_HELPER and the operator in one, each group in OP_ADD's order.
-	 */
-	OP_ADD_NODE,
-	OP_SUB_NODE,
-	OP_MUL_NODE,
-	OP_DIV_NODE,
-	OP_ADD_EVENT,
-	OP_SUB_EVENT,
-	OP_MUL_EVENT,
-	OP_DIV_EVENT,
-	OP_ADD_HELPER,
-	OP_SUB_HELPER,
-	OP_MUL_HELPER,
-	OP_DIV_HELPER,
 	OP_RET,
 };
 
@@ -161,14 +117,12 @@ struct tma_model {
 /* model_resolve.c: names to indices, dependency order, cycle detection. */
 int model_resolve(struct tma_model *m, char *err, size_t errlen);
 
-/* model_compile.c: code for every formula and threshold; 0 or -ENOMEM. */
 /*
- * While true, models are compiled as their trees read, without the fused
- * comparisons (OP_NODE_GT_NUM) and threaded jumps: the code those must give
- * the same results as, node for node and flag for flag (test_golden).
+ * model_compile.c: code for every formula and threshold; 0 or -ENOMEM.
+ * plain: the code as the trees read, none of the rewrites that save ops
+ * (test_golden holds the two to the same results, node for node).
  */
-extern bool model_compile_plain;
-int model_compile(struct tma_model *m);
+int model_compile(struct tma_model *m, bool plain);
 void model_code_free(struct model_code *c);
 
 /* model_path.c: every node's path from level 1 (model_node_info.path); 0 or -ENOMEM. */

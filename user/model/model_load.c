@@ -725,7 +725,7 @@ static int check_complete(struct loader *ld, const char *base)
 	}
 	if (model_resolve(m, ld->err, ld->errlen))
 		return -EINVAL;
-	if (model_compile(m) || model_subsets(m) || model_paths(m) || model_keys_make(m)) {
+	if (model_compile(m, false) || model_subsets(m) || model_paths(m) || model_keys_make(m)) {
 		snprintf(ld->err, ld->errlen, "%s: out of memory", ld->file);
 		return -ENOMEM;
 	}

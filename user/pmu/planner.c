@@ -2,10 +2,9 @@
 /*
  * Packs events into perf groups that the kernel can always schedule: a group
  * whose members cannot all get a counter at once never counts, so each group
- * is checked against the GP counters it may use (their number and each
- * event's counter restrictions) and the two offcore-response MSRs.  Events
- * are sorted by name first, so the same set gives the same plan whatever
- * order it came in.
+ * is checked against the PMU's limits (counter_fit.h) and keeps to one set of
+ * privilege filters.  Events are sorted by name first, so the same set gives
+ * the same plan whatever order it came in.
  */
 #include "pmu/planner.h"
 
@@ -13,15 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/*
- * Intel's cores have two offcore-response MSRs (MSR_OFFCORE_RSP_0/1, which
- * Intel's lists give as "0x1a6,0x1a7") per thread; any other extra MSR
- * (MSR_PEBS_FRONTEND 0x3f7, load latency 0x3f6) holds one value at a time.
- * config1 without a known MSR (libpfm4's encodings) is offcore response.
- */
-#define PLAN_OCR_MSRS 2
-#define PLAN_MSR_OFFCORE_RSP_0 0x1a6
-#define PLAN_MAX_OTHER_MSRS 8
+#include "pmu/counter_fit.h"
 
 struct plan_group {
 	int *member; /* indices into the encoded events */
@@ -43,11 +34,9 @@ struct plan_state {
 	 * general-purpose counter and can stay on in every slice.
 	 */
 	int sealed;
-	uint32_t sealed_fixed;		/* their fixed counters: taken for the other groups */
-	int sealed_gp[PLAN_MAX_EVENTS]; /* their GP events: beside every other group */
-	int nsealed_gp;
-	int top_levels; /* the levels group 0 holds whole (plan.top_levels) */
-	size_t cap;	/* room for every input event, SLOTS added, and a spare */
+	struct counter_fit beside; /* the PMU with their events on: every other group goes beside */
+	int top_levels;		   /* the levels group 0 holds whole (plan.top_levels) */
+	size_t cap;		   /* room for every input event, SLOTS added, and a spare */
 };
 
 static int plan_cmp_name(const void *a, const void *b)
@@ -61,92 +50,23 @@ static bool plan_takes_gp(const struct plan_state *s, int i)
 	return s->enc[i].kind == EVENT_GP || (s->sw_gp && s->enc[i].kind == EVENT_SOFTWARE);
 }
 
-/* Is there one GP counter per GP member, each allowed for its event?  Augmenting paths. */
-static bool plan_match(const struct plan_state *s, const int *gpev, int ev, int *owner, bool *seen)
-{
-	const struct event_enc *e = &s->enc[gpev[ev]];
-	uint32_t mask = e->kind == EVENT_SOFTWARE ? UINT32_MAX : e->counter_mask;
-
-	for (int c = 0; c < s->gp; c++) {
-		if (!(mask & (1u << c)) || seen[c])
-			continue;
-		seen[c] = true;
-		if (owner[c] < 0 || plan_match(s, gpev, owner[c], owner, seen)) {
-			owner[c] = ev;
-			return true;
-		}
-	}
-	return false;
-}
-
 /* Would group g with the extra events add[0..nadd) still be schedulable? */
 static bool plan_fits(const struct plan_state *s, const struct plan_group *g, const int *add,
 		      int nadd)
 {
+	struct counter_fit fit = s->beside;
 	const struct event_enc *first;
-	int gpev[PLAN_MAX_EVENTS], ngp = s->nsealed_gp, owner[32];
-	uint64_t ocr[PLAN_OCR_MSRS], other_val[PLAN_MAX_OTHER_MSRS];
-	uint32_t fixed_used = s->sealed_fixed, other_msr[PLAN_MAX_OTHER_MSRS];
-	int nocr = 0, nother = 0;
 
 	if (g->n + nadd == 0)
 		return true;
 	first = &s->enc[g->n ? g->member[0] : add[0]];
-	memcpy(gpev, s->sealed_gp, (size_t)ngp * sizeof(*gpev));
-
 	for (int k = 0; k < g->n + nadd; k++) {
-		int i = k < g->n ? g->member[k] : add[k - g->n];
-		const struct event_enc *e = &s->enc[i];
+		const struct event_enc *e = &s->enc[k < g->n ? g->member[k] : add[k - g->n]];
 
 		/* One set of privilege filters per group (the topdown group requires it). */
 		if (e->attr.exclude_user != first->attr.exclude_user ||
-		    e->attr.exclude_kernel != first->attr.exclude_kernel)
-			return false;
-		/* config1 is an extra MSR value (offcore response): two such MSRs exist. */
-		if (e->attr.config1 && e->msr && e->msr != PLAN_MSR_OFFCORE_RSP_0) {
-			int o = 0;
-
-			while (o < nother && other_msr[o] != e->msr)
-				o++;
-			if (o < nother && other_val[o] != e->attr.config1)
-				return false;
-			if (o == nother && nother == PLAN_MAX_OTHER_MSRS)
-				return false;
-			if (o == nother) {
-				other_msr[nother] = e->msr;
-				other_val[nother++] = e->attr.config1;
-			}
-		} else if (e->attr.config1) {
-			bool known = false;
-
-			for (int o = 0; o < nocr; o++)
-				known |= ocr[o] == e->attr.config1;
-			if (!known && nocr == PLAN_OCR_MSRS)
-				return false;
-			if (!known)
-				ocr[nocr++] = e->attr.config1;
-		}
-		if (e->kind == EVENT_FIXED) {
-			if (e->fixed < 0 || e->fixed > 31 || !(fixed_used & (1u << e->fixed))) {
-				fixed_used |= e->fixed >= 0 && e->fixed < 32 ? 1u << e->fixed : 0;
-				continue;
-			}
-			/* Its fixed counter is taken (THREAD, THREAD_ANY): a GP one instead. */
-			if (!e->counter_mask)
-				return false;
-		} else if (!plan_takes_gp(s, i)) {
-			continue;
-		}
-		if (ngp == s->gp || ngp == (int)(sizeof(gpev) / sizeof(gpev[0])))
-			return false;
-		gpev[ngp++] = i;
-	}
-	for (int c = 0; c < s->gp && c < 32; c++)
-		owner[c] = -1;
-	for (int k = 0; k < ngp; k++) {
-		bool seen[32] = { false };
-
-		if (!plan_match(s, gpev, k, owner, seen))
+		    e->attr.exclude_kernel != first->attr.exclude_kernel ||
+		    !counter_fit_add(&fit, e))
 			return false;
 	}
 	return true;
@@ -343,14 +263,8 @@ static int plan_topdown_group(struct plan_state *s, const struct plan_input *in,
 	if (ntd && in->rotate) {
 		s->top_levels = plan_topdown_top(s, in);
 		s->sealed = s->ngroups;
-		for (int k = 0; k < s->group[0].n; k++) {
-			int i = s->group[0].member[k];
-
-			if (plan_takes_gp(s, i))
-				s->sealed_gp[s->nsealed_gp++] = i;
-			else if (s->enc[i].fixed >= 0 && s->enc[i].fixed < 32)
-				s->sealed_fixed |= 1u << s->enc[i].fixed;
-		}
+		for (int k = 0; k < s->group[0].n; k++)
+			counter_fit_add(&s->beside, &s->enc[s->group[0].member[k]]);
 	}
 	free(td);
 	return 0;
@@ -568,6 +482,7 @@ int plan_build(const struct plan_input *in, struct plan *out, char *err, size_t 
 	}
 	s.gp = in->gp_counters;
 	s.sw_gp = in->software_takes_counters;
+	counter_fit_init(&s.beside, s.gp, s.sw_gp);
 	s.cap = (size_t)(unsigned int)in->nevents + 2;
 	ret = plan_encode(in, &s, out, err, errlen);
 	if (ret)

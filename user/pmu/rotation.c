@@ -19,124 +19,41 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pmu/counter_fit.h"
 #include "pmu/planner.h"
 #include "util/group_mask.h"
 
-/* What a group takes on the PMU: general-purpose counters and fixed ones. */
-struct group_need {
-	int gp;
-	uint32_t fixed;
-};
-
 /*
- * taken: fixed counters held by the groups on in every slice.  A fixed-counter
- * event whose counter is taken there (or by an earlier member) is counted on a
- * general-purpose one, as the kernel schedules it.
+ * Whether groups can be on the PMU together (counter_fit.h); *gp: the
+ * general-purpose counters they take.  The groups on in every slice come
+ * first: their fixed counters are theirs, a fixed-counter event of another
+ * group whose counter they hold is counted on a general-purpose one.
  */
-/* Whether e is planned on a fixed counter (e->fixed), if that one is free. */
-static bool on_fixed_counter(const struct event_enc *e)
+static bool groups_fit(const struct plan *p, uint64_t groups, bool software_takes_counters, int *gp)
 {
-	return (e->kind == EVENT_FIXED || e->kind == EVENT_SLOTS) && e->fixed >= 0 && e->fixed < 32;
-}
+	struct counter_fit fit;
 
-static struct group_need group_need(const struct plan *p, int g, bool software_takes_counters,
-				    uint32_t taken)
-{
-	struct group_need n = { 0, 0 };
+	counter_fit_init(&fit, p->gp_counters, software_takes_counters);
+	for (int pass = 0; pass < 2; pass++) {
+		uint64_t these = groups & (pass ? ~p->always_on : p->always_on);
 
-	for (int i = p->first[g]; i < p->first[g + 1]; i++) {
-		const struct event_enc *e = &p->ev[i];
-		bool fixed = on_fixed_counter(e);
-
-		if (fixed && !((n.fixed | taken) & (1u << e->fixed)))
-			n.fixed |= 1u << e->fixed;
-		else if (fixed || e->kind == EVENT_GP ||
-			 (e->kind == EVENT_SOFTWARE && software_takes_counters))
-			n.gp++;
+		for (int g = 0; g < p->ngroups; g++)
+			for (int i = p->first[g]; ((these >> g) & 1) && i < p->first[g + 1]; i++)
+				counter_fit_add(&fit, &p->ev[i]);
 	}
-	return n;
+	if (gp)
+		*gp = fit.ngp;
+	return fit.fits;
 }
 
-/* Whether need fits beside what a slice already holds. */
-static bool fits(struct group_need held, struct group_need need, int gp)
+/* The general-purpose counters group g takes beside the groups on in every slice. */
+static int gp_beside_always_on(const struct plan *p, int g, bool software_takes_counters)
 {
-	return held.gp + need.gp <= gp && !(held.fixed & need.fixed);
-}
+	int with, without;
 
-static struct group_need add(struct group_need a, struct group_need b)
-{
-	return (struct group_need){ a.gp + b.gp, a.fixed | b.fixed };
-}
-
-/* The GP counters a slice's events may use (bit c: counter c), one per event. */
-struct slice_masks {
-	uint32_t mask[PLAN_MAX_EVENTS];
-	int n;
-};
-
-/*
- * The counter masks of groups' GP events, as group_need counts them: taken,
- * the fixed counters of the groups on in every slice, is theirs, taken for
- * the others.
- */
-static void slice_masks(const struct plan *p, uint64_t groups, uint32_t taken, bool sw,
-			struct slice_masks *m)
-{
-	m->n = 0;
-	for (int g = 0; g < p->ngroups; g++) {
-		uint32_t fixed = (p->always_on >> g) & 1 ? 0 : taken;
-
-		for (int i = p->first[g]; ((groups >> g) & 1) && i < p->first[g + 1]; i++) {
-			const struct event_enc *e = &p->ev[i];
-			bool is_fixed = on_fixed_counter(e);
-
-			if (is_fixed && !(fixed & (1u << e->fixed)))
-				fixed |= 1u << e->fixed;
-			else if (is_fixed || e->kind == EVENT_GP)
-				m->mask[m->n++] = e->counter_mask;
-			else if (e->kind == EVENT_SOFTWARE && sw)
-				m->mask[m->n++] = UINT32_MAX;
-		}
-	}
-}
-
-/* Augmenting path: can event ev have a counter, moving others to theirs? */
-static bool match_one(const struct slice_masks *m, int ev, int gp, int *owner, uint32_t *seen)
-{
-	for (int c = 0; c < gp; c++) {
-		if (!(m->mask[ev] & (1u << c)) || (*seen & (1u << c)))
-			continue;
-		*seen |= 1u << c;
-		if (owner[c] < 0 || match_one(m, owner[c], gp, owner, seen)) {
-			owner[c] = ev;
-			return true;
-		}
-	}
-	return false;
-}
-
-/*
- * Whether the groups can be on together: each GP event its own counter among
- * those its mask allows (Intel's events on counters 0-3 only fill half a
- * PMU of eight).  taken: the fixed counters of the groups on in every slice.
- */
-static bool counters_match(const struct plan *p, uint64_t groups, uint32_t taken, bool sw, int gp)
-{
-	struct slice_masks m; /* on the stack: the planner stays reentrant */
-	int owner[32];
-
-	slice_masks(p, groups, taken, sw, &m);
-	if (m.n > gp || gp > 32)
-		return m.n <= gp;
-	for (int c = 0; c < gp; c++)
-		owner[c] = -1;
-	for (int ev = 0; ev < m.n; ev++) {
-		uint32_t seen = 0;
-
-		if (!match_one(&m, ev, gp, owner, &seen))
-			return false;
-	}
-	return true;
+	groups_fit(p, p->always_on | 1ull << g, software_takes_counters, &with);
+	groups_fit(p, p->always_on, software_takes_counters, &without);
+	return with - without;
 }
 
 static int slice_reads(const struct plan *p, uint64_t groups)
@@ -167,12 +84,12 @@ void plan_one_slice(struct plan *p)
 	p->reads_per_switch = p->nevents;
 }
 
-/* Whether every group outside on still fits beside held (so each can have a slice). */
-static bool room_for_others(const struct plan *p, const struct group_need *need, uint64_t on,
-			    struct group_need held, int gp)
+/* Whether every group outside on still fits beside it (so each can have a slice). */
+static bool room_for_others(const struct plan *p, uint64_t on, bool software_takes_counters)
 {
 	for (int g = 0; g < p->ngroups; g++)
-		if (!((on >> g) & 1) && !fits(held, need[g], gp))
+		if (!((on >> g) & 1) &&
+		    !groups_fit(p, on | 1ull << g, software_takes_counters, NULL))
 			return false;
 	return true;
 }
@@ -180,18 +97,10 @@ static bool room_for_others(const struct plan *p, const struct group_need *need,
 int plan_rotate(struct plan *p, const bool *base, bool software_takes_counters, char *err,
 		size_t errlen)
 {
-	struct group_need need[PLAN_MAX_GROUPS], all = { 0, 0 }, always = { 0, 0 };
-	struct group_need held[PLAN_MAX_SLICES];
-	int gp = p->gp_counters;
-	bool overlap = false;
+	bool sw = software_takes_counters;
 
 	plan_one_slice(p);
-	for (int g = 0; g < p->ngroups; g++) {
-		need[g] = group_need(p, g, software_takes_counters, 0);
-		overlap |= (all.fixed & need[g].fixed) != 0;
-		all = add(all, need[g]);
-	}
-	if (!overlap && all.gp <= gp)
+	if (groups_fit(p, p->always_on, sw, NULL))
 		return 0; /* the PMU holds every group at once */
 	/*
 	 * Groups that take no general-purpose counter stay on in every slice:
@@ -202,14 +111,9 @@ int plan_rotate(struct plan *p, const bool *base, bool software_takes_counters, 
 	 */
 	p->always_on = 0;
 	for (int g = 0; g < p->ngroups; g++)
-		if ((!need[g].gp || p->ev[p->first[g]].kind == EVENT_SLOTS) &&
-		    fits(always, need[g], gp)) {
+		if ((!gp_beside_always_on(p, g, sw) || p->ev[p->first[g]].kind == EVENT_SLOTS) &&
+		    groups_fit(p, p->always_on | 1ull << g, sw, NULL))
 			p->always_on |= 1ull << g;
-			always = add(always, need[g]);
-		}
-	for (int g = 0; g < p->ngroups; g++)
-		if (!((p->always_on >> g) & 1))
-			need[g] = group_need(p, g, software_takes_counters, always.fixed);
 	/*
 	 * The other groups of levels 1-3, in plan order (level 1's first), stay on
 	 * while every other group still fits beside them: the top of the tree is
@@ -219,11 +123,9 @@ int plan_rotate(struct plan *p, const bool *base, bool software_takes_counters, 
 		uint64_t on = p->always_on | 1ull << g;
 
 		if (((p->always_on >> g) & 1) || !group_has_base(p, g, base) ||
-		    !fits(always, need[g], gp) ||
-		    !room_for_others(p, need, on, add(always, need[g]), gp))
+		    !groups_fit(p, on, sw, NULL) || !room_for_others(p, on, sw))
 			continue;
 		p->always_on = on;
-		always = add(always, need[g]);
 	}
 	/* First fit, in plan order: a node's groups, planned together, share slices. */
 	p->nslices = 0;
@@ -233,19 +135,16 @@ int plan_rotate(struct plan *p, const bool *base, bool software_takes_counters, 
 		if ((p->always_on >> g) & 1)
 			continue;
 		for (s = 0; s < p->nslices; s++)
-			if (fits(held[s], need[g], gp) &&
-			    counters_match(p, p->slice_groups[s] | 1ull << g, always.fixed,
-					   software_takes_counters, gp))
+			if (groups_fit(p, p->slice_groups[s] | 1ull << g, sw, NULL))
 				break;
 		if (s == p->nslices) {
-			if (!fits(always, need[g], gp) ||
-			    !counters_match(p, p->always_on | 1ull << g, always.fixed,
-					    software_takes_counters, gp)) {
+			if (!groups_fit(p, p->always_on | 1ull << g, sw, NULL)) {
 				snprintf(
 					err, errlen,
 					"perf group %d (%s first) needs %d general-purpose counters "
 					"but %d are usable here: no slice can hold it",
-					g, p->ev[p->first[g]].name, need[g].gp, gp);
+					g, p->ev[p->first[g]].name, gp_beside_always_on(p, g, sw),
+					p->gp_counters);
 				return -ENOSPC;
 			}
 			if (s == PLAN_MAX_SLICES) {
@@ -253,11 +152,9 @@ int plan_rotate(struct plan *p, const bool *base, bool software_takes_counters, 
 					 PLAN_MAX_SLICES);
 				return -E2BIG;
 			}
-			held[s] = always;
 			p->slice_groups[s] = p->always_on;
 			p->nslices++;
 		}
-		held[s] = add(held[s], need[g]);
 		p->slice_groups[s] |= 1ull << g;
 	}
 	if (!p->nslices) {
