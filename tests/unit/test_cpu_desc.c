@@ -292,7 +292,8 @@ static void test_cpuid_lookup(void **state)
 
 /*
  * MORE-CPUS.md: family 0x19 is Zen 4 except models 0x00-0x0F, 0x20-0x2F, 0x40-0x5F (Zen 3,
- * no model: generic); family 0x1A, any model, is Zen 5.  Every edge of every range.
+ * no model: generic); family 0x1A is Zen 5 in models 0x00-0x2F, 0x40-0x4F, 0x60-0x7F and
+ * Zen 6 in every other (perf's mapfile; AMD's Venice is 0x50-0x57).  Every edge of every range.
  */
 static void test_amd_cpuid_lookup(void **state)
 {
@@ -306,7 +307,11 @@ static void test_amd_cpuid_lookup(void **state)
 		{ 0x19, 0x3F, "zen4" }, { 0x19, 0x40, NULL },	{ 0x19, 0x5F, NULL },
 		{ 0x19, 0x60, "zen4" }, { 0x19, 0xA0, "zen4" }, { 0x19, 0xFF, "zen4" },
 		{ 0x1A, 0x00, "zen5" }, { 0x1A, 0x02, "zen5" }, { 0x1A, 0x11, "zen5" },
-		{ 0x1A, 0xFF, "zen5" }, { 0x17, 0x31, NULL },	{ 0x18, 0x00, NULL },
+		{ 0x1A, 0x2F, "zen5" }, { 0x1A, 0x30, "zen6" }, { 0x1A, 0x3F, "zen6" },
+		{ 0x1A, 0x40, "zen5" }, { 0x1A, 0x4F, "zen5" }, { 0x1A, 0x50, "zen6" },
+		{ 0x1A, 0x57, "zen6" }, { 0x1A, 0x5F, "zen6" }, { 0x1A, 0x60, "zen5" },
+		{ 0x1A, 0x7F, "zen5" }, { 0x1A, 0x80, "zen6" }, { 0x1A, 0xFF, "zen6" },
+		{ 0x17, 0x31, NULL },	{ 0x18, 0x00, NULL },
 	};
 
 	(void)state;
@@ -326,6 +331,8 @@ static void test_amd_cpuid_lookup(void **state)
 	assert_null(cpu_desc_by_cpuid("GenuineIntel", 0x19, 0x11, 1));
 	assert_string_equal(cpu_desc_by_id("zen4")->group_cycles, "ls_not_halted_cyc");
 	assert_int_equal(cpu_desc_by_id("zen5")->fixed_counters, 0);
+	assert_int_equal(cpu_desc_by_id("zen6")->fixed_counters, 0);
+	assert_string_equal(cpu_desc_by_id("zen6")->group_cycles, "ls_not_halted_cyc");
 }
 
 /* Model ranges in match keys, and overlapping ranges refused. */

@@ -353,7 +353,10 @@ static void test_amd(void **state)
 	assert_non_null(strstr(err, "--model zen4"));
 	assert_null(strstr(err, "Ice Lake"));
 	assert_non_null(strstr(err, "Zen 4 (25/0x10-0x1F"));
-	assert_non_null(strstr(err, "Zen 5 (26/0x0-0xFF"));
+	assert_non_null(
+		strstr(err, "Zen 5 (26/0x0-0x2F, 26/0x40-0x4F, 26/0x60-0x7F, --model zen5)"));
+	assert_non_null(
+		strstr(err, "Zen 6 (26/0x30-0x3F, 26/0x50-0x5F, 26/0x80-0xFF, --model zen6)"));
 }
 
 /*
@@ -385,6 +388,56 @@ static void test_zen4(void **state)
 	ci = detect();
 	assert_int_equal(ci.gp_counters, 6);
 	assert_int_equal(ci.gp_usable, 6);
+}
+
+/*
+ * Family 0x1A is no longer Zen 5 throughout: an EPYC Zen 6 (model 0x50, AMD's Venice range
+ * 0x50-0x57) runs zen6, with the counters PerfMonV2 gives; Zen 5 parts on either side of the
+ * Zen 6 ranges (Turin 0x02, Granite Ridge 0x44, Strix Halo 0x70) still run zen5.
+ */
+static void test_zen6(void **state)
+{
+	static const struct {
+		int model;
+		const char *runs;
+	} want[] = { { 0x50, "zen6" },
+		     { 0x57, "zen6" },
+		     { 0x02, "zen5" },
+		     { 0x44, "zen5" },
+		     { 0x70, "zen5" } };
+	struct cpu_info ci;
+	char err[256] = "";
+
+	(void)state;
+	pmu("cpu", 4, false, false);
+	fake_max_leaf = 0x10;
+	fake_ext_max = 0x80000026u;
+	fake_ext22_eax = 1; /* PerfMonV2 */
+	fake_ext22_ebx = 6;
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		cpuinfo("AuthenticAMD", 26, want[i].model);
+		ci = detect();
+		if (!ci.cpu || strcmp(ci.cpu->id, want[i].runs))
+			fail_msg("AMD 0x1A/0x%X: %s, want %s", want[i].model,
+				 ci.cpu ? ci.cpu->id : "none", want[i].runs);
+		assert_string_equal(cpu_select_model(&ci, NULL, err, sizeof(err)), want[i].runs);
+		assert_int_equal(ci.gp_counters, 6);
+		assert_true(ci.has_pmu);
+	}
+	/* -v names the CPU it found */
+	{
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+
+		cpuinfo("AuthenticAMD", 26, 0x50);
+		ci = detect();
+		assert_non_null(f);
+		cpu_info_print(&ci, f);
+		fclose(f);
+		assert_non_null(strstr(text, "-> zen6 (AMD EPYC, Zen 6), model zen6"));
+		free(text);
+	}
 }
 
 /*
@@ -847,6 +900,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_amd, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zen4, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zen5_vm_without_pmu, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zen6, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_intel, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_vm_without_pmu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_arm_unknown_core_gets_generic, setup,

@@ -404,6 +404,18 @@ static void test_zen5_golden(void **state)
 	run_golden(&gc, false);
 }
 
+/* Zen 6: Zen 5's formulas with the resync event renamed (bp_fe_redir.resync). */
+static void test_zen6_golden(void **state)
+{
+	static const struct golden_case gc = { .model = "zen6",
+					       .file = "zen6-perfd4eb7b2.jsonl",
+					       .rel = 1e-9,
+					       .renamed = amd_level1 };
+
+	(void)state;
+	run_golden(&gc, false);
+}
+
 /* Sierra Forest: no PERF_METRICS, no SMT; the reference's E-core TMA 4.0 tree is Intel's. */
 static void test_srf_golden(void **state)
 {
@@ -494,6 +506,7 @@ int main(void)
 		cmocka_unit_test(test_gnr_golden),
 		cmocka_unit_test(test_zen4_golden),
 		cmocka_unit_test(test_zen5_golden),
+		cmocka_unit_test(test_zen6_golden),
 		cmocka_unit_test(test_srf_golden),
 		cmocka_unit_test(test_neoverse_n1_golden),
 		cmocka_unit_test(test_neoverse_n2_golden),
