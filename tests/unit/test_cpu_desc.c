@@ -359,6 +359,46 @@ static void test_match_ranges(void **state)
 	cpu_desc_free(d);
 }
 
+/*
+ * Arm's event numbers have 16 bits (0x8162) and are the raw config: only a description whose
+ * keys are MIDR_EL1's (ARM-...) takes one above x86's 12-bit select, and one description is
+ * Arm's or not, never both.
+ */
+static void test_pmuv3_event_numbers(void **state)
+{
+	static const char arm[] =
+		"cpu t\ntitle T\nmatch ARM-41-D84\nmodel t\ntma_version 1\nlibpfm none\n"
+		"gp_counters 6\ngp_counters_smt 6\nfixed_counters 1\nperf_metrics no\n"
+		"perf_metrics_l2 no\nevent STALL_FRONTEND_FLUSH event=0x8162 umask=0x00 counters=0-5\n";
+	char text[1024], err[512] = "";
+	struct cpu_desc *d;
+
+	(void)state;
+	d = parse(arm, "t.cpu", err, sizeof(err));
+	if (!d)
+		fail_msg("%s", err);
+	assert_true(d->pmuv3);
+	assert_int_equal(cpu_desc_event(d, "STALL_FRONTEND_FLUSH")->event, 0x8162);
+	cpu_desc_free(d);
+	expect_parse_error("event A.B event=0x8162 umask=0x00 counters=0-3\n",
+			   "t.cpu:12: event A.B: event=0x8162: above 0xfff only for Arm");
+	expect_parse_error("event A.B event=0x10000 umask=0x00 counters=0-3\n",
+			   "event=0x10000: want a number up to 65535");
+	/* an Arm key beside an Intel one: refused, whichever comes first */
+	expect_parse_error("match ARM-41-D84\n", "match keys of Arm (ARM-...) and of GenuineIntel");
+	snprintf(text, sizeof(text), "%smatch GenuineIntel-6-55\n", arm);
+	assert_null(parse(text, "t.cpu", err, sizeof(err)));
+	assert_non_null(strstr(err, "match keys of Arm (ARM-...) and of GenuineIntel"));
+	/* the shipped descriptions: the Neoverse ones are Arm's, no other */
+	unsetenv("TMACG_MODEL_DIR");
+	cpu_desc_reset();
+	assert_int_equal(cpu_desc_init(err, sizeof(err)), 0);
+	assert_true(cpu_desc_count() > 10);
+	for (int i = 0; i < cpu_desc_count(); i++)
+		assert_int_equal(cpu_desc_at(i)->pmuv3,
+				 !strncmp(cpu_desc_at(i)->id, "neoverse-", 9));
+}
+
 static char *capture_list(void)
 {
 	char *out = NULL;
@@ -775,6 +815,7 @@ int main(void)
 		cmocka_unit_test(test_cpuid_lookup),
 		cmocka_unit_test(test_amd_cpuid_lookup),
 		cmocka_unit_test(test_match_ranges),
+		cmocka_unit_test(test_pmuv3_event_numbers),
 		cmocka_unit_test(test_list_events_amd),
 		cmocka_unit_test(test_list_events_neoverse),
 		cmocka_unit_test(test_list_models),
