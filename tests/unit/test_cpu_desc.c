@@ -448,10 +448,20 @@ static void test_list_models(void **state)
 				    "5.2\temr: Intel Xeon Scalable 5th gen (Emerald Rapids)\n"));
 	/* Arm's Neoverse cores (MORE-CPUS.md), each its own model */
 	assert_non_null(strstr(out, "\tneoverse-n1: Arm Neoverse N1\n"));
-	assert_non_null(strstr(out, "\tneoverse-n2: Arm Neoverse N2 r0p0-r0p2\n"));
-	assert_non_null(strstr(out, "\tneoverse-n2-r0p3: Arm Neoverse N2 r0p3\n"));
+	assert_non_null(
+		strstr(out, "\tneoverse-n2: Arm Neoverse N2 r0p0-r0p2 (Azure Cobalt 100)\n"));
+	assert_non_null(strstr(out, "\tneoverse-n2-r0p3: Arm Neoverse N2 r0p3 (Azure Cobalt 100 at "
+				    "r0p3)\n"));
 	assert_non_null(strstr(out, "\tneoverse-v1: Arm Neoverse V1\n"));
 	assert_non_null(strstr(out, "\tneoverse-v2: Arm Neoverse V2\n"));
+	/* the cloud's newer cores: Arm's four levels, and AMD's Zen 6 */
+	assert_non_null(strstr(out, "\nneoverse-v3\tArm Neoverse V3 top-down levels 1-4 (AWS "
+				    "Graviton5, Azure Cobalt 200)\tts-6687b72\tneoverse-v3: Arm "
+				    "Neoverse V3 (AWS Graviton5, Azure Cobalt 200)\n"));
+	assert_non_null(strstr(out, "\nneoverse-n3\tArm Neoverse N3 top-down levels 1-4\t"
+				    "ts-6687b72\tneoverse-n3: Arm Neoverse N3\n"));
+	assert_non_null(strstr(out, "\nzen6\tAMD Zen 6 pipeline utilization (EPYC Venice)\t"
+				    "perf-d4eb7b2d\tzen6: AMD EPYC, Zen 6\n"));
 	/* AMD's and Arm's formulas carry their source's commit, which is no TMA version */
 	assert_non_null(strstr(out, "\tperf-037dd130\tzen4: "));
 	assert_non_null(strstr(out, "\tts-6687b72\tneoverse-n1: "));
@@ -785,8 +795,8 @@ static void test_list_events_neoverse(void **state)
 	fake_root_put(root, "/sys/bus/event_source/devices/armv8_pmuv3_0/type", "8\n");
 	fake_root_put(root, "/sys/bus/event_source/devices/armv8_pmuv3_0/caps/slots", "5\n");
 	assert_int_equal(offline_capture(STDOUT_FILENO, root, 2, argv, text, sizeof(text)), 0);
-	assert_non_null(strstr(text, "# this CPU: neoverse-n2-r0p3 (Arm Neoverse N2 r0p3), "
-				     "planning model neoverse-n2-r0p3\n"));
+	assert_non_null(strstr(text, "# this CPU: neoverse-n2-r0p3 (Arm Neoverse N2 r0p3 (Azure "
+				     "Cobalt 100 at r0p3)), planning model neoverse-n2-r0p3\n"));
 	assert_non_null(
 		strstr(text, "7 events in 1 groups, 6 general-purpose counters per group\n"));
 	assert_non_null(strstr(text, "CPU_CYCLES"));
@@ -806,6 +816,68 @@ static void test_list_events_neoverse(void **state)
 	assert_int_equal(fake_root_remove(root), 0);
 }
 
+/*
+ * The issue's reproduction: TMACG_SYSFS_ROOT holding a cloud machine's MIDR and its PMU, and
+ * --list-events plans the core's own model (once "no TMA model for this CPU"): level 1 in one
+ * group (six event counters and the cycle counter), Arm's 16-bit event numbers as raw
+ * configs; level 4's groups in turns, each slice within the six counters; a level the model
+ * lacks refused.
+ */
+static void test_list_events_cloud_arm(void **state)
+{
+	static const struct {
+		const char *midr, *cpu_line;
+	} machines[] = {
+		{ "0x00000000410fd841\n",
+		  "# this CPU: neoverse-v3 (Arm Neoverse V3 (AWS Graviton5, "
+		  "Azure Cobalt 200)), planning model neoverse-v3\n" },
+		{ "0x00000000410fd8e0\n",
+		  "# this CPU: neoverse-n3 (Arm Neoverse N3), planning model neoverse-n3\n" },
+		{ "0x000000006d0fd490\n",
+		  "# this CPU: neoverse-n2 (Arm Neoverse N2 r0p0-r0p2 (Azure "
+		  "Cobalt 100)), planning model neoverse-n2\n" },
+	};
+	const char *argv[] = { "tmacg", "--list-events", "--level", "1", NULL };
+	static char text[65536];
+
+	(void)state;
+	unsetenv("TMACG_MODEL_DIR");
+	cpu_desc_reset();
+	for (size_t i = 0; i < sizeof(machines) / sizeof(machines[0]); i++) {
+		bool deep = i < 2;
+
+		snprintf(root, sizeof(root), "/tmp/tmacg-desc-XXXXXX");
+		assert_int_equal(fake_root_make(root), 0);
+		fake_root_put(root, "/proc/cpuinfo", "processor\t: 0\nBogoMIPS\t: 2000.00\n");
+		fake_root_put(root, "/sys/devices/system/cpu/cpu0/regs/identification/midr_el1",
+			      machines[i].midr);
+		fake_root_put(root, "/sys/bus/event_source/devices/armv8_pmuv3_0/type", "8\n");
+		argv[3] = "1";
+		assert_int_equal(offline_capture(STDOUT_FILENO, root, 4, argv, text, sizeof(text)),
+				 0);
+		if (!strstr(text, machines[i].cpu_line))
+			fail_msg("%s", text);
+		assert_non_null(strstr(
+			text, "7 events in 1 groups, 6 general-purpose counters per group\n"));
+		assert_non_null(strstr(text, "fixed  type=8 config=0x11 "));
+		if (deep)
+			assert_non_null(strstr(text, "gp     type=8 config=0x8162 "));
+		argv[3] = "4";
+		if (deep) {
+			assert_int_equal(
+				offline_capture(STDOUT_FILENO, root, 4, argv, text, sizeof(text)),
+				0);
+			assert_non_null(strstr(text, "23 events in "));
+			assert_non_null(strstr(text, "slice"));
+			assert_non_null(strstr(text, "gp     type=8 config=0x816d "));
+		}
+		argv[3] = "5";
+		assert_int_not_equal(
+			offline_capture(STDOUT_FILENO, root, 4, argv, text, sizeof(text)), 0);
+		assert_int_equal(fake_root_remove(root), 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -818,6 +890,7 @@ int main(void)
 		cmocka_unit_test(test_pmuv3_event_numbers),
 		cmocka_unit_test(test_list_events_amd),
 		cmocka_unit_test(test_list_events_neoverse),
+		cmocka_unit_test(test_list_events_cloud_arm),
 		cmocka_unit_test(test_list_models),
 		cmocka_unit_test(test_retire_latency_lines),
 		cmocka_unit_test(test_list_models_escapes_titles),
