@@ -287,6 +287,74 @@ static void test_v3_n3_are_arms_tree(void **state)
 	}
 }
 
+/* V3 evaluated on counts given by event name (the rest 0); returns its bottleneck path. */
+static void v3_bottleneck(const char *const *names, const double *counts, int n, char *path,
+			  size_t len)
+{
+	char err[512];
+	struct tma_model *m = model_load_builtin("neoverse-v3", err, sizeof(err));
+	double events[32] = { 0 };
+	struct model_input in = { .events = events, .interval_s = 1 };
+	struct model_result *r;
+	size_t at = 0;
+
+	if (!m)
+		fail_msg("neoverse-v3: %s", err);
+	assert_true(model_event_count(m) <= 32);
+	for (int i = 0; i < n; i++) {
+		int e = model_event_index(m, names[i]);
+
+		assert_true(e >= 0);
+		events[e] = counts[i];
+	}
+	r = model_result_new(m);
+	assert_non_null(r);
+	assert_int_equal(model_eval(m, &in, r), 0);
+	path[0] = '\0';
+	for (int l = 0; l < r->bottleneck_len; l++)
+		at += (size_t)snprintf(path + at, len - at, "%s%s", l ? "." : "",
+				       model_node(m, r->bottleneck[l])->name);
+	model_result_free(r);
+	model_free(m);
+}
+
+/*
+ * Below level 1 a node is a share of its parent's stall cycles: the bottleneck goes down to
+ * the child holding most of them (> 0.5), and stops where none does.  1000 cycles of 10
+ * slots, half the slots backend-stalled (Backend_Bound 0.5); of 600 backend stall cycles 400
+ * memory-bound (0.67), of those 350 in the caches (0.875), 300 of them L1D (0.86).
+ */
+static void test_v3_bottleneck_follows_the_larger_share(void **state)
+{
+	static const char *const names[] = {
+		"CPU_CYCLES",
+		"STALL_SLOT",
+		"STALL_SLOT_BACKEND",
+		"STALL_SLOT_FRONTEND",
+		"OP_RETIRED",
+		"OP_SPEC",
+		"STALL_BACKEND",
+		"STALL_BACKEND_MEMBOUND",
+		"STALL_BACKEND_CPUBOUND",
+		"STALL_BACKEND_BUSY",
+		"STALL_BACKEND_L1D",
+		"STALL_BACKEND_MEM",
+		"STALL_BACKEND_TLB",
+		"STALL_BACKEND_ST",
+	};
+	double counts[] = { 1000, 6000, 5000, 1000, 900, 1000, 600, 400, 200, 50, 300, 50, 20, 10 };
+	char path[512];
+
+	(void)state;
+	v3_bottleneck(names, counts, 14, path, sizeof(path));
+	assert_string_equal(path, "Backend_Bound.backend_mem_bound.backend_mem_cache_bound."
+				  "backend_cache_l1d_bound");
+	/* memory and core even (250 and 250 of 600): no share dominates, the path stops */
+	counts[7] = counts[8] = 250;
+	v3_bottleneck(names, counts, 14, path, sizeof(path));
+	assert_string_equal(path, "Backend_Bound");
+}
+
 /* --explain prints Arm's words for a level-3 node of V3, with its parent and formula. */
 static void test_explain_v3(void **state)
 {
@@ -308,9 +376,13 @@ static void test_explain_v3(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_width_from_host),	    cmocka_unit_test(test_n2_erratum),
-		cmocka_unit_test(test_not_clamped),	    cmocka_unit_test(test_shared_names),
-		cmocka_unit_test(test_v3_n3_are_arms_tree), cmocka_unit_test(test_explain_v3),
+		cmocka_unit_test(test_width_from_host),
+		cmocka_unit_test(test_n2_erratum),
+		cmocka_unit_test(test_not_clamped),
+		cmocka_unit_test(test_shared_names),
+		cmocka_unit_test(test_v3_n3_are_arms_tree),
+		cmocka_unit_test(test_explain_v3),
+		cmocka_unit_test(test_v3_bottleneck_follows_the_larger_share),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
