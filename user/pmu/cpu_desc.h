@@ -23,9 +23,8 @@ struct cpu_desc_match {
 };
 
 struct cpu_desc_event {
-	char *name; /* Intel's EventName, "CYCLE_ACTIVITY.STALLS_TOTAL"; perf's on AMD */
-	unsigned int
-		event; /* 0-0xff; AMD's extended selects 0x100-0xfff (config:32-35); Arm's 0-0xffff */
+	char *name;	    /* Intel's EventName, "CYCLE_ACTIVITY.STALLS_TOTAL"; perf's on AMD */
+	unsigned int event; /* 0-0xff; AMD's to 0xfff (bits 11:8: config:32-35); Arm's to 0xffff */
 	unsigned int umask, cmask;
 	bool edge, inv, any;
 	uint32_t msr; /* offcore-response MSR, 0: none */
