@@ -248,20 +248,22 @@ $(OUT)/tests/fuzz/%: tests/fuzz/%.c $(LIB_A)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer $< $(LIB_A) $(LIBS) -o $@
 
-# The models and CPU descriptions generated from Intel's perfmon data (tools/perfmon/).
-# import-check runs the importer's tests, then regenerates everything into a temporary
+# The models and CPU descriptions generated from Intel's perfmon data (tools/perfmon/) and
+# Arm's Telemetry Solution specifications (tools/arm-telemetry/).
+# import-check runs the importers' tests, then regenerates everything into a temporary
 # directory and diffs (no network, nothing outside the repository).
 import:
 	$(Q)tools/perfmon-import
+	$(Q)tools/arm-telemetry-import
 
 import-check:
 	$(Q)PYTHONDONTWRITEBYTECODE=1 python3 -m unittest discover -s tests/tools -q
 	$(Q)tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
 	cp user/model/builtin/icx@4.5.tma user/model/builtin/spr@5.01.tma "$$tmp"/ && \
-	tools/perfmon-import --out "$$tmp" && \
+	tools/perfmon-import --out "$$tmp" && tools/arm-telemetry-import --out "$$tmp" && \
 	for f in "$$tmp"/*.tma "$$tmp"/*.cpu; do \
 		diff -u "user/model/builtin/$$(basename $$f)" "$$f" || \
-		{ echo "import-check: $$(basename $$f) differs from what tools/perfmon-import generates: run make import" >&2; exit 1; }; \
+		{ echo "import-check: $$(basename $$f) differs from what tools/perfmon-import or tools/arm-telemetry-import generates: run make import" >&2; exit 1; }; \
 	done && echo "import-check: generated models and CPU descriptions are up to date"
 
 # docs/report.png, the README's picture of --format html: a golden recording's report

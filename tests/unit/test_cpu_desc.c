@@ -292,7 +292,8 @@ static void test_cpuid_lookup(void **state)
 
 /*
  * MORE-CPUS.md: family 0x19 is Zen 4 except models 0x00-0x0F, 0x20-0x2F, 0x40-0x5F (Zen 3,
- * no model: generic); family 0x1A, any model, is Zen 5.  Every edge of every range.
+ * no model: generic); family 0x1A is Zen 5 in models 0x00-0x2F, 0x40-0x4F, 0x60-0x7F and
+ * Zen 6 in every other (perf's mapfile; AMD's Venice is 0x50-0x57).  Every edge of every range.
  */
 static void test_amd_cpuid_lookup(void **state)
 {
@@ -306,7 +307,11 @@ static void test_amd_cpuid_lookup(void **state)
 		{ 0x19, 0x3F, "zen4" }, { 0x19, 0x40, NULL },	{ 0x19, 0x5F, NULL },
 		{ 0x19, 0x60, "zen4" }, { 0x19, 0xA0, "zen4" }, { 0x19, 0xFF, "zen4" },
 		{ 0x1A, 0x00, "zen5" }, { 0x1A, 0x02, "zen5" }, { 0x1A, 0x11, "zen5" },
-		{ 0x1A, 0xFF, "zen5" }, { 0x17, 0x31, NULL },	{ 0x18, 0x00, NULL },
+		{ 0x1A, 0x2F, "zen5" }, { 0x1A, 0x30, "zen6" }, { 0x1A, 0x3F, "zen6" },
+		{ 0x1A, 0x40, "zen5" }, { 0x1A, 0x4F, "zen5" }, { 0x1A, 0x50, "zen6" },
+		{ 0x1A, 0x57, "zen6" }, { 0x1A, 0x5F, "zen6" }, { 0x1A, 0x60, "zen5" },
+		{ 0x1A, 0x7F, "zen5" }, { 0x1A, 0x80, "zen6" }, { 0x1A, 0xFF, "zen6" },
+		{ 0x17, 0x31, NULL },	{ 0x18, 0x00, NULL },
 	};
 
 	(void)state;
@@ -326,6 +331,8 @@ static void test_amd_cpuid_lookup(void **state)
 	assert_null(cpu_desc_by_cpuid("GenuineIntel", 0x19, 0x11, 1));
 	assert_string_equal(cpu_desc_by_id("zen4")->group_cycles, "ls_not_halted_cyc");
 	assert_int_equal(cpu_desc_by_id("zen5")->fixed_counters, 0);
+	assert_int_equal(cpu_desc_by_id("zen6")->fixed_counters, 0);
+	assert_string_equal(cpu_desc_by_id("zen6")->group_cycles, "ls_not_halted_cyc");
 }
 
 /* Model ranges in match keys, and overlapping ranges refused. */
@@ -350,6 +357,46 @@ static void test_match_ranges(void **state)
 	assert_int_equal(d->match[0].model_last, 0x1F);
 	assert_int_equal(d->match[0].steppings, 0xF);
 	cpu_desc_free(d);
+}
+
+/*
+ * Arm's event numbers have 16 bits (0x8162) and are the raw config: only a description whose
+ * keys are MIDR_EL1's (ARM-...) takes one above x86's 12-bit select, and one description is
+ * Arm's or not, never both.
+ */
+static void test_pmuv3_event_numbers(void **state)
+{
+	static const char arm[] =
+		"cpu t\ntitle T\nmatch ARM-41-D84\nmodel t\ntma_version 1\nlibpfm none\n"
+		"gp_counters 6\ngp_counters_smt 6\nfixed_counters 1\nperf_metrics no\n"
+		"perf_metrics_l2 no\nevent STALL_FRONTEND_FLUSH event=0x8162 umask=0x00 counters=0-5\n";
+	char text[1024], err[512] = "";
+	struct cpu_desc *d;
+
+	(void)state;
+	d = parse(arm, "t.cpu", err, sizeof(err));
+	if (!d)
+		fail_msg("%s", err);
+	assert_true(d->pmuv3);
+	assert_int_equal(cpu_desc_event(d, "STALL_FRONTEND_FLUSH")->event, 0x8162);
+	cpu_desc_free(d);
+	expect_parse_error("event A.B event=0x8162 umask=0x00 counters=0-3\n",
+			   "t.cpu:12: event A.B: event=0x8162: above 0xfff only for Arm");
+	expect_parse_error("event A.B event=0x10000 umask=0x00 counters=0-3\n",
+			   "event=0x10000: want a number up to 65535");
+	/* an Arm key beside an Intel one: refused, whichever comes first */
+	expect_parse_error("match ARM-41-D84\n", "match keys of Arm (ARM-...) and of GenuineIntel");
+	snprintf(text, sizeof(text), "%smatch GenuineIntel-6-55\n", arm);
+	assert_null(parse(text, "t.cpu", err, sizeof(err)));
+	assert_non_null(strstr(err, "match keys of Arm (ARM-...) and of GenuineIntel"));
+	/* the shipped descriptions: the Neoverse ones are Arm's, no other */
+	unsetenv("TMACG_MODEL_DIR");
+	cpu_desc_reset();
+	assert_int_equal(cpu_desc_init(err, sizeof(err)), 0);
+	assert_true(cpu_desc_count() > 10);
+	for (int i = 0; i < cpu_desc_count(); i++)
+		assert_int_equal(cpu_desc_at(i)->pmuv3,
+				 !strncmp(cpu_desc_at(i)->id, "neoverse-", 9));
 }
 
 static char *capture_list(void)
@@ -401,10 +448,20 @@ static void test_list_models(void **state)
 				    "5.2\temr: Intel Xeon Scalable 5th gen (Emerald Rapids)\n"));
 	/* Arm's Neoverse cores (MORE-CPUS.md), each its own model */
 	assert_non_null(strstr(out, "\tneoverse-n1: Arm Neoverse N1\n"));
-	assert_non_null(strstr(out, "\tneoverse-n2: Arm Neoverse N2 r0p0-r0p2\n"));
-	assert_non_null(strstr(out, "\tneoverse-n2-r0p3: Arm Neoverse N2 r0p3\n"));
+	assert_non_null(
+		strstr(out, "\tneoverse-n2: Arm Neoverse N2 r0p0-r0p2 (Azure Cobalt 100)\n"));
+	assert_non_null(strstr(out, "\tneoverse-n2-r0p3: Arm Neoverse N2 r0p3 (Azure Cobalt 100 at "
+				    "r0p3)\n"));
 	assert_non_null(strstr(out, "\tneoverse-v1: Arm Neoverse V1\n"));
 	assert_non_null(strstr(out, "\tneoverse-v2: Arm Neoverse V2\n"));
+	/* the cloud's newer cores: Arm's four levels, and AMD's Zen 6 */
+	assert_non_null(strstr(out, "\nneoverse-v3\tArm Neoverse V3 top-down levels 1-4 (AWS "
+				    "Graviton5, Azure Cobalt 200)\tts-6687b72\tneoverse-v3: Arm "
+				    "Neoverse V3 (AWS Graviton5, Azure Cobalt 200)\n"));
+	assert_non_null(strstr(out, "\nneoverse-n3\tArm Neoverse N3 top-down levels 1-4\t"
+				    "ts-6687b72\tneoverse-n3: Arm Neoverse N3\n"));
+	assert_non_null(strstr(out, "\nzen6\tAMD Zen 6 pipeline utilization (EPYC Venice)\t"
+				    "perf-d4eb7b2d\tzen6: AMD EPYC, Zen 6\n"));
 	/* AMD's and Arm's formulas carry their source's commit, which is no TMA version */
 	assert_non_null(strstr(out, "\tperf-037dd130\tzen4: "));
 	assert_non_null(strstr(out, "\tts-6687b72\tneoverse-n1: "));
@@ -738,8 +795,8 @@ static void test_list_events_neoverse(void **state)
 	fake_root_put(root, "/sys/bus/event_source/devices/armv8_pmuv3_0/type", "8\n");
 	fake_root_put(root, "/sys/bus/event_source/devices/armv8_pmuv3_0/caps/slots", "5\n");
 	assert_int_equal(offline_capture(STDOUT_FILENO, root, 2, argv, text, sizeof(text)), 0);
-	assert_non_null(strstr(text, "# this CPU: neoverse-n2-r0p3 (Arm Neoverse N2 r0p3), "
-				     "planning model neoverse-n2-r0p3\n"));
+	assert_non_null(strstr(text, "# this CPU: neoverse-n2-r0p3 (Arm Neoverse N2 r0p3 (Azure "
+				     "Cobalt 100 at r0p3)), planning model neoverse-n2-r0p3\n"));
 	assert_non_null(
 		strstr(text, "7 events in 1 groups, 6 general-purpose counters per group\n"));
 	assert_non_null(strstr(text, "CPU_CYCLES"));
@@ -759,6 +816,68 @@ static void test_list_events_neoverse(void **state)
 	assert_int_equal(fake_root_remove(root), 0);
 }
 
+/*
+ * The issue's reproduction: TMACG_SYSFS_ROOT holding a cloud machine's MIDR and its PMU, and
+ * --list-events plans the core's own model (once "no TMA model for this CPU"): level 1 in one
+ * group (six event counters and the cycle counter), Arm's 16-bit event numbers as raw
+ * configs; level 4's groups in turns, each slice within the six counters; a level the model
+ * lacks refused.
+ */
+static void test_list_events_cloud_arm(void **state)
+{
+	static const struct {
+		const char *midr, *cpu_line;
+	} machines[] = {
+		{ "0x00000000410fd841\n",
+		  "# this CPU: neoverse-v3 (Arm Neoverse V3 (AWS Graviton5, "
+		  "Azure Cobalt 200)), planning model neoverse-v3\n" },
+		{ "0x00000000410fd8e0\n",
+		  "# this CPU: neoverse-n3 (Arm Neoverse N3), planning model neoverse-n3\n" },
+		{ "0x000000006d0fd490\n",
+		  "# this CPU: neoverse-n2 (Arm Neoverse N2 r0p0-r0p2 (Azure "
+		  "Cobalt 100)), planning model neoverse-n2\n" },
+	};
+	const char *argv[] = { "tmacg", "--list-events", "--level", "1", NULL };
+	static char text[65536];
+
+	(void)state;
+	unsetenv("TMACG_MODEL_DIR");
+	cpu_desc_reset();
+	for (size_t i = 0; i < sizeof(machines) / sizeof(machines[0]); i++) {
+		bool deep = i < 2;
+
+		snprintf(root, sizeof(root), "/tmp/tmacg-desc-XXXXXX");
+		assert_int_equal(fake_root_make(root), 0);
+		fake_root_put(root, "/proc/cpuinfo", "processor\t: 0\nBogoMIPS\t: 2000.00\n");
+		fake_root_put(root, "/sys/devices/system/cpu/cpu0/regs/identification/midr_el1",
+			      machines[i].midr);
+		fake_root_put(root, "/sys/bus/event_source/devices/armv8_pmuv3_0/type", "8\n");
+		argv[3] = "1";
+		assert_int_equal(offline_capture(STDOUT_FILENO, root, 4, argv, text, sizeof(text)),
+				 0);
+		if (!strstr(text, machines[i].cpu_line))
+			fail_msg("%s", text);
+		assert_non_null(strstr(
+			text, "7 events in 1 groups, 6 general-purpose counters per group\n"));
+		assert_non_null(strstr(text, "fixed  type=8 config=0x11 "));
+		if (deep)
+			assert_non_null(strstr(text, "gp     type=8 config=0x8162 "));
+		argv[3] = "4";
+		if (deep) {
+			assert_int_equal(
+				offline_capture(STDOUT_FILENO, root, 4, argv, text, sizeof(text)),
+				0);
+			assert_non_null(strstr(text, "23 events in "));
+			assert_non_null(strstr(text, "slice"));
+			assert_non_null(strstr(text, "gp     type=8 config=0x816d "));
+		}
+		argv[3] = "5";
+		assert_int_not_equal(
+			offline_capture(STDOUT_FILENO, root, 4, argv, text, sizeof(text)), 0);
+		assert_int_equal(fake_root_remove(root), 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -768,8 +887,10 @@ int main(void)
 		cmocka_unit_test(test_cpuid_lookup),
 		cmocka_unit_test(test_amd_cpuid_lookup),
 		cmocka_unit_test(test_match_ranges),
+		cmocka_unit_test(test_pmuv3_event_numbers),
 		cmocka_unit_test(test_list_events_amd),
 		cmocka_unit_test(test_list_events_neoverse),
+		cmocka_unit_test(test_list_events_cloud_arm),
 		cmocka_unit_test(test_list_models),
 		cmocka_unit_test(test_retire_latency_lines),
 		cmocka_unit_test(test_list_models_escapes_titles),

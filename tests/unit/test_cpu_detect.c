@@ -353,7 +353,10 @@ static void test_amd(void **state)
 	assert_non_null(strstr(err, "--model zen4"));
 	assert_null(strstr(err, "Ice Lake"));
 	assert_non_null(strstr(err, "Zen 4 (25/0x10-0x1F"));
-	assert_non_null(strstr(err, "Zen 5 (26/0x0-0xFF"));
+	assert_non_null(
+		strstr(err, "Zen 5 (26/0x0-0x2F, 26/0x40-0x4F, 26/0x60-0x7F, --model zen5)"));
+	assert_non_null(
+		strstr(err, "Zen 6 (26/0x30-0x3F, 26/0x50-0x5F, 26/0x80-0xFF, --model zen6)"));
 }
 
 /*
@@ -385,6 +388,56 @@ static void test_zen4(void **state)
 	ci = detect();
 	assert_int_equal(ci.gp_counters, 6);
 	assert_int_equal(ci.gp_usable, 6);
+}
+
+/*
+ * Family 0x1A is no longer Zen 5 throughout: an EPYC Zen 6 (model 0x50, AMD's Venice range
+ * 0x50-0x57) runs zen6, with the counters PerfMonV2 gives; Zen 5 parts on either side of the
+ * Zen 6 ranges (Turin 0x02, Granite Ridge 0x44, Strix Halo 0x70) still run zen5.
+ */
+static void test_zen6(void **state)
+{
+	static const struct {
+		int model;
+		const char *runs;
+	} want[] = { { 0x50, "zen6" },
+		     { 0x57, "zen6" },
+		     { 0x02, "zen5" },
+		     { 0x44, "zen5" },
+		     { 0x70, "zen5" } };
+	struct cpu_info ci;
+	char err[256] = "";
+
+	(void)state;
+	pmu("cpu", 4, false, false);
+	fake_max_leaf = 0x10;
+	fake_ext_max = 0x80000026u;
+	fake_ext22_eax = 1; /* PerfMonV2 */
+	fake_ext22_ebx = 6;
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		cpuinfo("AuthenticAMD", 26, want[i].model);
+		ci = detect();
+		if (!ci.cpu || strcmp(ci.cpu->id, want[i].runs))
+			fail_msg("AMD 0x1A/0x%X: %s, want %s", want[i].model,
+				 ci.cpu ? ci.cpu->id : "none", want[i].runs);
+		assert_string_equal(cpu_select_model(&ci, NULL, err, sizeof(err)), want[i].runs);
+		assert_int_equal(ci.gp_counters, 6);
+		assert_true(ci.has_pmu);
+	}
+	/* -v names the CPU it found */
+	{
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+
+		cpuinfo("AuthenticAMD", 26, 0x50);
+		ci = detect();
+		assert_non_null(f);
+		cpu_info_print(&ci, f);
+		fclose(f);
+		assert_non_null(strstr(text, "-> zen6 (AMD EPYC, Zen 6), model zen6"));
+		free(text);
+	}
 }
 
 /*
@@ -710,6 +763,118 @@ static void test_arm_cores_by_midr(void **state)
 	}
 }
 
+/* A fresh fixture tree: one machine's files, nothing of the last one's. */
+static void fresh_root(void)
+{
+	assert_int_equal(fake_root_remove(root), 0);
+	snprintf(root, sizeof(root), "/tmp/tmacg-cpu-XXXXXX");
+	assert_int_equal(fake_root_make(root), 0);
+}
+
+/* /proc/cpuinfo of an Arm kernel: MIDR_EL1's fields for each of two processors. */
+static void arm_cpuinfo(unsigned long long midr)
+{
+	char text[1024];
+	int n = 0;
+
+	for (int cpu = 0; cpu < 2; cpu++)
+		n += snprintf(
+			text + n, sizeof(text) - (size_t)n,
+			"processor\t: %d\nBogoMIPS\t: 2000.00\nFeatures\t: fp asimd sve2\n"
+			"CPU implementer\t: 0x%02llx\nCPU architecture: 8\n"
+			"CPU variant\t: 0x%llx\nCPU part\t: 0x%03llx\nCPU revision\t: %llu\n\n",
+			cpu, midr >> 24 & 0xff, midr >> 20 & 0xf, midr >> 4 & 0xfff, midr & 0xf);
+	fake_root_put(root, "/proc/cpuinfo", text);
+}
+
+/*
+ * The cloud's Arm machines, each from its MIDR_EL1 in sysfs and, on a kernel without
+ * regs/identification, from /proc/cpuinfo's fields: Graviton5 and Cobalt 200 are Neoverse V3
+ * (part 0xD84, any revision; V3AE's 0xD83 too, as Arm's topdown-tool maps it), N3 is 0xD8E,
+ * and Cobalt 100 is an N2 whose implementer is Microsoft's (0x6D), taking the N2 formulas of
+ * its revision.  A Microsoft part no description names, or an Arm part after V3's, has none.
+ */
+static void test_arm_cloud_cores(void **state)
+{
+	static const struct {
+		const char *machine;
+		unsigned long long midr;
+		const char *model; /* NULL: no description (generic, with a PMU) */
+		const char *slots; /* caps/slots as the kernel writes it */
+	} want[] = {
+		{ "AWS Graviton5 (M9g)", 0x410fd841, "neoverse-v3", "0x0000000a\n" },
+		{ "Azure Cobalt 200", 0x410fd840, "neoverse-v3", "0x0000000a\n" },
+		{ "Neoverse V3AE", 0x410fd830, "neoverse-v3", "0x0000000a\n" },
+		{ "Neoverse N3", 0x410fd8e0, "neoverse-n3", "0x00000005\n" },
+		{ "Azure Cobalt 100 r0p0", 0x6d0fd490, "neoverse-n2", "0x00000005\n" },
+		{ "Azure Cobalt 100 r0p1", 0x6d0fd491, "neoverse-n2", "0x00000005\n" },
+		{ "Azure Cobalt 100 r0p3", 0x6d0fd493, "neoverse-n2-r0p3", "0x00000005\n" },
+		{ "Microsoft 0x6D, V2's part", 0x6d0fd4f0, NULL, "0x00000008\n" },
+		{ "Arm part 0xD85", 0x410fd850, NULL, "0x00000008\n" },
+	};
+	char err[256] = "";
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct cpu_info ci;
+
+		for (int from_cpuinfo = 0; from_cpuinfo < 2; from_cpuinfo++) {
+			const char *got;
+
+			fresh_root();
+			if (from_cpuinfo) {
+				arm_cpuinfo(want[i].midr);
+			} else {
+				/* Graviton5's 192 cores: the lowest-numbered CPU's MIDR decides */
+				fake_root_put(root, "/proc/cpuinfo",
+					      "processor\t: 0\nBogoMIPS\t: 2000.00\n");
+				midr(0, want[i].midr);
+				midr(191, want[i].midr);
+			}
+			arm_pmu("armv8_pmuv3_0", 8, want[i].slots, "0-191\n");
+			ci = detect();
+			got = cpu_select_model(&ci, NULL, err, sizeof(err));
+			if (want[i].model ? !ci.cpu || strcmp(got, want[i].model) :
+					    ci.cpu || strcmp(got, "generic"))
+				fail_msg("%s (MIDR 0x%llx, from %s): %s, want %s", want[i].machine,
+					 want[i].midr, from_cpuinfo ? "/proc/cpuinfo" : "sysfs",
+					 got, want[i].model ? want[i].model : "generic");
+			assert_string_equal(ci.vendor, "ARM");
+			assert_int_equal(ci.family, (int)(want[i].midr >> 24));
+			assert_int_equal(ci.model, (int)(want[i].midr >> 4 & 0xfff));
+			assert_int_equal(ci.stepping, (int)(want[i].midr & 0xf));
+			assert_int_equal(ci.midr_cpu, from_cpuinfo ? -1 : 0);
+			assert_true(ci.has_pmu);
+			assert_int_equal(ci.pmu_type, 8);
+			assert_int_equal(ci.pmu_slots,
+					 (unsigned int)strtoul(want[i].slots, NULL, 0));
+			assert_int_equal(ci.gp_counters, 6);
+			assert_int_equal(cpuid_calls, 0);
+		}
+	}
+	/* -v names the core and the clouds that run it */
+	{
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+		struct cpu_info ci;
+
+		fresh_root();
+		midr(0, 0x410fd841);
+		arm_pmu("armv8_pmuv3_0", 8, "0x0000000a\n", "0-191\n");
+		ci = detect();
+		assert_non_null(f);
+		cpu_info_print(&ci, f);
+		fclose(f);
+		assert_non_null(strstr(text,
+				       "-> neoverse-v3 (Arm Neoverse V3 (AWS Graviton5, Azure "
+				       "Cobalt 200)), model neoverse-v3\n"));
+		assert_non_null(strstr(text, "implementer 0x41 part 0xD84 r0p1\n"));
+		assert_non_null(strstr(text, "slots 10 (caps/slots)"));
+		free(text);
+	}
+}
+
 /*
  * An Arm core no description knows with a PMU runs generic: QEMU 7.2's -cpu max, whose
  * sysfs this is as Debian's 6.1 arm64 kernel showed it in the guest (MIDR 0x000f0510,
@@ -847,6 +1012,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_amd, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zen4, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zen5_vm_without_pmu, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zen6, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_intel, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_vm_without_pmu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_arm_unknown_core_gets_generic, setup,
@@ -858,6 +1024,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_env_root_and_print, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_arm_neoverse_n2_r0p3, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_arm_cores_by_midr, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_arm_cloud_cores, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_arm_unknown_core, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_arm_pmu_scan, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_arm_bad_midr, setup, teardown),

@@ -733,10 +733,84 @@ static void test_amd_events(void **state)
 	(void)state;
 	check_amd("zen4", zen4_want);
 	check_amd("zen5", zen5_want);
+	{
+		/* Zen 6 (MORE-CPUS.md): Zen 5's encodings, the resync event renamed */
+		struct amd_want zen6_want[sizeof(zen5_want) / sizeof(zen5_want[0])];
+
+		for (size_t i = 0; i < sizeof(zen5_want) / sizeof(zen5_want[0]); i++) {
+			zen6_want[i] = zen5_want[i];
+			if (zen6_want[i].name && !strcmp(zen6_want[i].name, "bp_redirects.resync"))
+				zen6_want[i].name = "bp_fe_redir.resync";
+		}
+		check_amd("zen6", zen6_want);
+	}
 	/* The day libpfm4 learns Zen 5, its table must agree too. */
 	if (pfm_config("amd64_fam1ah_zen5", "RETIRED_OPS") >= 0)
 		fail_msg("libpfm4 now has a Zen 5 table: give zen5.cpu 'libpfm amd64_fam1ah_zen5' "
 			 "and zen5_want its names");
+}
+
+/*
+ * Neoverse V3 and N3 (MORE-CPUS.md): the raw config is Arm's PMUv3 event number, 16 bits
+ * (0x8162, not AMD's split of bits 11:8 to config:32-35), on any of the six event counters;
+ * CPU_CYCLES on the cycle counter.
+ */
+static void test_arm_pmuv3_events(void **state)
+{
+	static const struct {
+		const char *name;
+		uint64_t config;
+	} want[] = {
+		{ "CPU_CYCLES", 0x11 },
+		{ "STALL_FRONTEND", 0x23 },
+		{ "STALL_BACKEND", 0x24 },
+		{ "OP_RETIRED", 0x3A },
+		{ "OP_SPEC", 0x3B },
+		{ "STALL_SLOT_BACKEND", 0x3D },
+		{ "STALL_SLOT_FRONTEND", 0x3E },
+		{ "STALL_SLOT", 0x3F },
+		{ "STALL_BACKEND_MEM", 0x4005 },
+		{ "STALL_FRONTEND_MEMBOUND", 0x8158 },
+		{ "STALL_FRONTEND_L1I", 0x8159 },
+		{ "STALL_FRONTEND_MEM", 0x815B },
+		{ "STALL_FRONTEND_TLB", 0x815C },
+		{ "STALL_FRONTEND_CPUBOUND", 0x8160 },
+		{ "STALL_FRONTEND_FLOW", 0x8161 },
+		{ "STALL_FRONTEND_FLUSH", 0x8162 },
+		{ "STALL_BACKEND_MEMBOUND", 0x8164 },
+		{ "STALL_BACKEND_L1D", 0x8165 },
+		{ "STALL_BACKEND_TLB", 0x8167 },
+		{ "STALL_BACKEND_ST", 0x8168 },
+		{ "STALL_BACKEND_CPUBOUND", 0x816A },
+		{ "STALL_BACKEND_BUSY", 0x816B },
+		{ "STALL_BACKEND_RENAME", 0x816D },
+	};
+	static const char *const ids[] = { "neoverse-v3", "neoverse-n3" };
+
+	(void)state;
+	for (size_t c = 0; c < 2; c++) {
+		struct event_target t = cpu_target(ids[c], PMU_TYPE);
+		char err[512];
+		struct tma_model *m = model_load_builtin(ids[c], err, sizeof(err));
+
+		if (!m)
+			fail_msg("%s: %s", ids[c], err);
+		assert_int_equal(model_event_count(m), (int)(sizeof(want) / sizeof(want[0])));
+		for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+			struct event_enc e = enc_ok(&t, want[i].name);
+
+			assert_true(model_event_index(m, want[i].name) >= 0);
+			assert_int_equal(e.attr.type, PMU_TYPE);
+			if (e.attr.config != want[i].config)
+				fail_msg("%s %s: config 0x%llx, MORE-CPUS.md says 0x%llx", ids[c],
+					 want[i].name, (unsigned long long)e.attr.config,
+					 (unsigned long long)want[i].config);
+			assert_int_equal(e.kind, i ? EVENT_GP : EVENT_FIXED);
+			if (i)
+				assert_int_equal(e.counter_mask, 0x3f);
+		}
+		model_free(m);
+	}
 }
 
 /*
@@ -958,6 +1032,7 @@ int main(void)
 		cmocka_unit_test(test_counter_masks),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_amd_events),
+		cmocka_unit_test(test_arm_pmuv3_events),
 		cmocka_unit_test(test_generic_hardware_events),
 		cmocka_unit_test(test_long_name),
 		cmocka_unit_test(test_switch_pmu),

@@ -5,7 +5,8 @@
  * 4.5, spr 5.01, gnr 5.1 and srf, 1e-6 for the imported skx and clx and the four TMA 5.2
  * files from Intel's own metric files), null exactly where the reference has null, each
  * model at the TMA version of its file.  Run from the repository root (tests/run does).
- * The Neoverse models at 1e-9 too, on Arm's own formulas, unclamped.
+ * The Neoverse models at 1e-9 too, on Arm's own formulas, unclamped (V3 and N3: all
+ * four levels).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -404,6 +405,18 @@ static void test_zen5_golden(void **state)
 	run_golden(&gc, false);
 }
 
+/* Zen 6: Zen 5's formulas with the resync event renamed (bp_fe_redir.resync). */
+static void test_zen6_golden(void **state)
+{
+	static const struct golden_case gc = { .model = "zen6",
+					       .file = "zen6-perfd4eb7b2.jsonl",
+					       .rel = 1e-9,
+					       .renamed = amd_level1 };
+
+	(void)state;
+	run_golden(&gc, false);
+}
+
 /* Sierra Forest: no PERF_METRICS, no SMT; the reference's E-core TMA 4.0 tree is Intel's. */
 static void test_srf_golden(void **state)
 {
@@ -483,6 +496,32 @@ static void test_neoverse_v2_golden(void **state)
 	run_golden(&gc, false);
 }
 
+/*
+ * V3 and N3: Arm's four-level tree, imported from Arm's specifications (tools/arm-telemetry/);
+ * level 1 under TMA's names, levels 2-4 under Arm's, every node of every vector at its level.
+ */
+static void test_neoverse_v3_golden(void **state)
+{
+	static const struct golden_case gc = { .model = "neoverse-v3",
+					       .file = "neoverse-v3-ts6687b72.jsonl",
+					       .rel = 1e-9,
+					       .renamed = arm_level1 };
+
+	(void)state;
+	run_golden(&gc, false);
+}
+
+static void test_neoverse_n3_golden(void **state)
+{
+	static const struct golden_case gc = { .model = "neoverse-n3",
+					       .file = "neoverse-n3-ts6687b72.jsonl",
+					       .rel = 1e-9,
+					       .renamed = arm_level1 };
+
+	(void)state;
+	run_golden(&gc, false);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -494,12 +533,15 @@ int main(void)
 		cmocka_unit_test(test_gnr_golden),
 		cmocka_unit_test(test_zen4_golden),
 		cmocka_unit_test(test_zen5_golden),
+		cmocka_unit_test(test_zen6_golden),
 		cmocka_unit_test(test_srf_golden),
 		cmocka_unit_test(test_neoverse_n1_golden),
 		cmocka_unit_test(test_neoverse_n2_golden),
 		cmocka_unit_test(test_neoverse_n2_r0p3_golden),
 		cmocka_unit_test(test_neoverse_v1_golden),
 		cmocka_unit_test(test_neoverse_v2_golden),
+		cmocka_unit_test(test_neoverse_v3_golden),
+		cmocka_unit_test(test_neoverse_n3_golden),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,17 +4,23 @@
  * (pmu_slots, caps/slots) or the model's documented one, N2's erratum
  * correction, and Arm's unclamped values.  The golden vectors
  * (test_golden.c) bind the formulas; these bind what they cannot: a vector
- * carries no width.
+ * carries no width.  V3's and N3's trees are held to Arm's own files: every node, its
+ * parent and Arm's words for it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
 
+#include <ctype.h>
+#include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "offline_capture.h"
 
 #include "model/model.h"
 
@@ -174,6 +180,199 @@ static void test_shared_names(void **state)
 	}
 }
 
+/* Arm's words with every run of white space one space, as a .tma text value holds them. */
+static void squeeze(const char *in, char *out, size_t len)
+{
+	size_t n = 0;
+
+	for (; *in && n + 1 < len; in++)
+		if (!isspace((unsigned char)*in))
+			out[n++] = *in;
+		else if (n && out[n - 1] != ' ')
+			out[n++] = ' ';
+	out[n] = '\0';
+}
+
+/* Arm's name for a node: level 1 under TMA's names, the rest Arm's own. */
+static const char *arm_name(const struct model_node_info *n)
+{
+	static const char *const tma[][2] = { { "Frontend_Bound", "frontend_bound" },
+					      { "Bad_Speculation", "bad_speculation" },
+					      { "Backend_Bound", "backend_bound" },
+					      { "Retiring", "retiring" } };
+
+	for (size_t i = 0; i < 4; i++)
+		if (!strcmp(n->name, tma[i][0]))
+			return tma[i][1];
+	return n->name;
+}
+
+/*
+ * V3 and N3 against Arm's own files (tools/arm-telemetry/, read here, not through the
+ * importer): every metric of Arm's decision tree is a node, 4, 5, 8 and 4 at levels 1-4,
+ * each below the node whose next_items name it (backend_busy_bound, which none names,
+ * under Backend_Bound), and each carries Arm's description word for word (--explain,
+ * --list-metrics --format json).
+ */
+static void test_v3_n3_are_arms_tree(void **state)
+{
+	static const char *const ids[] = { "neoverse-v3", "neoverse-n3" };
+
+	(void)state;
+	for (size_t k = 0; k < 2; k++) {
+		char path[256], err[512], want[1024];
+		struct tma_model *m = model_load_builtin(ids[k], err, sizeof(err));
+		json_object *spec, *metrics, *tree;
+		int per_level[5] = { 0 };
+
+		if (!m)
+			fail_msg("%s: %s", ids[k], err);
+		snprintf(path, sizeof(path), "tools/arm-telemetry/%s.json", ids[k]);
+		spec = json_object_from_file(path);
+		if (!spec)
+			fail_msg("cannot read %s: run from the repository root", path);
+		assert_true(json_object_object_get_ex(spec, "metrics", &metrics));
+		tree = json_object_object_get(
+			json_object_object_get(json_object_object_get(spec, "methodologies"),
+					       "topdown_methodology"),
+			"decision_tree");
+		tree = json_object_object_get(tree, "metrics");
+		assert_int_equal(model_node_count(m), (int)json_object_array_length(tree));
+		for (int i = 0; i < model_node_count(m); i++) {
+			const struct model_node_info *n = model_node(m, i);
+			struct model_node_text t;
+			json_object *arm, *d;
+
+			assert_true(n->level >= 1 && n->level <= 4);
+			per_level[n->level]++;
+			if (!json_object_object_get_ex(metrics, arm_name(n), &arm))
+				fail_msg("%s: node %s is no metric of Arm's", ids[k], n->name);
+			assert_true(model_node_description(m, i, &t));
+			assert_true(json_object_object_get_ex(arm, "description", &d));
+			squeeze(json_object_get_string(d), want, sizeof(want));
+			if (strcmp(t.brief, want))
+				fail_msg("%s %s: '%s', Arm says '%s'", ids[k], n->name, t.brief,
+					 want);
+			assert_int_equal(strncmp(t.one_line, want, strlen(t.one_line)), 0);
+		}
+		assert_int_equal(per_level[1], 4);
+		assert_int_equal(per_level[2], 5);
+		assert_int_equal(per_level[3], 8);
+		assert_int_equal(per_level[4], 4);
+		/* parents: the node whose next_items name it */
+		for (size_t j = 0; j < json_object_array_length(tree); j++) {
+			json_object *step = json_object_array_get_idx(tree, j), *next;
+			const char *from =
+				json_object_get_string(json_object_object_get(step, "name"));
+
+			assert_true(json_object_object_get_ex(step, "next_items", &next));
+			for (size_t c = 0; c < json_object_array_length(next); c++) {
+				const char *kid =
+					json_object_get_string(json_object_array_get_idx(next, c));
+				int i = model_node_index(m, kid);
+
+				if (i < 0)
+					continue; /* a stage-2 group, not a node */
+				assert_string_equal(
+					arm_name(model_node(m, model_node(m, i)->parent)), from);
+			}
+		}
+		assert_string_equal(
+			model_node(m,
+				   model_node(m, model_node_index(m, "backend_busy_bound"))->parent)
+				->name,
+			"Backend_Bound");
+		json_object_put(spec);
+		model_free(m);
+	}
+}
+
+/* V3 evaluated on counts given by event name (the rest 0); returns its bottleneck path. */
+static void v3_bottleneck(const char *const *names, const double *counts, int n, char *path,
+			  size_t len)
+{
+	char err[512];
+	struct tma_model *m = model_load_builtin("neoverse-v3", err, sizeof(err));
+	double events[32] = { 0 };
+	struct model_input in = { .events = events, .interval_s = 1 };
+	struct model_result *r;
+	size_t at = 0;
+
+	if (!m)
+		fail_msg("neoverse-v3: %s", err);
+	assert_true(model_event_count(m) <= 32);
+	for (int i = 0; i < n; i++) {
+		int e = model_event_index(m, names[i]);
+
+		assert_true(e >= 0);
+		events[e] = counts[i];
+	}
+	r = model_result_new(m);
+	assert_non_null(r);
+	assert_int_equal(model_eval(m, &in, r), 0);
+	path[0] = '\0';
+	for (int l = 0; l < r->bottleneck_len; l++)
+		at += (size_t)snprintf(path + at, len - at, "%s%s", l ? "." : "",
+				       model_node(m, r->bottleneck[l])->name);
+	model_result_free(r);
+	model_free(m);
+}
+
+/*
+ * Below level 1 a node is a share of its parent's stall cycles: the bottleneck goes down to
+ * the child holding most of them (> 0.5), and stops where none does.  1000 cycles of 10
+ * slots, half the slots backend-stalled (Backend_Bound 0.5); of 600 backend stall cycles 400
+ * memory-bound (0.67), of those 350 in the caches (0.875), 300 of them L1D (0.86).
+ */
+static void test_v3_bottleneck_follows_the_larger_share(void **state)
+{
+	static const char *const names[] = {
+		"CPU_CYCLES",
+		"STALL_SLOT",
+		"STALL_SLOT_BACKEND",
+		"STALL_SLOT_FRONTEND",
+		"OP_RETIRED",
+		"OP_SPEC",
+		"STALL_BACKEND",
+		"STALL_BACKEND_MEMBOUND",
+		"STALL_BACKEND_CPUBOUND",
+		"STALL_BACKEND_BUSY",
+		"STALL_BACKEND_L1D",
+		"STALL_BACKEND_MEM",
+		"STALL_BACKEND_TLB",
+		"STALL_BACKEND_ST",
+	};
+	double counts[] = { 1000, 6000, 5000, 1000, 900, 1000, 600, 400, 200, 50, 300, 50, 20, 10 };
+	char path[512];
+
+	(void)state;
+	v3_bottleneck(names, counts, 14, path, sizeof(path));
+	assert_string_equal(path, "Backend_Bound.backend_mem_bound.backend_mem_cache_bound."
+				  "backend_cache_l1d_bound");
+	/* memory and core even (250 and 250 of 600): no share dominates, the path stops */
+	counts[7] = counts[8] = 250;
+	v3_bottleneck(names, counts, 14, path, sizeof(path));
+	assert_string_equal(path, "Backend_Bound");
+}
+
+/* --explain prints Arm's words for a level-3 node of V3, with its parent and formula. */
+static void test_explain_v3(void **state)
+{
+	static char text[16384];
+	const char *argv[] = { "tmacg",	  "--explain",	 "backend_mem_store_bound",
+			       "--model", "neoverse-v3", NULL };
+
+	(void)state;
+	assert_int_equal(offline_capture(STDOUT_FILENO, NULL, 5, argv, text, sizeof(text)), 0);
+	if (!strstr(text, "backend_mem_store_bound: node 3.2.3, level 3 of model neoverse-v3") ||
+	    !strstr(text, "parent:    backend_mem_bound\n") ||
+	    !strstr(text, "  This metric is the percentage of total cycles stalled in the backend "
+			  "due to\n  memory write pending caused by stores stalled in the "
+			  "pre-commit stage.\n") ||
+	    !strstr(text, "formula:   stall_backend_st / stall_backend_membound\n"))
+		fail_msg("%s", text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -181,6 +380,9 @@ int main(void)
 		cmocka_unit_test(test_n2_erratum),
 		cmocka_unit_test(test_not_clamped),
 		cmocka_unit_test(test_shared_names),
+		cmocka_unit_test(test_v3_n3_are_arms_tree),
+		cmocka_unit_test(test_explain_v3),
+		cmocka_unit_test(test_v3_bottleneck_follows_the_larger_share),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pmu/arm_detect.h"
 #include "util/name_escape.h"
 
 #define CPU_DESC_MAX_FIELDS 16
@@ -221,7 +222,7 @@ static int parse_event(struct cpu_parser *p, char **f, int nf)
 		flag;                                                                             \
 		continue;                                                                         \
 	}
-		NUM("event", 0xfff, e.event, have_event = true)
+		NUM("event", 0xffff, e.event, have_event = true)
 		NUM("umask", 0xff, e.umask, have_umask = true)
 		NUM("cmask", 0xff, e.cmask, (void)0)
 		NUM("edge", 1, e.edge, (void)0)
@@ -523,6 +524,15 @@ static int check_whole(struct cpu_parser *p, const char *file)
 			    d->gp_counters);
 	if (d->perf_metrics_l2 && !d->perf_metrics)
 		return perr(p, "perf_metrics_l2 yes needs perf_metrics yes");
+	/* Arm and x86 encode event numbers differently: one description is one or the other. */
+	d->pmuv3 = !strcmp(d->match[0].vendor, ARM_VENDOR);
+	for (int k = 1; k < d->nmatch; k++)
+		if (!strcmp(d->match[k].vendor, ARM_VENDOR) != d->pmuv3)
+			return perr(p,
+				    "match keys of Arm (" ARM_VENDOR "-...) and of %s in one "
+				    "description: their events are encoded differently, give each "
+				    "its own file",
+				    d->pmuv3 ? d->match[k].vendor : d->match[0].vendor);
 	for (int i = 0; i < d->nevents; i++) {
 		const struct cpu_desc_event *e = &d->events[i];
 		uint32_t all = d->gp_counters >= 32 ? UINT32_MAX : (1u << d->gp_counters) - 1;
@@ -534,6 +544,11 @@ static int check_whole(struct cpu_parser *p, const char *file)
 		if (e->fixed < 0 && ((e->counters | e->counters_smt_off) & ~all))
 			return perr(p, "event %s: a counter beyond gp_counters %d", e->name,
 				    d->gp_counters);
+		if (e->event > 0xfff && !d->pmuv3)
+			return perr(p,
+				    "event %s: event=0x%x: above 0xfff only for Arm (PMUv3 event "
+				    "numbers have 16 bits, x86's event select 12)",
+				    e->name, e->event);
 	}
 	if (d->nevents) /* qsort's base may not be NULL, even for none */
 		qsort(d->events, (size_t)d->nevents, sizeof(*d->events), cmp_event);

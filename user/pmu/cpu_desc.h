@@ -24,7 +24,7 @@ struct cpu_desc_match {
 
 struct cpu_desc_event {
 	char *name;	    /* Intel's EventName, "CYCLE_ACTIVITY.STALLS_TOTAL"; perf's on AMD */
-	unsigned int event; /* 0-0xff; AMD's extended selects 0x100-0xfff (config:32-35) */
+	unsigned int event; /* 0-0xff; AMD's to 0xfff (bits 11:8: config:32-35); Arm's to 0xffff */
 	unsigned int umask, cmask;
 	bool edge, inv, any;
 	uint32_t msr; /* offcore-response MSR, 0: none */
@@ -45,6 +45,11 @@ struct cpu_desc {
 	char *libpfm; /* libpfm4's PMU name, NULL for "none" */
 	int gp_counters, gp_counters_smt, fixed_counters;
 	bool perf_metrics, perf_metrics_l2;
+	/*
+	 * Arm's PMUv3 (its match keys are MIDR_EL1's, vendor "ARM"): an event's
+	 * number is its raw config, up to 16 bits (0x8162), not x86's select.
+	 */
+	bool pmuv3;
 	/*
 	 * The cycles event every perf group carries on a PMU without a fixed
 	 * counter for it (AMD's ls_not_halted_cyc), so each group's events are

@@ -604,7 +604,11 @@ int event_encode(const struct event_target *t, const char *name, struct event_en
 			fixed = event_fixed[i].fixed;
 	if (fixed >= 0)
 		return event_encode_fixed(t, name, &m, fixed, de, out, err, errlen);
-	if (de) {
+	if (de && t->cpu->pmuv3) {
+		/* Arm's PMUv3: the event number is the raw config (config:0-15) */
+		config = de->event;
+		counters = cpu_desc_event_counters(de, t->smt);
+	} else if (de) {
 		/* AMD's event select bits 11:8 go to config:32-35 (EventSelect[11:8]). */
 		config = (de->event & 0xff) | (uint64_t)(de->event >> 8) << 32 |
 			 (uint64_t)de->umask << 8 | (uint64_t)de->edge << 18 |
