@@ -16,6 +16,7 @@
 #include "pmu/pmu.h"
 #include "tmacg.skel.h"
 #include "util/privileges.h"
+#include "util/run_error.h"
 
 /* Entries read per batch syscall: bounds the read buffers (~400 KiB). */
 #define COLLECTOR_BATCH 512
@@ -132,13 +133,15 @@ static size_t task_acc_bytes(const struct collector *c)
 	return TMACG_TASK_ACC_BYTES(c->layout.nevents, c->layout.ngroups);
 }
 
-int collector_open(struct collector *c, const struct collector_config *cfg, char *err,
-		   size_t errlen)
+int collector_open(struct collector *c, const struct collector_config *cfg, struct run_error *e)
 {
+	char *err = e->msg;
+	size_t errlen = sizeof(e->msg);
 	struct btf_choice btf;
 	int ret;
 
 	memset(c, 0, sizeof(*c));
+	e->kind = RUN_FAILED; /* unless the kernel lacks what tmacg needs */
 	c->cfg = *cfg;
 	u64map_init(&c->snaps);
 	u64map_init(&c->task_snaps);
@@ -149,6 +152,7 @@ int collector_open(struct collector *c, const struct collector_config *cfg, char
 			 "%d events in %d groups: the BPF program reads 1 to %d events in 1 to %d "
 			 "groups per CPU; lower --level",
 			 cfg->nevents, cfg->ngroups, TMACG_MAX_EVENTS, TMACG_MAX_GROUPS);
+		e->kind = RUN_USAGE; /* a plan larger than the maps: before anything is loaded */
 		return -E2BIG;
 	}
 	libbpf_verbose = cfg->verbose;
@@ -159,6 +163,8 @@ int collector_open(struct collector *c, const struct collector_config *cfg, char
 		return c->ncpus;
 	}
 	ret = check_kernel(cfg, &btf, err, errlen);
+	if (ret == COLLECTOR_KERNEL_UNSUPPORTED)
+		e->kind = RUN_UNSUPPORTED;
 	if (ret)
 		return ret;
 	/*
@@ -190,6 +196,7 @@ int collector_open(struct collector *c, const struct collector_config *cfg, char
 		collector_close(c);
 		return -ENOMEM;
 	}
+	e->kind = RUN_OK;
 	return 0;
 }
 
@@ -228,15 +235,9 @@ void collector_drop_cpu_events(struct collector *c, int cpu)
 
 int collector_set_events(struct collector *c, const struct pmu_set *pmu, char *err, size_t errlen)
 {
-	free(c->online);
-	c->online = calloc(c->ncpus, sizeof(*c->online));
-	if (!c->online)
-		return -ENOMEM;
 	for (int cpu = 0; cpu < c->ncpus && cpu < pmu->ncpus; cpu++) {
-		int ret;
+		int ret = pmu->online[cpu] ? collector_put_cpu_events(c, pmu, cpu, err, errlen) : 0;
 
-		c->online[cpu] = pmu->online[cpu];
-		ret = collector_put_cpu_events(c, pmu, cpu, err, errlen);
 		if (ret)
 			return ret;
 	}
@@ -346,7 +347,6 @@ int collector_flush_cpu(struct collector *c, int cpu)
 	if (!bpf_prog_test_run_opts(bpf_program__fd(c->skel->progs.tmacg_flush), &opts))
 		return 0;
 	if (errno == ENXIO) {
-		c->online[cpu] = false; /* went offline: stop asking */
 		c->flush_errors += stranded_slots(c, cpu);
 		return -ENXIO;
 	}
@@ -369,12 +369,11 @@ int collector_baseline_cpu(struct collector *c, int cpu, uint64_t groups)
 	return ret;
 }
 
-int collector_flush(struct collector *c)
+void collector_flush(struct collector *c, const bool *cpus)
 {
 	for (int cpu = 0; cpu < c->ncpus; cpu++)
-		if (c->online && c->online[cpu])
+		if (cpus[cpu])
 			collector_flush_cpu(c, cpu);
-	return 0;
 }
 
 /*
@@ -578,10 +577,6 @@ void collector_close(struct collector *c)
 	tmacg_bpf__destroy(c->skel);
 	free_values(&c->snaps);
 	free_values(&c->task_snaps);
-	free(c->online);
-	free(c->enabled_ns);
-	free(c->hotplug_seen);
-	free(c->online_listed);
 	free(c->batch_keys);
 	free(c->batch_vals);
 	free(c->cpu_data);
