@@ -291,11 +291,16 @@ int cpu_events_nslices(const struct cpu_events *ev)
 
 int cpu_events_turn(struct cpu_events *ev, int s)
 {
-	uint64_t was = turns_on(&ev->turns, ev->turns.now), next = turns_on(&ev->turns, s);
+	uint64_t was, next;
 	int ret = 0;
 
+	/* Turns made again (a group refused) may have fewer slices: the interval goes on in 0. */
+	if (s < 0 || s >= ev->turns.nslices)
+		s = 0;
 	if (s == ev->turns.now)
 		return 0;
+	was = turns_on(&ev->turns, ev->turns.now);
+	next = turns_on(&ev->turns, s);
 	/*
 	 * Both slices read while the switch happens: a group going on counts
 	 * from its enable, one going off up to its disable, and no switch in
