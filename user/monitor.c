@@ -23,6 +23,7 @@
 #include "collect/collector.h"
 #include "cpus/cpu_events.h"
 #include "fd_limit.h"
+#include "map_room.h"
 #include "pmu/group_health.h"
 #include "k8s/k8s_monitor.h"
 #include "measure.h"
@@ -414,6 +415,16 @@ static int check_descriptors(struct monitor *m, struct run_error *e)
 		fd_limit_need(m->ms->nevents, possible > online ? possible : online, listen), e);
 }
 
+/* The BPF maps this plan and --max-cgroups take, against the memory this host has. */
+static int check_map_room(struct monitor *m, struct run_error *e)
+{
+	struct collector_map_bytes b;
+
+	collector_map_bytes(m->ms->layout, m->o->max_cgroups, m->o->max_tasks, m->o->per_task,
+			    fd_limit_cpus("possible"), &b);
+	return map_room_check(&b, map_room_available(), m->o->max_cgroups, m->o->max_tasks, e);
+}
+
 /* The perf events on every CPU, handed to the BPF side, then the programs attached. */
 static int open_counters(struct monitor *m, struct run_error *e)
 {
@@ -664,8 +675,8 @@ static int start(struct monitor *m, struct run_error *e)
 	/* Then: without them nothing below can work, and the kernel's errors would not say why. */
 	if (privileges_check(e->msg, sizeof(e->msg)))
 		return run_error_as(e, RUN_FAILED);
-	if (measure_open(&m->ms, &mc, e) || check_descriptors(m, e) || open_report(m, e) ||
-	    setup_cgroups(m, e) || open_collector(m, e) || open_counters(m, e))
+	if (measure_open(&m->ms, &mc, e) || check_descriptors(m, e) || check_map_room(m, e) ||
+	    open_report(m, e) || setup_cgroups(m, e) || open_collector(m, e) || open_counters(m, e))
 		return -1;
 	/* Baselines: every CPU's first reading and the accumulators as they are. */
 	ret = collect(m);

@@ -584,6 +584,19 @@ void collector_close(struct collector *c)
 	memset(c, 0, sizeof(*c));
 }
 
+void collector_map_bytes(struct acc_layout layout, uint32_t max_cgroups, uint32_t max_tasks,
+			 bool per_task, int ncpus, struct collector_map_bytes *out)
+{
+	uint64_t task_entry = HTAB_ENTRY_OVERHEAD + sizeof(__u32) +
+			      TMACG_TASK_ACC_BYTES(layout.nevents, layout.ngroups);
+
+	out->cgroup_entry = HTAB_ENTRY_OVERHEAD + sizeof(__u64) + acc_bytes(&layout);
+	out->cgroups = (uint64_t)max_cgroups * out->cgroup_entry;
+	out->tasks = per_task ? (uint64_t)max_tasks * task_entry : 0;
+	out->other = ring_bytes_for(max_cgroups, sizeof(struct tmacg_cgroup_event)) +
+		     (uint64_t)(ncpus > 0 ? ncpus : 1) * sizeof(struct tmacg_cpu);
+}
+
 /*
  * One user creating cgroups faster than tmacg polls must not make the others
  * nameless: a mkdir event lost to a full ring leaves a short-lived cgroup's

@@ -148,6 +148,22 @@ int collector_hotplug_count(struct collector *c, int cpu, uint64_t *n);
 int collector_stats(struct collector *c, struct tmacg_stats *out);
 void collector_close(struct collector *c);
 
+/*
+ * The kernel memory the maps of a run take, at least (the kernel's own
+ * bookkeeping of a hash map entry counted as HTAB_ENTRY_OVERHEAD bytes):
+ * the cgroup accumulators, preallocated to max_cgroups entries of the plan's
+ * layout; the task accumulators under --per-task (max_tasks entries); the
+ * rest (the cgroup event ring, every possible CPU's data).
+ */
+struct collector_map_bytes {
+	uint64_t cgroups, cgroup_entry; /* the cgroup map, and one entry of it */
+	uint64_t tasks;
+	uint64_t other;
+};
+#define HTAB_ENTRY_OVERHEAD 64 /* struct htab_elem (48 bytes on 64-bit) and its bucket's share */
+void collector_map_bytes(struct acc_layout layout, uint32_t max_cgroups, uint32_t max_tasks,
+			 bool per_task, int ncpus, struct collector_map_bytes *out);
+
 /* The cgroup event ring buffer's size, from --max-cgroups. */
 /* Never smaller than this (the size before it followed --max-cgroups). */
 #define RING_MIN_BYTES (2u << 20)

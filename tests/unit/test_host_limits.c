@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
+ * What a plan needs of the host, checked before anything is opened.
+ *
  * File descriptors (fd_limit.h): one per perf event per online CPU, where a
  * root shell's soft limit is 1024 (icx level 3 on 32 CPUs: 1,920).  tmacg
  * raises its own soft limit for the plan on this host, as far as the hard
@@ -9,6 +11,11 @@
  * CPUs come from a fake sysfs (TMACG_SYSFS_ROOT); perf_event_open (through
  * syscall) and the BPF load (collector_open) are counted, to show nothing
  * was opened.
+ *
+ * Kernel memory for the BPF maps (map_room.h): the cgroup map preallocated
+ * to --max-cgroups entries of the plan's size, against MemAvailable (a fake
+ * /proc/meminfo): a --max-cgroups that cannot fit is exit 2, naming the
+ * maps' size and what to lower, with nothing loaded.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -26,6 +33,7 @@
 #include "collect/collector.h"
 #include "fake_root.h"
 #include "fd_limit.h"
+#include "map_room.h"
 #include "monitor.h"
 #include "options.h"
 #include "util/run_error.h"
@@ -150,8 +158,8 @@ static void hard_limit_too_low_says_how_many_and_how(void **state)
 	assert_non_null(strstr(e.msg, "could not be raised"));
 }
 
-/* A fake root: sysfs's CPU lists, and this machine's cpuinfo for cpu_detect. */
-static void make_root(char *root, const char *online, const char *possible)
+/* A fake root: sysfs's CPU lists, /proc/meminfo, and this machine's cpuinfo for cpu_detect. */
+static void make_root(char *root, const char *online, const char *possible, const char *meminfo)
 {
 	static char cpuinfo[1 << 20];
 	FILE *f = fopen("/proc/cpuinfo", "r");
@@ -165,14 +173,21 @@ static void make_root(char *root, const char *online, const char *possible)
 	fake_root_put(root, "/sys/devices/system/cpu/online", online);
 	fake_root_put(root, "/sys/devices/system/cpu/possible", possible);
 	fake_root_put(root, "/proc/cpuinfo", cpuinfo);
+	fake_root_put(root, "/proc/meminfo", meminfo);
 }
+
+/* 16 GiB available: room for the maps of these tests' runs. */
+static const char meminfo_16g[] = "MemTotal:       33554432 kB\n"
+				  "MemFree:         1048576 kB\n"
+				  "MemAvailable:   16777216 kB\n";
+static const char *meminfo = meminfo_16g; /* run_on_512_cpus()'s */
 
 static void cpus_counted_from_sysfs(void **state)
 {
 	char root[] = "/tmp/tmacg-fd-XXXXXX";
 
 	(void)state;
-	make_root(root, "0-31\n", "0-511\n");
+	make_root(root, "0-31\n", "0-511\n", meminfo_16g);
 	setenv("TMACG_SYSFS_ROOT", root, 1);
 	assert_int_equal(fd_limit_cpus("online"), 32);
 	assert_int_equal(fd_limit_cpus("possible"), 512);
@@ -183,19 +198,25 @@ static void cpus_counted_from_sysfs(void **state)
 	assert_int_equal(fake_root_remove(root), 0);
 }
 
-/* tmacg --pmu software --count 1 on a fake host of 512 CPUs: its exit code, stderr in err. */
-static int run_on_512_cpus(char *err, size_t len)
+/*
+ * tmacg --pmu software --count 1 and more (NULL-terminated) on a fake host of
+ * 512 CPUs and meminfo: its exit code, stderr in err.
+ */
+static int run_on_512_cpus(const char *const *more, char *err, size_t len)
 {
-	const char *argv[] = { "tmacg",	     "--pmu", "software", "--count", "1",
-			       "--interval", "100ms", "--format", "json",    NULL };
+	const char *argv[16] = { "tmacg",      "--pmu", "software", "--count", "1",
+				 "--interval", "100ms", "--format", "json" };
+	int argc = 9;
 	char root[] = "/tmp/tmacg-fd-XXXXXX", path[] = "/tmp/tmacg-fd-err-XXXXXX";
 	int tmp = mkstemp(path), saved = dup(STDERR_FILENO), code;
 	struct options o;
 	ssize_t n;
 
 	assert_true(tmp >= 0 && saved >= 0);
-	make_root(root, "0-511\n", "0-511\n");
-	assert_int_equal(options_parse(&o, 9, (char **)argv, stdout, stderr), 0);
+	while (more && *more)
+		argv[argc++] = *more++;
+	make_root(root, "0-511\n", "0-511\n", meminfo);
+	assert_int_equal(options_parse(&o, argc, (char **)argv, stdout, stderr), 0);
 	options_resolve(&o, false);
 	setenv("TMACG_SYSFS_ROOT", root, 1);
 	perf_opens = bpf_loads = 0;
@@ -227,7 +248,7 @@ static void too_low_exits_2_before_opening_anything(void **state)
 	if (geteuid())
 		skip(); /* tmacg checks its privileges first */
 	play(1024, 1024);
-	assert_int_equal(run_on_512_cpus(err, sizeof(err)), 2);
+	assert_int_equal(run_on_512_cpus(NULL, err, sizeof(err)), 2);
 	snprintf(want, sizeof(want), "needs %d file descriptors", NEED_512);
 	if (!strstr(err, want) || !strstr(err, "ulimit -n"))
 		fail_msg("no word of the descriptors needed:\n%s", err);
@@ -243,11 +264,55 @@ static void raised_then_measured(void **state)
 	if (geteuid())
 		skip();
 	play(64, 1 << 20);
-	if (run_on_512_cpus(err, sizeof(err)) != 0)
+	if (run_on_512_cpus(NULL, err, sizeof(err)) != 0)
 		fail_msg("not exit 0:\n%s", err);
 	assert_true(set_to.rlim_cur == NEED_512);
 	assert_int_equal(bpf_loads, 1);
 	assert_true(perf_opens > 0);
+}
+
+/* One entry of the cgroup map: the kernel's bookkeeping, the key, the plan's accumulator. */
+static void map_bytes_follow_the_plan_and_max_cgroups(void **state)
+{
+	struct collector_map_bytes b;
+	struct run_error e = { RUN_OK, "" };
+
+	(void)state;
+	/* icx's level 6: 140 events in 18 groups, 1,416-byte accumulators. */
+	collector_map_bytes(acc_layout_of(140, 18), 16384, 16384, false, 512, &b);
+	assert_true(b.cgroup_entry == HTAB_ENTRY_OVERHEAD + 8 + 1416);
+	assert_true(b.cgroups == 16384 * b.cgroup_entry);
+	assert_true(b.tasks == 0);
+	assert_int_equal(map_room_check(&b, 1ull << 34, 16384, 16384, &e), 0);
+	assert_int_equal(map_room_check(&b, 0, 16384, 16384, &e), 0); /* unknown: not checked */
+	collector_map_bytes(acc_layout_of(140, 18), 1u << 24, 16384, true, 512, &b);
+	assert_true(b.tasks > 0);
+	assert_int_equal(map_room_check(&b, 1ull << 34, 1u << 24, 16384, &e), -1);
+	assert_int_equal(e.kind, RUN_USAGE);
+	assert_non_null(strstr(e.msg, "--max-cgroups 16777216 entries of 1488 bytes"));
+	assert_non_null(strstr(e.msg, "16384.0 MiB available here"));
+	assert_non_null(strstr(e.msg, "lower --max-cgroups or --max-tasks"));
+}
+
+static void map_too_big_exits_2_before_loading(void **state)
+{
+	const char *const more[] = { "--max-cgroups", "16777216", NULL };
+	char err[8192];
+	int code;
+
+	(void)state;
+	if (geteuid())
+		skip();
+	play(1 << 20, 1 << 20);
+	/* The software model: 128 bytes an entry, 2 GiB for 2^24 cgroups; 1 GiB available. */
+	meminfo = "MemTotal: 2097152 kB\nMemAvailable: 1048576 kB\n";
+	code = run_on_512_cpus(more, err, sizeof(err));
+	meminfo = meminfo_16g;
+	if (code != 2 || !strstr(err, "--max-cgroups 16777216 entries of 128 bytes") ||
+	    !strstr(err, "1024.0 MiB available here") || !strstr(err, "lower --max-cgroups"))
+		fail_msg("exit %d, not 2 naming the maps and the fix:\n%s", code, err);
+	assert_int_equal(perf_opens, 0);
+	assert_int_equal(bpf_loads, 0);
 }
 
 int main(void)
@@ -259,6 +324,8 @@ int main(void)
 		cmocka_unit_test(cpus_counted_from_sysfs),
 		cmocka_unit_test(too_low_exits_2_before_opening_anything),
 		cmocka_unit_test(raised_then_measured),
+		cmocka_unit_test(map_bytes_follow_the_plan_and_max_cgroups),
+		cmocka_unit_test(map_too_big_exits_2_before_loading),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
