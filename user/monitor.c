@@ -41,7 +41,7 @@ volatile sig_atomic_t monitor_stop;
 
 /* How often the live view looks for keys while it waits: quick to a person, nothing to a CPU. */
 #define KEY_POLL_MS 100
-/* How soon a CPU back online counts again (cpu_follow_due() between waits). */
+/* How soon a CPU back online counts again (cpu_events_due() between waits). */
 #define HOTPLUG_POLL_MS 200
 
 /* A cgroup's delta waiting for the cgroup events that name it: pending_bytes() apart. */

@@ -19,7 +19,7 @@
  * full PMU on at a time (the others' leaders are read, seen not running and
  * their members skipped).  rotate= loads tmacg with its rotation on and
  * those groups the slice's (active_groups), the others' leaders disabled, as
- * user/rotate.c leaves them.  The floor ignores the groups: it reads every
+ * cpus/cpu_events.c leaves them.  The floor ignores the groups: it reads every
  * event, so give it the count a switch reads.
  */
 #include <bpf/bpf.h>

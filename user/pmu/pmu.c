@@ -435,7 +435,7 @@ int pmu_cpu_enabled_ns(const struct pmu_set *s, int cpu, uint64_t *ns)
 	/*
 	 * Every open leader's, summed: rotating, a group disabled for its off
 	 * slices stands still as one the kernel turned off does, and the first
-	 * group's time alone made a CPU look unplugged (cpu_follow reopened it)
+	 * group's time alone made a CPU look unplugged (cpus/cpu_events.c reopened it)
 	 * whenever it was off from one look to the next.
 	 */
 	*ns = 0;
