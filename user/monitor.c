@@ -29,7 +29,6 @@
 #include "measure.h"
 #include "model/model.h"
 #include "options.h"
-#include "pmu/pmu.h"
 #include "prom/prom.h"
 #include "output/report.h"
 #include "output/top_input.h"
@@ -72,6 +71,7 @@ struct monitor {
 	char v1_note[1024];	     /* a hybrid host's cgroup v1, said once at start; or "" */
 	struct atomic_file html_out; /* -o FILE: opened at the start, written at the end */
 	struct top_input keys;	     /* the live view's keys, on a terminal */
+	bool measuring;		     /* start() done: the intervals ran, their totals said (-v) */
 };
 
 static uint64_t now_ns(clockid_t clk)
@@ -541,11 +541,13 @@ static int run_interval(struct monitor *m, uint64_t begun, uint64_t deadline, ui
 	if (wait_interval(m, begun, deadline, e))
 		return -1;
 	ret = collect(m);
-	/* The next interval starts with the first slice. */
-	if (!ret)
-		ret = cpu_events_turn(&m->cpus, 0);
 	if (ret)
 		return run_fail(e, RUN_FAILED, "cannot read the BPF maps: %s", strerror(-ret));
+	/* The next interval starts with the first slice. */
+	ret = cpu_events_turn(&m->cpus, 0);
+	if (ret)
+		return run_fail(e, RUN_FAILED, "cannot switch the perf groups' turn: %s",
+				strerror(-ret));
 	group_health_check(&m->health, m->ms->events, m->ms->nevents, m->ms->ngroups, stderr);
 	now = now_ns(CLOCK_MONOTONIC);
 	dropped = dropped_since_last(m, &map_full);
@@ -694,7 +696,7 @@ static int start(struct monitor *m, struct run_error *e)
 static int finish(struct monitor *m, struct run_error *e)
 {
 	top_input_close(&m->keys);
-	if (m->o->verbose && m->col.skel)
+	if (m->o->verbose && m->measuring)
 		print_totals(m);
 	if (m->o->format == FORMAT_HTML && e->kind == RUN_OK && m->rep)
 		write_html(m, e);
@@ -719,9 +721,10 @@ int monitor_run(const struct options *o)
 	struct run_error e = { .kind = RUN_OK };
 
 	if (!start(&m, &e)) {
+		m.measuring = true;
+		/* Once, at start: not a line of the output. */
 		if (m.v1_note[0])
-			fprintf(stderr, "%s\n",
-				m.v1_note); /* once, at start: not a line of the output */
+			fprintf(stderr, "%s\n", m.v1_note);
 		if (m.prom)
 			prom_announce(m.prom);
 		/* The live view's keys, when it is on a terminal someone types at. */
