@@ -34,8 +34,7 @@
 #include "fake_root.h"
 #include "fd_limit.h"
 #include "map_room.h"
-#include "monitor.h"
-#include "options.h"
+#include "monitor_capture.h"
 #include "util/run_error.h"
 
 static struct rlimit limits;	    /* what getrlimit says */
@@ -204,35 +203,18 @@ static void cpus_counted_from_sysfs(void **state)
  */
 static int run_on_512_cpus(const char *const *more, char *err, size_t len)
 {
-	const char *argv[16] = { "tmacg",      "--pmu", "software", "--count", "1",
-				 "--interval", "100ms", "--format", "json" };
-	int argc = 9;
-	char root[] = "/tmp/tmacg-fd-XXXXXX", path[] = "/tmp/tmacg-fd-err-XXXXXX";
-	int tmp = mkstemp(path), saved = dup(STDERR_FILENO), code;
-	struct options o;
-	ssize_t n;
+	const char *args[16] = { "--pmu",      "software", "--count",  "1",
+				 "--interval", "100ms",	   "--format", "json" };
+	char root[] = "/tmp/tmacg-fd-XXXXXX";
+	int n = 8, code;
 
-	assert_true(tmp >= 0 && saved >= 0);
-	while (more && *more)
-		argv[argc++] = *more++;
+	while (more && *more && n < 15)
+		args[n++] = *more++;
 	make_root(root, "0-511\n", "0-511\n", meminfo);
-	assert_int_equal(options_parse(&o, argc, (char **)argv, stdout, stderr), 0);
-	options_resolve(&o, false);
 	setenv("TMACG_SYSFS_ROOT", root, 1);
 	perf_opens = bpf_loads = 0;
-	fflush(stderr);
-	fflush(stdout);
-	dup2(tmp, STDERR_FILENO);
-	code = monitor_run(&o);
-	fflush(stdout); /* the lines, to the test's output */
-	fflush(stderr);
-	dup2(saved, STDERR_FILENO);
-	close(saved);
+	code = monitor_capture(args, err, len);
 	unsetenv("TMACG_SYSFS_ROOT");
-	n = pread(tmp, err, len - 1, 0);
-	err[n > 0 ? n : 0] = '\0';
-	close(tmp);
-	unlink(path);
 	assert_int_equal(fake_root_remove(root), 0);
 	return code;
 }

@@ -22,8 +22,7 @@
 #include <bpf/libbpf.h>
 #include <cmocka.h>
 
-#include "monitor.h"
-#include "options.h"
+#include "monitor_capture.h"
 
 static bool refuse_events, refuse_load; /* the kernel's EINVAL, where */
 
@@ -50,36 +49,6 @@ int __wrap_bpf_object__load_skeleton(struct bpf_object_skeleton *s)
 	return refuse_load ? -EINVAL : __real_bpf_object__load_skeleton(s);
 }
 
-/* tmacg ARGS (after "tmacg", NULL-terminated): its exit code, stderr in err. */
-static int run(const char *const *args, char *err, size_t len)
-{
-	const char *argv[16] = { "tmacg" };
-	char path[] = "/tmp/tmacg-exit-XXXXXX";
-	int tmp = mkstemp(path), saved = dup(STDERR_FILENO), argc = 1, code;
-	struct options o;
-	ssize_t n;
-
-	assert_true(tmp >= 0 && saved >= 0);
-	while (args[argc - 1]) {
-		argv[argc] = args[argc - 1];
-		argc++;
-	}
-	assert_int_equal(options_parse(&o, argc, (char **)argv, stdout, stderr), 0);
-	options_resolve(&o, false);
-	fflush(stderr);
-	dup2(tmp, STDERR_FILENO);
-	code = monitor_run(&o);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(saved, STDERR_FILENO);
-	close(saved);
-	n = pread(tmp, err, len - 1, 0);
-	err[n > 0 ? n : 0] = '\0';
-	close(tmp);
-	unlink(path);
-	return code;
-}
-
 static const char *const software[] = { "--pmu", "software", "--count", "1", "--interval",
 					"100ms", "--format", "json",	NULL };
 
@@ -92,7 +61,7 @@ static void kernel_einval_on_events_is_exit_1(void **state)
 	if (geteuid())
 		skip();
 	refuse_events = true;
-	code = run(software, err, sizeof(err));
+	code = monitor_capture(software, err, sizeof(err));
 	refuse_events = false;
 	if (code != 1 || !strstr(err, "cannot open event") || !strstr(err, "Invalid argument"))
 		fail_msg("exit %d, not 1 with the kernel's refusal:\n%s", code, err);
@@ -107,7 +76,7 @@ static void kernel_einval_on_bpf_load_is_exit_1(void **state)
 	if (geteuid())
 		skip();
 	refuse_load = true;
-	code = run(software, err, sizeof(err));
+	code = monitor_capture(software, err, sizeof(err));
 	refuse_load = false;
 	if (code != 1 || !strstr(err, "cannot load the BPF programs: Invalid argument"))
 		fail_msg("exit %d, not 1 with the kernel's refusal:\n%s", code, err);
@@ -122,7 +91,7 @@ static void untouched_run_is_exit_0(void **state)
 	(void)state;
 	if (geteuid())
 		skip();
-	code = run(software, err, sizeof(err));
+	code = monitor_capture(software, err, sizeof(err));
 	if (code != 0)
 		fail_msg("exit %d:\n%s", code, err);
 }
@@ -136,7 +105,7 @@ static void missing_cgroup_is_exit_2(void **state)
 	int code;
 
 	(void)state;
-	code = run(args, err, sizeof(err));
+	code = monitor_capture(args, err, sizeof(err));
 	if (code != 2 || !strstr(err, "cgroup '/no/such/cgroup/here' not found"))
 		fail_msg("exit %d, not 2 naming the cgroup:\n%s", code, err);
 }
