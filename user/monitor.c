@@ -70,7 +70,7 @@ struct monitor {
 	struct cgroup_spec *specs;   /* --cgroup, resolved in it */
 	char v1_note[1024];	     /* a hybrid host's cgroup v1, said once at start; or "" */
 	struct atomic_file html_out; /* -o FILE: opened at the start, written at the end */
-	struct top_input keys;	     /* the live view's keys, on a terminal */
+	struct top_input input;	     /* the live view's keys, on a terminal */
 	bool measuring;		     /* start() done: the intervals ran, their totals said (-v) */
 };
 
@@ -491,7 +491,7 @@ static void between_waits(void *ctx)
 {
 	struct monitor *m = ctx;
 
-	if (take_keys(m, &m->keys) == -EPIPE)
+	if (take_keys(m, &m->input) == -EPIPE)
 		monitor_stop = 1;
 	if (cpu_events_due(&m->cpus))
 		follow_cpus(m);
@@ -506,7 +506,7 @@ static void between_waits(void *ctx)
 static int wait_interval(struct monitor *m, uint64_t start, uint64_t deadline, struct run_error *e)
 {
 	int nslices = cpu_events_nslices(&m->cpus), ret = 0;
-	int max_wait_ms = m->keys.active ? KEY_POLL_MS : HOTPLUG_POLL_MS;
+	int max_wait_ms = m->input.active ? KEY_POLL_MS : HOTPLUG_POLL_MS;
 
 	for (int k = 1; k < nslices && !ret && !monitor_stop; k++) {
 		uint64_t at = turns_slice_start(start, m->o->interval_ns, k, nslices);
@@ -695,7 +695,7 @@ static int start(struct monitor *m, struct run_error *e)
  */
 static int finish(struct monitor *m, struct run_error *e)
 {
-	top_input_close(&m->keys);
+	top_input_close(&m->input);
 	if (m->o->verbose && m->measuring)
 		print_totals(m);
 	if (m->o->format == FORMAT_HTML && e->kind == RUN_OK && m->rep)
@@ -717,7 +717,7 @@ static int finish(struct monitor *m, struct run_error *e)
 
 int monitor_run(const struct options *o)
 {
-	struct monitor m = { .o = o, .keys = { .active = false } };
+	struct monitor m = { .o = o, .input = { .active = false } };
 	struct run_error e = { .kind = RUN_OK };
 
 	if (!start(&m, &e)) {
@@ -729,7 +729,7 @@ int monitor_run(const struct options *o)
 			prom_announce(m.prom);
 		/* The live view's keys, when it is on a terminal someone types at. */
 		if (report_has_live_view(m.rep) && isatty(STDOUT_FILENO))
-			top_input_open(&m.keys, STDIN_FILENO);
+			top_input_open(&m.input, STDIN_FILENO);
 		if (o->verbose)
 			fprintf(stderr, "tmacg: ready: cgroup2 at %s, %zu cgroups known\n",
 				m.tree.mnt.dir, cgroup_tree_len(&m.tree));
