@@ -7,8 +7,8 @@
  * back reopened alone with only the current slice's groups (read once before
  * they go on), a flush that finds a CPU offline, a group refused by a CPU
  * coming back (left out everywhere, the turns made again without it), a CPU
- * whose events fail to open (tried again, its counts counted as lost), and a
- * CPU whose events' time stood still.  The real system calls are the
+ * whose events fail to open (tried again, its counts counted as lost), one
+ * gone again while it is reopened, and a CPU whose events' time stood still.  The real system calls are the
  * guest's (tests/guest: hotplug, hp-rot) and the integration tests'.
  */
 #include <setjmp.h>
@@ -319,6 +319,29 @@ static void cpu_failing_to_reopen_is_tried_again(void **state)
 	cpu_events_close(&ev);
 }
 
+/* Gone again while it was reopened: nothing left open, nothing counted lost twice. */
+static void cpu_gone_again_while_reopened(void **state)
+{
+	struct cpu_events ev;
+
+	(void)state;
+	open_started(&ev);
+	set_online("0,2-3\n");
+	follow(&ev);
+	calls();
+	flush_gone = 1; /* its flush finds it offline (and counts what it strands) */
+	set_online("0-3\n");
+	assert_int_equal(follow(&ev), 0);
+	assert_string_equal(calls(), "drop 1;flush 1;close 1;drop 1;");
+	assert_int_equal(ev.lost, 0);
+	assert_int_equal(ev.back, 0);
+	set_online("0,2-3\n");
+	follow(&ev);
+	assert_string_equal(calls(), ""); /* nothing open to close */
+	assert_int_equal(ev.cpu[1].state, CPU_OFFLINE);
+	cpu_events_close(&ev);
+}
+
 /* Off and on between two looks, unseen by the list: its clock group's time stood still. */
 static void cpu_whose_time_stood_still_is_reopened(void **state)
 {
@@ -362,6 +385,7 @@ int main(void)
 		cmocka_unit_test(flush_finding_a_cpu_gone_loses_it_until_the_next_look),
 		cmocka_unit_test(group_refused_by_a_cpu_back_leaves_the_turns),
 		cmocka_unit_test(cpu_failing_to_reopen_is_tried_again),
+		cmocka_unit_test(cpu_gone_again_while_reopened),
 		cmocka_unit_test(cpu_whose_time_stood_still_is_reopened),
 	};
 

@@ -45,7 +45,7 @@ int cpu_events_open(struct cpu_events *ev, struct collector *col, const struct p
 	return 0;
 }
 
-/* Group g's turn on cpu: the groups of on enabled there, those of off disabled. */
+/* On cpu, when it counts: the groups of on enabled, those of off disabled. */
 static int switch_cpu(struct cpu_events *ev, int cpu, uint64_t on, uint64_t off)
 {
 	return ev->cpu[cpu].state == CPU_COUNTING ? pmu_switch_cpu(&ev->pmu, cpu, on, off) : 0;
@@ -114,8 +114,10 @@ void cpu_events_flush(struct cpu_events *ev)
  * a group's first reading came at its slice's flush, as its baseline: on
  * Debian 5.10 under QEMU's TCG that flush came ~100 ms after the enable, and
  * hp-rot's shares added up to 0.76.)  Only the current slice's groups go on:
- * the others wait for their turn as on every other CPU.  0, or -errno (the
- * CPU's counts are lost this interval, and it is tried again at the next).
+ * the others wait for their turn as on every other CPU.  0, -ENXIO (gone
+ * again: its flush counted what it strands), or -errno (the CPU's counts are
+ * lost this interval, and it is tried again at the next).  Failed, it has no
+ * events left.
  */
 static int reopen(struct cpu_events *ev, int cpu)
 {
@@ -125,9 +127,8 @@ static int reopen(struct cpu_events *ev, int cpu)
 
 	collector_drop_cpu_events(ev->col, cpu);
 	ret = collector_flush_cpu(ev->col, cpu);
-	if (ret == -ENXIO)
-		return ret; /* gone again */
-	ret = pmu_open_cpu(&ev->pmu, cpu, err, sizeof(err));
+	if (ret != -ENXIO)
+		ret = pmu_open_cpu(&ev->pmu, cpu, err, sizeof(err));
 	if (!ret && ev->pmu.unopened != unopened) {
 		/* A group refused here only: out everywhere, named by the caller. */
 		ev->refused_untold |= ev->pmu.unopened & ~unopened;
@@ -180,6 +181,7 @@ static bool look_at(struct cpu_events *ev, int cpu, bool total_moved)
 	};
 	bool counting = slot->state == CPU_COUNTING, ok = false;
 	enum cpu_action action;
+	int ret;
 
 	s.enabled_known =
 		counting && s.enabled_was && !pmu_cpu_enabled_ns(&ev->pmu, cpu, &s.enabled_now);
@@ -203,9 +205,11 @@ static bool look_at(struct cpu_events *ev, int cpu, bool total_moved)
 		 * the BPF side read still events since (groups not running): lost.
 		 */
 		ev->lost += counting;
-		ok = !reopen(ev, cpu);
+		ret = reopen(ev, cpu);
+		ok = !ret;
 		ev->back += ok;
-		ev->lost += !ok; /* this interval's counts there; next time again */
+		/* This interval's counts there; next time again (gone again: said by its flush). */
+		ev->lost += !ok && ret != -ENXIO;
 		break;
 	case CPU_CLOSE:
 		collector_drop_cpu_events(ev->col, cpu);
