@@ -438,7 +438,7 @@ static __always_inline int account(struct tmacg_cpu *pc, struct tmacg_stats *st,
 	 * A group read without failure has its baseline; one that failed takes its
 	 * next reading as a fresh baseline.  A group rotation skipped keeps its own
 	 * (its counters stood still while off) unless a read failed here: then this
-	 * CPU's events were dropped (CPU hotplug, collect/cpu_follow.c) and will be
+	 * CPU's events were dropped (CPU hotplug, cpus/cpu_events.c) and will be
 	 * new ones, so its next reading is a baseline too, not a delta against the
 	 * old events' (the guest test hp-rot saw a slice's counts lost to that).
 	 */
@@ -712,7 +712,7 @@ int BPF_PROG(tmacg_rmdir_raw, struct cgroup *cgrp, const char *path)
  * CPU hotplug: how many hotplug steps each CPU went through, [nr_cpus] the
  * total.  A CPU that went offline and came back within one interval looks
  * unchanged in the online list, but its perf events are off for good:
- * userspace (collect/cpu_follow.c) reopens the events of a CPU whose count
+ * userspace (cpus/cpu_events.c) reopens the events of a CPU whose count
  * moved.  max_entries (nr_cpus + 1) is set at load.
  */
 struct {

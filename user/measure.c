@@ -28,6 +28,7 @@
 #include "pmu/pmu.h"
 #include "util/json_writer.h"
 #include "util/key_table.h"
+#include "util/run_error.h"
 #include "util/whole.h"
 
 /* Counts of Intel's fixed counters, under the names users know, when the model reads them. */
@@ -424,12 +425,27 @@ static bool smt_caveat(const struct measure_impl *mi)
 	return false;
 }
 
-int measure_open(struct measure **out, const struct measure_config *o, char *err, size_t errlen)
+/*
+ * What a failed plan_for_model() is: its documented refusals (--level out of
+ * range or deeper than the model, a plan larger than the limits, an event no
+ * counter can take) are what was asked; anything else (an encoding libpfm4
+ * lacks, no memory) is the run's.
+ */
+static enum run_error_kind plan_error_kind(int ret)
+{
+	return ret == -EINVAL || ret == -EDOM || ret == -E2BIG || ret == -ENOSPC ? RUN_USAGE :
+										   RUN_FAILED;
+}
+
+int measure_open(struct measure **out, const struct measure_config *o, struct run_error *e)
 {
 	struct measure_impl *mi = calloc(1, sizeof(*mi));
 	struct plan_request req = { 0 };
+	char *err = e->msg;
+	size_t errlen = sizeof(e->msg);
 	int ret;
 
+	e->kind = RUN_FAILED;
 	if (!mi) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
@@ -456,8 +472,10 @@ int measure_open(struct measure **out, const struct measure_config *o, char *err
 	req.cpu = mi->ci.has_pmu ? &mi->ci : NULL;
 	req.probe = mi->ci.has_pmu ? pmu_probe : NULL;
 	ret = plan_for_model(&req, &mi->plan, err, errlen);
-	if (ret)
+	if (ret) {
+		e->kind = plan_error_kind(ret);
 		goto fail;
+	}
 	if (plan_uses_pmu(&mi->plan) && (ret = cpu_require_pmu(&mi->ci, err, errlen)))
 		goto fail;
 	mi->flags = plan_model_flags(&req);
@@ -498,6 +516,7 @@ int measure_open(struct measure **out, const struct measure_config *o, char *err
 	if (ret)
 		goto fail;
 	*out = &mi->ms;
+	e->kind = RUN_OK;
 	return 0;
 fail:
 	if (ret == -ENOMEM)

@@ -20,6 +20,7 @@
 
 struct tma_model;
 struct model_result;
+struct run_error;
 
 /* What to measure: the model and how deep; the command line's, or a test's. */
 struct measure_config {
@@ -72,9 +73,11 @@ int measure_groups_unopened(struct measure *ms, uint64_t groups, char *const *wh
 
 /*
  * The model cfg names (--pmu software is the built-in model "software"),
- * planned for this host.  0 or -errno with err.
+ * planned for this host.  0, or -errno with e: RUN_USAGE when what was asked
+ * cannot be planned (a --level the model lacks, a plan too large, an event
+ * no counter can take), RUN_FAILED otherwise (no PMU, a file unreadable).
  */
-int measure_open(struct measure **out, const struct measure_config *cfg, char *err, size_t errlen);
+int measure_open(struct measure **out, const struct measure_config *cfg, struct run_error *e);
 /* counts[ncounts] and result (model_result_new(ms->tma)) from a cgroup's interval sum. */
 void measure_evaluate(struct measure *ms, const struct tmacg_acc *sum, double interval_s,
 		      double *counts, struct model_result *result);

@@ -21,25 +21,26 @@
 #include "cgroups/cgroup_tree.h"
 #include "cgroups/cgroup_v1.h"
 #include "collect/collector.h"
-#include "collect/cpu_follow.h"
+#include "cpus/cpu_events.h"
+#include "fd_limit.h"
+#include "map_room.h"
 #include "pmu/group_health.h"
 #include "k8s/k8s_monitor.h"
 #include "measure.h"
 #include "model/model.h"
 #include "options.h"
-#include "pmu/pmu.h"
 #include "prom/prom.h"
 #include "output/report.h"
 #include "output/top_input.h"
-#include "rotate.h"
 #include "util/atomic_file.h"
 #include "util/privileges.h"
+#include "util/run_error.h"
 
 volatile sig_atomic_t monitor_stop;
 
 /* How often the live view looks for keys while it waits: quick to a person, nothing to a CPU. */
 #define KEY_POLL_MS 100
-/* How soon a CPU back online counts again (cpu_follow_due() between waits). */
+/* How soon a CPU back online counts again (cpu_events_due() between waits). */
 #define HOTPLUG_POLL_MS 200
 
 /* A cgroup's delta waiting for the cgroup events that name it: pending_bytes() apart. */
@@ -53,8 +54,8 @@ struct monitor {
 	struct measure *ms;
 	struct cgroup_tree tree;
 	struct collector col;
-	struct pmu_set pmu;
-	char *pending; /* npending struct pending */
+	struct cpu_events cpus; /* every CPU's perf events: hotplug, refusals, turns */
+	char *pending;		/* npending struct pending */
 	size_t npending, cap_pending;
 	struct report *rep;
 	struct k8s_monitor *k8s; /* --k8s: chooses and names the reported cgroups */
@@ -63,12 +64,14 @@ struct monitor {
 	struct tmacg_stats last_stats;
 	uint64_t last_flush_errors, last_unattributed;
 	bool warned_map_full, warned_lost, warned_read;
-	struct group_health health; /* perf groups that never counted */
-	struct prom *prom;	    /* --listen: the report's sink, serving /metrics */
-	struct cgroup_mount mnt;    /* the cgroup2 mount measured */
-	struct cgroup_spec *specs;  /* --cgroup, resolved in it */
-	struct rotate rot;	    /* levels 4-6: the groups in turns */
-	char v1_note[1024];	    /* a hybrid host's cgroup v1, said once at start; or "" */
+	struct group_health health;  /* perf groups that never counted */
+	struct prom *prom;	     /* --listen: the report's sink, serving /metrics */
+	struct cgroup_mount mnt;     /* the cgroup2 mount measured */
+	struct cgroup_spec *specs;   /* --cgroup, resolved in it */
+	char v1_note[1024];	     /* a hybrid host's cgroup v1, said once at start; or "" */
+	struct atomic_file html_out; /* -o FILE: opened at the start, written at the end */
+	struct top_input input;	     /* the live view's keys, on a terminal */
+	bool measuring;		     /* start() done: the intervals ran, their totals said (-v) */
 };
 
 static uint64_t now_ns(clockid_t clk)
@@ -170,6 +173,12 @@ static void forget_cgroup(uint64_t id, void *ctx)
 	collector_forget_cgroup(&m->col, id);
 }
 
+/* Flushes that failed, and intervals of a CPU's counts lost to hotplug: both "flush errors". */
+static uint64_t flush_errors(const struct monitor *m)
+{
+	return m->col.flush_errors + m->cpus.lost;
+}
+
 /* The interval's lost deltas; *map_full: those of them the full cgroup map had no room for. */
 static uint64_t dropped_since_last(struct monitor *m, uint64_t *map_full)
 {
@@ -183,7 +192,7 @@ static uint64_t dropped_since_last(struct monitor *m, uint64_t *map_full)
 		  (st.map_full - m->last_stats.map_full) +
 		  (st.task_map_full - m->last_stats.task_map_full) +
 		  (st.events_lost - m->last_stats.events_lost) +
-		  (m->col.flush_errors - m->last_flush_errors) +
+		  (flush_errors(m) - m->last_flush_errors) +
 		  (m->unattributed - m->last_unattributed);
 	if (st.map_full > m->last_stats.map_full && !m->warned_map_full) {
 		fprintf(stderr,
@@ -204,7 +213,7 @@ static uint64_t dropped_since_last(struct monitor *m, uint64_t *map_full)
 	}
 	*map_full = st.map_full - m->last_stats.map_full; /* in each line's quality */
 	m->last_stats = st;
-	m->last_flush_errors = m->col.flush_errors;
+	m->last_flush_errors = flush_errors(m);
 	m->last_unattributed = m->unattributed;
 	return dropped;
 }
@@ -233,41 +242,34 @@ static void print_totals(struct monitor *m)
 		(unsigned long long)st.missed_into_idle, (unsigned long long)st.read_errors,
 		(unsigned long long)st.map_full, (unsigned long long)st.task_map_full,
 		(unsigned long long)st.events_lost, (unsigned long long)m->unattributed,
-		(unsigned long long)m->col.flush_errors,
+		(unsigned long long)flush_errors(m),
 		(unsigned long long)(st.negative_deltas + m->col.negative_deltas),
-		(unsigned long long)m->col.cpus_back, (unsigned long long)m->col.cpus_gone);
+		(unsigned long long)m->cpus.back, (unsigned long long)m->cpus.gone);
 }
 
 /*
  * A group refused at start, or later by a CPU coming back: named once, its
- * nodes null with the reason, the rest measured.
+ * nodes null with the reason, the rest measured.  0 or -ENOMEM.
  */
-static int leave_out_unopened(struct monitor *m)
+static int leave_out_refused(struct monitor *m)
 {
-	uint64_t named = group_health_unopened(&m->health, &m->pmu, stderr);
+	uint64_t refused = cpu_events_take_refused(&m->cpus);
+	char *const *why = cpu_events_refusals(&m->cpus);
+	uint64_t named;
 
-	return named ? measure_groups_unopened(m->ms, named, m->pmu.unopened_why) : 0;
+	if (!refused)
+		return 0;
+	named = group_health_unopened(&m->health, m->ms->events, m->ms->nevents, refused, why,
+				      stderr);
+	return named ? measure_groups_unopened(m->ms, named, why) : 0;
 }
 
-/* CPU hotplug: the online CPUs' events reopened or closed (collect/cpu_follow.h). */
+/* CPU hotplug: the online CPUs' events reopened or closed (cpus/cpu_events.h). */
 static void follow_cpus(struct monitor *m)
 {
-	uint64_t unopened = m->pmu.unopened;
-	int reopened = cpu_follow(&m->col, &m->pmu, PMU_ONLINE_PATH);
-
-	/*
-	 * A group refused by a CPU back (closed everywhere): left out as one
-	 * refused at start, not tried again at every interval.  The slices are
-	 * made again without it, which holds them too.
-	 */
-	if (m->pmu.unopened != unopened) {
-		if (leave_out_unopened(m))
-			fprintf(stderr, "tmacg: out of memory naming a refused group's nodes\n");
-		rotate_refresh(&m->rot);
-	} else if (reopened > 0) {
-		/* A CPU back gets every group enabled: rotating, only the slice's stay on. */
-		rotate_hold(&m->rot);
-	}
+	cpu_events_follow(&m->cpus);
+	if (leave_out_refused(m))
+		fprintf(stderr, "tmacg: out of memory naming a refused group's nodes\n");
 }
 
 /* One interval's collection; the report happens after. */
@@ -277,7 +279,7 @@ static int collect(struct monitor *m)
 
 	m->may_rescan = true;
 	follow_cpus(m);
-	collector_flush(&m->col);
+	cpu_events_flush(&m->cpus);
 	err = collector_read_cgroups(&m->col, stash_delta, m);
 	if (err)
 		return err;
@@ -292,10 +294,9 @@ static int collect(struct monitor *m)
 
 /*
  * The cgroup2 mount and the --cgroup paths, before anything is loaded: a
- * wrong argument is a usage error (exit 2), said at once.  0, -EINVAL (a bad
- * --cgroup or --cgroup-root), -ENOENT (no cgroup2 here) or -ENOMEM.
+ * wrong argument is a usage error, said at once.  0 or -1 with e.
  */
-static int resolve_cgroups(struct monitor *m, char *err, size_t errlen)
+static int resolve_cgroups(struct monitor *m, struct run_error *e)
 {
 	int ret = cgroup_find_mount("/proc/self/mountinfo", m->o->cgroup_root, &m->mnt);
 	struct cgroup_v1 v1;
@@ -303,41 +304,38 @@ static int resolve_cgroups(struct monitor *m, char *err, size_t errlen)
 	if (cgroup_v1_scan("/proc/self/mountinfo", &v1))
 		v1.hierarchies = 0; /* cannot tell: say nothing of v1 */
 
+	if (ret && m->o->cgroup_root)
+		return run_fail(e, RUN_USAGE,
+				"--cgroup-root %s: not a cgroup2 mount point "
+				"(see /proc/self/mountinfo)",
+				m->o->cgroup_root);
 	if (ret) {
-		if (m->o->cgroup_root) {
-			snprintf(err, errlen,
-				 "--cgroup-root %s: not a cgroup2 mount point "
-				 "(see /proc/self/mountinfo)",
-				 m->o->cgroup_root);
-			return -EINVAL;
-		}
-		cgroup_v1_no_v2_message(&v1, err, errlen);
-		return -ENOENT;
+		e->kind = RUN_FAILED;
+		cgroup_v1_no_v2_message(&v1, e->msg, sizeof(e->msg));
+		return -1;
 	}
 	/* Said once setup succeeded: an error before it comes first, alone. */
 	cgroup_v1_hybrid_note(&v1, m->mnt.dir, m->v1_note, sizeof(m->v1_note));
 	if (m->o->ncgroups) {
 		m->specs = calloc(m->o->ncgroups, sizeof(*m->specs));
 		if (!m->specs)
-			return -ENOMEM;
+			return run_fail(e, RUN_FAILED, "out of memory");
 	}
 	for (int i = 0; i < m->o->ncgroups; i++) {
 		struct cgroup_spec *spec = &m->specs[i];
 
-		if (cgroup_resolve(&m->mnt, m->o->cgroups[i], spec->path, sizeof(spec->path))) {
-			snprintf(err, errlen,
-				 "cgroup '%s' not found: cgroup v2 is mounted at %s "
-				 "here; give a directory below it or a path inside it",
-				 m->o->cgroups[i], m->mnt.dir);
-			return -EINVAL;
-		}
+		if (cgroup_resolve(&m->mnt, m->o->cgroups[i], spec->path, sizeof(spec->path)))
+			return run_fail(e, RUN_USAGE,
+					"cgroup '%s' not found: cgroup v2 is mounted at %s "
+					"here; give a directory below it or a path inside it",
+					m->o->cgroups[i], m->mnt.dir);
 		spec->depth = m->o->depth;
 	}
 	return 0;
 }
 
 /* The cgroup tree: the hierarchy as it is, and under --k8s the naming of pods. */
-static int setup_cgroups(struct monitor *m, char *err, size_t errlen)
+static int setup_cgroups(struct monitor *m, struct run_error *e)
 {
 	int ret = cgroup_tree_init(&m->tree, &m->mnt, m->specs, m->o->ncgroups);
 
@@ -350,31 +348,32 @@ static int setup_cgroups(struct monitor *m, char *err, size_t errlen)
 			.notes = stderr,
 		};
 
-		m->k8s = k8s_monitor_new(&kc, err, errlen);
+		e->kind = RUN_FAILED;
+		m->k8s = k8s_monitor_new(&kc, e->msg, sizeof(e->msg));
 		if (!m->k8s)
-			return -EINVAL;
+			return -1;
 		k8s_monitor_install(m->k8s, &m->tree);
 		report_set_identify(m->rep, k8s_monitor_identify, m->k8s);
 	}
 	if (!ret)
 		ret = cgroup_tree_scan(&m->tree);
 	if (ret)
-		snprintf(err, errlen, "cannot read the cgroup hierarchy at %s: %s", m->mnt.dir,
-			 strerror(-ret));
-	return ret;
+		return run_fail(e, RUN_FAILED, "cannot read the cgroup hierarchy at %s: %s",
+				m->mnt.dir, strerror(-ret));
+	e->kind = RUN_OK;
+	return 0;
 }
 
 /* The BPF side, loaded for the measure's events in the plan's groups. */
-static int open_collector(struct monitor *m, char *err, size_t errlen)
+static int open_collector(struct monitor *m, struct run_error *e)
 {
 	struct collector_config cfg = { 0 };
 	int event_group[TMACG_MAX_EVENTS];
 	bool event_is_leader[TMACG_MAX_EVENTS];
-	int ret;
 
-	for (int e = 0; e < m->ms->nevents; e++) {
-		event_group[e] = m->ms->events[e].group;
-		event_is_leader[e] = measure_event_is_leader(m->ms, e);
+	for (int i = 0; i < m->ms->nevents; i++) {
+		event_group[i] = m->ms->events[i].group;
+		event_is_leader[i] = measure_event_is_leader(m->ms, i);
 	}
 	cfg.nevents = m->ms->nevents;
 	cfg.ngroups = m->ms->ngroups;
@@ -388,64 +387,64 @@ static int open_collector(struct monitor *m, char *err, size_t errlen)
 	cfg.btf = m->o->btf;
 	cfg.on_cgroup = on_cgroup_event;
 	cfg.ctx = m;
-	ret = collector_open(&m->col, &cfg, err, errlen);
-	if (!ret && m->o->verbose)
+	if (collector_open(&m->col, &cfg, e))
+		return -1;
+	if (m->o->verbose)
 		fprintf(stderr,
 			"tmacg: BPF programs loaded (%s), %d CPUs, %d events in %d groups\n",
 			m->col.raw_tp ? "raw_tp" : "tp_btf", m->col.ncpus, m->ms->nevents,
 			m->ms->ngroups);
-	return ret;
+	return 0;
+}
+
+/*
+ * The descriptors the plan needs: its events on every online CPU, and
+ * tmacg's own.  The soft limit raised for them (for every possible CPU where
+ * the hard limit allows, so a CPU coming online finds room too), or, where
+ * the hard limit is too low, the run refused before anything is opened.
+ */
+static int check_descriptors(struct monitor *m, struct run_error *e)
+{
+	int online = fd_limit_cpus("online"), possible = fd_limit_cpus("possible");
+	bool listen = m->o->listen != NULL;
+
+	if (online < 1)
+		return 0; /* no sysfs to count them: the opens say it if it matters */
+	return fd_limit_raise(
+		fd_limit_need(m->ms->nevents, online, listen),
+		fd_limit_need(m->ms->nevents, possible > online ? possible : online, listen), e);
+}
+
+/* The BPF maps this plan and --max-cgroups take, against the memory this host has. */
+static int check_map_room(struct monitor *m, struct run_error *e)
+{
+	struct collector_map_bytes b;
+
+	collector_map_bytes(m->ms->layout, m->o->max_cgroups, m->o->max_tasks, m->o->per_task,
+			    fd_limit_cpus("possible"), &b);
+	return map_room_check(&b, map_room_available(), m->o->max_cgroups, m->o->max_tasks, e);
 }
 
 /* The perf events on every CPU, handed to the BPF side, then the programs attached. */
-static int open_counters(struct monitor *m, char *err, size_t errlen)
+static int open_counters(struct monitor *m, struct run_error *e)
 {
-	int ret = pmu_open(&m->pmu, m->ms->events, m->ms->nevents, m->col.ncpus, err, errlen);
+	int ret;
 
-	if (!ret)
-		ret = collector_set_events(&m->col, &m->pmu, err, errlen);
-	if (!ret)
-		ret = collector_attach(&m->col, err, errlen);
-	if (ret)
-		return ret;
-	m->health.pmu = &m->pmu; /* "never counted" asks the kernel's times too */
+	e->kind = RUN_FAILED; /* the kernel's refusals and failures here: the run's */
+	if (cpu_events_open(&m->cpus, &m->col, m->ms->events, m->ms->nevents, m->ms->slice_groups,
+			    m->ms->nslices, e->msg, sizeof(e->msg)) ||
+	    collector_attach(&m->col, e->msg, sizeof(e->msg)))
+		return -1;
+	m->health.pmu = cpu_events_pmu(&m->cpus); /* "never counted" asks the kernel's times too */
 	/* A group the kernel refused: named once, its nodes null, the rest measured. */
-	ret = leave_out_unopened(m);
-	if (ret)
-		return ret;
+	if (leave_out_refused(m))
+		return run_fail(e, RUN_FAILED, "out of memory");
 	/* Levels 4-6: the first slice's groups only, the others in their turns. */
-	ret = rotate_start(&m->rot, &m->col, &m->pmu, m->ms->nslices, m->ms->slice_groups);
+	ret = cpu_events_start(&m->cpus);
 	if (ret)
-		snprintf(err, errlen, "cannot enable the perf events: %s", strerror(-ret));
-	return ret;
-}
-
-static int setup(struct monitor *m, char *err, size_t errlen)
-{
-	int ret = setup_cgroups(m, err, errlen);
-
-	if (!ret)
-		ret = open_collector(m, err, errlen);
-	if (!ret)
-		ret = open_counters(m, err, errlen);
-	if (ret)
-		return ret;
-	/* Baselines: every CPU's first reading and the accumulators as they are. */
-	ret = collect(m);
-	report_reset(m->rep, &m->tree);
-	return ret;
-}
-
-static void teardown(struct monitor *m)
-{
-	prom_close(m->prom);	  /* stops serving first: nothing reads the report after */
-	collector_close(&m->col); /* detaches first: no program left loaded */
-	pmu_close(&m->pmu);
-	cgroup_tree_free(&m->tree);
-	report_free(m->rep);
-	k8s_monitor_free(m->k8s);
-	free(m->pending);
-	free(m->specs);
+		return run_fail(e, RUN_FAILED, "cannot enable the perf events: %s", strerror(-ret));
+	e->kind = RUN_OK;
+	return 0;
 }
 
 /* Keys typed since the last look; q stops at the end of this wait.  0 or -EPIPE/-EIO. */
@@ -480,55 +479,105 @@ int monitor_wait_until(uint64_t deadline, int max_wait_ms, int (*wait)(void *ctx
 	return 0;
 }
 
-/* The live loop's wait: cgroup events, the live view's keys and CPU hotplug. */
-struct loop_wait {
-	struct monitor *m;
-	struct top_input *input; /* the live view's keys */
-};
-
-static int wait_cgroups(void *ctx, int ms);
-static void between_waits(void *ctx);
-
-/*
- * Waits for deadline; rotating, steps through the interval's slices on the
- * way (slice k from start + k/nslices of the interval), so every interval
- * sees each slice once.
- */
-static int wait_interval(struct loop_wait *lw, uint64_t start, uint64_t deadline, int max_wait_ms)
-{
-	struct monitor *m = lw->m;
-	int ret = 0;
-
-	for (int k = 1; k < m->rot.nslices && !ret && !monitor_stop; k++) {
-		uint64_t at = rotate_slice_start(start, m->o->interval_ns, k, m->rot.nslices);
-
-		if (at >= deadline)
-			break;
-		ret = monitor_wait_until(at, max_wait_ms, wait_cgroups, between_waits, lw);
-		if (!ret && !monitor_stop)
-			ret = rotate_to(&m->rot, k);
-	}
-	if (!ret)
-		ret = monitor_wait_until(deadline, max_wait_ms, wait_cgroups, between_waits, lw);
-	return ret;
-}
-
 static int wait_cgroups(void *ctx, int ms)
 {
-	struct loop_wait *w = ctx;
+	struct monitor *m = ctx;
 
-	return collector_wait_cgroups(&w->m->col, ms);
+	return collector_wait_cgroups(&m->col, ms);
 }
 
 /* Between waits: the live view's keys, and a CPU that went or came back. */
 static void between_waits(void *ctx)
 {
-	struct loop_wait *w = ctx;
+	struct monitor *m = ctx;
 
-	if (take_keys(w->m, w->input) == -EPIPE)
+	if (take_keys(m, &m->input) == -EPIPE)
 		monitor_stop = 1;
-	if (cpu_follow_due(&w->m->col, PMU_ONLINE_PATH))
-		follow_cpus(w->m);
+	if (cpu_events_due(&m->cpus))
+		follow_cpus(m);
+}
+
+/*
+ * Waits for deadline, naming new cgroups, taking keys and following CPUs as
+ * they come; in turns, steps through the interval's slices on the way
+ * (slice k from start + k/nslices of the interval), so every interval sees
+ * each slice once.  0 or -1 with e.
+ */
+static int wait_interval(struct monitor *m, uint64_t start, uint64_t deadline, struct run_error *e)
+{
+	int nslices = cpu_events_nslices(&m->cpus), ret = 0;
+	int max_wait_ms = m->input.active ? KEY_POLL_MS : HOTPLUG_POLL_MS;
+
+	for (int k = 1; k < nslices && !ret && !monitor_stop; k++) {
+		uint64_t at = turns_slice_start(start, m->o->interval_ns, k, nslices);
+
+		if (at >= deadline)
+			break;
+		ret = monitor_wait_until(at, max_wait_ms, wait_cgroups, between_waits, m);
+		if (ret)
+			break;
+		ret = monitor_stop ? 0 : cpu_events_turn(&m->cpus, k);
+		if (ret)
+			return run_fail(e, RUN_FAILED, "cannot switch the perf groups' turn: %s",
+					strerror(-ret));
+	}
+	if (!ret)
+		ret = monitor_wait_until(deadline, max_wait_ms, wait_cgroups, between_waits, m);
+	if (ret)
+		return run_fail(e, RUN_FAILED, "cannot wait for cgroup events: %s", strerror(-ret));
+	return 0;
+}
+
+/*
+ * One interval: wait for its end, collect, report.  0 to go on, 1 to stop
+ * (done, a signal, q, or the reader gone), or -1 with e.
+ */
+static int run_interval(struct monitor *m, uint64_t begun, uint64_t deadline, uint64_t *last,
+			struct run_error *e)
+{
+	uint64_t now, map_full, dropped;
+	int ret;
+
+	if (wait_interval(m, begun, deadline, e))
+		return -1;
+	ret = collect(m);
+	if (ret)
+		return run_fail(e, RUN_FAILED, "cannot read the BPF maps: %s", strerror(-ret));
+	/* The next interval starts with the first slice. */
+	ret = cpu_events_turn(&m->cpus, 0);
+	if (ret)
+		return run_fail(e, RUN_FAILED, "cannot switch the perf groups' turn: %s",
+				strerror(-ret));
+	group_health_check(&m->health, m->ms->events, m->ms->nevents, m->ms->ngroups, stderr);
+	now = now_ns(CLOCK_MONOTONIC);
+	dropped = dropped_since_last(m, &map_full);
+	ret = report_interval(m->rep, &m->tree, (now - *last) / 1e9, dropped, map_full);
+	*last = now;
+	cgroup_tree_age_removed(&m->tree, 2, forget_cgroup, m);
+	if (ret == -EPIPE)
+		return 1; /* the reader went away: stop quietly */
+	if (ret)
+		return run_fail(e, RUN_FAILED, "cannot write the output: %s", strerror(-ret));
+	return monitor_stop ? 1 : 0;
+}
+
+/* The intervals, until --count, --duration, a signal or an error (in e). */
+static void run_loop(struct monitor *m, struct run_error *e)
+{
+	const struct options *o = m->o;
+	uint64_t start = now_ns(CLOCK_MONOTONIC), last = start, deadline = start;
+
+	for (long n = 0; !o->count || n < o->count; n++) {
+		uint64_t begun = deadline;
+		int ret;
+
+		deadline += o->interval_ns;
+		if (o->duration_ns && deadline > start + o->duration_ns)
+			deadline = start + o->duration_ns;
+		ret = run_interval(m, begun, deadline, &last, e);
+		if (ret || (o->duration_ns && last - start >= o->duration_ns))
+			break;
+	}
 }
 
 static enum report_format report_format_of(const struct options *o)
@@ -547,8 +596,8 @@ static enum report_format report_format_of(const struct options *o)
 	}
 }
 
-/* The report, and --listen's server as its sink.  0, or -errno with err. */
-static int open_report(struct monitor *m, char *err, size_t errlen)
+/* The report, and --listen's server as its sink.  0 or -1 with e. */
+static int open_report(struct monitor *m, struct run_error *e)
 {
 	const struct options *o = m->o;
 	struct report_config rc = {
@@ -565,155 +614,126 @@ static int open_report(struct monitor *m, char *err, size_t errlen)
 
 	m->rep = report_new(&rc, stdout);
 	if (!m->rep)
-		return -ENOMEM;
+		return run_fail(e, RUN_FAILED, "out of memory");
 	/* Before the BPF setup: a port in use fails at once. */
 	if (o->listen) {
+		e->kind = RUN_FAILED;
 		m->prom = prom_open(o->listen, o->k8s, o->host, m->ms->facts.model,
-				    m->ms->facts.tma_version, err, errlen);
+				    m->ms->facts.tma_version, e->msg, sizeof(e->msg));
 		if (!m->prom)
-			return -EINVAL;
+			return -1;
+		e->kind = RUN_OK;
 		report_set_sink(m->rep, prom_sink(m->prom));
 	}
 	return 0;
 }
 
 /* --format html at the end of the run: to -o's file (opened at the start), else stdout. */
-static int write_html(struct monitor *m, struct atomic_file *af)
+static int write_html(struct monitor *m, struct run_error *e)
 {
+	struct atomic_file *af = &m->html_out;
 	struct utsname u;
-	char err[1024];
 	int ret = report_write_html(m->rep, uname(&u) ? NULL : u.release, af->f ? af->f : stdout);
 
 	if (ret == -EPIPE && !af->f)
 		return 0;
-	if (ret) {
-		fprintf(stderr, "tmacg: cannot write the report: %s\n", strerror(-ret));
-		atomic_file_abort(af);
-		return 1;
-	}
-	if (af->f && atomic_file_commit(af, err, sizeof(err))) {
-		fprintf(stderr, "tmacg: %s\n", err);
-		return 1;
+	if (ret)
+		return run_fail(e, RUN_FAILED, "cannot write the report: %s", strerror(-ret));
+	if (af->f && atomic_file_commit(af, e->msg, sizeof(e->msg))) {
+		e->kind = RUN_FAILED;
+		return -1;
 	}
 	return 0;
 }
 
-int monitor_run(const struct options *o)
+/*
+ * Everything before the first interval, in this order: what can be refused
+ * without touching the kernel first (the output file, the model, the
+ * cgroups, the privileges, the plan and the descriptors it needs), then the
+ * report, the cgroup tree, the BPF side, the perf events and their
+ * baselines.  0 or -1 with e; whatever was opened is closed by finish().
+ */
+static int start(struct monitor *m, struct run_error *e)
 {
-	struct atomic_file html_out = { 0 };
-	struct monitor m = { .o = o };
+	const struct options *o = m->o;
 	struct measure_config mc;
-	struct top_input keys = { .active = false };
-	struct loop_wait lw = { &m, &keys };
-	uint64_t start, deadline, last;
-	char err[8192] = "";
-	int ret, code = 0;
+	int ret;
 
 	options_measure_config(o, &mc);
 	/* A report that could not be written is refused before anything is measured. */
-	if (o->output && atomic_file_open(&html_out, o->output, err, sizeof(err))) {
-		fprintf(stderr, "tmacg: %s\n", err);
-		return 2;
-	}
-	/* A model or TMA version that does not exist is a usage error, as offline (exit 2). */
+	if (o->output && atomic_file_open(&m->html_out, o->output, e->msg, sizeof(e->msg)))
+		return run_error_as(e, RUN_USAGE);
+	/* A model or TMA version that does not exist is a usage error, as offline. */
 	if (mc.model && !mc.model_file) {
 		struct tma_model *named =
-			model_load_version(mc.model, mc.tma_version, err, sizeof(err));
+			model_load_version(mc.model, mc.tma_version, e->msg, sizeof(e->msg));
 
-		if (!named) {
-			fprintf(stderr, "tmacg: %s\n", err);
-			atomic_file_abort(&html_out);
-			return 2;
-		}
+		if (!named)
+			return run_error_as(e, RUN_USAGE);
 		model_free(named);
 	}
-	ret = resolve_cgroups(&m, err, sizeof(err));
-	if (ret) {
-		fprintf(stderr, "tmacg: %s\n", err[0] ? err : strerror(-ret));
-		free(m.specs);
-		atomic_file_abort(&html_out);
-		return ret == -EINVAL ? 2 : 1;
-	}
+	if (resolve_cgroups(m, e))
+		return -1;
 	/* Then: without them nothing below can work, and the kernel's errors would not say why. */
-	ret = privileges_check(err, sizeof(err));
-	if (!ret)
-		ret = measure_open(&m.ms, &mc, err, sizeof(err));
-	if (ret) {
-		free(m.specs);
-		fprintf(stderr, "tmacg: %s\n", err);
-		atomic_file_abort(&html_out);
-		/* A --level the model lacks, an event no counter can take: usage errors. */
-		return ret == -EDOM || ret == -ENOSPC ? 2 : 1;
-	}
-	ret = open_report(&m, err, sizeof(err));
-	if (!ret)
-		ret = setup(&m, err, sizeof(err));
-	if (ret) {
-		fprintf(stderr, "tmacg: %s\n", err[0] ? err : strerror(-ret));
-		teardown(&m);
-		measure_close(m.ms);
-		atomic_file_abort(&html_out);
-		return ret == COLLECTOR_KERNEL_UNSUPPORTED ? 2 : 1;
-	}
-	if (m.v1_note[0])
-		fprintf(stderr, "%s\n", m.v1_note); /* once, at start: not a line of the output */
-	if (m.prom)
-		prom_announce(m.prom);
-	/* The live view's keys, when it is on a terminal someone types at. */
-	if (report_has_live_view(m.rep) && isatty(STDOUT_FILENO))
-		top_input_open(&keys, STDIN_FILENO);
-	if (o->verbose)
-		fprintf(stderr, "tmacg: ready: cgroup2 at %s, %zu cgroups known\n", m.tree.mnt.dir,
-			cgroup_tree_len(&m.tree));
-	start = last = now_ns(CLOCK_MONOTONIC);
-	deadline = start;
-	for (long n = 0; !o->count || n < o->count; n++) {
-		uint64_t now, map_full, dropped, begun = deadline;
+	if (privileges_check(e->msg, sizeof(e->msg)))
+		return run_error_as(e, RUN_FAILED);
+	if (measure_open(&m->ms, &mc, e) || check_descriptors(m, e) || check_map_room(m, e) ||
+	    open_report(m, e) || setup_cgroups(m, e) || open_collector(m, e) || open_counters(m, e))
+		return -1;
+	/* Baselines: every CPU's first reading and the accumulators as they are. */
+	ret = collect(m);
+	if (ret)
+		return run_fail(e, RUN_FAILED, "cannot read the BPF maps: %s", strerror(-ret));
+	report_reset(m->rep, &m->tree);
+	return 0;
+}
 
-		deadline += o->interval_ns;
-		if (o->duration_ns && deadline > start + o->duration_ns)
-			deadline = start + o->duration_ns;
-		/* Wait for the interval's end, naming new cgroups and taking keys as they come. */
-		ret = wait_interval(&lw, begun, deadline,
-				    keys.active ? KEY_POLL_MS : HOTPLUG_POLL_MS);
-		if (ret) {
-			fprintf(stderr, "tmacg: cannot wait for cgroup events: %s\n",
-				strerror(-ret));
-			code = 1;
-			break;
-		}
-		ret = collect(&m);
-		/* The next interval starts with the first slice. */
-		if (!ret && m.rot.nslices > 1)
-			ret = rotate_to(&m.rot, 0);
-		if (ret) {
-			fprintf(stderr, "tmacg: cannot read the BPF maps: %s\n", strerror(-ret));
-			code = 1;
-			break;
-		}
-		group_health_check(&m.health, m.ms->events, m.ms->nevents, m.ms->ngroups, stderr);
-		now = now_ns(CLOCK_MONOTONIC);
-		dropped = dropped_since_last(&m, &map_full);
-		ret = report_interval(m.rep, &m.tree, (now - last) / 1e9, dropped, map_full);
-		last = now;
-		cgroup_tree_age_removed(&m.tree, 2, forget_cgroup, &m);
-		if (ret == -EPIPE)
-			break; /* the reader went away: stop quietly */
-		if (ret) {
-			fprintf(stderr, "tmacg: cannot write the output: %s\n", strerror(-ret));
-			code = 1;
-			break;
-		}
-		if (monitor_stop || (o->duration_ns && now - start >= o->duration_ns))
-			break;
+/*
+ * The one way out, whatever was opened (a zeroed part closes as nothing):
+ * the totals under -v, the HTML report of a run that went well, then
+ * everything closed, the BPF side first, and e said last.  The exit code.
+ */
+static int finish(struct monitor *m, struct run_error *e)
+{
+	top_input_close(&m->input);
+	if (m->o->verbose && m->measuring)
+		print_totals(m);
+	if (m->o->format == FORMAT_HTML && e->kind == RUN_OK && m->rep)
+		write_html(m, e);
+	atomic_file_abort(&m->html_out); /* nothing left when written, else no half report */
+	prom_close(m->prom);		 /* stops serving first: nothing reads the report after */
+	collector_close(&m->col);	 /* detaches first: no program left loaded */
+	cpu_events_close(&m->cpus);
+	cgroup_tree_free(&m->tree);
+	report_free(m->rep);
+	k8s_monitor_free(m->k8s);
+	measure_close(m->ms);
+	free(m->pending);
+	free(m->specs);
+	if (e->kind != RUN_OK)
+		fprintf(stderr, "tmacg: %s\n", e->msg[0] ? e->msg : "failed");
+	return run_error_exit_code(e);
+}
+
+int monitor_run(const struct options *o)
+{
+	struct monitor m = { .o = o, .input = { .active = false } };
+	struct run_error e = { .kind = RUN_OK };
+
+	if (!start(&m, &e)) {
+		m.measuring = true;
+		/* Once, at start: not a line of the output. */
+		if (m.v1_note[0])
+			fprintf(stderr, "%s\n", m.v1_note);
+		if (m.prom)
+			prom_announce(m.prom);
+		/* The live view's keys, when it is on a terminal someone types at. */
+		if (report_has_live_view(m.rep) && isatty(STDOUT_FILENO))
+			top_input_open(&m.input, STDIN_FILENO);
+		if (o->verbose)
+			fprintf(stderr, "tmacg: ready: cgroup2 at %s, %zu cgroups known\n",
+				m.tree.mnt.dir, cgroup_tree_len(&m.tree));
+		run_loop(&m, &e);
 	}
-	top_input_close(&keys);
-	if (o->verbose)
-		print_totals(&m);
-	if (o->format == FORMAT_HTML && !code)
-		code = write_html(&m, &html_out);
-	atomic_file_abort(&html_out); /* nothing left when written, else no half report */
-	teardown(&m);
-	measure_close(m.ms);
-	return code;
+	return finish(&m, &e);
 }

@@ -5,11 +5,13 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "pmu/cpu_desc.h"
 #include "pmu/cpu_detect.h"
 #include "model/model.h"
 #include "explain.h"
+#include "fd_limit.h"
 #include "model_list.h"
 #include "model/retire_latency.h"
 #include "output/output_top.h"
@@ -23,6 +25,28 @@
 #include "replay/replay_run.h"
 #include "replay/replay_top.h"
 #include "util/atomic_file.h"
+
+/*
+ * The descriptors a run of this plan needs on this host (fd_limit.h): the
+ * events on every online CPU and tmacg's own, against RLIMIT_NOFILE.
+ */
+static void print_descriptors(const struct options *o, int nevents)
+{
+	int cpus = fd_limit_cpus("online");
+	uint64_t own = fd_limit_need(0, 0, o->listen != NULL);
+	struct rlimit rl;
+
+	if (cpus < 1)
+		return; /* no sysfs to count them */
+	printf("# file descriptors on this host: %d events x %d online CPUs + %llu of tmacg's "
+	       "own = %llu",
+	       nevents, cpus, (unsigned long long)own,
+	       (unsigned long long)fd_limit_need(nevents, cpus, o->listen != NULL));
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_max != RLIM_INFINITY)
+		printf(" (open files allowed here: %llu, soft %llu, raised at start)",
+		       (unsigned long long)rl.rlim_max, (unsigned long long)rl.rlim_cur);
+	printf("\n");
+}
 
 static int list_events(const struct options *o, const struct tma_model *m,
 		       const struct cpu_info *ci)
@@ -61,6 +85,7 @@ static int list_events(const struct options *o, const struct tma_model *m,
 		       ci->vendor, (unsigned int)ci->family, (unsigned int)ci->model, model_id(m));
 	plan_print(stdout, &plan);
 	plan_print_rotation(stdout, &plan);
+	print_descriptors(o, plan.nevents);
 	/*
 	 * Where no fixed counter counts cycles (AMD), the NMI watchdog's counter
 	 * is one the plan needs: show the plan a host with kernel.nmi_watchdog=1

@@ -19,7 +19,7 @@
  * full PMU on at a time (the others' leaders are read, seen not running and
  * their members skipped).  rotate= loads tmacg with its rotation on and
  * those groups the slice's (active_groups), the others' leaders disabled, as
- * user/rotate.c leaves them.  The floor ignores the groups: it reads every
+ * cpus/cpu_events.c leaves them.  The floor ignores the groups: it reads every
  * event, so give it the count a switch reads.
  */
 #include <bpf/bpf.h>
@@ -34,6 +34,7 @@
 #include "collect/collector.h"
 #include "floor.skel.h"
 #include "pmu/pmu.h"
+#include "util/run_error.h"
 #include "tmacg.skel.h"
 
 struct plan {
@@ -164,8 +165,11 @@ static int load_tmacg(struct run *r, const struct plan *p, bool per_task, char *
 		.max_cgroups = 16384,
 		.max_tasks = 16384,
 	};
-	int ret = collector_open(&r->col, &cfg, err, len);
+	struct run_error e;
+	int ret = collector_open(&r->col, &cfg, &e);
 
+	if (ret)
+		snprintf(err, len, "%s", e.msg);
 	if (!ret)
 		ret = collector_set_events(&r->col, &r->pmu, err, len);
 	if (!ret && p->rotate)

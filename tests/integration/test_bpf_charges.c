@@ -30,7 +30,11 @@
 #include "itest.h"
 #include "itest_collect.h"
 #include "pmu/pmu.h"
+#include "util/run_error.h"
 #include "tmacg.skel.h"
+
+/* collector_open()'s failure, when it fails. */
+static struct run_error load_error;
 
 /* Not a kernel address: every field read through it is 0, so pid 0 (idle). */
 #define TASK_READS_AS_IDLE 0x10ull
@@ -76,8 +80,8 @@ static void rig_open(struct rig *r, int nevents, bool own_groups, bool per_task)
 	assert_int_equal(sched_setaffinity(0, sizeof(set), &set), 0);
 	/* raw_tp programs can be test-run with chosen arguments; tp_btf ones cannot. */
 	setenv("TMACG_FORCE_RAW_TP", "1", 1);
-	if (collector_open(&r->col, &cfg, err, sizeof(err)))
-		fail_msg("%s", err);
+	if (collector_open(&r->col, &cfg, &load_error))
+		fail_msg("%s", load_error.msg);
 	unsetenv("TMACG_FORCE_RAW_TP");
 	if (pmu_open(&r->pmu, events, nevents, r->col.ncpus, err, sizeof(err)))
 		fail_msg("%s", err);

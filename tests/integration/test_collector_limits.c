@@ -17,6 +17,10 @@
 #include "itest.h"
 #include "itest_collect.h"
 #include "pmu/pmu.h"
+#include "util/run_error.h"
+
+/* collector_open()'s failure, when it fails. */
+static struct run_error load_error;
 
 static void max_events_and_groups_load_and_count(void **state)
 {
@@ -49,8 +53,8 @@ static void max_events_and_groups_load_and_count(void **state)
 	cfg.per_task = true; /* the largest program: nothing pruned */
 	cfg.max_cgroups = 1024;
 	cfg.max_tasks = 1024;
-	if (collector_open(&col, &cfg, err, sizeof(err)))
-		fail_msg("%s", err);
+	if (collector_open(&col, &cfg, &load_error))
+		fail_msg("%s", load_error.msg);
 	f.layout = col.layout;
 	if (pmu_open(&pmu, events, TMACG_MAX_EVENTS, col.ncpus, err, sizeof(err)))
 		fail_msg("%s", err);
@@ -61,13 +65,13 @@ static void max_events_and_groups_load_and_count(void **state)
 	itest_parent_name(parent, sizeof(parent), "limits");
 	assert_int_equal(itest_mkcg(parent), 0);
 	assert_int_equal(itest_cgroup_id(parent, &f.want), 0);
-	collector_flush(&col);
+	collector_flush(&col, pmu.online);
 	assert_int_equal(collector_read_cgroups(&col, itest_collect_one, &f), 0); /* baseline */
 	memset(&f.sum, 0, sizeof(f.sum));
 	before = itest_usage_usec(parent);
 	assert_int_equal(itest_wait(itest_burn_in(parent, "0.5", "0.8", NULL)), 0);
 	after = itest_usage_usec(parent);
-	collector_flush(&col);
+	collector_flush(&col, pmu.online);
 	assert_int_equal(collector_read_cgroups(&col, itest_collect_one, &f), 0);
 
 	printf("  runtime %.4f s, cpu.stat %.4f s\n", itest_runtime(&f) / 1e9,

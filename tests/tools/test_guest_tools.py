@@ -204,7 +204,7 @@ class GuestCheck(unittest.TestCase):
                             "-34.964 %")
         self.assert_verdict(hp + hp_rot_scenario(null_key="inst_retired_9"), "hotplug", False,
                             "never on while it ran")
-        # rotate_hold broken: every group on after CPU 1 came back, the kernel multiplexing.
+        # Every group enabled on CPU 1 when it came back, not its slice's: the kernel multiplexing.
         self.assert_verdict(hp + hp_rot_scenario(shares=(0.033, 0.332, 0.240)), "hotplug",
                             False, "add up to 0.605")
         # Judged on every kernel: 5.10 before the CPU-by-CPU switch and the reopened

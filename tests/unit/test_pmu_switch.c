@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * The order of tmacg's own rotation's ioctls (pmu_switch_groups, user/rotate.c):
+ * The order of tmacg's own rotation's ioctls (pmu_switch_cpu, cpus/cpu_events.c):
  * CPU by CPU, the groups going on then those going off, so that a CPU always
  * has a group enabled.  Off before on left CPU 1 with no group for up to
  * ~100 ms at a slice change in the arm64 guest (hp-rot, docs/architecture.md:

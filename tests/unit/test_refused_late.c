@@ -110,11 +110,17 @@ static void group_refused_on_return_is_left_out_everywhere(void **state)
 	/* Named once: at the refusal, never again (not at the next interval, not per CPU). */
 	out = open_memstream(&text, &len);
 	assert_non_null(out);
-	assert_int_equal(group_health_unopened(&h, &f->s, out), 1u << 1);
-	assert_int_equal(group_health_unopened(&h, &f->s, out), 0);
+	assert_int_equal(group_health_unopened(&h, f->s.events, f->s.nevents, f->s.unopened,
+					       f->s.unopened_why, out),
+			 1u << 1);
+	assert_int_equal(group_health_unopened(&h, f->s.events, f->s.nevents, f->s.unopened,
+					       f->s.unopened_why, out),
+			 0);
 	assert_int_equal(pmu_open_cpu(&f->s, cpu, err, sizeof(err)), 0); /* left out: not retried */
 	assert_int_equal(f->s.unopened, 1u << 1);
-	assert_int_equal(group_health_unopened(&h, &f->s, out), 0);
+	assert_int_equal(group_health_unopened(&h, f->s.events, f->s.nevents, f->s.unopened,
+					       f->s.unopened_why, out),
+			 0);
 	fclose(out);
 	assert_non_null(strstr(text, "B.X"));
 	assert_non_null(strstr(text, " left out: "));

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "measure.h"
+#include "util/run_error.h"
 #include "model/model.h"
 #include "offline_capture.h"
 #include "options.h"
@@ -37,6 +38,9 @@
 #include "replay/replay_run.h"
 #include "replay_text.h"
 #include "repo_root.h"
+
+/* measure_open()'s failure, when it fails. */
+static struct run_error open_error;
 
 #define OUT_MAX (16u << 20) /* a golden file's replay at level 6 with --info: under 1 MiB */
 
@@ -254,8 +258,8 @@ static void live_line_carries_its_given_latencies(void **state)
 	temp_file(lat, "{\"Data\": {\"SW.CPU_CLOCK\": {\"MEAN\": 3.25}}}\n");
 	assert_int_equal(options_parse(&o, 5, (char **)argv, stdout, stderr), 0);
 	options_measure_config(&o, &mc);
-	if (measure_open(&ms, &mc, err, sizeof(err)))
-		fail_msg("%s", err);
+	if (measure_open(&ms, &mc, &open_error))
+		fail_msg("%s", open_error.msg);
 	unlink(model);
 	unlink(lat);
 	assert_true(ms->facts.ncounts <= 64);
@@ -301,14 +305,14 @@ static void live_scaled_counts_are_whole(void **state)
 	struct model_result *r;
 	union acc_room sum = { .acc.runtime_ns = 1000000000 };
 	double counts[64];
-	char err[1024], *text;
+	char *text;
 
 	(void)state;
 	temp_file(model, "model whole\nnode 1 Thousandths\n  formula SW.CPU_CLOCK / 1000\n");
 	assert_int_equal(options_parse(&o, 3, (char **)argv, stdout, stderr), 0);
 	options_measure_config(&o, &mc);
-	if (measure_open(&ms, &mc, err, sizeof(err)))
-		fail_msg("%s", err);
+	if (measure_open(&ms, &mc, &open_error))
+		fail_msg("%s", open_error.msg);
 	unlink(model);
 	*acc_counter(&sum.acc, 0) = 1000;
 	*acc_enabled(&ms->layout, &sum.acc, 0) = 1000000000;
@@ -359,8 +363,8 @@ static void live_rotation_line_keeps_measured(void **state)
 	cpu_desc_reset(); /* read the fixture's description */
 	assert_int_equal(options_parse(&o, 5, (char **)argv, stdout, stderr), 0);
 	options_measure_config(&o, &mc);
-	if (measure_open(&ms, &mc, err, sizeof(err)))
-		fail_msg("%s", err);
+	if (measure_open(&ms, &mc, &open_error))
+		fail_msg("%s", open_error.msg);
 	assert_int_equal(ms->ngroups, 3);
 	assert_int_equal(measure_groups_unopened(ms, 1u << 2, (char *const[]){ NULL, NULL, why }),
 			 0);

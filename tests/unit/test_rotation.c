@@ -24,7 +24,6 @@
 #include "pmu/cpu_desc.h"
 #include "pmu/plan_model.h"
 #include "pmu/planner.h"
-#include "rotate.h"
 #include "test_models.h"
 
 /* Fixed counters the groups on in every slice hold, but for group g's own. */
@@ -503,31 +502,6 @@ static void event_no_counter_holds_is_exit_2(void **state)
 	cpu_desc_reset();
 }
 
-/*
- * Live, a refused group's turn would read nothing new: its slice is left out
- * and the others share the interval; groups on in every slice (group 0
- * here) stay in each, and a slice keeps the groups of its own that opened.
- */
-static void refused_groups_give_up_their_turns(void **state)
-{
-	/* group 0 everywhere; slices {1}, {2}, {3, 4}, {5} */
-	const uint64_t plan[] = { 0x3, 0x5, 0x19, 0x21 };
-	uint64_t out[ROTATE_MAX_SLICES];
-
-	(void)state;
-	assert_int_equal(rotate_live_slices(plan, 4, ~0ull, out), 4);
-	assert_memory_equal(out, plan, sizeof(plan));
-	/* Group 2 refused: its slice goes; group 4 refused: slice {3, 4} keeps 3. */
-	assert_int_equal(rotate_live_slices(plan, 4, ~(1ull << 2 | 1ull << 4), out), 3);
-	assert_true(out[0] == 0x3 && out[1] == 0x9 && out[2] == 0x21);
-	/* Every group of its own refused: one slice, the groups on in all of them. */
-	assert_int_equal(rotate_live_slices(plan, 4, 0x1, out), 1);
-	assert_true(out[0] == 0x1);
-	/* The group on everywhere refused too: one slice, nothing in it. */
-	assert_int_equal(rotate_live_slices(plan, 4, 0, out), 1);
-	assert_true(out[0] == 0);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -542,7 +516,6 @@ int main(void)
 		cmocka_unit_test(software_stand_ins_rotate),
 		cmocka_unit_test(list_events_shows_rotation),
 		cmocka_unit_test(event_no_counter_holds_is_exit_2),
-		cmocka_unit_test(refused_groups_give_up_their_turns),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

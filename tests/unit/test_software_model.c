@@ -17,9 +17,13 @@
 #include <unistd.h>
 
 #include "measure.h"
+#include "util/run_error.h"
 #include "model/model.h"
 #include "options.h"
 #include "software_counts.h"
+
+/* measure_open()'s failure, when it fails. */
+static struct run_error open_error;
 
 static const char *const four[] = { "SW.CPU_CLOCK", "SW.CONTEXT_SWITCHES", "SW.CPU_MIGRATIONS",
 				    "SW.PAGE_FAULTS" };
@@ -97,13 +101,12 @@ static void counts_keep_their_keys_and_values(void **state)
 	struct model_result *r;
 	union acc_room sum;
 	double counts[64];
-	char err[1024];
 
 	(void)state;
 	assert_int_equal(options_parse(&o, 3, (char **)argv, stdout, stderr), 0);
 	options_measure_config(&o, &mc);
-	if (measure_open(&ms, &mc, err, sizeof(err)))
-		fail_msg("%s", err);
+	if (measure_open(&ms, &mc, &open_error))
+		fail_msg("%s", open_error.msg);
 	assert_string_equal(ms->facts.model, "software");
 	assert_null(ms->facts.tma_version);
 	assert_int_equal(ms->nevents, 4);
@@ -160,7 +163,7 @@ static void count_named_like_a_fixed_count_is_refused(void **state)
 {
 	static const char text[] = "model clash\nnode 1 N\n  formula SW.CPU_CLOCK\n"
 				   "count cpu_utilization\n  formula SW.CPU_CLOCK\n";
-	char path[] = "/tmp/tmacg-clash-XXXXXX", err[1024];
+	char path[] = "/tmp/tmacg-clash-XXXXXX";
 	const char *argv[] = { "tmacg", "--model-file", path, NULL };
 	struct options o;
 	struct measure_config mc;
@@ -173,11 +176,12 @@ static void count_named_like_a_fixed_count_is_refused(void **state)
 	close(fd);
 	assert_int_equal(options_parse(&o, 3, (char **)argv, stdout, stderr), 0);
 	options_measure_config(&o, &mc);
-	assert_int_not_equal(measure_open(&ms, &mc, err, sizeof(err)), 0);
+	assert_int_not_equal(measure_open(&ms, &mc, &open_error), 0);
 	unlink(path);
 	assert_null(ms);
-	assert_non_null(strstr(err, "model clash: count cpu_utilization has the name of a count "
-				    "tmacg reports itself"));
+	assert_non_null(strstr(open_error.msg,
+			       "model clash: count cpu_utilization has the name of a count "
+			       "tmacg reports itself"));
 }
 
 int main(void)

@@ -17,6 +17,7 @@
 #include "pmu/pmu.h"
 #include "tmacg.skel.h"
 #include "util/privileges.h"
+#include "util/run_error.h"
 
 /* Entries read per batch syscall: bounds the read buffers (~400 KiB). */
 #define COLLECTOR_BATCH 512
@@ -154,13 +155,15 @@ static int map_stats(struct collector *c)
 	return 0;
 }
 
-int collector_open(struct collector *c, const struct collector_config *cfg, char *err,
-		   size_t errlen)
+int collector_open(struct collector *c, const struct collector_config *cfg, struct run_error *e)
 {
+	char *err = e->msg;
+	size_t errlen = sizeof(e->msg);
 	struct btf_choice btf;
 	int ret;
 
 	memset(c, 0, sizeof(*c));
+	e->kind = RUN_FAILED; /* unless the kernel lacks what tmacg needs */
 	c->cfg = *cfg;
 	u64map_init(&c->snaps);
 	u64map_init(&c->task_snaps);
@@ -171,6 +174,7 @@ int collector_open(struct collector *c, const struct collector_config *cfg, char
 			 "%d events in %d groups: the BPF program reads 1 to %d events in 1 to %d "
 			 "groups per CPU; lower --level",
 			 cfg->nevents, cfg->ngroups, TMACG_MAX_EVENTS, TMACG_MAX_GROUPS);
+		e->kind = RUN_USAGE; /* a plan larger than the maps: before anything is loaded */
 		return -E2BIG;
 	}
 	libbpf_verbose = cfg->verbose;
@@ -181,6 +185,8 @@ int collector_open(struct collector *c, const struct collector_config *cfg, char
 		return c->ncpus;
 	}
 	ret = check_kernel(cfg, &btf, err, errlen);
+	if (ret == COLLECTOR_KERNEL_UNSUPPORTED)
+		e->kind = RUN_UNSUPPORTED;
 	if (ret)
 		return ret;
 	/*
@@ -217,6 +223,7 @@ int collector_open(struct collector *c, const struct collector_config *cfg, char
 		collector_close(c);
 		return -ENOMEM;
 	}
+	e->kind = RUN_OK;
 	return 0;
 }
 
@@ -255,15 +262,9 @@ void collector_drop_cpu_events(struct collector *c, int cpu)
 
 int collector_set_events(struct collector *c, const struct pmu_set *pmu, char *err, size_t errlen)
 {
-	free(c->online);
-	c->online = calloc(c->ncpus, sizeof(*c->online));
-	if (!c->online)
-		return -ENOMEM;
 	for (int cpu = 0; cpu < c->ncpus && cpu < pmu->ncpus; cpu++) {
-		int ret;
+		int ret = pmu->online[cpu] ? collector_put_cpu_events(c, pmu, cpu, err, errlen) : 0;
 
-		c->online[cpu] = pmu->online[cpu];
-		ret = collector_put_cpu_events(c, pmu, cpu, err, errlen);
 		if (ret)
 			return ret;
 	}
@@ -369,7 +370,6 @@ int collector_flush_cpu(struct collector *c, int cpu)
 	if (!bpf_prog_test_run_opts(bpf_program__fd(c->skel->progs.tmacg_flush), &opts))
 		return 0;
 	if (errno == ENXIO) {
-		c->online[cpu] = false; /* went offline: stop asking */
 		c->flush_errors += stranded_slots(c, cpu);
 		return -ENXIO;
 	}
@@ -392,12 +392,11 @@ int collector_baseline_cpu(struct collector *c, int cpu, uint64_t groups)
 	return ret;
 }
 
-int collector_flush(struct collector *c)
+void collector_flush(struct collector *c, const bool *cpus)
 {
 	for (int cpu = 0; cpu < c->ncpus; cpu++)
-		if (c->online && c->online[cpu])
+		if (cpus[cpu])
 			collector_flush_cpu(c, cpu);
-	return 0;
 }
 
 /*
@@ -601,14 +600,23 @@ void collector_close(struct collector *c)
 	tmacg_bpf__destroy(c->skel);
 	free_values(&c->snaps);
 	free_values(&c->task_snaps);
-	free(c->online);
-	free(c->enabled_ns);
-	free(c->hotplug_seen);
-	free(c->online_listed);
 	free(c->batch_keys);
 	free(c->batch_vals);
 	free(c->delta);
 	memset(c, 0, sizeof(*c));
+}
+
+void collector_map_bytes(struct acc_layout layout, uint32_t max_cgroups, uint32_t max_tasks,
+			 bool per_task, int ncpus, struct collector_map_bytes *out)
+{
+	uint64_t task_entry = HTAB_ENTRY_OVERHEAD + sizeof(__u32) +
+			      TMACG_TASK_ACC_BYTES(layout.nevents, layout.ngroups);
+
+	out->cgroup_entry = HTAB_ENTRY_OVERHEAD + sizeof(__u64) + acc_bytes(&layout);
+	out->cgroups = (uint64_t)max_cgroups * out->cgroup_entry;
+	out->tasks = per_task ? (uint64_t)max_tasks * task_entry : 0;
+	out->other = ring_bytes_for(max_cgroups, sizeof(struct tmacg_cgroup_event)) +
+		     (uint64_t)(ncpus > 0 ? ncpus : 1) * sizeof(struct tmacg_cpu);
 }
 
 /*

@@ -19,6 +19,7 @@
 
 struct kernel_probes;
 struct pmu_set;
+struct run_error;
 struct tmacg_bpf;
 struct ring_buffer;
 
@@ -29,7 +30,7 @@ struct collector_config {
 	const bool *event_is_leader; /* [nevents] */
 	bool per_task;
 	/*
-	 * Levels 4-6 take turns (user/rotate.c): a switch reads only the groups
+	 * Levels 4-6 take turns (cpus/cpu_events.h): a switch reads only the groups
 	 * of collector_set_active(), and every group's enabled time is the whole
 	 * time seen, so enabled / running scales a group's turns to the interval.
 	 */
@@ -48,21 +49,13 @@ struct collector {
 	struct tmacg_bpf *skel;
 	struct ring_buffer *rb;
 	struct collector_config cfg;
-	int ncpus;
-	bool *online;
+	int ncpus;		  /* possible CPUs */
 	bool raw_tp;		  /* tp_btf unavailable: raw tracepoints */
 	struct acc_layout layout; /* the accumulators' (BPF map values and snapshots) */
 	struct u64map snaps;	  /* cgroup id -> struct tmacg_acc: last seen */
 	struct u64map task_snaps; /* tid -> struct task_snap */
 	uint64_t negative_deltas; /* clamped in userspace */
 	uint64_t flush_errors;
-	uint64_t cpus_back;   /* CPUs found online again (or late), their events reopened */
-	uint64_t cpus_gone;   /* CPUs found offline, their events closed */
-	uint64_t *enabled_ns; /* [ncpus] pmu_cpu_enabled_ns() at the last look; 0: unknown */
-	int enabled_clock; /* the PMU's clock_group then: readings under another do not compare */
-	uint64_t *hotplug_seen;	  /* [ncpus + 1] collector_hotplug_count() at the last look */
-	bool *online_listed;	  /* [ncpus] the online list at cpu_follow()'s last look */
-	int cpus_settling;	  /* CPUs mid-hotplug at that look: looked at again between waits */
 	uint64_t task_generation; /* read pass, to find tids the LRU dropped */
 	char *batch_keys;	  /* read buffers, sized to the maps */
 	char *batch_vals;
@@ -73,17 +66,17 @@ struct collector {
 /*
  * collector_open()'s answer when the kernel lacks what tmacg needs (its BTF, a
  * feature: collect/kernel_support.h) or --btf FILE is unusable: for the user
- * to fix, as a usage error is (exit 2).
+ * to fix (*kind RUN_UNSUPPORTED).
  */
 #define COLLECTOR_KERNEL_UNSUPPORTED (-ENOSYS)
 
 /*
  * Checks the kernel, then opens, configures and loads the BPF programs.  0 or
- * -errno with a message in err.
+ * -errno with a message in e (its kind: RUN_UNSUPPORTED when the kernel lacks
+ * what tmacg needs, RUN_FAILED otherwise).
  */
-int collector_open(struct collector *c, const struct collector_config *cfg, char *err,
-		   size_t errlen);
-/* Puts the opened perf events into the BPF perf event array. */
+int collector_open(struct collector *c, const struct collector_config *cfg, struct run_error *e);
+/* Puts the perf events of every CPU with events open (pmu->online) into the BPF array. */
 int collector_set_events(struct collector *c, const struct pmu_set *pmu, char *err, size_t errlen);
 /* The same for one CPU (one back online); 0 or -errno with err. */
 int collector_put_cpu_events(struct collector *c, const struct pmu_set *pmu, int cpu, char *err,
@@ -110,17 +103,19 @@ int collector_poll_cgroups(struct collector *c);
 /* The same, waiting up to timeout_ms for the first; -EINTR on a signal. */
 int collector_wait_cgroups(struct collector *c, int timeout_ms);
 /*
- * Charges every online CPU's pending delta to what runs there now, and drains
- * its pending slots (struct tmacg_pending) into the cgroup map.
+ * Charges the pending delta of cpu to what runs there now, and drains its
+ * pending slots (struct tmacg_pending) into the cgroup map.  0, -ENXIO (it
+ * is offline: its occupied slots counted as flush errors) or -errno (a
+ * flush error, counted).
  */
-int collector_flush(struct collector *c);
-/* The same on one CPU: 0, -ENXIO (offline: no longer flushed) or -errno (a flush error). */
 int collector_flush_cpu(struct collector *c, int cpu);
+/* The same on every CPU of cpus[ncpus] (the CPUs with events, for a caller that keeps none). */
+void collector_flush(struct collector *c, const bool *cpus);
 /*
  * A flush of cpu that reads groups too, rotating or not: new events there,
  * put but not yet enabled, get their baselines (zeros) before they count.
  * Otherwise a group's first reading is its baseline, and what it counted
- * from its enable to that reading is lost (CPU hotplug: collect/cpu_follow.c).
+ * from its enable to that reading is lost (CPU hotplug: cpus/cpu_events.c).
  */
 int collector_baseline_cpu(struct collector *c, int cpu, uint64_t groups);
 
@@ -152,6 +147,22 @@ int collector_hotplug_count(struct collector *c, int cpu, uint64_t *n);
 /* Sums the per-CPU BPF counters. */
 int collector_stats(struct collector *c, struct tmacg_stats *out);
 void collector_close(struct collector *c);
+
+/*
+ * The kernel memory the maps of a run take, at least (the kernel's own
+ * bookkeeping of a hash map entry counted as HTAB_ENTRY_OVERHEAD bytes):
+ * the cgroup accumulators, preallocated to max_cgroups entries of the plan's
+ * layout; the task accumulators under --per-task (max_tasks entries); the
+ * rest (the cgroup event ring, every possible CPU's data).
+ */
+struct collector_map_bytes {
+	uint64_t cgroups, cgroup_entry; /* the cgroup map, and one entry of it */
+	uint64_t tasks;
+	uint64_t other;
+};
+#define HTAB_ENTRY_OVERHEAD 64 /* struct htab_elem (48 bytes on 64-bit) and its bucket's share */
+void collector_map_bytes(struct acc_layout layout, uint32_t max_cgroups, uint32_t max_tasks,
+			 bool per_task, int ncpus, struct collector_map_bytes *out);
 
 /* The cgroup event ring buffer's size, from --max-cgroups. */
 /* Never smaller than this (the size before it followed --max-cgroups). */

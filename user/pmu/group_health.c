@@ -74,20 +74,21 @@ int group_health_check(struct group_health *h, const struct pmu_event *events, i
 	return dead;
 }
 
-__u64 group_health_unopened(struct group_health *h, const struct pmu_set *s, FILE *f)
+__u64 group_health_unopened(struct group_health *h, const struct pmu_event *events, int nevents,
+			    __u64 groups, char *const *why, FILE *f)
 {
 	__u64 named = 0;
 
-	for (int g = 0; g < s->ngroups && g < 64 && g < TMACG_MAX_GROUPS; g++) {
-		if (!((s->unopened >> g) & 1) || ((h->unopened_named >> g) & 1))
+	for (int g = 0; g < 64 && g < TMACG_MAX_GROUPS; g++) {
+		if (!((groups >> g) & 1) || ((h->unopened_named >> g) & 1))
 			continue;
 		named |= 1ull << g;
 		h->warned[g] = true; /* said here: not "never counted" once rotation enables it */
-		group_health_name(s->events, s->nevents, g, f);
+		group_health_name(events, nevents, g, f);
 		fprintf(f,
 			" left out: %s; the nodes reading it are null in every interval "
 			"(quality.unmeasured says why), the other groups are measured\n",
-			s->unopened_why[g] ? s->unopened_why[g] : "not opened");
+			why[g] ? why[g] : "not opened");
 	}
 	h->unopened_named |= named;
 	return named;

@@ -48,11 +48,12 @@ int group_health_check(struct group_health *h, const struct pmu_event *events, i
 		       int ngroups, FILE *f);
 
 /*
- * The groups the kernel refused to open (pmu_set.unopened), each named on f
- * with its reason: once (at start, or when a CPU coming back refused it),
- * not once per interval or CPU, nor again by group_health_check.  Returns
- * the groups named this time.
+ * The groups the kernel refused to open (bit g: group g of events[nevents];
+ * why[g]: the refusal), each named on f with its reason: once (at start, or
+ * when a CPU coming back refused it), not once per interval or CPU, nor
+ * again by group_health_check.  Returns the groups named this time.
  */
-__u64 group_health_unopened(struct group_health *h, const struct pmu_set *s, FILE *f);
+__u64 group_health_unopened(struct group_health *h, const struct pmu_event *events, int nevents,
+			    __u64 groups, char *const *why, FILE *f);
 
 #endif /* TMACG_GROUP_HEALTH_H */

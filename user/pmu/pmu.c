@@ -53,6 +53,20 @@ int pmu_read_online(const char *path, bool *mask, int max)
 	return err;
 }
 
+/* Linux's largest NR_CPUS (x86's MAXSMP). */
+#define PMU_MAX_CPU_IDS 8192
+
+int pmu_count_cpus(const char *path)
+{
+	bool *mask = calloc(PMU_MAX_CPU_IDS, sizeof(*mask));
+	int ret = mask ? pmu_read_online(path, mask, PMU_MAX_CPU_IDS) : -ENOMEM, n = 0;
+
+	for (int c = 0; !ret && c < PMU_MAX_CPU_IDS; c++)
+		n += mask[c];
+	free(mask);
+	return ret ? ret : n ? n : -EINVAL;
+}
+
 static int read_online(bool *mask, int max)
 {
 	return pmu_read_online(PMU_ONLINE_PATH, mask, max);
@@ -102,6 +116,7 @@ const char *pmu_errno_hint(int err)
 
 void pmu_close_cpu(struct pmu_set *s, int cpu)
 {
+	s->online[cpu] = false;
 	for (int e = 0; e < s->nevents; e++) {
 		int *fd = &s->fds[e * s->ncpus + cpu];
 
@@ -244,6 +259,7 @@ int pmu_open_cpu(struct pmu_set *s, int cpu, char *err, size_t errlen)
 	}
 	/* Refused here only: left out on every CPU, as a group refused at start. */
 	close_groups(s, refused);
+	s->online[cpu] = true;
 	return 0;
 }
 
@@ -335,7 +351,7 @@ static int leaders_ioctl(struct pmu_set *s, int cpu, uint64_t groups, unsigned l
 	return 0;
 }
 
-int pmu_switch_groups(struct pmu_set *s, uint64_t on, uint64_t off)
+int pmu_switch_cpu(struct pmu_set *s, int cpu, uint64_t on, uint64_t off)
 {
 	/*
 	 * The leader only, without PERF_IOC_FLAG_GROUP: a disabled leader takes
@@ -343,23 +359,29 @@ int pmu_switch_groups(struct pmu_set *s, uint64_t on, uint64_t off)
 	 * brings the whole group back.  Disabling the members too (the flag) left
 	 * them off after the group's next enable on 6.18: they never counted again.
 	 *
-	 * CPU by CPU, on then off: a CPU always has a group enabled.  An ioctl on
-	 * another CPU's event waits for that CPU to take the call, and in the
-	 * arm64 guest (QEMU's TCG, the loop busy on CPU 1) one such call took up
-	 * to ~100 ms: off then on left CPU 1 with no group for that long, twice
-	 * in hp-rot's 600 ms loop (its slices' shares 0.83-0.87 on Debian 5.10
-	 * and 6.12; group by group, 0.67-0.76).  On then off, the two groups
-	 * share the PMU meanwhile (the kernel multiplexes them, each scaled from
-	 * its own running time).  The price: a group enabled while the other
-	 * holds the counters goes on at the kernel's next multiplexing tick
+	 * On then off: the CPU always has a group enabled.  An ioctl on another
+	 * CPU's event waits for that CPU to take the call, and in the arm64
+	 * guest (QEMU's TCG, the loop busy on CPU 1) one such call took up to
+	 * ~100 ms: off then on left CPU 1 with no group for that long, twice in
+	 * hp-rot's 600 ms loop (its slices' shares 0.83-0.87 on Debian 5.10 and
+	 * 6.12; group by group, 0.67-0.76).  On then off, the two groups share
+	 * the PMU meanwhile (the kernel multiplexes them, each scaled from its
+	 * own running time).  The price: a group enabled while the other holds
+	 * the counters goes on at the kernel's next multiplexing tick
 	 * (perf_event_mux_interval_ms, 1000/HZ ms), so each slice change can
 	 * leave a CPU up to that long without a group where ioctls are fast.
 	 */
-	for (int cpu = 0; cpu < s->ncpus; cpu++) {
-		int ret = leaders_ioctl(s, cpu, on, PERF_EVENT_IOC_ENABLE);
+	int ret = leaders_ioctl(s, cpu, on, PERF_EVENT_IOC_ENABLE);
 
-		if (!ret)
-			ret = leaders_ioctl(s, cpu, off & ~on, PERF_EVENT_IOC_DISABLE);
+	return ret ? ret : leaders_ioctl(s, cpu, off & ~on, PERF_EVENT_IOC_DISABLE);
+}
+
+int pmu_switch_groups(struct pmu_set *s, uint64_t on, uint64_t off)
+{
+	/* CPU by CPU: each has a group enabled throughout (pmu_switch_cpu). */
+	for (int cpu = 0; cpu < s->ncpus; cpu++) {
+		int ret = pmu_switch_cpu(s, cpu, on, off);
+
 		if (ret)
 			return ret;
 	}
@@ -413,7 +435,7 @@ int pmu_cpu_enabled_ns(const struct pmu_set *s, int cpu, uint64_t *ns)
 	/*
 	 * Every open leader's, summed: rotating, a group disabled for its off
 	 * slices stands still as one the kernel turned off does, and the first
-	 * group's time alone made a CPU look unplugged (cpu_follow reopened it)
+	 * group's time alone made a CPU look unplugged (cpus/cpu_events.c reopened it)
 	 * whenever it was off from one look to the next.
 	 */
 	*ns = 0;

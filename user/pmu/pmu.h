@@ -22,7 +22,7 @@ struct pmu_set {
 	int nevents;
 	int ngroups;
 	int ncpus;    /* possible CPUs: indexes of fds */
-	bool *online; /* [ncpus] */
+	bool *online; /* [ncpus] the CPUs with events open (pmu_open, pmu_open_cpu) */
 	bool *leader; /* [nevents]: leads its group */
 	int *fds;     /* [event * ncpus + cpu]; -1 where not opened */
 	/*
@@ -35,8 +35,8 @@ struct pmu_set {
 	/*
 	 * The group whose leader's enabled time alone tells pmu_cpu_enabled_ns
 	 * whether a CPU's events still count: one on whenever they do (every
-	 * group without rotation; with it, one on in every slice, set by
-	 * user/rotate.c).  -1 (pmu_open's): none known, every leader's time is
+	 * group without turns; with them, one on in every slice, set by their
+	 * owner, cpus/cpu_events.c).  -1 (pmu_open's): none known, every leader's time is
 	 * read and summed, one read per group and CPU.
 	 */
 	int clock_group;
@@ -59,9 +59,12 @@ uint64_t pmu_open_groups(const struct pmu_set *s);
 /* Enables every group with one ioctl on its leader. */
 int pmu_enable(struct pmu_set *s);
 /*
- * Enables the groups of on and disables those of off (bit g: group g) on
- * every CPU, one ioctl per group leader: tmacg's own rotation (user/rotate.c).
+ * Enables the groups of on and disables those of off (bit g: group g; a
+ * group in both stays on) on cpu, one ioctl per group leader, those going on
+ * first: tmacg's own turns (cpus/cpu_events.c).  0 or -errno.
  */
+int pmu_switch_cpu(struct pmu_set *s, int cpu, uint64_t on, uint64_t off);
+/* The same on every CPU, CPU by CPU. */
 int pmu_switch_groups(struct pmu_set *s, uint64_t on, uint64_t off);
 
 /*
@@ -100,6 +103,8 @@ int pmu_group_ran(const struct pmu_set *s, int g);
 
 /* Reads an online CPU list file (PMU_ONLINE_PATH) into mask[max]; 0 or -errno. */
 int pmu_read_online(const char *path, bool *mask, int max);
+/* How many CPUs a CPU list file names (sysfs's online, possible): >= 1, or -errno. */
+int pmu_count_cpus(const char *path);
 void pmu_close(struct pmu_set *s);
 
 /*

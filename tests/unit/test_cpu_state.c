@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * CPU hotplug (collect/cpu_follow.h): which CPUs get new events and which
- * lose theirs, from the online list and the events' enabled time; and the
- * online list as the kernel writes it.  The hotplug itself is the guest's
- * (the guest matrix: tests/guest/init, run_hotplug).
+ * CPU hotplug (cpus/cpu_state.h, cpus/cpu_events.h): which CPUs get new
+ * events and which lose theirs, from each CPU's state, the online list and
+ * the events' enabled time; and the online list as the kernel writes it.
+ * The hotplug itself is the guest's (the guest matrix: tests/guest/init,
+ * run_hotplug).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,18 +18,17 @@
 #include <unistd.h>
 
 #include "collect/collector.h"
-#include "collect/cpu_follow.h"
+#include "cpus/cpu_events.h"
+#include "cpus/cpu_state.h"
 #include "pmu/pmu.h"
 
 static enum cpu_action decide(bool counting, bool online, bool known, uint64_t was, uint64_t now)
 {
-	struct cpu_seen s = { .counting = counting,
-			      .online = online,
-			      .enabled_known = known,
-			      .enabled_was = was,
-			      .enabled_now = now };
+	struct cpu_seen s = {
+		.online = online, .enabled_known = known, .enabled_was = was, .enabled_now = now
+	};
 
-	return cpu_follow_decide(&s);
+	return cpu_state_action(counting ? CPU_COUNTING : CPU_OFFLINE, &s);
 }
 
 static void online_and_counting_is_kept(void **state)
@@ -63,17 +63,17 @@ static void stopped_events_are_reopened(void **state)
 /* The BPF side saw its hotplug steps: reopened even while its events' time still moved. */
 static void hotplugged_cpu_is_reopened(void **state)
 {
-	struct cpu_seen s = { .counting = true,
-			      .online = true,
+	struct cpu_seen s = { .online = true,
 			      .hotplugged = true,
 			      .enabled_known = true,
 			      .enabled_was = 100,
 			      .enabled_now = 900 };
 
 	(void)state;
-	assert_int_equal(cpu_follow_decide(&s), CPU_REOPEN);
+	assert_int_equal(cpu_state_action(CPU_COUNTING, &s), CPU_REOPEN);
 	s.online = false;
-	assert_int_equal(cpu_follow_decide(&s), CPU_CLOSE); /* and offline now: closed */
+	assert_int_equal(cpu_state_action(CPU_COUNTING, &s),
+			 CPU_CLOSE); /* and offline now: closed */
 }
 
 /* Two groups of one cpu-clock each on CPU 0, opened disabled; false: no perf_event_open here. */
@@ -137,7 +137,7 @@ static void enabled_time_grows_while_any_group_is_on(void **state)
 }
 
 /*
- * With a clock group (one on in every slice, user/rotate.c), its leader alone
+ * With a clock group (one on in every slice, cpus/turns.h), its leader alone
  * is read: one read per CPU each interval, not one per group (20 at spr's
  * level 6).  Shown by the other group on alone: the time stands still.
  */
@@ -165,22 +165,45 @@ static void enabled_time_is_the_clock_groups(void **state)
  */
 static void settling_cpu_waits(void **state)
 {
-	struct cpu_seen s = {
-		.counting = true, .online = true, .hotplugged = true, .settling = true
-	};
+	struct cpu_seen s = { .online = true, .hotplugged = true, .settling = true };
 
 	(void)state;
-	assert_int_equal(cpu_follow_decide(&s), CPU_WAIT);
+	assert_int_equal(cpu_state_action(CPU_COUNTING, &s), CPU_WAIT);
 	s.hotplugged = false;
-	assert_int_equal(cpu_follow_decide(&s), CPU_KEEP); /* nothing to do: no wait either */
-	s.counting = false;
-	assert_int_equal(cpu_follow_decide(&s), CPU_WAIT); /* coming up */
+	/* nothing to do: no wait either */
+	assert_int_equal(cpu_state_action(CPU_COUNTING, &s), CPU_KEEP);
+	assert_int_equal(cpu_state_action(CPU_OFFLINE, &s), CPU_WAIT); /* coming up */
 	s.settling = false;
-	assert_int_equal(cpu_follow_decide(&s), CPU_REOPEN); /* up */
-	s.counting = true;
+	assert_int_equal(cpu_state_action(CPU_OFFLINE, &s), CPU_REOPEN); /* up */
 	s.online = false;
 	s.settling = true;
-	assert_int_equal(cpu_follow_decide(&s), CPU_CLOSE);
+	assert_int_equal(cpu_state_action(CPU_COUNTING, &s), CPU_CLOSE);
+}
+
+/*
+ * The states between looks: a flush that finds a CPU offline leaves it LOST
+ * (its events dead, still open) until a look closes them or reopens it; a
+ * reopen that fails leaves it FAILED, tried again while it is listed online
+ * and simply gone once it is not (nothing open to close).
+ */
+static void states_follow_the_actions(void **state)
+{
+	struct cpu_seen on = { .online = true }, off = { .online = false };
+
+	(void)state;
+	assert_int_equal(cpu_state_after(CPU_OFFLINE, CPU_REOPEN, true, true), CPU_COUNTING);
+	assert_int_equal(cpu_state_after(CPU_OFFLINE, CPU_REOPEN, false, true), CPU_FAILED);
+	assert_int_equal(cpu_state_after(CPU_COUNTING, CPU_CLOSE, false, false), CPU_OFFLINE);
+	assert_int_equal(cpu_state_after(CPU_COUNTING, CPU_WAIT, false, true), CPU_COUNTING);
+	assert_int_equal(cpu_state_after(CPU_COUNTING, CPU_KEEP, false, true), CPU_COUNTING);
+
+	assert_int_equal(cpu_state_action(CPU_LOST, &off), CPU_CLOSE);	 /* dead events closed */
+	assert_int_equal(cpu_state_action(CPU_LOST, &on), CPU_REOPEN);	 /* back already */
+	assert_int_equal(cpu_state_action(CPU_FAILED, &on), CPU_REOPEN); /* tried again */
+	assert_int_equal(cpu_state_action(CPU_FAILED, &off), CPU_KEEP);
+	assert_int_equal(cpu_state_after(CPU_FAILED, CPU_KEEP, false, false), CPU_OFFLINE);
+	assert_int_equal(cpu_state_action(CPU_OFFLINE, &off), CPU_KEEP);
+	assert_int_equal(cpu_state_after(CPU_OFFLINE, CPU_KEEP, false, false), CPU_OFFLINE);
 }
 
 static void write_number(const char *dir, const char *name, long v)
@@ -206,13 +229,13 @@ static void settling_read_from_sysfs_files(void **state)
 	snprintf(hp, sizeof(hp), "%s/cpu1/hotplug", dir);
 	snprintf(cmd, sizeof(cmd), "mkdir -p %s", hp);
 	assert_int_equal(system(cmd), 0);
-	assert_false(cpu_follow_settling(online, 1)); /* no files: not known, not waited for */
+	assert_false(cpu_state_settling(online, 1)); /* no files: not known, not waited for */
 	write_number(hp, "state", 120);
 	write_number(hp, "target", 233);
-	assert_true(cpu_follow_settling(online, 1));
-	assert_false(cpu_follow_settling(online, 0));
+	assert_true(cpu_state_settling(online, 1));
+	assert_false(cpu_state_settling(online, 0));
 	write_number(hp, "state", 233);
-	assert_false(cpu_follow_settling(online, 1));
+	assert_false(cpu_state_settling(online, 1));
 	snprintf(cmd, sizeof(cmd), "rm -r %s", dir);
 	assert_int_equal(system(cmd), 0);
 }
@@ -246,40 +269,45 @@ static void write_online(const char *path, const char *list)
 }
 
 /*
- * Between waits: a CPU gone or back since cpu_follow()'s last look is due at
- * once; an unchanged list is not, even with a CPU whose reopening failed (that
- * one is tried again at the interval's end, not at every wait).
+ * Between waits: a CPU gone or back since cpu_events_follow()'s last look is
+ * due at once; an unchanged list is not, even with a CPU whose reopening
+ * failed (that one is tried again at the interval's end, not at every wait).
  */
 static void online_change_is_due(void **state)
 {
 	char path[] = "/tmp/tmacg-online-XXXXXX";
-	bool open[4] = { true, true, true, true };
-	bool listed[4] = { true, true, true, true };
-	uint64_t seen[5] = { 0 };
-	struct collector c = {
-		.ncpus = 4, .online = open, .online_listed = listed, .hotplug_seen = seen
-	};
+	struct cpu_slot cpu[4];
+	bool seen[4];
+	struct collector col = { .ncpus = 4 }; /* no BPF: no hotplug count */
+	struct cpu_events ev = { .col = &col,
+				 .online_path = path,
+				 .ncpus = 4,
+				 .cpu = cpu,
+				 .seen = seen,
+				 .looked = true };
 	int fd = mkstemp(path);
 
 	(void)state;
+	for (int c = 0; c < 4; c++)
+		cpu[c] = (struct cpu_slot){ .state = CPU_COUNTING, .listed = true };
 	assert_true(fd >= 0);
 	close(fd);
 	write_online(path, "0-3\n");
-	assert_false(cpu_follow_due(&c, path));
+	assert_false(cpu_events_due(&ev));
 	write_online(path, "0,2-3\n");
-	assert_true(cpu_follow_due(&c, path)); /* CPU 1 went */
-	listed[1] = false;
-	assert_false(cpu_follow_due(&c, path)); /* seen: in line again */
+	assert_true(cpu_events_due(&ev)); /* CPU 1 went */
+	cpu[1].listed = false;
+	assert_false(cpu_events_due(&ev)); /* seen: in line again */
 	write_online(path, "0-3\n");
-	assert_true(cpu_follow_due(&c, path)); /* back */
-	listed[1] = true;
-	open[1] = false; /* its reopening failed */
-	assert_false(cpu_follow_due(&c, path));
-	c.cpus_settling = 1; /* mid-hotplug at the last look: looked at until it settles */
-	assert_true(cpu_follow_due(&c, path));
-	c.cpus_settling = 0;
-	c.online_listed = NULL;
-	assert_false(cpu_follow_due(&c, path)); /* before the first look: the interval's end */
+	assert_true(cpu_events_due(&ev)); /* back */
+	cpu[1].listed = true;
+	cpu[1].state = CPU_FAILED; /* its reopening failed */
+	assert_false(cpu_events_due(&ev));
+	ev.settling = 1; /* mid-hotplug at the last look: looked at until it settles */
+	assert_true(cpu_events_due(&ev));
+	ev.settling = 0;
+	ev.looked = false;
+	assert_false(cpu_events_due(&ev)); /* before the first look: the interval's end */
 	unlink(path);
 }
 
@@ -294,6 +322,7 @@ int main(void)
 		cmocka_unit_test(enabled_time_grows_while_any_group_is_on),
 		cmocka_unit_test(enabled_time_is_the_clock_groups),
 		cmocka_unit_test(settling_cpu_waits),
+		cmocka_unit_test(states_follow_the_actions),
 		cmocka_unit_test(settling_read_from_sysfs_files),
 		cmocka_unit_test(online_list_file),
 		cmocka_unit_test(online_change_is_due),
