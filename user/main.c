@@ -53,8 +53,8 @@ int main(int argc, char **argv)
 	 * MiB instead of one per line (half of what was left of the output path's
 	 * cost at 1,000 cgroups, docs/benchmarks.md).  The buffer is given:
 	 * glibc's setvbuf ignores the size asked without one, and stdout wrote
-	 * 4 KiB at a time (st_blksize), 2,500 write()s a second at level 6
-	 * (issue 27).  A MiB: a level-6 interval of 1,000 cgroups is 10 MB.
+	 * 4 KiB at a time (st_blksize), 2,500 write()s a second at level 6.
+	 * A MiB: a level-6 interval of 1,000 cgroups is 10 MB.
 	 * --replay and the listings stay line-buffered: a replay of `tail -f`
 	 * shows each line as it is read.
 	 */

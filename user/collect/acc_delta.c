@@ -91,7 +91,7 @@ void acc_running_shares(const struct acc_layout *l, const struct tmacg_acc *a, d
 /*
  * A share is in [0, 1] or NAN: the least from INFINITY, a NAN never less, by
  * value rather than by branch (which group is least is a coin toss per set;
- * a level-6 line takes 43 such minima, issue 27).
+ * a level-6 line takes 43 such minima).
  */
 double acc_least_share(const double *share, uint64_t groups)
 {

@@ -66,7 +66,7 @@ static bool seccomp_filtered(void)
 const char *privileges_denied_hint(void)
 {
 	/*
-	 * Which runtimes do this (issue 20, from their sources): containerd's
+	 * Which runtimes do this (from their sources): containerd's
 	 * default profile allows bpf() to CAP_BPF and perf_event_open() to
 	 * CAP_PERFMON holders (containerd PR 7301, 2022), Docker's too (moby PR
 	 * 43987); containers/common's, which CRI-O and Podman load, allows
