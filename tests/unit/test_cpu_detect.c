@@ -20,7 +20,8 @@
 #define PMU_DIR "/sys/bus/event_source/devices"
 
 static char root[256];
-static unsigned int fake_max_leaf, fake_leaf_a_eax;
+static unsigned int fake_max_leaf, fake_leaf_a_eax, fake_leaf_a_ecx, fake_leaf_a_edx;
+static unsigned int fake_leaf1_ecx; /* bit 31: a hypervisor */
 /* AMD: the largest extended leaf, 0x80000001 ECX, 0x80000022 EAX and EBX. */
 static unsigned int fake_ext_max, fake_ext1_ecx, fake_ext22_eax, fake_ext22_ebx;
 static int cpuid_calls;
@@ -32,9 +33,13 @@ static int fake_cpuid(unsigned int leaf, unsigned int subleaf, unsigned int regs
 	memset(regs, 0, 4 * sizeof(regs[0]));
 	if (leaf == 0)
 		regs[0] = fake_max_leaf;
-	else if (leaf == 0xA && leaf <= fake_max_leaf)
+	else if (leaf == 1)
+		regs[2] = fake_leaf1_ecx;
+	else if (leaf == 0xA && leaf <= fake_max_leaf) {
 		regs[0] = fake_leaf_a_eax;
-	else if (leaf == 0x80000000u)
+		regs[2] = fake_leaf_a_ecx;
+		regs[3] = fake_leaf_a_edx;
+	} else if (leaf == 0x80000000u)
 		regs[0] = fake_ext_max;
 	else if (leaf == 0x80000001u && leaf <= fake_ext_max)
 		regs[2] = fake_ext1_ecx;
@@ -53,6 +58,9 @@ static int setup(void **state)
 		return -1;
 	fake_max_leaf = 0x1b;
 	fake_leaf_a_eax = 0x07300805; /* version 5, 8 GP counters per logical CPU */
+	fake_leaf_a_ecx = 0xf;	      /* fixed counters 0-3 */
+	fake_leaf_a_edx = 0x604;      /* 4 fixed counters, 48 bits wide */
+	fake_leaf1_ecx = 0;
 	fake_ext_max = 0x80000008u;
 	fake_ext1_ecx = fake_ext22_eax = fake_ext22_ebx = 0;
 	cpuid_calls = 0;
