@@ -622,6 +622,60 @@ static void test_nmi_watchdog(void **state)
 	free(text);
 }
 
+/*
+ * Fixed counters as the kernel reads CPUID 0xA (intel_pmu_init): from version 5 ECX's
+ * bitmap; versions 2-4 EDX[4:0], at least 3 on bare metal, as many as the leaf says under
+ * a hypervisor; none in version 1.  The GP count comes from EAX[15:8] either way.
+ */
+static void test_fixed_counters_from_cpuid(void **state)
+{
+	static const struct {
+		unsigned int eax, ecx, edx, leaf1_ecx, mask;
+		bool hypervisor;
+	} cases[] = {
+		{ 0x07300805, 0xf, 0x604, 0, 0xf, false },     /* Ice Lake: fixed 0-3 */
+		{ 0x07300805, 0x7, 0x604, 0, 0x7, false },     /* ECX decides, not EDX */
+		{ 0x07300405, 0, 0, 1u << 31, 0, true },       /* a VM offering none */
+		{ 0x07300402, 0, 0x603, 0, 0x7, false },       /* version 2 */
+		{ 0x07300402, 0, 0x601, 0, 0x7, false },       /* bare metal: at least 3 */
+		{ 0x07300402, 0, 0x601, 1u << 31, 0x1, true }, /* a VM: what it says */
+		{ 0x07300401, 0, 0x603, 1u << 31, 0, true },   /* version 1: no fixed */
+	};
+	char *text = NULL;
+	size_t len = 0;
+	struct cpu_info ci;
+	FILE *f;
+
+	(void)state;
+	cpuinfo("GenuineIntel", 6, 0x6A);
+	pmu("cpu", 4, true, false);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fake_leaf_a_eax = cases[i].eax;
+		fake_leaf_a_ecx = cases[i].ecx;
+		fake_leaf_a_edx = cases[i].edx;
+		fake_leaf1_ecx = cases[i].leaf1_ecx;
+		ci = detect();
+		assert_true(ci.fixed_known);
+		if (ci.fixed_mask != cases[i].mask)
+			fail_msg("case %zu: fixed mask 0x%x, want 0x%x", i, ci.fixed_mask,
+				 cases[i].mask);
+		assert_int_equal(ci.hypervisor, cases[i].hypervisor);
+		assert_int_equal(ci.gp_counters, (int)(cases[i].eax >> 8 & 0xff));
+	}
+	/* -v says it */
+	f = open_memstream(&text, &len);
+	cpu_info_print(&ci, f);
+	fclose(f);
+	assert_non_null(strstr(text, "general-purpose counters: 4 (4 usable), fixed counters: "
+				     "mask 0x0 (CPUID 0xA), under a hypervisor\n"));
+	free(text);
+	/* No architectural PMU in the leaf (version 0): nothing said, the description's */
+	fake_leaf_a_eax = 0;
+	ci = detect();
+	assert_false(ci.fixed_known);
+	assert_int_equal(ci.gp_counters, 8);
+}
+
 static void test_smt(void **state)
 {
 	(void)state;
@@ -1027,6 +1081,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_arm_without_pmu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nmi_watchdog, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fixed_counters_from_cpuid, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_smt, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_cpuinfo, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_env_root_and_print, setup, teardown),
