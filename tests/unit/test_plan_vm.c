@@ -5,8 +5,9 @@
  * then planned.  An Ice Lake or Sapphire Rapids guest offering 4 general-purpose counters,
  * no fixed counter and no PERF_METRICS gets a plan within 4 counters that opens none of
  * them (the fixed events' general-counter twins instead), the nodes reading what is missing
- * null, and one line on stderr saying what the VM lacks.  A Neoverse guest whose PMU holds
- * 3 event counters gets groups of at most 3 of them (and CPU_CYCLES on the cycle counter).
+ * null, and one line on stderr saying what the VM lacks.  A Zen 4 guest offered the legacy
+ * four counters plans for four.  A Neoverse guest whose PMU holds 3 event counters gets
+ * groups of at most 3 of them (and CPU_CYCLES on the cycle counter).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -356,6 +357,54 @@ static void test_x86_vm_with_full_pmu(void **state)
 	model_free((struct tma_model *)r.model);
 }
 
+/* A Zen 4 guest offered the legacy four core counters (no PerfMonV2, no PerfCtrExtCore). */
+static int amd_vm_cpuid(unsigned int leaf, unsigned int subleaf, unsigned int regs[4])
+{
+	(void)subleaf;
+	memset(regs, 0, 4 * sizeof(regs[0]));
+	if (leaf == 0)
+		regs[0] = 0x10;
+	else if (leaf == 1)
+		regs[2] = 1u << 31;
+	else if (leaf == 0x80000000u)
+		regs[0] = 0x80000022u;
+	return 0;
+}
+
+static void test_zen4_vm(void **state)
+{
+	struct cpu_detect_opts o = { .root = root, .cpuid = amd_vm_cpuid };
+	struct plan_request r = { .model = test_model_builtin("zen4") };
+	static struct plan p;
+	struct cpu_info ci;
+	char err[512] = "", *warn;
+
+	(void)state;
+	fake_root_put(root, "/proc/cpuinfo",
+		      "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\n"
+		      "model\t\t: 17\nstepping\t: 1\n\n");
+	fake_root_put(root, PMU_DIR "/cpu/type", "4\n");
+	ci = detect(&o);
+	assert_string_equal(ci.model_id, "zen4");
+	assert_int_equal(ci.gp_counters, 4);
+	assert_true(ci.hypervisor);
+	warn = warnings(&ci);
+	assert_int_equal(lines(warn), 1);
+	assert_non_null(strstr(warn, "this virtual machine's PMU offers 4 general-purpose "
+				     "counters, where its core, "));
+	assert_non_null(strstr(warn, ", has 6: "));
+	free(warn);
+	r.cpu = &ci;
+	for (r.level = 1; r.level <= 2; r.level++) {
+		if (plan_for_model(&r, &p, err, sizeof(err)))
+			fail_msg("zen4 level %d: %s", r.level, err);
+		assert_int_equal(p.gp_counters, 4);
+		check_groups(&p, 4, 0);
+		assert_int_equal(p.nmissing, 0);
+	}
+	model_free((struct tma_model *)r.model);
+}
+
 static void arm_vm(const char *model_id, unsigned long long midr)
 {
 	struct cpu_detect_opts o = { .root = root, .perf_open = arm_vm_open };
@@ -434,6 +483,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_icx_vm, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_spr_vm, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_x86_vm_with_full_pmu, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zen4_vm, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_neoverse_n1_vm, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_neoverse_v2_vm, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_arm_fixture_not_probed, setup, teardown),

@@ -178,6 +178,15 @@ static int cpu_amd_counters(const struct cpu_detect_opts *o)
 	return 0;
 }
 
+/* CPUID.1:ECX[31], which hypervisors set (and the kernel reads as X86_FEATURE_HYPERVISOR). */
+static bool cpu_under_hypervisor(const struct cpu_detect_opts *o)
+{
+	unsigned int regs[4] = { 0 };
+
+	return !cpu_call_cpuid(o, 0, regs) && regs[0] >= 1 && !cpu_call_cpuid(o, 1, regs) &&
+	       ((regs[2] >> 31) & 1);
+}
+
 /*
  * Intel's architectural PMU, CPUID leaf 0xA as the kernel reads it
  * (intel_pmu_init): EAX[7:0] the version, EAX[15:8] the general-purpose
@@ -188,14 +197,9 @@ static int cpu_amd_counters(const struct cpu_detect_opts *o)
  */
 static void cpu_intel_counters(const struct cpu_detect_opts *o, struct cpu_info *ci)
 {
-	unsigned int regs[4] = { 0 }, max, version, nfixed;
+	unsigned int regs[4] = { 0 }, version, nfixed;
 
-	if (cpu_call_cpuid(o, 0, regs))
-		return;
-	max = regs[0];
-	if (max >= 1 && !cpu_call_cpuid(o, 1, regs))
-		ci->hypervisor = (regs[2] >> 31) & 1;
-	if (max < 0xA || cpu_call_cpuid(o, 0xA, regs))
+	if (cpu_call_cpuid(o, 0, regs) || regs[0] < 0xA || cpu_call_cpuid(o, 0xA, regs))
 		return;
 	version = regs[0] & 0xff;
 	ci->gp_counters = (int)((regs[0] >> 8) & 0xff);
@@ -297,8 +301,10 @@ int cpu_detect(const struct cpu_detect_opts *o, struct cpu_info *ci, char *err, 
 		if (!ci->gp_counters && ci->has_pmu && !ci->cpu)
 			ci->gp_counters = ARM_DEFAULT_COUNTERS;
 	} else if (!strcmp(ci->vendor, "AuthenticAMD")) {
+		ci->hypervisor = cpu_under_hypervisor(o);
 		ci->gp_counters = cpu_amd_counters(o);
 	} else {
+		ci->hypervisor = cpu_under_hypervisor(o);
 		cpu_intel_counters(o, ci);
 	}
 	/* A PMU the CPUID does not describe (a hypervisor's masking): its description says. */
@@ -418,6 +424,20 @@ static int cpu_fixed_offered(const struct cpu_info *ci)
 	return n;
 }
 
+/* "a", "a and b", "a, b and c" into buf. */
+static void cpu_join(char *buf, size_t len, char items[][48], int n)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < n && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s",
+				       !i	  ? "" :
+				       i == n - 1 ? " and " :
+						    ", ",
+				       items[i]);
+}
+
 /*
  * A PMU offering less than the core it runs on (a virtual machine's), in one
  * line: what it offers against what the core has, and that the plan follows
@@ -426,38 +446,37 @@ static int cpu_fixed_offered(const struct cpu_info *ci)
 static void cpu_warn_offered(const struct cpu_info *ci, FILE *f)
 {
 	const struct cpu_desc *d = ci->cpu;
-	int gp_core, fixed;
-	bool fewer_gp, fewer_fixed, no_metrics;
-	char offers[160], core[160];
+	char offers_items[3][48], core_items[3][48], offers[160], core[160];
+	int gp_core, fixed, n = 0;
+	bool with_fixed;
 
 	if (!d || !ci->has_pmu)
 		return;
 	gp_core = ci->smt ? d->gp_counters_smt : d->gp_counters;
 	fixed = cpu_fixed_offered(ci);
-	fewer_gp = ci->gp_counters > 0 && ci->gp_counters < gp_core;
-	fewer_fixed = fixed < d->fixed_counters;
-	no_metrics = d->perf_metrics && !ci->topdown_use_fixed;
-	if (!fewer_gp && !fewer_fixed && !no_metrics)
+	if (!(ci->gp_counters > 0 && ci->gp_counters < gp_core) && fixed == d->fixed_counters &&
+	    !(d->perf_metrics && !ci->topdown_use_fixed))
 		return;
-	if (cpu_is_arm(ci)) {
-		snprintf(offers, sizeof(offers), "%d event counters", ci->gp_counters);
-		snprintf(core, sizeof(core), "%d", gp_core);
-	} else {
-		char fixed_text[32];
-
+	/* Arm's one fixed counter, the cycle counter, is always there */
+	with_fixed = d->fixed_counters > 0 && !cpu_is_arm(ci);
+	snprintf(offers_items[n], sizeof(offers_items[n]), "%d %s counters", ci->gp_counters,
+		 cpu_is_arm(ci) ? "event" : "general-purpose");
+	snprintf(core_items[n++], sizeof(core_items[0]), "%d", gp_core);
+	if (with_fixed) {
 		if (fixed)
-			snprintf(fixed_text, sizeof(fixed_text), "%d fixed counter%s", fixed,
-				 fixed == 1 ? "" : "s");
+			snprintf(offers_items[n], sizeof(offers_items[n]), "%d fixed counter%s",
+				 fixed, fixed == 1 ? "" : "s");
 		else
-			snprintf(fixed_text, sizeof(fixed_text), "no fixed counters");
-		snprintf(offers, sizeof(offers), "%d general-purpose counters, %s%s",
-			 ci->gp_counters, fixed_text,
-			 !d->perf_metrics ? "" :
-			 no_metrics	  ? " and no PERF_METRICS" :
-					    " and PERF_METRICS");
-		snprintf(core, sizeof(core), "%d, %d fixed%s", gp_core, d->fixed_counters,
-			 d->perf_metrics ? " and PERF_METRICS" : "");
+			snprintf(offers_items[n], sizeof(offers_items[n]), "no fixed counters");
+		snprintf(core_items[n++], sizeof(core_items[0]), "%d fixed", d->fixed_counters);
 	}
+	if (d->perf_metrics) {
+		snprintf(offers_items[n], sizeof(offers_items[n]), "%sPERF_METRICS",
+			 ci->topdown_use_fixed ? "" : "no ");
+		snprintf(core_items[n++], sizeof(core_items[0]), "PERF_METRICS");
+	}
+	cpu_join(offers, sizeof(offers), offers_items, n);
+	cpu_join(core, sizeof(core), core_items, n);
 	fprintf(f,
 		"tmacg: %s offers %s, where its core, %s, has %s: tmacg plans for what it offers, "
 		"and the nodes that need the rest are null (quality.missing_events)\n",
