@@ -297,6 +297,41 @@ static void x86_vm(const char *model_id, int cpu_model, bool has_ref_tsc_twin,
 	model_free(m);
 }
 
+/*
+ * Every Intel description's model on the same guest: every level it has plans within the
+ * four counters, levels 4-6 in turns, and opens nothing of a fixed counter or PERF_METRICS.
+ */
+static void test_every_intel_model_on_the_vm(void **state)
+{
+	(void)state;
+	for (int i = 0; i < cpu_desc_count(); i++) {
+		const struct cpu_desc *d = cpu_desc_at(i);
+		struct cpu_info ci = { .has_pmu = true,
+				       .pmu_type = 4,
+				       .cpu = d,
+				       .gp_counters = VM_GP,
+				       .gp_usable = VM_GP,
+				       .fixed_known = true,
+				       .hypervisor = true };
+		struct plan_request r = { .model = test_model_builtin(d->model), .cpu = &ci };
+		static struct plan p;
+		char err[512] = "";
+
+		if (strcmp(d->match[0].vendor, "GenuineIntel")) {
+			model_free((struct tma_model *)r.model);
+			continue;
+		}
+		for (r.level = 1; r.level <= plan_model_depth(r.model) || r.level <= 3; r.level++) {
+			if (plan_for_model(&r, &p, err, sizeof(err)))
+				fail_msg("%s level %d on the VM: %s", d->id, r.level, err);
+			check_groups(&p, VM_GP, 0);
+			for (int e = 0; e < p.nevents; e++)
+				assert_int_equal(p.ev[e].kind, EVENT_GP);
+		}
+		model_free((struct tma_model *)r.model);
+	}
+}
+
 static void test_icx_vm(void **state)
 {
 	static const char *const computed[] = { "Fetch_Latency", "L1_Bound", NULL };
@@ -480,6 +515,7 @@ static void test_arm_fixture_not_probed(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_intel_model_on_the_vm),
 		cmocka_unit_test_setup_teardown(test_icx_vm, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_spr_vm, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_x86_vm_with_full_pmu, setup, teardown),
