@@ -81,9 +81,10 @@ static int plan_target(const struct plan_request *r, struct event_target *t, int
 	 * What this PMU lacks of the core's (a virtual machine's): the plan opens
 	 * no event of it, but a twin that counts the same (pmu/events.h).
 	 */
-	if (plan_has_pmu(r) && r->cpu->fixed_known && d->fixed_counters > 0)
+	if (plan_has_pmu(r) && r->cpu->fixed_known)
 		t->fixed_absent =
-			(uint32_t)((1ull << (d->fixed_counters & 31)) - 1) & ~r->cpu->fixed_mask;
+			(d->fixed_counters >= 32 ? UINT32_MAX : (1u << d->fixed_counters) - 1) &
+			~r->cpu->fixed_mask;
 	t->perf_metrics_absent = plan_has_pmu(r) && d->perf_metrics && !r->cpu->topdown_use_fixed;
 	/*
 	 * The usable counters, one formula: on a real PMU CPUID and sysfs rule
