@@ -45,6 +45,7 @@ struct measure_impl {
 	struct cpu_info ci;
 	unsigned int flags;
 	int *plan_of; /* model event -> plan index, -1: not opened */
+	bool *absent; /* model event: never counted here (not opened, not computed): model_input */
 	/*
 	 * Plan event -> its group: ms.events[].group, a byte each.  scaled() reads
 	 * it for every event of every line, and a pmu_event is 144 bytes: at level
@@ -136,6 +137,7 @@ void measure_evaluate(struct measure *ms, const struct tmacg_acc *sum, double in
 	struct measure_impl *mi = (struct measure_impl *)ms;
 	int n = model_event_count(mi->model), c = MEASURE_NFIXED;
 	struct model_input in = { .events = mi->values,
+				  .absent = mi->absent,
 				  .interval_s = interval_s,
 				  .flags = mi->flags,
 				  .latencies = mi->latencies,
@@ -223,6 +225,7 @@ void measure_close(struct measure *ms)
 	model_free(mi->model);
 	free(mi->plan_of);
 	free(mi->values);
+	free(mi->absent);
 	free(mi->latencies);
 	rl_table_free(&mi->latencies_given);
 	free(mi->count_node);
@@ -359,16 +362,19 @@ static int map_model_events(struct measure_impl *mi, char *err, size_t errlen)
 
 	mi->plan_of = calloc(n + 1, sizeof(*mi->plan_of));
 	mi->values = calloc(n + 1, sizeof(*mi->values));
+	mi->absent = calloc(n + 1, sizeof(*mi->absent));
 	mi->count_node = calloc(nnodes + 1, sizeof(*mi->count_node));
 	mi->count_names = calloc(total, sizeof(*mi->count_names));
 	mi->count_events = calloc((size_t)mi->plan.nevents + 1, sizeof(*mi->count_events));
 	mi->count_input = calloc((size_t)mi->plan.nevents + 1, sizeof(*mi->count_input));
-	if (!mi->plan_of || !mi->values || !mi->count_node || !mi->count_names ||
+	if (!mi->plan_of || !mi->values || !mi->absent || !mi->count_node || !mi->count_names ||
 	    !mi->count_events || !mi->count_input)
 		return -ENOMEM;
 	mi->tsc_event = model_event_index(mi->model, "msr/tsc/");
-	for (int e = 0; e < n; e++)
+	for (int e = 0; e < n; e++) {
 		mi->plan_of[e] = plan_index(&mi->plan, model_event_name(mi->model, e));
+		mi->absent[e] = mi->plan_of[e] < 0 && e != mi->tsc_event;
+	}
 	for (int i = 0; i < MEASURE_NFIXED; i++)
 		mi->count_names[c++] = fixed_names[i];
 	for (int k = 0; k < nnodes; k++) {

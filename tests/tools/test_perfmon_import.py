@@ -32,6 +32,7 @@ CORE = {"Header": {"Version": "1"}, "Events": [
     ev("UOPS_RETIRED.RETIRE_SLOTS", code="0xC2", umask="0x02"),
     ev("MEM_LOAD_RETIRED.L2_HIT", code="0xD1", umask="0x02"),
     ev("TOPDOWN.SLOTS", code="0x00", umask="0x04", counter="Fixed counter 3"),
+    ev("TOPDOWN.SLOTS_P", code="0xa4", umask="0x01"),
     ev("OCR.DEMAND_RFO.L3_MISS", code="0xB7, 0xBB", umask="0x01", MSRIndex="0x1a6,0x1a7",
        MSRValue="0x3F3FC00002"),
 ]}
@@ -348,6 +349,13 @@ class CpuDescription(unittest.TestCase):
         self.assertEqual(pi.event_line(by["OCR.DEMAND_RFO.L3_MISS"]),
                          "event OCR.DEMAND_RFO.L3_MISS event=0xb7 umask=0x01 msr=0x1a6 "
                          "msr_value=0x3f3fc00002 counters=0-3")
+
+    def test_fixed_counter_events_bring_their_general_counter_twins(self):
+        by = {e["EventName"]: e for e in CORE["Events"]}
+        # THREAD has no THREAD_P in this list, a GP event no twin, a twin is no twin's
+        self.assertEqual(pi.fixed_twins({"TOPDOWN.SLOTS", "CPU_CLK_UNHALTED.THREAD",
+                                         "UOPS_RETIRED.RETIRE_SLOTS", "TOPDOWN.SLOTS_P"}, by),
+                         {"TOPDOWN.SLOTS_P"})
 
     def test_counter_lists(self):
         self.assertEqual(pi.counters_text("0,2,3"), "0,2,3")

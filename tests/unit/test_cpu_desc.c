@@ -532,6 +532,10 @@ static int fake_cpuid(unsigned int leaf, unsigned int subleaf, unsigned int regs
 	(void)subleaf;
 	memset(regs, 0, 4 * sizeof(regs[0]));
 	regs[0] = leaf == 0 ? 0x1b : leaf == 0xA ? 0x07300305 : 0; /* 3 GP counters */
+	if (leaf == 0xA) {
+		regs[2] = 0x7;	 /* version 5: fixed counters 0-2 */
+		regs[3] = 0x603; /* 3 fixed counters, 48 bits wide */
+	}
 	return 0;
 }
 

@@ -20,7 +20,8 @@
 #define PMU_DIR "/sys/bus/event_source/devices"
 
 static char root[256];
-static unsigned int fake_max_leaf, fake_leaf_a_eax;
+static unsigned int fake_max_leaf, fake_leaf_a_eax, fake_leaf_a_ecx, fake_leaf_a_edx;
+static unsigned int fake_leaf1_ecx; /* bit 31: a hypervisor */
 /* AMD: the largest extended leaf, 0x80000001 ECX, 0x80000022 EAX and EBX. */
 static unsigned int fake_ext_max, fake_ext1_ecx, fake_ext22_eax, fake_ext22_ebx;
 static int cpuid_calls;
@@ -32,9 +33,13 @@ static int fake_cpuid(unsigned int leaf, unsigned int subleaf, unsigned int regs
 	memset(regs, 0, 4 * sizeof(regs[0]));
 	if (leaf == 0)
 		regs[0] = fake_max_leaf;
-	else if (leaf == 0xA && leaf <= fake_max_leaf)
+	else if (leaf == 1)
+		regs[2] = fake_leaf1_ecx;
+	else if (leaf == 0xA && leaf <= fake_max_leaf) {
 		regs[0] = fake_leaf_a_eax;
-	else if (leaf == 0x80000000u)
+		regs[2] = fake_leaf_a_ecx;
+		regs[3] = fake_leaf_a_edx;
+	} else if (leaf == 0x80000000u)
 		regs[0] = fake_ext_max;
 	else if (leaf == 0x80000001u && leaf <= fake_ext_max)
 		regs[2] = fake_ext1_ecx;
@@ -53,6 +58,9 @@ static int setup(void **state)
 		return -1;
 	fake_max_leaf = 0x1b;
 	fake_leaf_a_eax = 0x07300805; /* version 5, 8 GP counters per logical CPU */
+	fake_leaf_a_ecx = 0xf;	      /* fixed counters 0-3 */
+	fake_leaf_a_edx = 0x604;      /* 4 fixed counters, 48 bits wide */
+	fake_leaf1_ecx = 0;
 	fake_ext_max = 0x80000008u;
 	fake_ext1_ecx = fake_ext22_eax = fake_ext22_ebx = 0;
 	cpuid_calls = 0;
@@ -614,6 +622,60 @@ static void test_nmi_watchdog(void **state)
 	free(text);
 }
 
+/*
+ * Fixed counters as the kernel reads CPUID 0xA (intel_pmu_init): from version 5 ECX's
+ * bitmap; versions 2-4 EDX[4:0], at least 3 on bare metal, as many as the leaf says under
+ * a hypervisor; none in version 1.  The GP count comes from EAX[15:8] either way.
+ */
+static void test_fixed_counters_from_cpuid(void **state)
+{
+	static const struct {
+		unsigned int eax, ecx, edx, leaf1_ecx, mask;
+		bool hypervisor;
+	} cases[] = {
+		{ 0x07300805, 0xf, 0x604, 0, 0xf, false },     /* Ice Lake: fixed 0-3 */
+		{ 0x07300805, 0x7, 0x604, 0, 0x7, false },     /* ECX decides, not EDX */
+		{ 0x07300405, 0, 0, 1u << 31, 0, true },       /* a VM offering none */
+		{ 0x07300402, 0, 0x603, 0, 0x7, false },       /* version 2 */
+		{ 0x07300402, 0, 0x601, 0, 0x7, false },       /* bare metal: at least 3 */
+		{ 0x07300402, 0, 0x601, 1u << 31, 0x1, true }, /* a VM: what it says */
+		{ 0x07300401, 0, 0x603, 1u << 31, 0, true },   /* version 1: no fixed */
+	};
+	char *text = NULL;
+	size_t len = 0;
+	struct cpu_info ci;
+	FILE *f;
+
+	(void)state;
+	cpuinfo("GenuineIntel", 6, 0x6A);
+	pmu("cpu", 4, true, false);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fake_leaf_a_eax = cases[i].eax;
+		fake_leaf_a_ecx = cases[i].ecx;
+		fake_leaf_a_edx = cases[i].edx;
+		fake_leaf1_ecx = cases[i].leaf1_ecx;
+		ci = detect();
+		assert_true(ci.fixed_known);
+		if (ci.fixed_mask != cases[i].mask)
+			fail_msg("case %zu: fixed mask 0x%x, want 0x%x", i, ci.fixed_mask,
+				 cases[i].mask);
+		assert_int_equal(ci.hypervisor, cases[i].hypervisor);
+		assert_int_equal(ci.gp_counters, (int)(cases[i].eax >> 8 & 0xff));
+	}
+	/* -v says it */
+	f = open_memstream(&text, &len);
+	cpu_info_print(&ci, f);
+	fclose(f);
+	assert_non_null(strstr(text, "general-purpose counters: 4 (4 usable), fixed counters: "
+				     "mask 0x0 (CPUID 0xA), under a hypervisor\n"));
+	free(text);
+	/* No architectural PMU in the leaf (version 0): nothing said, the description's */
+	fake_leaf_a_eax = 0;
+	ci = detect();
+	assert_false(ci.fixed_known);
+	assert_int_equal(ci.gp_counters, 8);
+}
+
 static void test_smt(void **state)
 {
 	(void)state;
@@ -1019,6 +1081,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_arm_without_pmu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nmi_watchdog, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fixed_counters_from_cpuid, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_smt, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_cpuinfo, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_env_root_and_print, setup, teardown),

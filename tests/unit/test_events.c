@@ -611,6 +611,46 @@ static void expect_error(const struct event_target *t, const char *name, int wan
 }
 
 /*
+ * A PMU without fixed counters or PERF_METRICS (a cloud VM's): a fixed-counter event is
+ * its general-purpose twin under its own name, one without a twin and PERF_METRICS are
+ * refused with -EOPNOTSUPP (the plan leaves them out as missing).
+ */
+static void test_vm_without_fixed_counters(void **state)
+{
+	struct event_target vm_icx = icx, vm_spr = spr;
+	struct event_enc e;
+
+	(void)state;
+	vm_icx.fixed_absent = vm_spr.fixed_absent = 0xf;
+	vm_icx.perf_metrics_absent = true;
+	force("icx");
+	e = enc_ok(&vm_icx, "INST_RETIRED.ANY");
+	assert_string_equal(e.name, "INST_RETIRED.ANY");
+	assert_int_equal(e.kind, EVENT_GP);
+	assert_int_equal(e.attr.config, 0xc0);
+	assert_int_equal(e.counter_mask, 0xff);
+	e = enc_ok(&vm_icx, "TOPDOWN.SLOTS");
+	assert_int_equal(e.kind, EVENT_GP);
+	assert_int_equal(e.attr.config, 0x01a4);
+	assert_int_equal(enc_ok(&vm_icx, "CPU_CLK_UNHALTED.THREAD").attr.config, 0x3c);
+	/* Ice Lake's reference clock on a GP counter is another clock (REF_XCLK): none */
+	expect_error(&vm_icx, "CPU_CLK_UNHALTED.REF_TSC", -EOPNOTSUPP,
+		     "no fixed counter 2 (a virtual machine's?)");
+	expect_error(&vm_icx, "CPU_CLK_UNHALTED.REF_TSC", -EOPNOTSUPP,
+		     "CPU_CLK_UNHALTED.REF_TSC_P");
+	expect_error(&vm_icx, "PERF_METRICS.RETIRING", -EOPNOTSUPP, "offers no PERF_METRICS");
+	/* Only the absent counters: fixed 0 there, its event on it */
+	vm_icx.fixed_absent = 0xe;
+	assert_int_equal(enc_ok(&vm_icx, "INST_RETIRED.ANY").kind, EVENT_FIXED);
+	force("spr");
+	e = enc_ok(&vm_spr, "CPU_CLK_UNHALTED.REF_TSC");
+	assert_int_equal(e.kind, EVENT_GP);
+	assert_int_equal(e.attr.config, 0x013c); /* REF_TSC_P */
+	/* PERF_METRICS left as they were: the target says nothing of them */
+	assert_int_equal(enc_ok(&vm_spr, "PERF_METRICS.RETIRING").kind, EVENT_METRIC);
+}
+
+/*
  * AMD's encodings as ../shared/design/MORE-CPUS.md's table gives them (raw
  * config = event[7:0] | umask<<8 | cmask<<24 | event[11:8]<<32), transcribed
  * by hand, and libpfm4's name for each where its Zen 4 table has the event.
@@ -1038,6 +1078,7 @@ int main(void)
 		cmocka_unit_test(test_switch_pmu),
 		cmocka_unit_test(test_software_events),
 		cmocka_unit_test(test_software_model_events),
+		cmocka_unit_test(test_vm_without_fixed_counters),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);

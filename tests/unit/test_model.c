@@ -216,6 +216,56 @@ static void test_unmeasured_event_is_null(void **state)
 	model_free(m);
 }
 
+/*
+ * An event the host does not count at all (model_input.absent): the nodes reading it are
+ * null, and so is every node computed from them, through helpers too, where a node that
+ * failed in this interval reads as 0.  A threshold reading its parent's flag is not a read
+ * of its value: the child keeps its own.
+ */
+static void test_absent_event_nulls_its_readers(void **state)
+{
+	static const char text[] = "model h\nhelper H = E.X * 2\n"
+				   "node 1 N\n  formula H + 1\n"
+				   "node 2 M\n  formula N + 1\n"
+				   "node 3 Z\n  formula E.Y / E.ZERO\n"
+				   "node 4 K\n  formula Z + 1\n";
+	struct tma_model *m = load(tree), *h = load(text);
+	struct model_result *r = model_result_new(m), *rh = model_result_new(h);
+	double events[16] = { 0 };
+	bool absent[16] = { false };
+	struct model_input in = { .events = events, .absent = absent, .interval_s = 1 };
+
+	(void)state;
+	events[model_event_index(m, "E.A")] = NAN;
+	absent[model_event_index(m, "E.A")] = true;
+	events[model_event_index(m, "E.B")] = 0.4;
+	assert_int_equal(model_eval(m, &in, r), 0);
+	assert_true(isnan(r->value[model_node_index(m, "A")]));
+	assert_true(isnan(r->value[model_node_index(m, "Cap")]));
+	/* Later reads Cap: no value here ever, so none for Later (not 0 + 1) */
+	assert_true(isnan(r->value[model_node_index(m, "Later")]));
+	assert_float_equal(r->value[model_node_index(m, "B")], 0.4, 0);
+	/* S divides by zero in this interval: it reads as 0, as the reference has it */
+	assert_float_equal(r->value[model_node_index(m, "NanRead")], 1, 0);
+
+	memset(events, 0, sizeof(events));
+	events[model_event_index(h, "E.X")] = NAN;
+	absent[model_event_index(h, "E.X")] = true;
+	events[model_event_index(h, "E.Y")] = 1;
+	assert_int_equal(model_eval(h, &in, rh), 0);
+	assert_true(isnan(rh->value[model_node_index(h, "N")]));
+	assert_true(isnan(rh->value[model_node_index(h, "M")]));
+	assert_float_equal(rh->value[model_node_index(h, "K")], 1, 0);
+	/* without the absent marks: the reference's reading */
+	in.absent = NULL;
+	assert_int_equal(model_eval(h, &in, rh), 0);
+	assert_float_equal(rh->value[model_node_index(h, "M")], 1, 0);
+	model_result_free(rh);
+	model_result_free(r);
+	model_free(h);
+	model_free(m);
+}
+
 static void test_thresholds_and_bottleneck(void **state)
 {
 	static const struct ev evs[] = { { "E.A", 0.5 }, { "E.B", 0.4 }, { "E.C", 0.6 },
@@ -548,6 +598,7 @@ int main(void)
 		cmocka_unit_test(test_flags),
 		cmocka_unit_test(test_short_circuit_values),
 		cmocka_unit_test(test_division_by_zero),
+		cmocka_unit_test(test_absent_event_nulls_its_readers),
 		cmocka_unit_test(test_nodes_caps_and_null_reads),
 		cmocka_unit_test(test_unmeasured_event_is_null),
 		cmocka_unit_test(test_thresholds_and_bottleneck),

@@ -16,7 +16,9 @@
 struct result_impl {
 	struct model_result r;
 	double *hval;
-	unsigned char *hstate; /* 0: not computed yet, 1: computed, 2: computed and failed */
+	/* 0: not computed yet, 1: computed, 2: computed and failed, 3: failed reading an absent input */
+	unsigned char *hstate;
+	bool *absent;  /* the node is null for an absent input (model_input.absent) */
 	bool *tfail;   /* the threshold divided by zero: the node is null (see eval_thresholds) */
 	double *stack; /* values of the formula being run and the helpers it calls */
 	int nhelpers;
@@ -28,6 +30,7 @@ struct ctx {
 	struct result_impl *ri;
 	double self; /* thresholds: the node's own value */
 	bool bad;    /* a division by exactly 0.0 or an unmeasured (NAN) event was read */
+	bool absent; /* an absent input, or a node null for one, was read */
 };
 
 static double run(struct ctx *c, int pc, double *sp);
@@ -38,15 +41,18 @@ static double helper(struct ctx *c, int h, double *sp)
 	struct result_impl *ri = c->ri;
 
 	if (!ri->hstate[h]) {
-		bool saved = c->bad;
+		bool saved = c->bad, saved_absent = c->absent;
 
-		c->bad = false;
+		c->bad = c->absent = false;
 		ri->hval[h] = run(c, c->m->code.helper_pc[h], sp);
-		ri->hstate[h] = c->bad ? 2 : 1;
+		ri->hstate[h] = c->absent ? 3 : c->bad ? 2 : 1;
 		c->bad = saved;
+		c->absent = saved_absent;
 	}
-	if (ri->hstate[h] == 2)
+	if (ri->hstate[h] >= 2)
 		c->bad = true;
+	if (ri->hstate[h] == 3)
+		c->absent = true;
 	return ri->hval[h];
 }
 
@@ -87,7 +93,10 @@ static double run(struct ctx *c, int pc, double *sp)
 			*sp++ = num[o.arg];
 			break;
 		case EXPR_EVENT:
-			*sp++ = input_operand(c->in->events[o.arg], &c->bad);
+			v = c->in->events[o.arg];
+			if (isnan(v) && c->in->absent && c->in->absent[o.arg])
+				c->absent = true;
+			*sp++ = input_operand(v, &c->bad);
 			break;
 		case EXPR_LATENCY: /* a latency nobody gave is no value, never a count */
 			*sp++ = input_operand(c->in->latencies ? c->in->latencies[o.arg] : NAN,
@@ -108,6 +117,9 @@ static double run(struct ctx *c, int pc, double *sp)
 			break;
 		case EXPR_NODE: /* a failed node reads as 0, as the reference does */
 			v = value[o.arg];
+			/* ... unless it can never have a value here: then neither can this */
+			if (isnan(v) && c->ri->absent[o.arg])
+				c->absent = true;
 			*sp++ = isnan(v) ? 0 : v;
 			break;
 		case EXPR_SELF:
@@ -180,9 +192,10 @@ struct model_result *model_result_new(const struct tma_model *m)
 	ri->hval = calloc(m->nhelpers + 1, sizeof(double));
 	ri->hstate = calloc(m->nhelpers + 1, 1);
 	ri->tfail = calloc(n + 1, sizeof(bool));
+	ri->absent = calloc(n + 1, sizeof(bool));
 	ri->stack = calloc(m->code.stack + 1, sizeof(double));
 	if (!ri->r.value || !ri->r.flagged || !ri->r.bottleneck || !ri->hval || !ri->hstate ||
-	    !ri->tfail || !ri->stack) {
+	    !ri->tfail || !ri->absent || !ri->stack) {
 		model_result_free(&ri->r);
 		return NULL;
 	}
@@ -201,6 +214,7 @@ void model_result_free(struct model_result *r)
 	free(ri->hval);
 	free(ri->hstate);
 	free(ri->tfail);
+	free(ri->absent);
 	free(ri->stack);
 	free(ri);
 }
@@ -293,9 +307,10 @@ static void eval_values(struct ctx *c, const struct model_subset *s)
 		const struct model_entry *e = &m->nodes[i];
 		double v;
 
-		c->bad = false;
+		c->bad = c->absent = false;
 		v = eval_block(c, m->code.node_pc[i]);
-		if (c->bad || c->ri->tfail[i])
+		c->ri->absent[i] = c->absent;
+		if (c->bad || c->absent || c->ri->tfail[i])
 			v = NAN;
 		else if (v > e->cap)
 			v = e->cap;
@@ -322,6 +337,7 @@ int model_eval_level(const struct tma_model *m, const struct model_input *in,
 	for (int i = 0; i < m->nnodes; i++)
 		out->value[i] = NAN; /* nodes outside the subset stay null */
 	memset(ri->tfail, 0, m->nnodes * sizeof(bool));
+	memset(ri->absent, 0, m->nnodes * sizeof(bool));
 	/* a node nulled by its threshold reads as 0 in the nodes computed from it: recompute */
 	for (int round = 0; round <= m->nnodes; round++) {
 		eval_values(&c, s);

@@ -31,9 +31,13 @@ int arm_detect_midr(const char *root, struct cpu_info *ci);
  */
 void arm_detect_pmu(const char *root, struct cpu_info *ci);
 
+/* PMUv3's CPU_CYCLES: the kernel puts it on the cycle counter where that is free. */
+#define ARM_CPU_CYCLES 0x11
+
 /*
- * Event counters when nothing says: sysfs gives no count on Arm.  Every
- * Neoverse core and QEMU's emulated PMUv3 have 6 (and the cycle counter).
+ * Event counters when neither the kernel (cpu_detect's counter probe) nor a
+ * CPU description says: sysfs gives no count on Arm.  Every Neoverse core and
+ * QEMU's emulated PMUv3 have 6 (and the cycle counter).
  */
 #define ARM_DEFAULT_COUNTERS 6
 

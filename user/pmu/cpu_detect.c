@@ -7,6 +7,7 @@
 #include "pmu/cpu_detect.h"
 
 #include "pmu/arm_detect.h"
+#include "pmu/counter_probe.h"
 #include "pmu/cpu_desc.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -177,6 +178,65 @@ static int cpu_amd_counters(const struct cpu_detect_opts *o)
 	return 0;
 }
 
+/* CPUID.1:ECX[31], which hypervisors set (and the kernel reads as X86_FEATURE_HYPERVISOR). */
+static bool cpu_under_hypervisor(const struct cpu_detect_opts *o)
+{
+	unsigned int regs[4] = { 0 };
+
+	return !cpu_call_cpuid(o, 0, regs) && regs[0] >= 1 && !cpu_call_cpuid(o, 1, regs) &&
+	       ((regs[2] >> 31) & 1);
+}
+
+/*
+ * Intel's architectural PMU, CPUID leaf 0xA as the kernel reads it
+ * (intel_pmu_init): EAX[7:0] the version, EAX[15:8] the general-purpose
+ * counters; from version 2 EDX[4:0] fixed counters (on bare metal the kernel
+ * assumes at least 3, under a hypervisor it believes the leaf), from version
+ * 5 ECX's bitmap of them instead.  A virtual machine's leaf is what its
+ * hypervisor offers, which is what the kernel then schedules on.
+ */
+static void cpu_intel_counters(const struct cpu_detect_opts *o, struct cpu_info *ci)
+{
+	unsigned int regs[4] = { 0 }, version, nfixed;
+
+	if (cpu_call_cpuid(o, 0, regs) || regs[0] < 0xA || cpu_call_cpuid(o, 0xA, regs))
+		return;
+	version = regs[0] & 0xff;
+	ci->gp_counters = (int)((regs[0] >> 8) & 0xff);
+	if (!version)
+		return; /* no architectural PMU: the description's, where a PMU exists */
+	ci->fixed_known = true;
+	if (version >= 5) {
+		ci->fixed_mask = regs[2];
+		return;
+	}
+	nfixed = version >= 2 ? regs[3] & 0x1f : 0;
+	if (version >= 2 && !ci->hypervisor && nfixed < 3)
+		nfixed = 3;
+	ci->fixed_mask = (uint32_t)((1ull << nfixed) - 1);
+}
+
+/*
+ * Arm: the event counters one group of the core PMU holds (counter_probe.h).
+ * The group is of CPU_CYCLES, which the kernel puts on the cycle counter
+ * first (every PMUv3 has one) and on event counters after it: the counters
+ * are one less than the events it held.  0: not probed (a fixture tree, no
+ * permission), the description says.
+ */
+static int cpu_arm_counters(const struct cpu_detect_opts *o, const char *root,
+			    const struct cpu_info *ci)
+{
+	counter_probe_open_fn open_event = o && o->perf_open ? o->perf_open :
+					   *root	     ? NULL :
+							       counter_probe_syscall;
+	int n;
+
+	if (!open_event || !ci->has_pmu)
+		return 0;
+	n = counter_probe_group(open_event, ci->pmu_type, ARM_CPU_CYCLES, COUNTER_PROBE_MAX);
+	return n > 1 ? n - 1 : 0;
+}
+
 /* Looks for the core PMU: "cpu", or "cpu_core" (the big cores) on hybrid parts. */
 static void cpu_find_pmu(const char *root, struct cpu_info *ci)
 {
@@ -210,7 +270,6 @@ static bool cpu_is_arm(const struct cpu_info *ci)
 int cpu_detect(const struct cpu_detect_opts *o, struct cpu_info *ci, char *err, size_t errlen)
 {
 	const char *root = cpu_root(o);
-	unsigned int regs[4] = { 0 };
 	bool arm;
 	long val;
 	int ret;
@@ -237,16 +296,16 @@ int cpu_detect(const struct cpu_detect_opts *o, struct cpu_info *ci, char *err, 
 	ci->nmi_watchdog = !cpu_read_int(root, "/proc/sys/kernel/nmi_watchdog", &val) && val == 1;
 
 	if (arm) {
-		/* no count in sysfs: the description's, else what every Neoverse has */
-		if (ci->has_pmu && !ci->cpu)
+		/* no count in sysfs: the kernel's answer, the description's, else every Neoverse's */
+		ci->gp_counters = cpu_arm_counters(o, root, ci);
+		if (!ci->gp_counters && ci->has_pmu && !ci->cpu)
 			ci->gp_counters = ARM_DEFAULT_COUNTERS;
 	} else if (!strcmp(ci->vendor, "AuthenticAMD")) {
+		ci->hypervisor = cpu_under_hypervisor(o);
 		ci->gp_counters = cpu_amd_counters(o);
 	} else {
-		/* Leaf 0xA is Intel's architectural PMU leaf. */
-		ret = cpu_call_cpuid(o, 0, regs);
-		if (!ret && regs[0] >= 0xA && !cpu_call_cpuid(o, 0xA, regs))
-			ci->gp_counters = (int)((regs[0] >> 8) & 0xff);
+		ci->hypervisor = cpu_under_hypervisor(o);
+		cpu_intel_counters(o, ci);
 	}
 	/* A PMU the CPUID does not describe (a hypervisor's masking): its description says. */
 	if (!ci->gp_counters && ci->has_pmu && ci->cpu)
@@ -355,8 +414,78 @@ const char *cpu_select_model(const struct cpu_info *ci, const char *override, ch
 	return NULL;
 }
 
+/* Fixed counters of the description's core the PMU offers (all where CPUID does not say). */
+static int cpu_fixed_offered(const struct cpu_info *ci)
+{
+	int core = ci->cpu->fixed_counters, n = 0;
+
+	for (int i = 0; i < core && i < 32; i++)
+		n += !ci->fixed_known || ((ci->fixed_mask >> i) & 1);
+	return n;
+}
+
+/* "a", "a and b", "a, b and c" into buf. */
+static void cpu_join(char *buf, size_t len, char items[][48], int n)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < n && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s",
+				       !i	  ? "" :
+				       i == n - 1 ? " and " :
+						    ", ",
+				       items[i]);
+}
+
+/*
+ * A PMU offering less than the core it runs on (a virtual machine's), in one
+ * line: what it offers against what the core has, and that the plan follows
+ * the former.  Nothing where it offers all, or where no description says.
+ */
+static void cpu_warn_offered(const struct cpu_info *ci, FILE *f)
+{
+	const struct cpu_desc *d = ci->cpu;
+	char offers_items[3][48], core_items[3][48], offers[160], core[160];
+	int gp_core, fixed, n = 0;
+	bool with_fixed;
+
+	if (!d || !ci->has_pmu)
+		return;
+	gp_core = ci->smt ? d->gp_counters_smt : d->gp_counters;
+	fixed = cpu_fixed_offered(ci);
+	if (!(ci->gp_counters > 0 && ci->gp_counters < gp_core) && fixed == d->fixed_counters &&
+	    !(d->perf_metrics && !ci->topdown_use_fixed))
+		return;
+	/* Arm's one fixed counter, the cycle counter, is always there */
+	with_fixed = d->fixed_counters > 0 && !cpu_is_arm(ci);
+	snprintf(offers_items[n], sizeof(offers_items[n]), "%d %s counters", ci->gp_counters,
+		 cpu_is_arm(ci) ? "event" : "general-purpose");
+	snprintf(core_items[n++], sizeof(core_items[0]), "%d", gp_core);
+	if (with_fixed) {
+		if (fixed)
+			snprintf(offers_items[n], sizeof(offers_items[n]), "%d fixed counter%s",
+				 fixed, fixed == 1 ? "" : "s");
+		else
+			snprintf(offers_items[n], sizeof(offers_items[n]), "no fixed counters");
+		snprintf(core_items[n++], sizeof(core_items[0]), "%d fixed", d->fixed_counters);
+	}
+	if (d->perf_metrics) {
+		snprintf(offers_items[n], sizeof(offers_items[n]), "%sPERF_METRICS",
+			 ci->topdown_use_fixed ? "" : "no ");
+		snprintf(core_items[n++], sizeof(core_items[0]), "PERF_METRICS");
+	}
+	cpu_join(offers, sizeof(offers), offers_items, n);
+	cpu_join(core, sizeof(core), core_items, n);
+	fprintf(f,
+		"tmacg: %s offers %s, where its core, %s, has %s: tmacg plans for what it offers, "
+		"and the nodes that need the rest are null (quality.missing_events)\n",
+		ci->hypervisor ? "this virtual machine's PMU" : "this PMU", offers, d->title, core);
+}
+
 void cpu_warn(const struct cpu_info *ci, FILE *f)
 {
+	cpu_warn_offered(ci, f);
 	if (ci->nmi_watchdog && ci->has_pmu && cpu_is_arm(ci))
 		fprintf(f, "tmacg: warning: kernel.nmi_watchdog=1: where the hard-lockup detector "
 			   "is perf-based (arm64 with pseudo-NMI) it holds the cycle counter, and "
@@ -391,6 +520,9 @@ void cpu_info_print(const struct cpu_info *ci, FILE *f)
 			ci->topdown_l2 ? "yes" : "no");
 	else
 		fprintf(f, "pmu: none (no hardware PMU)\n");
-	fprintf(f, "smt: %s, general-purpose counters: %d (%d usable%s)\n", ci->smt ? "on" : "off",
+	fprintf(f, "smt: %s, general-purpose counters: %d (%d usable%s)", ci->smt ? "on" : "off",
 		ci->gp_counters, ci->gp_usable, ci->nmi_watchdog ? ", NMI watchdog holds one" : "");
+	if (ci->fixed_known)
+		fprintf(f, ", fixed counters: mask 0x%x (CPUID 0xA)", ci->fixed_mask);
+	fprintf(f, "%s\n", ci->hypervisor ? ", under a hypervisor" : "");
 }

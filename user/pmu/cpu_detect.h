@@ -9,7 +9,10 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+
+#include "pmu/counter_probe.h"
 
 struct cpu_detect_opts {
 	/*
@@ -19,6 +22,12 @@ struct cpu_detect_opts {
 	const char *root;
 	/* CPUID; NULL: the instruction.  Tests pass a fake. 0, or -ENOTSUP. */
 	int (*cpuid)(unsigned int leaf, unsigned int subleaf, unsigned int regs[4]);
+	/*
+	 * perf_event_open for Arm's counter probe (pmu/counter_probe.h); NULL:
+	 * the system call where the root is the real one, no probe under a
+	 * fixture tree (this kernel's PMU is not the fixture's).  Tests pass a fake.
+	 */
+	counter_probe_open_fn perf_open;
 };
 
 struct cpu_desc;
@@ -41,7 +50,21 @@ struct cpu_info {
 	bool smt;		    /* /sys/devices/system/cpu/smt/active */
 	/* Arm: the PMU's caps/slots (PMMIR_EL1.SLOTS), the models' pmu_slots; 0: not known */
 	unsigned int pmu_slots;
-	int gp_counters;   /* per logical CPU: CPUID.0AH:EAX[15:8], AMD's 0x80000022/0x80000001 */
+	/*
+	 * Per logical CPU: CPUID.0AH:EAX[15:8], AMD's 0x80000022/0x80000001, on
+	 * Arm the event counters one group of the core PMU holds (counter_probe).
+	 * 0: not known, the CPU description's.
+	 */
+	int gp_counters;
+	/*
+	 * The fixed counters the PMU offers (bit n: fixed counter n), from CPUID
+	 * 0xA as the kernel reads it: EDX[4:0] counters, and ECX's bitmap from
+	 * version 5.  fixed_known false (AMD, Arm, a cpu_info built by hand):
+	 * the CPU description's fixed_counters.
+	 */
+	uint32_t fixed_mask;
+	bool fixed_known;
+	bool hypervisor;   /* CPUID.1:ECX[31]: a virtual machine (x86 only) */
 	bool nmi_watchdog; /* kernel.nmi_watchdog = 1: it holds one counter */
 	int gp_usable;	   /* gp_counters less the watchdog's */
 };
@@ -64,7 +87,12 @@ int cpu_require_pmu(const struct cpu_info *ci, char *err, size_t errlen);
 const char *cpu_select_model(const struct cpu_info *ci, const char *override, char *err,
 			     size_t errlen);
 
-/* Warnings the user should see once (the NMI watchdog); prints nothing when none apply. */
+/*
+ * Warnings the user should see once: the NMI watchdog; a PMU that offers less
+ * than the CPU description's core has (a virtual machine: fewer
+ * general-purpose counters, fixed counters or PERF_METRICS missing), in one
+ * line.  Prints nothing when none apply.
+ */
 void cpu_warn(const struct cpu_info *ci, FILE *f);
 
 /* One line per fact, for -v. */

@@ -521,6 +521,38 @@ static int event_encode_fixed(const struct event_target *t, const char *name,
 	return 0;
 }
 
+/*
+ * An event of a fixed counter this PMU lacks: its general-counter twin
+ * (INST_RETIRED.ANY_P for INST_RETIRED.ANY, TOPDOWN.SLOTS_P for
+ * TOPDOWN.SLOTS), which Intel's lists give for each that has one, counting
+ * the same, encoded under the name asked for.  -EOPNOTSUPP where the
+ * description has none (Ice Lake's CPU_CLK_UNHALTED.REF_TSC: REF_XCLK counts
+ * another clock).
+ */
+static int event_encode_twin(const struct event_target *t, const char *name, const char *base,
+			     int fixed, struct event_enc *out, char *err, size_t errlen)
+{
+	char twin_base[EVENT_NAME_MAX], twin[EVENT_NAME_MAX];
+	const struct cpu_desc_event *de;
+	int ret;
+
+	snprintf(twin_base, sizeof(twin_base), "%s_P", base);
+	de = cpu_desc_event(t->cpu, twin_base);
+	if (!de || de->fixed >= 0) {
+		snprintf(err, errlen,
+			 "%s: this PMU has no fixed counter %d (a virtual machine's?) and %s "
+			 "gives no %s to count it on a general-purpose counter",
+			 name, fixed, t->cpu->path, twin_base);
+		return -EOPNOTSUPP;
+	}
+	/* The modifiers after the base name go with it (":percore"). */
+	snprintf(twin, sizeof(twin), "%s%s", twin_base, name + strlen(base));
+	ret = event_encode(t, twin, out, err, errlen);
+	if (!ret)
+		snprintf(out->name, sizeof(out->name), "%s", name);
+	return ret;
+}
+
 int event_encode(const struct event_target *t, const char *name, struct event_enc *out, char *err,
 		 size_t errlen)
 {
@@ -569,6 +601,8 @@ int event_encode(const struct event_target *t, const char *name, struct event_en
 				 name);
 			return -EINVAL;
 		}
+		if (!strcmp(base, "TOPDOWN.SLOTS") && (t->fixed_absent >> 3 & 1) && t->cpu)
+			return event_encode_twin(t, name, base, 3, out, err, errlen);
 		if (!strcmp(base, "TOPDOWN.SLOTS")) {
 			out->kind = EVENT_SLOTS;
 			event_attr_init(&out->attr, t->pmu_type, EVENT_SLOTS_CONFIG, 0);
@@ -577,6 +611,14 @@ int event_encode(const struct event_target *t, const char *name, struct event_en
 		for (size_t i = 0; i < ARRAY_LEN(event_topdown); i++) {
 			if (strcmp(event_topdown[i].name, base))
 				continue;
+			if (t->perf_metrics_absent) {
+				snprintf(err, errlen,
+					 "%s: this PMU offers no PERF_METRICS (sysfs lists no "
+					 "events/topdown-retiring: a virtual machine, or a kernel "
+					 "before 5.9)",
+					 name);
+				return -EOPNOTSUPP;
+			}
 			if (event_topdown[i].l2 && !t->topdown_l2) {
 				snprintf(err, errlen,
 					 "%s: this CPU has level-1 PERF_METRICS only (sysfs "
@@ -602,6 +644,8 @@ int event_encode(const struct event_target *t, const char *name, struct event_en
 	for (size_t i = 0; !de && i < ARRAY_LEN(event_fixed); i++)
 		if (!strcmp(event_fixed[i].name, base))
 			fixed = event_fixed[i].fixed;
+	if (fixed >= 0 && fixed < 32 && (t->fixed_absent >> fixed & 1) && t->cpu)
+		return event_encode_twin(t, name, base, fixed, out, err, errlen);
 	if (fixed >= 0)
 		return event_encode_fixed(t, name, &m, fixed, de, out, err, errlen);
 	if (de && t->cpu->pmuv3) {

@@ -46,6 +46,15 @@ struct event_target {
 	/* The CPU's description: its events' encodings and counter constraints. */
 	const struct cpu_desc *cpu;
 	bool smt; /* SMT on: the events' counters=, else counters_smt_off= */
+	/*
+	 * What the PMU lacks of the description's core (a virtual machine's):
+	 * fixed counters (bit n: fixed counter n), whose events are then counted
+	 * by their general-counter twin (NAME_P in the description) where it has
+	 * one, and PERF_METRICS.  An event neither can count is refused with
+	 * -EOPNOTSUPP.  Zero: it lacks nothing.
+	 */
+	uint32_t fixed_absent;
+	bool perf_metrics_absent;
 };
 
 /*
@@ -59,7 +68,9 @@ int events_init(const char *force_pmu, char *err, size_t errlen);
 /*
  * 0, or -errno with "EVENT: what is wrong and what to do" in err.  An event
  * of t->cpu's description is encoded from it (Intel's event list); others
- * through libpfm4's t->pfm_pmu table.
+ * through libpfm4's t->pfm_pmu table.  -EOPNOTSUPP: this PMU cannot count
+ * the event (PERF_METRICS or a fixed counter it lacks, level-2 PERF_METRICS
+ * where it has level 1 only).
  */
 int event_encode(const struct event_target *t, const char *name, struct event_enc *out, char *err,
 		 size_t errlen);

@@ -78,6 +78,15 @@ static int plan_target(const struct plan_request *r, struct event_target *t, int
 	t->pmu_type = plan_has_pmu(r) ? r->cpu->pmu_type : PERF_TYPE_RAW;
 	t->topdown_l2 = plan_has_pmu(r) ? r->cpu->topdown_l2 : d->perf_metrics_l2;
 	/*
+	 * What this PMU lacks of the core's (a virtual machine's): the plan opens
+	 * no event of it, but a twin that counts the same (pmu/events.h).
+	 */
+	if (plan_has_pmu(r) && r->cpu->fixed_known)
+		t->fixed_absent =
+			(d->fixed_counters >= 32 ? UINT32_MAX : (1u << d->fixed_counters) - 1) &
+			~r->cpu->fixed_mask;
+	t->perf_metrics_absent = plan_has_pmu(r) && d->perf_metrics && !r->cpu->topdown_use_fixed;
+	/*
 	 * The usable counters, one formula: on a real PMU CPUID and sysfs rule
 	 * (less the NMI watchdog's, cpu_detect).  Where they do not say (Arm: no
 	 * CPUID, and the kernel does not export PMCR_EL0.N), and away from a
@@ -110,25 +119,39 @@ static bool plan_needs_no_table(const char *const *names, int n, bool *hardware)
 }
 
 /*
- * Generic events the kernel cannot map on this PMU (QEMU's counts only
- * cycles and instructions): out of names, into out->missing.
+ * Whether this host cannot count name at all: a generic event the kernel maps
+ * to nothing here (QEMU's PMU counts only cycles and instructions), or an
+ * event of what the PMU lacks of the core (PERF_METRICS, a fixed counter
+ * without a twin: pmu/events.h).  Any other error the real open or the
+ * planner reports.
  */
-static int plan_drop_missing(const struct plan_request *r, const char **names, int *nn,
-			     const char **missing, int *nmissing, char *err, size_t errlen)
+static bool plan_cannot_count(const struct plan_request *r, const struct event_target *t,
+			      const char *name)
+{
+	struct event_enc e;
+	char why[256];
+	int ret;
+
+	if (event_is_generic_hw(name)) {
+		if (!r->probe || event_encode(NULL, name, &e, why, sizeof(why)))
+			return false;
+		ret = r->probe(&e.attr);
+		return ret == -ENOENT || ret == -EOPNOTSUPP || ret == -EINVAL;
+	}
+	return t->cpu && !event_is_software(name) &&
+	       event_encode(t, name, &e, why, sizeof(why)) == -EOPNOTSUPP;
+}
+
+/* The events this host cannot count (plan_cannot_count): out of names, into missing. */
+static int plan_drop_missing(const struct plan_request *r, const struct event_target *t,
+			     const char **names, int *nn, const char **missing, int *nmissing,
+			     char *err, size_t errlen)
 {
 	int kept = 0;
 
 	*nmissing = 0;
 	for (int i = 0; i < *nn; i++) {
-		struct event_enc e;
-
-		int why;
-
-		/* Absent here (-ENOENT, -EOPNOTSUPP); any other error the real open reports. */
-		if (r->probe && event_is_generic_hw(names[i]) &&
-		    !event_encode(NULL, names[i], &e, err, errlen) &&
-		    ((why = r->probe(&e.attr)) == -ENOENT || why == -EOPNOTSUPP ||
-		     why == -EINVAL)) {
+		if (plan_cannot_count(r, t, names[i])) {
 			if (*nmissing == PLAN_MAX_MISSING) {
 				snprintf(err, errlen, "more than %d events missing on this PMU",
 					 PLAN_MAX_MISSING);
@@ -263,11 +286,11 @@ int plan_for_model(const struct plan_request *r, struct plan *out, char *err, si
 	} else if (!ret) {
 		in.group_cycles = t.cpu->group_cycles;
 	}
-	if (!ret)
-		ret = plan_drop_missing(r, names, &nn, missing, &in.nmissing, err, errlen);
 	/* libpfm4 must use the model's tables even where it detects another CPU. */
 	if (!ret && t.pfm_pmu)
 		ret = events_init(t.pfm_pmu, err, errlen);
+	if (!ret)
+		ret = plan_drop_missing(r, &t, names, &nn, missing, &in.nmissing, err, errlen);
 	if (ret)
 		goto cleanup;
 	for (int rank = 0; rank <= PLAN_RANK_INFO; rank++)

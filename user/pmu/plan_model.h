@@ -29,7 +29,10 @@ struct plan_request {
 	 * Asks the kernel whether it can open a generic hardware event (cycles,
 	 * branch-misses...) on this host: 0, or -errno.  NULL: assume it can.
 	 * One it cannot is left out of the plan (plan.missing), and the nodes
-	 * reading it are null.
+	 * reading it are null; so is an event of what the host's PMU lacks of
+	 * its core (cpu_info: fewer fixed counters, no PERF_METRICS) that no
+	 * twin counts.  The general-purpose counters planned for are the
+	 * host's (cpu_info.gp_usable), not the description's.
 	 */
 	int (*probe)(const struct perf_event_attr *attr);
 };

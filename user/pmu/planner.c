@@ -613,7 +613,7 @@ void plan_print(FILE *f, const struct plan *p)
 		fprintf(f, "not opened: %s (computed by the collector)\n", p->pseudo[i]);
 	for (int i = 0; i < p->nmissing; i++)
 		fprintf(f,
-			"not on this PMU: %s (the kernel maps no event to it: nodes reading it "
-			"are null)\n",
+			"not on this PMU: %s (the kernel maps no event to it, or the PMU lacks "
+			"the counter that counts it: nodes reading it are null)\n",
 			p->missing[i]);
 }

@@ -92,7 +92,8 @@ struct plan {
 	int npseudo; /* inputs not opened (msr/tsc/) */
 	char pseudo[PLAN_MAX_PSEUDO][EVENT_NAME_MAX];
 	int gp_counters; /* what the plan was built for */
-	int nmissing;	 /* generic events this PMU lacks: not opened, read as unmeasured */
+	/* Events this PMU cannot count (plan_model.h): not opened, their nodes null */
+	int nmissing;
 	char missing[PLAN_MAX_MISSING][EVENT_NAME_MAX];
 	/* group_cycles: its index in each group (-1: that group has none, e.g. software). */
 	int cycles_of_group[PLAN_MAX_GROUPS];
