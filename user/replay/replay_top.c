@@ -2,6 +2,7 @@
 #include "replay/replay_top.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -10,6 +11,7 @@
 #include "output/output_top.h"
 #include "replay/replay_read.h"
 #include "replay/replay_run.h"
+#include "replay/replay_source.h"
 
 struct frames {
 	const struct tma_model *m;
@@ -17,7 +19,7 @@ struct frames {
 	struct top *t;
 	struct top_screen *scr;
 	struct top_title title;
-	const char *first; /* the cgroup that opened the frame being filled */
+	char *first; /* the cgroup that opened the frame being filled (a copy: records go) */
 	FILE *out;
 };
 
@@ -32,14 +34,21 @@ static int add_record(void *ctx, const struct replay_record *rec, const struct r
 	struct replay_line rl;
 	int rc;
 
+	/*
+	 * Read as it comes, a live pipe's interval is drawn as the next one's
+	 * first line arrives: top_draw flushes.
+	 */
 	if (f->first && !strcmp(f->first, rec->cgroup)) {
 		rc = top_draw(f->t, f->out, f->scr, &f->title);
 		if (rc)
 			return rc;
+		free(f->first);
 		f->first = NULL;
 	}
 	if (!f->first) {
-		f->first = rec->cgroup;
+		f->first = strdup(rec->cgroup);
+		if (!f->first)
+			return -ENOMEM;
 		f->title.interval_s = rec->interval_s;
 	}
 	rc = replay_line(&rl, rec, f->m, f->level, false, ev, false);
@@ -49,7 +58,7 @@ static int add_record(void *ctx, const struct replay_record *rec, const struct r
 	return rc;
 }
 
-int replay_top_data(const struct replay_data *d, const struct tma_model *m, int level, bool color,
+int replay_top_from(struct replay_source *src, const struct tma_model *m, int level, bool color,
 		    int width, FILE *out, FILE *err)
 {
 	struct top_screen scr = { .width = width, .color = color };
@@ -69,27 +78,25 @@ int replay_top_data(const struct replay_data *d, const struct tma_model *m, int 
 	}
 	clock_gettime(CLOCK_REALTIME, &f.title.time);
 	if (!rc)
-		rc = replay_each(d, m, level, false, add_record, &f, err);
+		rc = replay_each_from(src, m, level, false, add_record, &f, err);
 	if (!rc && f.first)
 		rc = top_draw(f.t, out, &scr, &f.title);
 	/* A closed pipe (| head) ends the replay quietly, as it ends live mode. */
 	if (rc < 0 && rc != -ENOMEM && rc != -EPIPE)
 		fprintf(err, "tmacg: cannot write the output: %s\n", strerror(-rc));
+	free(f.first);
 	top_free(f.t);
 	return rc && rc != -EPIPE ? 1 : 0;
 }
 
-int replay_top(const char *path, const struct tma_model *m, int level, bool color, FILE *out,
-	       FILE *err)
+int replay_top_data(const struct replay_data *d, const struct tma_model *m, int level, bool color,
+		    int width, FILE *out, FILE *err)
 {
-	struct top_screen scr;
-	struct replay_data d;
+	struct replay_source src;
 	int rc;
 
-	if (replay_load(path, &d, err))
-		return 1;
-	top_screen_size(fileno(out), &scr);
-	rc = replay_top_data(&d, m, level, color, scr.width, out, err);
-	replay_free(&d);
+	replay_source_data(&src, d);
+	rc = replay_top_from(&src, m, level, color, width, out, err);
+	replay_source_end(&src);
 	return rc;
 }
