@@ -15,6 +15,7 @@
 #include "model/retire_latency.h"
 #include "output/output_json.h"
 #include "output/output_tree.h"
+#include "replay/replay_counts.h"
 #include "replay/replay_read.h"
 #include "replay/replay_source.h"
 
@@ -86,7 +87,8 @@ static void lacking_note(struct missing *ms, const struct replay_record *rec,
 		 "the recording lacks %s%s, which model %s reads (it was measured with model %s)",
 		 model_event_name(m, first), more, model_id(m),
 		 rec->origin->model ? rec->origin->model : "unnamed");
-	if (res->no_tree)
+	/* no slots because an input is missing (NAN), not counted as 0: the recording's lack */
+	if (res->no_tree && isnan(res->slots))
 		res->no_tree = ms->lacks;
 	if (ms->lacks_said)
 		return;
@@ -238,38 +240,6 @@ static void line_from_origin(struct report_line *line, const struct replay_origi
 }
 
 /*
- * The line's counts (arrays freed by the caller), so that replaying the line
- * evaluates it the same: a tmacg/1 record's own counts as they came (every
- * counter it opened, null ones included); for other input, whose absent
- * counters read as 0, every event the formulas read with the value they read.
- */
-static int line_counts(struct report_line *line, const struct replay_record *rec,
-		       const struct tma_model *m, const struct replay_eval *ev)
-{
-	int max = rec->origin ? rec->ncounters : model_event_count(m);
-	const char **names = calloc(max + 1, sizeof(*names));
-	double *values = calloc(max + 1, sizeof(*values));
-	int n = 0;
-
-	line->count_names = names;
-	line->count_values = values;
-	if (!names || !values)
-		return -ENOMEM;
-	for (int i = 0; rec->origin && i < rec->ncounters; i++, n++) {
-		names[n] = rec->counters[i].name;
-		values[n] = rec->counters[i].value;
-	}
-	for (int e = 0; !rec->origin && e < max; e++) {
-		if (!ev->read[e])
-			continue;
-		names[n] = model_event_name(m, e);
-		values[n++] = ev->events[e];
-	}
-	line->ncounts = n;
-	return 0;
-}
-
-/*
  * quality.measured and quality.unmeasured as the line carried them (levels
  * 4-6 in turns, a group that failed to open), by node of m: a replay says
  * how much of the interval was seen, and why a node is null, as the live
@@ -331,7 +301,7 @@ int replay_line(struct replay_line *rl, const struct replay_record *rec, const s
 	} else {
 		clock_gettime(CLOCK_REALTIME, &rl->line.time);
 	}
-	return counts ? line_counts(&rl->line, rec, m, ev) : 0;
+	return counts ? replay_line_counts(&rl->line, rec, m, ev) : 0;
 }
 
 void replay_line_free(struct replay_line *rl)
@@ -349,8 +319,11 @@ static int print_record(void *ctx, const struct replay_record *rec, const struct
 	struct replay_line rl;
 	int rc;
 
-	/* Every line carries what its formulas read: a replay can be replayed. */
-	rc = replay_line(&rl, rec, p->m, p->level, p->info, ev, p->json);
+	/*
+	 * Every line carries what its formulas read, so a replay can be replayed,
+	 * and the table its summary counts, as a live line does.
+	 */
+	rc = replay_line(&rl, rec, p->m, p->level, p->info, ev, true);
 	if (p->json) {
 		if (!rc)
 			rc = output_json_line(p->out, &rl.line);

@@ -59,9 +59,9 @@ struct replay_line {
 
 /*
  * The line of rec as replay_each evaluated it (ev), as measured (a tmacg/1
- * line's origin: time, host, resource, quality); counts: with the counts that
- * replay it the same (a tmacg/1 line's own, else the events its formulas read),
- * freed by replay_line_free.  0 or -ENOMEM.
+ * line's origin: time, host, resource, quality); counts: with a live line's
+ * counts (replay_counts.h), which replay it the same, freed by
+ * replay_line_free.  0 or -ENOMEM.
  */
 int replay_line(struct replay_line *rl, const struct replay_record *rec, const struct tma_model *m,
 		int level, bool info, const struct replay_eval *ev, bool counts);
