@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* Replay input: what is accepted, each malformed case with its line, and nothing half-printed. */
+/* Replay input: what is accepted, each malformed case with its line, a bad line costs that line. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

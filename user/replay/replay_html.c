@@ -58,10 +58,12 @@ static void sums_free(struct cgroup_sum *s, int n)
 /* The facts of rec a summed record repeats, into s->first. */
 static int keep_first(struct cgroup_sum *s, const struct replay_record *rec, int nev)
 {
+	/* a tmacg/1 line's absent counters were not measured: its sums' too (NAN, not 0) */
 	s->first = (struct replay_record){ .line = rec->line,
 					   .topdown_fixed = rec->topdown_fixed,
 					   .smt = rec->smt,
-					   .pmu_slots = rec->pmu_slots };
+					   .pmu_slots = rec->pmu_slots,
+					   .absent_unmeasured = rec->absent_unmeasured };
 	s->first.cgroup = strdup(rec->cgroup);
 	s->sum = calloc(nev + 1, sizeof(*s->sum));
 	s->seen = calloc(nev + 1, sizeof(*s->seen));
