@@ -105,18 +105,12 @@ static void test_malformed(void **state)
 	bad("\n\n", "in.jsonl:2: no records: expected one JSON object per line");
 }
 
-/* Writes text to a temporary file; returns its path (static buffer). */
+/* text in a temporary file: its path */
 static const char *temp_file(const char *text)
 {
-	static char path[64];
-	FILE *f;
+	const char *path = replay_temp_file(text);
 
-	strcpy(path, "/tmp/tmacg-replay-XXXXXX");
-	close(mkstemp(path));
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	assert_non_null(path);
 	return path;
 }
 

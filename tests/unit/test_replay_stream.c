@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <json-c/json.h>
+#include <math.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -22,10 +23,13 @@
 
 #include "model/model.h"
 #include "offline_capture.h"
+#include "output/html_data.h"
+#include "replay/replay_html.h"
 #include "replay/replay_read.h"
 #include "replay/replay_run.h"
 #include "replay/replay_source.h"
 #include "replay/replay_top.h"
+#include "replay_text.h"
 
 /* A software model's tmacg/1 line of cgroup CG, as a live run writes it (counts cut short). */
 #define SW_LINE(cg, model)                                                                      \
@@ -34,17 +38,12 @@
 	"\"cgroup_id\":1,\"counts\":{\"on_cpu_s\":1.5,\"SW.CONTEXT_SWITCHES\":4411,"            \
 	"\"SW.CPU_CLOCK\":1623189934,\"SW.CPU_MIGRATIONS\":136,\"SW.PAGE_FAULTS\":88401}}\n"
 
-static char *temp_file(const char *text)
+/* text in a temporary file: its path */
+static const char *temp_file(const char *text)
 {
-	static char path[64];
-	FILE *f;
+	const char *path = replay_temp_file(text);
 
-	strcpy(path, "/tmp/tmacg-stream-XXXXXX");
-	close(mkstemp(path));
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	assert_non_null(path);
 	return path;
 }
 
@@ -77,7 +76,7 @@ static int replay_cli(const char *path, const char *model, char *out, char *err,
 static void other_model_line_skipped(void **state)
 {
 	static char out[1 << 16], err[1 << 14];
-	char *path =
+	const char *path =
 		temp_file(SW_LINE("/a", "software") SW_LINE("/b", "icx") SW_LINE("/c", "software"));
 
 	(void)state;
@@ -100,7 +99,7 @@ static void other_model_line_skipped(void **state)
 static void lacking_events_named_once(void **state)
 {
 	static char out[1 << 17], err[1 << 14];
-	char *path = temp_file(SW_LINE("/a", "software") SW_LINE("/b", "software"));
+	const char *path = temp_file(SW_LINE("/a", "software") SW_LINE("/b", "software"));
 	json_object *j;
 	const char *why;
 
@@ -126,7 +125,7 @@ static void lacking_events_named_once(void **state)
 static void bad_lines_named_up_to_a_bound(void **state)
 {
 	static char out[1 << 16], err[1 << 14], text[1 << 14], want[128];
-	char *path;
+	const char *path;
 	int n = 0;
 
 	(void)state;
@@ -152,7 +151,7 @@ static void cut_short_recording_replays(void **state)
 {
 	static char out[1 << 16], err[1 << 14], text[4096], want[256];
 	const char *line = SW_LINE("/a", "software");
-	char *path;
+	const char *path;
 
 	(void)state;
 	snprintf(text, sizeof(text), "%s%s%.*s", line, line, (int)strlen(line) / 2, line);
@@ -170,7 +169,7 @@ static void cut_short_recording_replays(void **state)
 static void live_counts_recomputed(void **state)
 {
 	static char out[1 << 16], err[1 << 14];
-	char *path = temp_file(
+	const char *path = temp_file(
 		"{\"cgroup\":\"/a\",\"interval_s\":2,\"counters\":{"
 		"\"SW.CONTEXT_SWITCHES\":10,\"SW.CPU_CLOCK\":3000000000,"
 		"\"SW.CPU_MIGRATIONS\":4,\"SW.PAGE_FAULTS\":6}}\n" SW_LINE("/b", "software"));
@@ -199,6 +198,34 @@ static void live_counts_recomputed(void **state)
 	assert_true(json_object_get_double(json_object_object_get(c, "page_faults")) == 88401);
 	json_object_put(j);
 	unlink(path);
+}
+
+/* The HTML report's totals of a tmacg/1 recording: a counter no line lists stays unmeasured. */
+static void html_totals_keep_unmeasured(void **state)
+{
+	static const char model[] = "model t\nnode 1 A\n  formula X.Y / (X.Y + Z.W)\n"
+				    "node 2 B\n  formula X.Y / (X.Y + 1)\n";
+	static const char text[] =
+		"{\"schema\":\"tmacg/1\",\"time\":\"2026-11-21T10:00:01Z\",\"interval_s\":1,"
+		"\"cgroup\":\"/a\",\"counts\":{\"X.Y\":3}}\n"
+		"{\"schema\":\"tmacg/1\",\"time\":\"2026-11-21T10:00:02Z\",\"interval_s\":1,"
+		"\"cgroup\":\"/a\",\"counts\":{\"X.Y\":1}}\n";
+	char err[512];
+	struct tma_model *m = model_load(model, sizeof(model) - 1, "t.tma", err, sizeof(err));
+	struct replay_data d;
+	struct html_report *h;
+	FILE *null = fopen("/dev/null", "w");
+
+	(void)state;
+	assert_non_null(m);
+	assert_int_equal(replay_read_text(text, &d, err, sizeof(err)), 0);
+	assert_int_equal(replay_html_gather(&d, m, 1, &h, null), 0);
+	assert_true(isnan(html_report_total(h, 0, model_node_index(m, "A"))));
+	assert_true(html_report_total(h, 0, model_node_index(m, "B")) == 0.8);
+	html_report_free(h);
+	replay_free(&d);
+	model_free(m);
+	fclose(null);
 }
 
 /* A live pipe: what the test writes, and what the replay prints of it. */
@@ -300,6 +327,7 @@ int main(void)
 		cmocka_unit_test(bad_lines_named_up_to_a_bound),
 		cmocka_unit_test(cut_short_recording_replays),
 		cmocka_unit_test(live_counts_recomputed),
+		cmocka_unit_test(html_totals_keep_unmeasured),
 		cmocka_unit_test(json_follows_a_live_pipe),
 		cmocka_unit_test(top_follows_a_live_pipe),
 	};
