@@ -200,6 +200,29 @@ static void live_counts_recomputed(void **state)
 	unlink(path);
 }
 
+/* The live view of a replay has the live one's CPU% and rate columns. */
+static void top_has_live_columns(void **state)
+{
+	char err[256], *out = NULL;
+	size_t len = 0;
+	struct tma_model *m = model_load_builtin("software", err, sizeof(err));
+	struct replay_data d;
+	FILE *f = open_memstream(&out, &len);
+
+	(void)state;
+	assert_non_null(m);
+	assert_int_equal(replay_read_text(SW_LINE("/a", "software"), &d, err, sizeof(err)), 0);
+	assert_int_equal(replay_top_data(&d, m, 1, false, 100, f, stderr), 0);
+	fclose(f);
+	/* on_cpu_s 1.5 of 2 s; 4411 switches in 2 s */
+	if (!strstr(out, "CPU%") || !strstr(out, "context_switches/s") || !strstr(out, " 75.0 ") ||
+	    !strstr(out, "2205.5"))
+		fail_msg("%s", out);
+	free(out);
+	replay_free(&d);
+	model_free(m);
+}
+
 /* The HTML report's totals of a tmacg/1 recording: a counter no line lists stays unmeasured. */
 static void html_totals_keep_unmeasured(void **state)
 {
@@ -328,6 +351,7 @@ int main(void)
 		cmocka_unit_test(cut_short_recording_replays),
 		cmocka_unit_test(live_counts_recomputed),
 		cmocka_unit_test(html_totals_keep_unmeasured),
+		cmocka_unit_test(top_has_live_columns),
 		cmocka_unit_test(json_follows_a_live_pipe),
 		cmocka_unit_test(top_follows_a_live_pipe),
 	};

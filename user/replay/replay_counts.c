@@ -70,6 +70,18 @@ static void summary(struct counts *c, const struct replay_record *rec, const str
 	}
 }
 
+int replay_summary_names(const struct tma_model *m, const char **names)
+{
+	int n = 0;
+
+	names[n++] = "on_cpu_s";
+	names[n++] = "cpu_utilization";
+	for (int k = 0; k < model_node_count(m); k++)
+		if (model_node(m, k)->is_count)
+			names[n++] = model_node(m, k)->name;
+	return n;
+}
+
 int replay_line_counts(struct report_line *line, const struct replay_record *rec,
 		       const struct tma_model *m, const struct replay_eval *ev)
 {

@@ -21,4 +21,11 @@ struct tma_model;
 int replay_line_counts(struct report_line *line, const struct replay_record *rec,
 		       const struct tma_model *m, const struct replay_eval *ev);
 
+/*
+ * The summary counts a live line of m starts with: on_cpu_s, cpu_utilization,
+ * then the model's counts, into names (room for model_node_count(m) + 2).
+ * How many.  The live view takes its CPU% and rate columns from them.
+ */
+int replay_summary_names(const struct tma_model *m, const char **names);
+
 #endif /* TMACG_REPLAY_COUNTS_H */

@@ -2,6 +2,7 @@
 #include "replay/replay_top.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -9,6 +10,7 @@
 #include "model/model.h"
 #include "output/cgroup_record.h"
 #include "output/output_top.h"
+#include "replay/replay_counts.h"
 #include "replay/replay_read.h"
 #include "replay/replay_run.h"
 #include "replay/replay_source.h"
@@ -20,6 +22,10 @@ struct frames {
 	struct top_screen *scr;
 	struct top_title title;
 	char *first; /* the cgroup that opened the frame being filled (a copy: records go) */
+	/* The live line's summary counts, which the view was made with: each line's, in order. */
+	const char **names;
+	double *values;
+	int nnames;
 	FILE *out;
 };
 
@@ -51,9 +57,22 @@ static int add_record(void *ctx, const struct replay_record *rec, const struct r
 			return -ENOMEM;
 		f->title.interval_s = rec->interval_s;
 	}
-	rc = replay_line(&rl, rec, f->m, f->level, false, ev, false);
-	if (!rc)
-		rc = top_add(f->t, &rl.line, false);
+	rc = replay_line(&rl, rec, f->m, f->level, false, ev, true);
+	if (!rc) {
+		struct report_line line = rl.line;
+
+		/* CPU% and the rate columns, as the live view shows them (NAN: not recorded) */
+		for (int i = 0; i < f->nnames; i++) {
+			f->values[i] = NAN;
+			for (int k = 0; k < line.ncounts; k++)
+				if (!strcmp(line.count_names[k], f->names[i]))
+					f->values[i] = line.count_values[k];
+		}
+		line.ncounts = f->nnames;
+		line.count_names = f->names;
+		line.count_values = f->values;
+		rc = top_add(f->t, &line, false);
+	}
 	replay_line_free(&rl);
 	return rc;
 }
@@ -65,13 +84,18 @@ int replay_top_from(struct replay_source *src, const struct tma_model *m, int le
 	struct frames f = {
 		.m = m,
 		.level = level,
-		.t = top_new(m, level, 0, NULL),
 		.scr = &scr,
 		.title = { .host = "replay", .model = model_id(m) },
 		.out = out,
+		.names = calloc(model_node_count(m) + 3, sizeof(*f.names)),
+		.values = calloc(model_node_count(m) + 3, sizeof(*f.values)),
 	};
 	int rc = 0;
 
+	if (f.names && f.values) {
+		f.nnames = replay_summary_names(m, f.names);
+		f.t = top_new(m, level, f.nnames, f.names);
+	}
 	if (!f.t) {
 		fprintf(err, "tmacg: out of memory\n");
 		rc = -ENOMEM;
@@ -84,8 +108,10 @@ int replay_top_from(struct replay_source *src, const struct tma_model *m, int le
 	/* A closed pipe (| head) ends the replay quietly, as it ends live mode. */
 	if (rc < 0 && rc != -ENOMEM && rc != -EPIPE)
 		fprintf(err, "tmacg: cannot write the output: %s\n", strerror(-rc));
-	free(f.first);
 	top_free(f.t);
+	free(f.first);
+	free(f.names);
+	free(f.values);
 	return rc && rc != -EPIPE ? 1 : 0;
 }
 
