@@ -200,6 +200,24 @@ static void live_counts_recomputed(void **state)
 	unlink(path);
 }
 
+/* A recording with no good line gives no report: -o's file is not written, exit 1. */
+static void html_of_nothing_not_written(void **state)
+{
+	char text[4096], report[] = "/tmp/tmacg-stream-report-XXXXXX";
+	const char *path = temp_file("not json\n");
+	const char *argv[] = { "tmacg",	   "--replay", path, "--model", "icx",
+			       "--format", "html",     "-o", report };
+
+	(void)state;
+	close(mkstemp(report));
+	unlink(report);
+	assert_int_equal(offline_capture(STDERR_FILENO, NULL, 9, argv, text, sizeof(text)), 1);
+	assert_int_equal(access(report, F_OK), -1);
+	if (!strstr(text, ":1: bad JSON") || !strstr(text, "1 bad line skipped, 0 replayed"))
+		fail_msg("%s", text);
+	unlink(path);
+}
+
 /* The live view of a replay has the live one's CPU% and rate columns. */
 static void top_has_live_columns(void **state)
 {
@@ -352,6 +370,7 @@ int main(void)
 		cmocka_unit_test(live_counts_recomputed),
 		cmocka_unit_test(html_totals_keep_unmeasured),
 		cmocka_unit_test(top_has_live_columns),
+		cmocka_unit_test(html_of_nothing_not_written),
 		cmocka_unit_test(json_follows_a_live_pipe),
 		cmocka_unit_test(top_follows_a_live_pipe),
 	};

@@ -239,7 +239,10 @@ int replay_html_from(struct replay_source *src, const struct tma_model *m, int l
 	struct html_report *h;
 	int rc = replay_html_gather_from(src, m, level, &h, err);
 
-	if (rc)
+	/* Nothing replayed (every line bad, or none): no report, the source says why. */
+	if (!rc && !src->nrecords)
+		html_report_free(h);
+	if (rc || !src->nrecords)
 		return 1;
 	rc = html_report_write(h, out);
 	html_report_free(h);
