@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 
@@ -23,6 +24,7 @@
 #include "replay/replay_html.h"
 #include "replay/replay_read.h"
 #include "replay/replay_run.h"
+#include "replay/replay_source.h"
 #include "replay/replay_top.h"
 #include "util/atomic_file.h"
 
@@ -105,51 +107,50 @@ static int list_events(const struct options *o, const struct tma_model *m,
 }
 
 /*
- * --replay: the whole input is read first; with no model named, tmacg's own
- * lines are replayed with the model that measured them.
+ * --replay: the input is read as it comes.  With no model named, tmacg's own
+ * lines are replayed with the model that measured the first record, which
+ * is read before the model is opened; a later line naming another is a bad
+ * line (replay_source.h).  model and version: copies, freed by the caller.
  */
-static int replay_load_model(const struct options *o, struct replay_data *d, struct options *eff)
+static void replay_pick_model(const struct options *o, struct replay_source *src,
+			      struct options *eff, char **model, char **version)
 {
-	const char *recorded, *version;
-	char err[512];
+	const struct replay_record *first;
 
 	*eff = *o;
-	if (replay_load(o->replay, d, stderr))
-		return 1;
-	if (o->model_file)
-		return 0;
-	recorded = replay_recorded_model(d, &version, err, sizeof(err));
-	if (!recorded && err[0]) {
-		fprintf(stderr, "tmacg: %s\n", err);
-		replay_free(d);
-		return 2;
-	}
+	*model = *version = NULL;
+	if (o->model_file || o->model)
+		return;
+	src->one_model = true;
+	first = replay_source_peek(src);
+	if (!first || !first->origin || !first->origin->model)
+		return;
+	*model = strdup(first->origin->model);
+	*version = first->origin->tma_version ? strdup(first->origin->tma_version) : NULL;
 	/*
 	 * The version that recorded the lines, unless one is asked for: a 5.1
-	 * recording still answers DRAM_Bound.  --model naming another model
-	 * takes that model's default.
+	 * recording still answers DRAM_Bound.
 	 */
-	if (recorded && !o->tma_version && (!o->model || !strcmp(o->model, recorded)))
-		eff->tma_version = version;
-	if (!o->model)
-		eff->model = recorded;
-	return 0;
+	eff->model = *model;
+	if (!o->tma_version)
+		eff->tma_version = *version;
 }
 
 /* --format html: to -o's file, whole or not at all, else to stdout. */
-static int replay_html(const struct options *o, const struct tma_model *m, struct replay_data *d)
+static int replay_html(const struct options *o, const struct tma_model *m,
+		       struct replay_source *src)
 {
 	struct atomic_file af;
 	char err[1024];
 	int code;
 
 	if (!o->output)
-		return replay_html_data(d, m, o->level, stdout, stderr);
+		return replay_html_from(src, m, o->level, stdout, stderr);
 	if (atomic_file_open(&af, o->output, err, sizeof(err))) {
 		fprintf(stderr, "tmacg: %s\n", err);
 		return 2;
 	}
-	code = replay_html_data(d, m, o->level, af.f, stderr);
+	code = replay_html_from(src, m, o->level, af.f, stderr);
 	if (code) {
 		atomic_file_abort(&af);
 		return code;
@@ -165,7 +166,7 @@ static int replay_html(const struct options *o, const struct tma_model *m, struc
  * The lines' own retire latencies, else --retire-latency's, each missing one
  * from Intel's published defaults of the CPU running the model.
  */
-static int replay(const struct options *o, const struct tma_model *m, struct replay_data *d)
+static int replay(const struct options *o, const struct tma_model *m, struct replay_source *src)
 {
 	struct rl_table file = { 0 };
 	struct top_screen scr;
@@ -181,31 +182,46 @@ static int replay(const struct options *o, const struct tma_model *m, struct rep
 			"tmacg: warning: model %s reads no retire latency: --retire-latency %s is "
 			"not used\n",
 			model_id(m), o->retire_latency);
-	d->rl_file = o->retire_latency ? &file : NULL;
-	d->rl_defaults = cpu_desc_latency_defaults(model_id(m));
+	src->rl_file = o->retire_latency ? &file : NULL;
+	src->rl_defaults = cpu_desc_latency_defaults(model_id(m));
 	if (o->format == FORMAT_HTML) {
-		code = replay_html(o, m, d);
+		code = replay_html(o, m, src);
 	} else if (o->format == FORMAT_TOP) {
 		top_screen_size(fileno(stdout), &scr);
-		code = replay_top_data(d, m, o->level, o->color, scr.width, stdout, stderr);
+		code = replay_top_from(src, m, o->level, o->color, scr.width, stdout, stderr);
 	} else {
-		code = replay_run_data(d, m, o->level, o->format == FORMAT_JSON, o->color, o->info,
-				       stdout, stderr);
+		code = replay_run_from(src, m, o->level, o->format == FORMAT_JSON, o->color,
+				       o->info, stdout, stderr);
 	}
-	d->rl_file = NULL;
+	src->rl_file = NULL;
 	rl_table_free(&file);
 	return code;
 }
 
+/* The input's end after what was printed: lines skipped or an input that failed make it 1. */
+static int replay_finish(struct replay_source *src, struct replay_reader *r, FILE *f, int code)
+{
+	int end = r ? replay_source_end(src) : 0;
+
+	if (r) {
+		replay_reader_free(r);
+		replay_close(f);
+	}
+	return code ? code : end;
+}
+
 int offline_run(const struct options *opts)
 {
-	struct replay_data d = { 0 };
+	struct replay_reader reader;
+	struct replay_source src = { 0 };
 	struct options eff;
 	const struct options *o = opts;
 	struct cpu_info ci;
 	bool have_ci;
 	struct tma_model *m;
 	char err[1024], detect_err[1024] = "";
+	char *recorded = NULL, *version = NULL;
+	FILE *in = NULL;
 	int code;
 
 	/* -o that cannot be written: said before the input is read (a pipe may run for hours). */
@@ -219,9 +235,16 @@ int offline_run(const struct options *opts)
 		atomic_file_abort(&probe);
 	}
 	if (opts->replay) {
-		code = replay_load_model(opts, &d, &eff);
-		if (code)
-			return code;
+		const char *name;
+
+		in = replay_open(opts->replay, &name, err, sizeof(err));
+		if (!in) {
+			fprintf(stderr, "tmacg: %s\n", err);
+			return 1;
+		}
+		replay_reader_init(&reader, in, name, REPLAY_MAX_LINE);
+		replay_source_reader(&src, &reader, stderr);
+		replay_pick_model(opts, &src, &eff, &recorded, &version);
 		o = &eff;
 	}
 	/* The host's CPU picks the model only when none was named. */
@@ -237,10 +260,8 @@ int offline_run(const struct options *opts)
 				detect_err);
 		else
 			fprintf(stderr, "tmacg: %s\n", err);
-		replay_free(&d);
-		return o->model_file ? 1 : 2;
-	}
-	if (o->explain) {
+		code = o->model_file ? 1 : 2;
+	} else if (o->explain) {
 		code = explain_print(stdout, stderr, m, o->explain);
 	} else if (o->list_metrics) {
 		if (o->format_given && o->format == FORMAT_JSON)
@@ -251,9 +272,11 @@ int offline_run(const struct options *opts)
 	} else if (o->list_events) {
 		code = list_events(o, m, have_ci ? &ci : NULL);
 	} else {
-		code = replay(o, m, &d);
+		code = replay(o, m, &src);
 	}
-	replay_free(&d);
+	code = replay_finish(&src, in ? &reader : NULL, in, code);
+	free(recorded);
+	free(version);
 	model_free(m);
 	return code;
 }

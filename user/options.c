@@ -476,6 +476,8 @@ static int check_combinations(struct options *o, FILE *err)
 		return bad(err, "%s",
 			   "--listen serves live measurements: not with --replay or "
 			   "--list-*");
+	if (options_check_replay(o, err))
+		return 2;
 	if (o->output && o->format != FORMAT_HTML)
 		return bad(err, "%s", "-o FILE writes --format html's report: add --format html");
 	if (o->format == FORMAT_HTML && (o->list_metrics || o->list_events || o->list_models))
@@ -528,6 +530,8 @@ int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err
 			return bad(err, "option '%s' needs a value", argv[optind - 1]);
 		if (!sp)
 			return bad(err, "unknown option '%s'", argv[optind - 1]);
+		if (!o->live_given && options_live_only(sp->name))
+			o->live_given = sp->name;
 		rc = apply(o, sp, optarg, out, err);
 		if (rc)
 			return rc;

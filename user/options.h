@@ -47,7 +47,8 @@ struct options {
 	uint32_t max_cgroups;
 	uint32_t max_tasks;
 	int verbose;
-	int color_mode; /* --color: -1 auto, 0 never, 1 always */
+	int color_mode;		/* --color: -1 auto, 0 never, 1 always */
+	const char *live_given; /* the first option given that only a live run reads: "cgroup" */
 	/* Set by options_resolve(): */
 	bool color;	    /* ANSI colour in tables */
 	bool top_auto;	    /* no --format, a terminal: table, then top past 8 cgroups */
@@ -76,6 +77,11 @@ void options_resolve(struct options *o, bool stdout_tty);
 int parse_duration(const char *s, uint64_t *ns);
 
 void options_usage(FILE *f);
+
+/* name (a long option's, "per-task") means something to a live run only: a replay refuses it. */
+bool options_live_only(const char *name);
+/* --replay with an option only a live run reads (live_given): 2 after a message, else 0. */
+int options_check_replay(const struct options *o, FILE *err);
 
 /* What measure_open() needs of the options (measure.h): the model and how deep. */
 struct measure_config;

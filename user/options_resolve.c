@@ -7,6 +7,7 @@
 #include "options.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "measure.h"
@@ -55,4 +56,35 @@ void options_measure_config(const struct options *o, struct measure_config *mc)
 		.info = o->info,
 		.verbose = o->verbose,
 	};
+}
+
+/*
+ * What a live run reads and a replay has no use for: where and what to
+ * measure, for how long, the BPF maps' sizes.  A replay prints what was
+ * recorded, so each is refused there rather than silently ignored.
+ */
+static const char *const live_only[] = {
+	"cgroup",	 "depth",    "k8s",	    "k8s-level", "k8s-logs-containers",
+	"k8s-logs-pods", "per-task", "top",	    "interval",	 "count",
+	"duration",	 "host",     "cgroup-root", "btf",	 "max-cgroups",
+	"max-tasks",
+};
+
+bool options_live_only(const char *name)
+{
+	for (size_t i = 0; i < sizeof(live_only) / sizeof(live_only[0]); i++)
+		if (!strcmp(name, live_only[i]))
+			return true;
+	return false;
+}
+
+int options_check_replay(const struct options *o, FILE *err)
+{
+	if (!o->replay || !o->live_given)
+		return 0;
+	fprintf(err,
+		"tmacg: --%s is for a live run, not --replay: a replay prints what was recorded "
+		"(drop --%s)\nTry 'tmacg --help' for more information.\n",
+		o->live_given, o->live_given);
+	return 2;
 }

@@ -1,12 +1,47 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* libFuzzer: any bytes as a replay file, run through the ICX model when they are valid. */
+/*
+ * libFuzzer: any bytes as a replay input, read both ways: whole (all or
+ * nothing, then replayed as JSON and as a table), and streamed as --replay
+ * reads it, a line at a time with bad lines skipped, through every format
+ * (JSON, table, top, HTML) and the check that lines name one model.
+ */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "model/model.h"
+#include "replay/replay_html.h"
 #include "replay/replay_read.h"
 #include "replay/replay_run.h"
+#include "replay/replay_source.h"
+#include "replay/replay_top.h"
+
+enum { AS_JSON, AS_TABLE, AS_TOP, AS_HTML, NFORMATS };
+
+/* data streamed through format (one_model: no --model, lines must agree) into null. */
+static void streamed(const uint8_t *data, size_t size, const struct tma_model *m, int format,
+		     bool one_model, FILE *null)
+{
+	FILE *f = fmemopen((void *)data, size, "r");
+	struct replay_reader r;
+	struct replay_source src;
+
+	if (!f)
+		return;
+	replay_reader_init(&r, f, "fuzz.jsonl", 4096);
+	replay_source_reader(&src, &r, null);
+	src.one_model = one_model;
+	if (format == AS_TOP)
+		replay_top_from(&src, m, 3, false, 80, null, null);
+	else if (format == AS_HTML)
+		replay_html_from(&src, m, 2, null, null);
+	else
+		replay_run_from(&src, m, 6, format == AS_JSON, false, format == AS_JSON, null,
+				null);
+	replay_source_end(&src);
+	replay_reader_free(&r);
+	fclose(f);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -33,5 +68,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		replay_free(&d);
 	}
 	fclose(f);
+	/* the first byte picks the streamed format: each input through one, all over the corpus */
+	streamed(data, size, m, data[0] % NFORMATS, data[0] & 0x10, null);
 	return 0;
 }

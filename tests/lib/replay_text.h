@@ -10,4 +10,7 @@ struct replay_data;
 /* replay_read_stream() on text, named "in.jsonl" in messages. */
 int replay_read_text(const char *text, struct replay_data *d, char *err, size_t errlen);
 
+/* text written to a new temporary file: its path (a static buffer, the next call's), NULL: failed. */
+const char *replay_temp_file(const char *text);
+
 #endif

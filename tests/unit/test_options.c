@@ -154,15 +154,75 @@ static void the_other_options_parse(void **state)
 	assert_string_equal(p.o.listen, ":9464");
 	assert_true(p.o.duration_ns == 300000000000ULL);
 	assert_true(!p.o.list_events && !p.o.list_models && !p.o.list_metrics);
+	/* --k8s is a live run's: not with --replay (replay_refuses_live_options) */
 	PARSE(&p, "--model-file", "m.tma", "--list-metrics", "--k8s", "--color", "always",
-	      "--replay", "f.jsonl", "--list-events", "--list-models");
+	      "--list-events", "--list-models");
 	assert_int_equal(p.ret, 0);
-	assert_string_equal(p.o.replay, "f.jsonl");
 	assert_true(p.o.list_events && p.o.list_models);
 	assert_string_equal(p.o.model_file, "m.tma");
 	assert_true(p.o.list_metrics && p.o.k8s);
 	assert_int_equal(p.o.k8s_level, K8S_LEVEL_POD);
 	assert_int_equal(p.o.color_mode, 1);
+	PARSE(&p, "--model-file", "m.tma", "--color", "always", "--replay", "f.jsonl");
+	assert_int_equal(p.ret, 0);
+	assert_string_equal(p.o.replay, "f.jsonl");
+}
+
+/* An option only a live run reads is refused with --replay (exit 2), never silently ignored. */
+static void replay_refuses_live_options(void **state)
+{
+	static const char *const live[][2] = {
+		{ "--cgroup", "/" },
+		{ "-c", "/" },
+		{ "--per-task", NULL },
+		{ "--k8s", NULL },
+		{ "--k8s-level", "container" },
+		{ "--k8s-logs-containers", "/l" },
+		{ "--k8s-logs-pods", "/l" },
+		{ "--interval", "2s" },
+		{ "-i", "1s" },
+		{ "--count", "3" },
+		{ "--duration", "1m" },
+		{ "--top", "5" },
+		{ "--host", "h" },
+		{ "--cgroup-root", "/sys/fs/cgroup" },
+		{ "--btf", "/b" },
+		{ "--max-cgroups", "100" },
+		{ "--max-tasks", "100" },
+	};
+	struct parsed p;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(live) / sizeof(live[0]); i++) {
+		const char *argv[] = { "tmacg", "--replay", "r.jsonl", live[i][0], live[i][1] };
+		char want[128];
+		const char *name = live[i][0][1] == '-' ? live[i][0] + 2 :
+				   live[i][0][1] == 'c' ? "cgroup" :
+							  "interval";
+
+		parse(&p, live[i][1] ? 5 : 4, argv);
+		assert_int_equal(p.ret, 2);
+		snprintf(want, sizeof(want), "tmacg: --%s is for a live run, not --replay", name);
+		if (strncmp(p.err, want, strlen(want)))
+			fail_msg("%s: %s", live[i][0], p.err);
+		/* and the other way round: the option first */
+		argv[1] = live[i][0];
+		argv[2] = live[i][1] ? live[i][1] : "--replay";
+		argv[3] = live[i][1] ? "--replay" : "r.jsonl";
+		argv[4] = "r.jsonl";
+		parse(&p, live[i][1] ? 5 : 4, argv);
+		assert_int_equal(p.ret, 2);
+	}
+	/* What a replay does read. */
+	PARSE(&p, "--replay", "r.jsonl", "--model", "icx", "--tma-version", "4.5", "--level", "6",
+	      "--info", "--format", "html", "-o", "r.html", "--color", "never", "--retire-latency",
+	      "l.json", "-v");
+	assert_int_equal(p.ret, 0);
+	PARSE(&p, "--replay", "-", "--pmu", "software");
+	assert_int_equal(p.ret, 0);
+	/* Without --replay, they are a live run's as ever. */
+	PARSE(&p, "--cgroup", "/", "--interval", "2s", "--per-task", "--host", "h");
+	assert_int_equal(p.ret, 0);
 }
 
 /*
@@ -397,6 +457,7 @@ int main(void)
 		cmocka_unit_test(format_auto_is_table_on_a_terminal_json_otherwise),
 		cmocka_unit_test(color_auto_on_a_terminal_unless_no_color),
 		cmocka_unit_test(host_from_option_then_environment_then_system),
+		cmocka_unit_test(replay_refuses_live_options),
 	};
 	return cmocka_run_group_tests_name("options", tests, NULL, NULL);
 }

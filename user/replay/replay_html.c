@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * A recording as one HTML report, in two passes through replay_each: every
- * record as recorded (the charts and quality), then one record per cgroup
- * whose counters are its records' summed (the numbers over the recording).
+ * A recording as one HTML report, read once: every record as recorded (the
+ * charts and quality) while each cgroup's counters are summed, then one
+ * record per cgroup of those sums (the numbers over the recording): what is
+ * kept grows with the cgroups, not with the lines.
  * Summing counts, not averaging ratios, is what makes a share over many
  * intervals their slots over their slots.
  */
@@ -14,19 +15,98 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "model/retire_latency.h"
 #include "output/html_data.h"
 #include "replay/replay_read.h"
 #include "replay/replay_run.h"
+#include "replay/replay_source.h"
+
+/*
+ * Per cgroup: what its summed record takes of its first record (a copy: the
+ * records go as they are read), and the model's events summed.
+ */
+struct cgroup_sum {
+	struct replay_record first; /* cgroup, flags, pmu_slots, retire_latency; no counters */
+	double *sum;
+	bool *seen;
+};
 
 struct gather {
 	struct html_report *h;
 	const struct tma_model *m;
 	int level;
+	struct cgroup_sum *sums; /* by the report's cgroup index */
+	int nsums;
 };
 
 static bool is_task(const struct replay_record *rec)
 {
 	return rec->origin && rec->origin->has_task;
+}
+
+static void sums_free(struct cgroup_sum *s, int n)
+{
+	for (int i = 0; s && i < n; i++) {
+		free(s[i].sum);
+		free(s[i].seen);
+		free(s[i].first.cgroup);
+		rl_table_free(&s[i].first.retire_latency);
+	}
+	free(s);
+}
+
+/* The facts of rec a summed record repeats, into s->first. */
+static int keep_first(struct cgroup_sum *s, const struct replay_record *rec, int nev)
+{
+	/* a tmacg/1 line's absent counters were not measured: its sums' too (NAN, not 0) */
+	s->first = (struct replay_record){ .line = rec->line,
+					   .topdown_fixed = rec->topdown_fixed,
+					   .smt = rec->smt,
+					   .pmu_slots = rec->pmu_slots,
+					   .absent_unmeasured = rec->absent_unmeasured };
+	s->first.cgroup = strdup(rec->cgroup);
+	s->sum = calloc(nev + 1, sizeof(*s->sum));
+	s->seen = calloc(nev + 1, sizeof(*s->seen));
+	if (!s->first.cgroup || !s->sum || !s->seen)
+		return -ENOMEM;
+	for (int i = 0; i < rec->retire_latency.n; i++)
+		if (rl_table_add(&s->first.retire_latency, rec->retire_latency.v[i].event,
+				 rec->retire_latency.v[i].cycles))
+			return -ENOMEM;
+	return 0;
+}
+
+/* rec's counts added to its cgroup's sums (idx: the report's index of it). */
+static int add_counts(struct gather *g, int idx, const struct replay_record *rec)
+{
+	int nev = model_event_count(g->m);
+	struct cgroup_sum *s;
+
+	if (idx >= g->nsums) {
+		struct cgroup_sum *ns = realloc(g->sums, (size_t)(idx + 1) * sizeof(*ns));
+
+		if (!ns)
+			return -ENOMEM;
+		memset(ns + g->nsums, 0, (size_t)(idx + 1 - g->nsums) * sizeof(*ns));
+		g->sums = ns;
+		g->nsums = idx + 1;
+	}
+	s = &g->sums[idx];
+	if (!s->sum) {
+		int rc = keep_first(s, rec, nev);
+
+		if (rc)
+			return rc;
+	}
+	for (int i = 0; i < rec->ncounters; i++) {
+		int e = model_event_index(g->m, rec->counters[i].name);
+
+		if (e >= 0) {
+			s->sum[e] += rec->counters[i].value; /* a null (NAN) stays unknown */
+			s->seen[e] = true;
+		}
+	}
+	return 0;
 }
 
 static int add_record(void *ctx, const struct replay_record *rec, const struct replay_eval *ev)
@@ -52,7 +132,10 @@ static int add_record(void *ctx, const struct replay_record *rec, const struct r
 	if (!rc)
 		rc = html_report_add(g->h, &rl.line);
 	replay_line_free(&rl);
-	return rc < 0 ? rc : 0;
+	if (rc < 0)
+		return rc;
+	rc = html_report_find(g->h, rec->cgroup);
+	return rc < 0 ? 0 : add_counts(g, rc, rec);
 }
 
 static int set_total(void *ctx, const struct replay_record *rec, const struct replay_eval *ev)
@@ -63,53 +146,13 @@ static int set_total(void *ctx, const struct replay_record *rec, const struct re
 	return idx < 0 ? 0 : html_report_set_total(g->h, idx, ev->res);
 }
 
-/* Per cgroup: its first record (the template) and the model's events summed. */
-struct cgroup_sum {
-	const struct replay_record *first;
-	double *sum;
-	bool *seen;
-};
-
-static void sums_free(struct cgroup_sum *s, int n)
-{
-	for (int i = 0; s && i < n; i++) {
-		free(s[i].sum);
-		free(s[i].seen);
-	}
-	free(s);
-}
-
-static int add_counts(struct cgroup_sum *s, const struct replay_record *rec,
-		      const struct tma_model *m)
-{
-	int nev = model_event_count(m);
-
-	if (!s->first) {
-		s->first = rec;
-		s->sum = calloc(nev + 1, sizeof(*s->sum));
-		s->seen = calloc(nev + 1, sizeof(*s->seen));
-		if (!s->sum || !s->seen)
-			return -ENOMEM;
-	}
-	for (int i = 0; i < rec->ncounters; i++) {
-		int e = model_event_index(m, rec->counters[i].name);
-
-		if (e >= 0) {
-			s->sum[e] += rec->counters[i].value; /* a null (NAN) stays unknown */
-			s->seen[e] = true;
-		}
-	}
-	return 0;
-}
-
 /* The summed record of one cgroup: the first one's facts, the sums' counts and seconds. */
 static int summed_record(const struct cgroup_sum *s, const struct tma_model *m, double span_s,
 			 struct replay_record *out)
 {
 	int nev = model_event_count(m), n = 0;
 
-	*out = *s->first;
-	out->origin = NULL;
+	*out = s->first;
 	out->interval_s = span_s;
 	out->counters = calloc(nev + 1, sizeof(*out->counters));
 	if (!out->counters)
@@ -124,31 +167,26 @@ static int summed_record(const struct cgroup_sum *s, const struct tma_model *m, 
 	return 0;
 }
 
-/* The second pass: one summed record per cgroup, evaluated, set as its total. */
-static int gather_totals(const struct replay_data *d, struct gather *g, FILE *err)
+/* One summed record per cgroup, evaluated, set as its total. */
+static int gather_totals(const struct replay_source *src, struct gather *g, FILE *err)
 {
-	int n = html_report_count(g->h), rc = 0;
-	struct cgroup_sum *sums = calloc(n + 1, sizeof(*sums));
-	struct replay_data summed = { .name = d->name,
-				      .rl_file = d->rl_file,
-				      .rl_defaults = d->rl_defaults };
+	int n = g->nsums, rc = 0;
+	struct replay_data summed = { .name = src->name,
+				      .rl_file = src->rl_file,
+				      .rl_defaults = src->rl_defaults };
 
 	summed.records = calloc(n + 1, sizeof(*summed.records));
-	if (!sums || !summed.records)
+	if (!summed.records)
 		rc = -ENOMEM;
-	for (int i = 0; !rc && i < d->nrecords; i++) {
-		int idx =
-			is_task(&d->records[i]) ? -1 : html_report_find(g->h, d->records[i].cgroup);
-
-		if (idx >= 0)
-			rc = add_counts(&sums[idx], &d->records[i], g->m);
-	}
 	for (int i = 0; !rc && i < n; i++) {
-		rc = summed_record(&sums[i], g->m, html_report_span_s(g->h, i), &summed.records[i]);
+		if (!g->sums[i].sum)
+			continue;
+		rc = summed_record(&g->sums[i], g->m, html_report_span_s(g->h, i),
+				   &summed.records[summed.nrecords]);
 		if (!rc)
 			summed.nrecords++;
 	}
-	/* Events the records lack were said in the first pass: not twice. */
+	/* Events the records lack were said as they were read: not twice. */
 	if (!rc) {
 		FILE *quiet = fopen("/dev/null", "w");
 
@@ -159,20 +197,20 @@ static int gather_totals(const struct replay_data *d, struct gather *g, FILE *er
 	for (int i = 0; summed.records && i < summed.nrecords; i++)
 		free(summed.records[i].counters);
 	free(summed.records);
-	sums_free(sums, n);
 	return rc;
 }
 
-int replay_html_gather(const struct replay_data *d, const struct tma_model *m, int level,
-		       struct html_report **out, FILE *err)
+int replay_html_gather_from(struct replay_source *src, const struct tma_model *m, int level,
+			    struct html_report **out, FILE *err)
 {
 	struct gather g = { .h = html_report_new(m, level), .m = m, .level = level };
 	int rc = g.h ? 0 : -ENOMEM;
 
 	if (!rc)
-		rc = replay_each(d, m, level, false, add_record, &g, err);
+		rc = replay_each_from(src, m, level, false, add_record, &g, err);
 	if (!rc)
-		rc = gather_totals(d, &g, err);
+		rc = gather_totals(src, &g, err);
+	sums_free(g.sums, g.nsums);
 	if (rc == -ENOMEM)
 		fprintf(err, "tmacg: out of memory\n");
 	if (rc) {
@@ -183,13 +221,28 @@ int replay_html_gather(const struct replay_data *d, const struct tma_model *m, i
 	return 0;
 }
 
-int replay_html_data(const struct replay_data *d, const struct tma_model *m, int level, FILE *out,
+int replay_html_gather(const struct replay_data *d, const struct tma_model *m, int level,
+		       struct html_report **out, FILE *err)
+{
+	struct replay_source src;
+	int rc;
+
+	replay_source_data(&src, d);
+	rc = replay_html_gather_from(&src, m, level, out, err);
+	replay_source_end(&src);
+	return rc;
+}
+
+int replay_html_from(struct replay_source *src, const struct tma_model *m, int level, FILE *out,
 		     FILE *err)
 {
 	struct html_report *h;
-	int rc = replay_html_gather(d, m, level, &h, err);
+	int rc = replay_html_gather_from(src, m, level, &h, err);
 
-	if (rc)
+	/* Nothing replayed (every line bad, or none): no report, the source says why. */
+	if (!rc && !src->nrecords)
+		html_report_free(h);
+	if (rc || !src->nrecords)
 		return 1;
 	rc = html_report_write(h, out);
 	html_report_free(h);
@@ -200,4 +253,16 @@ int replay_html_data(const struct replay_data *d, const struct tma_model *m, int
 		return 1;
 	}
 	return 0;
+}
+
+int replay_html_data(const struct replay_data *d, const struct tma_model *m, int level, FILE *out,
+		     FILE *err)
+{
+	struct replay_source src;
+	int rc;
+
+	replay_source_data(&src, d);
+	rc = replay_html_from(&src, m, level, out, err);
+	replay_source_end(&src);
+	return rc;
 }

@@ -7,18 +7,28 @@
 
 struct html_report;
 struct replay_data;
+struct replay_source;
 struct tma_model;
 
 /*
- * Gathers every cgroup record of d into a new report *out: each interval's
+ * Gathers every cgroup record of src into a new report *out: each interval's
  * chart point and quality, then each cgroup's result over the recording,
- * the model evaluated on its counts summed over its records.  0, 1 (said on
- * err) or -ENOMEM.
+ * the model evaluated on its counts summed over its records (kept per
+ * cgroup as the records are read).  0, 1 (said on err) or -ENOMEM.
  */
+int replay_html_gather_from(struct replay_source *src, const struct tma_model *m, int level,
+			    struct html_report **out, FILE *err);
+/* The same on records already read. */
 int replay_html_gather(const struct replay_data *d, const struct tma_model *m, int level,
 		       struct html_report **out, FILE *err);
 
-/* The report of d written to out: the process exit code (0, or 1 with the reason on err). */
+/*
+ * The report of src written to out once the input ends: 0, or 1 with the
+ * reason on err; the input's own end is the caller's (replay_source_end).
+ */
+int replay_html_from(struct replay_source *src, const struct tma_model *m, int level, FILE *out,
+		     FILE *err);
+/* The same on records already read. */
 int replay_html_data(const struct replay_data *d, const struct tma_model *m, int level, FILE *out,
 		     FILE *err);
 

@@ -8,12 +8,14 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "model/model.h"
 #include "util/file_read.h"
 #include "util/name_escape.h"
 
+#include "replay/replay_number.h"
 #include "replay/replay_tmacg1.h"
 
 static int rerr(char *err, size_t errlen, const char *name, int line, const char *fmt, ...)
@@ -36,7 +38,7 @@ static bool is_number(json_object *v)
 	return t == json_type_int || t == json_type_double;
 }
 
-static void record_free(struct replay_record *r)
+void replay_record_free(struct replay_record *r)
 {
 	for (int i = 0; i < r->ncounters; i++)
 		free(r->counters[i].name);
@@ -58,9 +60,10 @@ static int parse_latencies(json_object *o, struct replay_record *r, const char *
 		return rerr(err, errlen, name, r->line,
 			    "\"retire_latency\" must be an object of event name: cycles");
 	json_object_object_foreach(x, key, val) {
-		int rc = is_number(val) ? rl_table_add(&r->retire_latency, key,
-						       json_object_get_double(val)) :
-					  -EINVAL;
+		double cycles;
+		int rc = replay_exact_double(val, &cycles) ?
+				 rl_table_add(&r->retire_latency, key, cycles) :
+				 -EINVAL;
 
 		if (rc == -EINVAL)
 			return rerr(err, errlen, name, r->line,
@@ -89,9 +92,12 @@ static int parse_counters(json_object *c, struct replay_record *r, const char *n
 			return rerr(err, errlen, name, r->line,
 				    "counter \"%s\" is %s, not a number", key,
 				    json_type_to_name(json_object_get_type(val)));
-		if (val)
-			v = json_object_get_double(val);
-		if (val && (!isfinite(v) || v < 0))
+		if (val && !replay_exact_double(val, &v))
+			return rerr(err, errlen, name, r->line,
+				    "counter \"%s\" is %s: a count that a double does not hold "
+				    "exactly, it would not replay as written",
+				    key, json_object_get_string(val));
+		if (val && v < 0)
 			return rerr(err, errlen, name, r->line,
 				    "counter \"%s\" is %g: counts are finite and not negative", key,
 				    v);
@@ -182,6 +188,8 @@ static int parse_line(const char *text, size_t len, struct replay_record *r, con
 	json_tokener *tok = json_tokener_new();
 	const char *counters_key = "counters";
 	json_object *o, *x;
+	const char *huge;
+	size_t hugelen;
 	int rc = 0;
 
 	if (!tok)
@@ -196,11 +204,19 @@ static int parse_line(const char *text, size_t len, struct replay_record *r, con
 		json_tokener_free(tok);
 		if (e == json_tokener_success && end < len)
 			return rerr(err, errlen, name, r->line, "bad JSON: text after the object");
-		return rerr(err, errlen, name, r->line, "bad JSON: %s",
-			    e == json_tokener_continue ? "the object is not complete on this line" :
-							 json_tokener_error_desc(e));
+		rerr(err, errlen, name, r->line, "bad JSON: %s",
+		     e == json_tokener_continue ? "the object is not complete on this line" :
+						  json_tokener_error_desc(e));
+		return -EBADMSG; /* not JSON at all: a line cut short, when it is the last */
 	}
 	json_tokener_free(tok);
+	if ((huge = replay_huge_integer(text, len, &hugelen))) {
+		rc = rerr(err, errlen, name, r->line,
+			  "%.*s%s is out of the range of a 64-bit integer: it would not replay as "
+			  "written",
+			  hugelen > 40 ? 40 : (int)hugelen, huge, hugelen > 40 ? "..." : "");
+		goto out;
+	}
 	if (keys_kept(o) != keys_written(text, len)) {
 		rc = rerr(err, errlen, name, r->line,
 			  "a key given twice in one object: each key once (which one would "
@@ -240,8 +256,7 @@ static int parse_line(const char *text, size_t len, struct replay_record *r, con
 			  "\"interval_s\" (a number of seconds) is missing");
 		goto out;
 	}
-	r->interval_s = json_object_get_double(x);
-	if (!(r->interval_s > 0) || !isfinite(r->interval_s)) {
+	if (!replay_exact_double(x, &r->interval_s) || !(r->interval_s > 0)) {
 		rc = rerr(err, errlen, name, r->line, "\"interval_s\" must be a positive number");
 		goto out;
 	}
@@ -276,137 +291,196 @@ static bool blank(const char *s, size_t n)
 	return true;
 }
 
+void replay_reader_init(struct replay_reader *r, FILE *f, const char *name, size_t max_line)
+{
+	struct stat st;
+	int fd = fileno(f);
+
+	*r = (struct replay_reader){ .f = f, .name = name, .max_line = max_line };
+	/* A pipe, a FIFO or a terminal may pause between lines: a regular file does not. */
+	r->live = fd >= 0 && !fstat(fd, &st) && !S_ISREG(st.st_mode);
+}
+
+void replay_reader_free(struct replay_reader *r)
+{
+	free(r->buf);
+	r->buf = NULL;
+	r->cap = 0;
+}
+
 /*
- * One line into *buf, at most max bytes before its newline: the length, -1 at
- * the end of the input, -E2BIG when the line is longer (/dev/zero has no end).
+ * One line into r->buf, at most max_line bytes before its newline: the
+ * length, -1 at the end of the input, -E2BIG when the line is longer
+ * (/dev/zero has no end); *newline: the line ended with one.
  */
-static ssize_t read_line(FILE *f, char **buf, size_t *cap, size_t max)
+static ssize_t read_line(struct replay_reader *r, bool *newline)
 {
 	size_t n = 0;
 	int c;
 
-	while ((c = getc_unlocked(f)) != EOF && c != '\n') {
-		if (n == max)
+	while ((c = getc_unlocked(r->f)) != EOF && c != '\n') {
+		if (n == r->max_line)
 			return -E2BIG;
-		if (n + 1 >= *cap) {
-			size_t ncap = *cap ? *cap * 2 : 4096;
-			char *nb = realloc(*buf, ncap);
+		if (n + 1 >= r->cap) {
+			size_t ncap = r->cap ? r->cap * 2 : 4096;
+			char *nb = realloc(r->buf, ncap);
 
 			if (!nb)
 				return -ENOMEM;
-			*buf = nb;
-			*cap = ncap;
+			r->buf = nb;
+			r->cap = ncap;
 		}
-		(*buf)[n++] = (char)c;
+		r->buf[n++] = (char)c;
 	}
+	*newline = c == '\n';
 	if (c == EOF && n == 0)
 		return -1;
-	if (!*buf && !(*buf = malloc(*cap = 1)))
+	if (!r->buf && !(r->buf = malloc(r->cap = 1)))
 		return -ENOMEM;
-	(*buf)[n] = '\0';
+	r->buf[n] = '\0';
 	return (ssize_t)n;
+}
+
+/* A last line without its newline that is not JSON: what a full disk or a killed writer leaves. */
+static void cut_short(struct replay_reader *r)
+{
+	char why[sizeof(r->msg)];
+	const char *p = strstr(r->msg, "bad JSON: ");
+
+	snprintf(why, sizeof(why), "%s", p ? p + 10 : r->msg);
+	rerr(r->msg, sizeof(r->msg), r->name, r->lineno,
+	     "incomplete last line: the recording was cut short? (%s)", why);
+}
+
+int replay_reader_next(struct replay_reader *r, struct replay_record *rec)
+{
+	for (;;) {
+		bool newline = false;
+		ssize_t n = read_line(r, &newline);
+		int rc;
+
+		if (n == -1 && ferror(r->f)) {
+			rerr(r->msg, sizeof(r->msg), r->name, r->lineno + 1, "read error: %s",
+			     strerror(errno));
+			return -EIO;
+		}
+		if (n == -1)
+			return 0;
+		r->lineno++;
+		if (n == -E2BIG) {
+			rerr(r->msg, sizeof(r->msg), r->name, r->lineno,
+			     "line longer than %zu bytes, the limit of one replay line: "
+			     "not JSON lines?",
+			     r->max_line);
+			return -E2BIG;
+		}
+		if (n < 0 || blank(r->buf, (size_t)n)) {
+			if (n < 0)
+				snprintf(r->msg, sizeof(r->msg), "%s: out of memory", r->name);
+			if (n < 0)
+				return (int)n;
+			continue;
+		}
+		*rec = (struct replay_record){ .line = r->lineno };
+		if (memchr(r->buf, '\0', (size_t)n))
+			rc = rerr(r->msg, sizeof(r->msg), r->name, r->lineno, "bad JSON: NUL byte");
+		else
+			rc = parse_line(r->buf, (size_t)n, rec, r->name, r->msg, sizeof(r->msg));
+		if (!rc)
+			return 1;
+		replay_record_free(rec);
+		if (rc == -ENOMEM) {
+			snprintf(r->msg, sizeof(r->msg), "%s: out of memory", r->name);
+			return rc;
+		}
+		if (rc == -EBADMSG && !newline)
+			cut_short(r);
+		term_escape_message(r->msg, sizeof(r->msg)); /* it quotes the file */
+		return -EINVAL;
+	}
 }
 
 int replay_read_stream(FILE *f, const char *name, struct replay_data *out, char *err, size_t errlen)
 {
-	return replay_read_stream_limited(f, name, REPLAY_MAX_LINE, REPLAY_MAX_BYTES, out, err,
-					  errlen);
+	return replay_read_stream_limited(f, name, REPLAY_MAX_LINE, out, err, errlen);
 }
 
-int replay_read_stream_limited(FILE *f, const char *name, size_t max_line, size_t max_bytes,
-			       struct replay_data *out, char *err, size_t errlen)
+int replay_read_stream_limited(FILE *f, const char *name, size_t max_line, struct replay_data *out,
+			       char *err, size_t errlen)
 {
-	char *line = NULL;
-	size_t cap = 0, total = 0;
-	ssize_t n;
-	int lineno = 0, rc = 0;
+	struct replay_reader r;
+	struct replay_record rec;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
 	out->name = name;
-	while ((n = read_line(f, &line, &cap, max_line)) >= 0) {
-		struct replay_record r = { .line = ++lineno };
-		struct replay_record *nr;
+	replay_reader_init(&r, f, name, max_line);
+	while ((rc = replay_reader_next(&r, &rec)) == 1) {
+		struct replay_record *nr = realloc(out->records, (out->nrecords + 1) * sizeof(*nr));
 
-		total += n + 1;
-		if (total > max_bytes + 1) {
-			snprintf(err, errlen,
-				 "%s: larger than %zu bytes, the limit of a replay input: split it "
-				 "and replay the parts",
-				 name, max_bytes);
-			rc = -EFBIG;
+		if (!nr) {
+			replay_record_free(&rec);
+			snprintf(r.msg, sizeof(r.msg), "%s: out of memory", name);
+			rc = -ENOMEM;
 			break;
 		}
-		if (blank(line, n))
-			continue;
-		if (memchr(line, '\0', n)) {
-			rc = rerr(err, errlen, name, lineno, "bad JSON: NUL byte");
-			break;
-		}
-		rc = parse_line(line, n, &r, name, err, errlen);
-		if (!rc) {
-			nr = realloc(out->records, (out->nrecords + 1) * sizeof(*nr));
-			rc = nr ? 0 : -ENOMEM;
-			if (nr)
-				out->records = nr;
-		}
-		if (rc) {
-			record_free(&r);
-			break;
-		}
-		out->records[out->nrecords++] = r;
+		out->records = nr;
+		out->records[out->nrecords++] = rec;
 	}
-	if (n == -E2BIG) {
-		rc = rerr(err, errlen, name, lineno + 1,
-			  "line longer than %zu bytes, the limit of one replay line: "
-			  "not JSON lines?",
-			  max_line);
-	} else if (n == -ENOMEM) {
-		rc = -ENOMEM;
+	if (!rc && !out->nrecords) {
+		rc = -EINVAL;
+		rerr(r.msg, sizeof(r.msg), name, r.lineno,
+		     "no records: expected one JSON object per line");
 	}
-	free(line);
-	if (!rc && ferror(f)) {
-		rerr(err, errlen, name, lineno + 1, "read error: %s", strerror(errno));
-		rc = -EIO;
-	}
-	if (!rc && !out->nrecords)
-		rc = rerr(err, errlen, name, lineno,
-			  "no records: expected one JSON object per line");
-	if (rc == -ENOMEM)
-		snprintf(err, errlen, "%s: out of memory", name);
+	replay_reader_free(&r);
 	if (rc) {
-		term_escape_message(err, errlen); /* it quotes the file */
+		snprintf(err, errlen, "%s", r.msg);
 		replay_free(out);
+		return rc == -E2BIG ? -EINVAL : rc;
 	}
-	return rc;
+	return 0;
 }
 
-int replay_read(const char *path, struct replay_data *out, char *err, size_t errlen)
+FILE *replay_open(const char *path, const char **name, char *err, size_t errlen)
 {
 	bool from_stdin = !strcmp(path, "-");
 	/* A pipe is fine (zcat x.gz | tmacg --replay -, or <(...)): it is read as a stream. */
 	int fd = from_stdin ? -1 : file_open_input(path, "replay file", true, err, errlen);
 	FILE *f = from_stdin ? stdin : fd >= 0 ? fdopen(fd, "r") : NULL;
+
+	*name = from_stdin ? "<stdin>" : path;
+	if (!f && fd >= 0) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		close(fd);
+	}
+	return f;
+}
+
+void replay_close(FILE *f)
+{
+	if (f && f != stdin)
+		fclose(f);
+}
+
+int replay_read(const char *path, struct replay_data *out, char *err, size_t errlen)
+{
+	const char *name;
+	FILE *f = replay_open(path, &name, err, errlen);
 	int rc;
 
 	if (!f) {
 		memset(out, 0, sizeof(*out));
-		if (fd >= 0) {
-			snprintf(err, errlen, "%s: out of memory", path);
-			close(fd);
-			return -ENOMEM;
-		}
-		return fd;
+		return -EINVAL;
 	}
-	rc = replay_read_stream(f, from_stdin ? "<stdin>" : path, out, err, errlen);
-	if (f != stdin)
-		fclose(f);
+	rc = replay_read_stream(f, name, out, err, errlen);
+	replay_close(f);
 	return rc;
 }
 
 void replay_free(struct replay_data *d)
 {
 	for (int i = 0; i < d->nrecords; i++)
-		record_free(&d->records[i]);
+		replay_record_free(&d->records[i]);
 	free(d->records);
 	memset(d, 0, sizeof(*d));
 }
@@ -415,6 +489,37 @@ void replay_free(struct replay_data *d)
 static bool same_version(const char *a, const char *b)
 {
 	return a == b || (a && b && !strcmp(a, b));
+}
+
+bool replay_same_model(const struct replay_record *first, const struct replay_record *r,
+		       const char *name, char *err, size_t errlen)
+{
+	if (!r->origin || !r->origin->model)
+		return true;
+	if (strcmp(first->origin->model, r->origin->model)) {
+		/* the lines' text, controls as \xHH */
+		char *a = name_term_text(first->origin->model),
+		     *b = name_term_text(r->origin->model);
+
+		snprintf(err, errlen,
+			 "%s: line %d was measured with model %s, line %d with %s: "
+			 "name the model to replay with --model ID",
+			 name, first->line, a ? a : "?", r->line, b ? b : "?");
+		free(a);
+		free(b);
+		return false;
+	}
+	if (!same_version(first->origin->tma_version, r->origin->tma_version)) {
+		snprintf(err, errlen,
+			 "%s: line %d was measured with TMA %s of model %s, line %d with TMA "
+			 "%s: name the version to replay with --tma-version V",
+			 name, first->line,
+			 first->origin->tma_version ? first->origin->tma_version : "(none)",
+			 first->origin->model, r->line,
+			 r->origin->tma_version ? r->origin->tma_version : "(none)");
+		return false;
+	}
+	return true;
 }
 
 const char *replay_recorded_model(const struct replay_data *d, const char **version, char *err,
@@ -429,31 +534,10 @@ const char *replay_recorded_model(const struct replay_data *d, const char **vers
 
 		if (!r->origin || !r->origin->model)
 			continue;
-		if (!first) {
+		if (!first)
 			first = r;
-		} else if (strcmp(first->origin->model, r->origin->model)) {
-			/* the lines' text, controls as \xHH */
-			char *a = name_term_text(first->origin->model),
-			     *b = name_term_text(r->origin->model);
-
-			snprintf(err, errlen,
-				 "%s: line %d was measured with model %s, line %d with %s: "
-				 "name the model to replay with --model ID",
-				 d->name, first->line, a ? a : "?", r->line, b ? b : "?");
-			free(a);
-			free(b);
+		else if (!replay_same_model(first, r, d->name, err, errlen))
 			return NULL;
-		} else if (!same_version(first->origin->tma_version, r->origin->tma_version)) {
-			snprintf(
-				err, errlen,
-				"%s: line %d was measured with TMA %s of model %s, line %d with TMA "
-				"%s: name the version to replay with --tma-version V",
-				d->name, first->line,
-				first->origin->tma_version ? first->origin->tma_version : "(none)",
-				first->origin->model, r->line,
-				r->origin->tma_version ? r->origin->tma_version : "(none)");
-			return NULL;
-		}
 	}
 	if (first)
 		*version = first->origin->tma_version;

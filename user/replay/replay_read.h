@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * Recorded counts (docs/architecture.md "Replay input"): JSON lines, one interval
- * of one cgroup each.  The whole input is read and checked before anything is
- * printed, so a bad line never leaves half an output behind.
+ * of one cgroup each, read and checked a line at a time: a bad line is named
+ * and passed over, the lines around it replay.
  */
 #ifndef TMACG_REPLAY_READ_H
 #define TMACG_REPLAY_READ_H
@@ -96,21 +96,52 @@ struct replay_data {
 };
 
 /*
- * Reads every line of f (name: the file name for messages).  0, or -EINVAL
- * with "NAME:LINE: what is wrong" in err, or -ENOMEM/-EIO.
+ * Limit of one replay line: a record is a few KiB, so /dev/zero or a wrong
+ * file ends with a message, not exhausted memory.  The input itself has no
+ * limit: it is read a line at a time.
+ */
+#define REPLAY_MAX_LINE (1u << 20) /* 1 MiB */
+
+/* Reads an input a line at a time (the whole input is never held). */
+struct replay_reader {
+	FILE *f;
+	const char *name; /* for messages */
+	size_t max_line;
+	int lineno; /* of the line read last */
+	char *buf;
+	size_t cap;
+	/* A pipe, a FIFO or a terminal: a line may be long in coming, so what is printed is flushed. */
+	bool live;
+	char msg[512]; /* why the last call failed: "NAME:LINE: what is wrong" */
+};
+
+void replay_reader_init(struct replay_reader *r, FILE *f, const char *name, size_t max_line);
+/*
+ * The next record into *rec (freed by replay_record_free): 1; 0 at the end;
+ * -EINVAL: line r->lineno is bad, said in r->msg, and the next call reads on
+ * (a last line without its newline that is not JSON is said to be cut
+ * short); -E2BIG: a line over max_line, which ends the input (no JSON lines);
+ * -ENOMEM or -EIO, said in r->msg.
+ */
+int replay_reader_next(struct replay_reader *r, struct replay_record *rec);
+void replay_reader_free(struct replay_reader *r);
+void replay_record_free(struct replay_record *r);
+
+/* path opened for reading ("-": stdin), *name: its name for messages; NULL with err set. */
+FILE *replay_open(const char *path, const char **name, char *err, size_t errlen);
+void replay_close(FILE *f);
+
+/*
+ * Reads every line of f into out (name: the file name for messages), all or
+ * nothing: 0, or -EINVAL with the first bad line's "NAME:LINE: what is wrong"
+ * in err, or -ENOMEM/-EIO.  The whole input in memory: for tests and tools;
+ * --replay streams (replay_source.h).
  */
 int replay_read_stream(FILE *f, const char *name, struct replay_data *out, char *err,
 		       size_t errlen);
-/*
- * Limits of one replay line and one replay input: a record is a few KiB, and
- * the whole input is kept in memory, so /dev/zero or a wrong file must end
- * with a message, not exhaust memory.
- */
-#define REPLAY_MAX_LINE (1u << 20)    /* 1 MiB */
-#define REPLAY_MAX_BYTES (256u << 20) /* 256 MiB */
-/* The same with other limits: a line over max_line is -EINVAL, an input over max_bytes -EFBIG. */
-int replay_read_stream_limited(FILE *f, const char *name, size_t max_line, size_t max_bytes,
-			       struct replay_data *out, char *err, size_t errlen);
+/* The same with another line limit: a line over max_line is -EINVAL. */
+int replay_read_stream_limited(FILE *f, const char *name, size_t max_line, struct replay_data *out,
+			       char *err, size_t errlen);
 /* The same for a path; "-" is standard input. */
 int replay_read(const char *path, struct replay_data *out, char *err, size_t errlen);
 void replay_free(struct replay_data *d);
@@ -123,5 +154,12 @@ void replay_free(struct replay_data *d);
  */
 const char *replay_recorded_model(const struct replay_data *d, const char **version, char *err,
 				  size_t errlen);
+
+/*
+ * r measured with first's model and TMA version (first names a model), or r
+ * names none: true; else false with "NAME: line N was measured with ..." in err.
+ */
+bool replay_same_model(const struct replay_record *first, const struct replay_record *r,
+		       const char *name, char *err, size_t errlen);
 
 #endif /* TMACG_REPLAY_READ_H */

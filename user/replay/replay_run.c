@@ -15,7 +15,9 @@
 #include "model/retire_latency.h"
 #include "output/output_json.h"
 #include "output/output_tree.h"
+#include "replay/replay_counts.h"
 #include "replay/replay_read.h"
+#include "replay/replay_source.h"
 
 /*
  * Events the model reads that records lack: each reads as 0 (the recording
@@ -25,6 +27,9 @@ struct missing {
 	bool *needed[4]; /* by record flags (MODEL_FLAG_*): the events read at this depth */
 	bool *present;	 /* in the current record */
 	int *count, *first_line;
+	/* a recording that lacks events the model reads, said once (lacking_note) */
+	bool lacks_said;
+	char lacks[512];
 };
 
 static int missing_init(struct missing *ms, const struct tma_model *m, int level, bool info)
@@ -44,7 +49,7 @@ static int missing_init(struct missing *ms, const struct tma_model *m, int level
 	return ms->present && ms->count && ms->first_line ? 0 : -ENOMEM;
 }
 
-static void missing_report(const struct missing *ms, const struct replay_data *d,
+static void missing_report(const struct missing *ms, const char *name, int nrecords,
 			   const struct tma_model *m, FILE *err)
 {
 	for (int e = 0; ms->count && e < model_event_count(m); e++)
@@ -53,8 +58,46 @@ static void missing_report(const struct missing *ms, const struct replay_data *d
 				"tmacg: warning: %s: %d of %d records lack %s (first on line %d), "
 				"which model %s reads: it read as 0 there (record it, or check "
 				"the event's name)\n",
-				d->name, ms->count[e], d->nrecords, model_event_name(m, e),
+				name, ms->count[e], nrecords, model_event_name(m, e),
 				ms->first_line[e], model_id(m));
+}
+
+/*
+ * A tmacg/1 line lists every counter it opened: the events the model reads
+ * that it does not list were never recorded (another model measured it), so
+ * the nodes reading them are null.  The first such line is named once, with
+ * the events; each line without a tree says the recording lacks them, not
+ * that the cgroup did not run.
+ */
+static void lacking_note(struct missing *ms, const struct replay_record *rec,
+			 const struct tma_model *m, const bool *read, struct model_result *res,
+			 const char *name, FILE *err)
+{
+	int nev = model_event_count(m), n = 0, first = -1;
+	char more[32] = "";
+
+	for (int e = 0; e < nev; e++)
+		if (read[e] && !ms->present[e] && !n++)
+			first = e;
+	if (!n)
+		return;
+	if (n > 1)
+		snprintf(more, sizeof(more), " and %d more events", n - 1);
+	snprintf(ms->lacks, sizeof(ms->lacks),
+		 "the recording lacks %s%s, which model %s reads (it was measured with model %s)",
+		 model_event_name(m, first), more, model_id(m),
+		 rec->origin->model ? rec->origin->model : "unnamed");
+	/* no slots because an input is missing (NAN), not counted as 0: the recording's lack */
+	if (res->no_tree && isnan(res->slots))
+		res->no_tree = ms->lacks;
+	if (ms->lacks_said)
+		return;
+	ms->lacks_said = true;
+	fprintf(err, "tmacg: warning: %s:%d: %s:", name, rec->line, ms->lacks);
+	for (int e = 0, k = 0; e < nev && k < 16; e++)
+		if (read[e] && !ms->present[e])
+			fprintf(err, " %s", model_event_name(m, e)), k++;
+	fprintf(err, "%s; the nodes that read them are null\n", n > 16 ? " ..." : "");
 }
 
 static void missing_free(struct missing *ms)
@@ -66,17 +109,10 @@ static void missing_free(struct missing *ms)
 	free(ms->first_line);
 }
 
-/* The latencies rec gives: its own object, else the file's (Intel's defaults fill the rest). */
-static const struct rl_table *latencies_given(const struct replay_data *d,
-					      const struct replay_record *rec)
-{
-	return rec->retire_latency.n ? &rec->retire_latency : d->rl_file;
-}
-
 /* Evaluates rec into res; *read: the events its formulas read (ms->needed for its flags). */
 static int eval_record(const struct replay_record *rec, const struct tma_model *m, double *events,
 		       const double *lat, struct missing *ms, struct model_result *res, int level,
-		       bool info, const bool **read)
+		       bool info, const bool **read, const char *name, FILE *err)
 {
 	struct model_input in = { .events = events,
 				  .interval_s = rec->interval_s,
@@ -106,15 +142,18 @@ static int eval_record(const struct replay_record *rec, const struct tma_model *
 	if (model_eval_level(m, &in, res, level, info))
 		return -EINVAL;
 	model_result_no_slots(m, res);
+	if (rec->origin)
+		lacking_note(ms, rec, m, *read, res, name, err);
 	return 0;
 }
 
-int replay_each(const struct replay_data *d, const struct tma_model *m, int level, bool info,
-		replay_fn fn, void *ctx, FILE *err)
+int replay_each_from(struct replay_source *src, const struct tma_model *m, int level, bool info,
+		     replay_fn fn, void *ctx, FILE *err)
 {
 	struct model_result *res = model_result_new(m);
 	double *events = calloc(model_event_count(m) + 1, sizeof(*events));
 	double *lat = calloc(model_latency_count(m) + 1, sizeof(*lat));
+	const struct replay_record *rec;
 	struct missing ms;
 	int rc = missing_init(&ms, m, level, info);
 
@@ -122,17 +161,20 @@ int replay_each(const struct replay_data *d, const struct tma_model *m, int leve
 		fprintf(err, "tmacg: out of memory\n");
 		rc = -ENOMEM;
 	}
-	for (int i = 0; !rc && i < d->nrecords; i++) {
-		const struct replay_record *rec = &d->records[i];
+	while (!rc && (rec = replay_source_next(src))) {
 		struct replay_eval ev = { .res = res,
-					  .latencies_given = latencies_given(d, rec),
-					  .events = events };
-		unsigned sources = rl_fill(m, ev.latencies_given, d->rl_defaults, lat);
+					  .latencies_given = rec->retire_latency.n ?
+								     &rec->retire_latency :
+								     src->rl_file,
+					  .events = events,
+					  .live = src->live };
+		unsigned sources = rl_fill(m, ev.latencies_given, src->rl_defaults, lat);
 
 		ev.retire_latency = rl_source_name(m, sources);
-		rc = eval_record(rec, m, events, lat, &ms, res, level, info, &ev.read);
+		rc = eval_record(rec, m, events, lat, &ms, res, level, info, &ev.read, src->name,
+				 err);
 		if (rc) {
-			fprintf(err, "tmacg: %s:%d: cannot evaluate model %s: %s\n", d->name,
+			fprintf(err, "tmacg: %s:%d: cannot evaluate model %s: %s\n", src->name,
 				rec->line, model_id(m), strerror(-rc));
 			rc = 1;
 		} else {
@@ -140,7 +182,7 @@ int replay_each(const struct replay_data *d, const struct tma_model *m, int leve
 		}
 	}
 	if (!rc)
-		missing_report(&ms, d, m, err);
+		missing_report(&ms, src->name, src->nrecords, m, err);
 	missing_free(&ms);
 	model_result_free(res);
 	free(events);
@@ -148,15 +190,16 @@ int replay_each(const struct replay_data *d, const struct tma_model *m, int leve
 	return rc;
 }
 
-int replay_load(const char *path, struct replay_data *d, FILE *err)
+int replay_each(const struct replay_data *d, const struct tma_model *m, int level, bool info,
+		replay_fn fn, void *ctx, FILE *err)
 {
-	char msg[512];
+	struct replay_source src;
+	int rc;
 
-	if (replay_read(path, d, msg, sizeof(msg))) {
-		fprintf(err, "tmacg: %s\n", msg);
-		return 1;
-	}
-	return 0;
+	replay_source_data(&src, d);
+	rc = replay_each_from(&src, m, level, info, fn, ctx, err);
+	replay_source_end(&src);
+	return rc;
 }
 
 struct print_ctx {
@@ -194,38 +237,6 @@ static void line_from_origin(struct report_line *line, const struct replay_origi
 	line->pmu_groups = g->pmu_groups;
 	line->nmissing = g->nmissing;
 	line->missing = (const char *const *)g->missing;
-}
-
-/*
- * The line's counts (arrays freed by the caller), so that replaying the line
- * evaluates it the same: a tmacg/1 record's own counts as they came (every
- * counter it opened, null ones included); for other input, whose absent
- * counters read as 0, every event the formulas read with the value they read.
- */
-static int line_counts(struct report_line *line, const struct replay_record *rec,
-		       const struct tma_model *m, const struct replay_eval *ev)
-{
-	int max = rec->origin ? rec->ncounters : model_event_count(m);
-	const char **names = calloc(max + 1, sizeof(*names));
-	double *values = calloc(max + 1, sizeof(*values));
-	int n = 0;
-
-	line->count_names = names;
-	line->count_values = values;
-	if (!names || !values)
-		return -ENOMEM;
-	for (int i = 0; rec->origin && i < rec->ncounters; i++, n++) {
-		names[n] = rec->counters[i].name;
-		values[n] = rec->counters[i].value;
-	}
-	for (int e = 0; !rec->origin && e < max; e++) {
-		if (!ev->read[e])
-			continue;
-		names[n] = model_event_name(m, e);
-		values[n++] = ev->events[e];
-	}
-	line->ncounts = n;
-	return 0;
 }
 
 /*
@@ -290,7 +301,7 @@ int replay_line(struct replay_line *rl, const struct replay_record *rec, const s
 	} else {
 		clock_gettime(CLOCK_REALTIME, &rl->line.time);
 	}
-	return counts ? line_counts(&rl->line, rec, m, ev) : 0;
+	return counts ? replay_line_counts(&rl->line, rec, m, ev) : 0;
 }
 
 void replay_line_free(struct replay_line *rl)
@@ -308,29 +319,37 @@ static int print_record(void *ctx, const struct replay_record *rec, const struct
 	struct replay_line rl;
 	int rc;
 
-	/* Every line carries what its formulas read: a replay can be replayed. */
-	rc = replay_line(&rl, rec, p->m, p->level, p->info, ev, p->json);
+	/*
+	 * Every line carries what its formulas read, so a replay can be replayed,
+	 * and the table its summary counts, as a live line does.
+	 */
+	rc = replay_line(&rl, rec, p->m, p->level, p->info, ev, true);
 	if (p->json) {
 		if (!rc)
 			rc = output_json_line(p->out, &rl.line);
 		replay_line_free(&rl);
+		if (!rc && ev->live && fflush(p->out))
+			rc = errno == EPIPE ? -EPIPE : -EIO;
 		return rc;
 	}
 	if (!rc)
 		output_tree(p->out, &rl.line, p->color);
 	replay_line_free(&rl);
+	/* Input that pauses (a live pipe): each record is seen as soon as it is read. */
+	if (!rc && ev->live)
+		fflush(p->out);
 	if (rc)
 		return rc;
 	return ferror(p->out) ? (errno == EPIPE ? -EPIPE : -EIO) : 0;
 }
 
-int replay_run_data(const struct replay_data *d, const struct tma_model *m, int level, bool json,
+int replay_run_from(struct replay_source *src, const struct tma_model *m, int level, bool json,
 		    bool color, bool info, FILE *out, FILE *err)
 {
 	struct print_ctx p = {
 		.m = m, .level = level, .json = json, .color = color, .info = info, .out = out
 	};
-	int rc = replay_each(d, m, level, info, print_record, &p, err);
+	int rc = replay_each_from(src, m, level, info, print_record, &p, err);
 
 	if (!rc && fflush(out))
 		rc = -errno;
@@ -342,15 +361,37 @@ int replay_run_data(const struct replay_data *d, const struct tma_model *m, int 
 	return rc ? 1 : 0;
 }
 
+int replay_run_data(const struct replay_data *d, const struct tma_model *m, int level, bool json,
+		    bool color, bool info, FILE *out, FILE *err)
+{
+	struct replay_source src;
+	int rc;
+
+	replay_source_data(&src, d);
+	rc = replay_run_from(&src, m, level, json, color, info, out, err);
+	replay_source_end(&src);
+	return rc;
+}
+
 int replay_run(const char *path, const struct tma_model *m, int level, bool json, bool color,
 	       bool info, FILE *out, FILE *err)
 {
-	struct replay_data d;
-	int rc;
+	struct replay_reader r;
+	struct replay_source src;
+	const char *name;
+	char msg[512];
+	FILE *f = replay_open(path, &name, msg, sizeof(msg));
+	int rc, end;
 
-	if (replay_load(path, &d, err))
+	if (!f) {
+		fprintf(err, "tmacg: %s\n", msg);
 		return 1;
-	rc = replay_run_data(&d, m, level, json, color, info, out, err);
-	replay_free(&d);
-	return rc;
+	}
+	replay_reader_init(&r, f, name, REPLAY_MAX_LINE);
+	replay_source_reader(&src, &r, err);
+	rc = replay_run_from(&src, m, level, json, color, info, out, err);
+	end = replay_source_end(&src);
+	replay_reader_free(&r);
+	replay_close(f);
+	return rc ? rc : end;
 }

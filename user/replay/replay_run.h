@@ -10,6 +10,7 @@
 
 struct tma_model;
 struct replay_data;
+struct replay_source;
 struct replay_record;
 struct model_result;
 struct rl_table;
@@ -28,17 +29,22 @@ struct replay_eval {
 		*events; /* [model_event_count()]: each event's value as the formulas read it */
 	const bool *
 		read; /* [model_event_count()]: the events the formulas read (level, info, flags) */
+	bool live;    /* the input may pause (a pipe): flush what is written for this record */
 };
 
 /* Handed each record evaluated by replay_each: 0 to go on, else the error. */
 typedef int (*replay_fn)(void *ctx, const struct replay_record *rec, const struct replay_eval *ev);
 
 /*
- * The one loop of every replay format: evaluates each record of d in order
- * (absent counters 0; retire latencies the record's own, else d->rl_file's, each
- * missing one from d->rl_defaults) to level and hands it to fn.  0, 1 when the model
- * failed (said on err with the record's line), -ENOMEM (said), or fn's error.
+ * The one loop of every replay format: evaluates each record of src in order
+ * (absent counters 0; retire latencies the record's own, else src->rl_file's,
+ * each missing one from src->rl_defaults) to level and hands it to fn.  0, 1
+ * when the model failed (said on err with the record's line), -ENOMEM (said),
+ * or fn's error.  The input's own failures are src's (replay_source_end).
  */
+int replay_each_from(struct replay_source *src, const struct tma_model *m, int level, bool info,
+		     replay_fn fn, void *ctx, FILE *err);
+/* The same on records already read. */
 int replay_each(const struct replay_data *d, const struct tma_model *m, int level, bool info,
 		replay_fn fn, void *ctx, FILE *err);
 
@@ -53,26 +59,27 @@ struct replay_line {
 
 /*
  * The line of rec as replay_each evaluated it (ev), as measured (a tmacg/1
- * line's origin: time, host, resource, quality); counts: with the counts that
- * replay it the same (a tmacg/1 line's own, else the events its formulas read),
- * freed by replay_line_free.  0 or -ENOMEM.
+ * line's origin: time, host, resource, quality); counts: with a live line's
+ * counts (replay_counts.h), which replay it the same, freed by
+ * replay_line_free.  0 or -ENOMEM.
  */
 int replay_line(struct replay_line *rl, const struct replay_record *rec, const struct tma_model *m,
 		int level, bool info, const struct replay_eval *ev, bool counts);
 void replay_line_free(struct replay_line *rl);
 
-/* Reads and checks all of path ("-": stdin) into d: 0, or 1 with the reason on err. */
-int replay_load(const char *path, struct replay_data *d, FILE *err);
-
 /*
- * Reads and checks all of path ("-": stdin) first, then prints one JSON line
- * (json) or one tree block per record.  Returns the process exit code: 0, or
- * 1 with the reason on err (bad input, or output that could not be written).
+ * Reads path ("-": stdin) a line at a time, printing one JSON line (json) or
+ * one tree block per record as it is read; a bad line is named on err and
+ * passed over.  Returns the process exit code: 0, or 1 with the reason on err
+ * (lines skipped, an input that failed, output that could not be written).
  */
 int replay_run(const char *path, const struct tma_model *m, int level, bool json, bool color,
 	       bool info, FILE *out, FILE *err);
 
-/* The printing half, on records already read. */
+/* The printing half, on src: 0, or 1 (said on err); src's own end is the caller's. */
+int replay_run_from(struct replay_source *src, const struct tma_model *m, int level, bool json,
+		    bool color, bool info, FILE *out, FILE *err);
+/* The same on records already read. */
 int replay_run_data(const struct replay_data *d, const struct tma_model *m, int level, bool json,
 		    bool color, bool info, FILE *out, FILE *err);
 

@@ -3,12 +3,16 @@
 #include "replay/replay_tmacg1.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/name_escape.h"
+#include "replay/replay_number.h"
 #include "replay/replay_read.h"
 
 /* Keys of "resource", in enum replay_res order. */
@@ -42,26 +46,63 @@ static int get_name(json_object *o, const char *key, char **out)
 	return *out ? 0 : -ENOMEM;
 }
 
-/* "2026-11-21T10:00:01.000000000Z", as output_json.c writes it. */
+/* n digits of s as a number from lo to hi into *v: false when not digits or out of range. */
+static bool digits(const char *s, int n, int lo, int hi, int *v)
+{
+	*v = 0;
+	for (int i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		*v = *v * 10 + (s[i] - '0');
+	}
+	return *v >= lo && *v <= hi;
+}
+
+static int days_in_month(int year, int month)
+{
+	static const int days[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+
+	return days[month - 1] + (month == 2 && leap);
+}
+
+/*
+ * "2026-11-21T10:00:01.000000000Z", as output_json.c writes it, and only a
+ * time it writes back the same: a second 60 (timegm makes it the next
+ * minute's 0), more than 9 fraction digits (cut), a year before 1000 (the
+ * writer's strftime does not pad it to 4 digits) or after 9999 are refused.
+ */
 static int parse_time(const char *s, struct timespec *ts)
 {
 	struct tm tm = { 0 };
-	const char *p = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
-	long nsec = 0;
-	int digits = 0;
+	int year, month, day, hour, min, sec, fraction = 0, ndigits = 0;
+	const char *p = s + 19;
 
-	if (!p)
+	if (strlen(s) < 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' ||
+	    s[16] != ':' || !digits(s, 4, 1000, 9999, &year) || !digits(s + 5, 2, 1, 12, &month) ||
+	    !digits(s + 8, 2, 1, days_in_month(year, month), &day) ||
+	    !digits(s + 11, 2, 0, 23, &hour) || !digits(s + 14, 2, 0, 59, &min) ||
+	    !digits(s + 17, 2, 0, 59, &sec))
 		return -EINVAL;
-	if (*p == '.')
-		for (p++; *p >= '0' && *p <= '9'; p++, digits++)
-			if (digits < 9)
-				nsec = nsec * 10 + (*p - '0');
-	for (; digits < 9; digits++)
-		nsec *= 10;
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			if (++ndigits <= 9)
+				fraction = fraction * 10 + (*p - '0');
+		if (!ndigits || ndigits > 9)
+			return -EINVAL;
+	}
 	if (strcmp(p, "Z"))
 		return -EINVAL;
+	for (; ndigits < 9; ndigits++)
+		fraction *= 10;
+	tm = (struct tm){ .tm_year = year - 1900,
+			  .tm_mon = month - 1,
+			  .tm_mday = day,
+			  .tm_hour = hour,
+			  .tm_min = min,
+			  .tm_sec = sec };
 	ts->tv_sec = timegm(&tm);
-	ts->tv_nsec = nsec;
+	ts->tv_nsec = fraction;
 	return 0;
 }
 
@@ -71,12 +112,15 @@ static int parse_task(json_object *t, struct replay_origin *g)
 
 	if (json_object_get_type(t) != json_type_object)
 		return -EINVAL;
-	if (!json_object_object_get_ex(t, "tid", &x) || json_object_get_type(x) != json_type_int)
+	uint64_t id;
+
+	/* the BPF map's u32 ids: 0 (the idle task) to 2^32-1 */
+	if (!json_object_object_get_ex(t, "tid", &x) || !replay_int_in(x, 0, UINT32_MAX, &id))
 		return -EINVAL;
-	g->tid = (uint32_t)json_object_get_int64(x);
-	if (!json_object_object_get_ex(t, "tgid", &x) || json_object_get_type(x) != json_type_int)
+	g->tid = (uint32_t)id;
+	if (!json_object_object_get_ex(t, "tgid", &x) || !replay_int_in(x, 0, UINT32_MAX, &id))
 		return -EINVAL;
-	g->tgid = (uint32_t)json_object_get_int64(x);
+	g->tgid = (uint32_t)id;
 	g->has_task = true;
 	return get_name(t, "comm", &g->comm);
 }
@@ -149,31 +193,29 @@ static int parse_quality(json_object *q, struct replay_origin *g)
 
 	if (json_object_get_type(q) != json_type_object)
 		return -EINVAL;
+	/* a share of the interval: 0 to 1 */
 	if (json_object_object_get_ex(q, "running_min", &x) && x) {
-		if (json_object_get_type(x) != json_type_double &&
-		    json_object_get_type(x) != json_type_int)
+		if (!replay_exact_double(x, &g->running_min) ||
+		    !(g->running_min >= 0 && g->running_min <= 1))
 			return -EINVAL;
-		g->running_min = json_object_get_double(x);
 	}
 	if (json_object_object_get_ex(q, "smt_shared", &x)) {
 		if (json_object_get_type(x) != json_type_boolean)
 			return -EINVAL;
 		g->smt_shared = json_object_get_boolean(x);
 	}
-	if (json_object_object_get_ex(q, "dropped", &x)) {
-		if (json_object_get_type(x) != json_type_int)
-			return -EINVAL;
-		g->dropped = json_object_get_uint64(x);
-	}
-	if (json_object_object_get_ex(q, "map_full", &x)) {
-		if (json_object_get_type(x) != json_type_int)
-			return -EINVAL;
-		g->map_full = json_object_get_uint64(x);
-	}
+	if (json_object_object_get_ex(q, "dropped", &x) &&
+	    !replay_int_in(x, 0, UINT64_MAX, &g->dropped))
+		return -EINVAL;
+	if (json_object_object_get_ex(q, "map_full", &x) &&
+	    !replay_int_in(x, 0, UINT64_MAX, &g->map_full))
+		return -EINVAL;
 	if (json_object_object_get_ex(q, "pmu_groups", &x) && x) {
-		if (json_object_get_type(x) != json_type_int)
+		uint64_t n;
+
+		if (!replay_int_in(x, 0, INT_MAX, &n))
 			return -EINVAL;
-		g->pmu_groups = json_object_get_int(x);
+		g->pmu_groups = (int)n;
 	}
 	if (json_object_object_get_ex(q, "missing_events", &x)) {
 		size_t n;
@@ -218,15 +260,17 @@ static int parse_origin(json_object *o, struct replay_origin *g, const char *nam
 	if (!json_object_object_get_ex(o, "time", &x) ||
 	    json_object_get_type(x) != json_type_string ||
 	    parse_time(json_object_get_string(x), &g->time))
-		return bad(err, errlen, name, line, "time", "RFC 3339 UTC time");
-	if (json_object_object_get_ex(o, "cgroup_id", &x) && x) {
-		if (json_object_get_type(x) != json_type_int)
-			return bad(err, errlen, name, line, "cgroup_id", "an integer or null");
-		g->cgroup_id = json_object_get_uint64(x);
-	}
+		return bad(err, errlen, name, line, "time",
+			   "RFC 3339 UTC time from year 1000 to 9999 as tmacg writes it "
+			   "(YYYY-MM-DDTHH:MM:SS.NNNNNNNNNZ)");
+	/* 0 is no cgroup's id: written as null, it would not replay as written */
+	if (json_object_object_get_ex(o, "cgroup_id", &x) && x &&
+	    (!replay_int_in(x, 0, UINT64_MAX, &g->cgroup_id) || !g->cgroup_id))
+		return bad(err, errlen, name, line, "cgroup_id",
+			   "an integer from 1 to 2^64-1, or null");
 	if (json_object_object_get_ex(o, "task", &x) && (rc = parse_task(x, g)))
 		return rc == -EINVAL ? bad(err, errlen, name, line, "task",
-					   "an object of tid, tgid and comm") :
+					   "an object of tid and tgid (0 to 2^32-1) and comm") :
 				       rc;
 	g->running_min = NAN;
 	g->pmu_groups = -1;

@@ -2,14 +2,18 @@
 #include "replay/replay_top.h"
 
 #include <errno.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "model/model.h"
 #include "output/cgroup_record.h"
 #include "output/output_top.h"
+#include "replay/replay_counts.h"
 #include "replay/replay_read.h"
 #include "replay/replay_run.h"
+#include "replay/replay_source.h"
 
 struct frames {
 	const struct tma_model *m;
@@ -17,7 +21,11 @@ struct frames {
 	struct top *t;
 	struct top_screen *scr;
 	struct top_title title;
-	const char *first; /* the cgroup that opened the frame being filled */
+	char *first; /* the cgroup that opened the frame being filled (a copy: records go) */
+	/* The live line's summary counts, which the view was made with: each line's, in order. */
+	const char **names;
+	double *values;
+	int nnames;
 	FILE *out;
 };
 
@@ -32,64 +40,89 @@ static int add_record(void *ctx, const struct replay_record *rec, const struct r
 	struct replay_line rl;
 	int rc;
 
+	/*
+	 * Read as it comes, a live pipe's interval is drawn as the next one's
+	 * first line arrives: top_draw flushes.
+	 */
 	if (f->first && !strcmp(f->first, rec->cgroup)) {
 		rc = top_draw(f->t, f->out, f->scr, &f->title);
 		if (rc)
 			return rc;
+		free(f->first);
 		f->first = NULL;
 	}
 	if (!f->first) {
-		f->first = rec->cgroup;
+		f->first = strdup(rec->cgroup);
+		if (!f->first)
+			return -ENOMEM;
 		f->title.interval_s = rec->interval_s;
 	}
-	rc = replay_line(&rl, rec, f->m, f->level, false, ev, false);
-	if (!rc)
-		rc = top_add(f->t, &rl.line, false);
+	rc = replay_line(&rl, rec, f->m, f->level, false, ev, true);
+	if (!rc) {
+		struct report_line line = rl.line;
+
+		/* CPU% and the rate columns, as the live view shows them (NAN: not recorded) */
+		for (int i = 0; i < f->nnames; i++) {
+			f->values[i] = NAN;
+			for (int k = 0; k < line.ncounts; k++)
+				if (!strcmp(line.count_names[k], f->names[i]))
+					f->values[i] = line.count_values[k];
+		}
+		line.ncounts = f->nnames;
+		line.count_names = f->names;
+		line.count_values = f->values;
+		rc = top_add(f->t, &line, false);
+	}
 	replay_line_free(&rl);
 	return rc;
 }
 
-int replay_top_data(const struct replay_data *d, const struct tma_model *m, int level, bool color,
+int replay_top_from(struct replay_source *src, const struct tma_model *m, int level, bool color,
 		    int width, FILE *out, FILE *err)
 {
 	struct top_screen scr = { .width = width, .color = color };
 	struct frames f = {
 		.m = m,
 		.level = level,
-		.t = top_new(m, level, 0, NULL),
 		.scr = &scr,
 		.title = { .host = "replay", .model = model_id(m) },
 		.out = out,
+		.names = calloc(model_node_count(m) + 3, sizeof(*f.names)),
+		.values = calloc(model_node_count(m) + 3, sizeof(*f.values)),
 	};
 	int rc = 0;
 
+	if (f.names && f.values) {
+		f.nnames = replay_summary_names(m, f.names);
+		f.t = top_new(m, level, f.nnames, f.names);
+	}
 	if (!f.t) {
 		fprintf(err, "tmacg: out of memory\n");
 		rc = -ENOMEM;
 	}
 	clock_gettime(CLOCK_REALTIME, &f.title.time);
 	if (!rc)
-		rc = replay_each(d, m, level, false, add_record, &f, err);
+		rc = replay_each_from(src, m, level, false, add_record, &f, err);
 	if (!rc && f.first)
 		rc = top_draw(f.t, out, &scr, &f.title);
 	/* A closed pipe (| head) ends the replay quietly, as it ends live mode. */
 	if (rc < 0 && rc != -ENOMEM && rc != -EPIPE)
 		fprintf(err, "tmacg: cannot write the output: %s\n", strerror(-rc));
 	top_free(f.t);
+	free(f.first);
+	free(f.names);
+	free(f.values);
 	return rc && rc != -EPIPE ? 1 : 0;
 }
 
-int replay_top(const char *path, const struct tma_model *m, int level, bool color, FILE *out,
-	       FILE *err)
+int replay_top_data(const struct replay_data *d, const struct tma_model *m, int level, bool color,
+		    int width, FILE *out, FILE *err)
 {
-	struct top_screen scr;
-	struct replay_data d;
+	struct replay_source src;
 	int rc;
 
-	if (replay_load(path, &d, err))
-		return 1;
-	top_screen_size(fileno(out), &scr);
-	rc = replay_top_data(&d, m, level, color, scr.width, out, err);
-	replay_free(&d);
+	replay_source_data(&src, d);
+	rc = replay_top_from(&src, m, level, color, width, out, err);
+	replay_source_end(&src);
 	return rc;
 }

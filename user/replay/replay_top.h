@@ -8,17 +8,19 @@
 
 struct tma_model;
 struct replay_data;
+struct replay_source;
 
 /*
  * One frame per recorded interval: a frame ends where the first cgroup of it
- * comes again.  Frames follow each other as in a pipe (no cursor escapes: a
- * replay has no time to wait for), fitted to the terminal's width.  Returns
- * the process exit code: 0, or 1 with the reason on err.
+ * comes again, and is drawn then (a live pipe's interval as the next one
+ * begins to arrive).  Frames follow each other as in a pipe (no cursor
+ * escapes), fitted to width.  Returns 0, or 1 with the reason on err; the
+ * input's own end is the caller's (replay_source_end).
  */
-int replay_top(const char *path, const struct tma_model *m, int level, bool color, FILE *out,
-	       FILE *err);
+int replay_top_from(struct replay_source *src, const struct tma_model *m, int level, bool color,
+		    int width, FILE *out, FILE *err);
 
-/* The same on records already read, at a given screen width. */
+/* The same on records already read. */
 int replay_top_data(const struct replay_data *d, const struct tma_model *m, int level, bool color,
 		    int width, FILE *out, FILE *err);
 

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include "replay/replay_source.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay/replay_tmacg1.h"
+
+void replay_source_data(struct replay_source *s, const struct replay_data *d)
+{
+	*s = (struct replay_source){
+		.name = d->name, .rl_file = d->rl_file, .rl_defaults = d->rl_defaults, .data = d
+	};
+}
+
+void replay_source_reader(struct replay_source *s, struct replay_reader *r, FILE *err)
+{
+	*s = (struct replay_source){ .name = r->name, .live = r->live, .reader = r, .err = err };
+}
+
+static void drop_current(struct replay_source *s)
+{
+	if (s->have_cur && s->reader)
+		replay_record_free(&s->cur);
+	s->have_cur = false;
+}
+
+/* A bad line: named while fewer than REPLAY_NAMED_MAX were, counted always. */
+static void skip(struct replay_source *s, const char *why)
+{
+	if (s->named++ < REPLAY_NAMED_MAX)
+		fprintf(s->err, "tmacg: %s\n", why);
+	s->skipped++;
+}
+
+/* rec names the model of the first line that named one (else it is remembered as that one). */
+static bool model_agrees(struct replay_source *s, const struct replay_record *rec, char *why,
+			 size_t len)
+{
+	struct replay_origin first = { .model = s->first_model, .tma_version = s->first_version };
+	struct replay_record r0 = { .line = s->first_line, .origin = &first };
+
+	if (!s->one_model || !rec->origin || !rec->origin->model)
+		return true;
+	if (s->first_line)
+		return replay_same_model(&r0, rec, s->name, why, len);
+	s->first_model = strdup(rec->origin->model);
+	s->first_version = rec->origin->tma_version ? strdup(rec->origin->tma_version) : NULL;
+	if (!s->first_model || (rec->origin->tma_version && !s->first_version))
+		return false;
+	s->first_line = rec->line;
+	return true;
+}
+
+/* The next good line of the reader into s->cur: 1, or 0 at the end or on failure (s->rc). */
+static int read_record(struct replay_source *s)
+{
+	char why[sizeof(s->reader->msg)];
+	int rc;
+
+	while ((rc = replay_reader_next(s->reader, &s->cur)) == -EINVAL || rc == 1) {
+		if (rc == -EINVAL) {
+			skip(s, s->reader->msg);
+			continue;
+		}
+		if (model_agrees(s, &s->cur, why, sizeof(why)))
+			return 1;
+		replay_record_free(&s->cur);
+		if (!s->first_model) {
+			s->rc = -ENOMEM;
+			fprintf(s->err, "tmacg: %s: out of memory\n", s->name);
+			return 0;
+		}
+		skip(s, why);
+	}
+	if (rc < 0) {
+		s->rc = rc;
+		fprintf(s->err, "tmacg: %s\n", s->reader->msg);
+	}
+	return 0;
+}
+
+const struct replay_record *replay_source_peek(struct replay_source *s)
+{
+	if (s->pending)
+		return &s->cur;
+	drop_current(s);
+	if (s->data) {
+		if (s->nrecords >= s->data->nrecords)
+			return NULL;
+		s->cur = s->data->records[s->nrecords];
+	} else if (s->rc || !read_record(s)) {
+		return NULL;
+	}
+	s->have_cur = s->pending = true;
+	return &s->cur;
+}
+
+const struct replay_record *replay_source_next(struct replay_source *s)
+{
+	const struct replay_record *rec = replay_source_peek(s);
+
+	s->pending = false;
+	if (rec)
+		s->nrecords++;
+	return rec;
+}
+
+int replay_source_end(struct replay_source *s)
+{
+	bool unread = s->pending; /* a record peeked at and never replayed (no model) */
+
+	drop_current(s);
+	s->pending = false;
+	free(s->first_model);
+	free(s->first_version);
+	s->first_model = s->first_version = NULL;
+	s->first_line = 0;
+	if (!s->reader)
+		return 0;
+	if (s->named > REPLAY_NAMED_MAX)
+		fprintf(s->err, "tmacg: %s: %d more bad lines not named\n", s->name,
+			s->named - REPLAY_NAMED_MAX);
+	if (s->skipped)
+		fprintf(s->err, "tmacg: %s: %d bad line%s skipped, %d replayed\n", s->name,
+			s->skipped, s->skipped == 1 ? "" : "s", s->nrecords);
+	else if (!s->rc && !s->nrecords && !unread)
+		fprintf(s->err, "tmacg: %s:%d: no records: expected one JSON object per line\n",
+			s->name, s->reader->lineno);
+	return s->skipped || s->rc || !s->nrecords ? 1 : 0;
+}
