@@ -21,7 +21,7 @@
 #include "test_models.h"
 #include "util/json_writer.h"
 #include "util/key_table.h"
-#include "util/shortest_double.h"
+#include "util/double_text.h"
 
 static char *render(const struct report_line *r)
 {
@@ -219,7 +219,7 @@ static void time_is_rfc3339_with_nanoseconds(void **state)
 
 static void doubles_print_shortest_round_trip(void **state)
 {
-	char buf[SHORTEST_DOUBLE_MAX];
+	char buf[DOUBLE_TEXT_MAX];
 
 	(void)state;
 	shortest_double(0.83, buf);

@@ -21,7 +21,7 @@
 
 #include "prom/prom_nodes.h"
 #include "prom/prom_rows.h"
-#include "util/sig_double.h"
+#include "util/double_text.h"
 
 static const char *const names[PROM_ROWS_FAMILIES] = {
 	[PROM_ROWS_NODE_SLOTS] = "n_slots",
@@ -277,7 +277,7 @@ static void shares_each_their_own_text(void **state)
 		double v = i % 4 == 0 ? 0.5 :
 			   i % 4 == 1 ? 1.0 / (3 + i % 5) :
 					0.001 * i + 0.0000123;
-		char text_of_v[SIG_DOUBLE_MAX];
+		char text_of_v[DOUBLE_TEXT_MAX];
 
 		assert_int_equal(prom_rows_line(r, line_a, strlen(line_a)), 0);
 		assert_int_equal(prom_rows_sample(r, PROM_ROWS_MEASURED, 0, v), 0);

@@ -20,7 +20,7 @@
 /* memo's answer for v is share_text's text of v. */
 static void check(struct share_memo *memo, double v)
 {
-	char want[SHORTEST_DOUBLE_MAX], written[SIG_DOUBLE_MAX];
+	char want[DOUBLE_TEXT_MAX], written[DOUBLE_TEXT_MAX];
 	size_t want_len = share_text(v, want), len = 0;
 	const char *got = share_memo_text(memo, v, &len);
 

@@ -21,8 +21,7 @@
 #include "util/short_copy.h"
 #include "util/json_writer.h"
 #include "util/rfc3339.h"
-#include "util/shortest_double.h"
-#include "util/sig_double.h"
+#include "util/double_text.h"
 
 /* "key":"value", left out when the value is NULL. */
 #define optional_string(w, key, value)       \
@@ -54,7 +53,7 @@ static void resource_object(struct json_writer *w, const struct resource *res)
  * a count's name is one where measure.c gives its length (jw_plain_length).
  */
 
-/* d's text by text() at o, or null where it is not finite; its length (at most SHORTEST_DOUBLE_MAX). */
+/* d's text by text() at o, or null where it is not finite; its length (at most DOUBLE_TEXT_MAX). */
 static size_t value_text(double d, char *o, size_t (*text)(double, char *))
 {
 	if (isfinite(d))
@@ -100,7 +99,7 @@ static void add_model_result(struct json_writer *w, const struct report_line *r)
 	jw_begin_object(w);
 	jw_run_begin(w, &run);
 	for (int j = 0; j < n; j++) {
-		char *o = table_key(&run, keys, shown[j], SIG_DOUBLE_MAX);
+		char *o = table_key(&run, keys, shown[j], DOUBLE_TEXT_MAX);
 
 		if (!o)
 			break;
@@ -130,7 +129,7 @@ static void add_model_result(struct json_writer *w, const struct report_line *r)
 
 /* Texts of at most this many sets of groups on the stack; a plan with more takes the general way. */
 #define MEASURED_SET_TEXTS 128
-/* A set whose text is not made yet (a text is at most SIG_DOUBLE_MAX long). */
+/* A set whose text is not made yet (a text is at most DOUBLE_TEXT_MAX long). */
 #define MEASURED_UNMADE UINT8_MAX
 
 /*
@@ -144,7 +143,7 @@ static void add_measured_by_set(struct jw_run *run, const struct report_line *r)
 {
 	const struct measured_sets *s = r->measured_sets;
 	const struct key_table *keys = model_json_keys(r->tma);
-	char text[MEASURED_SET_TEXTS][SIG_DOUBLE_MAX];
+	char text[MEASURED_SET_TEXTS][DOUBLE_TEXT_MAX];
 	uint8_t len[MEASURED_SET_TEXTS];
 	struct share_memo memo;
 
@@ -373,7 +372,7 @@ int output_json_line(FILE *f, const struct report_line *r)
 			jw_run_begin(&w, &run);
 			continue;
 		}
-		o = table_key(&run, r->count_keys, i, SHORTEST_DOUBLE_MAX);
+		o = table_key(&run, r->count_keys, i, DOUBLE_TEXT_MAX);
 		if (!o)
 			break;
 		run.at = o + value_text(r->count_values[i], o, shortest_double);

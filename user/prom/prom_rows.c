@@ -10,8 +10,7 @@
 #include "prom/prom_nodes.h"
 #include "util/short_copy.h"
 #include "util/share_memo.h"
-#include "util/shortest_double.h"
-#include "util/sig_double.h"
+#include "util/double_text.h"
 
 /* A text in the pool: where it starts, how long it is. */
 struct rows_text {
@@ -199,7 +198,7 @@ int prom_rows_sample(struct prom_rows *r, enum prom_rows_family fam, int index, 
 	*s = (struct rows_sample){ .own = f->own[index], .v = v };
 	f->runs[f->nruns - 1].count++;
 	/* "<name>{<labels><own> <value>\n" */
-	size = f->name_len + 1 + r->line_labels.len + s->own.len + 1 + SHORTEST_DOUBLE_MAX + 1;
+	size = f->name_len + 1 + r->line_labels.len + s->own.len + 1 + DOUBLE_TEXT_MAX + 1;
 	if (size > r->max_sample)
 		r->max_sample = size;
 	return 0;
@@ -231,8 +230,7 @@ size_t prom_rows_render(const struct prom_rows *r, enum prom_rows_family fam,
 		for (; c->sample < run->count; c->sample++) {
 			const struct rows_sample *s = &f->samples[run->first + c->sample];
 
-			if ((size_t)(buf + cap - o) <
-			    head + s->own.len + 1 + SHORTEST_DOUBLE_MAX + 1)
+			if ((size_t)(buf + cap - o) < head + s->own.len + 1 + DOUBLE_TEXT_MAX + 1)
 				return (size_t)(o - buf);
 			short_copy(o, f->name, f->name_len);
 			o += f->name_len;

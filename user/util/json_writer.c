@@ -7,7 +7,7 @@
 
 #include "util/int_text.h"
 #include "util/name_escape.h"
-#include "util/shortest_double.h"
+#include "util/double_text.h"
 
 void json_writer_init(struct json_writer *w)
 {
@@ -348,7 +348,7 @@ void jw_double(struct json_writer *w, double d)
 		put(w, "null", 4);
 		return;
 	}
-	if (reserve(w, SHORTEST_DOUBLE_MAX))
+	if (reserve(w, DOUBLE_TEXT_MAX))
 		w->len += shortest_double(d, w->buf + w->len);
 }
 

@@ -19,14 +19,14 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "util/sig_double.h"
+#include "util/double_text.h"
 
 #define SHARE_MEMO_SLOTS 64
 
 struct share_memo {
 	uint64_t bits[SHARE_MEMO_SLOTS]; /* the value whose text the slot holds, where len is set */
 	uint8_t len[SHARE_MEMO_SLOTS];	 /* 0: empty */
-	char text[SHARE_MEMO_SLOTS][SIG_DOUBLE_MAX];
+	char text[SHARE_MEMO_SLOTS][DOUBLE_TEXT_MAX];
 };
 
 static inline void share_memo_init(struct share_memo *m)
@@ -56,7 +56,7 @@ static inline const char *share_memo_text(struct share_memo *m, double v, size_t
 }
 
 /*
- * v's share_text into out, which has room for SIG_DOUBLE_MAX bytes (a whole
+ * v's share_text into out, which has room for DOUBLE_TEXT_MAX bytes (a whole
  * slot is copied: a fixed-size copy, inlined), not NUL-terminated; returns
  * its length.  v finite.
  */
@@ -64,7 +64,7 @@ static inline size_t share_memo_write(struct share_memo *m, double v, char *out)
 {
 	size_t len;
 
-	memcpy(out, share_memo_text(m, v, &len), SIG_DOUBLE_MAX);
+	memcpy(out, share_memo_text(m, v, &len), DOUBLE_TEXT_MAX);
 	return len;
 }
 
