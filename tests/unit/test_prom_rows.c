@@ -257,10 +257,9 @@ static void out_of_memory_anywhere(void **state)
 }
 
 /*
- * Shares repeat within a line and across lines (render makes each value's
- * text once, util/share_memo.h), and more of them differ than the memo has
- * slots: each sample still reads its own value's text, cut toward zero, in
- * a read of many pieces as in one.
+ * Shares that repeat within a line and across lines, and hundreds that
+ * differ: each sample reads its own value's text, cut toward zero, in a
+ * read of many pieces as in one.
  */
 static void shares_each_their_own_text(void **state)
 {

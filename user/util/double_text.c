@@ -314,7 +314,7 @@ static bool printf_read_back(double v, int p, struct dec *d)
 /* d's digits, the zeros they end in left off, as d.ddde-05 (from out; DOUBLE_TEXT_MAX bytes). */
 static char *exponent_form(const struct dec *d, char *o)
 {
-	char digits[20];
+	char digits[24];
 	int nd = d->nd;
 	unsigned ax = (unsigned)abs(d->x);
 
@@ -330,17 +330,19 @@ static char *exponent_form(const struct dec *d, char *o)
 	*o++ = d->x < 0 ? '-' : '+';
 	if (ax >= 100)
 		*o++ = (char)('0' + ax / 100);
-	put_digits(ax % 100, 2, o);
+	o[0] = (char)('0' + ax / 10 % 10);
+	o[1] = (char)('0' + ax % 10);
 	return o + 2;
 }
 
 /*
  * d's digits laid out as double_text.h says, after a '-' when negative,
- * with a NUL, into out (DOUBLE_TEXT_MAX bytes); returns the length.  Bytes
- * just stored are read back one at a time, never a wider read over several
- * stores, which would wait for them.
+ * with a NUL, into out (DOUBLE_TEXT_MAX bytes, whose bytes after the NUL
+ * put_digits may have written); returns the length.  Bytes just stored are
+ * read back one at a time, never a wider read over several stores, which
+ * would wait for them.
  */
-static size_t layout(const struct dec *d, bool negative, char *out)
+static inline size_t layout(const struct dec *d, bool negative, char *out)
 {
 	char *o = out, *end;
 	uint64_t n = d->n;
@@ -360,18 +362,14 @@ static size_t layout(const struct dec *d, bool negative, char *out)
 		put_digits(n, nd, o);
 		for (end = o + nd; end < o + x + 1; end++)
 			*end = '0';
-	} else { /* x + 1 digits, the point, the others */
-		char digits[20];
+	} else { /* x + 1 digits, the point, the others: each part put whole */
+		uint64_t unit = (uint64_t)pow10_128[fraction], whole = n / unit;
 
-		put_digits(n, nd, digits);
-		end = o;
-		for (int i = 0; i < nd; i++) {
-			*end++ = digits[i];
-			if (i == x)
-				*end++ = '.';
-		}
-		while (end[-1] == '0')
-			end--;
+		put_digits(whole, x + 1, o);
+		o[x + 1] = '.';
+		put_digits(n - whole * unit, fraction, o + x + 2);
+		for (end = o + nd + 1; end[-1] == '0'; end--)
+			;
 		end -= end[-1] == '.';
 	}
 	*end = '\0';
