@@ -225,6 +225,24 @@ static void reference_layout(char *out, const char *digits, int n, int x)
 	*p = '\0';
 }
 
+/* v's text to digits digits as printf("%.*e") gives them, laid out by reference_layout. */
+static void printf_text(double v, int digits, char *out)
+{
+	char e[64], d[32];
+	const char *x;
+	int nd = 0;
+
+	snprintf(e, sizeof(e), "%.*e", digits - 1, fabs(v));
+	x = strchr(e, 'e');
+	for (const char *p = e; p < x; p++)
+		if (*p >= '0' && *p <= '9')
+			d[nd++] = *p;
+	while (nd > 1 && d[nd - 1] == '0')
+		nd--;
+	*out = '-';
+	reference_layout(out + (signbit(v) != 0), d, nd, (int)strtol(x + 1, NULL, 10));
+}
+
 /* The text laid out from printf's digits (its trailing zeros off) as reference_layout lays them out. */
 static void laid_out_as_documented(void **state)
 {
@@ -232,24 +250,50 @@ static void laid_out_as_documented(void **state)
 	for (int i = 0; i < draws(200000); i++) {
 		double v = (1 + unit_random()) * pow(10, (double)(next_random() % 26) - 7);
 		int digits = 1 + (int)(next_random() % 17);
-		char got[DOUBLE_TEXT_MAX], e[64], d[32], want[DOUBLE_TEXT_MAX];
-		int nd = 0;
-		char *x;
+		char got[DOUBLE_TEXT_MAX], want[64];
 
 		if (i % 7 == 0) /* whole numbers and short fractions, where zeros are dropped */
 			v = floor(v) / (double)(1 + next_random() % 4);
-		snprintf(e, sizeof(e), "%.*e", digits - 1, v);
-		x = strchr(e, 'e');
-		for (const char *p = e; p < x; p++)
-			if (*p >= '0' && *p <= '9')
-				d[nd++] = *p;
-		while (nd > 1 && d[nd - 1] == '0')
-			nd--;
-		reference_layout(want, d, nd, (int)strtol(x + 1, NULL, 10));
+		printf_text(v, digits, want);
 		sig_double(v, digits, false, got);
 		if (v != 0 && strcmp(got, want))
 			fail_msg("%.17g to %d digits: \"%s\", laid out \"%s\"", v, digits, got,
 				 want);
+	}
+}
+
+/*
+ * Millions of ratios, byte for byte as printf's "%.8e" laid out: ratios of
+ * counts, any value from 1e-14 to 1e9 (the fast way's reach) and beyond,
+ * and ties, whole numbers and a half (exact doubles) at every scale the
+ * digits fall on.
+ */
+static void millions_of_ratios_as_printf(void **state)
+{
+	(void)state;
+	for (int i = 0; i < draws(3000000); i++) {
+		char got[DOUBLE_TEXT_MAX], want[64];
+		double v;
+
+		switch (i % 3) {
+		case 0:
+			v = (double)(next_random() >> (20 + next_random() % 44)) /
+			    (double)((next_random() >> (20 + next_random() % 44)) + 1);
+			break;
+		case 1:
+			v = (1 + unit_random()) * pow(10, (double)(next_random() % 30) - 16);
+			break;
+		default: /* 9 digits and a half, a tie, moved by a power of two */
+			v = ldexp((double)(100000000 + next_random() % 900000000) + 0.5,
+				  -(int)(next_random() % 20));
+			break;
+		}
+		if (i & 8)
+			v = -v;
+		ratio_text(v, got);
+		printf_text(v, RATIO_DIGITS, want);
+		if (strcmp(got, want))
+			fail_msg("%a: \"%s\", printf \"%s\"", v, got, want);
 	}
 }
 
@@ -280,6 +324,7 @@ int main(void)
 		cmocka_unit_test(ratios_of_counts),
 		cmocka_unit_test(every_range_and_digits),
 		cmocka_unit_test(cut_texts_read_back_as_themselves),
+		cmocka_unit_test(millions_of_ratios_as_printf),
 		cmocka_unit_test(carries_and_boundaries),
 		cmocka_unit_test(laid_out_as_documented),
 	};

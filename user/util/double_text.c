@@ -34,37 +34,16 @@
 
 typedef unsigned __int128 u128;
 
-#define E19 ((u128)10000000000000000000u)
-
-/* 10^0 .. 10^22 */
-static const u128 pow10_128[23] = { 1u,
-				    10u,
-				    100u,
-				    1000u,
-				    10000u,
-				    100000u,
-				    1000000u,
-				    10000000u,
-				    100000000u,
-				    1000000000u,
-				    10000000000u,
-				    100000000000u,
-				    1000000000000u,
-				    10000000000000u,
-				    100000000000000u,
-				    1000000000000000u,
-				    10000000000000000u,
-				    100000000000000000u,
-				    1000000000000000000u,
-				    E19,
-				    E19 * 10,
-				    E19 * 100,
-				    E19 * 1000 };
-
-/* The same as doubles, every one exact. */
+/* 10^0 .. 10^22 as doubles, every one exact. */
 static const double pow10_double[23] = { 1e0,  1e1,  1e2,  1e3,	 1e4,  1e5,  1e6,  1e7,
 					 1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
 					 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+
+/* 10^k (k <= 38) in 128 bits. */
+static inline u128 ten_to(int k)
+{
+	return k < 20 ? pow10_u64[k] : (u128)pow10_u64[19] * pow10_u64[k - 19];
+}
 
 /* A text's digits: n has nd digits (trailing zeros included), the first at 10^x. */
 struct dec {
@@ -105,7 +84,7 @@ static inline bool scale(double v, int k, struct scaled *sc)
 	f = (bits & ((UINT64_C(1) << 52) - 1)) | UINT64_C(1) << 52;
 	e = (int)(bits >> 52) - 1075;
 	/* one 64 x 64 product where 10^k has 64 bits */
-	a = k < 20 ? (u128)f * (uint64_t)pow10_128[k] : f * pow10_128[k];
+	a = f * ten_to(k);
 	sc->even = !(f & 1);
 	sc->pow2 = f == UINT64_C(1) << 52;
 	if (e >= 0) {
@@ -114,7 +93,7 @@ static inline bool scale(double v, int k, struct scaled *sc)
 		sc->whole = (uint64_t)(a << e);
 		sc->rem = 0;
 		sc->one = 1;
-		sc->gap = pow10_128[k] << e;
+		sc->gap = ten_to(k) << e;
 		return true;
 	}
 	if (-e > 126 || a >> -e >> 64)
@@ -122,7 +101,7 @@ static inline bool scale(double v, int k, struct scaled *sc)
 	sc->one = (u128)1 << -e;
 	sc->whole = (uint64_t)(a >> -e);
 	sc->rem = a & (sc->one - 1);
-	sc->gap = pow10_128[k];
+	sc->gap = ten_to(k);
 	return true;
 }
 
@@ -147,7 +126,7 @@ enum rounding {
  */
 static bool exact_digits(double v, int p, enum rounding how, struct dec *d, bool *back)
 {
-	uint64_t top = (uint64_t)pow10_128[p];
+	uint64_t top = pow10_u64[p];
 	struct scaled sc;
 	int x = place_estimate(v);
 	bool up;
@@ -301,7 +280,7 @@ static bool printf_read_back(double v, int p, struct dec *d)
 	if (printf_reads_back(v, d))
 		return true;
 	above = (struct dec){ d->n + 1, p, d->x };
-	if (above.n == (uint64_t)pow10_128[p]) {
+	if (above.n == pow10_u64[p]) {
 		above.n /= 10;
 		above.x++;
 	}
@@ -363,7 +342,7 @@ static inline size_t layout(const struct dec *d, bool negative, char *out)
 		for (end = o + nd; end < o + x + 1; end++)
 			*end = '0';
 	} else { /* x + 1 digits, the point, the others: each part put whole */
-		uint64_t unit = (uint64_t)pow10_128[fraction], whole = n / unit;
+		uint64_t unit = pow10_u64[fraction], whole = n / unit;
 
 		put_digits(whole, x + 1, o);
 		o[x + 1] = '.';

@@ -15,6 +15,9 @@
 /* Room for any text below, with its NUL ("-9223372036854775808"). */
 #define INT_TEXT_MAX 21
 
+/* 10^0 .. 10^19: every power of ten a uint64_t holds. */
+extern const uint64_t pow10_u64[20];
+
 /* v's digits ("0", "18446744073709551615") into buf with a NUL; returns the length. */
 size_t uint_text(uint64_t v, char *buf);
 /* The same with a '-' before a negative v ("-9223372036854775808"). */
