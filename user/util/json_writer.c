@@ -371,6 +371,7 @@ void jw_number_members(struct json_writer *w, int n, const char *const *keys, co
 	} seen[SEEN_SHARES];
 	int nseen = 0;
 	size_t room = 0;
+	bool comma;
 	char *o;
 
 	for (int j = 0; j < n; j++) /* a comma, the quotes and the colon: 4 */
@@ -382,6 +383,7 @@ void jw_number_members(struct json_writer *w, int n, const char *const *keys, co
 		return;
 	}
 	o = w->buf + w->len;
+	comma = (w->has_item >> (w->depth - 1)) & 1;
 	for (int j = 0; j < n; j++) {
 		double v = values[index ? index[j] : j];
 		uint64_t bits;
@@ -390,8 +392,8 @@ void jw_number_members(struct json_writer *w, int n, const char *const *keys, co
 		if (skip_nan && isnan(v))
 			continue;
 		*o = ',';
-		o += (w->has_item >> (w->depth - 1)) & 1;
-		w->has_item |= UINT32_C(1) << (w->depth - 1);
+		o += comma;
+		comma = true;
 		*o++ = '"';
 		memcpy(o, keys[j], lens[j]);
 		o += lens[j];
@@ -417,6 +419,7 @@ void jw_number_members(struct json_writer *w, int n, const char *const *keys, co
 		}
 		o += seen[k].len;
 	}
+	w->has_item |= (uint32_t)comma << (w->depth - 1);
 	w->len = (size_t)(o - w->buf);
 }
 
