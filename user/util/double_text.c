@@ -1,24 +1,30 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * How: a positive double is v = f x 2^e, f a 53-bit whole number.  Its
- * first p digits are the whole part of v x 10^k, k = p - 1 - the first
- * digit's place, which is f x 10^k x 2^e: for 0 <= k <= 22 (10^22 < 2^74)
- * that fits 128 bits, so the whole part and the remainder are exact, and so
- * is every decision on them: the rounding (to the nearest, ties to even; or
- * cut), and whether a text reads back as v (its distance from v against
- * half the gap to v's neighbour on its side, as strtod decides).  That takes
- * every value tmacg computes: ratios from 1e-14, shares from 1e-19,
- * measured numbers from 1e-6, each below 10^digits.  The others (replay
- * input may hold anything) take printf's digits ("%.*e" is exact in glibc)
- * and strtod's reading.  glibc has no shortest round-trip formatter, and
- * printf with strtod on every number was most of tmacg's CPU time.
+ * How: the first p digits of v > 0 are the whole part of v x 10^k, k = p -
+ * 1 - the first digit's place, rounded (to the nearest, ties to even; or
+ * cut).  Three ways to them, each taken only where the one before cannot be
+ * sure:
+ * - quick (p <= 15, 10^k an exact double): v x 10^k in one rounded product,
+ *   within half an ulp of the exact one; its digits are the exact ones
+ *   where its fraction is farther than that from where the rounding turns.
+ * - exact (0 <= k <= 22): v = f x 2^e, f a 53-bit whole number, and f x
+ *   10^k x 2^e fits 128 bits (10^22 < 2^74): the whole part and the
+ *   remainder are exact, and so is every decision on them, the rounding
+ *   and whether a text reads back as v (its distance from v against half
+ *   the gap to v's neighbour on its side, as strtod decides).  With quick,
+ *   every value tmacg computes: ratios from 1e-14, shares from 1e-19,
+ *   measured numbers from 1e-6, each below 10^digits.
+ * - printf's digits ("%.*e" is exact in glibc) and strtod's reading, for the
+ *   others (replay input may hold anything).
+ * glibc has no shortest round-trip formatter, and printf with strtod on
+ * every number was most of tmacg's CPU time.
  *
  * The shortest text: the nearest 15 digits when they read back (when any
  * text of 15 digits or fewer does, those do, with the zeros it lacks: DBL_DIG
  * is 15; a subnormal, with fewer bits, tries from 1 digit on), else the
  * nearest 16, or for a power of two the 16 above (its gap below is half the
- * gap above), else the nearest 17, which always read back.
- * These are printf's digits at the first precision strtod reads back as v.
+ * gap above), else the nearest 17, which always read back.  These are
+ * printf's digits at the first precision strtod reads back as v.
  */
 #include "util/double_text.h"
 
@@ -130,6 +136,7 @@ static bool exact_digits(double v, int p, enum rounding how, struct dec *d, bool
 	struct scaled sc;
 	int x = place_estimate(v);
 	bool up;
+
 	if (!scale(v, p - 1 - x, &sc))
 		return false;
 	if (sc.whole >= top && !scale(v, p - 1 - ++x, &sc))
@@ -382,10 +389,15 @@ size_t shortest_double(double d, char *buf)
 		buf[0] = '-';
 		return negative + uint_text((uint64_t)d, buf + negative);
 	}
-	if (d < DBL_MIN) /* a subnormal has fewer bits than DBL_DIG assumes: from 1 digit on */
+	if (d < DBL_MIN) { /* a subnormal has fewer bits than DBL_DIG assumes: from 1 digit on */
 		p = 1;
-	else if (quick_fifteen(d, &dec) >= 0) /* found, or 15 are too few */
-		p = 16 + (back = dec.nd == 15);
+	} else {
+		int fifteen = quick_fifteen(d, &dec);
+
+		back = fifteen == 1;
+		if (fifteen == 0) /* 15 are too few */
+			p = 16;
+	}
 	for (; !back && p <= 17; p++)
 		if (!exact_digits(d, p, READ_BACK, &dec, &back))
 			back = printf_read_back(d, p, &dec) || p == 17;
