@@ -26,8 +26,6 @@
 #include "pmu/plan_model.h"
 #include "pmu/planner.h"
 #include "pmu/pmu.h"
-#include "util/json_writer.h"
-#include "util/key_table.h"
 #include "util/run_error.h"
 #include "util/whole.h"
 
@@ -66,7 +64,6 @@ struct measure_impl {
 	int headline[NHEADLINE]; /* plan index of the headline counts reported */
 	int nheadline;
 	const char **count_names;
-	struct key_table count_keys; /* facts.count_keys */
 	/* Plan indices of the counts reported, one per name (a group's own cycles once). */
 	int *count_events;
 	int ncount_events;
@@ -230,7 +227,6 @@ void measure_close(struct measure *ms)
 	rl_table_free(&mi->latencies_given);
 	free(mi->count_node);
 	free(mi->count_names);
-	key_table_free(&mi->count_keys);
 	free(mi->count_events);
 	free(mi->count_input);
 	free(mi->node_groups);
@@ -310,9 +306,7 @@ static int node_fractions_open(struct measure_impl *mi)
 	mi->ms.facts.measured_groups = mi->ms.facts.measured ? mi->node_groups : NULL;
 	ret = plan_node_groups(&mi->plan, mi->model, mi->flags, mi->node_groups);
 	if (!ret && mi->ms.facts.measured)
-		ret = measured_sets_make(&mi->sets, mi->model, mi->node_groups, mi->ms.facts.level,
-					 mi->ms.facts.info);
-	mi->ms.facts.measured_sets = mi->ms.facts.measured && !ret ? &mi->sets : NULL;
+		ret = measured_sets_make(&mi->sets, mi->model, mi->node_groups, mi->ms.facts.level);
 	return ret;
 }
 
@@ -333,25 +327,6 @@ taken:
 		 "itself: rename it in the model file",
 		 model_id(mi->model), name);
 	return -EINVAL;
-}
-
-/* The counts' JSON keys, once, not per line: a level-6 line has 122 (issue 27). */
-static int make_count_keys(struct measure_impl *mi, int ncounts)
-{
-	size_t bytes = 0;
-
-	for (int i = 0; i < ncounts; i++)
-		bytes += strlen(mi->count_names[i]);
-	if (key_table_make(&mi->count_keys, ncounts, bytes))
-		return -ENOMEM;
-	for (int i = 0; i < ncounts; i++) {
-		size_t len = jw_plain_length(mi->count_names[i]);
-
-		if (len) /* else no key: the writer escapes the name */
-			key_table_set(&mi->count_keys, i, mi->count_names[i], len);
-	}
-	mi->ms.facts.count_keys = &mi->count_keys;
-	return 0;
 }
 
 /* The counts' names in their order (measure.h), and where each model input comes from. */
@@ -411,7 +386,7 @@ static int map_model_events(struct measure_impl *mi, char *err, size_t errlen)
 	mi->ms.facts.ncounts = c;
 	mi->ms.facts.nsummary = MEASURE_NFIXED + mi->ncount_nodes;
 	mi->ms.facts.count_names = mi->count_names;
-	return make_count_keys(mi, c);
+	return 0;
 }
 
 /* Whether a node that is reported reads core-wide events while SMT is on. */

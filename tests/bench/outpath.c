@@ -34,8 +34,6 @@
 #include "prom/prom_expo.h"
 #include "prom/prom_text.h"
 #include "software_counts.h"
-#include "util/json_writer.h"
-#include "util/key_table.h"
 
 struct variant {
 	const char *name;
@@ -43,7 +41,6 @@ struct variant {
 	int level;
 	int ncounts;
 	const char **count_names;
-	struct key_table count_keys;  /* as measure.c makes them live */
 	double *counts;		      /* lines x ncounts */
 	struct model_result **result; /* per line, or NULL */
 	double *events;		      /* lines x the model's events: the evaluation's input */
@@ -52,6 +49,7 @@ struct variant {
 	struct measured_sets sets;    /* of groups: measured_sets */
 	int nnodes;
 	char **cgroup;
+	struct json_printer *json; /* as report.c makes it live */
 	double samples[64];
 	int nsamples;
 };
@@ -104,15 +102,8 @@ static void make_lines(struct variant *v, int lines)
 		v->result = calloc(lines, sizeof(*v->result));
 		v->events = calloc((size_t)lines * model_event_count(v->tma), sizeof(double));
 	}
-	if (!v->counts || !v->cgroup || (v->tma && (!v->result || !v->events)) ||
-	    key_table_make(&v->count_keys, v->ncounts, 64 * (size_t)v->ncounts))
+	if (!v->counts || !v->cgroup || (v->tma && (!v->result || !v->events)))
 		exit(2);
-	for (int c = 0; c < v->ncounts; c++) {
-		size_t len = jw_plain_length(v->count_names[c]);
-
-		if (len)
-			key_table_set(&v->count_keys, c, v->count_names[c], len);
-	}
 	for (int i = 0; i < lines; i++) {
 		char name[64];
 
@@ -149,7 +140,6 @@ static void fill_line(const struct variant *v, int i, struct report_line *l)
 				   .resource = &res,
 				   .ncounts = v->ncounts,
 				   .count_names = v->count_names,
-				   .count_keys = &v->count_keys,
 				   .count_values = v->counts + (size_t)i * v->ncounts,
 				   .nsummary = 4,
 				   .running_min = v->tma ? 0.5 + uniform() / 2 : 1,
@@ -163,7 +153,6 @@ static void fill_line(const struct variant *v, int i, struct report_line *l)
 				   .measured =
 					   v->measured ? v->measured + (size_t)i * v->nnodes : NULL,
 				   .measured_groups = v->measured ? v->groups : NULL,
-				   .measured_sets = v->measured ? &v->sets : NULL,
 				   .topdown_fixed = true,
 				   .smt = true };
 }
@@ -175,7 +164,7 @@ static double json_round(const struct variant *v, int lines, FILE *out)
 
 	for (int i = 0; i < lines; i++) {
 		fill_line(v, i, &l);
-		if (output_json_line(out, &l))
+		if (json_printer_line(v->json, out, &l))
 			exit(3);
 	}
 	fflush(out);
@@ -287,7 +276,7 @@ static int rotating(struct variant *v, int lines)
 			v->groups[k] = 1 | UINT64_C(1) << (1 + k % 15);
 	}
 	/* As measure.c takes them: per set of groups, the sets the lines carry. */
-	if (measured_sets_make(&v->sets, v->tma, v->groups, v->level, false))
+	if (measured_sets_make(&v->sets, v->tma, v->groups, v->level))
 		return -1;
 	for (int i = 0; i < lines; i++) {
 		double share[16] = { 1 };
@@ -382,6 +371,14 @@ int main(int argc, char **argv)
 	make_lines(&soft, lines);
 	make_lines(&l3, lines);
 	make_lines(&l6, lines);
+	for (int k = 0; k < 3; k++) {
+		struct report_line l;
+
+		fill_line(vs[k], 0, &l);
+		vs[k]->json = json_printer_new(&l);
+		if (!vs[k]->json)
+			return 2;
+	}
 	for (int k = 0; k < 3; k++) {
 		struct report_line l;
 		char *buf = NULL;

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * The JSON writer on any bytes: the first 8 are a double (any bit pattern),
- * the rest a name (any bytes but NUL) written as a key and a value.  The text
- * must parse with json-c, be strict UTF-8 (the tests' own check), give the
- * name back through docs/output.md's decoding, and give the double back
- * exactly (strtod on the number's text), or null when it is not finite.
+ * the rest a name (any bytes but NUL, of any length) written as a key and a
+ * value, and, where it needs no escape (jw_plain_length), as the key of a
+ * member of each number form (jw_number_members: the writer's own room
+ * for a key of that length).  The text must parse with json-c, be strict
+ * UTF-8 (the tests' own check), give the name back through docs/output.md's
+ * decoding, give the double back exactly (strtod on the number's text), or
+ * null when it is not finite, and each form's member its formatter's text.
  */
 #include <json-c/json.h>
 #include <math.h>
@@ -13,7 +16,36 @@
 #include <string.h>
 
 #include "../lib/utf8_check.c"
+#include "util/double_text.h"
 #include "util/json_writer.h"
+
+/* The name (plain, of len bytes) as the key of a member of each form: each its formatter's text. */
+static void members_of_each_form(const char *name, size_t len, double d)
+{
+	static size_t (*const text[])(double, char *) = { shortest_double, ratio_text, share_text };
+	const char *const keys[] = { name };
+	struct json_writer w;
+	char want[DOUBLE_TEXT_MAX];
+	const char *t;
+	size_t n;
+
+	for (int form = JW_EXACT; form <= JW_SHARE; form++) {
+		json_writer_init(&w);
+		jw_begin_object(&w);
+		jw_number_members(&w, 1, keys, &len, &d, NULL, (enum jw_form)form, false);
+		jw_end_object(&w);
+		t = json_writer_text(&w, &n);
+		if (isfinite(d))
+			text[form](d, want);
+		else
+			strcpy(want, "null");
+		if (json_writer_failed(&w) || n != len + strlen(want) + 5 || t[0] != '{' ||
+		    t[1] != '"' || memcmp(t + 2, name, len) || memcmp(t + 2 + len, "\":", 2) ||
+		    memcmp(t + 4 + len, want, strlen(want)) || t[n - 1] != '}')
+			abort();
+		json_writer_release(&w);
+	}
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -80,6 +112,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	json_object_put(o);
 	free(text);
 	json_writer_release(&w);
+	len = jw_plain_length(name);
+	if (len)
+		members_of_each_form(name, len, d);
 	free(name);
 	free(back);
 	return 0;

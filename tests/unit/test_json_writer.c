@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/double_text.h"
 #include "util/json_writer.h"
 #include "utf8_check.h"
 
@@ -273,35 +274,23 @@ static void grows_past_inline_buffer(void **state)
 	json_writer_release(&w);
 }
 
-/*
- * One run's members: "k<i>":<i> for i in [from, to), each key padded to pad
- * bytes, quoted as a key table holds it (JW_QUOTED_COPY readable bytes on).
- */
-static void run_members(struct json_writer *w, int from, int to, int pad)
+/* Members "k<i>":<i> for i in [from, to), each key's number padded to pad digits. */
+static void number_members(struct json_writer *w, int from, int to, int pad)
 {
-	struct jw_run run;
-
-	jw_run_begin(w, &run);
 	for (int i = from; i < to; i++) {
-		char key[256] = { 0 };
-		int len = snprintf(key, sizeof(key), "\"k%0*d\":", pad, i);
-		char *o;
+		char key[256];
+		int len = snprintf(key, sizeof(key), "k%0*d", pad, i);
 
-		assert_true(len + JW_QUOTED_COPY < (int)sizeof(key));
-		assert_true(jw_run_room(&run, 1 + JW_QUOTED_COPY + (size_t)len + 24));
-		o = jw_run_quoted_key(&run, key, (size_t)len);
-		o += snprintf(o, 24, "%d", i);
-		run.at = o;
+		jw_number_member(w, key, (size_t)len, i, JW_EXACT);
 	}
-	jw_run_end(&run);
 }
 
 /*
- * Members written in runs take their commas as the writer's own do: in an
- * empty object, after and before the writer's members, a run of none, and a
- * run that outgrows the inline buffer, into the heap, mid-run.
+ * Members written a call each take their commas as the writer's other
+ * calls do: in an empty object, after and before the writer's members,
+ * none, and many that outgrow the inline buffer, into the heap.
  */
-static void runs_of_members_mix_with_members(void **state)
+static void number_members_mix_with_members(void **state)
 {
 	struct json_writer w;
 	json_object *o, *v;
@@ -312,14 +301,14 @@ static void runs_of_members_mix_with_members(void **state)
 	jw_begin_object(&w);
 	JW_KEY(&w, "inner");
 	jw_begin_object(&w);
-	run_members(&w, 0, 0, 1); /* none: the object stays {} */
+	number_members(&w, 0, 0, 1); /* none: the object stays {} */
 	jw_end_object(&w);
-	run_members(&w, 0, 3, 1);
+	number_members(&w, 0, 3, 1);
 	JW_KEY(&w, "own");
 	jw_uint(&w, 7);
-	run_members(&w, 3, 3, 1);
-	run_members(&w, 3, 2003, 40);	  /* some 90 KB: grows mid-run */
-	run_members(&w, 2003, 2005, 100); /* keys longer than JW_QUOTED_COPY: copied by length */
+	number_members(&w, 3, 3, 1);
+	number_members(&w, 3, 2003, 40);     /* some 90 KB: grows on the way */
+	number_members(&w, 2003, 2005, 100); /* long keys */
 	JW_KEY(&w, "last");
 	jw_bool(&w, true);
 	jw_end_object(&w);
@@ -342,23 +331,101 @@ static void runs_of_members_mix_with_members(void **state)
 	free(t);
 	json_writer_release(&w);
 
-	/* A run is members of an open object: never after a key, nor outside any container. */
+	/* A member is in an open object: never after a key, nor outside any container. */
 	json_writer_init(&w);
-	run_members(&w, 0, 0, 1);
+	jw_number_member(&w, "k", 1, 1, JW_EXACT);
 	assert_true(json_writer_failed(&w));
 	json_writer_release(&w);
 	json_writer_init(&w);
 	jw_begin_object(&w);
 	JW_KEY(&w, "k");
-	{
-		struct jw_run run;
-
-		jw_run_begin(&w, &run);
-		assert_false(jw_run_room(&run, 16));
-		jw_run_end(&run);
-	}
+	jw_number_member(&w, "k", 1, 1, JW_EXACT);
 	assert_true(json_writer_failed(&w));
 	json_writer_release(&w);
+}
+
+/*
+ * Keys and names of every length from 0 to 200, each in a buffer of its
+ * own length (no NUL, no byte after it: AddressSanitizer stops a read past
+ * it), written at every offset of the writer's buffer: each comes back
+ * whole, as key and as string, and nothing else is in the text.
+ */
+static void keys_of_every_length(void **state)
+{
+	(void)state;
+	for (int pre = 0; pre < 8; pre++) {
+		for (size_t n = 0; n <= 200; n++) {
+			struct json_writer w;
+			char *key = malloc(n ? n : 1), *t, want[1024];
+			size_t len;
+
+			assert_non_null(key);
+			for (size_t i = 0; i < n; i++)
+				key[i] = (char)('a' + (i + n) % 26);
+			json_writer_init(&w);
+			jw_begin_array(&w);
+			for (int i = 0; i < pre; i++) /* the key starts at another offset */
+				jw_raw(&w, " ", 1);
+			jw_begin_object(&w);
+			jw_number_member(&w, key, n, 0.5, JW_EXACT);
+			jw_key_plain(&w, key, n);
+			jw_string_plain(&w, key, n);
+			jw_end_object(&w);
+			jw_end_array(&w);
+			assert_false(json_writer_failed(&w));
+			t = (char *)json_writer_text(&w, &len);
+			snprintf(want, sizeof(want), "[%*s{\"%.*s\":0.5,\"%.*s\":\"%.*s\"}]", pre,
+				 "", (int)n, key, (int)n, key, (int)n, key);
+			if (len != strlen(want) || memcmp(t, want, len))
+				fail_msg("key of %zu bytes: \"%.*s\", want \"%s\"", n, (int)len, t,
+					 want);
+			json_writer_release(&w);
+			free(key);
+		}
+	}
+}
+
+/*
+ * Each form writes its formatter's text (util/double_text.h), null where
+ * the value is not finite: values and those whose bits differ by one or
+ * two, -0 beside 0.
+ */
+static void numbers_in_their_forms(void **state)
+{
+	static const enum jw_form forms[] = { JW_EXACT, JW_RATIO, JW_SHARE };
+	static size_t (*const text[])(double, char *) = { shortest_double, ratio_text, share_text };
+	double values[] = { 0.25, 0.04685, 1.0 / 3, 0.0, -0.0, 1, 1e-7, 2.5e20, NAN, INFINITY };
+
+	(void)state;
+	for (size_t f = 0; f < 3; f++) {
+		for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+			for (int step = -2; step <= 2; step++) {
+				double v = values[i];
+				uint64_t bits;
+				struct json_writer w;
+				char want[DOUBLE_TEXT_MAX + 8] = "[";
+				const char *t;
+				size_t len;
+
+				memcpy(&bits, &v, sizeof(bits));
+				bits += (uint64_t)(int64_t)step;
+				memcpy(&v, &bits, sizeof(v));
+				if (isfinite(v))
+					text[f](v, want + 1);
+				else
+					strcpy(want + 1, "null");
+				strcat(want, "]");
+				json_writer_init(&w);
+				jw_begin_array(&w);
+				jw_number(&w, v, forms[f]);
+				jw_end_array(&w);
+				t = json_writer_text(&w, &len);
+				assert_int_equal(len, strlen(want));
+				assert_memory_equal(t, want, len);
+				json_writer_release(&w);
+			}
+		}
+	}
 }
 
 static void misuse_is_flagged(void **state)
@@ -388,7 +455,9 @@ int main(void)
 		cmocka_unit_test(every_byte_at_every_place),
 		cmocka_unit_test(repeated_values_same_text),
 		cmocka_unit_test(grows_past_inline_buffer),
-		cmocka_unit_test(runs_of_members_mix_with_members),
+		cmocka_unit_test(number_members_mix_with_members),
+		cmocka_unit_test(keys_of_every_length),
+		cmocka_unit_test(numbers_in_their_forms),
 		cmocka_unit_test(misuse_is_flagged),
 	};
 	return cmocka_run_group_tests_name("json_writer", tests, NULL, NULL);

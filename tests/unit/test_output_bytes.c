@@ -33,7 +33,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/measured_sets.h"
 #include "model/model.h"
 #include "output/cgroup_record.h"
 #include "output/output_json.h"
@@ -52,10 +51,8 @@ struct lines {
 	int level;
 	struct model_result *result[NLINES];
 	double counts[NLINES][NCOUNTS];
-	double *measured;	   /* level 6 only */
-	uint64_t *groups;	   /* with measured: node k reads groups 0 and k % 4 + 1 */
-	struct measured_sets sets; /* of groups, as a run's lines carry them */
-	bool by_set;		   /* the lines carry sets: JSON writes measured by set */
+	double *measured; /* level 6 only */
+	uint64_t *groups; /* with measured: node k reads groups 0 and k % 4 + 1 */
 	char cgroup[NLINES][32];
 	struct resource res;
 };
@@ -111,7 +108,6 @@ static void make(struct lines *L, struct tma_model *tma, int level)
 		L->measured[k] = turns ? (k % 4 + 1) / 15.0 : NAN;
 		L->groups[k] = turns ? 1 | UINT64_C(1) << (k % 4 + 1) : 0;
 	}
-	assert_int_equal(measured_sets_make(&L->sets, tma, L->groups, level, false), 0);
 }
 
 static void unmake(struct lines *L)
@@ -120,7 +116,6 @@ static void unmake(struct lines *L)
 		model_result_free(L->result[i]);
 	free(L->measured);
 	free(L->groups);
-	measured_sets_free(&L->sets);
 }
 
 static void fill(const struct lines *L, int i, struct report_line *l)
@@ -148,7 +143,6 @@ static void fill(const struct lines *L, int i, struct report_line *l)
 				   .result = L->result[i],
 				   .measured = L->measured,
 				   .measured_groups = L->groups,
-				   .measured_sets = L->by_set && L->measured ? &L->sets : NULL,
 				   .level = L->level,
 				   .topdown_fixed = true,
 				   .smt = true };
@@ -303,8 +297,7 @@ static void json_lines_unchanged(void **state)
 	(void)state;
 	make(&L[0], m, 3);
 	make(&L[1], m, 6);
-	/* A replay's lines (node by node) and a run's (by set of groups): the same bytes. */
-	for (int by_set = 0; by_set < 2; by_set++) {
+	{
 		FILE *f = open_memstream(&buf, &len);
 
 		assert_non_null(f);
@@ -312,7 +305,6 @@ static void json_lines_unchanged(void **state)
 			for (int i = 0; i < NLINES; i++) {
 				struct report_line l;
 
-				L[k].by_set = by_set;
 				fill(&L[k], i, &l);
 				assert_int_equal(output_json_line(f, &l), 0);
 			}

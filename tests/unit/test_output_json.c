@@ -20,8 +20,7 @@
 #include "output/output_json.h"
 #include "test_models.h"
 #include "util/json_writer.h"
-#include "util/key_table.h"
-#include "util/shortest_double.h"
+#include "util/double_text.h"
 
 static char *render(const struct report_line *r)
 {
@@ -109,17 +108,16 @@ static void hostile_cgroup_names_stay_valid_json(void **state)
 }
 
 /*
- * Count names' lengths found once (measure.c) write the same line as names
- * scanned on every line; a name that needs escaping has length 0 and is
- * escaped still.  jw_plain_length says which is which.
+ * A count whose name needs no escape is written as its key without the
+ * scan (jw_plain_length says which), one that does is escaped: each reads
+ * back as its name with its value.
  */
-static void count_name_lengths_write_the_same_line(void **state)
+static void count_names_plain_and_escaped(void **state)
 {
 	static const char *const names[] = { "on_cpu_s", "INT_MISC.RECOVERY_CYCLES:c1:e1",
 					     "msr/tsc/", "odd\"name", "ünï" };
 	static const double values[] = { 0.5, 1234, 2.5e9, 7, 8 };
 	size_t lens[5];
-	struct key_table keys;
 	struct report_line r = { .interval_s = 1,
 				 .host = "h",
 				 .model = "software",
@@ -128,7 +126,8 @@ static void count_name_lengths_write_the_same_line(void **state)
 				 .count_names = names,
 				 .count_values = values,
 				 .running_min = NAN };
-	char *scanned, *given;
+	char *line;
+	json_object *o, *counts, *v;
 
 	(void)state;
 	for (int i = 0; i < 5; i++)
@@ -137,19 +136,17 @@ static void count_name_lengths_write_the_same_line(void **state)
 	assert_int_equal(lens[1], strlen(names[1]));
 	assert_int_equal(lens[3], 0); /* '"' */
 	assert_int_equal(lens[4], 0); /* not ASCII */
-	scanned = render(&r);
-	/* as measure.c makes them: a key for each name that needs no escape */
-	assert_int_equal(key_table_make(&keys, 5, 64), 0);
-	for (int i = 0; i < 5; i++)
-		if (lens[i])
-			key_table_set(&keys, i, names[i], lens[i]);
-	r.count_keys = &keys;
-	given = render(&r);
-	assert_string_equal(given, scanned);
-	assert_non_null(strstr(given, "\"odd\\\"name\":7,\"ünï\":8}"));
-	free(scanned);
-	free(given);
-	key_table_free(&keys);
+	line = render(&r);
+	assert_non_null(strstr(line, "\"odd\\\"name\":7,\"ünï\":8}"));
+	o = parsed(line);
+	counts = json_object_object_get(o, "counts");
+	assert_int_equal(json_object_object_length(counts), 5);
+	for (int i = 0; i < 5; i++) {
+		assert_true(json_object_object_get_ex(counts, names[i], &v));
+		assert_true(json_object_get_double(v) == values[i]);
+	}
+	json_object_put(o);
+	free(line);
 }
 
 static void keys_come_in_schema_order(void **state)
@@ -219,7 +216,7 @@ static void time_is_rfc3339_with_nanoseconds(void **state)
 
 static void doubles_print_shortest_round_trip(void **state)
 {
-	char buf[SHORTEST_DOUBLE_MAX];
+	char buf[DOUBLE_TEXT_MAX];
 
 	(void)state;
 	shortest_double(0.83, buf);
@@ -436,12 +433,12 @@ static void measured_fractions_in_quality(void **state)
 }
 
 /*
- * A run's lines write quality.measured by its sets of groups (measure.c's
- * measured_sets), a replay's node by node: the same members, the same bytes,
- * at every level that rotates, with and without --info, and where one set's
- * groups were never enabled (its nodes are left out, not null).
+ * quality.measured as a run's lines carry it (measure.c's measured_sets
+ * fill it): each shown node with a share, as share_text writes it, at every
+ * level that rotates, with and without --info; where one set's groups were
+ * never enabled, its nodes are left out, not null.
  */
-static void by_set_as_by_node(struct tma_model *m)
+static void shares_of_every_shown_node(struct tma_model *m)
 {
 	struct report_line r = { .model = model_id(m), .cgroup = "/a", .pmu_groups = 9 };
 	struct measured_line c;
@@ -461,38 +458,41 @@ static void by_set_as_by_node(struct tma_model *m)
 	for (int level = 4; level <= 6; level++)
 		for (int info = 0; info < 2; info++) {
 			struct measured_sets sets;
-			char *by_node, *by_set;
-			json_object *o, *measured;
+			json_object *o, *measured, *v;
+			int n, with_groups = 0;
+			const int *shown;
+			char *line;
 
 			r.level = level;
 			r.info = info;
-			assert_int_equal(measured_sets_make(&sets, c.m, groups, level, info), 0);
+			assert_int_equal(measured_sets_make(&sets, c.m, groups, level), 0);
 			for (int k = 0; k < c.n; k++)
 				c.fraction[k] = NAN;
 			measured_sets_fill(&sets, share, c.fraction);
-			r.measured_sets = NULL;
-			by_node = render(&r);
-			r.measured_sets = &sets;
-			by_set = render(&r);
-			assert_string_equal(by_set, by_node);
-			/* shares written, and the nodes of group 2 alone left out */
-			o = parsed(by_set);
+			line = render(&r);
+			o = parsed(line);
 			measured = json_object_object_get(json_object_object_get(o, "quality"),
 							  "measured");
+			shown = model_shown_nodes(c.m, level, info, &n);
+			for (int j = 0; j < n; j++) {
+				const char *name = model_node(c.m, shown[j])->name;
+				double f = c.fraction[shown[j]];
+				char text[DOUBLE_TEXT_MAX];
+
+				with_groups += groups[shown[j]] != 0;
+				assert_int_equal(json_object_object_get_ex(measured, name, &v),
+						 !isnan(f));
+				if (isnan(f))
+					continue;
+				share_text(f, text);
+				assert_true(json_object_get_double(v) == strtod(text, NULL));
+			}
+			/* shares written, and the nodes of group 2 alone left out */
 			assert_true(json_object_object_length(measured) > 0);
-			assert_true(json_object_object_length(measured) < sets.nshown);
+			assert_true(json_object_object_length(measured) < with_groups);
 			json_object_put(o);
+			free(line);
 			sets_seen += sets.nsets;
-			/* a set made for another level or --info is not taken for this line's */
-			r.level = level == 6 ? 5 : 6;
-			free(by_set);
-			by_set = render(&r);
-			r.measured_sets = NULL;
-			free(by_node);
-			by_node = render(&r);
-			assert_string_equal(by_set, by_node);
-			free(by_set);
-			free(by_node);
 			measured_sets_free(&sets);
 		}
 	assert_true(sets_seen > 6);
@@ -513,11 +513,11 @@ static const char counted_model[] = "model counted\n"
 				    "info Ratio\n  formula b / a\n"
 				    "count a_count\n  formula a\n";
 
-static void measured_by_set_as_by_node(void **state)
+static void measured_shares_of_every_shown_node(void **state)
 {
 	(void)state;
-	by_set_as_by_node(test_model_builtin("icx"));
-	by_set_as_by_node(test_model_text(counted_model, "counted.tma"));
+	shares_of_every_shown_node(test_model_builtin("icx"));
+	shares_of_every_shown_node(test_model_text(counted_model, "counted.tma"));
 }
 
 /*
@@ -657,14 +657,14 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(hostile_cgroup_names_stay_valid_json),
 		cmocka_unit_test(keys_come_in_schema_order),
-		cmocka_unit_test(count_name_lengths_write_the_same_line),
+		cmocka_unit_test(count_names_plain_and_escaped),
 		cmocka_unit_test(time_is_rfc3339_with_nanoseconds),
 		cmocka_unit_test(doubles_print_shortest_round_trip),
 		cmocka_unit_test(every_key_reads_back_exactly),
 		cmocka_unit_test(measured_fractions_in_quality),
 		cmocka_unit_test(measured_only_for_reported_nodes),
 		cmocka_unit_test(unmeasured_reasons_in_quality),
-		cmocka_unit_test(measured_by_set_as_by_node),
+		cmocka_unit_test(measured_shares_of_every_shown_node),
 		cmocka_unit_test(closed_stream_reports_error),
 		cmocka_unit_test(closed_pipe_line_buffered_is_epipe),
 	};

@@ -21,7 +21,7 @@
 
 #include "prom/prom_nodes.h"
 #include "prom/prom_rows.h"
-#include "util/sig_double.h"
+#include "util/double_text.h"
 
 static const char *const names[PROM_ROWS_FAMILIES] = {
 	[PROM_ROWS_NODE_SLOTS] = "n_slots",
@@ -257,10 +257,9 @@ static void out_of_memory_anywhere(void **state)
 }
 
 /*
- * Shares repeat within a line and across lines (render makes each value's
- * text once, util/share_memo.h), and more of them differ than the memo has
- * slots: each sample still reads its own value's text, cut toward zero, in
- * a read of many pieces as in one.
+ * Shares that repeat within a line and across lines, and hundreds that
+ * differ: each sample reads its own value's text, cut toward zero, in a
+ * read of many pieces as in one.
  */
 static void shares_each_their_own_text(void **state)
 {
@@ -277,7 +276,7 @@ static void shares_each_their_own_text(void **state)
 		double v = i % 4 == 0 ? 0.5 :
 			   i % 4 == 1 ? 1.0 / (3 + i % 5) :
 					0.001 * i + 0.0000123;
-		char text_of_v[SIG_DOUBLE_MAX];
+		char text_of_v[DOUBLE_TEXT_MAX];
 
 		assert_int_equal(prom_rows_line(r, line_a, strlen(line_a)), 0);
 		assert_int_equal(prom_rows_sample(r, PROM_ROWS_MEASURED, 0, v), 0);

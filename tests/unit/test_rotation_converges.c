@@ -170,7 +170,7 @@ static int check_vector(struct rotation_case *c, json_object *o, struct model_re
 	model_eval_level(m, &in, got, 6, false);
 	acc_running_shares(&l, &acc.acc, share);
 	/* As measure.c takes them: once per set of groups, copied to the set's nodes. */
-	assert_int_equal(measured_sets_make(&sets, m, c->node_groups, 6, false), 0);
+	assert_int_equal(measured_sets_make(&sets, m, c->node_groups, 6), 0);
 	for (int k = 0; k < nodes; k++)
 		c->measured[k] = NAN;
 	measured_sets_fill(&sets, share, c->measured);

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/shortest_double.h"
+#include "util/double_text.h"
 
 static uint64_t rng_state = 0x2545F4914F6CDD1Du;
 
@@ -61,14 +61,14 @@ static void significant(const char *text, char *out)
 /* d's text reads back exactly, as JSON too, and is as short as glibc's shortest. */
 static void check(double d)
 {
-	char text[SHORTEST_DOUBLE_MAX], digits[40], want_digits[40], ref[48];
+	char text[DOUBLE_TEXT_MAX], digits[40], want_digits[40], ref[48];
 	size_t len = shortest_double(d, text);
 	double back = strtod(text, NULL);
 	json_object *o;
 	int p;
 
 	assert_int_equal(len, strlen(text));
-	assert_true(len < SHORTEST_DOUBLE_MAX);
+	assert_true(len < DOUBLE_TEXT_MAX);
 	if (memcmp(&back, &d, sizeof(d)))
 		fail_msg("%a written as %s reads back as %a", d, text, back);
 	o = json_tokener_parse(text);
@@ -136,7 +136,7 @@ static void known_texts(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char text[SHORTEST_DOUBLE_MAX];
+		char text[DOUBLE_TEXT_MAX];
 
 		shortest_double(cases[i].d, text);
 		if (strcmp(text, cases[i].text))

@@ -18,8 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/decimal_layout.h"
-#include "util/sig_double.h"
+#include "util/double_text.h"
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15u;
 
@@ -67,11 +66,11 @@ static void parses_as_json(const char *text, double want)
 /* The nearest digits: what glibc's correctly rounded %e gives, read back. */
 static void check_nearest(double v, int digits)
 {
-	char got[SIG_DOUBLE_MAX], want[64];
+	char got[DOUBLE_TEXT_MAX], want[64];
 	size_t len = sig_double(v, digits, false, got);
 
 	assert_int_equal(len, strlen(got));
-	assert_true(len < SIG_DOUBLE_MAX);
+	assert_true(len < DOUBLE_TEXT_MAX);
 	snprintf(want, sizeof(want), "%.*e", digits - 1, v);
 	if (strtod(got, NULL) != strtod(want, NULL) || significant_digits(got) > digits)
 		fail_msg("%.17g to %d digits: \"%s\", printf \"%s\"", v, digits, got, want);
@@ -81,7 +80,7 @@ static void check_nearest(double v, int digits)
 /* The digits cut toward zero: the exact value's first ones ("%.40e": exact that far). */
 static void check_cut(double v, int digits)
 {
-	char got[SIG_DOUBLE_MAX], exact[80], want[80];
+	char got[DOUBLE_TEXT_MAX], exact[80], want[80];
 	char *e;
 	int n = 0, digits0 = digits;
 
@@ -104,7 +103,7 @@ static void check_cut(double v, int digits)
 
 static void expect(double v, int digits, bool cut, const char *want)
 {
-	char got[SIG_DOUBLE_MAX];
+	char got[DOUBLE_TEXT_MAX];
 
 	sig_double(v, digits, cut, got);
 	if (strcmp(got, want))
@@ -168,7 +167,7 @@ static void every_range_and_digits(void **state)
 	(void)state;
 	for (int i = 0; i < draws(200000); i++) {
 		double v = (1 + unit_random()) * pow(2, (double)(next_random() % 160) - 90);
-		int digits = 1 + (int)(next_random() % 15);
+		int digits = 1 + (int)(next_random() % 17);
 
 		check_nearest(v, digits);
 		check_cut(v, digits);
@@ -184,8 +183,8 @@ static void cut_texts_read_back_as_themselves(void **state)
 	(void)state;
 	for (int i = 0; i < draws(200000); i++) {
 		double v = unit_random() * pow(10, (double)(next_random() % 8) - 6);
-		int digits = 1 + (int)(next_random() % 15);
-		char once[SIG_DOUBLE_MAX], twice[SIG_DOUBLE_MAX];
+		int digits = 1 + (int)(next_random() % 17);
+		char once[DOUBLE_TEXT_MAX], twice[DOUBLE_TEXT_MAX];
 
 		sig_double(v, digits, true, once);
 		sig_double(strtod(once, NULL), digits, true, twice);
@@ -196,30 +195,66 @@ static void cut_texts_read_back_as_themselves(void **state)
 }
 
 /*
- * The text laid out as decimal_layout lays out printf's digits (its
- * trailing zeros off): sig_double writes the plain forms in place, each its
- * own way (below 1, from 1), so each is held to the one layout here.
+ * n digits (no trailing zeros), the first at 10^x, laid out as
+ * docs/output.md says: positional for -4 <= x < 17, else with an exponent
+ * of at least two digits.  Written the plain way, a character at a time.
  */
-static void laid_out_as_decimal_layout(void **state)
+static void reference_layout(char *out, const char *digits, int n, int x)
+{
+	char *p = out;
+
+	if (x < -4 || x >= 17) {
+		*p++ = digits[0];
+		if (n > 1)
+			p += sprintf(p, ".%.*s", n - 1, digits + 1);
+		sprintf(p, "e%c%02d", x < 0 ? '-' : '+', abs(x));
+		return;
+	}
+	if (x < 0) {
+		p += sprintf(p, "0.");
+		for (int i = -1; i > x; i--)
+			*p++ = '0';
+		sprintf(p, "%.*s", n, digits);
+		return;
+	}
+	for (int i = 0; i < n || i <= x; i++) {
+		if (i == x + 1)
+			*p++ = '.';
+		*p++ = i < n ? digits[i] : '0';
+	}
+	*p = '\0';
+}
+
+/* v's text to digits digits as printf("%.*e") gives them, laid out by reference_layout. */
+static void printf_text(double v, int digits, char *out)
+{
+	char e[64], d[32];
+	const char *x;
+	int nd = 0;
+
+	snprintf(e, sizeof(e), "%.*e", digits - 1, fabs(v));
+	x = strchr(e, 'e');
+	for (const char *p = e; p < x; p++)
+		if (*p >= '0' && *p <= '9')
+			d[nd++] = *p;
+	while (nd > 1 && d[nd - 1] == '0')
+		nd--;
+	*out = '-';
+	reference_layout(out + (signbit(v) != 0), d, nd, (int)strtol(x + 1, NULL, 10));
+}
+
+/* The text laid out from printf's digits (its trailing zeros off) as reference_layout lays them out. */
+static void laid_out_as_documented(void **state)
 {
 	(void)state;
 	for (int i = 0; i < draws(200000); i++) {
 		double v = (1 + unit_random()) * pow(10, (double)(next_random() % 26) - 7);
-		int digits = 1 + (int)(next_random() % 15);
-		char got[SIG_DOUBLE_MAX], e[64], d[32], want[SIG_DOUBLE_MAX];
-		int nd = 0;
-		char *x;
+		int digits = 1 + (int)(next_random() % 17);
+		char got[DOUBLE_TEXT_MAX], want[64];
 
 		if (i % 7 == 0) /* whole numbers and short fractions, where zeros are dropped */
 			v = floor(v) / (double)(1 + next_random() % 4);
-		snprintf(e, sizeof(e), "%.*e", digits - 1, v);
-		x = strchr(e, 'e');
-		for (const char *p = e; p < x; p++)
-			if (*p >= '0' && *p <= '9')
-				d[nd++] = *p;
-		while (nd > 1 && d[nd - 1] == '0')
-			nd--;
-		decimal_layout(want, d, nd, (int)strtol(x + 1, NULL, 10));
+		printf_text(v, digits, want);
 		sig_double(v, digits, false, got);
 		if (v != 0 && strcmp(got, want))
 			fail_msg("%.17g to %d digits: \"%s\", laid out \"%s\"", v, digits, got,
@@ -227,11 +262,46 @@ static void laid_out_as_decimal_layout(void **state)
 	}
 }
 
+/*
+ * Millions of ratios, byte for byte as printf's "%.8e" laid out: ratios of
+ * counts, any value from 1e-14 to 1e9 (the fast way's reach) and beyond,
+ * and ties, whole numbers and a half (exact doubles) at every scale the
+ * digits fall on.
+ */
+static void millions_of_ratios_as_printf(void **state)
+{
+	(void)state;
+	for (int i = 0; i < draws(3000000); i++) {
+		char got[DOUBLE_TEXT_MAX], want[64];
+		double v;
+
+		switch (i % 3) {
+		case 0:
+			v = (double)(next_random() >> (20 + next_random() % 44)) /
+			    (double)((next_random() >> (20 + next_random() % 44)) + 1);
+			break;
+		case 1:
+			v = (1 + unit_random()) * pow(10, (double)(next_random() % 30) - 16);
+			break;
+		default: /* 9 digits and a half, a tie, moved by a power of two */
+			v = ldexp((double)(100000000 + next_random() % 900000000) + 0.5,
+				  -(int)(next_random() % 20));
+			break;
+		}
+		if (i & 8)
+			v = -v;
+		ratio_text(v, got);
+		printf_text(v, RATIO_DIGITS, want);
+		if (strcmp(got, want))
+			fail_msg("%a: \"%s\", printf \"%s\"", v, got, want);
+	}
+}
+
 /* Values on or next to a digit boundary, where a rounding can carry (9.99... to 10). */
 static void carries_and_boundaries(void **state)
 {
 	(void)state;
-	for (int digits = 1; digits <= 15; digits++) {
+	for (int digits = 1; digits <= 17; digits++) {
 		for (int x = -12; x <= 14; x++) {
 			double p = pow(10, x);
 
@@ -254,8 +324,9 @@ int main(void)
 		cmocka_unit_test(ratios_of_counts),
 		cmocka_unit_test(every_range_and_digits),
 		cmocka_unit_test(cut_texts_read_back_as_themselves),
+		cmocka_unit_test(millions_of_ratios_as_printf),
 		cmocka_unit_test(carries_and_boundaries),
-		cmocka_unit_test(laid_out_as_decimal_layout),
+		cmocka_unit_test(laid_out_as_documented),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

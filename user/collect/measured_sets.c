@@ -12,46 +12,36 @@
 void measured_sets_free(struct measured_sets *s)
 {
 	free(s->mask);
-	free(s->first);
 	free(s->share);
 	free(s->node);
 	free(s->set);
-	free(s->shown_set);
-	free(s->shown_node);
 	memset(s, 0, sizeof(*s));
 }
 
 /* The set of groups, added when new; its index. */
-static int set_of(struct measured_sets *s, uint64_t groups, int node)
+static int set_of(struct measured_sets *s, uint64_t groups)
 {
 	for (int i = 0; i < s->nsets; i++)
 		if (s->mask[i] == groups)
 			return i;
 	s->mask[s->nsets] = groups;
-	s->first[s->nsets] = node;
 	return s->nsets++;
 }
 
 int measured_sets_make(struct measured_sets *s, const struct tma_model *m,
-		       const uint64_t *node_groups, int level, bool info)
+		       const uint64_t *node_groups, int level)
 {
 	int n = model_node_count(m);
 
 	memset(s, 0, sizeof(*s));
-	s->level = level;
-	s->info = info;
 	if (level <= PLAN_LEVELS_ALWAYS)
 		return 0;
 	/* n + 1: room even for a model without nodes. */
 	s->mask = calloc((size_t)n + 1, sizeof(*s->mask));
-	s->first = calloc((size_t)n + 1, sizeof(*s->first));
 	s->share = calloc((size_t)n + 1, sizeof(*s->share));
 	s->node = calloc((size_t)n + 1, sizeof(*s->node));
 	s->set = calloc((size_t)n + 1, sizeof(*s->set));
-	s->shown_set = calloc((size_t)n + 1, sizeof(*s->shown_set));
-	s->shown_node = calloc((size_t)n + 1, sizeof(*s->shown_node));
-	if (!s->mask || !s->first || !s->share || !s->node || !s->set || !s->shown_set ||
-	    !s->shown_node) {
+	if (!s->mask || !s->share || !s->node || !s->set) {
 		measured_sets_free(s);
 		return -ENOMEM;
 	}
@@ -65,13 +55,7 @@ int measured_sets_make(struct measured_sets *s, const struct tma_model *m,
 		if (node->level > level || !node_groups[k])
 			continue;
 		s->node[s->nnodes] = k;
-		s->set[s->nnodes] = set_of(s, node_groups[k], k);
-		/* What the line shows (model_shown_nodes). */
-		if (model_node_shown(node, level, info)) {
-			s->shown_set[s->nshown] = s->set[s->nnodes];
-			s->shown_node[s->nshown++] = k;
-		}
-		s->nnodes++;
+		s->set[s->nnodes++] = set_of(s, node_groups[k]);
 	}
 	return 0;
 }

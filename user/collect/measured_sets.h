@@ -1,50 +1,38 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * The nodes a rotating run (--level 4-6, issue 27) gives a quality.measured,
- * grouped by the set of perf groups their share is the least of: the nodes of
- * one set share one share.  A level-6 icx line has 88 such nodes and some 19
- * sets, so per line each set's share is taken once (measured_sets_fill) and
- * the JSON writer formats each set's text once, without reading ~300 node
- * records (output_json.c).  Made
- * once per run, from what the plan says each node reads (plan_node_groups).
+ * The nodes a rotating run (--level 4-6) gives a quality.measured, grouped
+ * by the set of perf groups their share is the least of: the nodes of one
+ * set share one share.  A level-6 icx line has 88 such nodes and some 19
+ * sets, so per line each set's share is taken once (measured_sets_fill).
+ * Made once per run, from what the plan says each node reads
+ * (plan_node_groups).
  */
 #ifndef TMACG_MEASURED_SETS_H
 #define TMACG_MEASURED_SETS_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 struct tma_model;
 
 struct measured_sets {
-	int level; /* the run's: the nodes down to it */
-	bool info; /* with --info: Info metrics are shown too */
 	int nsets;
 	uint64_t *mask; /* per set: its perf groups */
-	int *first;	/* per set: its first node (in node order), whose share is the set's */
 	double *share;	/* per set: measured_sets_fill's scratch */
 	/* The nodes measured[] holds a number for, in node order, and the set of each. */
 	int nnodes;
 	int *node;
 	int *set;
-	/*
-	 * The ones a line shows in quality.measured (tree nodes down to the level,
-	 * Info metrics with info; never counts), in node order: the set of each
-	 * and its node (whose key the writer copies from model_json_keys).
-	 */
-	int nshown;
-	int *shown_set;
-	int *shown_node;
 };
 
 /*
- * The sets of model m's nodes at level, node_groups per node (0: read at
- * every switch, no quality.measured).  Nothing where level is 3 or less (every
- * group is on at every switch).  0, or -ENOMEM with nothing kept.
+ * The sets of model m's nodes down to level (Info metrics too), node_groups
+ * per node (0: read at every switch, no quality.measured).  Nothing where
+ * level is 3 or less (every group is on at every switch).  0, or -ENOMEM
+ * with nothing kept.
  */
 int measured_sets_make(struct measured_sets *s, const struct tma_model *m,
-		       const uint64_t *node_groups, int level, bool info);
+		       const uint64_t *node_groups, int level);
 void measured_sets_free(struct measured_sets *s);
 
 /*

@@ -11,8 +11,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct key_table;
-
 struct tma_model;
 
 /* Facts about the host the formulas branch on. */
@@ -150,8 +148,6 @@ int model_node_count(const struct tma_model *m);
 const struct model_node_info *model_node(const struct tma_model *m, int i);
 int model_node_index(const struct tma_model *m, const char *name); /* -1 if none */
 
-/* The nodes' JSON keys, node i's key i ("Name":). */
-const struct key_table *model_json_keys(const struct tma_model *m);
 /*
  * The nodes a line at level (with --info or not) shows in its metrics, in
  * node order: the tree down to level, Info metrics with info, never counts.

@@ -7,7 +7,6 @@
 
 #include "model/expr.h"
 #include "model/model.h"
-#include "util/key_table.h"
 #include "util/u64map.h"
 
 /* Node numbers deeper than this do not occur in any TMA version. */
@@ -107,7 +106,6 @@ struct tma_model {
 	struct model_code code; /* what model_eval runs */
 	/* [with_info][max_level]: what an output of that depth reads, dependencies included */
 	struct model_subset subset[2][MODEL_MAX_LEVEL + 1];
-	struct key_table json_keys; /* model_keys.c */
 	/* [with_info][level]: the nodes a line shows (model_shown_nodes) */
 	struct model_shown {
 		int *node, n;
@@ -129,8 +127,8 @@ void model_code_free(struct model_code *c);
 int model_paths(struct tma_model *m);
 
 /*
- * model_keys.c: the JSON keys and the nodes shown at every depth; 0 or
- * -ENOMEM (model_keys_free frees what was made).
+ * model_keys.c: the nodes shown at every depth; 0 or -ENOMEM
+ * (model_keys_free frees what was made).
  */
 int model_keys_make(struct tma_model *m);
 void model_keys_free(struct tma_model *m);

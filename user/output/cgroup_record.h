@@ -16,8 +16,6 @@
 struct tma_model;
 struct model_result;
 struct rl_table;
-struct key_table;
-struct measured_sets;
 
 /* Kubernetes identity; any field may be NULL (omitted from "resource"). */
 struct resource {
@@ -54,12 +52,6 @@ struct report_line {
 	const struct report_task *task;	 /* per-task line when set */
 	int ncounts;
 	const char *const *count_names;
-	/*
-	 * Per count, its JSON key where the name needs no escape (else a key of
-	 * length 0); NULL: not known, each name scanned as written.  measure.c
-	 * makes them once.
-	 */
-	const struct key_table *count_keys;
 	const double *count_values; /* NAN: null */
 	int nsummary;		    /* the first nsummary counts: the table shows them too */
 	double running_min;	    /* NAN: null */
@@ -76,12 +68,6 @@ struct report_line {
 	 * Set wherever measured is, NULL with it: /metrics labels each set.
 	 */
 	const uint64_t *measured_groups;
-	/*
-	 * The nodes measured holds a number for, by set of groups, as measure.c
-	 * made them for this run's level and --info (collect/measured_sets.h): the
-	 * JSON writer's layout of quality.measured.  NULL: none (a replay).
-	 */
-	const struct measured_sets *measured_sets;
 	/*
 	 * Per model node: why it is null whatever ran (a perf group it reads that
 	 * the kernel refused to open: quality.unmeasured).  NULL, or NULL for a

@@ -13,16 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/measured_sets.h"
 #include "model/model.h"
 #include "model/retire_latency.h"
-#include "util/key_table.h"
-#include "util/share_memo.h"
-#include "util/short_copy.h"
 #include "util/json_writer.h"
 #include "util/rfc3339.h"
-#include "util/shortest_double.h"
-#include "util/sig_double.h"
 
 /* "key":"value", left out when the value is NULL. */
 #define optional_string(w, key, value)       \
@@ -48,184 +42,63 @@ static void resource_object(struct json_writer *w, const struct resource *res)
 }
 
 /*
- * The objects of many members ("counts", "metrics", quality.measured) are
- * written in runs (util/json_writer.h), keys without the escape scan: a
- * model's node names are identifiers (model_load admits [A-Za-z0-9_] only),
- * a count's name is one where measure.c gives its length (jw_plain_length).
+ * The JSON printer of a run: its own copies of what the lines' keys are
+ * made from, worked out once from the facts every line shares.  The
+ * objects of many members ("counts", "metrics", quality.measured) are
+ * written a whole object a call (jw_number_members), keys without the
+ * escape scan: a model's node names are identifiers (model_load admits
+ * [A-Za-z0-9_] only), a count's name is checked once (jw_plain_length).
  */
-
-/* d's text by text() at o, or null where it is not finite; its length (at most SHORTEST_DOUBLE_MAX). */
-static size_t value_text(double d, char *o, size_t (*text)(double, char *))
-{
-	if (isfinite(d))
-		return text(d, o);
-	memcpy(o, "null", 4);
-	return 4;
-}
-
-_Static_assert(JW_QUOTED_COPY <= KEY_TABLE_PAD, "a key table has the bytes a key's copy reads");
-
-/*
- * Key i of a table (a node's, model_json_keys; a count's) at run->at, with
- * room for it and a value of at most `most` bytes; NULL: out of memory.
- * Inline: as a call it was 41 instructions for each of a level-6 line's
- * 350 keys, 8 % of the line (callgrind, outpath).
- */
-static inline char *table_key(struct jw_run *run, const struct key_table *keys, int i, size_t most)
-{
-	if (!jw_run_room(run, 1 + JW_QUOTED_COPY + keys->len[i] + most))
-		return NULL;
-	return jw_run_quoted_key(run, keys->text + keys->at[i], keys->len[i]);
-}
-
-/* Key i of a table as a string, its colon left off ("flagged"'s names); NULL as above. */
-static inline char *table_name(struct jw_run *run, const struct key_table *keys, int i)
-{
-	if (!jw_run_room(run, 1 + JW_QUOTED_COPY + keys->len[i]))
-		return NULL;
-	return jw_run_quoted_key(run, keys->text + keys->at[i], keys->len[i] - 1);
-}
+struct json_printer {
+	int ncounts;
+	const char *const *count_names;
+	size_t *count_len; /* per count: its name's length, 0 where it needs an escape */
+	const struct tma_model *tma;
+	int level;
+	bool info;
+	int nshown; /* the nodes a line shows (model_shown_nodes) */
+	const int *shown;
+	const char **node_name; /* per shown node */
+	size_t *node_len;
+};
 
 /* "metrics", "flagged" and "bottleneck" from the model's result. */
-static void add_model_result(struct json_writer *w, const struct report_line *r)
+static void add_model_result(struct json_writer *w, const struct json_printer *p,
+			     const struct report_line *r)
 {
-	struct jw_run run;
-	bool has = r->tma && r->result;
-	int n = 0;
-	/* The tree down to --level, Info metrics with --info, no counts. */
-	const int *shown = has ? model_shown_nodes(r->tma, r->level, r->info, &n) : NULL;
-	const struct key_table *keys = has ? model_json_keys(r->tma) : NULL;
+	int n = r->tma && r->result ? p->nshown : 0;
 
 	JW_KEY(w, "metrics");
 	jw_begin_object(w);
-	jw_run_begin(w, &run);
-	for (int j = 0; j < n; j++) {
-		char *o = table_key(&run, keys, shown[j], SIG_DOUBLE_MAX);
-
-		if (!o)
-			break;
-		run.at = o + value_text(r->result->value[shown[j]], o, ratio_text);
-	}
-	jw_run_end(&run);
+	jw_number_members(w, n, p->node_name, p->node_len, n ? r->result->value : NULL, p->shown,
+			  JW_RATIO, false);
 	jw_end_object(w);
 	JW_KEY(w, "flagged");
 	jw_begin_array(w);
-	jw_run_begin(w, &run);
-	for (int j = 0; j < n; j++) {
-		int i = shown[j];
-		char *end;
-
-		if (!r->result->flagged[i] || (r->info && model_node(r->tma, i)->is_info))
-			continue;
-		end = table_name(&run, keys, i);
-		if (!end)
-			break;
-		run.at = end;
-	}
-	jw_run_end(&run);
+	for (int j = 0; j < n; j++)
+		if (r->result->flagged[p->shown[j]] &&
+		    !(r->info && model_node(r->tma, p->shown[j])->is_info))
+			jw_string_plain(w, p->node_name[j], p->node_len[j]);
 	jw_end_array(w);
 	JW_KEY(w, "bottleneck");
 	jw_string(w, model_bottleneck_path(r->tma, r->result, r->level));
 }
 
-/* Texts of at most this many sets of groups on the stack; a plan with more takes the general way. */
-#define MEASURED_SET_TEXTS 128
-/* A set whose text is not made yet (a text is at most SIG_DOUBLE_MAX long). */
-#define MEASURED_UNMADE UINT8_MAX
-
-/*
- * quality.measured by the run's sets of groups (collect/measured_sets.h): each
- * set's text made once, at its first shown node, and each value's once: a
- * level-6 icx line's 43 sets hold some 19 shares (sets whose groups were on
- * in the same slices share one), and the digits are the dear part.  The same
- * members as add_measured_by_node writes.
- */
-static void add_measured_by_set(struct jw_run *run, const struct report_line *r)
-{
-	const struct measured_sets *s = r->measured_sets;
-	const struct key_table *keys = model_json_keys(r->tma);
-	char text[MEASURED_SET_TEXTS][SIG_DOUBLE_MAX];
-	uint8_t len[MEASURED_SET_TEXTS];
-	struct share_memo memo;
-
-	share_memo_init(&memo);
-	memset(len, MEASURED_UNMADE, (size_t)s->nsets);
-	for (int j = 0; j < s->nshown; j++) {
-		int set = s->shown_set[j];
-		char *o;
-
-		if (len[set] == MEASURED_UNMADE) {
-			double v = r->measured[s->first[set]];
-			size_t n = 0;
-
-			if (isfinite(v))
-				n = share_memo_write(&memo, v, text[set]);
-			else if (!isnan(v))
-				n = value_text(v, text[set], share_text);
-			len[set] = (uint8_t)n;
-		}
-		if (!len[set]) /* never enabled: not reported, as a NAN node */
-			continue;
-		o = table_key(run, keys, s->shown_node[j], len[set]);
-		if (!o)
-			return;
-		short_copy(o, text[set], len[set]);
-		run->at = o + len[set];
-	}
-}
-
-/*
- * quality.measured node by node, for lines without the sets (a replay's):
- * the nodes of one perf group share their fraction, so its text is made
- * once per line (util/share_memo.h).
- */
-static void add_measured_by_node(struct jw_run *run, const struct report_line *r)
-{
-	struct share_memo memo;
-	int n;
-	/* The line's own nodes only: an Info metric without --info reads rotating events too */
-	const int *shown = model_shown_nodes(r->tma, r->level, r->info, &n);
-	const struct key_table *keys = model_json_keys(r->tma);
-
-	share_memo_init(&memo);
-	for (int j = 0; j < n; j++) {
-		int k = shown[j];
-		const char *text = "null";
-		size_t len = 4;
-		char *o;
-
-		if (isnan(r->measured[k]))
-			continue;
-		if (isfinite(r->measured[k]))
-			text = share_memo_text(&memo, r->measured[k], &len);
-		o = table_key(run, keys, k, len);
-		if (!o)
-			return;
-		short_copy(o, text, len);
-		run->at = o + len;
-	}
-}
-
 /*
  * At levels 4-6 groups are measured in turns: each node whose events take
  * turns with the fraction of the interval they were on the PMU
- * (docs/output.md).
+ * (docs/output.md), the line's own nodes only (an Info metric without
+ * --info reads rotating events too); NAN: not reported.
  */
-static void add_measured(struct json_writer *w, const struct report_line *r)
+static void add_measured(struct json_writer *w, const struct json_printer *p,
+			 const struct report_line *r)
 {
-	const struct measured_sets *s = r->measured_sets;
-	struct jw_run run;
-
 	if (!r->measured || !r->tma)
 		return;
 	JW_KEY(w, "measured");
 	jw_begin_object(w);
-	jw_run_begin(w, &run);
-	if (s && s->level == r->level && s->info == r->info && s->nsets <= MEASURED_SET_TEXTS)
-		add_measured_by_set(&run, r);
-	else
-		add_measured_by_node(&run, r);
-	jw_run_end(&run);
+	jw_number_members(w, p->nshown, p->node_name, p->node_len, r->measured, p->shown, JW_SHARE,
+			  true);
 	jw_end_object(w);
 }
 
@@ -253,7 +126,8 @@ static void add_unmeasured(struct json_writer *w, const struct report_line *r)
 	jw_end_object(w);
 }
 
-static void add_quality(struct json_writer *w, const struct report_line *r)
+static void add_quality(struct json_writer *w, const struct json_printer *p,
+			const struct report_line *r)
 {
 	JW_KEY(w, "quality");
 	jw_begin_object(w);
@@ -282,7 +156,7 @@ static void add_quality(struct json_writer *w, const struct report_line *r)
 	jw_string(w, r->retire_latency);
 	JW_KEY(w, "no_top_down");
 	jw_string(w, r->result ? r->result->no_tree : NULL);
-	add_measured(w, r);
+	add_measured(w, p, r);
 	add_unmeasured(w, r);
 	jw_end_object(w);
 }
@@ -315,10 +189,99 @@ static void add_latencies_given(struct json_writer *w, const struct report_line 
 		jw_end_object(w);
 }
 
+struct json_printer *json_printer_new(const struct report_line *facts)
+{
+	struct json_printer *p = calloc(1, sizeof(*p));
+	int n = 0;
+
+	if (!p)
+		return NULL;
+	p->ncounts = facts->ncounts;
+	p->count_names = facts->count_names;
+	p->tma = facts->tma;
+	p->level = facts->level;
+	p->info = facts->info;
+	if (p->tma)
+		p->shown = model_shown_nodes(p->tma, p->level, p->info, &n);
+	p->nshown = n;
+	p->count_len = calloc((size_t)p->ncounts + 1, sizeof(*p->count_len));
+	p->node_name = calloc((size_t)n + 1, sizeof(*p->node_name));
+	p->node_len = calloc((size_t)n + 1, sizeof(*p->node_len));
+	if (!p->count_len || !p->node_name || !p->node_len) {
+		json_printer_free(p);
+		return NULL;
+	}
+	for (int i = 0; i < p->ncounts; i++)
+		p->count_len[i] = jw_plain_length(p->count_names[i]);
+	for (int j = 0; j < n; j++) {
+		p->node_name[j] = model_node(p->tma, p->shown[j])->name;
+		p->node_len[j] = model_node(p->tma, p->shown[j])->name_len;
+	}
+	return p;
+}
+
+void json_printer_free(struct json_printer *p)
+{
+	if (!p)
+		return;
+	free(p->count_len);
+	free(p->node_name);
+	free(p->node_len);
+	free(p);
+}
+
+/* "counts": the names that need no escape a run at a time, the others escaped. */
+static void add_counts(struct json_writer *w, const struct json_printer *p,
+		       const struct report_line *r)
+{
+	JW_KEY(w, "counts");
+	jw_begin_object(w);
+	for (int i = 0, j; i < r->ncounts; i = j) {
+		for (j = i; j < r->ncounts && p->count_len[j]; j++)
+			;
+		jw_number_members(w, j - i, r->count_names + i, p->count_len + i,
+				  r->count_values + i, NULL, JW_EXACT, false);
+		if (j < r->ncounts) { /* a name to escape (or none) */
+			jw_key(w, r->count_names[j]);
+			jw_double(w, r->count_values[j++]);
+		}
+	}
+	jw_end_object(w);
+}
+
+/* Whether p was made from facts the line shares. */
+static bool printer_fits(const struct json_printer *p, const struct report_line *r)
+{
+	return p && p->count_names == r->count_names && p->ncounts == r->ncounts &&
+	       p->tma == r->tma && p->level == r->level && p->info == r->info;
+}
+
 int output_json_line(FILE *f, const struct report_line *r)
 {
+	return json_printer_line(NULL, f, r);
+}
+
+static int write_line(const struct json_printer *p, FILE *f, const struct report_line *r);
+
+int json_printer_line(const struct json_printer *p, FILE *f, const struct report_line *r)
+{
+	struct json_printer *own;
+	int err;
+
+	if (printer_fits(p, r))
+		return write_line(p, f, r);
+	/* a line of its own (a replay's): a printer for it alone */
+	own = json_printer_new(r);
+	if (!own)
+		return -ENOMEM;
+	err = write_line(own, f, r);
+	json_printer_free(own);
+	return err;
+}
+
+static int write_line(const struct json_printer *p, FILE *f, const struct report_line *r)
+{
 	struct json_writer w;
-	struct jw_run run;
 	char when[RFC3339_MAX];
 	const char *text;
 	size_t len;
@@ -359,29 +322,9 @@ int output_json_line(FILE *f, const struct report_line *r)
 	}
 	JW_KEY(&w, "resource");
 	resource_object(&w, r->resource);
-	JW_KEY(&w, "counts");
-	jw_begin_object(&w);
-	jw_run_begin(&w, &run);
-	for (int i = 0; i < r->ncounts; i++) {
-		char *o;
-
-		if (!r->count_keys || !r->count_keys->len[i]) {
-			/* a name to escape: the writer's own calls, between runs */
-			jw_run_end(&run);
-			jw_key(&w, r->count_names[i]);
-			jw_double(&w, r->count_values[i]);
-			jw_run_begin(&w, &run);
-			continue;
-		}
-		o = table_key(&run, r->count_keys, i, SHORTEST_DOUBLE_MAX);
-		if (!o)
-			break;
-		run.at = o + value_text(r->count_values[i], o, shortest_double);
-	}
-	jw_run_end(&run);
-	jw_end_object(&w);
-	add_quality(&w, r);
-	add_model_result(&w, r);
+	add_counts(&w, p, r);
+	add_quality(&w, p, r);
+	add_model_result(&w, p, r);
 	JW_KEY(&w, "topdown_fixed");
 	jw_bool(&w, r->topdown_fixed);
 	JW_KEY(&w, "smt");

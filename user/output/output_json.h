@@ -10,7 +10,22 @@
 
 #include "output/cgroup_record.h"
 
-/* Writes one line; 0, -ENOMEM, or -EPIPE/-EIO when the stream failed. */
+/*
+ * The JSON printer of one run: what it works out once from the facts every
+ * line shares (report_line of report_new): which count names are written
+ * as keys as they are and which need an escape.  NULL: out of memory.
+ */
+struct json_printer;
+struct json_printer *json_printer_new(const struct report_line *facts);
+void json_printer_free(struct json_printer *p);
+
+/*
+ * Writes one line; 0, -ENOMEM, or -EPIPE/-EIO when the stream failed.  p
+ * NULL, or lines with other count names than its facts': each name checked
+ * as it is written.
+ */
+int json_printer_line(const struct json_printer *p, FILE *f, const struct report_line *r);
+/* json_printer_line without a printer: a line on its own (a replay's). */
 int output_json_line(FILE *f, const struct report_line *r);
 
 #endif

@@ -46,7 +46,8 @@ struct report {
 	const struct report_sink *sink; /* NULL: none */
 	/* REPORT_HTML: the run's report, and each of its cgroups' counts summed over the run */
 	struct html_report *html;
-	char *totals; /* ntotals sums of the plan's size (acc_bytes) */
+	struct json_printer *json; /* REPORT_JSON */
+	char *totals;		   /* ntotals sums of the plan's size (acc_bytes) */
 	int ntotals;
 	struct tmacg_acc *other, *empty; /* "(other)"'s sum; a zero one for a cgroup without */
 };
@@ -85,6 +86,8 @@ struct report *report_new(const struct report_config *cfg, FILE *out)
 	}
 	if (cfg->format == REPORT_HTML &&
 	    !(r->html = html_report_new(r->facts.tma, r->facts.level)))
+		goto fail;
+	if (cfg->format == REPORT_JSON && !(r->json = json_printer_new(&r->facts)))
 		goto fail;
 	r->counts = calloc(r->facts.ncounts ? r->facts.ncounts : 1, sizeof(*r->counts));
 	r->result = model_result_new(r->facts.tma);
@@ -131,6 +134,7 @@ void report_free(struct report *r)
 		model_result_free(r->result);
 	free(r->tasks);
 	html_report_free(r->html);
+	json_printer_free(r->json);
 	free(r->totals);
 	free(r->other);
 	free(r->empty);
@@ -304,7 +308,7 @@ static int emit(struct report *r, const struct line_ctx *lc, const char *name, u
 	if (r->top_now)
 		return task ? 0 : top_add(r->top, &line, !node);
 	if (r->cfg.format == REPORT_JSON)
-		return output_json_line(r->out, &line);
+		return json_printer_line(r->json, r->out, &line);
 	if (r->cfg.format == REPORT_NONE)
 		return 0;
 	output_tree(r->out, &line, r->cfg.color);

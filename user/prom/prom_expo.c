@@ -23,8 +23,7 @@
 #include "prom/prom_nodes.h"
 #include "prom/prom_rows.h"
 #include "prom/prom_text.h"
-#include "util/shortest_double.h"
-#include "util/sig_double.h"
+#include "util/double_text.h"
 #include "util/u64map.h"
 #include "util/version.h"
 
@@ -240,7 +239,7 @@ void prom_expo_free(struct prom_expo *e)
  */
 static void put_value(FILE *f, double v, size_t (*text)(double, char *))
 {
-	char buf[SHORTEST_DOUBLE_MAX + 2] = " ";
+	char buf[DOUBLE_TEXT_MAX + 2] = " ";
 	size_t n = 1 + text(v, buf + 1);
 
 	buf[n++] = '\n';

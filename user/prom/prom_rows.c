@@ -2,16 +2,12 @@
 #include "prom/prom_rows.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "prom/prom_nodes.h"
-#include "util/short_copy.h"
-#include "util/share_memo.h"
-#include "util/shortest_double.h"
-#include "util/sig_double.h"
+#include "util/double_text.h"
 
 /* A text in the pool: where it starts, how long it is. */
 struct rows_text {
@@ -34,13 +30,6 @@ struct rows_family {
 	const char *name;
 	size_t name_len;
 	size_t (*text)(double, char *);
-	/*
-	 * Shares that repeat within a render: each distinct one's share_text
-	 * made once, through util/share_memo.h, in place of text().  A level-6
-	 * icx line's 43 sets of groups hold some 19 distinct shares, and the
-	 * digits are a sample's dear part.
-	 */
-	bool memo;
 	struct rows_run *runs;
 	size_t nruns, runs_cap;
 	struct rows_sample *samples;
@@ -86,7 +75,6 @@ struct prom_rows *prom_rows_new(const char *const names[PROM_ROWS_FAMILIES])
 		[PROM_ROWS_RATIO] = ratio_text,
 		[PROM_ROWS_MEASURED] = share_text,
 	};
-	static const bool memo[PROM_ROWS_FAMILIES] = { [PROM_ROWS_MEASURED] = true };
 	struct prom_rows *r = calloc(1, sizeof(*r));
 
 	if (!r)
@@ -95,7 +83,6 @@ struct prom_rows *prom_rows_new(const char *const names[PROM_ROWS_FAMILIES])
 		r->fam[f].name = names[f];
 		r->fam[f].name_len = strlen(names[f]);
 		r->fam[f].text = text[f];
-		r->fam[f].memo = memo[f];
 	}
 	return r;
 }
@@ -199,7 +186,7 @@ int prom_rows_sample(struct prom_rows *r, enum prom_rows_family fam, int index, 
 	*s = (struct rows_sample){ .own = f->own[index], .v = v };
 	f->runs[f->nruns - 1].count++;
 	/* "<name>{<labels><own> <value>\n" */
-	size = f->name_len + 1 + r->line_labels.len + s->own.len + 1 + SHORTEST_DOUBLE_MAX + 1;
+	size = f->name_len + 1 + r->line_labels.len + s->own.len + 1 + DOUBLE_TEXT_MAX + 1;
 	if (size > r->max_sample)
 		r->max_sample = size;
 	return 0;
@@ -219,10 +206,8 @@ size_t prom_rows_render(const struct prom_rows *r, enum prom_rows_family fam,
 			struct prom_rows_cursor *c, char *buf, size_t cap)
 {
 	const struct rows_family *f = &r->fam[fam];
-	struct share_memo memo;
 	char *o = buf;
 
-	share_memo_init(&memo);
 	for (; c->run < f->nruns; c->run++, c->sample = 0) {
 		const struct rows_run *run = &f->runs[c->run];
 		const char *labels = r->pool + run->labels.at;
@@ -231,21 +216,17 @@ size_t prom_rows_render(const struct prom_rows *r, enum prom_rows_family fam,
 		for (; c->sample < run->count; c->sample++) {
 			const struct rows_sample *s = &f->samples[run->first + c->sample];
 
-			if ((size_t)(buf + cap - o) <
-			    head + s->own.len + 1 + SHORTEST_DOUBLE_MAX + 1)
+			if ((size_t)(buf + cap - o) < head + s->own.len + 1 + DOUBLE_TEXT_MAX + 1)
 				return (size_t)(o - buf);
-			short_copy(o, f->name, f->name_len);
+			memcpy(o, f->name, f->name_len);
 			o += f->name_len;
 			*o++ = '{';
-			short_copy(o, labels, run->labels.len);
+			memcpy(o, labels, run->labels.len);
 			o += run->labels.len;
-			short_copy(o, r->pool + s->own.at, s->own.len);
+			memcpy(o, r->pool + s->own.at, s->own.len);
 			o += s->own.len;
 			*o++ = ' ';
-			if (f->memo && isfinite(s->v))
-				o += share_memo_write(&memo, s->v, o);
-			else
-				o += f->text(s->v, o);
+			o += f->text(s->v, o);
 			*o++ = '\n';
 		}
 	}

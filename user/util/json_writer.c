@@ -7,7 +7,7 @@
 
 #include "util/int_text.h"
 #include "util/name_escape.h"
-#include "util/shortest_double.h"
+#include "util/double_text.h"
 
 void json_writer_init(struct json_writer *w)
 {
@@ -265,7 +265,7 @@ static void put_string(struct json_writer *w, const char *s)
 
 size_t jw_plain_length(const char *s)
 {
-	size_t n = strlen(s);
+	size_t n = s ? strlen(s) : 0;
 
 	return all_plain(s, n) ? n : 0;
 }
@@ -305,51 +305,122 @@ void jw_string_plain(struct json_writer *w, const char *s, size_t len)
 	w->buf[w->len++] = '"';
 }
 
-/* Room for the run: the writer's own bytes up to run->at counted, at least a few KB more. */
-#define RUN_ROOM 4096
-
-void jw_run_begin(struct json_writer *w, struct jw_run *run)
+/* d's text at o (room for DOUBLE_TEXT_MAX bytes), or null; its length. */
+static size_t number_text(double d, enum jw_form form, char *o)
 {
-	run->w = w;
-	run->at = run->end = w->buf + w->len;
-	/* Members of an open object or items of an array, never a value after a key. */
-	if (!w->depth || w->after_key)
-		w->failed = true;
-	run->comma = w->depth && (w->has_item & (UINT32_C(1) << (w->depth - 1)));
-}
-
-bool jw_run_grow(struct jw_run *run, size_t n)
-{
-	struct json_writer *w = run->w;
-
-	w->len = (size_t)(run->at - w->buf);
-	if (w->failed || !reserve(w, n > RUN_ROOM ? n : RUN_ROOM)) {
-		run->at = run->end = w->buf + w->len;
-		return false;
+	if (!isfinite(d)) {
+		memcpy(o, "null", 4);
+		return 4;
 	}
-	run->at = w->buf + w->len;
-	run->end = w->buf + w->cap;
-	return true;
+	switch (form) {
+	case JW_RATIO:
+		return ratio_text(d, o);
+	case JW_SHARE:
+		return share_text(d, o);
+	default:
+		return shortest_double(d, o);
+	}
 }
 
-void jw_run_end(struct jw_run *run)
+void jw_number(struct json_writer *w, double d, enum jw_form form)
 {
-	struct json_writer *w = run->w;
-
-	w->len = (size_t)(run->at - w->buf);
-	if (run->comma && w->depth)
-		w->has_item |= UINT32_C(1) << (w->depth - 1);
+	separate(w);
+	if (reserve(w, DOUBLE_TEXT_MAX))
+		w->len += number_text(d, form, w->buf + w->len);
 }
 
 void jw_double(struct json_writer *w, double d)
 {
+	jw_number(w, d, JW_EXACT);
+}
+
+void jw_number_member(struct json_writer *w, const char *key, size_t len, double d,
+		      enum jw_form form)
+{
+	char *o;
+
+	if (w->after_key || !w->depth) /* a member of an open object, not a value */
+		w->failed = true;
 	separate(w);
-	if (!isfinite(d)) {
-		put(w, "null", 4);
+	if (!reserve(w, len + 3 + DOUBLE_TEXT_MAX))
+		return;
+	o = w->buf + w->len;
+	*o++ = '"';
+	memcpy(o, key, len);
+	o += len;
+	*o++ = '"';
+	*o++ = ':';
+	o += number_text(d, form, o);
+	w->len = (size_t)(o - w->buf);
+}
+
+/* Shares whose text one jw_number_members call remembers. */
+#define SEEN_SHARES 32
+
+void jw_number_members(struct json_writer *w, int n, const char *const *keys, const size_t *lens,
+		       const double *values, const int *index, enum jw_form form, bool skip_nan)
+{
+	/*
+	 * The shares of a line repeat (quality.measured: one per set of perf
+	 * groups, some 19 for a level-6 line's 88 nodes): each one's text is
+	 * made once and copied from where it was written, earlier in the text.
+	 */
+	struct {
+		uint64_t bits;
+		size_t at, len;
+	} seen[SEEN_SHARES];
+	int nseen = 0;
+	size_t room = 0;
+	bool comma;
+	char *o;
+
+	for (int j = 0; j < n; j++) /* a comma, the quotes and the colon: 4 */
+		room += lens[j] + 4 + DOUBLE_TEXT_MAX;
+	if (!n || !reserve(w, room))
+		return;
+	if (w->after_key || !w->depth) {
+		w->failed = true;
 		return;
 	}
-	if (reserve(w, SHORTEST_DOUBLE_MAX))
-		w->len += shortest_double(d, w->buf + w->len);
+	o = w->buf + w->len;
+	comma = (w->has_item >> (w->depth - 1)) & 1;
+	for (int j = 0; j < n; j++) {
+		double v = values[index ? index[j] : j];
+		uint64_t bits;
+		int k = 0;
+
+		if (skip_nan && isnan(v))
+			continue;
+		*o = ',';
+		o += comma;
+		comma = true;
+		*o++ = '"';
+		memcpy(o, keys[j], lens[j]);
+		o += lens[j];
+		*o++ = '"';
+		*o++ = ':';
+		if (form != JW_SHARE) {
+			o += number_text(v, form, o);
+			continue;
+		}
+		memcpy(&bits, &v, sizeof(bits));
+		while (k < nseen && seen[k].bits != bits)
+			k++;
+		if (k < nseen) {
+			memcpy(o, w->buf + seen[k].at, seen[k].len);
+		} else if (nseen < SEEN_SHARES) {
+			seen[nseen].bits = bits;
+			seen[nseen].at = (size_t)(o - w->buf);
+			k = nseen++;
+			seen[k].len = number_text(v, form, o);
+		} else {
+			o += number_text(v, form, o);
+			continue;
+		}
+		o += seen[k].len;
+	}
+	w->has_item |= (uint32_t)comma << (w->depth - 1);
+	w->len = (size_t)(o - w->buf);
 }
 
 void jw_uint(struct json_writer *w, uint64_t v)

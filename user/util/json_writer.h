@@ -5,8 +5,8 @@
  * built and freed a tree of objects for every line: issue 21).  Strings go
  * through name_json_text (util/name_escape.h), so any byte string comes out as
  * strict UTF-8, then escaped as json-c escapes ('"', '\\', control characters;
- * '/' left as it is).  Numbers: util/shortest_double.h; NaN and infinities
- * are written as null.
+ * '/' left as it is).  Numbers: util/double_text.h; NaN and infinities
+ * are written as null.  Every call checks the room it writes in itself.
  *
  * Errors stick: once out of memory (or nested past JSON_WRITER_MAX_DEPTH),
  * every call is a no-op and json_writer_failed says so.
@@ -17,7 +17,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #define JSON_WRITER_MAX_DEPTH 32
 /* Kept inside the writer: a line of tmacg's fits without touching the heap. */
@@ -69,70 +68,32 @@ void jw_string(struct json_writer *w, const char *s);
  * [A-Za-z0-9_] only); jw_key_plain() writes such a key.
  */
 void jw_string_plain(struct json_writer *w, const char *s, size_t len);
-/* Not finite: null. */
-void jw_double(struct json_writer *w, double d);
-/*
- * A run of members the caller writes straight into the line, for an object
- * of many alike ("counts", "metrics", quality.measured: a level-6 line's 315
- * members).  Through jw_member_*, each member was a call, the separator's
- * bookkeeping, a room check and two copy calls: a fifth of the line's
- * instructions (callgrind on outpath, issue 27).  Inside an open object
- * (or an array, whose items are written as jw_run_quoted_key's keys are:
- * a comma before all but the first):
- *
- *   jw_run_begin(w, &run);
- *   for (...) {
- *           if (!jw_run_room(&run, 1 + JW_QUOTED_COPY + keylen + most))
- *                   break;                        (out of memory: w failed)
- *           o = jw_run_quoted_key(&run, key, keylen);  (its comma, "key":)
- *           o += text(value, o);                  (at most `most` bytes)
- *           run.at = o;
- *   }
- *   jw_run_end(&run);
- */
-struct jw_run {
-	struct json_writer *w;
-	char *at;   /* where the next member goes */
-	char *end;  /* the end of the room */
-	bool comma; /* the object holds a member: the next one needs a comma */
+/* How a number is written (util/double_text.h). */
+enum jw_form {
+	JW_EXACT, /* shortest_double: what a line measures */
+	JW_RATIO, /* ratio_text: the metrics */
+	JW_SHARE, /* share_text: quality.measured */
 };
 
-void jw_run_begin(struct json_writer *w, struct jw_run *run);
-/* jw_run_room()'s slow path. */
-bool jw_run_grow(struct jw_run *run, size_t n);
-void jw_run_end(struct jw_run *run);
-
-/* Room for the next member, n bytes at most (its comma and key included); false: out of memory. */
-static inline bool jw_run_room(struct jw_run *run, size_t n)
-{
-	return (size_t)(run->end - run->at) >= n || jw_run_grow(run, n);
-}
-
+/* Not finite: null.  jw_double is JW_EXACT. */
+void jw_double(struct json_writer *w, double d);
+void jw_number(struct json_writer *w, double d, enum jw_form form);
 /*
- * The bytes jw_run_quoted_key() copies of a key no longer than this: the
- * table it reads from has them after every key (model_json_keys), and the
- * room asked for the member counts them.
+ * "key":number in one call: a key that needs no escape (jw_plain_length,
+ * or a model's node name) of len bytes.
  */
-#define JW_QUOTED_COPY 64
-
+void jw_number_member(struct json_writer *w, const char *key, size_t len, double d,
+		      enum jw_form form);
 /*
- * Writes [,] and a key already quoted with its colon ("key":, len bytes) at
- * run->at, in one copy of JW_QUOTED_COPY bytes where it fits: no branch on
- * the key's length.  Returns where the value goes.
+ * The members of an object of many alike (counts, metrics,
+ * quality.measured: a level-6 line's 315) in one call: member j is
+ * "keys[j]":value (keys[j] of lens[j] bytes, needing no escape), value
+ * values[index[j]] (values[j] where index is NULL); a NaN value with
+ * skip_nan leaves the member out.  The room for all of them is taken at
+ * once, from the keys' lengths: no check or call a member.
  */
-static inline char *jw_run_quoted_key(struct jw_run *run, const char *quoted, size_t len)
-{
-	char *o = run->at;
-
-	*o = ',';
-	o += run->comma;
-	run->comma = true;
-	if (len <= JW_QUOTED_COPY)
-		memcpy(o, quoted, JW_QUOTED_COPY);
-	else
-		memcpy(o, quoted, len);
-	return o + len;
-}
+void jw_number_members(struct json_writer *w, int n, const char *const *keys, const size_t *lens,
+		       const double *values, const int *index, enum jw_form form, bool skip_nan);
 
 void jw_uint(struct json_writer *w, uint64_t v);
 void jw_int(struct json_writer *w, int64_t v);

@@ -1,84 +1,73 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * JSON keys made once (util/key_table.h) and a model's (model_json_keys,
- * model_shown_nodes): each key is its name quoted with a colon, a name that
- * needs an escape has none, KEY_TABLE_PAD bytes can be read from every key
- * (under AddressSanitizer a read past the table fails), and the nodes shown
- * at each depth are the ones a line reports.
+ * The keys of a line's many members (jw_number_member): a count's name is
+ * written as its key where it needs no escape (jw_plain_length), quoted
+ * with a colon; every node name of a model needs none and comes out so;
+ * and the nodes shown at each depth (model_shown_nodes) are the ones a
+ * line reports.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/model.h"
 #include "util/json_writer.h"
-#include "util/key_table.h"
 
-/* Key i of t as a string. */
-static char *key_text(const struct key_table *t, int i)
+/* The member jw_number_member writes for key[0..len) and 1, without the braces. */
+static void check_member(const char *key, size_t len)
 {
-	char *s = calloc(t->len[i] + 1, 1);
+	struct json_writer w;
+	char want[256];
+	const char *t;
+	size_t n;
 
-	assert_non_null(s);
-	memcpy(s, t->text + t->at[i], t->len[i]);
-	return s;
+	json_writer_init(&w);
+	jw_begin_object(&w);
+	jw_number_member(&w, key, len, 1, JW_EXACT);
+	jw_end_object(&w);
+	assert_false(json_writer_failed(&w));
+	t = json_writer_text(&w, &n);
+	snprintf(want, sizeof(want), "{\"%.*s\":1}", (int)len, key);
+	assert_int_equal(n, strlen(want));
+	assert_memory_equal(t, want, n);
+	json_writer_release(&w);
 }
 
 static void keys_are_quoted_names_with_colons(void **state)
 {
-	static const char *const names[] = { "on_cpu_s", "odd\"name", "TOPDOWN.SLOTS", "x" };
-	struct key_table t;
-	char copy[KEY_TABLE_PAD], *s;
-
 	(void)state;
-	assert_int_equal(key_table_make(&t, 4, 40), 0);
-	for (int i = 0; i < 4; i++) {
-		size_t len = jw_plain_length(names[i]);
-
-		if (len)
-			key_table_set(&t, i, names[i], len);
-	}
-	s = key_text(&t, 0);
-	assert_string_equal(s, "\"on_cpu_s\":");
-	free(s);
-	assert_int_equal(t.len[1], 0); /* '"': escaped by the writer, no key */
-	s = key_text(&t, 2);
-	assert_string_equal(s, "\"TOPDOWN.SLOTS\":");
-	free(s);
-	s = key_text(&t, 3);
-	assert_string_equal(s, "\"x\":");
-	free(s);
-	/* The fixed-size copy jw_run_quoted_key makes, from the last key. */
-	memcpy(copy, t.text + t.at[3], sizeof(copy));
-	assert_memory_equal(copy, "\"x\":", 4);
-	key_table_free(&t);
-	assert_null(t.text);
+	assert_int_equal(jw_plain_length("on_cpu_s"), 8);
+	check_member("on_cpu_s", 8);
+	assert_int_equal(jw_plain_length("odd\"name"),
+			 0); /* '"': escaped by jw_key, not a member's key */
+	assert_int_equal(jw_plain_length("back\\slash"), 0);
+	assert_int_equal(jw_plain_length("tab\tbed"), 0);
+	assert_int_equal(jw_plain_length("caf\xc3\xa9"), 0);
+	assert_int_equal(jw_plain_length(""), 0);
+	assert_int_equal(jw_plain_length(NULL), 0);
+	assert_int_equal(jw_plain_length("TOPDOWN.SLOTS"), 13);
+	check_member("TOPDOWN.SLOTS", 13);
+	assert_int_equal(jw_plain_length("x"), 1);
+	check_member("x", 1);
 }
 
 static void a_model_has_a_key_for_every_node(void **state)
 {
 	char err[256];
 	struct tma_model *m = model_load_builtin("icx", err, sizeof(err));
-	const struct key_table *keys;
-	char copy[KEY_TABLE_PAD];
 
 	(void)state;
 	assert_non_null(m);
-	keys = model_json_keys(m);
 	for (int i = 0; i < model_node_count(m); i++) {
 		const struct model_node_info *node = model_node(m, i);
-		char *s = key_text(keys, i);
 
-		assert_int_equal(keys->len[i], node->name_len + 3);
-		assert_int_equal(s[0], '"');
-		assert_memory_equal(s + 1, node->name, node->name_len);
-		assert_string_equal(s + 1 + node->name_len, "\":");
-		memcpy(copy, keys->text + keys->at[i], sizeof(copy));
-		free(s);
+		assert_int_equal(jw_plain_length(node->name), node->name_len);
+		check_member(node->name, node->name_len);
 	}
 	model_free(m);
 }
