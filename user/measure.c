@@ -48,7 +48,7 @@ struct measure_impl {
 	 * Plan event -> its group: ms.events[].group, a byte each.  scaled() reads
 	 * it for every event of every line, and a pmu_event is 144 bytes: at level
 	 * 6 that read took 141 cache lines a line, a third of its L1 misses in
-	 * callgrind's model, and pushed out the formulas' code (issue 27).
+	 * callgrind's model, and pushed out the formulas' code.
 	 */
 	int8_t group_of[TMACG_MAX_EVENTS];
 	int tsc_event; /* model event index of msr/tsc/, -1 if unread */
@@ -98,8 +98,8 @@ static double tsc_rate(void)
 /*
  * Plan event idx of a cgroup's sum, scaled and rounded to a whole count (as
  * perf stat's scaled counts: the digits an estimate carries past the count
- * are noise, and writing them was a third of a level-6 line's cost, issue
- * 27); NAN when not opened.  A cgroup
+ * are noise, and writing them was a third of a level-6 line's cost); NAN
+ * when not opened.  A cgroup
  * that did not run at all (no runtime, no group enabled) was charged nothing
  * because nothing happened: its events are measured zeros.  NAN stays for a
  * group enabled for it but never on the PMU (multiplexed out).

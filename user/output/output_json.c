@@ -4,7 +4,7 @@
  * appended in the schema's key order as it is known, so a line allocates
  * nothing; it used to build and free a json-c object tree, and to find each
  * number's shortest text by printf and strtod, most of tmacg's CPU time at
- * 10,000 cgroups (issue 21).  The tests still read every line back with json-c.
+ * 10,000 cgroups.  The tests still read every line back with json-c.
  */
 #include "output/output_json.h"
 

@@ -6,7 +6,7 @@
  * rewound, not reopened, at each interval: their buffers keep their size.
  * The node families (ratios, measured shares, node slots), most of a deep
  * level's samples, are kept as numbers instead (prom_rows.h) and made into
- * text as a scrape sends them (issue 27).
+ * text as a scrape sends them.
  */
 #include "prom/prom_expo.h"
 
@@ -231,10 +231,10 @@ void prom_expo_free(struct prom_expo *e)
 
 /*
  * The value as Prometheus parses it, by text(): the shortest text that reads
- * back exactly, or a ratio's RATIO_DIGITS (docs/output.md "Numbers").  One fwrite, no printf: a sample per family and cgroup adds up (issue 21).
+ * back exactly, or a ratio's RATIO_DIGITS (docs/output.md "Numbers").  One fwrite, no printf: a sample per family and cgroup adds up.
  * The samples' writes skip stdio's locking (*_unlocked): each family's
  * stream is this expo's alone, written by one thread, and a level-6 line
- * makes some 900 of these calls (issue 27).
+ * makes some 900 of these calls.
  * Finite values only: every caller leaves out a sample it has no value for.
  */
 static void put_value(FILE *f, double v, size_t (*text)(double, char *))
@@ -538,7 +538,7 @@ static int slot_counters(struct prom_expo *e, struct series_state *s, const stru
  * in the order of each set's first node.  Its value is the smallest
  * running/enabled of those groups, every node of the set's quality.measured:
  * a level-6 line's 88 such nodes hold some 19 sets, so the family costs a
- * fifth of a sample a node and Prometheus a fifth of the series (issue 27).
+ * fifth of a sample a node and Prometheus a fifth of the series.
  */
 static void measured_samples(struct prom_expo *e, const struct report_line *l)
 {

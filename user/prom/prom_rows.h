@@ -6,8 +6,7 @@
  * 1,000 cgroups is some 23 MiB of text: written whole each interval it no
  * longer fit any cache with the one still being served beside it, and the
  * copies into it were a quarter of tmacg's user time at level 6.  Kept as
- * numbers it is some 3 MiB, and text is made where it goes straight out
- * (issue 27).
+ * numbers it is some 3 MiB, and text is made where it goes straight out.
  *
  * Each sample is `<family>{<line's labels><node's labels> <value>\n`, as
  * prom_expo.h writes the other families'.  The node's labels are copied

@@ -214,7 +214,7 @@ static void put_escaped(struct json_writer *w, const char *text)
  * byte below 0x20 or from 0x80, none '"' or '\\' (the classic tests for a
  * zero byte and a byte below a bound, each exact about whether one exists).
  * A node's or count's name is some twenty bytes: three words, not twenty
- * table lookups (issue 27: level 6 writes three times the names).
+ * table lookups (a level-6 line writes three times the names).
  */
 static bool all_plain(const char *s, size_t n)
 {

@@ -2,7 +2,7 @@
 /*
  * A streaming JSON writer into one growing buffer: values are appended as they
  * come, commas and nesting tracked here, so a line costs no allocation (json-c
- * built and freed a tree of objects for every line: issue 21).  Strings go
+ * built and freed a tree of objects for every line).  Strings go
  * through name_json_text (util/name_escape.h), so any byte string comes out as
  * strict UTF-8, then escaped as json-c escapes ('"', '\\', control characters;
  * '/' left as it is).  Numbers: util/double_text.h; NaN and infinities

@@ -3,7 +3,7 @@
  * A scaled count rounded to a whole one: nearbyint's result in the rounding
  * mode tmacg runs in (to nearest, ties to even; never changed), without
  * nearbyint's library call for the common case, a positive count below
- * 2^52 (a level-6 line scales 122 of them: issue 27).  From 2^52 on a
+ * 2^52 (a level-6 line scales 122 of them).  From 2^52 on a
  * double's step is 1, so adding 2^52 rounds x there and taking it off again
  * is exact.
  */
