@@ -324,7 +324,16 @@ static int resolve_cgroups(struct monitor *m, struct run_error *e)
 	for (int i = 0; i < m->o->ncgroups; i++) {
 		struct cgroup_spec *spec = &m->specs[i];
 
-		if (cgroup_resolve(&m->mnt, m->o->cgroups[i], spec->path, sizeof(spec->path)))
+		int ret = cgroup_resolve(&m->mnt, m->o->cgroups[i], spec->path, sizeof(spec->path));
+
+		if (ret == -EXDEV)
+			return run_fail(
+				e, RUN_USAGE,
+				"cgroup '%s' is outside cgroup v2, mounted at %s here "
+				"(a path up out of it, or a link to a directory elsewhere): "
+				"give a directory below it or a path inside it",
+				m->o->cgroups[i], m->mnt.dir);
+		if (ret)
 			return run_fail(e, RUN_USAGE,
 					"cgroup '%s' not found: cgroup v2 is mounted at %s "
 					"here; give a directory below it or a path inside it",

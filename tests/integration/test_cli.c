@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "itest.h"
 #include "repo_root.h"
 
 struct run {
@@ -104,6 +105,22 @@ static void missing_cgroup_exits_2(void **state)
 	expect(&r, 2, "--cgroup-root /tmp: not a cgroup2 mount point");
 }
 
+/*
+ * A path up out of the cgroup2 mount is refused as outside it, not looked up
+ * as a cgroup of that name or taken for the mount's parent.
+ */
+static void cgroup_outside_mount_exits_2(void **state)
+{
+	char up[4200];
+	const char *const args[] = { "--pmu", "software", "--cgroup", up, "--count", "1", NULL };
+	struct run r;
+
+	(void)state;
+	snprintf(up, sizeof(up), "%s/..", itest_cgroup_mount());
+	run(&r, false, args);
+	expect(&r, 2, "is outside cgroup v2");
+}
+
 /* tmacg --replay ... | head: a quiet 0 in every format, not "Broken pipe" and 1. */
 static void closed_pipe_during_replay_exits_0_quietly(void **state)
 {
@@ -130,6 +147,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(duration_without_unit_exits_2),
 		cmocka_unit_test(missing_cgroup_exits_2),
+		cmocka_unit_test(cgroup_outside_mount_exits_2),
 		cmocka_unit_test(closed_pipe_during_replay_exits_0_quietly),
 	};
 
