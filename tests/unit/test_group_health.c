@@ -118,6 +118,40 @@ static void test_dead_group_is_named_once(void **state)
 	free(text);
 }
 
+/*
+ * A pinned group (levels 4-6 keep it on all the time) that never counted: the
+ * kernel had no room for it beside other users' pinned events, said as such
+ * with the same fix; an unpinned one is not said to be pinned.
+ */
+static void test_dead_pinned_group_said_pinned(void **state)
+{
+	struct group_health h = { 0 };
+	struct measure ms;
+	union acc_room a = delta(1000000000, 1000000000, 0, 0, 600000000, 0);
+	char *text;
+
+	(void)state;
+	fake_measure(&ms);
+	for (int e = 0; e < ms.nevents; e++)
+		ms.events[e].attr.pinned = e == 3; /* group 2's leader, C.X */
+	group_health_add(&h, &six_in_three, &a.acc);
+	assert_int_equal(check(&h, &ms, &text), 1);
+	assert_non_null(strstr(text, "perf group 2 (C.X, C.Y, C.Z) never counted"));
+	assert_non_null(strstr(text, "it is pinned (on all the time at levels 4-6)"));
+	assert_non_null(strstr(text, "pinned events"));
+	assert_non_null(strstr(text, "nmi_watchdog"));
+	assert_non_null(strstr(text, "--level"));
+	assert_int_equal(strchr(text, '\n') - text + 1, (long)strlen(text)); /* one line */
+	free(text);
+	memset(&h, 0, sizeof(h));
+	for (int e = 0; e < ms.nevents; e++)
+		ms.events[e].attr.pinned = 0;
+	group_health_add(&h, &six_in_three, &a.acc);
+	assert_int_equal(check(&h, &ms, &text), 1);
+	assert_null(strstr(text, "pinned"));
+	free(text);
+}
+
 /* Running in one cgroup is enough: the group counts, other cgroups just did not run it. */
 static void test_running_anywhere_counts(void **state)
 {
@@ -186,8 +220,8 @@ static void test_bounds(void **state)
 }
 
 /*
- * Rotating, a group is enabled the whole interval in the sums but runs only in
- * its slices: cgroups that ran only in the others leave it "enabled, never
+ * Multiplexed, a group is enabled the whole interval in the sums but runs only
+ * in its turns: cgroups that ran only in the others' leave it "enabled, never
  * running".  The kernel's own times decide then: a group that ran is not
  * named, one that never did is.  Real software events on every CPU: group 0
  * enabled (it runs), group 1 opened but never enabled.
@@ -245,6 +279,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_healthy_groups_are_quiet),
 		cmocka_unit_test(test_dead_group_is_named_once),
+		cmocka_unit_test(test_dead_pinned_group_said_pinned),
 		cmocka_unit_test(test_running_anywhere_counts),
 		cmocka_unit_test(test_sums_restart_each_interval),
 		cmocka_unit_test(test_bounds),

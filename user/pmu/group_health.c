@@ -36,16 +36,35 @@ static void group_health_name(const struct pmu_event *events, int nevents, int g
 	fprintf(f, ")");
 }
 
+/* Whether group g's leader (its first event) is pinned: levels 4-6 keep it on all the time. */
+static bool group_pinned(const struct pmu_event *events, int nevents, int g)
+{
+	for (int e = 0; e < nevents; e++)
+		if (events[e].group == g)
+			return events[e].attr.pinned;
+	return false;
+}
+
 static void group_health_warn(const struct pmu_event *events, int nevents, int g, double enabled_s,
 			      FILE *f)
 {
 	group_health_name(events, nevents, g, f);
-	fprintf(f,
-		" never counted: enabled %.3f s over all cgroups in the interval, running 0: the "
-		"kernel could not put it on the PMU, so the nodes reading it are null.  Free the "
-		"counters (stop other perf users; sysctl kernel.nmi_watchdog=0) or read fewer "
-		"events (a lower --level)\n",
-		enabled_s);
+	if (group_pinned(events, nevents, g))
+		fprintf(f,
+			" never counted: enabled %.3f s over all cgroups in the interval, running 0: "
+			"it is pinned (on all the time at levels 4-6) but the kernel could not put it "
+			"on the PMU, whose counters other perf users' pinned events or the NMI "
+			"watchdog hold, so the nodes reading it are null.  Free the counters (stop "
+			"other perf users; sysctl kernel.nmi_watchdog=0) or read fewer events (a lower "
+			"--level)\n",
+			enabled_s);
+	else
+		fprintf(f,
+			" never counted: enabled %.3f s over all cgroups in the interval, running 0: "
+			"the kernel could not put it on the PMU, so the nodes reading it are null.  "
+			"Free the counters (stop other perf users; sysctl kernel.nmi_watchdog=0) or "
+			"read fewer events (a lower --level)\n",
+			enabled_s);
 }
 
 int group_health_check(struct group_health *h, const struct pmu_event *events, int nevents,
@@ -59,8 +78,8 @@ int group_health_check(struct group_health *h, const struct pmu_event *events, i
 			continue;
 		/*
 		 * Not by the cgroups' sums alone when the kernel can tell (1: it
-		 * ran, a rotation's slice no cgroup used; -errno: unknown, the
-		 * sums decide).  A group once named is not asked again.
+		 * ran, in the kernel's multiplexing turns no cgroup used; -errno:
+		 * unknown, the sums decide).  A group once named is not asked again.
 		 */
 		if (!h->warned[g] && h->pmu && pmu_group_ran(h->pmu, g) == 1)
 			continue;
@@ -83,7 +102,7 @@ __u64 group_health_unopened(struct group_health *h, const struct pmu_event *even
 		if (!((groups >> g) & 1) || ((h->unopened_named >> g) & 1))
 			continue;
 		named |= 1ull << g;
-		h->warned[g] = true; /* said here: not "never counted" once rotation enables it */
+		h->warned[g] = true; /* said here: not "never counted" as well */
 		group_health_name(events, nevents, g, f);
 		fprintf(f,
 			" left out: %s; the nodes reading it are null in every interval "

@@ -358,18 +358,7 @@ int pmu_switch_cpu(struct pmu_set *s, int cpu, uint64_t on, uint64_t off)
 	 * its group off the PMU while the members stay enabled, so enabling it
 	 * brings the whole group back.  Disabling the members too (the flag) left
 	 * them off after the group's next enable on 6.18: they never counted again.
-	 *
-	 * On then off: the CPU always has a group enabled.  An ioctl on another
-	 * CPU's event waits for that CPU to take the call, and in the arm64
-	 * guest (QEMU's TCG, the loop busy on CPU 1) one such call took up to
-	 * ~100 ms: off then on left CPU 1 with no group for that long, twice in
-	 * hp-rot's 600 ms loop (its slices' shares 0.83-0.87 on Debian 5.10 and
-	 * 6.12; group by group, 0.67-0.76).  On then off, the two groups share
-	 * the PMU meanwhile (the kernel multiplexes them, each scaled from its
-	 * own running time).  The price: a group enabled while the other holds
-	 * the counters goes on at the kernel's next multiplexing tick
-	 * (perf_event_mux_interval_ms, 1000/HZ ms), so each slice change can
-	 * leave a CPU up to that long without a group where ioctls are fast.
+	 * On then off: the CPU always has a group enabled.
 	 */
 	int ret = leaders_ioctl(s, cpu, on, PERF_EVENT_IOC_ENABLE);
 
@@ -433,10 +422,9 @@ int pmu_cpu_enabled_ns(const struct pmu_set *s, int cpu, uint64_t *ns)
 		return event_times(s, clock, cpu, ns, &running);
 
 	/*
-	 * Every open leader's, summed: rotating, a group disabled for its off
-	 * slices stands still as one the kernel turned off does, and the first
-	 * group's time alone made a CPU look unplugged (cpus/cpu_events.c reopened it)
-	 * whenever it was off from one look to the next.
+	 * Every open leader's, summed: without a clock group, a group someone
+	 * disabled stands still as one the kernel turned off does, and one
+	 * group's time alone would make a CPU look unplugged.
 	 */
 	*ns = 0;
 	for (int e = 0; e < s->nevents; e++) {
