@@ -24,6 +24,12 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
  */
 #define UNSEEN_SLICE_MAX_NS 1000000000ull
 
+/*
+ * bpf_perf_event_read_value()'s answer for a pinned event not on the PMU: the
+ * kernel had no room for its group (include/uapi/asm-generic/errno-base.h).
+ */
+#define PINNED_OFF_PMU (-16)
+
 /* Scheduling policies of the fair class (include/uapi/linux/sched.h). */
 #define SCHED_NORMAL_POLICY 0
 #define SCHED_BATCH_POLICY 3
@@ -370,11 +376,13 @@ static __always_inline int account(struct tmacg_cpu *pc, struct tmacg_stats *st,
 
 	cs->pass_failed = 0;
 	cs->pass_skip = 0;
+	cs->pass_off_pmu = 0;
 	for (__u32 e = 0; e < TMACG_MAX_EVENTS; e++) {
 		struct bpf_perf_event_value v;
 		__u32 g, key;
 		__u64 bit;
 		bool had;
+		long err;
 
 		if (e >= nr_events)
 			break;
@@ -387,7 +395,21 @@ static __always_inline int account(struct tmacg_cpu *pc, struct tmacg_stats *st,
 		if (cs->pass_skip & bit)
 			continue; /* this group's members did not count, or failed */
 		key = e * nr_cpus + cpu;
-		if (bpf_perf_event_read_value(&events, key, &v, sizeof(v))) {
+		err = bpf_perf_event_read_value(&events, key, &v, sizeof(v));
+		if (err == PINNED_OFF_PMU && event_is_leader[e]) {
+			/*
+			 * A pinned group the kernel could not put on the PMU (its
+			 * error state, named by userspace: pmu/group_health.c): none
+			 * of it counts, no time to scale by, and the other groups'
+			 * counts stand.  Not a baseline either.
+			 */
+			time[2 * g] = 0;
+			time[2 * g + 1] = 0;
+			cs->pass_skip |= bit;
+			cs->pass_off_pmu |= bit;
+			continue;
+		}
+		if (err) {
 			st->read_errors++;
 			cs->pass_failed |= bit;
 			cs->pass_skip |= bit;
@@ -420,7 +442,7 @@ static __always_inline int account(struct tmacg_cpu *pc, struct tmacg_stats *st,
 	 * every group's next reading is a baseline, not a delta against the old
 	 * events'.
 	 */
-	cs->valid = failed ? read & ~failed : cs->valid | read;
+	cs->valid = (failed ? read & ~failed : cs->valid | read) & ~cs->pass_off_pmu;
 	d[TMACG_ACC_RUNTIME] = cs->run_pending;
 	cs->run_pending = 0;
 	/*

@@ -98,6 +98,7 @@ struct tmacg_cpu_state {
 	 */
 	__u64 pass_failed;
 	__u64 pass_skip;
+	__u64 pass_off_pmu; /* pinned groups the kernel could not put on the PMU */
 };
 
 struct tmacg_task_acc {

@@ -49,6 +49,9 @@ struct rig {
 	int cpu; /* the CPU this test is pinned to, where the programs run */
 };
 
+/* The groups whose leaders rig_open() opens pinned (bit g: group g). */
+static uint64_t rig_pinned;
+
 /* nevents software events, each leading its own group when own_groups. */
 static void rig_open(struct rig *r, int nevents, bool own_groups, bool per_task)
 {
@@ -65,6 +68,7 @@ static void rig_open(struct rig *r, int nevents, bool own_groups, bool per_task)
 		events[e].group = own_groups ? e : 0;
 		event_group[e] = events[e].group;
 		leader[e] = own_groups || e == 0;
+		events[e].attr.pinned = leader[e] && ((rig_pinned >> events[e].group) & 1);
 	}
 	cfg.nevents = nevents;
 	cfg.ngroups = own_groups ? nevents : 1;
@@ -180,6 +184,46 @@ static void failed_read_still_charges_cpu_time(void **state)
 	assert_int_equal(itest_counter(&f, 0), 0);
 	assert_int_equal(itest_enabled(&f, 0), 0);
 	assert_int_equal(itest_counter(&f, 1), 0);
+	rig_close(&r);
+}
+
+/*
+ * A pinned group the kernel holds off the PMU (its error state when it had no
+ * room; here disabled, which reads the same: bpf_perf_event_read_value
+ * answers -EBUSY for a pinned event not on the CPU): neither enabled nor
+ * running, nothing counted, and not a failed read, so the other groups'
+ * counts are charged (levels 4-6 pin the groups they keep on).
+ */
+static void pinned_group_off_the_pmu_leaves_the_others(void **state)
+{
+	struct tmacg_cpu_state cs = { 0 };
+	struct tmacg_stats st;
+	struct rig r;
+	struct itest_found f;
+
+	(void)state;
+	ITEST_NEED_ROOT();
+	rig_pinned = 1u << 1;
+	rig_open(&r, 2, true, false);
+	rig_pinned = 0;
+	assert_int_equal(pmu_switch_groups(&r.pmu, 0, 1u << 1), 0);
+	cs.valid = 3; /* baselines 0: the deltas are the whole counts so far */
+	cs.run_task = TASK_READS_AS_IDLE;
+	cs.run_pending = 4321;
+	cs.cur_cgid = TEST_CGROUP;
+	set_cpu_state(&r, &cs);
+	run_switch(&r, TASK_READS_AS_IDLE, TASK_READS_AS_IDLE);
+
+	assert_int_equal(collector_stats(&r.col, &st), 0);
+	assert_int_equal(st.read_errors, 0);
+	f = read_test_cgroup(&r);
+	assert_int_equal(f.seen, 1);
+	assert_int_equal(itest_runtime(&f), 4321);
+	assert_true(itest_counter(&f, 0) > 0);
+	assert_true(itest_enabled(&f, 0) > 0);
+	assert_int_equal(itest_counter(&f, 1), 0);
+	assert_int_equal(itest_enabled(&f, 1), 0);
+	assert_int_equal(itest_running(&f, 1), 0);
 	rig_close(&r);
 }
 
@@ -361,6 +405,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(failed_read_still_charges_cpu_time),
+		cmocka_unit_test(pinned_group_off_the_pmu_leaves_the_others),
 		cmocka_unit_test(missed_switch_into_idle_charges_idle),
 		cmocka_unit_test(recreated_task_entry_counts_from_zero),
 		cmocka_unit_test(pending_slot_drains_on_eviction_and_flush),

@@ -36,35 +36,29 @@ static void group_health_name(const struct pmu_event *events, int nevents, int g
 	fprintf(f, ")");
 }
 
-/* Whether group g's leader (its first event) is pinned: levels 4-6 keep it on all the time. */
-static bool group_pinned(const struct pmu_event *events, int nevents, int g)
-{
-	for (int e = 0; e < nevents; e++)
-		if (events[e].group == g)
-			return events[e].attr.pinned;
-	return false;
-}
-
 static void group_health_warn(const struct pmu_event *events, int nevents, int g, double enabled_s,
 			      FILE *f)
 {
 	group_health_name(events, nevents, g, f);
-	if (group_pinned(events, nevents, g))
-		fprintf(f,
-			" never counted: enabled %.3f s over all cgroups in the interval, running 0: "
-			"it is pinned (on all the time at levels 4-6) but the kernel could not put it "
-			"on the PMU, whose counters other perf users' pinned events or the NMI "
-			"watchdog hold, so the nodes reading it are null.  Free the counters (stop "
-			"other perf users; sysctl kernel.nmi_watchdog=0) or read fewer events (a lower "
-			"--level)\n",
-			enabled_s);
-	else
-		fprintf(f,
-			" never counted: enabled %.3f s over all cgroups in the interval, running 0: "
-			"the kernel could not put it on the PMU, so the nodes reading it are null.  "
-			"Free the counters (stop other perf users; sysctl kernel.nmi_watchdog=0) or "
-			"read fewer events (a lower --level)\n",
-			enabled_s);
+	fprintf(f,
+		" never counted: enabled %.3f s over all cgroups in the interval, running 0: the "
+		"kernel could not put it on the PMU, so the nodes reading it are null.  Free the "
+		"counters (stop other perf users; sysctl kernel.nmi_watchdog=0) or read fewer "
+		"events (a lower --level)\n",
+		enabled_s);
+}
+
+/* A pinned group (levels 4-6 keep it on all the time) the kernel found no room for. */
+static void group_health_warn_pinned(const struct pmu_event *events, int nevents, int g, FILE *f)
+{
+	group_health_name(events, nevents, g, f);
+	fprintf(f,
+		" not counting: it is pinned (on all the time at levels 4-6) but the kernel could "
+		"not put it on the PMU, whose counters other perf users' pinned events or the NMI "
+		"watchdog hold, and will not try again: the nodes reading it are null, the other "
+		"groups are measured.  Free the counters (stop other perf users; sysctl "
+		"kernel.nmi_watchdog=0) and restart tmacg, or read fewer events (a lower "
+		"--level)\n");
 }
 
 int group_health_check(struct group_health *h, const struct pmu_event *events, int nevents,
@@ -73,6 +67,17 @@ int group_health_check(struct group_health *h, const struct pmu_event *events, i
 	int n = group_health_bound(ngroups), dead = 0;
 
 	for (int g = 0; g < n; g++) {
+		/*
+		 * Pinned, off the PMU on some CPU: the BPF side reads it there as
+		 * neither enabled nor running, so only the kernel can tell.
+		 */
+		if (h->pmu && pmu_group_off_pmu(h->pmu, g) == 1) {
+			dead++;
+			if (!h->warned[g] && f)
+				group_health_warn_pinned(events, nevents, g, f);
+			h->warned[g] = true;
+			continue;
+		}
 		/* Running anywhere, even multiplexed, means the group can count. */
 		if (!h->enabled[g] || h->running[g])
 			continue;

@@ -102,6 +102,15 @@ int pmu_cpu_enabled_ns(const struct pmu_set *s, int cpu, uint64_t *ns);
  */
 int pmu_group_ran(const struct pmu_set *s, int g);
 
+/*
+ * Whether group g is pinned but the kernel could not put it on the PMU on some
+ * online CPU (no room beside other users' pinned events: it then holds the
+ * group in its error state, the leader's read(2) giving end of file, and
+ * counts nothing there until it is enabled again).  1 it is, 0 it is not (or
+ * not pinned), -EOPNOTSUPP (no open leader, no times) or -errno.
+ */
+int pmu_group_off_pmu(const struct pmu_set *s, int g);
+
 /* Reads an online CPU list file (PMU_ONLINE_PATH) into mask[max]; 0 or -errno. */
 int pmu_read_online(const char *path, bool *mask, int max);
 /* How many CPUs a CPU list file names (sysfs's online, possible): >= 1, or -errno. */
