@@ -396,7 +396,7 @@ static void targets_are_the_readmes(void **state)
 		   "[\"maps_under_64mib_spr_level6\"]", true);
 	assert_met("{\"map_memory_spr\":{\"6\":{\"256_cpus_bytes\":67108864}}}",
 		   "[\"maps_under_64mib_spr_level6\"]", false);
-	/* Level 6 rotating within 1.2x of level 3, both ways of counting level 3. */
+	/* Level 6 multiplexed within 1.2x of level 3, both ways of counting level 3. */
 #define LEVELS(all, mux)                                                                         \
 	"{\"bpf_levels\":{\"model\":\"spr\",\"l6_to_l3\":{\"median\":" #all "},\"l6_to_l3mux\":" \
 	"{\"median\":" #mux "}}}"
