@@ -151,12 +151,28 @@ static struct itest_found read_test_cgroup(struct rig *r)
 }
 
 /*
+ * One switch of the rig's CPU charging cpu_ns of CPU time, and the counts
+ * since the baselines of the groups of valid (0: none, read as baselines), to
+ * cgid.
+ */
+static void charge_switch(struct rig *r, __u64 cgid, __u64 cpu_ns, __u64 valid)
+{
+	struct tmacg_cpu_state cs = { 0 };
+
+	cs.valid = valid;
+	cs.run_task = TASK_READS_AS_IDLE; /* the task run_switch gives as prev: no resync */
+	cs.run_pending = cpu_ns;
+	cs.cur_cgid = cgid;
+	set_cpu_state(r, &cs);
+	run_switch(r, TASK_READS_AS_IDLE, TASK_READS_AS_IDLE);
+}
+
+/*
  * Issue 15, defect 3: one failed counter read drops the pass's counts, not
  * its CPU time, which comes from the scheduler.
  */
 static void failed_read_still_charges_cpu_time(void **state)
 {
-	struct tmacg_cpu_state cs = { 0 };
 	struct tmacg_stats st;
 	struct rig r;
 	struct itest_found f;
@@ -168,12 +184,7 @@ static void failed_read_still_charges_cpu_time(void **state)
 	/* Group 1's event leaves the map on this CPU: reading it fails (-ENOENT). */
 	key = 1 * r.col.ncpus + r.cpu;
 	assert_int_equal(bpf_map_delete_elem(bpf_map__fd(r.col.skel->maps.events), &key), 0);
-	cs.valid = 3;
-	cs.run_task = TASK_READS_AS_IDLE; /* the task run_switch gives as prev */
-	cs.run_pending = 12345;		  /* CPU time its cgroup has pending */
-	cs.cur_cgid = TEST_CGROUP;
-	set_cpu_state(&r, &cs);
-	run_switch(&r, TASK_READS_AS_IDLE, TASK_READS_AS_IDLE);
+	charge_switch(&r, TEST_CGROUP, 12345, 3);
 
 	assert_int_equal(collector_stats(&r.col, &st), 0);
 	assert_int_equal(st.read_errors, 1);
@@ -196,7 +207,6 @@ static void failed_read_still_charges_cpu_time(void **state)
  */
 static void pinned_group_off_the_pmu_leaves_the_others(void **state)
 {
-	struct tmacg_cpu_state cs = { 0 };
 	struct tmacg_stats st;
 	struct rig r;
 	struct itest_found f;
@@ -207,12 +217,7 @@ static void pinned_group_off_the_pmu_leaves_the_others(void **state)
 	rig_open(&r, 2, true, false);
 	rig_pinned = 0;
 	assert_int_equal(pmu_switch_groups(&r.pmu, 0, 1u << 1), 0);
-	cs.valid = 3; /* baselines 0: the deltas are the whole counts so far */
-	cs.run_task = TASK_READS_AS_IDLE;
-	cs.run_pending = 4321;
-	cs.cur_cgid = TEST_CGROUP;
-	set_cpu_state(&r, &cs);
-	run_switch(&r, TASK_READS_AS_IDLE, TASK_READS_AS_IDLE);
+	charge_switch(&r, TEST_CGROUP, 4321, 3); /* baselines 0: the whole counts so far */
 
 	assert_int_equal(collector_stats(&r.col, &st), 0);
 	assert_int_equal(st.read_errors, 0);
@@ -281,18 +286,6 @@ static void missed_switch_into_idle_charges_idle(void **state)
 	rig_close(&r);
 }
 
-/* Charges cpu_ns of CPU time to cgid through one switch of the rig's CPU. */
-static void charge_runtime(struct rig *r, __u64 cgid, __u64 cpu_ns)
-{
-	struct tmacg_cpu_state cs = { 0 };
-
-	cs.run_task = TASK_READS_AS_IDLE; /* seen switched in: no resync */
-	cs.run_pending = cpu_ns;
-	cs.cur_cgid = cgid;
-	set_cpu_state(r, &cs);
-	run_switch(r, TASK_READS_AS_IDLE, TASK_READS_AS_IDLE);
-}
-
 /* What the map holds for want, without a flush: pending charges are not in it. */
 static struct itest_found read_map_only(struct rig *r, uint64_t want)
 {
@@ -315,11 +308,11 @@ static void pending_slot_drains_on_eviction_and_flush(void **state)
 	(void)state;
 	ITEST_NEED_ROOT();
 	rig_open(&r, 1, false, false);
-	charge_runtime(&r, TEST_CGROUP, 1000);
-	charge_runtime(&r, TEST_CGROUP, 500); /* same slot, same cgroup: added there */
+	charge_switch(&r, TEST_CGROUP, 1000, 0);
+	charge_switch(&r, TEST_CGROUP, 500, 0); /* same slot, same cgroup: added there */
 	assert_int_equal(read_map_only(&r, TEST_CGROUP).seen, 0);
 
-	charge_runtime(&r, same_slot, 2000); /* takes the slot: TEST_CGROUP goes to the map */
+	charge_switch(&r, same_slot, 2000, 0); /* takes the slot: TEST_CGROUP goes to the map */
 	f = read_map_only(&r, TEST_CGROUP);
 	assert_int_equal(f.seen, 1);
 	assert_int_equal(itest_runtime(&f), 1500);

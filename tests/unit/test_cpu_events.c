@@ -278,18 +278,24 @@ static void flush_finding_a_cpu_gone_loses_it_until_the_next_look(void **state)
 	cpu_events_close(&ev);
 }
 
+/* Started, CPU 1 gone, then back refusing group g (bit): reopened, the log cleared before. */
+static void back_refusing(struct cpu_events *ev, uint64_t g)
+{
+	open_started(ev);
+	set_online("0,2-3\n");
+	follow(ev);
+	calls();
+	refuse_group = g;
+	set_online("0-3\n");
+	assert_int_equal(follow(ev), 1);
+}
+
 static void group_refused_by_a_cpu_back_is_left_out(void **state)
 {
 	struct cpu_events ev;
 
 	(void)state;
-	open_started(&ev);
-	set_online("0,2-3\n");
-	follow(&ev);
-	calls();
-	refuse_group = 1u << 2;
-	set_online("0-3\n");
-	assert_int_equal(follow(&ev), 1);
+	back_refusing(&ev, 1u << 2);
 	/* Out everywhere (no longer read); the other CPUs' groups untouched. */
 	assert_string_equal(calls(), "drop 1;flush 1;open 1;leave out 4;put 1;flush 1;enable 1;");
 	assert_int_equal(cpu_events_take_refused(&ev), 1u << 2);
@@ -309,13 +315,7 @@ static void clock_moves_off_a_group_refused(void **state)
 	struct cpu_events ev;
 
 	(void)state;
-	open_started(&ev);
-	set_online("0,2-3\n");
-	follow(&ev);
-	calls();
-	refuse_group = 1u << 0;
-	set_online("0-3\n");
-	assert_int_equal(follow(&ev), 1);
+	back_refusing(&ev, 1u << 0);
 	assert_int_equal(cpu_events_take_refused(&ev), 1u << 0);
 	assert_int_equal(ev.pmu.clock_group, 1);
 	/* The next look: times unknown, so nothing reopened for a time that "stood still". */
