@@ -87,7 +87,7 @@ void plan_one_slice(struct plan *p)
 	p->reads_per_switch = p->nevents;
 }
 
-/* Whether every group outside on still fits beside it (so each can have a slice). */
+/* Whether every group outside on still fits beside it (so each can be on the PMU). */
 static bool room_for_others(const struct plan *p, uint64_t on, bool software_takes_counters)
 {
 	for (int g = 0; g < p->ngroups; g++)
@@ -130,7 +130,7 @@ int plan_rotate(struct plan *p, const bool *base, bool software_takes_counters, 
 			continue;
 		p->always_on = on;
 	}
-	/* First fit, in plan order: a node's groups, planned together, share slices. */
+	/* First fit, in plan order: a node's groups, planned together, share sets. */
 	p->nslices = 0;
 	for (int g = 0; g < p->ngroups; g++) {
 		int s;
@@ -145,13 +145,15 @@ int plan_rotate(struct plan *p, const bool *base, bool software_takes_counters, 
 				snprintf(
 					err, errlen,
 					"perf group %d (%s first) needs %d general-purpose counters "
-					"but %d are usable here: no slice can hold it",
+					"beside the pinned groups but %d are usable here: it could never "
+					"be on the PMU",
 					g, p->ev[p->first[g]].name, gp_beside_always_on(p, g, sw),
 					p->gp_counters);
 				return -ENOSPC;
 			}
 			if (s == PLAN_MAX_SLICES) {
-				snprintf(err, errlen, "more than %d slices needed",
+				snprintf(err, errlen,
+					 "more than %d sets of perf groups the PMU holds at once",
 					 PLAN_MAX_SLICES);
 				return -E2BIG;
 			}
