@@ -24,6 +24,12 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
  */
 #define UNSEEN_SLICE_MAX_NS 1000000000ull
 
+/*
+ * bpf_perf_event_read_value()'s answer for a pinned event not on the PMU: the
+ * kernel had no room for its group (include/uapi/asm-generic/errno-base.h).
+ */
+#define PINNED_OFF_PMU (-16)
+
 /* Scheduling policies of the fair class (include/uapi/linux/sched.h). */
 #define SCHED_NORMAL_POLICY 0
 #define SCHED_BATCH_POLICY 3
@@ -37,18 +43,14 @@ const volatile __u8 event_group[TMACG_MAX_EVENTS]; /* group of each event */
 const volatile __u8 event_is_leader[TMACG_MAX_EVENTS];
 const volatile bool per_task = false;
 /*
- * Levels 4-6 take turns on the PMU (user/pmu/rotation.c, docs/architecture.md
- * "Rotation"): with rotate set, userspace enables only the groups of the
- * current slice and names them in active_groups (bit g: group g), which a
- * switch alone reads.  Each group's enabled time is then this CPU's time
- * since its last reading, on or not, so enabled / running scales a group's
- * counts from its turns to the whole interval.  A group that failed to open
- * is left out of active_groups, rotating or not.
+ * The groups a switch reads (bit g: group g): every group that opened.  A
+ * group the kernel refused (at start, or on a CPU coming back) is left out
+ * by userspace: it has no event in the array, and reading it would fail
+ * every pass.  Every other group is enabled all the time; the kernel
+ * multiplexes those the PMU cannot hold at once (docs/architecture.md,
+ * "Multiplexing (levels 4-6)").
  */
-const volatile bool rotate = false;
 volatile __u64 active_groups = ~0ull;
-/* Groups that failed to open: never enabled, so never time to scale by (running_min). */
-volatile __u64 unopened_groups = 0;
 
 /* Event e on CPU c sits at index e * nr_cpus + c; max_entries set at load. */
 struct {
@@ -329,34 +331,17 @@ static __always_inline __u32 typed_if(bool btf)
 	return btf ? ACCOUNT_TYPED : 0;
 }
 
-/* Rotating: this CPU's time since its last reading (every group's enabled). */
-static __always_inline __u64 rotation_window(struct tmacg_cpu_state *cs)
-{
-	__u64 now, last;
-
-	if (!rotate)
-		return 0;
-	now = bpf_ktime_get_ns();
-	last = cs->last_read_ns;
-	cs->last_read_ns = now;
-	return last && now > last ? now - last : 0;
-}
-
 /*
- * Group g is not in active (active_groups, read once a pass).  Rotating, it
- * is not on the PMU in this slice: not read (its counters stand still while
- * disabled, so its baseline stays good); its enabled time still grows, its
- * running time does not.  Not rotating, it failed to open (no event in the
- * array: reading it would fail every pass): enabled and running stay 0.
+ * Group g is not in active (active_groups, read once a pass): refused, so
+ * never read; enabled and running stay 0, its nodes null (running_min).
  */
-static __always_inline bool rotation_skips(__u32 g, __u32 e, __u64 *time, __u64 window,
-					   __u64 active)
+static __always_inline bool refused_skips(__u32 g, __u32 e, __u64 *time, __u64 active)
 {
 	if ((active >> g) & 1)
 		return false;
 	if (event_is_leader[e]) {
-		time[2 * g] = (unopened_groups >> g) & 1 ? 0 : window; /* enabled */
-		time[2 * g + 1] = 0;				       /* running */
+		time[2 * g] = 0;     /* enabled */
+		time[2 * g + 1] = 0; /* running */
 	}
 	return true;
 }
@@ -387,28 +372,44 @@ static __always_inline int account(struct tmacg_cpu *pc, struct tmacg_stats *st,
 	struct tmacg_cpu_state *cs = &pc->state;
 	__u64 *d = pc->delta, *time = delta_times(d);
 	__u32 cpu = bpf_get_smp_processor_id();
-	__u64 failed, read = 0, window = rotation_window(cs), active = active_groups;
+	__u64 failed, read = 0, active = active_groups;
 
 	cs->pass_failed = 0;
 	cs->pass_skip = 0;
+	cs->pass_off_pmu = 0;
 	for (__u32 e = 0; e < TMACG_MAX_EVENTS; e++) {
 		struct bpf_perf_event_value v;
 		__u32 g, key;
 		__u64 bit;
 		bool had;
+		long err;
 
 		if (e >= nr_events)
 			break;
 		g = event_group[e] & (TMACG_MAX_GROUPS - 1);
 		bit = 1ull << g;
 		d[TMACG_ACC_COUNTER(e)] = 0;
-		if (rotation_skips(g, e, time, window, active))
+		if (refused_skips(g, e, time, active))
 			continue;
 		read |= bit;
 		if (cs->pass_skip & bit)
 			continue; /* this group's members did not count, or failed */
 		key = e * nr_cpus + cpu;
-		if (bpf_perf_event_read_value(&events, key, &v, sizeof(v))) {
+		err = bpf_perf_event_read_value(&events, key, &v, sizeof(v));
+		if (err == PINNED_OFF_PMU && event_is_leader[e]) {
+			/*
+			 * A pinned group the kernel could not put on the PMU (its
+			 * error state, named by userspace: pmu/group_health.c): none
+			 * of it counts, no time to scale by, and the other groups'
+			 * counts stand.  Not a baseline either.
+			 */
+			time[2 * g] = 0;
+			time[2 * g + 1] = 0;
+			cs->pass_skip |= bit;
+			cs->pass_off_pmu |= bit;
+			continue;
+		}
+		if (err) {
 			st->read_errors++;
 			cs->pass_failed |= bit;
 			cs->pass_skip |= bit;
@@ -421,8 +422,8 @@ static __always_inline int account(struct tmacg_cpu *pc, struct tmacg_stats *st,
 
 			cs->time[g].enabled = v.enabled;
 			cs->time[g].running = v.running;
-			time[2 * g] = rotate ? window : had ? den : 0; /* enabled */
-			time[2 * g + 1] = had ? drun : 0;	       /* running */
+			time[2 * g] = had ? den : 0;	  /* enabled */
+			time[2 * g + 1] = had ? drun : 0; /* running */
 			if (had && !drun) {
 				/* Not on the PMU since the last read: members are unchanged. */
 				st->groups_not_running++;
@@ -436,13 +437,12 @@ static __always_inline int account(struct tmacg_cpu *pc, struct tmacg_stats *st,
 	failed = cs->pass_failed;
 	/*
 	 * A group read without failure has its baseline; one that failed takes its
-	 * next reading as a fresh baseline.  A group rotation skipped keeps its own
-	 * (its counters stood still while off) unless a read failed here: then this
-	 * CPU's events were dropped (CPU hotplug, cpus/cpu_events.c) and will be
-	 * new ones, so its next reading is a baseline too, not a delta against the
-	 * old events' (the guest test hp-rot saw a slice's counts lost to that).
+	 * next reading as a fresh baseline.  A read failed here: this CPU's events
+	 * were dropped (CPU hotplug, cpus/cpu_events.c) and will be new ones, so
+	 * every group's next reading is a baseline, not a delta against the old
+	 * events'.
 	 */
-	cs->valid = failed ? read & ~failed : cs->valid | read;
+	cs->valid = (failed ? read & ~failed : cs->valid | read) & ~cs->pass_off_pmu;
 	d[TMACG_ACC_RUNTIME] = cs->run_pending;
 	cs->run_pending = 0;
 	/*

@@ -10,8 +10,9 @@
 /*
  * Events opened per CPU.  Bounds the BPF read loop and sizes the accumulators:
  * ICX at level 3 needs about 50 events, read at every switch (at most 64 there,
- * PLAN_UNROTATED_EVENTS); levels 4-6 need up to 146 (gnr), put in turns by the
- * planner, and a switch reads only the groups on the PMU in the current slice.
+ * PLAN_UNROTATED_EVENTS); levels 4-6 need up to 146 (gnr), multiplexed by the
+ * kernel, and a switch reads every leader and only the members of the groups
+ * that counted since the last read.
  */
 #define TMACG_MAX_EVENTS 256
 /* Perf groups per CPU; each keeps its own enabled/running times.  Masks are 64-bit. */
@@ -97,7 +98,7 @@ struct tmacg_cpu_state {
 	 */
 	__u64 pass_failed;
 	__u64 pass_skip;
-	__u64 last_read_ns; /* rotating: when this CPU last read its counters (ktime) */
+	__u64 pass_off_pmu; /* pinned groups the kernel could not put on the PMU */
 };
 
 struct tmacg_task_acc {

@@ -151,7 +151,7 @@ void measure_evaluate(struct measure *ms, const struct tmacg_acc *sum, double in
 						     scaled(mi, sum, ran, mi->plan_of[e]);
 	model_eval_level(mi->model, &in, result, ms->facts.level, ms->facts.info);
 	model_result_no_slots(mi->model, result);
-	if (ms->facts.measured) { /* rotating: levels 4-6 */
+	if (ms->facts.measured) { /* multiplexed: levels 4-6 */
 		acc_running_shares(&ms->layout, sum, mi->group_share);
 		measured_sets_fill(&mi->sets, mi->group_share, mi->measured);
 	}
@@ -301,7 +301,7 @@ static int node_fractions_open(struct measure_impl *mi)
 	mi->ms.facts.unmeasured = mi->unmeasured;
 	for (int k = 0; k < n; k++)
 		mi->measured[k] = NAN;
-	/* Rotating nodes only: filled again by each measure_evaluate, before the line is made. */
+	/* Levels 4-6 only: filled again by each measure_evaluate, before the line is made. */
 	mi->ms.facts.measured = mi->ms.facts.level > PLAN_LEVELS_ALWAYS ? mi->measured : NULL;
 	mi->ms.facts.measured_groups = mi->ms.facts.measured ? mi->node_groups : NULL;
 	ret = plan_node_groups(&mi->plan, mi->model, mi->flags, mi->node_groups);
@@ -460,8 +460,6 @@ int measure_open(struct measure **out, const struct measure_config *o, struct ru
 	if (plan_uses_pmu(&mi->plan) && (ret = cpu_require_pmu(&mi->ci, err, errlen)))
 		goto fail;
 	mi->flags = plan_model_flags(&req);
-	mi->ms.nslices = mi->plan.nslices;
-	mi->ms.slice_groups = mi->plan.slice_groups;
 	mi->ms.facts.topdown_fixed = mi->flags & MODEL_FLAG_TOPDOWN_FIXED;
 	mi->ms.facts.smt = mi->flags & MODEL_FLAG_SMT;
 	mi->ms.facts.pmu_slots = mi->ci.pmu_slots;

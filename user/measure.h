@@ -54,13 +54,6 @@ struct measure {
 	 * where retire latencies come from).  A line's own fields are left zero.
 	 */
 	struct report_line facts;
-	/*
-	 * Levels 4-6 in turns (plan.nslices): slice s has the groups of
-	 * slice_groups[s] on the PMU, each slice 1/nslices of the interval.
-	 * 1: every group on all the time.
-	 */
-	int nslices;
-	const uint64_t *slice_groups;
 };
 
 /*

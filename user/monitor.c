@@ -54,7 +54,7 @@ struct monitor {
 	struct measure *ms;
 	struct cgroup_tree tree;
 	struct collector col;
-	struct cpu_events cpus; /* every CPU's perf events: hotplug, refusals, turns */
+	struct cpu_events cpus; /* every CPU's perf events: hotplug, refusals */
 	char *pending;		/* npending struct pending */
 	size_t npending, cap_pending;
 	struct report *rep;
@@ -389,7 +389,6 @@ static int open_collector(struct monitor *m, struct run_error *e)
 	cfg.event_group = event_group;
 	cfg.event_is_leader = event_is_leader;
 	cfg.per_task = m->o->per_task;
-	cfg.rotate = m->ms->nslices > 1;
 	cfg.max_cgroups = m->o->max_cgroups;
 	cfg.max_tasks = m->o->max_tasks;
 	cfg.verbose = m->o->verbose;
@@ -440,15 +439,15 @@ static int open_counters(struct monitor *m, struct run_error *e)
 	int ret;
 
 	e->kind = RUN_FAILED; /* the kernel's refusals and failures here: the run's */
-	if (cpu_events_open(&m->cpus, &m->col, m->ms->events, m->ms->nevents, m->ms->slice_groups,
-			    m->ms->nslices, e->msg, sizeof(e->msg)) ||
+	if (cpu_events_open(&m->cpus, &m->col, m->ms->events, m->ms->nevents, e->msg,
+			    sizeof(e->msg)) ||
 	    collector_attach(&m->col, e->msg, sizeof(e->msg)))
 		return -1;
 	m->health.pmu = cpu_events_pmu(&m->cpus); /* "never counted" asks the kernel's times too */
 	/* A group the kernel refused: named once, its nodes null, the rest measured. */
 	if (leave_out_refused(m))
 		return run_fail(e, RUN_FAILED, "out of memory");
-	/* Levels 4-6: the first slice's groups only, the others in their turns. */
+	/* Every group on for good: the kernel multiplexes what the PMU cannot hold at once. */
 	ret = cpu_events_start(&m->cpus);
 	if (ret)
 		return run_fail(e, RUN_FAILED, "cannot enable the perf events: %s", strerror(-ret));
@@ -508,30 +507,13 @@ static void between_waits(void *ctx)
 
 /*
  * Waits for deadline, naming new cgroups, taking keys and following CPUs as
- * they come; in turns, steps through the interval's slices on the way
- * (slice k from start + k/nslices of the interval), so every interval sees
- * each slice once.  0 or -1 with e.
+ * they come.  0 or -1 with e.
  */
-static int wait_interval(struct monitor *m, uint64_t start, uint64_t deadline, struct run_error *e)
+static int wait_interval(struct monitor *m, uint64_t deadline, struct run_error *e)
 {
-	int nslices = cpu_events_nslices(&m->cpus), ret = 0;
 	int max_wait_ms = m->input.active ? KEY_POLL_MS : HOTPLUG_POLL_MS;
+	int ret = monitor_wait_until(deadline, max_wait_ms, wait_cgroups, between_waits, m);
 
-	for (int k = 1; k < nslices && !ret && !monitor_stop; k++) {
-		uint64_t at = turns_slice_start(start, m->o->interval_ns, k, nslices);
-
-		if (at >= deadline)
-			break;
-		ret = monitor_wait_until(at, max_wait_ms, wait_cgroups, between_waits, m);
-		if (ret)
-			break;
-		ret = monitor_stop ? 0 : cpu_events_turn(&m->cpus, k);
-		if (ret)
-			return run_fail(e, RUN_FAILED, "cannot switch the perf groups' turn: %s",
-					strerror(-ret));
-	}
-	if (!ret)
-		ret = monitor_wait_until(deadline, max_wait_ms, wait_cgroups, between_waits, m);
 	if (ret)
 		return run_fail(e, RUN_FAILED, "cannot wait for cgroup events: %s", strerror(-ret));
 	return 0;
@@ -541,22 +523,16 @@ static int wait_interval(struct monitor *m, uint64_t start, uint64_t deadline, s
  * One interval: wait for its end, collect, report.  0 to go on, 1 to stop
  * (done, a signal, q, or the reader gone), or -1 with e.
  */
-static int run_interval(struct monitor *m, uint64_t begun, uint64_t deadline, uint64_t *last,
-			struct run_error *e)
+static int run_interval(struct monitor *m, uint64_t deadline, uint64_t *last, struct run_error *e)
 {
 	uint64_t now, map_full, dropped;
 	int ret;
 
-	if (wait_interval(m, begun, deadline, e))
+	if (wait_interval(m, deadline, e))
 		return -1;
 	ret = collect(m);
 	if (ret)
 		return run_fail(e, RUN_FAILED, "cannot read the BPF maps: %s", strerror(-ret));
-	/* The next interval starts with the first slice. */
-	ret = cpu_events_turn(&m->cpus, 0);
-	if (ret)
-		return run_fail(e, RUN_FAILED, "cannot switch the perf groups' turn: %s",
-				strerror(-ret));
 	group_health_check(&m->health, m->ms->events, m->ms->nevents, m->ms->ngroups, stderr);
 	now = now_ns(CLOCK_MONOTONIC);
 	dropped = dropped_since_last(m, &map_full);
@@ -577,13 +553,12 @@ static void run_loop(struct monitor *m, struct run_error *e)
 	uint64_t start = now_ns(CLOCK_MONOTONIC), last = start, deadline = start;
 
 	for (long n = 0; !o->count || n < o->count; n++) {
-		uint64_t begun = deadline;
 		int ret;
 
 		deadline += o->interval_ns;
 		if (o->duration_ns && deadline > start + o->duration_ns)
 			deadline = start + o->duration_ns;
-		ret = run_interval(m, begun, deadline, &last, e);
+		ret = run_interval(m, deadline, &last, e);
 		if (ret || (o->duration_ns && last - start >= o->duration_ns))
 			break;
 	}

@@ -13,14 +13,13 @@
  * prints one line: ns_per_run=N runs=N switches=N early_returns=N
  *
  * PLAN is NEVENTS (one group), or a real plan's shape (tmacg --list-events):
- *   SIZES[/on=G+G...|/rotate=G+G...]
+ *   SIZES[/on=G+G...]
  * SIZES the events of each group ("19,8,8"), cpu-clock leading each.  on=
- * enables only those groups, as kernel multiplexing leaves one group of a
- * full PMU on at a time (the others' leaders are read, seen not running and
- * their members skipped).  rotate= loads tmacg with its rotation on and
- * those groups the slice's (active_groups), the others' leaders disabled, as
- * cpus/cpu_events.c leaves them.  The floor ignores the groups: it reads every
- * event, so give it the count a switch reads.
+ * enables only those groups, as kernel multiplexing leaves one set of groups
+ * of a full PMU on at a time (levels 4-6: the pinned groups and one set; the
+ * others' leaders are read, seen not running and their members skipped).
+ * The floor ignores the groups: it reads every event, so give it the count a
+ * switch reads.
  */
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -43,7 +42,6 @@ struct plan {
 	int group[TMACG_MAX_EVENTS];
 	bool leader[TMACG_MAX_EVENTS];
 	uint64_t on; /* the groups enabled */
-	bool rotate;
 };
 
 struct run {
@@ -70,7 +68,7 @@ static bool parse_groups(const char *s, int ngroups, uint64_t *set)
 	return !*end;
 }
 
-/* NEVENTS or SIZES[/on=GROUPS|/rotate=GROUPS]: false when it is neither. */
+/* NEVENTS or SIZES[/on=GROUPS]: false when it is neither. */
 static bool parse_plan(const char *arg, struct plan *p)
 {
 	const char *s = arg, *opt;
@@ -97,10 +95,7 @@ static bool parse_plan(const char *arg, struct plan *p)
 	opt = end + 1;
 	if (*end != '/')
 		return false;
-	if (!strncmp(opt, "on=", 3))
-		return parse_groups(opt + 3, p->ngroups, &p->on);
-	p->rotate = true;
-	return !strncmp(opt, "rotate=", 7) && parse_groups(opt + 7, p->ngroups, &p->on);
+	return !strncmp(opt, "on=", 3) && parse_groups(opt + 3, p->ngroups, &p->on);
 }
 
 static int make_events(struct pmu_event *ev, const struct plan *p)
@@ -161,7 +156,6 @@ static int load_tmacg(struct run *r, const struct plan *p, bool per_task, char *
 		.event_group = p->group,
 		.event_is_leader = p->leader,
 		.per_task = per_task,
-		.rotate = p->rotate,
 		.max_cgroups = 16384,
 		.max_tasks = 16384,
 	};
@@ -172,8 +166,6 @@ static int load_tmacg(struct run *r, const struct plan *p, bool per_task, char *
 		snprintf(err, len, "%s", e.msg);
 	if (!ret)
 		ret = collector_set_events(&r->col, &r->pmu, err, len);
-	if (!ret && p->rotate)
-		collector_set_active(&r->col, p->on);
 	if (!ret)
 		ret = collector_attach(&r->col, err, len);
 	if (!ret)
@@ -233,7 +225,7 @@ int main(int argc, char **argv)
 	ncpus = libbpf_num_possible_cpus();
 	if (!parse_plan(argv[2], &plan) || ncpus < 1) {
 		fprintf(stderr,
-			"bpftime: PLAN '%s' is not NEVENTS or SIZES[/on=G+G|/rotate=G+G] "
+			"bpftime: PLAN '%s' is not NEVENTS or SIZES[/on=G+G] "
 			"(1-%d events in all, at most %d groups, groups numbered from 0)\n",
 			argv[2], TMACG_MAX_EVENTS, TMACG_MAX_GROUPS);
 		return 2;
@@ -252,7 +244,7 @@ int main(int argc, char **argv)
 			      load_tmacg(&r, &plan, !strcmp(argv[3], "per-task"), err, sizeof(err));
 	if (!ret)
 		ret = pmu_enable(&r.pmu);
-	/* Groups off: their leaders disabled, as multiplexing or rotation leaves them. */
+	/* Groups off: their leaders disabled, as multiplexing leaves them. */
 	if (!ret && ~plan.on)
 		ret = pmu_switch_groups(&r.pmu, 0, ~plan.on);
 	if (!ret)

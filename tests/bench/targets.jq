@@ -51,7 +51,7 @@ def nm_or(f): if .not_measured then {not_measured: .not_measured} else f end;
 		 {key, value: {ratio: .value.ratio_to_floor.median, max: $max,
 			       met: (.value.ratio_to_floor.median <= $max)}}) | from_entries)
 		else null end),
-	# Issue 27: the switch program at level 6, rotating, within 1.2x of level 3
+	# Issue 27: the switch program at level 6, multiplexed, within 1.2x of level 3
 	# on the same model's plan (software stand-ins, measured in one run); held
 	# against level 3 as a hardware PMU multiplexes it (one group on), the
 	# stricter of the two level 3 figures.

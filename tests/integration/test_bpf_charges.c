@@ -49,6 +49,9 @@ struct rig {
 	int cpu; /* the CPU this test is pinned to, where the programs run */
 };
 
+/* The groups whose leaders rig_open() opens pinned (bit g: group g). */
+static uint64_t rig_pinned;
+
 /* nevents software events, each leading its own group when own_groups. */
 static void rig_open(struct rig *r, int nevents, bool own_groups, bool per_task)
 {
@@ -65,6 +68,7 @@ static void rig_open(struct rig *r, int nevents, bool own_groups, bool per_task)
 		events[e].group = own_groups ? e : 0;
 		event_group[e] = events[e].group;
 		leader[e] = own_groups || e == 0;
+		events[e].attr.pinned = leader[e] && ((rig_pinned >> events[e].group) & 1);
 	}
 	cfg.nevents = nevents;
 	cfg.ngroups = own_groups ? nevents : 1;
@@ -147,12 +151,28 @@ static struct itest_found read_test_cgroup(struct rig *r)
 }
 
 /*
+ * One switch of the rig's CPU charging cpu_ns of CPU time, and the counts
+ * since the baselines of the groups of valid (0: none, read as baselines), to
+ * cgid.
+ */
+static void charge_switch(struct rig *r, __u64 cgid, __u64 cpu_ns, __u64 valid)
+{
+	struct tmacg_cpu_state cs = { 0 };
+
+	cs.valid = valid;
+	cs.run_task = TASK_READS_AS_IDLE; /* the task run_switch gives as prev: no resync */
+	cs.run_pending = cpu_ns;
+	cs.cur_cgid = cgid;
+	set_cpu_state(r, &cs);
+	run_switch(r, TASK_READS_AS_IDLE, TASK_READS_AS_IDLE);
+}
+
+/*
  * Issue 15, defect 3: one failed counter read drops the pass's counts, not
  * its CPU time, which comes from the scheduler.
  */
 static void failed_read_still_charges_cpu_time(void **state)
 {
-	struct tmacg_cpu_state cs = { 0 };
 	struct tmacg_stats st;
 	struct rig r;
 	struct itest_found f;
@@ -164,12 +184,7 @@ static void failed_read_still_charges_cpu_time(void **state)
 	/* Group 1's event leaves the map on this CPU: reading it fails (-ENOENT). */
 	key = 1 * r.col.ncpus + r.cpu;
 	assert_int_equal(bpf_map_delete_elem(bpf_map__fd(r.col.skel->maps.events), &key), 0);
-	cs.valid = 3;
-	cs.run_task = TASK_READS_AS_IDLE; /* the task run_switch gives as prev */
-	cs.run_pending = 12345;		  /* CPU time its cgroup has pending */
-	cs.cur_cgid = TEST_CGROUP;
-	set_cpu_state(&r, &cs);
-	run_switch(&r, TASK_READS_AS_IDLE, TASK_READS_AS_IDLE);
+	charge_switch(&r, TEST_CGROUP, 12345, 3);
 
 	assert_int_equal(collector_stats(&r.col, &st), 0);
 	assert_int_equal(st.read_errors, 1);
@@ -180,6 +195,40 @@ static void failed_read_still_charges_cpu_time(void **state)
 	assert_int_equal(itest_counter(&f, 0), 0);
 	assert_int_equal(itest_enabled(&f, 0), 0);
 	assert_int_equal(itest_counter(&f, 1), 0);
+	rig_close(&r);
+}
+
+/*
+ * A pinned group the kernel holds off the PMU (its error state when it had no
+ * room; here disabled, which reads the same: bpf_perf_event_read_value
+ * answers -EBUSY for a pinned event not on the CPU): neither enabled nor
+ * running, nothing counted, and not a failed read, so the other groups'
+ * counts are charged (levels 4-6 pin the groups they keep on).
+ */
+static void pinned_group_off_the_pmu_leaves_the_others(void **state)
+{
+	struct tmacg_stats st;
+	struct rig r;
+	struct itest_found f;
+
+	(void)state;
+	ITEST_NEED_ROOT();
+	rig_pinned = 1u << 1;
+	rig_open(&r, 2, true, false);
+	rig_pinned = 0;
+	assert_int_equal(pmu_switch_groups(&r.pmu, 0, 1u << 1), 0);
+	charge_switch(&r, TEST_CGROUP, 4321, 3); /* baselines 0: the whole counts so far */
+
+	assert_int_equal(collector_stats(&r.col, &st), 0);
+	assert_int_equal(st.read_errors, 0);
+	f = read_test_cgroup(&r);
+	assert_int_equal(f.seen, 1);
+	assert_int_equal(itest_runtime(&f), 4321);
+	assert_true(itest_counter(&f, 0) > 0);
+	assert_true(itest_enabled(&f, 0) > 0);
+	assert_int_equal(itest_counter(&f, 1), 0);
+	assert_int_equal(itest_enabled(&f, 1), 0);
+	assert_int_equal(itest_running(&f, 1), 0);
 	rig_close(&r);
 }
 
@@ -237,18 +286,6 @@ static void missed_switch_into_idle_charges_idle(void **state)
 	rig_close(&r);
 }
 
-/* Charges cpu_ns of CPU time to cgid through one switch of the rig's CPU. */
-static void charge_runtime(struct rig *r, __u64 cgid, __u64 cpu_ns)
-{
-	struct tmacg_cpu_state cs = { 0 };
-
-	cs.run_task = TASK_READS_AS_IDLE; /* seen switched in: no resync */
-	cs.run_pending = cpu_ns;
-	cs.cur_cgid = cgid;
-	set_cpu_state(r, &cs);
-	run_switch(r, TASK_READS_AS_IDLE, TASK_READS_AS_IDLE);
-}
-
 /* What the map holds for want, without a flush: pending charges are not in it. */
 static struct itest_found read_map_only(struct rig *r, uint64_t want)
 {
@@ -271,11 +308,11 @@ static void pending_slot_drains_on_eviction_and_flush(void **state)
 	(void)state;
 	ITEST_NEED_ROOT();
 	rig_open(&r, 1, false, false);
-	charge_runtime(&r, TEST_CGROUP, 1000);
-	charge_runtime(&r, TEST_CGROUP, 500); /* same slot, same cgroup: added there */
+	charge_switch(&r, TEST_CGROUP, 1000, 0);
+	charge_switch(&r, TEST_CGROUP, 500, 0); /* same slot, same cgroup: added there */
 	assert_int_equal(read_map_only(&r, TEST_CGROUP).seen, 0);
 
-	charge_runtime(&r, same_slot, 2000); /* takes the slot: TEST_CGROUP goes to the map */
+	charge_switch(&r, same_slot, 2000, 0); /* takes the slot: TEST_CGROUP goes to the map */
 	f = read_map_only(&r, TEST_CGROUP);
 	assert_int_equal(f.seen, 1);
 	assert_int_equal(itest_runtime(&f), 1500);
@@ -361,6 +398,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(failed_read_still_charges_cpu_time),
+		cmocka_unit_test(pinned_group_off_the_pmu_leaves_the_others),
 		cmocka_unit_test(missed_switch_into_idle_charges_idle),
 		cmocka_unit_test(recreated_task_entry_counts_from_zero),
 		cmocka_unit_test(pending_slot_drains_on_eviction_and_flush),

@@ -118,7 +118,7 @@ static void refused_group_in_html(void **state)
 	json_object_put(data);
 }
 
-/* Live, a plan no slice can hold (an event no usable counter can take) is exit 2, with why. */
+/* Live, a plan the PMU can never hold (an event no usable counter can take) is exit 2, with why. */
 static void event_no_counter_holds_is_exit_2(void **state)
 {
 	char cmd[4200], out[2048] = "";

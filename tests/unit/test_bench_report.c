@@ -239,8 +239,8 @@ static void plan_names_what_will_not_be_measured(void **state)
 /*
  * --plan shows the plans the bpf section reproduces (tests/bench/run's
  * plan_shape on tmacg --list-events): spr's level 3 as its 7 groups (60
- * events) with one on, level 6 rotating in a slice (group numbers joined by
- * '+', the topdown group kept on among them), nothing of the listing's prose.
+ * events) with one on, level 6 multiplexed with a set on (group numbers joined by
+ * '+', the pinned topdown group among them), nothing of the listing's prose.
  */
 static void plan_shows_the_level_plans(void **state)
 {
@@ -274,10 +274,15 @@ static void plan_shows_the_level_plans(void **state)
 	row = strstr(row, "/on=0 (");
 	if (!row || sscanf(row, "/on=0 (%d), l6 ", &reads) != 1 || reads <= 6 || reads >= 60)
 		fail_msg("level 3 multiplexed: %s", row ? row : out);
-	/* Rotating: the slice's groups by number, what they read no more than level 3's. */
-	row = strstr(row, "/rotate=");
+	/*
+	 * Level 6 multiplexed: the pinned groups and one set on, by number; every
+	 * leader and their members read, no more than level 3's.
+	 */
+	row = strstr(row, ", l6 ");
 	assert_non_null(row);
-	row += 8;
+	row = strstr(row, "/on=");
+	assert_non_null(row);
+	row += 4;
 	n = (ssize_t)strspn(row, "0123456789+");
 	if (n < 1 || sscanf(row + n, " (%d)", &reads) != 1 || reads < 1 || reads > 60)
 		fail_msg("level 6: %s", row);
@@ -391,7 +396,7 @@ static void targets_are_the_readmes(void **state)
 		   "[\"maps_under_64mib_spr_level6\"]", true);
 	assert_met("{\"map_memory_spr\":{\"6\":{\"256_cpus_bytes\":67108864}}}",
 		   "[\"maps_under_64mib_spr_level6\"]", false);
-	/* Level 6 rotating within 1.2x of level 3, both ways of counting level 3. */
+	/* Level 6 multiplexed within 1.2x of level 3, both ways of counting level 3. */
 #define LEVELS(all, mux)                                                                         \
 	"{\"bpf_levels\":{\"model\":\"spr\",\"l6_to_l3\":{\"median\":" #all "},\"l6_to_l3mux\":" \
 	"{\"median\":" #mux "}}}"

@@ -2,14 +2,15 @@
 /*
  * The owner of every CPU's perf events (cpus/cpu_events.h), against a fake
  * PMU and BPF side (test_cpu_events.wrap wraps what it calls of pmu/ and
- * collect/ and writes each call into a log): the first slice on at start,
- * a turn CPU by CPU on the CPUs that count only, a CPU gone closed, a CPU
- * back reopened alone with only the current slice's groups (read once before
- * they go on), a flush that finds a CPU offline, a group refused by a CPU
- * coming back (left out everywhere, the turns made again without it), a CPU
- * whose events fail to open (tried again, its counts counted as lost), one
- * gone again while it is reopened, and a CPU whose events' time stood still.  The real system calls are the
- * guest's (tests/guest: hotplug, hp-rot) and the integration tests'.
+ * collect/ and writes each call into a log): every group enabled at start on
+ * the CPUs that count, once, and never switched again; a CPU gone closed, a
+ * CPU back reopened alone with every group (read once before they go on), a
+ * flush that finds a CPU offline, a group refused by a CPU coming back (left
+ * out everywhere, the clock moved off it), a CPU whose events fail to open
+ * (tried again, its counts counted as lost), one gone again while it is
+ * reopened, and a CPU whose events' time stood still.  The real system calls
+ * are the guest's (tests/guest: hotplug, hp-rot, wide) and the integration
+ * tests'.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -66,9 +67,8 @@ int __wrap_pmu_open(struct pmu_set *s, const struct pmu_event *events, int neven
 	s->ncpus = ncpus;
 	s->clock_group = -1;
 	s->online = calloc(ncpus, sizeof(*s->online));
-	for (int cpu = 0; cpu < ncpus; cpu++)
-		s->online[cpu] = true;
-	return 0;
+	/* The test's online list: a CPU offline at start gets no events. */
+	return pmu_read_online(online_path, s->online, ncpus);
 }
 
 void __wrap_pmu_close(struct pmu_set *s)
@@ -100,10 +100,10 @@ void __wrap_pmu_close_cpu(struct pmu_set *s, int cpu)
 	say("close %d;", cpu);
 }
 
-int __wrap_pmu_switch_cpu(struct pmu_set *s, int cpu, uint64_t on, uint64_t off)
+int __wrap_pmu_enable_cpu(struct pmu_set *s, int cpu)
 {
 	(void)s;
-	say("switch %d +%llx -%llx;", cpu, (unsigned long long)on, (unsigned long long)off);
+	say("enable %d;", cpu);
 	return 0;
 }
 
@@ -135,29 +135,16 @@ int __wrap_collector_flush_cpu(struct collector *c, int cpu)
 	return cpu == flush_gone ? -ENXIO : 0;
 }
 
-int __wrap_collector_baseline_cpu(struct collector *c, int cpu, uint64_t groups)
-{
-	(void)c;
-	say("baseline %d %llx;", cpu, (unsigned long long)groups);
-	return 0;
-}
-
 void __wrap_collector_set_active(struct collector *c, uint64_t groups)
 {
 	(void)c;
 	say("active %llx;", (unsigned long long)groups);
 }
 
-void __wrap_collector_set_unopened(struct collector *c, uint64_t groups)
+void __wrap_collector_leave_out(struct collector *c, uint64_t groups)
 {
 	(void)c;
-	say("unopened %llx;", (unsigned long long)groups);
-}
-
-void __wrap_collector_leave_out(struct collector *c, uint64_t groups, uint64_t unopened)
-{
-	(void)c;
-	say("leave out %llx of %llx;", (unsigned long long)groups, (unsigned long long)unopened);
+	say("leave out %llx;", (unsigned long long)groups);
 }
 
 int __wrap_collector_hotplug_count(struct collector *c, int cpu, uint64_t *n)
@@ -183,8 +170,6 @@ static void set_online(const char *list)
 	fclose(f);
 }
 
-/* Group 0 on in every slice, groups 1 and 2 taking turns. */
-static const uint64_t plan[] = { 0x3, 0x5 };
 static struct pmu_event events[3];
 static struct collector col = { .ncpus = NCPUS };
 
@@ -200,30 +185,51 @@ static void open_started(struct cpu_events *ev)
 		enabled[cpu] = 1000;
 	set_online("0-3\n");
 	calls();
-	assert_int_equal(cpu_events_open(ev, &col, events, 3, plan, 2, err, sizeof(err)), 0);
+	assert_int_equal(cpu_events_open(ev, &col, events, 3, err, sizeof(err)), 0);
 	ev->online_path = online_path;
-	assert_string_equal(calls(), "unopened 0;active 7;put 0;put 1;put 2;put 3;");
+	assert_string_equal(calls(), "active 7;put 0;put 1;put 2;put 3;");
 	assert_int_equal(cpu_events_start(ev), 0);
-	/* Every group read once, then slice 0's on and the rest off, CPU by CPU. */
-	assert_string_equal(calls(),
-			    "active 7;flush 0;flush 1;flush 2;flush 3;unopened 0;active 3;"
-			    "switch 0 +3 -4;switch 1 +3 -4;switch 2 +3 -4;switch 3 +3 -4;");
-	assert_int_equal(cpu_events_nslices(ev), 2);
+	/* Every group read once, then every group on, one enable per CPU. */
+	assert_string_equal(calls(), "flush 0;flush 1;flush 2;flush 3;"
+				     "enable 0;enable 1;enable 2;enable 3;");
+	/* Every group always enabled: the lowest tells whether a CPU still counts. */
 	assert_int_equal(ev->pmu.clock_group, 0);
 	assert_int_equal(cpu_events_take_refused(ev), 0);
 }
 
-static void turns_go_cpu_by_cpu_on_then_off(void **state)
+/*
+ * The kernel multiplexes the groups: once enabled, nothing is switched again,
+ * however long the run, the intervals' flushes and looks aside.
+ */
+static void groups_enabled_once_for_good(void **state)
 {
 	struct cpu_events ev;
 
 	(void)state;
 	open_started(&ev);
-	assert_int_equal(cpu_events_turn(&ev, 1), 0);
-	assert_string_equal(calls(), "active 7;switch 0 +4 -2;switch 1 +4 -2;switch 2 +4 -2;"
-				     "switch 3 +4 -2;flush 0;flush 1;flush 2;flush 3;active 5;");
-	assert_int_equal(cpu_events_turn(&ev, 1), 0);
-	assert_string_equal(calls(), ""); /* there already */
+	for (int i = 0; i < 3; i++) {
+		cpu_events_flush(&ev);
+		assert_string_equal(calls(), "flush 0;flush 1;flush 2;flush 3;");
+		assert_int_equal(follow(&ev), 0);
+		assert_string_equal(calls(), "");
+	}
+	cpu_events_close(&ev);
+}
+
+/* A CPU offline at start: nothing opened, flushed or enabled there. */
+static void cpu_offline_at_start_left_alone(void **state)
+{
+	struct cpu_events ev;
+	char err[256];
+
+	(void)state;
+	set_online("0-1,3\n");
+	calls();
+	assert_int_equal(cpu_events_open(&ev, &col, events, 3, err, sizeof(err)), 0);
+	assert_string_equal(calls(), "active 7;put 0;put 1;put 3;");
+	assert_int_equal(ev.cpu[2].state, CPU_OFFLINE);
+	assert_int_equal(cpu_events_start(&ev), 0);
+	assert_string_equal(calls(), "flush 0;flush 1;flush 3;enable 0;enable 1;enable 3;");
 	cpu_events_close(&ev);
 }
 
@@ -241,14 +247,13 @@ static void cpu_gone_closed_and_back_alone(void **state)
 	assert_string_equal(calls(), "drop 2;close 2;");
 	assert_int_equal(ev.gone, 1);
 	assert_false(cpu_events_due(&ev));
-	assert_int_equal(cpu_events_turn(&ev, 1), 0);
-	assert_string_equal(calls(), "active 7;switch 0 +4 -2;switch 1 +4 -2;switch 3 +4 -2;"
-				     "flush 0;flush 1;flush 3;active 5;");
-	/* Back: it alone, read before its slice-1 groups go on; no other CPU touched. */
+	cpu_events_flush(&ev);
+	assert_string_equal(calls(), "flush 0;flush 1;flush 3;"); /* not the CPU gone */
+	/* Back: it alone, read before every group goes on; no other CPU touched. */
 	set_online("0-3\n");
 	assert_true(cpu_events_due(&ev));
 	assert_int_equal(follow(&ev), 1);
-	assert_string_equal(calls(), "drop 2;flush 2;open 2;put 2;baseline 2 7;switch 2 +5 -0;");
+	assert_string_equal(calls(), "drop 2;flush 2;open 2;put 2;flush 2;enable 2;");
 	assert_int_equal(ev.back, 1);
 	assert_int_equal(ev.lost, 0);
 	cpu_events_close(&ev);
@@ -273,26 +278,54 @@ static void flush_finding_a_cpu_gone_loses_it_until_the_next_look(void **state)
 	cpu_events_close(&ev);
 }
 
-static void group_refused_by_a_cpu_back_leaves_the_turns(void **state)
+/* Started, CPU 1 gone, then back refusing group g (bit): reopened, the log cleared before. */
+static void back_refusing(struct cpu_events *ev, uint64_t g)
+{
+	open_started(ev);
+	set_online("0,2-3\n");
+	follow(ev);
+	calls();
+	refuse_group = g;
+	set_online("0-3\n");
+	assert_int_equal(follow(ev), 1);
+}
+
+static void group_refused_by_a_cpu_back_is_left_out(void **state)
 {
 	struct cpu_events ev;
 
 	(void)state;
-	open_started(&ev);
-	set_online("0,2-3\n");
-	follow(&ev);
-	calls();
-	refuse_group = 1u << 2;
-	set_online("0-3\n");
-	assert_int_equal(follow(&ev), 1);
-	/* Out everywhere; group 2's slice gone, so one slice: groups 0 and 1 always on. */
-	assert_string_equal(calls(), "drop 1;flush 1;open 1;leave out 4 of 4;put 1;baseline 1 3;"
-				     "switch 1 +3 -0;unopened 4;active 3;switch 0 +3 -0;"
-				     "switch 1 +3 -0;switch 2 +3 -0;switch 3 +3 -0;");
+	back_refusing(&ev, 1u << 2);
+	/* Out everywhere (no longer read); the other CPUs' groups untouched. */
+	assert_string_equal(calls(), "drop 1;flush 1;open 1;leave out 4;put 1;flush 1;enable 1;");
 	assert_int_equal(cpu_events_take_refused(&ev), 1u << 2);
 	assert_int_equal(cpu_events_take_refused(&ev), 0); /* told once */
 	assert_string_equal(cpu_events_refusals(&ev)[2], "cannot open event C");
-	assert_int_equal(cpu_events_nslices(&ev), 1);
+	assert_int_equal(ev.pmu.clock_group, 0);
+	cpu_events_close(&ev);
+}
+
+/*
+ * The clock group refused by a CPU back: the clock moves to the lowest group
+ * left, and the CPUs' enabled times, read under the old one, are forgotten
+ * (one leader's time against another's would look like a CPU stopped).
+ */
+static void clock_moves_off_a_group_refused(void **state)
+{
+	struct cpu_events ev;
+
+	(void)state;
+	back_refusing(&ev, 1u << 0);
+	assert_int_equal(cpu_events_take_refused(&ev), 1u << 0);
+	assert_int_equal(ev.pmu.clock_group, 1);
+	/* The next look: times unknown, so nothing reopened for a time that "stood still". */
+	for (int cpu = 0; cpu < NCPUS; cpu++)
+		enabled[cpu] = 0;
+	calls();
+	assert_int_equal(cpu_events_follow(&ev), 0);
+	assert_string_equal(calls(), "");
+	for (int cpu = 0; cpu < NCPUS; cpu++)
+		assert_int_equal(ev.cpu[cpu].enabled_ns, 0);
 	cpu_events_close(&ev);
 }
 
@@ -357,7 +390,7 @@ static void cpu_whose_time_stood_still_is_reopened(void **state)
 	for (int cpu = 0; cpu < NCPUS; cpu++)
 		enabled[cpu] += cpu == 2 ? 0 : 1000;
 	assert_int_equal(cpu_events_follow(&ev), 1);
-	assert_string_equal(calls(), "drop 2;flush 2;open 2;put 2;baseline 2 7;switch 2 +3 -0;");
+	assert_string_equal(calls(), "drop 2;flush 2;open 2;put 2;flush 2;enable 2;");
 	assert_int_equal(ev.lost, 1); /* what it read since, from still events */
 	cpu_events_close(&ev);
 }
@@ -380,10 +413,12 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(turns_go_cpu_by_cpu_on_then_off),
+		cmocka_unit_test(groups_enabled_once_for_good),
+		cmocka_unit_test(cpu_offline_at_start_left_alone),
 		cmocka_unit_test(cpu_gone_closed_and_back_alone),
 		cmocka_unit_test(flush_finding_a_cpu_gone_loses_it_until_the_next_look),
-		cmocka_unit_test(group_refused_by_a_cpu_back_leaves_the_turns),
+		cmocka_unit_test(group_refused_by_a_cpu_back_is_left_out),
+		cmocka_unit_test(clock_moves_off_a_group_refused),
 		cmocka_unit_test(cpu_failing_to_reopen_is_tried_again),
 		cmocka_unit_test(cpu_gone_again_while_reopened),
 		cmocka_unit_test(cpu_whose_time_stood_still_is_reopened),

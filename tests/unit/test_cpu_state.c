@@ -114,11 +114,10 @@ static bool enabled_grows(const struct pmu_set *s)
 }
 
 /*
- * Rotating, a group is disabled for its off slices and its enabled time
- * stands still, as when the kernel turns a CPU's events off: the CPU's
- * enabled time is every group's, which grows while any is on.  Read from the
- * first group alone, a CPU whose first group was off from one look to the
- * next was reopened as if unplugged (and its slice's counts there lost).
+ * Without a clock group, the CPU's enabled time is every group's, which
+ * grows while any is enabled: a group someone disabled stands still as when
+ * the kernel turns a CPU's events off, and read alone would make the CPU
+ * look unplugged.
  */
 static void enabled_time_grows_while_any_group_is_on(void **state)
 {
@@ -129,7 +128,7 @@ static void enabled_time_grows_while_any_group_is_on(void **state)
 	if (!open_two_groups(&s, ev))
 		skip();
 	assert_int_equal(s.clock_group, -1);			/* none known: every leader */
-	assert_int_equal(pmu_switch_groups(&s, 1u << 1, 0), 0); /* the second slice's group on */
+	assert_int_equal(pmu_switch_groups(&s, 1u << 1, 0), 0); /* the second group on */
 	assert_true(enabled_grows(&s));
 	assert_int_equal(pmu_switch_groups(&s, 0, 3), 0); /* none on: stands still */
 	assert_false(enabled_grows(&s));
@@ -137,9 +136,9 @@ static void enabled_time_grows_while_any_group_is_on(void **state)
 }
 
 /*
- * With a clock group (one on in every slice, cpus/turns.h), its leader alone
- * is read: one read per CPU each interval, not one per group (20 at spr's
- * level 6).  Shown by the other group on alone: the time stands still.
+ * With a clock group (one always enabled, cpus/cpu_events.c), its leader
+ * alone is read: one read per CPU each interval, not one per group (20 at
+ * spr's level 6).  Shown by the other group on alone: the time stands still.
  */
 static void enabled_time_is_the_clock_groups(void **state)
 {

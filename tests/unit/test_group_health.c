@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * A perf group that was enabled but never on the PMU, in any cgroup of an
- * interval, is reported once by name with what to do; groups that counted,
- * even multiplexed or in one cgroup only, and groups nothing enabled, are not.
+ * interval, or a pinned one the kernel put in its error state, is reported
+ * once by name with what to do; groups that counted, even multiplexed or in
+ * one cgroup only, and groups nothing enabled, are not.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -118,6 +120,70 @@ static void test_dead_group_is_named_once(void **state)
 	free(text);
 }
 
+/*
+ * A pinned group (levels 4-6 keep it on all the time) the kernel found no room
+ * for: it holds the group in its error state, where the leader's read(2)
+ * gives end of file, and the BPF side reads it as neither enabled nor
+ * running, so the sums say nothing.  Named once, as pinned, with the fix,
+ * and counted in every interval it stays so; a pinned group that reads its
+ * times, or an unpinned one, is not named.  The leaders' descriptors are
+ * files: /dev/null reads as the error state, a file of three numbers as an
+ * event's count and times.
+ */
+static void test_pinned_group_off_the_pmu_named(void **state)
+{
+	char times_path[] = "/tmp/tmacg-health-XXXXXX";
+	const uint64_t v[3] = { 5, 100, 100 };
+	struct group_health h = { 0 };
+	struct pmu_set s = { 0 };
+	struct measure ms;
+	int fds[6], off, ok;
+	char *text;
+
+	(void)state;
+	fake_measure(&ms);
+	off = open("/dev/null", O_RDONLY);
+	ok = mkstemp(times_path);
+	assert_true(off >= 0 && ok >= 0);
+	assert_int_equal(write(ok, v, sizeof(v)), (int)sizeof(v));
+	unlink(times_path);
+	for (int e = 0; e < ms.nevents; e++) {
+		ms.events[e].attr.read_format =
+			PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+		fds[e] = ms.events[e].group == 2 ? off : ok;
+	}
+	ms.events[0].attr.pinned = 1; /* A.X: group 0, pinned, reading its times */
+	ms.events[3].attr.pinned = 1; /* C.X: group 2, pinned, off the PMU */
+	s = (struct pmu_set){
+		.events = ms.events, .nevents = 6, .ngroups = 3, .ncpus = 1, .fds = fds
+	};
+	h.pmu = &s;
+	for (int i = 0; i < 2; i++) {
+		lseek(ok, 0, SEEK_SET); /* read(2) from the start: one event's numbers */
+		assert_int_equal(check(&h, &ms, &text), 1);
+		if (i == 0) {
+			assert_non_null(strstr(text,
+					       "perf group 2 (C.X, C.Y, C.Z) not counting: it "
+					       "is pinned (on all the time at levels 4-6)"));
+			assert_non_null(strstr(text, "nmi_watchdog"));
+			assert_non_null(strstr(text, "--level"));
+			assert_null(strstr(text, "perf group 0"));
+			assert_int_equal(strchr(text, '\n') - text + 1, (long)strlen(text));
+		} else {
+			assert_string_equal(text, ""); /* counted, not repeated */
+		}
+		free(text);
+	}
+	/* Not pinned: not asked, whatever its descriptor reads. */
+	ms.events[3].attr.pinned = 0;
+	lseek(ok, 0, SEEK_SET);
+	assert_int_equal(check(&h, &ms, &text), 0);
+	assert_string_equal(text, "");
+	free(text);
+	close(off);
+	close(ok);
+}
+
 /* Running in one cgroup is enough: the group counts, other cgroups just did not run it. */
 static void test_running_anywhere_counts(void **state)
 {
@@ -186,8 +252,8 @@ static void test_bounds(void **state)
 }
 
 /*
- * Rotating, a group is enabled the whole interval in the sums but runs only in
- * its slices: cgroups that ran only in the others leave it "enabled, never
+ * Multiplexed, a group is enabled the whole interval in the sums but runs only
+ * in its turns: cgroups that ran only in the others' leave it "enabled, never
  * running".  The kernel's own times decide then: a group that ran is not
  * named, one that never did is.  Real software events on every CPU: group 0
  * enabled (it runs), group 1 opened but never enabled.
@@ -245,6 +311,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_healthy_groups_are_quiet),
 		cmocka_unit_test(test_dead_group_is_named_once),
+		cmocka_unit_test(test_pinned_group_off_the_pmu_named),
 		cmocka_unit_test(test_running_anywhere_counts),
 		cmocka_unit_test(test_sums_restart_each_interval),
 		cmocka_unit_test(test_bounds),

@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * The order of tmacg's own rotation's ioctls (pmu_switch_cpu, cpus/cpu_events.c):
- * CPU by CPU, the groups going on then those going off, so that a CPU always
- * has a group enabled.  Off before on left CPU 1 with no group for up to
- * ~100 ms at a slice change in the arm64 guest (hp-rot, docs/architecture.md:
- * an ioctl on a busy vCPU waits for QEMU to run it).  The
- * perf events are fake file descriptors: ioctl is wrapped
+ * The order of pmu_switch_cpu's ioctls (the BPF-time bench's on= groups, the
+ * tests that leave groups off): CPU by CPU, the groups going on then those
+ * going off, so that a CPU always has a group enabled, each by its leader
+ * alone.  The perf events are fake file descriptors: ioctl is wrapped
  * (test_pmu_switch.wrap) and records what it is asked.
  */
 #include <stdarg.h>

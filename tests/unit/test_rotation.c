@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * Levels 4-6 in turns (user/pmu/rotation.c), checked on properties rather
- * than on one packing: every group on in some slice, each slice within the
- * PMU's counters and offcore-response MSRs, fewer reads per switch than level 3 makes, the groups of
- * levels 1-3 on all the time where they leave room, and the refusals (a
- * level the model lacks, a group no slice holds) with their reasons.
+ * Levels 4-6 multiplexed by the kernel (user/pmu/rotation.c), checked on
+ * properties rather than on one packing: every group in some set the PMU
+ * holds at once, each set within the PMU's counters and offcore-response
+ * MSRs, fewer reads per set than level 3 makes, the groups of levels 1-3
+ * pinned where they leave room (their leaders alone opened pinned, nothing
+ * pinned where every group fits), and the refusals (a level the model lacks,
+ * a group no set holds) with their reasons.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -94,6 +96,13 @@ static void check_rotation(const struct plan *p, bool software_counts)
 		most = reads > most ? reads : most;
 	}
 	assert_int_equal(p->reads_per_switch, most);
+	/* The kernel schedules pinned groups first: the always-on ones, by their leaders. */
+	for (int g = 0; g < p->ngroups; g++)
+		for (int i = p->first[g]; i < p->first[g + 1]; i++)
+			if (p->ev[i].attr.pinned !=
+			    (i == p->first[g] && p->nslices > 1 && ((p->always_on >> g) & 1)))
+				fail_msg("event %d (%s) of group %d: pinned %d, %d sets", i,
+					 p->ev[i].name, g, p->ev[i].attr.pinned, p->nslices);
 }
 
 /*
@@ -369,7 +378,8 @@ static void group_no_slice_holds(void **state)
 	(void)state;
 	make_plan(&p, big, 3, 4);
 	assert_int_equal(plan_rotate(&p, NULL, false, err, sizeof(err)), -ENOSPC);
-	if (!strstr(err, "group 1") || !strstr(err, "5 general-purpose") || !strstr(err, "4 are"))
+	if (!strstr(err, "group 1") || !strstr(err, "5 general-purpose") || !strstr(err, "4 are") ||
+	    !strstr(err, "could never be on the PMU"))
 		fail_msg("reason not given: %s", err);
 }
 
@@ -456,29 +466,55 @@ static void software_stand_ins_rotate(void **state)
 	cpu_desc_reset();
 }
 
-/* --list-events --level 6 shows the slices; a level the model lacks is exit 2. */
+/*
+ * --list-events --level 6 says how the kernel multiplexes the groups, the
+ * pinned ones and the sets, its figures the plan's; a level the model lacks
+ * is exit 2.
+ */
 static void list_events_shows_rotation(void **state)
 {
 	static char text[1 << 16];
+	static struct plan p;
 	const char *spr6[] = { "tmacg", "--list-events", "--model", "spr", "--level", "6", NULL };
 	const char *spr3[] = { "tmacg", "--list-events", "--model", "spr", "--level", "3", NULL };
 	const char *srf6[] = { "tmacg", "--list-events", "--model", "srf", "--level", "6", NULL };
+	struct tma_model *m = test_model_builtin("spr");
+	struct plan_request r = { .model = m, .level = 6 };
+	int groups = 0, one_set = 0, most = 0;
+	const char *line;
+	char err[512];
 
 	(void)state;
+	assert_int_equal(plan_for_model(&r, &p, err, sizeof(err)), 0);
+	model_free(m);
 	assert_int_equal(offline_capture(STDOUT_FILENO, NULL, 6, spr6, text, sizeof(text)), 0);
-	if (!strstr(text, "rotation: ") || !strstr(text, " slices, each 1/") ||
-	    !strstr(text, "slice 0: groups ") || !strstr(text, "events read per switch") ||
-	    !strstr(text, "on in every slice: groups 0 (the topdown group"))
-		fail_msg("no rotation shown:\n%s", text);
+	line = strstr(text, "levels 4-6: ");
+	if (!line ||
+	    sscanf(line, "levels 4-6: %d groups multiplexed by the kernel on each CPU", &groups) !=
+		    1 ||
+	    !strstr(line, "(every perf_event_mux_interval_ms); a switch reads every leader and the "
+			  "members of the groups that counted since the last: ") ||
+	    sscanf(strstr(line, "since the last: "),
+		   "since the last: %d events when one set counted, at most %d", &one_set,
+		   &most) != 2 ||
+	    !strstr(text, "\n  multiplexed, in sets the PMU holds at once: 1") ||
+	    !strstr(text, "pinned, on all the time: groups 0 (the topdown group"))
+		fail_msg("no multiplexing shown:\n%s", text);
+	assert_int_equal(groups, p.ngroups);
+	assert_int_equal(most, p.nevents);
+	/* Every leader, and one set's members: more than one set's reads, fewer than all. */
+	assert_true(one_set > p.reads_per_switch && one_set < p.nevents);
+	assert_null(strstr(text, "slice"));
 	assert_int_equal(offline_capture(STDOUT_FILENO, NULL, 6, spr3, text, sizeof(text)), 0);
-	assert_null(strstr(text, "rotation"));
+	assert_null(strstr(text, "multiplexed"));
+	assert_null(strstr(text, "pinned"));
 	assert_int_equal(offline_capture(STDERR_FILENO, NULL, 6, srf6, text, sizeof(text)), 2);
 	if (!strstr(text, "srf has 3 levels"))
 		fail_msg("reason not given: %s", text);
 }
 
 /*
- * A plan no slice can hold (an event no usable counter can take: the fixture
+ * A plan with a group the PMU can never hold (an event no usable counter can take: the fixture
  * CPU nocounter has none) is a usage error, exit 2, naming the event and the
  * counters; at --level 4 as at 1.
  */

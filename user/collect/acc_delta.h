@@ -61,7 +61,7 @@ double acc_scaled_by_cycles(const struct tmacg_acc *a, int event, int cycles, do
 /*
  * The fraction of the interval the groups of mask groups (bit g: group g) were
  * all measured, as far as one can tell: the smallest running/enabled among
- * them (a rotating group's enabled is the whole time, its running its turns).
+ * them (a multiplexed group's enabled is the whole time, its running its turns).
  * NAN when none of them was enabled (nothing ran).
  */
 double acc_measured(const struct acc_layout *l, const struct tmacg_acc *a, uint64_t groups);

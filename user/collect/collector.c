@@ -72,7 +72,6 @@ static int configure(struct collector *c, bool raw_tp)
 		skel->rodata->event_is_leader[e] = cfg->event_is_leader[e];
 	}
 	skel->rodata->per_task = cfg->per_task;
-	skel->rodata->rotate = cfg->rotate;
 	bpf_map__set_max_entries(skel->maps.events, cfg->nevents * c->ncpus);
 	bpf_map__set_max_entries(skel->maps.cgroup_acc, cfg->max_cgroups);
 	/* Values of the plan's size: 10,000 cgroups at level 1 take 56 bytes each, not 3 KiB. */
@@ -301,19 +300,13 @@ void collector_set_active(struct collector *c, uint64_t groups)
 	__atomic_store_n(&c->skel->data->active_groups, groups, __ATOMIC_RELEASE);
 }
 
-void collector_set_unopened(struct collector *c, uint64_t groups)
-{
-	c->skel->bss->unopened_groups = groups;
-}
-
-void collector_leave_out(struct collector *c, uint64_t groups, uint64_t unopened)
+void collector_leave_out(struct collector *c, uint64_t groups)
 {
 	uint64_t active = __atomic_load_n(&c->skel->data->active_groups, __ATOMIC_ACQUIRE);
 	int map_fd = bpf_map__fd(c->skel->maps.events);
 
 	/* Out of what a switch reads first: a read of a missing event voids its pass. */
 	collector_set_active(c, active & ~groups);
-	collector_set_unopened(c, unopened);
 	for (int e = 0; e < c->cfg.nevents; e++) {
 		int g = c->cfg.event_group[e];
 
@@ -375,21 +368,6 @@ int collector_flush_cpu(struct collector *c, int cpu)
 	}
 	c->flush_errors++;
 	return -errno;
-}
-
-int collector_baseline_cpu(struct collector *c, int cpu, uint64_t groups)
-{
-	uint64_t active = __atomic_load_n(&c->skel->data->active_groups, __ATOMIC_ACQUIRE);
-	int ret;
-
-	/*
-	 * For a moment every CPU reads these groups too: where a group is off,
-	 * its counters stand still and the reading adds nothing.
-	 */
-	collector_set_active(c, active | groups);
-	ret = collector_flush_cpu(c, cpu);
-	collector_set_active(c, active);
-	return ret;
 }
 
 void collector_flush(struct collector *c, const bool *cpus)

@@ -29,12 +29,6 @@ struct collector_config {
 	const int *event_group;	     /* [nevents] */
 	const bool *event_is_leader; /* [nevents] */
 	bool per_task;
-	/*
-	 * Levels 4-6 take turns (cpus/cpu_events.h): a switch reads only the groups
-	 * of collector_set_active(), and every group's enabled time is the whole
-	 * time seen, so enabled / running scales a group's turns to the interval.
-	 */
-	bool rotate;
 	uint32_t max_cgroups; /* cgroup accumulator entries */
 	uint32_t max_tasks;   /* task accumulator entries (LRU) */
 	int verbose;	      /* libbpf's warnings at 1 (-v), everything at 2 (-vv) */
@@ -90,14 +84,14 @@ void collector_drop_cpu_events(struct collector *c, int cpu);
 int collector_attach(struct collector *c, char *err, size_t errlen);
 /*
  * Groups (bit g: group g) refused late, by a CPU coming back (pmu_open_cpu()):
- * out of what a switch reads, and their events out of the array on every
- * CPU; unopened is every group left out now (collector_set_unopened()).
+ * out of what a switch reads, and their events out of the array on every CPU.
  */
-void collector_leave_out(struct collector *c, uint64_t groups, uint64_t unopened);
-/* Rotating: the groups a switch reads from now on (bit g: group g). */
+void collector_leave_out(struct collector *c, uint64_t groups);
+/*
+ * The groups a switch reads (bit g: group g): every group opened.  A group
+ * left out has no enabled time either: its nodes are null.
+ */
 void collector_set_active(struct collector *c, uint64_t groups);
-/* The groups that failed to open (bit g): no enabled time either, rotating or not. */
-void collector_set_unopened(struct collector *c, uint64_t groups);
 /* Delivers pending cgroup events to cfg.on_cgroup. */
 int collector_poll_cgroups(struct collector *c);
 /* The same, waiting up to timeout_ms for the first; -EINTR on a signal. */
@@ -111,13 +105,6 @@ int collector_wait_cgroups(struct collector *c, int timeout_ms);
 int collector_flush_cpu(struct collector *c, int cpu);
 /* The same on every CPU of cpus[ncpus] (the CPUs with events, for a caller that keeps none). */
 void collector_flush(struct collector *c, const bool *cpus);
-/*
- * A flush of cpu that reads groups too, rotating or not: new events there,
- * put but not yet enabled, get their baselines (zeros) before they count.
- * Otherwise a group's first reading is its baseline, and what it counted
- * from its enable to that reading is lost (CPU hotplug: cpus/cpu_events.c).
- */
-int collector_baseline_cpu(struct collector *c, int cpu, uint64_t groups);
 
 /* Calls fn for every cgroup whose counts changed since the last read. */
 int collector_read_cgroups(struct collector *c,

@@ -49,7 +49,7 @@ int measured_sets_make(struct measured_sets *s, const struct tma_model *m,
 		const struct model_node_info *node = model_node(m, k);
 
 		/*
-		 * A share for each node reading rotating groups, down to the level:
+		 * A share for each node reading multiplexed groups, down to the level:
 		 * Info metrics too (level 0), which a line shows with --info only.
 		 */
 		if (node->level > level || !node_groups[k])

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * The nodes a rotating run (--level 4-6) gives a quality.measured, grouped
- * by the set of perf groups their share is the least of: the nodes of one
- * set share one share.  A level-6 icx line has 88 such nodes and some 19
+ * The nodes a run at --level 4-6 (groups multiplexed) gives a quality.measured,
+ * grouped by the set of perf groups their share is the least of: the nodes of
+ * one set share one share.  A level-6 icx line has 88 such nodes and some 19
  * sets, so per line each set's share is taken once (measured_sets_fill).
  * Made once per run, from what the plan says each node reads
  * (plan_node_groups).

@@ -8,9 +8,21 @@
 
 #include "collect/collector.h"
 
+/*
+ * Every opened group is enabled whenever its CPU counts, and a group waiting
+ * for its turn in the kernel's multiplexing still gains enabled time: the
+ * lowest opened group's leader alone tells whether a CPU's events still count
+ * (one read per CPU, not one per group).
+ */
+static void set_clock_group(struct cpu_events *ev)
+{
+	uint64_t opened = pmu_open_groups(&ev->pmu);
+
+	ev->pmu.clock_group = opened ? __builtin_ctzll(opened) : -1;
+}
+
 int cpu_events_open(struct cpu_events *ev, struct collector *col, const struct pmu_event *events,
-		    int nevents, const uint64_t *plan_slices, int plan_nslices, char *err,
-		    size_t errlen)
+		    int nevents, char *err, size_t errlen)
 {
 	int ret;
 
@@ -19,8 +31,6 @@ int cpu_events_open(struct cpu_events *ev, struct collector *col, const struct p
 	ev->online_path = PMU_ONLINE_PATH;
 	ev->ncpus = col->ncpus;
 	ev->clock = -1;
-	ev->turns.plan = plan_slices;
-	ev->turns.plan_nslices = plan_nslices;
 	ev->cpu = calloc(ev->ncpus, sizeof(*ev->cpu));
 	ev->seen = calloc(ev->ncpus, sizeof(*ev->seen));
 	if (!ev->cpu || !ev->seen) {
@@ -32,8 +42,8 @@ int cpu_events_open(struct cpu_events *ev, struct collector *col, const struct p
 		return ret;
 	ev->refused_untold = ev->pmu.unopened;
 	/* Before anything is attached: a switch never reads a group that did not open. */
-	collector_set_unopened(col, ev->pmu.unopened);
 	collector_set_active(col, pmu_open_groups(&ev->pmu));
+	set_clock_group(ev);
 	for (int cpu = 0; cpu < ev->ncpus; cpu++) {
 		if (!ev->pmu.online[cpu])
 			continue;
@@ -45,44 +55,21 @@ int cpu_events_open(struct cpu_events *ev, struct collector *col, const struct p
 	return 0;
 }
 
-/* On cpu, when it counts: the groups of on enabled, those of off disabled. */
-static int switch_cpu(struct cpu_events *ev, int cpu, uint64_t on, uint64_t off)
+int cpu_events_start(struct cpu_events *ev)
 {
-	return ev->cpu[cpu].state == CPU_COUNTING ? pmu_switch_cpu(&ev->pmu, cpu, on, off) : 0;
-}
-
-/*
- * The live slices made for the groups open now, from slice 0: its groups on
- * on every counting CPU, the others off; the BPF side told what it reads.
- */
-static int apply_turns(struct cpu_events *ev)
-{
-	uint64_t opened = pmu_open_groups(&ev->pmu), on;
-
-	turns_rebuild(&ev->turns, opened);
-	on = turns_on(&ev->turns, 0);
-	ev->pmu.clock_group = turns_clock_group(&ev->turns);
-	collector_set_unopened(ev->col, ev->pmu.unopened);
-	collector_set_active(ev->col, on);
+	/*
+	 * Every group read once before any is enabled: its baseline (zeros), so
+	 * it counts from its enable, not from its first reading (as for a CPU
+	 * back online).
+	 */
+	cpu_events_flush(ev);
 	for (int cpu = 0; cpu < ev->ncpus; cpu++) {
-		int ret = switch_cpu(ev, cpu, on, opened & ~on);
+		int ret = ev->cpu[cpu].state == CPU_COUNTING ? pmu_enable_cpu(&ev->pmu, cpu) : 0;
 
 		if (ret)
 			return ret;
 	}
 	return 0;
-}
-
-int cpu_events_start(struct cpu_events *ev)
-{
-	/*
-	 * Every group read once before any is enabled: its baseline (zeros), so
-	 * a later slice's group counts from its enable, not from its first
-	 * reading (as for a CPU back online).
-	 */
-	collector_set_active(ev->col, pmu_open_groups(&ev->pmu));
-	cpu_events_flush(ev);
-	return apply_turns(ev);
 }
 
 uint64_t cpu_events_take_refused(struct cpu_events *ev)
@@ -110,18 +97,16 @@ void cpu_events_flush(struct cpu_events *ev)
  * In this order: out of the BPF array first, so the flush's reads there fail
  * and drop the old baselines (its CPU time and pending slots are charged);
  * then the new events go in and every group is read once before any is
- * enabled: its baseline, so each group counts from its enable.  (Rotating,
- * a group's first reading came at its slice's flush, as its baseline: on
- * Debian 5.10 under QEMU's TCG that flush came ~100 ms after the enable, and
- * hp-rot's shares added up to 0.76.)  Only the current slice's groups go on:
- * the others wait for their turn as on every other CPU.  0, -ENXIO (gone
- * again: its flush counted what it strands), or -errno (the CPU's counts are
- * lost this interval, and it is tried again at the next).  Failed, it has no
- * events left.
+ * enabled: its baseline, so each group counts from its enable, not from a
+ * first reading that may come long after it (a switch on a busy CPU).  Then
+ * every group goes on, as on every other CPU.  0, -ENXIO (gone again: its
+ * flush counted what it strands), or -errno (the CPU's counts are lost this
+ * interval, and it is tried again at the next).  Failed, it has no events
+ * left.
  */
 static int reopen(struct cpu_events *ev, int cpu)
 {
-	uint64_t unopened = ev->pmu.unopened, opened;
+	uint64_t unopened = ev->pmu.unopened;
 	char err[512];
 	int ret;
 
@@ -132,15 +117,14 @@ static int reopen(struct cpu_events *ev, int cpu)
 	if (!ret && ev->pmu.unopened != unopened) {
 		/* A group refused here only: out everywhere, named by the caller. */
 		ev->refused_untold |= ev->pmu.unopened & ~unopened;
-		collector_leave_out(ev->col, ev->pmu.unopened & ~unopened, ev->pmu.unopened);
+		collector_leave_out(ev->col, ev->pmu.unopened & ~unopened);
 	}
-	opened = pmu_open_groups(&ev->pmu);
 	if (!ret)
 		ret = collector_put_cpu_events(ev->col, &ev->pmu, cpu, err, sizeof(err));
 	if (!ret)
-		ret = collector_baseline_cpu(ev->col, cpu, opened);
+		ret = collector_flush_cpu(ev->col, cpu);
 	if (!ret)
-		ret = pmu_switch_cpu(&ev->pmu, cpu, turns_on(&ev->turns, ev->turns.now), 0);
+		ret = pmu_enable_cpu(&ev->pmu, cpu);
 	if (!ret)
 		return 0;
 	pmu_close_cpu(&ev->pmu, cpu);
@@ -235,9 +219,9 @@ int cpu_events_follow(struct cpu_events *ev)
 	int reopened = 0;
 
 	/*
-	 * Turns rebuilt (a group left out) with another clock group: one
-	 * leader's time against another's, or a sum's, would look like a CPU
-	 * whose events stopped.  Unknown until the next look instead.
+	 * A group left out (the clock group among them) moves the clock to
+	 * another group: one leader's time against another's would look like a
+	 * CPU whose events stopped.  Unknown until the next look instead.
 	 */
 	if (ev->clock != ev->pmu.clock_group) {
 		for (int cpu = 0; cpu < ev->ncpus; cpu++)
@@ -257,11 +241,11 @@ int cpu_events_follow(struct cpu_events *ev)
 		reopened += look_at(ev, cpu, total_moved);
 	/*
 	 * A group refused by a CPU back (closed everywhere): left out as one
-	 * refused at start, not tried again at every interval, and the slices
-	 * made again without it.
+	 * refused at start, not tried again at every interval; the clock moves
+	 * off it.
 	 */
 	if (ev->refused_untold != refused)
-		apply_turns(ev);
+		set_clock_group(ev);
 	return reopened;
 }
 
@@ -286,39 +270,6 @@ bool cpu_events_due(struct cpu_events *ev)
 		if (ev->seen[cpu] != ev->cpu[cpu].listed)
 			return true;
 	return false;
-}
-
-int cpu_events_nslices(const struct cpu_events *ev)
-{
-	return ev->turns.nslices;
-}
-
-int cpu_events_turn(struct cpu_events *ev, int s)
-{
-	uint64_t was, next;
-	int ret = 0;
-
-	/* Turns made again (a group refused) may have fewer slices: the interval goes on in 0. */
-	if (s < 0 || s >= ev->turns.nslices)
-		s = 0;
-	if (s == ev->turns.now)
-		return 0;
-	was = turns_on(&ev->turns, ev->turns.now);
-	next = turns_on(&ev->turns, s);
-	/*
-	 * Both slices read while the switch happens: a group going on counts
-	 * from its enable, one going off up to its disable, and no switch in
-	 * between misses either.
-	 */
-	collector_set_active(ev->col, was | next);
-	for (int cpu = 0; !ret && cpu < ev->ncpus; cpu++)
-		ret = switch_cpu(ev, cpu, next & ~was, was & ~next);
-	/* Charges the old groups' last counts to what runs now, before they are skipped. */
-	if (!ret)
-		cpu_events_flush(ev);
-	collector_set_active(ev->col, next);
-	ev->turns.now = s;
-	return ret;
 }
 
 const struct pmu_set *cpu_events_pmu(const struct cpu_events *ev)

@@ -1,18 +1,16 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * The one owner of the perf events on every CPU, from open to close: which
- * CPUs count (CPU hotplug, cpus/cpu_state.h), which groups are left out (the
- * kernel refused them, at start or on a CPU coming back), and which groups
- * are on the PMU now (levels 4-6 in turns, cpus/turns.h).  It drives the PMU
- * (pmu/pmu.h: the file descriptors and their ioctls) and the BPF side
+ * CPUs count (CPU hotplug, cpus/cpu_state.h) and which groups are left out
+ * (the kernel refused them, at start or on a CPU coming back).  It drives the
+ * PMU (pmu/pmu.h: the file descriptors and their ioctls) and the BPF side
  * (collect/collector.h: the event array, what a switch reads, the flush);
  * neither keeps any of this state.
  *
- * Group states, the same on every CPU that counts: on (in the current
- * slice, or in every slice), waiting for its turn (disabled, its counters
- * standing still, so its baseline stays good), or refused (closed on every
- * CPU, out of the BPF array and of every slice, its nodes null with the
- * reason).  A group refused late makes the slices again without it.
+ * Group states, the same on every CPU that counts: on (enabled from start to
+ * close; where the PMU cannot hold every group, the kernel multiplexes them,
+ * docs/architecture.md "Multiplexing (levels 4-6)"), or refused (closed on
+ * every CPU, out of the BPF array, its nodes null with the reason).
  */
 #ifndef TMACG_CPUS_CPU_EVENTS_H
 #define TMACG_CPUS_CPU_EVENTS_H
@@ -22,7 +20,6 @@
 #include <stdint.h>
 
 #include "cpus/cpu_state.h"
-#include "cpus/turns.h"
 #include "pmu/pmu.h"
 
 struct collector;
@@ -46,7 +43,6 @@ struct cpu_events {
 	uint64_t hotplug_total;	 /* every CPU's hotplug steps at the last look */
 	int settling;		 /* CPUs mid-hotplug at that look: looked at between waits */
 	int clock;		 /* the clock group the enabled times were read under */
-	struct turns turns;
 	uint64_t refused_untold; /* refused groups the caller has not taken yet */
 	uint64_t back;		 /* CPUs found online again (or late), their events reopened */
 	uint64_t gone;		 /* CPUs found offline, their events closed */
@@ -54,20 +50,18 @@ struct cpu_events {
 };
 
 /*
- * Opens events[nevents] (the plan's groups, leaders first) on every online
- * CPU, disabled, and hands them to col (loaded, not yet attached); the BPF
- * side reads none of the groups the kernel refused.  plan_slices[plan_nslices]:
- * the plan's turns (1: none).  0 or -errno with err (which event, which CPU,
- * what to do).
+ * Opens events[nevents] (the plan's groups, leaders first, pinned where the
+ * plan pins them) on every online CPU, disabled, and hands them to col
+ * (loaded, not yet attached); the BPF side reads none of the groups the
+ * kernel refused.  0 or -errno with err (which event, which CPU, what to do).
  */
 int cpu_events_open(struct cpu_events *ev, struct collector *col, const struct pmu_event *events,
-		    int nevents, const uint64_t *plan_slices, int plan_nslices, char *err,
-		    size_t errlen);
+		    int nevents, char *err, size_t errlen);
 
 /*
  * Once col is attached: every group read once (its baseline, zeros), then
- * the first slice's groups enabled on every CPU that counts (every group
- * without turns), the others left disabled for their turns.  0 or -errno.
+ * every group enabled on every CPU that counts, one ioctl per leader and
+ * CPU, for good.  0 or -errno.
  */
 int cpu_events_start(struct cpu_events *ev);
 
@@ -88,9 +82,9 @@ void cpu_events_flush(struct cpu_events *ev);
 
 /*
  * Brings every CPU in line with the online list: closes the events of CPUs
- * gone, reopens those of CPUs back (flushed first, read once, the current
- * slice's groups enabled), makes the slices again when a CPU coming back
- * refused a group.  Returns how many CPUs were reopened.
+ * gone, reopens those of CPUs back (flushed first, read once, every group
+ * enabled), leaves a group out everywhere when a CPU coming back refused it.
+ * Returns how many CPUs were reopened.
  */
 int cpu_events_follow(struct cpu_events *ev);
 
@@ -102,17 +96,6 @@ int cpu_events_follow(struct cpu_events *ev);
  * of a second, not only from the end of a long interval.
  */
 bool cpu_events_due(struct cpu_events *ev);
-
-/* Slices in each interval (1: nothing takes turns). */
-int cpu_events_nslices(const struct cpu_events *ev);
-
-/*
- * To slice s: the BPF program reads the groups of both slices while the
- * ioctls take effect (CPU by CPU, the new groups on before the old go off),
- * every CPU is flushed (the groups going off are read once more, their last
- * counts charged to what ran), then it reads only the new slice's.  0 or -errno.
- */
-int cpu_events_turn(struct cpu_events *ev, int s);
 
 /* The PMU's view, for questions (pmu_group_ran): owned here. */
 const struct pmu_set *cpu_events_pmu(const struct cpu_events *ev);

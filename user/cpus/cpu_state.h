@@ -27,7 +27,7 @@
 
 enum cpu_state {
 	CPU_OFFLINE,  /* gone (or offline at start): no events */
-	CPU_COUNTING, /* its groups open, handed to BPF, the current slice's enabled */
+	CPU_COUNTING, /* its groups open, handed to BPF, every one enabled */
 	CPU_LOST,     /* a flush found it offline: its events dead, closed at the next look */
 	CPU_FAILED,   /* online, but its events could not be opened: tried again later */
 };

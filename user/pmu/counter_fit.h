@@ -2,8 +2,8 @@
 /*
  * Whether perf events can count on one logical CPU's PMU at the same time:
  * the one check behind the planner (events into a perf group, which never
- * counts unless all its members get a counter at once) and the rotation
- * (groups into the slices that are on together).  Every limit of the PMU
+ * counts unless all its members get a counter at once) and levels 4-6's
+ * multiplexing plan (groups into the sets the PMU holds at once).  Every limit of the PMU
  * is here:
  *   - a fixed-counter event takes its fixed counter; where an event added
  *     before holds it, it takes a general-purpose counter instead, as the

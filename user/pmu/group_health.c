@@ -48,19 +48,43 @@ static void group_health_warn(const struct pmu_event *events, int nevents, int g
 		enabled_s);
 }
 
+/* A pinned group (levels 4-6 keep it on all the time) the kernel found no room for. */
+static void group_health_warn_pinned(const struct pmu_event *events, int nevents, int g, FILE *f)
+{
+	group_health_name(events, nevents, g, f);
+	fprintf(f,
+		" not counting: it is pinned (on all the time at levels 4-6) but the kernel could "
+		"not put it on the PMU, whose counters other perf users' pinned events or the NMI "
+		"watchdog hold, and will not try again: the nodes reading it are null, the other "
+		"groups are measured.  Free the counters (stop other perf users; sysctl "
+		"kernel.nmi_watchdog=0) and restart tmacg, or read fewer events (a lower "
+		"--level)\n");
+}
+
 int group_health_check(struct group_health *h, const struct pmu_event *events, int nevents,
 		       int ngroups, FILE *f)
 {
 	int n = group_health_bound(ngroups), dead = 0;
 
 	for (int g = 0; g < n; g++) {
+		/*
+		 * Pinned, off the PMU on some CPU: the BPF side reads it there as
+		 * neither enabled nor running, so only the kernel can tell.
+		 */
+		if (h->pmu && pmu_group_off_pmu(h->pmu, g) == 1) {
+			dead++;
+			if (!h->warned[g] && f)
+				group_health_warn_pinned(events, nevents, g, f);
+			h->warned[g] = true;
+			continue;
+		}
 		/* Running anywhere, even multiplexed, means the group can count. */
 		if (!h->enabled[g] || h->running[g])
 			continue;
 		/*
 		 * Not by the cgroups' sums alone when the kernel can tell (1: it
-		 * ran, a rotation's slice no cgroup used; -errno: unknown, the
-		 * sums decide).  A group once named is not asked again.
+		 * ran, in the kernel's multiplexing turns no cgroup used; -errno:
+		 * unknown, the sums decide).  A group once named is not asked again.
 		 */
 		if (!h->warned[g] && h->pmu && pmu_group_ran(h->pmu, g) == 1)
 			continue;
@@ -83,7 +107,7 @@ __u64 group_health_unopened(struct group_health *h, const struct pmu_event *even
 		if (!((groups >> g) & 1) || ((h->unopened_named >> g) & 1))
 			continue;
 		named |= 1ull << g;
-		h->warned[g] = true; /* said here: not "never counted" once rotation enables it */
+		h->warned[g] = true; /* said here: not "never counted" as well */
 		group_health_name(events, nevents, g, f);
 		fprintf(f,
 			" left out: %s; the nodes reading it are null in every interval "

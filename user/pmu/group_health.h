@@ -25,9 +25,9 @@ struct group_health {
 	bool warned[TMACG_MAX_GROUPS]; /* reported once already */
 	__u64 unopened_named;	       /* refused groups named already (bit g: group g) */
 	/*
-	 * The perf events, when they are open: rotating, a group's enabled time
-	 * is the whole interval but it runs only in its slices, so a cgroup
-	 * that ran only in the others leaves "enabled, never running" in the
+	 * The perf events, when they are open: multiplexed, a group's enabled
+	 * time is the whole interval but it runs only in its turns, so a cgroup
+	 * that ran only in the others' leaves "enabled, never running" in the
 	 * sums; the kernel's own times of the group then decide.  NULL: the
 	 * sums alone.
 	 */

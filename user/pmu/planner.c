@@ -29,9 +29,9 @@ struct plan_state {
 	int cycles; /* the event each new hardware group starts with; -1: none */
 	bool sw_gp; /* software events take GP counters (plan_input.software_takes_counters) */
 	/*
-	 * Groups [0, sealed) take no more events: rotating, the topdown group
-	 * keeps to SLOTS, the metrics and the fixed counters, so it needs no
-	 * general-purpose counter and can stay on in every slice.
+	 * Groups [0, sealed) take no more events: at levels 4-6, the topdown
+	 * group keeps to SLOTS, the metrics and the fixed counters, so it needs
+	 * no general-purpose counter and can be pinned.
 	 */
 	int sealed;
 	struct counter_fit beside; /* the PMU with their events on: every other group goes beside */
@@ -259,7 +259,7 @@ static int plan_topdown_group(struct plan_state *s, const struct plan_input *in,
 	}
 	if (ntd)
 		plan_add(s, plan_new_group(s), td, ntd);
-	/* Levels 4-6: the GP events take turns elsewhere, this group stays on. */
+	/* Levels 4-6: the GP events are multiplexed elsewhere, this group is pinned. */
 	if (ntd && in->rotate) {
 		s->top_levels = plan_topdown_top(s, in);
 		s->sealed = s->ngroups;
@@ -361,10 +361,10 @@ static bool plan_dissolve(struct plan_state *s, int g)
 }
 
 /*
- * Rotating, each group is a slice's worth of turns: a group the node-by-node
- * packing left part-full is dissolved into the others' room where all its
- * events fit there, which saves a slice.  A node's events may then be read in
- * different slices; scaled by their time on, steady rates come back the same
+ * At levels 4-6, each group takes its turn on the PMU as a whole: a group the
+ * node-by-node packing left part-full is dissolved into the others' room
+ * where all its events fit there, which saves a turn.  A node's events may
+ * then be read in different groups; scaled by their time on, steady rates come back the same
  * (tests/unit/test_rotation_converges.c).  Not where every group carries its
  * own cycles (AMD): a moved event would be taken against another group's.
  */
@@ -399,7 +399,7 @@ static int plan_emit(const struct plan_state *s, bool rotate, struct plan *out, 
 		     size_t errlen)
 {
 	int total = 0;
-	/* Levels 1-3 are read whole at every switch; 4-6 in turns, so more fit. */
+	/* Levels 1-3 are read whole at every switch; 4-6 multiplexed, so more fit. */
 	int max_events = rotate ? PLAN_MAX_EVENTS : PLAN_UNROTATED_EVENTS;
 	int max_groups = rotate ? PLAN_MAX_GROUPS : PLAN_UNROTATED_GROUPS;
 	const char *events_name = rotate ? "TMACG_MAX_EVENTS" : "PLAN_UNROTATED_EVENTS";
@@ -446,7 +446,7 @@ static int plan_emit(const struct plan_state *s, bool rotate, struct plan *out, 
 	return 0;
 }
 
-/* The rotation of a plan for levels 4-6: the events of nodes[0..nbase_nodes) are base. */
+/* The multiplexing of a plan for levels 4-6: the events of nodes[0..nbase_nodes) are base. */
 static int plan_rotate_nodes(const struct plan_input *in, struct plan *out, char *err,
 			     size_t errlen)
 {

@@ -24,8 +24,8 @@ struct plan_node {
 	const char *const *events;
 	int nevents;
 	/*
-	 * Its TMA level (0: counts, Info metrics 7).  Rotating, the GP events of
-	 * levels 1-2 join the topdown group, on in every slice, where they are
+	 * Its TMA level (0: counts, Info metrics 7).  At levels 4-6, the GP
+	 * events of levels 1-2 join the topdown group, pinned, where they are
 	 * few (PLAN_TOP_GP_SHARE).
 	 */
 	int level;
@@ -50,33 +50,34 @@ struct plan_input {
 	const char *const *missing;
 	int nmissing;
 	/*
-	 * Levels 4-6: more events than the BPF side reads at once are planned
-	 * (up to PLAN_MAX_EVENTS in PLAN_MAX_GROUPS groups) and put in turns
+	 * Levels 4-6: more events than the PMU holds are planned (up to
+	 * PLAN_MAX_EVENTS in PLAN_MAX_GROUPS groups), for the kernel to rotate
 	 * (plan.nslices, user/pmu/rotation.c).  nodes[0..nbase_nodes) are the
-	 * nodes of levels 1-3, whose groups stay on in every slice where they fit.
+	 * nodes of levels 1-3, whose groups are pinned where they fit.
 	 */
 	bool rotate;
 	int nbase_nodes;
 	/*
 	 * Software events take a general-purpose counter each, as if they were
-	 * hardware events: stand-ins that make a plan rotate on a machine
+	 * hardware events: stand-ins that make a plan multiplex on a machine
 	 * without a PMU (a CPU description's `software_counters yes`, tests).
 	 */
 	bool software_takes_counters;
 };
 
 /*
- * Rotating, levels 1-2's GP events stay on beside the topdown group while
- * they take at most 1/PLAN_TOP_GP_SHARE of the counters (spr's and icx's
- * INT_MISC.UOP_DROPPING: one of eight); more would cost every slice room.
+ * At levels 4-6, levels 1-2's GP events are pinned beside the topdown group
+ * while they take at most 1/PLAN_TOP_GP_SHARE of the counters (spr's and
+ * icx's INT_MISC.UOP_DROPPING: one of eight); more would cost every
+ * multiplexed group room.
  */
 #define PLAN_TOP_GP_SHARE 4
 #define PLAN_MAX_PSEUDO 8
 #define PLAN_MAX_MISSING 16
 /*
  * A plan read whole at every switch (levels 1-3) keeps to these, so a switch
- * costs what it always has; a rotating plan (levels 4-6, gnr's level 6 reads
- * 146 events) may use all the BPF side holds.
+ * costs what it always has; a multiplexed plan (levels 4-6, gnr's level 6
+ * reads 146 events) may use all the BPF side holds.
  */
 #define PLAN_UNROTATED_EVENTS 64
 #define PLAN_UNROTATED_GROUPS 16
@@ -99,17 +100,18 @@ struct plan {
 	int cycles_of_group[PLAN_MAX_GROUPS];
 	bool has_group_cycles;
 	/*
-	 * The rotation (user/pmu/rotation.c): each interval is split into
-	 * nslices equal slices; in slice s the groups of slice_groups[s] (bit g:
-	 * group g) are on the PMU, the others disabled, and only they are read.
-	 * always_on: the groups on in every slice.  One slice: every group on all
-	 * the time, the kernel multiplexing what does not fit (levels 1-3).
+	 * Levels 4-6 multiplexed by the kernel (user/pmu/rotation.c): every
+	 * group is enabled all the time; always_on are pinned (their leaders'
+	 * attr.pinned), the others rotated by the kernel.  slice_groups[s] (bit
+	 * g: group g): the sets of groups the PMU holds at once, each with the
+	 * pinned ones.  One slice: every group fits at once, nothing pinned, and
+	 * the kernel multiplexes only what other perf users crowd out.
 	 */
 	int nslices;
 	uint64_t always_on;
-	int top_levels; /* rotating: levels 1..top_levels read from group 0 alone (0: none) */
+	int top_levels; /* levels 4-6: levels 1..top_levels read from group 0 alone (0: none) */
 	uint64_t slice_groups[PLAN_MAX_SLICES];
-	int reads_per_switch; /* the most events one slice reads */
+	int reads_per_switch; /* the most events one set of slice_groups holds */
 };
 
 /*
@@ -142,21 +144,24 @@ bool plan_group_uses_pmu(const struct plan *p, int g);
 void plan_print(FILE *f, const struct plan *p);
 
 /*
- * Puts the groups of a rotating plan in turns (rotation.c): slices of groups
- * that fit the PMU together, the groups reading base events (base[i]: event i
- * serves a node of levels 1-3) on in every slice when they leave room for
- * every other group.  0, or -ENOSPC / -E2BIG with the reason in err.
+ * Plans the multiplexing of a plan too large for the PMU (rotation.c): the
+ * groups needing no general-purpose counter, and those reading base events
+ * (base[i]: event i serves a node of levels 1-3) when they leave room for
+ * every other group, pinned (always_on, their leaders' attr.pinned); the
+ * others in sets that fit beside them.  0, or -ENOSPC (a group that fits
+ * beside the pinned ones in no set: it would never count) / -E2BIG with the
+ * reason in err.
  */
 int plan_rotate(struct plan *p, const bool *base, bool software_takes_counters, char *err,
 		size_t errlen);
 
-/* Every group on in one slice, all the time: nothing rotates. */
+/* Every group on the PMU at once: nothing pinned, nothing multiplexed. */
 void plan_one_slice(struct plan *p);
 
-/* For --list-events: the slices, their groups and their share of each interval. */
+/* For --list-events: how the kernel multiplexes the groups, the pinned ones, the sets. */
 void plan_print_rotation(FILE *f, const struct plan *p);
 
-/* Whether group g is on in slice s. */
+/* Whether group g is in set s (slice_groups[s]). */
 static inline bool plan_group_on(const struct plan *p, int g, int s)
 {
 	return (p->slice_groups[s] >> g) & 1;

@@ -358,18 +358,7 @@ int pmu_switch_cpu(struct pmu_set *s, int cpu, uint64_t on, uint64_t off)
 	 * its group off the PMU while the members stay enabled, so enabling it
 	 * brings the whole group back.  Disabling the members too (the flag) left
 	 * them off after the group's next enable on 6.18: they never counted again.
-	 *
-	 * On then off: the CPU always has a group enabled.  An ioctl on another
-	 * CPU's event waits for that CPU to take the call, and in the arm64
-	 * guest (QEMU's TCG, the loop busy on CPU 1) one such call took up to
-	 * ~100 ms: off then on left CPU 1 with no group for that long, twice in
-	 * hp-rot's 600 ms loop (its slices' shares 0.83-0.87 on Debian 5.10 and
-	 * 6.12; group by group, 0.67-0.76).  On then off, the two groups share
-	 * the PMU meanwhile (the kernel multiplexes them, each scaled from its
-	 * own running time).  The price: a group enabled while the other holds
-	 * the counters goes on at the kernel's next multiplexing tick
-	 * (perf_event_mux_interval_ms, 1000/HZ ms), so each slice change can
-	 * leave a CPU up to that long without a group where ioctls are fast.
+	 * On then off: the CPU always has a group enabled.
 	 */
 	int ret = leaders_ioctl(s, cpu, on, PERF_EVENT_IOC_ENABLE);
 
@@ -391,7 +380,8 @@ int pmu_switch_groups(struct pmu_set *s, uint64_t on, uint64_t off)
 /*
  * Event e's times on cpu, as the kernel keeps them (its read_format's
  * PERF_FORMAT_TOTAL_TIME_ENABLED and _RUNNING, which events.c always sets):
- * 0, -EBADF (not open there), -EOPNOTSUPP (times not read that way) or -EIO.
+ * 0, -EBADF (not open there), -EOPNOTSUPP (times not read that way), -ENODATA
+ * (a pinned event the kernel put in its error state) or -EIO.
  */
 static int event_times(const struct pmu_set *s, int e, int cpu, uint64_t *enabled,
 		       uint64_t *running)
@@ -399,26 +389,38 @@ static int event_times(const struct pmu_set *s, int e, int cpu, uint64_t *enable
 	const uint64_t want = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	uint64_t v[3]; /* count, time enabled, time running */
 	int fd = s->fds[e * s->ncpus + cpu];
+	ssize_t n;
 
 	if ((s->events[e].attr.read_format & want) != want ||
 	    (s->events[e].attr.read_format & PERF_FORMAT_GROUP))
 		return -EOPNOTSUPP;
 	if (fd < 0)
 		return -EBADF;
-	if (read(fd, v, sizeof(v)) != (ssize_t)sizeof(v))
+	n = read(fd, v, sizeof(v));
+	if (n == 0)
+		return -ENODATA; /* end of file: the kernel's error state (a pinned group with no room) */
+	if (n != (ssize_t)sizeof(v))
 		return -EIO;
 	*enabled = v[1];
 	*running = v[2];
 	return 0;
 }
 
+/* Group g's leader (its first event), or -1. */
+static int group_leader(const struct pmu_set *s, int g)
+{
+	for (int e = 0; e < s->nevents; e++)
+		if (s->events[e].group == g)
+			return e;
+	return -1;
+}
+
 /* The leader of group g, when open on cpu; else -1. */
 static int open_leader(const struct pmu_set *s, int g, int cpu)
 {
-	for (int e = 0; e < s->nevents; e++)
-		if (s->leader[e] && s->events[e].group == g)
-			return s->fds[e * s->ncpus + cpu] >= 0 ? e : -1;
-	return -1;
+	int e = group_leader(s, g);
+
+	return e >= 0 && s->fds[e * s->ncpus + cpu] >= 0 ? e : -1;
 }
 
 int pmu_cpu_enabled_ns(const struct pmu_set *s, int cpu, uint64_t *ns)
@@ -433,10 +435,9 @@ int pmu_cpu_enabled_ns(const struct pmu_set *s, int cpu, uint64_t *ns)
 		return event_times(s, clock, cpu, ns, &running);
 
 	/*
-	 * Every open leader's, summed: rotating, a group disabled for its off
-	 * slices stands still as one the kernel turned off does, and the first
-	 * group's time alone made a CPU look unplugged (cpus/cpu_events.c reopened it)
-	 * whenever it was off from one look to the next.
+	 * Every open leader's, summed: without a clock group, a group someone
+	 * disabled stands still as one the kernel turned off does, and one
+	 * group's time alone would make a CPU look unplugged.
 	 */
 	*ns = 0;
 	for (int e = 0; e < s->nevents; e++) {
@@ -458,11 +459,9 @@ int pmu_cpu_enabled_ns(const struct pmu_set *s, int cpu, uint64_t *ns)
 
 int pmu_group_ran(const struct pmu_set *s, int g)
 {
-	int e = 0, seen = 0;
+	int e = group_leader(s, g), seen = 0;
 
-	while (e < s->nevents && s->events[e].group != g)
-		e++; /* the group's leader: its first event */
-	if (e == s->nevents)
+	if (e < 0)
 		return -EOPNOTSUPP;
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
 		uint64_t enabled, running;
@@ -474,6 +473,27 @@ int pmu_group_ran(const struct pmu_set *s, int g)
 			return ret;
 		if (running)
 			return 1;
+		seen++;
+	}
+	return seen ? 0 : -EOPNOTSUPP;
+}
+
+int pmu_group_off_pmu(const struct pmu_set *s, int g)
+{
+	int e = group_leader(s, g), seen = 0;
+
+	if (e < 0 || !s->events[e].attr.pinned)
+		return 0;
+	for (int cpu = 0; cpu < s->ncpus; cpu++) {
+		uint64_t enabled, running;
+		int ret = event_times(s, e, cpu, &enabled, &running);
+
+		if (ret == -ENODATA)
+			return 1;
+		if (ret == -EBADF)
+			continue;
+		if (ret)
+			return ret;
 		seen++;
 	}
 	return seen ? 0 : -EOPNOTSUPP;

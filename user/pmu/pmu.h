@@ -34,10 +34,10 @@ struct pmu_set {
 	char *unopened_why[64];
 	/*
 	 * The group whose leader's enabled time alone tells pmu_cpu_enabled_ns
-	 * whether a CPU's events still count: one on whenever they do (every
-	 * group without turns; with them, one on in every slice, set by their
-	 * owner, cpus/cpu_events.c).  -1 (pmu_open's): none known, every leader's time is
-	 * read and summed, one read per group and CPU.
+	 * whether a CPU's events still count: any group enabled whenever they
+	 * are (set by their owner, cpus/cpu_events.c: every opened group is).
+	 * -1 (pmu_open's): none known, every leader's time is read and summed,
+	 * one read per group and CPU.
 	 */
 	int clock_group;
 };
@@ -61,7 +61,8 @@ int pmu_enable(struct pmu_set *s);
 /*
  * Enables the groups of on and disables those of off (bit g: group g; a
  * group in both stays on) on cpu, one ioctl per group leader, those going on
- * first: tmacg's own turns (cpus/cpu_events.c).  0 or -errno.
+ * first: for the BPF-time bench and tests that leave groups off (a run
+ * enables every group, pmu_enable_cpu()).  0 or -errno.
  */
 int pmu_switch_cpu(struct pmu_set *s, int cpu, uint64_t on, uint64_t off);
 /* The same on every CPU, CPU by CPU. */
@@ -86,9 +87,9 @@ void pmu_close_cpu(struct pmu_set *s, int cpu);
  * The time the CPU's groups have been enabled (PERF_FORMAT_TOTAL_TIME_ENABLED):
  * s->clock_group's leader's when it is open there, else summed over every
  * leader.  It stops growing when the kernel turned the events off (the CPU
- * went offline, even if it came back since), and grows while any group is
- * on (rotating: the slice's).  Two readings compare only under one
- * clock_group.  0, -EOPNOTSUPP (not in the events' read_format, or no group
+ * went offline, even if it came back since), and grows while a group is
+ * enabled, on the PMU or waiting for its turn in the kernel's multiplexing.
+ * Two readings compare only under one clock_group.  0, -EOPNOTSUPP (not in the events' read_format, or no group
  * open there) or -errno.
  */
 int pmu_cpu_enabled_ns(const struct pmu_set *s, int cpu, uint64_t *ns);
@@ -100,6 +101,15 @@ int pmu_cpu_enabled_ns(const struct pmu_set *s, int cpu, uint64_t *ns);
  * read_format, or no open leader) or -errno.
  */
 int pmu_group_ran(const struct pmu_set *s, int g);
+
+/*
+ * Whether group g is pinned but the kernel could not put it on the PMU on some
+ * online CPU (no room beside other users' pinned events: it then holds the
+ * group in its error state, the leader's read(2) giving end of file, and
+ * counts nothing there until it is enabled again).  1 it is, 0 it is not (or
+ * not pinned), -EOPNOTSUPP (no open leader, no times) or -errno.
+ */
+int pmu_group_off_pmu(const struct pmu_set *s, int g);
 
 /* Reads an online CPU list file (PMU_ONLINE_PATH) into mask[max]; 0 or -errno. */
 int pmu_read_online(const char *path, bool *mask, int max);
