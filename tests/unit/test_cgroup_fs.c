@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,18 +103,25 @@ static void resolves_user_paths(void **state)
 	assert_int_not_equal(cgroup_resolve(&m, abs, out, sizeof(out)), 0);
 
 	/* '.', '..' and repeated slashes name the directory they lead to. */
-	snprintf(abs, sizeof(abs), "%s/svc/./", dir);
-	assert_int_equal(cgroup_resolve(&m, abs, out, sizeof(out)), 0);
-	assert_string_equal(out, "/svc");
-	snprintf(abs, sizeof(abs), "%s/svc/../svc//web/.", dir);
-	assert_int_equal(cgroup_resolve(&m, abs, out, sizeof(out)), 0);
-	assert_string_equal(out, "/svc/web");
-	assert_int_equal(cgroup_resolve(&m, "svc/web/..", out, sizeof(out)), 0);
-	assert_string_equal(out, "/svc");
-	assert_int_equal(cgroup_resolve(&m, "/svc/./web/../../svc", out, sizeof(out)), 0);
-	assert_string_equal(out, "/svc");
-	assert_int_equal(cgroup_resolve(&m, ".", out, sizeof(out)), 0);
-	assert_string_equal(out, "/");
+	{
+		static const struct {
+			bool below; /* below the mount's directory, else a hierarchy path */
+			const char *path, *want;
+		} cases[] = {
+			{ true, "/svc/./", "/svc" },
+			{ true, "/svc/../svc//web/.", "/svc/web" },
+			{ false, "svc/web/..", "/svc" },
+			{ false, "/svc/./web/../../svc", "/svc" },
+			{ false, ".", "/" },
+		};
+
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			snprintf(abs, sizeof(abs), "%s%s", cases[i].below ? dir : "",
+				 cases[i].path);
+			assert_int_equal(cgroup_resolve(&m, abs, out, sizeof(out)), 0);
+			assert_string_equal(out, cases[i].want);
+		}
+	}
 	/* Above the hierarchy's root: no cgroup there. */
 	assert_int_equal(cgroup_resolve(&m, "/svc/../..", out, sizeof(out)), -EXDEV);
 	/* Up out of the mount: outside cgroup2, refused as such, not taken as a path in it. */
