@@ -212,7 +212,7 @@ int main(int argc, char **argv)
 	struct run r = { 0 };
 	struct tmacg_stats st = { 0 };
 	__u64 ns0, cnt0, ns1, cnt1;
-	char err[1024] = "";
+	char err[RUN_ERROR_MSG_MAX] = "";
 	int ncpus, ret, stats_fd;
 	bool floor;
 

@@ -16,9 +16,12 @@ enum run_error_kind {
 	RUN_FAILED,	 /* measuring, reading or writing failed while running (exit 1) */
 };
 
+/* Room for a message: a kernel's refusal quoted with what to do about it. */
+#define RUN_ERROR_MSG_MAX 8192
+
 struct run_error {
 	enum run_error_kind kind;
-	char msg[8192]; /* what failed, why, and what to do: "" with RUN_OK */
+	char msg[RUN_ERROR_MSG_MAX]; /* what failed, why, and what to do: "" with RUN_OK */
 };
 
 /* Sets e's kind and message (printf's format); returns -1, for `return run_fail(...)`. */
