@@ -66,7 +66,7 @@ def nm: "not measured: \(.)";
 (select(.bpf_levels) | .bpf_levels |
  "",
  "Levels on \(.model)'s plans, software stand-ins (tmacg l3: every group counting; l3mux: one",
- " group on, as a PMU multiplexes; l6: rotating, the slice reading most): counters read",
+ " group on, as a PMU multiplexes; l6: multiplexed, the set reading most): counters read",
  " per switch l3 \(.reads_per_switch.l3), l3mux \(.reads_per_switch.l3mux), l6 \(.reads_per_switch.l6);",
  "  level 6 / level 3 \(.l6_to_l3 | range3), level 6 / level 3 multiplexed \(.l6_to_l3mux | range3)"),
 
