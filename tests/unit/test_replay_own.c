@@ -201,7 +201,7 @@ static void bad_own_lines_named(void **state)
 		  "in.jsonl:1: \"counts\" (an object of event name: count) is missing" },
 		{ "{\"schema\":\"tmacg/1\",\"time\":\"yesterday\",\"cgroup\":\"/a\","
 		  "\"interval_s\":1,\"counts\":{}}\n",
-		  "in.jsonl:1: \"time\" must be RFC 3339 UTC time from year 1000 to 9999 as tmacg "
+		  "in.jsonl:1: \"time\" must be RFC 3339 UTC time from year 0000 to 9999 as tmacg "
 		  "writes it (YYYY-MM-DDTHH:MM:SS.NNNNNNNNNZ) in a tmacg/1 line" },
 		{ "{\"schema\":\"tmacg/1\",\"time\":\"2026-11-21T10:00:01Z\",\"cgroup\":\"/a\","
 		  "\"interval_s\":1,\"counts\":{\"X\":\"7\"}}\n",

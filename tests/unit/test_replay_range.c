@@ -80,7 +80,7 @@ static void test_out_of_range_refused(void **state)
 	/* times RFC 3339 and the writer cannot give back */
 	static const char *const times[] = {
 		"10000-01-01T00:00:00Z", "-001-01-01T00:00:00Z",
-		"0999-12-31T23:59:59Z",	 "2026-13-01T00:00:00Z",
+		"999-12-31T23:59:59Z",	 "2026-13-01T00:00:00Z",
 		"2026-02-29T00:00:00Z",	 "2026-04-31T00:00:00Z",
 		"2026-11-21T24:00:00Z",	 "2026-11-21T10:60:00Z",
 		"2026-11-21T10:00:60Z",	 "2026-11-21T10:00:01.0000000001Z",
@@ -94,7 +94,7 @@ static void test_out_of_range_refused(void **state)
 			 "{\"schema\":\"tmacg/1\",\"time\":\"%s\",\"interval_s\":1,"
 			 "\"cgroup\":\"/a\",\"counts\":{}}\n",
 			 times[i]);
-		refused(text, "\"time\" must be RFC 3339 UTC time from year 1000 to 9999");
+		refused(text, "\"time\" must be RFC 3339 UTC time from year 0000 to 9999");
 	}
 }
 
@@ -136,6 +136,9 @@ static void test_edges_kept(void **state)
 	} times[] = {
 		{ "9999-12-31T23:59:59.999999999Z", "9999-12-31T23:59:59.999999999Z" },
 		{ "1000-01-01T00:00:00Z", "1000-01-01T00:00:00.000000000Z" },
+		{ "0999-12-31T23:59:59Z", "0999-12-31T23:59:59.000000000Z" },
+		{ "0000-01-01T00:00:00Z", "0000-01-01T00:00:00.000000000Z" },
+		{ "0000-02-29T00:00:00Z", "0000-02-29T00:00:00.000000000Z" }, /* 0 is a leap year */
 		{ "2024-02-29T12:30:00.5Z", "2024-02-29T12:30:00.500000000Z" },
 	};
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * The one RFC 3339 formatter (util/rfc3339.h): known instants, nine fraction
- * digits always, a clock's impossible nanoseconds as 0, and the per-thread
+ * digits always, four-digit years (the range's bounds kept), a clock's
+ * impossible nanoseconds as 0, and the per-thread
  * cache of the date never showing a second it was not given (a sweep against
  * gmtime and strftime, going back and forth in time, from two threads).
  */
@@ -34,6 +35,15 @@ static void known_instants(void **state)
 	expect(1709164799, 999999999, "2024-02-28T23:59:59.999999999Z");
 	expect(4102444800, 1, "2100-01-01T00:00:00.000000001Z");
 	expect(-1, 0, "1969-12-31T23:59:59.000000000Z");
+	/* RFC 3339's years are four digits, 0000 to 9999: padded, and the bounds held. */
+	expect(-30610224000LL, 0, "1000-01-01T00:00:00.000000000Z");
+	expect(-30610224001LL, 7, "0999-12-31T23:59:59.000000007Z");
+	expect(-62135596800LL, 0, "0001-01-01T00:00:00.000000000Z");
+	expect(-62167219200LL, 0, "0000-01-01T00:00:00.000000000Z");
+	expect(-62167219201LL, 5, "0000-01-01T00:00:00.000000000Z");
+	expect(253402300799LL, 1, "9999-12-31T23:59:59.000000001Z");
+	expect(253402300800LL, 0, "9999-12-31T23:59:59.999999999Z");
+	expect(-1000000000000000LL, 0, "0000-01-01T00:00:00.000000000Z");
 	/* Back to a second seen before: the cache follows. */
 	expect(0, 0, "1970-01-01T00:00:00.000000000Z");
 }

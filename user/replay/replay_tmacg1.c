@@ -69,8 +69,8 @@ static int days_in_month(int year, int month)
 /*
  * "2026-11-21T10:00:01.000000000Z", as output_json.c writes it, and only a
  * time it writes back the same: a second 60 (timegm makes it the next
- * minute's 0), more than 9 fraction digits (cut), a year before 1000 (the
- * writer's strftime does not pad it to 4 digits) or after 9999 are refused.
+ * minute's 0), more than 9 fraction digits (cut), a year of other than four
+ * digits (RFC 3339's 0000 to 9999, all the writer writes) are refused.
  */
 static int parse_time(const char *s, struct timespec *ts)
 {
@@ -79,7 +79,7 @@ static int parse_time(const char *s, struct timespec *ts)
 	const char *p = s + 19;
 
 	if (strlen(s) < 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' ||
-	    s[16] != ':' || !digits(s, 4, 1000, 9999, &year) || !digits(s + 5, 2, 1, 12, &month) ||
+	    s[16] != ':' || !digits(s, 4, 0, 9999, &year) || !digits(s + 5, 2, 1, 12, &month) ||
 	    !digits(s + 8, 2, 1, days_in_month(year, month), &day) ||
 	    !digits(s + 11, 2, 0, 23, &hour) || !digits(s + 14, 2, 0, 59, &min) ||
 	    !digits(s + 17, 2, 0, 59, &sec))
@@ -261,7 +261,7 @@ static int parse_origin(json_object *o, struct replay_origin *g, const char *nam
 	    json_object_get_type(x) != json_type_string ||
 	    parse_time(json_object_get_string(x), &g->time))
 		return bad(err, errlen, name, line, "time",
-			   "RFC 3339 UTC time from year 1000 to 9999 as tmacg writes it "
+			   "RFC 3339 UTC time from year 0000 to 9999 as tmacg writes it "
 			   "(YYYY-MM-DDTHH:MM:SS.NNNNNNNNNZ)");
 	/* 0 is no cgroup's id: written as null, it would not replay as written */
 	if (json_object_object_get_ex(o, "cgroup_id", &x) && x &&
