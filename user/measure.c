@@ -389,6 +389,19 @@ static int map_model_events(struct measure_impl *mi, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * Whether the plan opens a PERF_METRICS pseudo-event (or its software
+ * stand-in): the models branching on topdown_use_fixed read them at every
+ * level, and the others do not branch on it.
+ */
+static bool plan_reads_perf_metrics(const struct plan *p)
+{
+	for (int i = 0; i < p->nevents; i++)
+		if (!strncmp(p->ev[i].name, "PERF_METRICS.", strlen("PERF_METRICS.")))
+			return true;
+	return false;
+}
+
 /* Whether a node that is reported reads core-wide events while SMT is on. */
 static bool smt_caveat(const struct measure_impl *mi)
 {
@@ -450,7 +463,7 @@ int measure_open(struct measure **out, const struct measure_config *o, struct ru
 	req.model = mi->model;
 	req.level = o->level;
 	req.with_info = o->info;
-	req.cpu = mi->ci.has_pmu ? &mi->ci : NULL;
+	req.cpu = &mi->ci; /* without a PMU too: the host's SMT, not an assumed one */
 	req.probe = mi->ci.has_pmu ? pmu_probe : NULL;
 	ret = plan_for_model(&req, &mi->plan, err, errlen);
 	if (ret) {
@@ -460,8 +473,12 @@ int measure_open(struct measure **out, const struct measure_config *o, struct ru
 	if (plan_uses_pmu(&mi->plan) && (ret = cpu_require_pmu(&mi->ci, err, errlen)))
 		goto fail;
 	mi->flags = plan_model_flags(&req);
+	/* Only a plan that opens PERF_METRICS reads it: a replay of the line takes the same. */
+	if (!plan_reads_perf_metrics(&mi->plan))
+		mi->flags &= ~MODEL_FLAG_TOPDOWN_FIXED;
 	mi->ms.facts.topdown_fixed = mi->flags & MODEL_FLAG_TOPDOWN_FIXED;
 	mi->ms.facts.smt = mi->flags & MODEL_FLAG_SMT;
+	mi->ms.facts.smt_unknown = !mi->ci.smt_known;
 	mi->ms.facts.pmu_slots = mi->ci.pmu_slots;
 	ret = fill_events(mi, err, errlen);
 	if (!ret)

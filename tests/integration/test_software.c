@@ -614,6 +614,73 @@ static void closed_pipe_ends_quietly(void **state)
 	itest_tmacg_free(&t);
 }
 
+/* The host's SMT as the kernel says it: 1 on, 0 off, -1 nothing says. */
+static int host_smt(void)
+{
+	char line[256] = "";
+	FILE *f = fopen("/sys/devices/system/cpu/smt/active", "r");
+
+	if (!f)
+		f = fopen("/sys/devices/system/cpu/cpu0/topology/thread_siblings_list", "r");
+	if (!f || !fgets(line, sizeof(line), f)) {
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	fclose(f);
+	return !strcmp(line, "1\n") || strpbrk(line, ",-") != NULL;
+}
+
+/* A flag of a line: 1 true, 0 false, -1 null. */
+static int line_flag(json_object *line, const char *key)
+{
+	json_object *v = NULL;
+
+	assert_true(json_object_object_get_ex(line, key, &v));
+	return v ? json_object_get_boolean(v) : -1;
+}
+
+/*
+ * smt is the host's and topdown_fixed whether PERF_METRICS was read (never,
+ * with software events), not what a plan away from a host assumes; a replay
+ * of the line says the same.
+ */
+static void live_flags_are_the_hosts(void **state)
+{
+	const char *args[] = { "--pmu", "software", "--count", "1", "--interval",
+			       "100ms", "--format", "json",    NULL };
+	char path[] = "/tmp/tmacg-flags-XXXXXX", cmd[512], *out = malloc(1 << 20);
+	struct itest_tmacg t;
+	json_object **lines, **replayed;
+	size_t n, nr;
+	int fd;
+
+	(void)state;
+	ITEST_NEED_ROOT();
+	assert_non_null(out);
+	assert_int_equal(itest_tmacg_start(&t, args), 0);
+	lines = itest_stop_json(&t, 0, &n);
+	assert_true(n >= 1);
+	assert_int_equal(line_flag(lines[0], "smt"), host_smt());
+	assert_int_equal(line_flag(lines[0], "topdown_fixed"), 0);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_true(write(fd, t.out, strlen(t.out)) == (ssize_t)strlen(t.out));
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "'%s' --replay %s --format json", getenv("TMACG"), path);
+	assert_int_equal(itest_shell(cmd, out, 1 << 20), 0);
+	unlink(path);
+	replayed = itest_json_lines(out, &nr);
+	assert_non_null(replayed);
+	assert_int_equal(nr, n);
+	assert_int_equal(line_flag(replayed[0], "smt"), line_flag(lines[0], "smt"));
+	assert_int_equal(line_flag(replayed[0], "topdown_fixed"), 0);
+	itest_json_free(replayed, nr);
+	itest_json_free(lines, n);
+	itest_tmacg_free(&t);
+	free(out);
+}
+
 static void no_pmu_is_explained(void **state)
 {
 	const char *args[] = { "--count", "1", NULL };
@@ -647,6 +714,7 @@ int main(void)
 		cmocka_unit_test_teardown(model_software_is_pmu_software, itest_cleanup),
 		cmocka_unit_test_teardown(closed_pipe_ends_quietly, itest_cleanup),
 		cmocka_unit_test_teardown(no_pmu_is_explained, itest_cleanup),
+		cmocka_unit_test_teardown(live_flags_are_the_hosts, itest_cleanup),
 	};
 	return cmocka_run_group_tests_name("software_path", tests, itest_group_setup, NULL);
 }

@@ -685,8 +685,22 @@ static void test_smt(void **state)
 	assert_false(detect().smt);
 	fake_root_put(root, "/sys/devices/system/cpu/smt/active", "1\n");
 	assert_true(detect().smt);
+	assert_true(detect().smt_known);
+	/* No smt/active (an older kernel, or one that cannot switch SMT): the topology says */
 	fake_root_put(root, "/sys/devices/system/cpu/smt/active", "garbage\n");
 	assert_false(detect().smt);
+	assert_false(detect().smt_known);
+	fake_root_put(root, "/sys/devices/system/cpu/cpu0/topology/thread_siblings_list", "0-1\n");
+	assert_true(detect().smt);
+	assert_true(detect().smt_known);
+	fake_root_put(root, "/sys/devices/system/cpu/cpu0/topology/thread_siblings_list", "0,4\n");
+	assert_true(detect().smt);
+	fake_root_put(root, "/sys/devices/system/cpu/cpu0/topology/thread_siblings_list", "0\n");
+	assert_false(detect().smt);
+	assert_true(detect().smt_known);
+	/* smt/active wins over the topology */
+	fake_root_put(root, "/sys/devices/system/cpu/smt/active", "1\n");
+	assert_true(detect().smt);
 }
 
 static void test_missing_cpuinfo(void **state)

@@ -98,8 +98,10 @@ static void test_malformed(void **state)
 	    "in.jsonl:1: retire_latency \"A.B\" must be a number of cycles, 0 or more");
 	bad("{\"cgroup\":\"/a\",\"interval_s\":1,\"counters\":{\"A.B\":-1}}\n",
 	    "in.jsonl:1: counter \"A.B\" is -1: counts are finite and not negative");
+	bad("{\"cgroup\":\"/a\",\"interval_s\":1,\"counters\":{},\"smt\":\"null\"}\n",
+	    "in.jsonl:1: \"smt\" must be true, false or null");
 	bad("{\"cgroup\":\"/a\",\"interval_s\":1,\"counters\":{},\"smt\":1}\n",
-	    "in.jsonl:1: \"smt\" must be true or false");
+	    "in.jsonl:1: \"smt\" must be true, false or null");
 	bad("{\"cgroup\":\"/a\",\"interval_s\":1,\"counters\":{},\"topdown_fixed\":\"yes\"}\n",
 	    "in.jsonl:1: \"topdown_fixed\" must be true or false");
 	bad("\n\n", "in.jsonl:2: no records: expected one JSON object per line");

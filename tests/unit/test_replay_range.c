@@ -175,11 +175,35 @@ static void test_edges_kept(void **state)
 	}
 }
 
+/* smt true, false or null (a host that did not say) comes back as it was read. */
+static void test_flags_kept(void **state)
+{
+	static const char *const smt[] = { "true", "false", "null" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(smt) / sizeof(smt[0]); i++) {
+		char text[1024];
+		json_object *j, *v = NULL;
+
+		snprintf(text, sizeof(text),
+			 "{\"schema\":\"tmacg/1\",\"time\":\"2026-11-21T10:00:01Z\","
+			 "\"interval_s\":1,\"model\":\"software\",\"cgroup\":\"/a\","
+			 "\"counts\":{\"SW.CPU_CLOCK\":1000},\"topdown_fixed\":false,\"smt\":%s}\n",
+			 smt[i]);
+		j = replayed(text);
+		assert_true(json_object_object_get_ex(j, "smt", &v));
+		assert_string_equal(v ? json_object_to_json_string(v) : "null", smt[i]);
+		assert_false(json_object_get_boolean(at(j, "topdown_fixed", NULL)));
+		json_object_put(j);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_out_of_range_refused),
 		cmocka_unit_test(test_edges_kept),
+		cmocka_unit_test(test_flags_kept),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -96,6 +96,7 @@ struct report_line {
 	/* The model's inputs besides the counts, so --replay evaluates the line as measured. */
 	bool topdown_fixed;	/* PERF_METRICS was read (topdown_use_fixed) */
 	bool smt;		/* SMT was on (smt_enabled) */
+	bool smt_unknown;	/* nothing on the host said: smt false, written as null */
 	unsigned int pmu_slots; /* the PMU's slot width (Arm's caps/slots); 0: not known */
 };
 

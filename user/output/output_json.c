@@ -328,7 +328,10 @@ static int write_line(const struct json_printer *p, FILE *f, const struct report
 	JW_KEY(&w, "topdown_fixed");
 	jw_bool(&w, r->topdown_fixed);
 	JW_KEY(&w, "smt");
-	jw_bool(&w, r->smt);
+	if (r->smt_unknown)
+		jw_null(&w);
+	else
+		jw_bool(&w, r->smt);
 	/* Only where the PMU says its slot width (Arm): the models' pmu_slots input. */
 	if (r->pmu_slots) {
 		JW_KEY(&w, "pmu_slots");

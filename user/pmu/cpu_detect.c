@@ -66,6 +66,31 @@ static int cpu_read_int(const char *root, const char *path, long *val)
 	return 0;
 }
 
+/*
+ * SMT as the kernel has it: smt/active (where the kernel can switch SMT),
+ * else whether CPU 0 shares its core (its thread siblings, "0-1" or "0,4");
+ * neither readable (garbage in smt/active counts as unreadable): not known.
+ */
+static void cpu_detect_smt(const char *root, struct cpu_info *ci)
+{
+	char path[512], line[256];
+	long val;
+	FILE *f;
+
+	ci->smt_known = true;
+	if (!cpu_read_int(root, "/sys/devices/system/cpu/smt/active", &val)) {
+		ci->smt = val == 1;
+		return;
+	}
+	cpu_path(path, sizeof(path), root,
+		 "/sys/devices/system/cpu/cpu0/topology/thread_siblings_list");
+	f = fopen(path, "re");
+	ci->smt_known = f && fgets(line, sizeof(line), f);
+	ci->smt = ci->smt_known && strpbrk(line, ",-");
+	if (f)
+		fclose(f);
+}
+
 /* "key\t: value" lines; the first processor's values are taken. */
 static int cpu_parse_cpuinfo(const char *root, struct cpu_info *ci, char *err, size_t errlen)
 {
@@ -292,7 +317,7 @@ int cpu_detect(const struct cpu_detect_opts *o, struct cpu_info *ci, char *err, 
 		arm_detect_pmu(root, ci);
 	else
 		cpu_find_pmu(root, ci);
-	ci->smt = !cpu_read_int(root, "/sys/devices/system/cpu/smt/active", &val) && val == 1;
+	cpu_detect_smt(root, ci);
 	ci->nmi_watchdog = !cpu_read_int(root, "/proc/sys/kernel/nmi_watchdog", &val) && val == 1;
 
 	if (arm) {

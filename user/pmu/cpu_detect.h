@@ -47,7 +47,8 @@ struct cpu_info {
 	unsigned int pmu_type;	    /* perf_event_attr.type of the core PMU */
 	bool topdown_use_fixed;	    /* events/topdown-retiring: PERF_METRICS level 1 */
 	bool topdown_l2;	    /* events/topdown-heavy-ops: PERF_METRICS level 2 (SPR+) */
-	bool smt;		    /* /sys/devices/system/cpu/smt/active */
+	bool smt;		    /* SMT on: smt/active, else CPU 0's thread siblings */
+	bool smt_known;		    /* either was read: else smt is false, and not known */
 	/* Arm: the PMU's caps/slots (PMMIR_EL1.SLOTS), the models' pmu_slots; 0: not known */
 	unsigned int pmu_slots;
 	/*

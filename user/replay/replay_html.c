@@ -62,6 +62,7 @@ static int keep_first(struct cgroup_sum *s, const struct replay_record *rec, int
 	s->first = (struct replay_record){ .line = rec->line,
 					   .topdown_fixed = rec->topdown_fixed,
 					   .smt = rec->smt,
+					   .smt_unknown = rec->smt_unknown,
 					   .pmu_slots = rec->pmu_slots,
 					   .absent_unmeasured = rec->absent_unmeasured };
 	s->first.cgroup = strdup(rec->cgroup);

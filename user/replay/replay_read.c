@@ -125,6 +125,21 @@ static int optional_bool(json_object *o, const char *key, bool *v, const char *n
 	return 0;
 }
 
+/* "smt": true, false, or null (the host did not say: evaluated as off, written back null). */
+static int optional_smt(json_object *o, struct replay_record *r, const char *name, char *err,
+			size_t errlen)
+{
+	json_object *x;
+
+	if (!json_object_object_get_ex(o, "smt", &x))
+		return 0;
+	if (x && json_object_get_type(x) != json_type_boolean)
+		return rerr(err, errlen, name, r->line, "\"smt\" must be true, false or null");
+	r->smt = x && json_object_get_boolean(x);
+	r->smt_unknown = !x;
+	return 0;
+}
+
 /* An optional slot width: a whole number of slots per cycle (0: not known), as a PMU reports it. */
 static int optional_slots(json_object *o, unsigned int *v, const char *name, int line, char *err,
 			  size_t errlen)
@@ -271,7 +286,7 @@ static int parse_line(const char *text, size_t len, struct replay_record *r, con
 		rc = optional_bool(o, "topdown_fixed", &r->topdown_fixed, name, r->line, err,
 				   errlen);
 	if (!rc)
-		rc = optional_bool(o, "smt", &r->smt, name, r->line, err, errlen);
+		rc = optional_smt(o, r, name, err, errlen);
 	if (!rc)
 		rc = optional_slots(o, &r->pmu_slots, name, r->line, err, errlen);
 	if (!rc)

@@ -71,6 +71,7 @@ struct replay_record {
 	double interval_s;
 	bool topdown_fixed; /* given, or: any PERF_METRICS.* counter present */
 	bool smt;
+	bool smt_unknown;	/* "smt": null, as a host that does not say is written */
 	unsigned int pmu_slots; /* given ("pmu_slots"), else 0: the model's documented width */
 	/*
 	 * A tmacg/1 line lists every counter it opened: one it does not list was

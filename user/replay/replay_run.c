@@ -291,6 +291,7 @@ int replay_line(struct replay_line *rl, const struct replay_record *rec, const s
 		.info = info,
 		.topdown_fixed = rec->topdown_fixed,
 		.smt = rec->smt,
+		.smt_unknown = rec->smt_unknown,
 		.pmu_slots = rec->pmu_slots,
 	};
 	if (rec->origin) {
