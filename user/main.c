@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* tmacg: TMA per cgroup.  Parses the command line and hands over to a mode. */
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -11,34 +14,36 @@
 #include "options.h"
 #include "replay/replay_run.h"
 #include "offline.h"
+#include "util/out_stream.h"
+#include "util/stop_signal.h"
 
 /* stdout's, live (main): static, as stdout lives until exit. */
 static char stdout_buffer[1 << 20];
+static struct out_stream stdout_writer;
 
-static void on_stop_signal(int sig)
+/*
+ * Standard input, output and error that tmacg was started without (`>&-`)
+ * are held by /dev/null: else the first file tmacg opens would take the
+ * number, and the lines meant for stdout go into it.  Whether stdout was.
+ */
+static bool hold_closed_std_fds(void)
 {
-	(void)sig;
-	monitor_stop = 1;
-}
+	bool stdout_closed = false;
 
-static void install_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop_signal;
-	/*
-	 * SA_RESTART: a write blocked on a slow reader resumes instead of losing
-	 * the line; clock_nanosleep() is never restarted, so the sleep still ends.
-	 */
-	sa.sa_flags = SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		stdout_closed = stdout_closed || fd == STDOUT_FILENO;
+		/* the lowest number free: fd, the ones below it being open by now */
+		if (open("/dev/null", fd ? O_WRONLY : O_RDONLY) != fd)
+			break;
+	}
+	return stdout_closed;
 }
 
 int main(int argc, char **argv)
 {
+	bool stdout_closed = hold_closed_std_fds();
 	struct options o;
 	int ret = options_parse(&o, argc, argv, stdout, stderr);
 
@@ -58,20 +63,38 @@ int main(int argc, char **argv)
 	 * --replay and the listings stay line-buffered: a replay of `tail -f`
 	 * shows each line as it is read.
 	 */
+	/*
+	 * Through tmacg's own writer (util/out_stream.h): a failed write names
+	 * its cause, and after a stop signal a blocked output cannot hold the
+	 * exit.  glibc's stdout is a variable, meant to be set.
+	 */
 	if (o.list_models || o.list_metrics || o.list_events || o.replay || o.explain)
-		setvbuf(stdout, NULL, _IOLBF, 0);
+		stdout = out_stream_open(&stdout_writer, STDOUT_FILENO, stdout_closed, _IOLBF, NULL,
+					 0);
 	else
-		setvbuf(stdout, stdout_buffer, _IOFBF, sizeof(stdout_buffer));
+		stdout = out_stream_open(&stdout_writer, STDOUT_FILENO, stdout_closed, _IOFBF,
+					 stdout_buffer, sizeof(stdout_buffer));
+	if (!stdout) {
+		fprintf(stderr, "tmacg: out of memory\n");
+		return 1;
+	}
 	/* A closed pipe shows up as EPIPE on write: tmacg then ends quietly. */
 	signal(SIGPIPE, SIG_IGN);
 	/*
-	 * The offline modes keep SIGINT's and SIGTERM's default: they have nothing
-	 * to detach, and a read from a pipe that stays open must still end.
+	 * The offline modes keep the stop signals' default: they have nothing to
+	 * detach, and a read from a pipe that stays open must still end (a
+	 * report's temporary file is removed first: offline.c).
 	 */
 	if (o.list_models)
 		return model_list_print(stdout, stderr);
 	if (o.list_metrics || o.list_events || o.replay || o.explain)
 		return offline_run(&o);
-	install_signals();
+	/*
+	 * SIGINT, SIGTERM, SIGHUP: the interval so far is reported, the HTML
+	 * report written, everything closed; a blocked output given its deadline.
+	 */
+	if (stop_signals_catch(&monitor_stop))
+		fprintf(stderr, "tmacg: warning: no timer for the stop signals: a blocked output "
+				"may delay the exit after one\n");
 	return monitor_run(&o);
 }

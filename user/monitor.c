@@ -35,6 +35,7 @@
 #include "util/atomic_file.h"
 #include "util/privileges.h"
 #include "util/run_error.h"
+#include "util/out_stream.h"
 
 volatile sig_atomic_t monitor_stop;
 
@@ -542,7 +543,7 @@ static int run_interval(struct monitor *m, uint64_t deadline, uint64_t *last, st
 	if (ret == -EPIPE)
 		return 1; /* the reader went away: stop quietly */
 	if (ret)
-		return run_fail(e, RUN_FAILED, "cannot write the output: %s", strerror(-ret));
+		return run_fail(e, RUN_FAILED, "cannot write the output: %s", out_stream_why(-ret));
 	return monitor_stop ? 1 : 0;
 }
 
@@ -622,7 +623,7 @@ static int write_html(struct monitor *m, struct run_error *e)
 	if (ret == -EPIPE && !af->f)
 		return 0;
 	if (ret)
-		return run_fail(e, RUN_FAILED, "cannot write the report: %s", strerror(-ret));
+		return run_fail(e, RUN_FAILED, "cannot write the report: %s", out_stream_why(-ret));
 	if (af->f && atomic_file_commit(af, e->msg, sizeof(e->msg))) {
 		e->kind = RUN_FAILED;
 		return -1;
@@ -673,6 +674,24 @@ static int start(struct monitor *m, struct run_error *e)
 }
 
 /*
+ * What a blocked output did not take after a stop signal (util/out_stream.h):
+ * said once, and the run failed, as anything else lost.
+ */
+static void output_dropped(struct run_error *e)
+{
+	const struct out_stream *out = out_stream_current();
+
+	fflush(stdout); /* the last bytes buffered: written, or counted as dropped */
+	if (!out || !out->gave_up || e->kind != RUN_OK)
+		return;
+	run_fail(e, RUN_FAILED,
+		 "the output was blocked after the stop signal: the last %llu bytes of it "
+		 "(the interval so far) were dropped (an output gets %d ms to take the next "
+		 "byte, %d ms in all)",
+		 (unsigned long long)out->dropped, out->stall_ms, out->total_ms);
+}
+
+/*
  * The one way out, whatever was opened (a zeroed part closes as nothing):
  * the totals under -v, the HTML report of a run that went well, then
  * everything closed, the BPF side first, and e said last.  The exit code.
@@ -694,6 +713,7 @@ static int finish(struct monitor *m, struct run_error *e)
 	measure_close(m->ms);
 	free(m->pending);
 	free(m->specs);
+	output_dropped(e);
 	if (e->kind != RUN_OK)
 		fprintf(stderr, "tmacg: %s\n", e->msg[0] ? e->msg : "failed");
 	return run_error_exit_code(e);

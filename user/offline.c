@@ -27,6 +27,8 @@
 #include "replay/replay_source.h"
 #include "replay/replay_top.h"
 #include "util/atomic_file.h"
+#include "util/out_stream.h"
+#include "util/stop_signal.h"
 
 /*
  * The descriptors a run of this plan needs on this host (fd_limit.h): the
@@ -150,7 +152,10 @@ static int replay_html(const struct options *o, const struct tma_model *m,
 		fprintf(stderr, "tmacg: %s\n", err);
 		return 2;
 	}
+	/* A stop signal ends the replay at once: it takes the temporary file with it. */
+	stop_signals_unlink_on_death(af.tmp_path);
 	code = replay_html_from(src, m, o->level, af.f, stderr);
+	stop_signals_forget();
 	if (code) {
 		atomic_file_abort(&af);
 		return code;
@@ -187,7 +192,7 @@ static int replay(const struct options *o, const struct tma_model *m, struct rep
 	if (o->format == FORMAT_HTML) {
 		code = replay_html(o, m, src);
 	} else if (o->format == FORMAT_TOP) {
-		top_screen_size(fileno(stdout), &scr);
+		top_screen_size(out_stream_fd(stdout), &scr);
 		code = replay_top_from(src, m, o->level, o->color, scr.width, stdout, stderr);
 	} else {
 		code = replay_run_from(src, m, o->level, o->format == FORMAT_JSON, o->color,

@@ -2,15 +2,17 @@
 /*
  * The exit codes the README promises, from the binary: bad arguments exit 2
  * with a message naming the fix (a duration without a unit, a cgroup that
- * does not exist), and a reader that goes away (| head) ends tmacg quietly
- * with 0.  Nothing here needs root.
+ * does not exist), a reader that goes away (| head) ends tmacg quietly
+ * with 0, a write that fails names its cause with 1.  Nothing here needs root.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,8 +28,11 @@ struct run {
 	char err[4096];
 };
 
-/* Runs $TMACG with args; stdout a pipe already closed by its reader (closed) or /dev/null. */
-static void run(struct run *r, bool closed, const char *const args[])
+/*
+ * Runs $TMACG with args; stdout a pipe already closed by its reader (closed),
+ * /dev/null, or (to_fd) the descriptor out_fd, closed when it is -1.
+ */
+static void run_to(struct run *r, bool closed, bool to_fd, int out_fd, const char *const args[])
 {
 	const char *argv[32] = { getenv("TMACG") };
 	int out[2], err[2], status, n = 1;
@@ -49,6 +54,10 @@ static void run(struct run *r, bool closed, const char *const args[])
 		int null = open("/dev/null", O_WRONLY);
 
 		dup2(closed ? out[1] : null, 1);
+		if (to_fd && out_fd >= 0)
+			dup2(out_fd, 1);
+		else if (to_fd)
+			close(1);
 		dup2(err[1], 2);
 		execv(argv[0], (char *const *)argv);
 		_exit(127);
@@ -63,6 +72,11 @@ static void run(struct run *r, bool closed, const char *const args[])
 	close(err[0]);
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	r->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static void run(struct run *r, bool closed, const char *const args[])
+{
+	run_to(r, closed, false, -1, args);
 }
 
 static void expect(const struct run *r, int status, const char *says)
@@ -142,6 +156,102 @@ static void closed_pipe_during_replay_exits_0_quietly(void **state)
 	}
 }
 
+/*
+ * A write that fails says why, in its own words, and exits 1: a full disk,
+ * a standard output never opened (`>&-`: nothing else may take its number),
+ * a terminal whose session ended (EIO).  The replay's lines go through the
+ * live run's writer, so this holds for both.
+ */
+static void write_errors_name_their_cause(void **state)
+{
+	char golden[4200];
+	const char *const args[] = { "--replay", golden,     "--model", "icx", "--tma-version",
+				     "4.5",	 "--format", "json",	NULL };
+	int full = open("/dev/full", O_WRONLY | O_CLOEXEC);
+	int master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC), slave;
+	struct run r;
+
+	(void)state;
+	assert_int_equal(repo_root(golden, 4096), 0);
+	strcat(golden, "/tests/golden/icx-tma4.5.jsonl");
+	assert_true(full >= 0);
+	run_to(&r, false, true, full, args);
+	expect(&r, 1, "cannot write the output: the file system is full (ENOSPC)");
+	close(full);
+
+	run_to(&r, false, true, -1, args);
+	expect(&r, 1, "cannot write the output: the output is not open (EBADF");
+
+	assert_true(master >= 0);
+	assert_int_equal(grantpt(master), 0);
+	assert_int_equal(unlockpt(master), 0);
+	slave = open(ptsname(master), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	assert_true(slave >= 0);
+	close(master); /* the session's end: the terminal's writes fail with EIO */
+	run_to(&r, false, true, slave, args);
+	expect(&r, 1, "cannot write the output: the device behind the output failed (EIO");
+	close(slave);
+}
+
+/* Entries of dir besides . and .. */
+static int entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+/*
+ * A replay's report of a pipe that stays open, ended by a stop signal: the
+ * replay ends at once (it dies of the signal), and takes its temporary file
+ * with it.
+ */
+static void stop_signal_during_html_replay_leaves_no_file(void **state)
+{
+	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		char dir[] = "/tmp/tmacg-cli-XXXXXX", out[64];
+		const char *argv[] = {
+			getenv("TMACG"), "--replay", "-",    "--model", "icx", "--tma-version",
+			"4.5",		 "--format", "html", "-o",	out,   NULL
+		};
+		int in[2], status;
+		pid_t pid;
+
+		assert_non_null(argv[0]);
+		assert_non_null(mkdtemp(dir));
+		snprintf(out, sizeof(out), "%s/r.html", dir);
+		assert_int_equal(pipe2(in, O_CLOEXEC), 0);
+		pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			dup2(in[0], 0);
+			execv(argv[0], (char *const *)argv);
+			_exit(127);
+		}
+		close(in[0]);
+		/* the temporary file, once it reads */
+		for (int t = 0; t < 100 && !entries(dir); t++)
+			usleep(100000);
+		assert_int_equal(entries(dir), 1);
+		assert_int_equal(kill(pid, sigs[i]), 0);
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFSIGNALED(status) && WTERMSIG(status) == sigs[i]);
+		if (entries(dir))
+			fail_msg("%s: a file left in %s", strsignal(sigs[i]), dir);
+		close(in[1]);
+		rmdir(dir);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -149,6 +259,8 @@ int main(void)
 		cmocka_unit_test(missing_cgroup_exits_2),
 		cmocka_unit_test(cgroup_outside_mount_exits_2),
 		cmocka_unit_test(closed_pipe_during_replay_exits_0_quietly),
+		cmocka_unit_test(write_errors_name_their_cause),
+		cmocka_unit_test(stop_signal_during_html_replay_leaves_no_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

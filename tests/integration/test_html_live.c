@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * --format html live (--pmu software: no PMU needed): the report is written at
- * the end of the run, by SIGINT or by --count, to -o's file and only whole
+ * the end of the run, by SIGINT, SIGTERM, SIGHUP or by --count, to -o's file and only whole
  * (nothing at the path while measuring, no temporary file left), with the
  * cgroups measured, their intervals and the host's kernel; an -o path that
  * cannot be written is refused with exit 2 before anything is measured.
@@ -85,6 +85,38 @@ static void sigint_writes_the_report(void **state)
 	rmdir(dir);
 }
 
+/* SIGTERM (a pod's end) and SIGHUP (an ssh session closed) end the run as SIGINT does. */
+static void every_stop_signal_writes_the_report(void **state)
+{
+	static const int sigs[] = { SIGTERM, SIGHUP };
+
+	(void)state;
+	ITEST_NEED_ROOT();
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		char dir[] = "/tmp/tmacg-html-XXXXXX", out[64];
+		const char *args[] = { "--pmu", "software", "--interval", "200ms", "--format",
+				       "html",	"-o",	    out,	  NULL };
+		struct itest_tmacg t;
+		json_object *data;
+
+		assert_non_null(mkdtemp(dir));
+		snprintf(out, sizeof(out), "%s/report.html", dir);
+		assert_int_equal(itest_tmacg_start(&t, args), 0);
+		itest_tmacg_drain(&t);
+		usleep(500000);
+		if (itest_tmacg_stop(&t, sigs[i]) != 0)
+			fail_msg("%s: exit %d, want 0; stderr: %s", strsignal(sigs[i]), t.status,
+				 t.err);
+		data = itest_html_data(out);
+		assert_true(itest_num(itest_html_cgroup(data, "/"), "intervals") >= 1);
+		assert_int_equal(other_files(dir, "report.html"), 0); /* no temporary file */
+		json_object_put(data);
+		itest_tmacg_free(&t);
+		unlink(out);
+		rmdir(dir);
+	}
+}
+
 static void count_ends_the_run(void **state)
 {
 	const char *args[] = { "--pmu", "software", "--interval", "200ms", "--count", "2", NULL };
@@ -116,6 +148,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(sigint_writes_the_report, itest_cleanup),
+		cmocka_unit_test_teardown(every_stop_signal_writes_the_report, itest_cleanup),
 		cmocka_unit_test_teardown(count_ends_the_run, itest_cleanup),
 		cmocka_unit_test_teardown(unwritable_output_is_refused_first, itest_cleanup),
 	};

@@ -19,6 +19,7 @@
 #include "output/html_impl.h"
 #include "util/html_escape.h"
 #include "util/json_writer.h"
+#include "util/out_stream.h"
 
 extern const struct embedded_file html_assets[];
 
@@ -317,6 +318,6 @@ int html_report_write(const struct html_report *h, FILE *f)
 	fputs(asset("report.js"), f);
 	fputs("</script>\n</body>\n</html>\n", f);
 	if (!err && (fflush(f) || ferror(f)))
-		err = errno == EPIPE ? -EPIPE : -EIO;
+		err = out_stream_error(f);
 	return err;
 }

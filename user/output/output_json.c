@@ -17,6 +17,7 @@
 #include "model/retire_latency.h"
 #include "util/json_writer.h"
 #include "util/rfc3339.h"
+#include "util/out_stream.h"
 
 /* "key":"value", left out when the value is NULL. */
 #define optional_string(w, key, value)       \
@@ -345,7 +346,7 @@ static int write_line(const struct json_printer *p, FILE *f, const struct report
 	if (json_writer_failed(&w))
 		err = -ENOMEM;
 	else if (fwrite(text, 1, len, f) != len || ferror(f))
-		err = errno == EPIPE ? -EPIPE : -EIO; /* glibc: a line-buffered fwrite says len */
+		err = out_stream_error(f); /* glibc: a line-buffered fwrite says len */
 	json_writer_release(&w);
 	return err;
 }

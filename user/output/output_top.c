@@ -20,6 +20,7 @@
 #include "output/cgroup_record.h"
 #include "output/term_width.h"
 #include "output/top_impl.h"
+#include "util/out_stream.h"
 
 /* A line is at most this many bytes: wide enough for any terminal, escapes included. */
 #define TOP_LINE_BYTES 16384
@@ -634,7 +635,7 @@ int top_draw(struct top *t, FILE *f, const struct top_screen *s, const struct to
 	t->frame_done = true; /* kept for top_redraw until the next frame's first row */
 	free(ln);
 	if (fflush(f) || ferror(f))
-		err = errno == EPIPE ? -EPIPE : -EIO;
+		err = out_stream_error(f);
 	return err;
 }
 

@@ -18,6 +18,7 @@
 #include "output/output_tree.h"
 #include "util/name_escape.h"
 #include "util/rfc3339.h"
+#include "util/out_stream.h"
 
 /* r->tasks holds them r->task_bytes apart: each with the plan's accumulator. */
 struct report_task_entry {
@@ -312,7 +313,7 @@ static int emit(struct report *r, const struct line_ctx *lc, const char *name, u
 	if (r->cfg.format == REPORT_NONE)
 		return 0;
 	output_tree(r->out, &line, r->cfg.color);
-	return ferror(r->out) ? (errno == EPIPE ? -EPIPE : -EIO) : 0;
+	return ferror(r->out) ? out_stream_error(r->out) : 0;
 }
 
 int report_key(struct report *r, int key, bool *quit)
@@ -332,8 +333,8 @@ static int draw_top(struct report *r, const struct line_ctx *lc)
 				   r->facts.model, lc->dropped,	   lc->map_full };
 	struct top_screen scr;
 
-	top_screen_size(fileno(r->out), &scr);
-	scr.ansi = isatty(fileno(r->out));
+	top_screen_size(out_stream_fd(r->out), &scr);
+	scr.ansi = isatty(out_stream_fd(r->out));
 	scr.color = r->cfg.color;
 	r->top_drawn_ansi = scr.ansi;
 	return top_draw(r->top, r->out, &scr, &title);
@@ -434,7 +435,7 @@ int report_interval(struct report *r, struct cgroup_tree *t, double interval_s, 
 	if (!err && r->top_now)
 		err = draw_top(r, &lc);
 	if (!err && !r->html && fflush(r->out))
-		err = errno == EPIPE ? -EPIPE : -EIO;
+		err = out_stream_error(r->out);
 	if (r->sink)
 		r->sink->end(r->sink->ctx);
 	free(lines);

@@ -499,12 +499,15 @@ struct prom_server *prom_server_start(const struct prom_listen_addr *a, char *bo
 		goto fail;
 	}
 	/*
-	 * The server's thread inherits this mask: SIGINT and SIGTERM must reach
-	 * the interval loop, whose wait they end.
+	 * The server's thread inherits this mask: the stop signals and their
+	 * nudges (util/stop_signal.h) must reach the interval loop, whose wait
+	 * or write they end.
 	 */
 	sigemptyset(&stop);
 	sigaddset(&stop, SIGINT);
 	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	sigaddset(&stop, SIGALRM);
 	pthread_sigmask(SIG_BLOCK, &stop, &old);
 	ret = pthread_create(&s->thread, NULL, serve, s);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);

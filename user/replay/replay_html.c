@@ -20,6 +20,7 @@
 #include "replay/replay_read.h"
 #include "replay/replay_run.h"
 #include "replay/replay_source.h"
+#include "util/out_stream.h"
 
 /*
  * Per cgroup: what its summed record takes of its first record (a copy: the
@@ -250,7 +251,7 @@ int replay_html_from(struct replay_source *src, const struct tma_model *m, int l
 	if (rc == -EPIPE)
 		return 0;
 	if (rc) {
-		fprintf(err, "tmacg: cannot write the report: %s\n", strerror(-rc));
+		fprintf(err, "tmacg: cannot write the report: %s\n", out_stream_why(-rc));
 		return 1;
 	}
 	return 0;

@@ -18,6 +18,7 @@
 #include "replay/replay_counts.h"
 #include "replay/replay_read.h"
 #include "replay/replay_source.h"
+#include "util/out_stream.h"
 
 /*
  * Events the model reads that records lack: each reads as 0 (the recording
@@ -330,7 +331,7 @@ static int print_record(void *ctx, const struct replay_record *rec, const struct
 			rc = output_json_line(p->out, &rl.line);
 		replay_line_free(&rl);
 		if (!rc && ev->live && fflush(p->out))
-			rc = errno == EPIPE ? -EPIPE : -EIO;
+			rc = out_stream_error(p->out);
 		return rc;
 	}
 	if (!rc)
@@ -341,7 +342,7 @@ static int print_record(void *ctx, const struct replay_record *rec, const struct
 		fflush(p->out);
 	if (rc)
 		return rc;
-	return ferror(p->out) ? (errno == EPIPE ? -EPIPE : -EIO) : 0;
+	return ferror(p->out) ? out_stream_error(p->out) : 0;
 }
 
 int replay_run_from(struct replay_source *src, const struct tma_model *m, int level, bool json,
@@ -353,12 +354,12 @@ int replay_run_from(struct replay_source *src, const struct tma_model *m, int le
 	int rc = replay_each_from(src, m, level, info, print_record, &p, err);
 
 	if (!rc && fflush(out))
-		rc = -errno;
+		rc = out_stream_error(out);
 	/* A closed pipe (| head) ends the replay quietly, as it ends live mode. */
 	if (rc == -EPIPE)
 		return 0;
 	if (rc < 0 && rc != -ENOMEM)
-		fprintf(err, "tmacg: cannot write the output: %s\n", strerror(-rc));
+		fprintf(err, "tmacg: cannot write the output: %s\n", out_stream_why(-rc));
 	return rc ? 1 : 0;
 }
 

@@ -14,6 +14,7 @@
 #include "replay/replay_read.h"
 #include "replay/replay_run.h"
 #include "replay/replay_source.h"
+#include "util/out_stream.h"
 
 struct frames {
 	const struct tma_model *m;
@@ -107,7 +108,7 @@ int replay_top_from(struct replay_source *src, const struct tma_model *m, int le
 		rc = top_draw(f.t, out, &scr, &f.title);
 	/* A closed pipe (| head) ends the replay quietly, as it ends live mode. */
 	if (rc < 0 && rc != -ENOMEM && rc != -EPIPE)
-		fprintf(err, "tmacg: cannot write the output: %s\n", strerror(-rc));
+		fprintf(err, "tmacg: cannot write the output: %s\n", out_stream_why(-rc));
 	top_free(f.t);
 	free(f.first);
 	free(f.names);

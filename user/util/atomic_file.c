@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #include "util/atomic_file.h"
+#include "util/out_stream.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -77,7 +78,7 @@ int atomic_file_commit(struct atomic_file *af, char *err, size_t errlen)
 		rc = -errno;
 	if (rc) {
 		snprintf(err, errlen, "%s: cannot write the report: %s (nothing was written)",
-			 af->path, strerror(-rc));
+			 af->path, out_stream_why(-rc));
 		unlink(af->tmp_path);
 	}
 	release(af);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #include "util/html_escape.h"
+#include "util/out_stream.h"
 
 #include <errno.h>
 #include <string.h>
@@ -47,6 +48,6 @@ int html_script_json_write(FILE *f, const char *json, size_t len)
 	if (i >= len && start < len)
 		fwrite(json + start, 1, len - start, f);
 	if (ferror(f))
-		return errno == EPIPE ? -EPIPE : -EIO;
+		return out_stream_error(f);
 	return 0;
 }
