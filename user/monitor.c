@@ -36,6 +36,7 @@
 #include "util/privileges.h"
 #include "util/run_error.h"
 #include "util/out_stream.h"
+#include "util/stop_signal.h"
 
 volatile sig_atomic_t monitor_stop;
 
@@ -726,6 +727,7 @@ int monitor_run(const struct options *o)
 
 	if (!start(&m, &e)) {
 		m.measuring = true;
+		stop_signals_nudge(); /* the BPF programs are loaded: a blocked write may come */
 		/* Once, at start: not a line of the output. */
 		if (m.v1_note[0])
 			fprintf(stderr, "%s\n", m.v1_note);

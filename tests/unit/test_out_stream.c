@@ -166,6 +166,7 @@ static void stop_signal_gives_the_output_a_deadline(void **state)
 	(void)state;
 	memset(interval, 'y', sizeof(interval));
 	assert_int_equal(stop_signals_catch(&stopped), 0);
+	stop_signals_nudge();
 	assert_int_equal(stop_signal_at_ns(), 0);
 	assert_int_equal(raise(SIGTERM), 0);
 	assert_true(stopped);

@@ -17,7 +17,20 @@ static volatile sig_atomic_t stopped;
 static _Atomic uint64_t first_at_ns; /* lock-free where tmacg runs: safe in a handler */
 static timer_t nudge;
 static bool have_nudge;
+static volatile sig_atomic_t nudging; /* stop_signals_nudge() called */
 static const char *_Atomic unlink_path;
+
+/* At once, then every STOP_NUDGE_MS until the process is gone.  Async-signal-safe. */
+static void start_nudging(void)
+{
+	struct itimerspec every = {
+		.it_value = { 0, 1 },
+		.it_interval = { 0, STOP_NUDGE_MS * 1000000L },
+	};
+
+	if (have_nudge)
+		timer_settime(nudge, 0, &every, NULL);
+}
 
 static void on_stop(int sig)
 {
@@ -30,15 +43,8 @@ static void on_stop(int sig)
 		clock_gettime(CLOCK_MONOTONIC, &ts); /* async-signal-safe, as timer_settime */
 		atomic_store(&first_at_ns, (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec);
 		stopped = 1;
-		if (have_nudge) {
-			/* at once, then every STOP_NUDGE_MS until the process is gone */
-			struct itimerspec every = {
-				.it_value = { 0, 1 },
-				.it_interval = { 0, STOP_NUDGE_MS * 1000000L },
-			};
-
-			timer_settime(nudge, 0, &every, NULL);
-		}
+		if (nudging)
+			start_nudging();
 	}
 	*stop_flag = 1;
 	errno = saved;
@@ -77,6 +83,13 @@ int stop_signals_catch(volatile sig_atomic_t *flag)
 	have_nudge = !timer_create(CLOCK_MONOTONIC, &ev, &nudge);
 	handle(on_stop);
 	return have_nudge ? 0 : -errno;
+}
+
+void stop_signals_nudge(void)
+{
+	nudging = 1;
+	if (stopped)
+		start_nudging();
 }
 
 uint64_t stop_signal_at_ns(void)
