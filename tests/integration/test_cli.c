@@ -182,7 +182,8 @@ static void write_errors_name_their_cause(void **state)
 	run_to(&r, false, true, -1, args);
 	expect(&r, 1, "cannot write the output: the output is not open (EBADF");
 
-	assert_true(master >= 0);
+	if (master < 0)
+		skip(); /* no /dev/ptmx here (a container without devpts) */
 	assert_int_equal(grantpt(master), 0);
 	assert_int_equal(unlockpt(master), 0);
 	slave = open(ptsname(master), O_WRONLY | O_NOCTTY | O_CLOEXEC);

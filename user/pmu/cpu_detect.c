@@ -545,7 +545,10 @@ void cpu_info_print(const struct cpu_info *ci, FILE *f)
 			ci->topdown_l2 ? "yes" : "no");
 	else
 		fprintf(f, "pmu: none (no hardware PMU)\n");
-	fprintf(f, "smt: %s, general-purpose counters: %d (%d usable%s)", ci->smt ? "on" : "off",
+	fprintf(f, "smt: %s, general-purpose counters: %d (%d usable%s)",
+		!ci->smt_known ? "not known (taken as off)" :
+		ci->smt	       ? "on" :
+				 "off",
 		ci->gp_counters, ci->gp_usable, ci->nmi_watchdog ? ", NMI watchdog holds one" : "");
 	if (ci->fixed_known)
 		fprintf(f, ", fixed counters: mask 0x%x (CPUID 0xA)", ci->fixed_mask);

@@ -49,6 +49,8 @@ static ssize_t out_write(void *cookie, const char *buf, size_t size)
 		if (n > 0) {
 			done += (size_t)n;
 			s->progress_ns = monotonic_ns();
+			/* short: a signal cut it; an output that takes a little at a time has 2 s */
+			s->gave_up = done < size && out_of_time(s);
 		} else if (n < 0 && errno == EINTR) {
 			/* a nudge or a stop signal: go on, unless the output had its time */
 			s->gave_up = out_of_time(s);
