@@ -21,6 +21,7 @@
 #include "pmu/planner.h"
 #include "output/output_top.h"
 #include "pmu/pmu.h"
+#include "replay/replay_group.h"
 #include "replay/replay_html.h"
 #include "replay/replay_read.h"
 #include "replay/replay_run.h"
@@ -121,7 +122,8 @@ static void replay_pick_model(const struct options *o, struct replay_source *src
 	*model = *version = NULL;
 	if (o->model_file || o->model)
 		return;
-	src->one_model = true;
+	/* --group-by keeps lines of other models apart, each evaluated with its own */
+	src->one_model = !o->group_by;
 	first = replay_source_peek(src);
 	if (!first || !first->origin || !first->origin->model)
 		return;
@@ -166,7 +168,30 @@ static int replay_html(const struct options *o, const struct tma_model *m,
  * The lines' own retire latencies, else --retire-latency's, each missing one
  * from Intel's published defaults of the CPU running the model.
  */
-static int replay(const struct options *o, const struct tma_model *m, struct replay_source *src)
+/*
+ * --group-by: each group's sums; every line with m when a model was named
+ * (fixed_model), else with the model it names.
+ */
+static int replay_grouped(const struct options *o, const struct tma_model *m,
+			  struct replay_source *src, const struct options *given)
+{
+	struct replay_group_config c = { .keys = o->group_by,
+					 .interval_ns = o->interval_given ? o->interval_ns : 0,
+					 .m = m,
+					 .fixed_model = given->model || given->model_file,
+					 .tma_version = given->tma_version,
+					 .level = o->level,
+					 .info = o->info,
+					 .json = o->format == FORMAT_JSON,
+					 .color = o->color,
+					 .out = stdout,
+					 .err = stderr };
+
+	return replay_group_run(src, &c);
+}
+
+static int replay(const struct options *o, const struct tma_model *m, struct replay_source *src,
+		  const struct options *given)
 {
 	struct rl_table file = { 0 };
 	struct top_screen scr;
@@ -184,7 +209,9 @@ static int replay(const struct options *o, const struct tma_model *m, struct rep
 			model_id(m), o->retire_latency);
 	src->rl_file = o->retire_latency ? &file : NULL;
 	src->rl_defaults = cpu_desc_latency_defaults(model_id(m));
-	if (o->format == FORMAT_HTML) {
+	if (o->group_by) {
+		code = replay_grouped(o, m, src, given);
+	} else if (o->format == FORMAT_HTML) {
 		code = replay_html(o, m, src);
 	} else if (o->format == FORMAT_TOP) {
 		top_screen_size(fileno(stdout), &scr);
@@ -272,7 +299,7 @@ int offline_run(const struct options *opts)
 	} else if (o->list_events) {
 		code = list_events(o, m, have_ci ? &ci : NULL);
 	} else {
-		code = replay(o, m, &src);
+		code = replay(o, m, &src, opts);
 	}
 	code = replay_finish(&src, in ? &reader : NULL, in, code);
 	free(recorded);

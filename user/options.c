@@ -118,6 +118,10 @@ void options_usage(FILE *f)
 	      "      --list-metrics     the nodes of --model and the events they read\n"
 	      "      --list-events      the perf groups tmacg would open for --model/--level\n"
 	      "      --replay FILE      evaluate recorded counts (JSON lines; - for stdin)\n"
+	      "      --group-by KEY[,KEY...]  with --replay: sum the counts of the lines of\n"
+	      "                         each group (host, cgroup, model, a resource key such\n"
+	      "                         as k8s.namespace.name) and evaluate the sums, over the\n"
+	      "                         whole input or over each --interval of the lines' time\n"
 	      "\n"
 	      "When and how:\n"
 	      "  -i, --interval DUR     with its unit (ns, us, ms, s, m, h): 500ms, 2s (default 1s)\n"
@@ -214,6 +218,7 @@ static int opt_interval(struct options *o, const char *arg, FILE *out, FILE *err
 		return 2;
 	if (o->interval_ns < OPTIONS_MIN_INTERVAL_NS)
 		return bad(err, "--interval '%s': the shortest interval is 10ms", arg);
+	o->interval_given = true;
 	return 0;
 }
 
@@ -348,6 +353,7 @@ static const struct opt_spec specs[] = {
 	FLAG("list-metrics", 0, list_metrics),
 	FLAG("list-events", 0, list_events),
 	STRING("replay", 0, replay),
+	STRING("group-by", 0, group_by),
 	CUSTOM("interval", 'i', opt_interval, true),
 	NUMBER("count", 'n', count, 1, 1L << 40, "a positive number"),
 	CUSTOM("duration", 'D', opt_duration, true),
@@ -478,6 +484,14 @@ static int check_combinations(struct options *o, FILE *err)
 			   "--list-*");
 	if (options_check_replay(o, err))
 		return 2;
+	if (o->group_by && !o->replay)
+		return bad(err, "%s",
+			   "--group-by sums recorded lines: it needs --replay FILE (a live run "
+			   "sums cgroups with --cgroup)");
+	if (o->group_by && (o->format == FORMAT_TOP || o->format == FORMAT_HTML))
+		return bad(err, "%s",
+			   "--group-by writes a line per group: --format json or table, not top "
+			   "or html");
 	if (o->output && o->format != FORMAT_HTML)
 		return bad(err, "%s", "-o FILE writes --format html's report: add --format html");
 	if (o->format == FORMAT_HTML && (o->list_metrics || o->list_events || o->list_models))

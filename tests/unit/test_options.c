@@ -179,8 +179,6 @@ static void replay_refuses_live_options(void **state)
 		{ "--k8s-level", "container" },
 		{ "--k8s-logs-containers", "/l" },
 		{ "--k8s-logs-pods", "/l" },
-		{ "--interval", "2s" },
-		{ "-i", "1s" },
 		{ "--count", "3" },
 		{ "--duration", "1m" },
 		{ "--top", "5" },
@@ -196,9 +194,7 @@ static void replay_refuses_live_options(void **state)
 	for (size_t i = 0; i < sizeof(live) / sizeof(live[0]); i++) {
 		const char *argv[] = { "tmacg", "--replay", "r.jsonl", live[i][0], live[i][1] };
 		char want[128];
-		const char *name = live[i][0][1] == '-' ? live[i][0] + 2 :
-				   live[i][0][1] == 'c' ? "cgroup" :
-							  "interval";
+		const char *name = live[i][0][1] == '-' ? live[i][0] + 2 : "cgroup";
 
 		parse(&p, live[i][1] ? 5 : 4, argv);
 		assert_int_equal(p.ret, 2);
@@ -223,6 +219,52 @@ static void replay_refuses_live_options(void **state)
 	/* Without --replay, they are a live run's as ever. */
 	PARSE(&p, "--cgroup", "/", "--interval", "2s", "--per-task", "--host", "h");
 	assert_int_equal(p.ret, 0);
+}
+
+/*
+ * --interval with --replay sums the lines over each DUR of their time: only
+ * with --group-by, which does it; alone it is refused (exit 2), either order.
+ */
+static void replay_interval_needs_group_by(void **state)
+{
+	static const char *const given[][2] = { { "--interval", "2s" }, { "-i", "1s" } };
+	const char *want = "tmacg: --interval with --replay sums the lines over each DUR of their "
+			   "time, which --group-by KEY does";
+	struct parsed p;
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		const char *argv[] = { "tmacg", "--replay", "r.jsonl", given[i][0], given[i][1] };
+
+		parse(&p, 5, argv);
+		assert_int_equal(p.ret, 2);
+		if (strncmp(p.err, want, strlen(want)))
+			fail_msg("%s: %s", given[i][0], p.err);
+		argv[1] = given[i][0];
+		argv[2] = given[i][1];
+		argv[3] = "--replay";
+		argv[4] = "r.jsonl";
+		parse(&p, 5, argv);
+		assert_int_equal(p.ret, 2);
+		assert_int_equal(strncmp(p.err, want, strlen(want)), 0);
+		PARSE(&p, "--replay", "r.jsonl", given[i][0], given[i][1], "--group-by", "host");
+		assert_int_equal(p.ret, 0);
+		assert_true(p.o.interval_given);
+	}
+	/* another live option beside them is still refused by name */
+	PARSE(&p, "--replay", "r.jsonl", "--group-by", "host", "-i", "2s", "--top", "3");
+	assert_int_equal(p.ret, 2);
+	assert_non_null(strstr(p.err, "--top is for a live run"));
+	PARSE(&p, "--replay", "r.jsonl", "--group-by", "host");
+	assert_int_equal(p.ret, 0);
+	assert_false(p.o.interval_given);
+	/* --group-by sums recorded lines, one line per group: json or table */
+	PARSE(&p, "--group-by", "host");
+	assert_int_equal(p.ret, 2);
+	assert_non_null(strstr(p.err, "--group-by sums recorded lines: it needs --replay FILE"));
+	PARSE(&p, "--replay", "r.jsonl", "--group-by", "host", "--format", "top");
+	assert_int_equal(p.ret, 2);
+	assert_non_null(strstr(p.err, "--format json or table"));
 }
 
 /*
@@ -458,6 +500,7 @@ int main(void)
 		cmocka_unit_test(color_auto_on_a_terminal_unless_no_color),
 		cmocka_unit_test(host_from_option_then_environment_then_system),
 		cmocka_unit_test(replay_refuses_live_options),
+		cmocka_unit_test(replay_interval_needs_group_by),
 	};
 	return cmocka_run_group_tests_name("options", tests, NULL, NULL);
 }

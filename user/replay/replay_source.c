@@ -107,6 +107,12 @@ const struct replay_record *replay_source_next(struct replay_source *s)
 	return rec;
 }
 
+void replay_source_reject(struct replay_source *s, const char *why)
+{
+	skip(s, why);
+	s->nrecords--;
+}
+
 int replay_source_end(struct replay_source *s)
 {
 	bool unread = s->pending; /* a record peeked at and never replayed (no model) */

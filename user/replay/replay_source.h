@@ -55,6 +55,13 @@ const struct replay_record *replay_source_next(struct replay_source *s);
 const struct replay_record *replay_source_peek(struct replay_source *s);
 
 /*
+ * The record replay_source_next handed out last is refused by the caller
+ * (why: "NAME:LINE: what is wrong"): a bad line, named and counted as one,
+ * not as replayed.
+ */
+void replay_source_reject(struct replay_source *s, const char *why);
+
+/*
  * After the last record: the bad lines not named counted, an input with no
  * record said, the record freed.  0, or 1 when lines were skipped or the input
  * failed: the exit code of a replay that printed all it could.
