@@ -11,6 +11,7 @@
 
 #include "model_list.h"
 #include "prom/prom_listen.h"
+#include "replay/replay_group_key.h"
 #include "util/version.h"
 
 /* A model level deeper than any model defines: the ICX and SPR trees stop at 6. */
@@ -448,6 +449,18 @@ static int apply(struct options *o, const struct opt_spec *sp, const char *arg, 
 	return 2;
 }
 
+/* --group-by's list, checked before any input is read: 0, or 2 after a message. */
+static int group_by_check(const char *list, FILE *err)
+{
+	struct group_keys k;
+	char why[512];
+
+	if (group_keys_parse(&k, list, why, sizeof(why)) == -EINVAL)
+		return bad(err, "%s", why);
+	group_keys_free(&k);
+	return 0;
+}
+
 /* Rules between options, once all are read: 0, or 2 after a message. */
 static int check_combinations(struct options *o, FILE *err)
 {
@@ -488,6 +501,8 @@ static int check_combinations(struct options *o, FILE *err)
 		return bad(err, "%s",
 			   "--group-by sums recorded lines: it needs --replay FILE (a live run "
 			   "sums cgroups with --cgroup)");
+	if (o->group_by && group_by_check(o->group_by, err))
+		return 2;
 	if (o->group_by && (o->format == FORMAT_TOP || o->format == FORMAT_HTML))
 		return bad(err, "%s",
 			   "--group-by writes a line per group: --format json or table, not top "

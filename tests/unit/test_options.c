@@ -267,6 +267,35 @@ static void replay_interval_needs_group_by(void **state)
 	assert_non_null(strstr(p.err, "--format json or table"));
 }
 
+/* A bad --group-by list is refused before the input is read (exit 2), naming the problem. */
+static void group_by_bad_key_lists(void **state)
+{
+	static const char *const lists[][2] = {
+		{ "host,,cgroup", "an empty key" },
+		{ "", "an empty key" },
+		{ "cgroup,", "an empty key" },
+		{ "host,host", "key host given twice" },
+		{ "a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q", "at most 16 keys" },
+		/* the list quoted with its control bytes as \xHH: it cannot clear the terminal */
+		{ "\x1b[2J,", "'\\x1b[2J,': an empty key" },
+	};
+	struct parsed p;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		const char *argv[] = { "tmacg", "--replay", "r.jsonl", "--group-by", lists[i][0] };
+
+		parse(&p, 5, argv);
+		assert_int_equal(p.ret, 2);
+		if (!strstr(p.err, lists[i][1]))
+			fail_msg("--group-by '%s': %s", lists[i][0], p.err);
+	}
+	PARSE(&p, "--replay", "r.jsonl", "--group-by",
+	      "k8s.namespace.name,k8s.deployment.name,host");
+	assert_int_equal(p.ret, 0);
+	assert_string_equal(p.o.group_by, "k8s.namespace.name,k8s.deployment.name,host");
+}
+
 /*
  * Each kind of option stores its own type of field (user/options.c's table,
  * checked by _Generic; tests/lint/options-typed shows a wrong type does not
@@ -501,6 +530,7 @@ int main(void)
 		cmocka_unit_test(host_from_option_then_environment_then_system),
 		cmocka_unit_test(replay_refuses_live_options),
 		cmocka_unit_test(replay_interval_needs_group_by),
+		cmocka_unit_test(group_by_bad_key_lists),
 	};
 	return cmocka_run_group_tests_name("options", tests, NULL, NULL);
 }

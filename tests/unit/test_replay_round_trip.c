@@ -36,6 +36,7 @@
 #include "pmu/cpu_desc.h"
 #include "replay/replay_read.h"
 #include "replay/replay_run.h"
+#include "golden_model.h"
 #include "replay_text.h"
 #include "repo_root.h"
 
@@ -72,33 +73,6 @@ static char *replay(const char *path, char *const *model, int nmodel)
 		fail_msg("tmacg --replay %s --model %s: exit %d", path, model[1], code);
 	assert_true(strlen(out) < OUT_MAX - 1); /* not cut */
 	return out;
-}
-
-/*
- * The model a golden file is for, as tests/golden/README.md's table names it
- * ("| `icx-tma4.5.jsonl` | `icx --tma-version 4.5` |"): "--model", then its words,
- * in words[] (at most max, kept in buf).  Every file must have its row.
- */
-static int golden_model(const char *file, char *buf, size_t len, char **words, int max)
-{
-	char row[256], *text = NULL, *at, *save = NULL;
-	size_t n = 0;
-	FILE *f = fopen("tests/golden/README.md", "r");
-	int nw = 0;
-
-	assert_non_null(f);
-	assert_true(getdelim(&text, &n, '\0', f) > 0);
-	fclose(f);
-	snprintf(row, sizeof(row), "| `%s` | `", file);
-	at = strstr(text, row);
-	if (!at)
-		fail_msg("tests/golden/README.md has no row for %s: which model is it for?", file);
-	at += strlen(row);
-	snprintf(buf, len, "--model %.*s", (int)strcspn(at, "`"), at);
-	free(text);
-	for (char *w = strtok_r(buf, " ", &save); w && nw < max; w = strtok_r(NULL, " ", &save))
-		words[nw++] = w;
-	return nw;
 }
 
 /* Both null, or both numbers equal within 1e-12 of the larger. */

@@ -50,7 +50,7 @@ struct grouper {
 	const struct replay_group_config *c;
 	struct replay_source *src;
 	struct group_keys keys;
-	struct model_slot *models;
+	struct model_slot **models; /* each its own allocation: groups point at them */
 	int nmodels;
 	struct window win[2]; /* the newest interval and the one before it */
 };
@@ -130,15 +130,16 @@ reject(struct grouper *g, const struct replay_record *rec, const char *fmt, ...)
 static struct model_slot *add_slot(struct grouper *g, const char *id, const char *version,
 				   struct tma_model *m, bool owned)
 {
-	struct model_slot *s = realloc(g->models, (size_t)(g->nmodels + 1) * sizeof(*s));
+	struct model_slot **all = realloc(g->models, (size_t)(g->nmodels + 1) * sizeof(*all));
+	struct model_slot *s = all ? calloc(1, sizeof(*s)) : NULL;
 
+	if (all)
+		g->models = all;
 	if (!s) {
 		if (owned)
 			model_free(m);
 		return NULL;
 	}
-	g->models = s;
-	s = &g->models[g->nmodels];
 	*s = (struct model_slot){
 		.id = strdup(id),
 		.version = version ? strdup(version) : NULL,
@@ -153,7 +154,7 @@ static struct model_slot *add_slot(struct grouper *g, const char *id, const char
 			.info = g->c->info,
 			.out = g->c->out },
 	};
-	g->nmodels++;
+	g->models[g->nmodels++] = s;
 	if (!s->id || (version && !s->version) || !s->ev)
 		return NULL; /* freed with the others */
 	return s;
@@ -178,12 +179,12 @@ static struct model_slot *model_of(struct grouper *g, const struct replay_record
 
 	*oom = false;
 	if (g->c->fixed_model || !rec->origin || !rec->origin->model)
-		return &g->models[0];
+		return g->models[0];
 	id = rec->origin->model;
 	version = g->c->tma_version ? g->c->tma_version : rec->origin->tma_version;
 	for (int i = 0; i < g->nmodels; i++)
-		if (!strcmp(g->models[i].id, id) && same(g->models[i].version, version))
-			return &g->models[i];
+		if (!strcmp(g->models[i]->id, id) && same(g->models[i]->version, version))
+			return g->models[i];
 	m = model_load_version(id, version, err, sizeof(err));
 	if (!m) {
 		reject(g, rec, "%s (name the model to replay these lines with --model ID)", err);
@@ -430,14 +431,15 @@ int replay_group_run(struct replay_source *src, const struct replay_group_config
 	if (!rc) {
 		group_keys_report(&g.keys, src->name, c->err);
 		for (int i = 0; i < g.nmodels; i++)
-			replay_evaluator_report(g.models[i].ev, src->name, c->err);
+			replay_evaluator_report(g.models[i]->ev, src->name, c->err);
 	}
 	for (int i = 0; i < g.nmodels; i++) {
-		replay_evaluator_free(g.models[i].ev);
-		if (g.models[i].owned)
-			model_free(g.models[i].m);
-		free(g.models[i].id);
-		free(g.models[i].version);
+		replay_evaluator_free(g.models[i]->ev);
+		if (g.models[i]->owned)
+			model_free(g.models[i]->m);
+		free(g.models[i]->id);
+		free(g.models[i]->version);
+		free(g.models[i]);
 	}
 	free(g.models);
 	group_keys_free(&g.keys);
