@@ -587,6 +587,96 @@ static void other_models_and_smt_are_other_groups(void **state)
 	free(text);
 }
 
+/* A line of model at version (NULL: null), PERF_METRICS or not, with latencies (JSON text, or NULL). */
+static void tma_line(FILE *f, const char *model, const char *version, bool fixed,
+		     const char *latencies)
+{
+	fprintf(f,
+		"{\"schema\":\"tmacg/1\",\"time\":\"2026-11-28T10:00:01Z\",\"interval_s\":1,"
+		"\"host\":\"a\",\"model\":\"%s\",\"tma_version\":\"%s\",\"cgroup\":\"/p\","
+		"\"resource\":{},\"counts\":{\"TOPDOWN.SLOTS\":1000,\"PERF_METRICS.RETIRING\":400},"
+		"\"topdown_fixed\":%s,\"smt\":false%s%s}\n",
+		model, version, fixed ? "true" : "false", latencies ? ",\"retire_latency\":" : "",
+		latencies ? latencies : "");
+}
+
+static void versions_flags_latencies(FILE *f)
+{
+	tma_line(f, "icx", "5.2", true, NULL);
+	tma_line(f, "icx", "4.5", true, NULL);
+	tma_line(f, "icx", "5.2", false, NULL);
+	tma_line(f, "icx", "5.2", true, NULL);
+	tma_line(f, "gnr", "5.1", true,
+		 "{\"MEM_INST_RETIRED.LOCK_LOADS\":5,\"FRONTEND_RETIRED.L2_MISS\":9}");
+	tma_line(f, "gnr", "5.1", true,
+		 "{\"MEM_INST_RETIRED.LOCK_LOADS\":6,\"FRONTEND_RETIRED.L2_MISS\":9}");
+	/* the same latencies written in another order */
+	tma_line(f, "gnr", "5.1", true,
+		 "{\"FRONTEND_RETIRED.L2_MISS\":9,\"MEM_INST_RETIRED.LOCK_LOADS\":5}");
+}
+
+/*
+ * The other inputs of the formulas keep lines apart too: the TMA version, PERF_METRICS
+ * (topdown_fixed), the line's own retire latencies (in any order the same).
+ */
+static void other_versions_flags_and_latencies_are_other_groups(void **state)
+{
+	char *text = text_of(versions_flags_latencies);
+	const char *more[] = { "--group-by", "host", NULL };
+	static const struct {
+		const char *model, *version;
+		bool fixed;
+		int lines;
+	} want[] = { { "icx", "5.2", true, 2 },
+		     { "icx", "4.5", true, 1 },
+		     { "icx", "5.2", false, 1 },
+		     { "gnr", "5.1", true, 2 },
+		     { "gnr", "5.1", true, 1 } };
+	struct run r = replay_text(text, more);
+	json_object **l;
+	int n;
+
+	(void)state;
+	if (r.code)
+		fail_msg("exit %d: %s", r.code, r.err);
+	l = lines_of(r.out, &n);
+	assert_int_equal(n, 5);
+	for (int i = 0; i < n; i++) {
+		assert_string_equal(json_object_get_string(at(l[i], "model", NULL)), want[i].model);
+		assert_string_equal(json_object_get_string(at(l[i], "tma_version", NULL)),
+				    want[i].version);
+		assert_true(json_object_get_boolean(at(l[i], "topdown_fixed", NULL)) ==
+			    want[i].fixed);
+		assert_int_equal(json_object_get_int(at(l[i], "group", "lines")), want[i].lines);
+	}
+	assert_true(num_is(
+		at(at(l[3], "retire_latency", NULL), "MEM_INST_RETIRED.LOCK_LOADS", NULL), 5));
+	assert_true(num_is(
+		at(at(l[4], "retire_latency", NULL), "MEM_INST_RETIRED.LOCK_LOADS", NULL), 6));
+	lines_free(l, n);
+	run_free(&r);
+	free(text);
+}
+
+/* The table names each group by its keys, "(none)" for a null one, and what it summed. */
+static void the_table_names_the_group(void **state)
+{
+	char *text = text_of(pods_with_and_without_a_workload);
+	const char *more[] = { "--group-by", "host,k8s.deployment.name", "--format", "table",
+			       NULL };
+	struct run r = replay_text(text, more);
+
+	(void)state;
+	assert_int_equal(r.code, 0);
+	if (!strstr(r.out, "group host=a k8s.deployment.name=cart (1 line, 1 cgroup), "
+			   "interval 1.000 s\n  CPU_Share") ||
+	    !strstr(r.out, "group host=a k8s.deployment.name=(none) (1 line, 1 cgroup)") ||
+	    !strstr(r.out, "group host=b k8s.deployment.name=cart (1 line, 1 cgroup)"))
+		fail_msg("%s", r.out);
+	run_free(&r);
+	free(text);
+}
+
 static void one_line_lacks_a_count(FILE *f)
 {
 	const double lacks[4] = { 100, 4e8, 3, -1 }, null[4] = { 100, 4e8, NAN, 7 };
@@ -715,6 +805,8 @@ int main(void)
 		cmocka_unit_test(golden_vectors_summed_over_pods_and_hosts),
 		cmocka_unit_test(null_keys_and_a_key_no_line_has),
 		cmocka_unit_test(other_models_and_smt_are_other_groups),
+		cmocka_unit_test(other_versions_flags_and_latencies_are_other_groups),
+		cmocka_unit_test(the_table_names_the_group),
 		cmocka_unit_test(a_count_one_line_lacks_is_never_summed_in_part),
 		cmocka_unit_test(each_interval_summed_on_its_own),
 		cmocka_unit_test(interval_needs_the_lines_time),

@@ -75,12 +75,12 @@ static void put_field(FILE *f, const char *s)
 
 /*
  * What decides a line's group, as one string: what its formulas read
- * besides counts (the model evaluating it, the model and TMA version that
- * measured it, PERF_METRICS, SMT, the slot width, its own retire latencies
+ * besides counts (the model and TMA version that measured it, which pick
+ * the model evaluating it, PERF_METRICS, SMT, the slot width, its own retire latencies
  * in name order) and its value of each key.  Each field says its length:
  * no value can pass for another.
  */
-static int group_key(const struct model_slot *slot, const struct replay_record *rec,
+static int group_key(const struct replay_record *rec,
 		     const char *const *values, int nkeys, char **out, size_t *len)
 {
 	const struct replay_origin *g = rec->origin;
@@ -90,7 +90,6 @@ static int group_key(const struct model_slot *slot, const struct replay_record *
 
 	if (!f)
 		return -ENOMEM;
-	fprintf(f, "%p", (const void *)slot);
 	put_field(f, g ? g->model : NULL);
 	put_field(f, g ? g->tma_version : NULL);
 	fprintf(f, "%d%d%u;", rec->topdown_fixed, rec->smt, rec->pmu_slots);
@@ -271,7 +270,7 @@ static int add_line(struct grouper *g, struct window *w, struct model_slot *slot
 
 	for (int i = 0; i < g->keys.n; i++)
 		values[i] = group_key_value(&g->keys, i, rec, model_id(slot->m));
-	if (group_key(slot, rec, values, g->keys.n, &key, &keylen))
+	if (group_key(rec, values, g->keys.n, &key, &keylen))
 		return -ENOMEM;
 	h = hash_bytes(key, keylen);
 	for (gr = u64map_get(&w->map, h); gr; gr = gr->next)
