@@ -218,9 +218,13 @@ static int note_partial(struct replay_sum *s, const struct replay_record *rec)
 	int nev = model_event_count(s->m), nnodes = model_node_count(s->m);
 	unsigned flags = (rec->topdown_fixed ? MODEL_FLAG_TOPDOWN_FIXED : 0) |
 			 (rec->smt ? MODEL_FLAG_SMT : 0);
-	bool *reads = calloc(nev + 1, sizeof(bool));
+	bool *reads, partial = false;
 
-	if (!reads)
+	for (int e = 0; e < nev; e++)
+		partial |= s->nbad[e] && (uint64_t)s->nbad[e] < s->lines;
+	if (!partial) /* the common case: every line has every count, or none has it */
+		return 0;
+	if (!(reads = calloc(nev + 1, sizeof(bool))))
 		return -ENOMEM;
 	for (int k = 0; k < nnodes; k++) {
 		struct replay_node_note *n;
