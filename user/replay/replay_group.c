@@ -80,8 +80,8 @@ static void put_field(FILE *f, const char *s)
  * in name order) and its value of each key.  Each field says its length:
  * no value can pass for another.
  */
-static int group_key(const struct replay_record *rec,
-		     const char *const *values, int nkeys, char **out, size_t *len)
+static int group_key(const struct replay_record *rec, const char *const *values, int nkeys,
+		     char **out, size_t *len)
 {
 	const struct replay_origin *g = rec->origin;
 	const struct rl_table *rl = &rec->retire_latency;

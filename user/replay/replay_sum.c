@@ -10,6 +10,7 @@
 #include "model/model.h"
 #include "model/retire_latency.h"
 #include "replay/replay_counts.h"
+#include "replay/replay_tmacg1.h"
 
 static int copy_latencies(struct rl_table *to, const struct rl_table *from)
 {
@@ -303,8 +304,6 @@ void replay_sum_record_free(struct replay_record *out)
 
 void replay_sum_free(struct replay_sum *s)
 {
-	struct replay_origin *g = &s->origin;
-
 	free(s->sum);
 	free(s->nbad);
 	free(s->named);
@@ -313,15 +312,9 @@ void replay_sum_free(struct replay_sum *s)
 		free(s->plain[i].name);
 	free(s->plain);
 	rl_table_free(&s->first.retire_latency);
-	free(g->model);
-	free(g->tma_version);
-	for (int i = 0; i < g->nmissing; i++)
-		free(g->missing[i]);
-	free(g->missing);
-	for (int i = 0; i < g->nnotes; i++) {
-		free(g->notes[i].node);
-		free(g->notes[i].unmeasured);
-	}
-	free(g->notes);
+	/* host and resource are the group's values (replay_sum_record), not the sum's own */
+	s->origin.host = NULL;
+	memset(s->origin.resource, 0, sizeof(s->origin.resource));
+	replay_origin_clear(&s->origin);
 	memset(s, 0, sizeof(*s));
 }

@@ -345,6 +345,12 @@ void replay_origin_free(struct replay_origin *g)
 {
 	if (!g)
 		return;
+	replay_origin_clear(g);
+	free(g);
+}
+
+void replay_origin_clear(struct replay_origin *g)
+{
 	free(g->model);
 	free(g->tma_version);
 	free(g->host);
@@ -365,5 +371,5 @@ void replay_origin_free(struct replay_origin *g)
 		free(g->extra[i].value);
 	}
 	free(g->extra);
-	free(g);
+	memset(g, 0, sizeof(*g));
 }
