@@ -23,6 +23,7 @@
 #include "pmu/pmu.h"
 #include "replay/replay_group.h"
 #include "replay/replay_html.h"
+#include "replay/replay_inputs.h"
 #include "replay/replay_read.h"
 #include "replay/replay_run.h"
 #include "replay/replay_source.h"
@@ -226,20 +227,17 @@ static int replay(const struct options *o, const struct tma_model *m, struct rep
 }
 
 /* The input's end after what was printed: lines skipped or an input that failed make it 1. */
-static int replay_finish(struct replay_source *src, struct replay_reader *r, FILE *f, int code)
+static int replay_finish(struct replay_source *src, struct replay_inputs *in, int code)
 {
-	int end = r ? replay_source_end(src) : 0;
+	int end = in->n ? replay_source_end(src) : 0;
 
-	if (r) {
-		replay_reader_free(r);
-		replay_close(f);
-	}
+	replay_inputs_close(in);
 	return code ? code : end;
 }
 
 int offline_run(const struct options *opts)
 {
-	struct replay_reader reader;
+	struct replay_inputs in = { 0 };
 	struct replay_source src = { 0 };
 	struct options eff;
 	const struct options *o = opts;
@@ -248,7 +246,6 @@ int offline_run(const struct options *opts)
 	struct tma_model *m;
 	char err[1024], detect_err[1024] = "";
 	char *recorded = NULL, *version = NULL;
-	FILE *in = NULL;
 	int code;
 
 	/* -o that cannot be written: said before the input is read (a pipe may run for hours). */
@@ -262,15 +259,12 @@ int offline_run(const struct options *opts)
 		atomic_file_abort(&probe);
 	}
 	if (opts->replay) {
-		const char *name;
-
-		in = replay_open(opts->replay, &name, err, sizeof(err));
-		if (!in) {
+		if (replay_inputs_open(&in, opts->replay, opts->replay_more, opts->nreplay_more,
+				       err, sizeof(err))) {
 			fprintf(stderr, "tmacg: %s\n", err);
 			return 1;
 		}
-		replay_reader_init(&reader, in, name, REPLAY_MAX_LINE);
-		replay_source_reader(&src, &reader, stderr);
+		replay_inputs_source(&in, &src, stderr);
 		replay_pick_model(opts, &src, &eff, &recorded, &version);
 		o = &eff;
 	}
@@ -301,7 +295,7 @@ int offline_run(const struct options *opts)
 	} else {
 		code = replay(o, m, &src, opts);
 	}
-	code = replay_finish(&src, in ? &reader : NULL, in, code);
+	code = replay_finish(&src, &in, code);
 	free(recorded);
 	free(version);
 	model_free(m);

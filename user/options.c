@@ -118,7 +118,8 @@ void options_usage(FILE *f)
 	      "      --list-models      the built-in models\n"
 	      "      --list-metrics     the nodes of --model and the events they read\n"
 	      "      --list-events      the perf groups tmacg would open for --model/--level\n"
-	      "      --replay FILE      evaluate recorded counts (JSON lines; - for stdin)\n"
+	      "      --replay FILE...   evaluate recorded counts (JSON lines; - for stdin), the\n"
+	      "                         files one after the other\n"
 	      "      --group-by KEY[,KEY...]  with --replay: sum the counts of the lines of\n"
 	      "                         each group (host, cgroup, model, a resource key such\n"
 	      "                         as k8s.namespace.name) and evaluate the sums, over the\n"
@@ -565,7 +566,10 @@ int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err
 		if (rc)
 			return rc;
 	}
-	if (optind < argc)
+	/* --replay FILE...: the other files are the arguments left (getopt puts them last) */
+	if (optind < argc && !o->replay)
 		return bad(err, "unexpected argument '%s'", argv[optind]);
+	o->replay_more = (const char *const *)argv + optind;
+	o->nreplay_more = argc - optind;
 	return check_combinations(o, err);
 }

@@ -267,6 +267,30 @@ static void replay_interval_needs_group_by(void **state)
 	assert_non_null(strstr(p.err, "--format json or table"));
 }
 
+/* --replay FILE...: the files after it (or anywhere) are read after it; without --replay a stray argument is refused. */
+static void replay_takes_more_files(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	PARSE(&p, "--replay", "a.jsonl", "b.jsonl", "c.jsonl", "--group-by", "host");
+	assert_int_equal(p.ret, 0);
+	assert_string_equal(p.o.replay, "a.jsonl");
+	assert_int_equal(p.o.nreplay_more, 2);
+	assert_string_equal(p.o.replay_more[0], "b.jsonl");
+	assert_string_equal(p.o.replay_more[1], "c.jsonl");
+	PARSE(&p, "x.jsonl", "--replay", "a.jsonl");
+	assert_int_equal(p.ret, 0);
+	assert_string_equal(p.o.replay, "a.jsonl");
+	assert_int_equal(p.o.nreplay_more, 1);
+	assert_string_equal(p.o.replay_more[0], "x.jsonl");
+	PARSE(&p, "--replay", "a.jsonl");
+	assert_int_equal(p.o.nreplay_more, 0);
+	PARSE(&p, "--level", "2", "x.jsonl");
+	assert_int_equal(p.ret, 2);
+	assert_non_null(strstr(p.err, "unexpected argument 'x.jsonl'"));
+}
+
 /* A bad --group-by list is refused before the input is read (exit 2), naming the problem. */
 static void group_by_bad_key_lists(void **state)
 {
@@ -531,6 +555,7 @@ int main(void)
 		cmocka_unit_test(replay_refuses_live_options),
 		cmocka_unit_test(replay_interval_needs_group_by),
 		cmocka_unit_test(group_by_bad_key_lists),
+		cmocka_unit_test(replay_takes_more_files),
 	};
 	return cmocka_run_group_tests_name("options", tests, NULL, NULL);
 }

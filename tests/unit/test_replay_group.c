@@ -411,6 +411,46 @@ static void interval_needs_the_lines_time(void **state)
 	tmacg_run_free(&w);
 }
 
+/*
+ * --replay FILE...: the files one input, read in turn (per host recordings
+ * summed per workload); a bad line is named with its own file, the end
+ * with all of them.
+ */
+static void the_files_are_one_input(void **state)
+{
+	static const struct sw a[] = { { "software", "a", "/p1", "{}", sw_a, false, 1 } },
+			       b[] = { { "software", "b", "/p2", "{}", sw_b, false, 1 } };
+	char *ta = sw_text(a, 1), *tb = sw_text(b, 1), pa[64], *bad;
+	const char *args[] = { "--replay", pa,	   NULL, "--group-by", "k8s.deployment.name",
+			       "--format", "json", NULL };
+	struct tmacg_run r;
+	json_object **l;
+	int n;
+
+	(void)state;
+	snprintf(pa, sizeof(pa), "%s", replay_temp_file(ta));
+	bad = malloc(strlen(tb) + 8);
+	assert_non_null(bad);
+	sprintf(bad, "%snot\n", tb);
+	args[2] = replay_temp_file(bad);
+	r = tmacg_run(args);
+	assert_int_equal(r.code, 1);
+	l = json_lines(r.out, &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(group_lines(l[0]), 2);
+	assert_true(json_is(json_at(l[0], "counts", "SW.CONTEXT_SWITCHES"), 400));
+	assert_non_null(strstr(r.err, args[2]));
+	assert_non_null(strstr(strstr(r.err, args[2]), ":2: bad JSON"));
+	assert_non_null(strstr(r.err, " and 1 more: 1 bad line skipped, 2 replayed"));
+	remove(pa);
+	remove(args[2]);
+	json_lines_free(l, n);
+	tmacg_run_free(&r);
+	free(ta);
+	free(tb);
+	free(bad);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -421,6 +461,7 @@ int main(void)
 		cmocka_unit_test(a_count_one_line_lacks_is_never_summed_in_part),
 		cmocka_unit_test(each_interval_summed_on_its_own),
 		cmocka_unit_test(interval_needs_the_lines_time),
+		cmocka_unit_test(the_files_are_one_input),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

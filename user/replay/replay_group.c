@@ -115,7 +115,8 @@ __attribute__((format(printf, 3, 4))) static void
 reject(struct grouper *g, const struct replay_record *rec, const char *fmt, ...)
 {
 	char why[1024];
-	int n = snprintf(why, sizeof(why), "%s:%d: ", g->src->name, rec->line);
+	int n = snprintf(why, sizeof(why), "%s:%d: ", rec->input ? rec->input : g->src->name,
+			 rec->line);
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -428,9 +429,9 @@ int replay_group_run(struct replay_source *src, const struct replay_group_config
 	for (int i = 0; i < 2; i++)
 		window_free(&g.win[i]);
 	if (!rc) {
-		group_keys_report(&g.keys, src->name, c->err);
+		group_keys_report(&g.keys, src->label, c->err);
 		for (int i = 0; i < g.nmodels; i++)
-			replay_evaluator_report(g.models[i]->ev, src->name, c->err);
+			replay_evaluator_report(g.models[i]->ev, src->label, c->err);
 	}
 	for (int i = 0; i < g.nmodels; i++) {
 		replay_evaluator_free(g.models[i]->ev);

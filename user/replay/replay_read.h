@@ -83,7 +83,8 @@ struct replay_origin {
 };
 
 struct replay_record {
-	int line; /* in the input, for messages */
+	const char *input; /* its input's name (the reader's), for messages */
+	int line;	   /* in the input, for messages */
 	char *cgroup;
 	double interval_s;
 	bool topdown_fixed; /* given, or: any PERF_METRICS.* counter present */

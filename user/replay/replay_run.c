@@ -188,14 +188,15 @@ int replay_evaluator_feed(struct replay_evaluator *e, const struct replay_record
 				  .events = e->events,
 				  .live = in->live };
 	unsigned sources = rl_fill(e->m, ev.latencies_given, e->rl_defaults, e->lat);
+	const char *name = rec->input ? rec->input : in->name;
 	int rc;
 
 	ev.retire_latency = rl_source_name(e->m, sources);
 	e->nrecords++;
 	rc = eval_record(rec, e->m, e->events, e->lat, &e->ms, e->res, e->level, e->info, &ev.read,
-			 in->name, err);
+			 name, err);
 	if (rc) {
-		fprintf(err, "tmacg: %s:%d: cannot evaluate model %s: %s\n", in->name, rec->line,
+		fprintf(err, "tmacg: %s:%d: cannot evaluate model %s: %s\n", name, rec->line,
 			model_id(e->m), strerror(-rc));
 		return 1;
 	}
@@ -237,7 +238,7 @@ int replay_each_from(struct replay_source *src, const struct tma_model *m, int l
 		rc = replay_evaluator_feed(e, rec, &in, fn, ctx, err);
 	}
 	if (!rc)
-		replay_evaluator_report(e, src->name, err);
+		replay_evaluator_report(e, src->label, err);
 	replay_evaluator_free(e);
 	return rc;
 }

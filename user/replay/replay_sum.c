@@ -36,7 +36,8 @@ int replay_sum_init(struct replay_sum *s, const struct tma_model *m,
 				  .nbad = calloc(nev + 1, sizeof(int)),
 				  .named = calloc(nev + 1, sizeof(bool)),
 				  .here = calloc(nev + 1, sizeof(bool)) };
-	s->first = (struct replay_record){ .line = rec->line,
+	s->first = (struct replay_record){ .input = rec->input,
+					   .line = rec->line,
 					   .topdown_fixed = rec->topdown_fixed,
 					   .smt = rec->smt,
 					   .pmu_slots = rec->pmu_slots };
