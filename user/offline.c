@@ -176,7 +176,7 @@ static int replay_html(const struct options *o, const struct tma_model *m,
 static int replay_grouped(const struct options *o, const struct tma_model *m,
 			  struct replay_source *src, const struct options *given)
 {
-	struct replay_group_config c = { .keys = o->group_by,
+	struct replay_group_config c = { .group_by = o->group_by,
 					 .interval_ns = o->interval_given ? o->interval_ns : 0,
 					 .m = m,
 					 .fixed_model = given->model || given->model_file,

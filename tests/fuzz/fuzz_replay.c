@@ -35,7 +35,8 @@ static void streamed(const uint8_t *data, size_t size, const struct tma_model *m
 	replay_source_reader(&src, &r, null);
 	src.one_model = one_model;
 	if (format == AS_GROUPS) {
-		struct replay_group_config c = { .keys = "host,k8s.deployment.name,cgroup,model",
+		struct replay_group_config c = { .group_by =
+							 "host,k8s.deployment.name,cgroup,model",
 						 .interval_ns = one_model ? 1000000000ULL : 0,
 						 .m = m,
 						 .level = 6,

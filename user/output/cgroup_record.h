@@ -40,7 +40,7 @@ struct report_task {
  */
 struct report_group {
 	int nkeys;
-	const char *const *keys;
+	const char *const *key_names;
 	const char *const *values;
 	uint64_t lines;
 	uint64_t cgroups;

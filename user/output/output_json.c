@@ -49,7 +49,7 @@ static void group_object(struct json_writer *w, const struct report_group *g)
 	JW_KEY(w, "by");
 	jw_begin_object(w);
 	for (int i = 0; i < g->nkeys; i++) {
-		jw_key(w, g->keys[i]);
+		jw_key(w, g->key_names[i]);
 		jw_string(w, g->values[i]);
 	}
 	jw_end_object(w);

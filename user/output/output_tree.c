@@ -124,7 +124,7 @@ static void print_group(FILE *f, const struct report_group *g, double interval_s
 {
 	fputs("group", f);
 	for (int i = 0; i < g->nkeys; i++) {
-		char *k = name_term_text(g->keys[i]);
+		char *k = name_term_text(g->key_names[i]);
 		char *v = g->values[i] ? name_term_text(g->values[i]) : NULL;
 
 		fprintf(f, " %s=%s", k ? k : "?", !g->values[i] ? "(none)" : v ? v : "?");

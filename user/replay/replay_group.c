@@ -49,7 +49,7 @@ struct window {
 struct grouper {
 	const struct replay_group_config *c;
 	struct replay_source *src;
-	struct group_keys keys;
+	struct group_keys by;	    /* --group-by */
 	struct model_slot **models; /* each its own allocation: groups point at them */
 	int nmodels;
 	struct window win[2]; /* the newest interval and the one before it */
@@ -236,7 +236,7 @@ static struct group *group_new(struct grouper *g, struct window *w, struct model
 	}
 	*gr = (struct group){ .hash = h, .key = key, .keylen = keylen, .model = slot };
 	u64map_init(&gr->cgroups);
-	for (int i = 0; i < g->keys.n; i++)
+	for (int i = 0; i < g->by.n; i++)
 		if (values[i] && !(gr->values[i] = strdup(values[i])))
 			goto nomem;
 	if (replay_sum_init(&gr->sum, slot->m, rec))
@@ -269,9 +269,9 @@ static int add_line(struct grouper *g, struct window *w, struct model_slot *slot
 	size_t keylen;
 	uint64_t h;
 
-	for (int i = 0; i < g->keys.n; i++)
-		values[i] = group_key_value(&g->keys, i, rec, model_id(slot->m));
-	if (group_key(rec, values, g->keys.n, &key, &keylen))
+	for (int i = 0; i < g->by.n; i++)
+		values[i] = group_key_value(&g->by, i, rec, model_id(slot->m));
+	if (group_key(rec, values, g->by.n, &key, &keylen))
 		return -ENOMEM;
 	h = hash_bytes(key, keylen);
 	for (gr = u64map_get(&w->map, h); gr; gr = gr->next)
@@ -308,8 +308,8 @@ static int flush(struct grouper *g, struct window *w)
 		struct group *gr = w->groups[i];
 		struct replay_record rec;
 
-		gr->report = (struct report_group){ .nkeys = g->keys.n,
-						    .keys = (const char *const *)g->keys.names,
+		gr->report = (struct report_group){ .nkeys = g->by.n,
+						    .key_names = (const char *const *)g->by.names,
 						    .values = (const char *const *)gr->values,
 						    .lines = gr->sum.lines,
 						    .cgroups = u64map_len(&gr->cgroups) };
@@ -413,7 +413,7 @@ int replay_group_run(struct replay_source *src, const struct replay_group_config
 {
 	struct grouper g = { .c = c, .src = src };
 	char err[512];
-	int rc = group_keys_parse(&g.keys, c->keys, err, sizeof(err));
+	int rc = group_keys_parse(&g.by, c->group_by, err, sizeof(err));
 
 	if (rc == -EINVAL) {
 		fprintf(c->err, "tmacg: %s\n", err);
@@ -429,7 +429,7 @@ int replay_group_run(struct replay_source *src, const struct replay_group_config
 	for (int i = 0; i < 2; i++)
 		window_free(&g.win[i]);
 	if (!rc) {
-		group_keys_report(&g.keys, src->label, c->err);
+		group_keys_report(&g.by, src->label, c->err);
 		for (int i = 0; i < g.nmodels; i++)
 			replay_evaluator_report(g.models[i]->ev, src->label, c->err);
 	}
@@ -442,7 +442,7 @@ int replay_group_run(struct replay_source *src, const struct replay_group_config
 		free(g.models[i]);
 	}
 	free(g.models);
-	group_keys_free(&g.keys);
+	group_keys_free(&g.by);
 	if (!rc && fflush(c->out))
 		rc = -errno;
 	/* A closed pipe (| head) ends the replay quietly, as it ends live mode. */

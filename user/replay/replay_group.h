@@ -19,7 +19,7 @@ struct replay_source;
 struct tma_model;
 
 struct replay_group_config {
-	const char *keys;     /* --group-by's list */
+	const char *group_by; /* --group-by's list */
 	uint64_t interval_ns; /* --interval; 0: the whole input */
 	/*
 	 * The model of the lines that name none; with fixed_model (--model,

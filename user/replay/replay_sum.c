@@ -260,7 +260,7 @@ static int note_partial(struct replay_sum *s, const struct replay_record *rec)
 static const char *group_value(const struct report_group *group, const char *key)
 {
 	for (int i = 0; i < group->nkeys; i++)
-		if (!strcmp(group->keys[i], key))
+		if (!strcmp(group->key_names[i], key))
 			return group->values[i];
 	return NULL;
 }
