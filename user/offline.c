@@ -21,7 +21,9 @@
 #include "pmu/planner.h"
 #include "output/output_top.h"
 #include "pmu/pmu.h"
+#include "replay/replay_group.h"
 #include "replay/replay_html.h"
+#include "replay/replay_inputs.h"
 #include "replay/replay_read.h"
 #include "replay/replay_run.h"
 #include "replay/replay_source.h"
@@ -123,7 +125,8 @@ static void replay_pick_model(const struct options *o, struct replay_source *src
 	*model = *version = NULL;
 	if (o->model_file || o->model)
 		return;
-	src->one_model = true;
+	/* --group-by keeps lines of other models apart, each evaluated with its own */
+	src->one_model = !o->group_by;
 	first = replay_source_peek(src);
 	if (!first || !first->origin || !first->origin->model)
 		return;
@@ -171,7 +174,30 @@ static int replay_html(const struct options *o, const struct tma_model *m,
  * The lines' own retire latencies, else --retire-latency's, each missing one
  * from Intel's published defaults of the CPU running the model.
  */
-static int replay(const struct options *o, const struct tma_model *m, struct replay_source *src)
+/*
+ * --group-by: each group's sums; every line with m when a model was named
+ * (fixed_model), else with the model it names.
+ */
+static int replay_grouped(const struct options *o, const struct tma_model *m,
+			  struct replay_source *src, const struct options *given)
+{
+	struct replay_group_config c = { .group_by = o->group_by,
+					 .interval_ns = o->interval_given ? o->interval_ns : 0,
+					 .m = m,
+					 .fixed_model = given->model || given->model_file,
+					 .tma_version = given->tma_version,
+					 .level = o->level,
+					 .info = o->info,
+					 .json = o->format == FORMAT_JSON,
+					 .color = o->color,
+					 .out = stdout,
+					 .err = stderr };
+
+	return replay_group_run(src, &c);
+}
+
+static int replay(const struct options *o, const struct tma_model *m, struct replay_source *src,
+		  const struct options *given)
 {
 	struct rl_table file = { 0 };
 	struct top_screen scr;
@@ -189,7 +215,9 @@ static int replay(const struct options *o, const struct tma_model *m, struct rep
 			model_id(m), o->retire_latency);
 	src->rl_file = o->retire_latency ? &file : NULL;
 	src->rl_defaults = cpu_desc_latency_defaults(model_id(m));
-	if (o->format == FORMAT_HTML) {
+	if (o->group_by) {
+		code = replay_grouped(o, m, src, given);
+	} else if (o->format == FORMAT_HTML) {
 		code = replay_html(o, m, src);
 	} else if (o->format == FORMAT_TOP) {
 		top_screen_size(out_stream_fd(stdout), &scr);
@@ -204,20 +232,17 @@ static int replay(const struct options *o, const struct tma_model *m, struct rep
 }
 
 /* The input's end after what was printed: lines skipped or an input that failed make it 1. */
-static int replay_finish(struct replay_source *src, struct replay_reader *r, FILE *f, int code)
+static int replay_finish(struct replay_source *src, struct replay_inputs *in, int code)
 {
-	int end = r ? replay_source_end(src) : 0;
+	int end = in->n ? replay_source_end(src) : 0;
 
-	if (r) {
-		replay_reader_free(r);
-		replay_close(f);
-	}
+	replay_inputs_close(in);
 	return code ? code : end;
 }
 
 int offline_run(const struct options *opts)
 {
-	struct replay_reader reader;
+	struct replay_inputs in = { 0 };
 	struct replay_source src = { 0 };
 	struct options eff;
 	const struct options *o = opts;
@@ -226,7 +251,6 @@ int offline_run(const struct options *opts)
 	struct tma_model *m;
 	char err[1024], detect_err[1024] = "";
 	char *recorded = NULL, *version = NULL;
-	FILE *in = NULL;
 	int code;
 
 	/* -o that cannot be written: said before the input is read (a pipe may run for hours). */
@@ -240,15 +264,12 @@ int offline_run(const struct options *opts)
 		atomic_file_abort(&probe);
 	}
 	if (opts->replay) {
-		const char *name;
-
-		in = replay_open(opts->replay, &name, err, sizeof(err));
-		if (!in) {
+		if (replay_inputs_open(&in, opts->replay, opts->replay_more, opts->nreplay_more,
+				       err, sizeof(err))) {
 			fprintf(stderr, "tmacg: %s\n", err);
 			return 1;
 		}
-		replay_reader_init(&reader, in, name, REPLAY_MAX_LINE);
-		replay_source_reader(&src, &reader, stderr);
+		replay_inputs_source(&in, &src, stderr);
 		replay_pick_model(opts, &src, &eff, &recorded, &version);
 		o = &eff;
 	}
@@ -277,9 +298,9 @@ int offline_run(const struct options *opts)
 	} else if (o->list_events) {
 		code = list_events(o, m, have_ci ? &ci : NULL);
 	} else {
-		code = replay(o, m, &src);
+		code = replay(o, m, &src, opts);
 	}
-	code = replay_finish(&src, in ? &reader : NULL, in, code);
+	code = replay_finish(&src, &in, code);
 	free(recorded);
 	free(version);
 	model_free(m);

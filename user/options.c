@@ -11,6 +11,7 @@
 
 #include "model_list.h"
 #include "prom/prom_listen.h"
+#include "replay/replay_group_key.h"
 #include "util/version.h"
 
 /* A model level deeper than any model defines: the ICX and SPR trees stop at 6. */
@@ -117,7 +118,12 @@ void options_usage(FILE *f)
 	      "      --list-models      the built-in models\n"
 	      "      --list-metrics     the nodes of --model and the events they read\n"
 	      "      --list-events      the perf groups tmacg would open for --model/--level\n"
-	      "      --replay FILE      evaluate recorded counts (JSON lines; - for stdin)\n"
+	      "      --replay FILE...   evaluate recorded counts (JSON lines; - for stdin), the\n"
+	      "                         files one after the other\n"
+	      "      --group-by KEY[,KEY...]  with --replay: sum the counts of the lines of\n"
+	      "                         each group (host, cgroup, model, a resource key such\n"
+	      "                         as k8s.namespace.name) and evaluate the sums, over the\n"
+	      "                         whole input or over each --interval of the lines' time\n"
 	      "\n"
 	      "When and how:\n"
 	      "  -i, --interval DUR     with its unit (ns, us, ms, s, m, h): 500ms, 2s (default 1s)\n"
@@ -214,6 +220,7 @@ static int opt_interval(struct options *o, const char *arg, FILE *out, FILE *err
 		return 2;
 	if (o->interval_ns < OPTIONS_MIN_INTERVAL_NS)
 		return bad(err, "--interval '%s': the shortest interval is 10ms", arg);
+	o->interval_given = true;
 	return 0;
 }
 
@@ -348,6 +355,7 @@ static const struct opt_spec specs[] = {
 	FLAG("list-metrics", 0, list_metrics),
 	FLAG("list-events", 0, list_events),
 	STRING("replay", 0, replay),
+	STRING("group-by", 0, group_by),
 	CUSTOM("interval", 'i', opt_interval, true),
 	NUMBER("count", 'n', count, 1, 1L << 40, "a positive number"),
 	CUSTOM("duration", 'D', opt_duration, true),
@@ -442,6 +450,18 @@ static int apply(struct options *o, const struct opt_spec *sp, const char *arg, 
 	return 2;
 }
 
+/* --group-by's list, checked before any input is read: 0, or 2 after a message. */
+static int group_by_check(const char *list, FILE *err)
+{
+	struct group_keys k;
+	char why[512];
+
+	if (group_keys_parse(&k, list, why, sizeof(why)) == -EINVAL)
+		return bad(err, "%s", why);
+	group_keys_free(&k);
+	return 0;
+}
+
 /* Rules between options, once all are read: 0, or 2 after a message. */
 static int check_combinations(struct options *o, FILE *err)
 {
@@ -478,6 +498,16 @@ static int check_combinations(struct options *o, FILE *err)
 			   "--list-*");
 	if (options_check_replay(o, err))
 		return 2;
+	if (o->group_by && !o->replay)
+		return bad(err, "%s",
+			   "--group-by sums recorded lines: it needs --replay FILE (a live run "
+			   "sums cgroups with --cgroup)");
+	if (o->group_by && group_by_check(o->group_by, err))
+		return 2;
+	if (o->group_by && (o->format == FORMAT_TOP || o->format == FORMAT_HTML))
+		return bad(err, "%s",
+			   "--group-by writes a line per group: --format json or table, not top "
+			   "or html");
 	if (o->output && o->format != FORMAT_HTML)
 		return bad(err, "%s", "-o FILE writes --format html's report: add --format html");
 	if (o->format == FORMAT_HTML && (o->list_metrics || o->list_events || o->list_models))
@@ -536,7 +566,10 @@ int options_parse(struct options *o, int argc, char **argv, FILE *out, FILE *err
 		if (rc)
 			return rc;
 	}
-	if (optind < argc)
+	/* --replay FILE...: the other files are the arguments left (getopt puts them last) */
+	if (optind < argc && !o->replay)
 		return bad(err, "unexpected argument '%s'", argv[optind]);
+	o->replay_more = (const char *const *)argv + optind;
+	o->nreplay_more = argc - optind;
 	return check_combinations(o, err);
 }

@@ -34,6 +34,11 @@ struct options {
 	int level;
 	bool info; /* --info: Info metrics too */
 	const char *replay;
+	/* the files after --replay FILE on the command line, read after it in turn */
+	const char *const *replay_more;
+	int nreplay_more;
+	const char *group_by; /* --group-by KEY[,KEY...]: --replay sums the lines of each group */
+	bool interval_given;  /* --interval: a live run's, or --group-by's sums over time */
 	bool list_models, list_metrics, list_events;
 	bool k8s;
 	enum k8s_level k8s_level;

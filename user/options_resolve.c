@@ -62,12 +62,13 @@ void options_measure_config(const struct options *o, struct measure_config *mc)
  * What a live run reads and a replay has no use for: where and what to
  * measure, for how long, the BPF maps' sizes.  A replay prints what was
  * recorded, so each is refused there rather than silently ignored.
+ * --interval is not among them: --group-by sums lines over each DUR
+ * (options_check_replay).
  */
 static const char *const live_only[] = {
-	"cgroup",	 "depth",    "k8s",	    "k8s-level", "k8s-logs-containers",
-	"k8s-logs-pods", "per-task", "top",	    "interval",	 "count",
-	"duration",	 "host",     "cgroup-root", "btf",	 "max-cgroups",
-	"max-tasks",
+	"cgroup",	 "depth",	"k8s", "k8s-level",   "k8s-logs-containers",
+	"k8s-logs-pods", "per-task",	"top", "count",	      "duration",
+	"host",		 "cgroup-root", "btf", "max-cgroups", "max-tasks",
 };
 
 bool options_live_only(const char *name)
@@ -80,11 +81,24 @@ bool options_live_only(const char *name)
 
 int options_check_replay(const struct options *o, FILE *err)
 {
-	if (!o->replay || !o->live_given)
+	const char *live = o->live_given;
+
+	if (!o->replay)
+		return 0;
+	/* a replay has no interval of its own: --group-by sums the lines over each DUR */
+	if (!live && o->interval_given && !o->group_by) {
+		fprintf(err,
+			"tmacg: --interval with --replay sums the lines over each DUR of their "
+			"time, which --group-by KEY does: add --group-by, or drop --interval (a "
+			"replay prints what was recorded)\nTry 'tmacg --help' for more "
+			"information.\n");
+		return 2;
+	}
+	if (!live)
 		return 0;
 	fprintf(err,
 		"tmacg: --%s is for a live run, not --replay: a replay prints what was recorded "
 		"(drop --%s)\nTry 'tmacg --help' for more information.\n",
-		o->live_given, o->live_given);
+		live, live);
 	return 2;
 }

@@ -3,20 +3,23 @@
  * libFuzzer: any bytes as a replay input, read both ways: whole (all or
  * nothing, then replayed as JSON and as a table), and streamed as --replay
  * reads it, a line at a time with bad lines skipped, through every format
- * (JSON, table, top, HTML) and the check that lines name one model.
+ * (JSON, table, top, HTML) and the check that lines name one model, and
+ * summed by --group-by (over the whole input, or over each second of the
+ * lines' time, each line with the model it names).
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "model/model.h"
+#include "replay/replay_group.h"
 #include "replay/replay_html.h"
 #include "replay/replay_read.h"
 #include "replay/replay_run.h"
 #include "replay/replay_source.h"
 #include "replay/replay_top.h"
 
-enum { AS_JSON, AS_TABLE, AS_TOP, AS_HTML, NFORMATS };
+enum { AS_JSON, AS_TABLE, AS_TOP, AS_HTML, AS_GROUPS, NFORMATS };
 
 /* data streamed through format (one_model: no --model, lines must agree) into null. */
 static void streamed(const uint8_t *data, size_t size, const struct tma_model *m, int format,
@@ -31,7 +34,19 @@ static void streamed(const uint8_t *data, size_t size, const struct tma_model *m
 	replay_reader_init(&r, f, "fuzz.jsonl", 4096);
 	replay_source_reader(&src, &r, null);
 	src.one_model = one_model;
-	if (format == AS_TOP)
+	if (format == AS_GROUPS) {
+		struct replay_group_config c = { .group_by =
+							 "host,k8s.deployment.name,cgroup,model",
+						 .interval_ns = one_model ? 1000000000ULL : 0,
+						 .m = m,
+						 .level = 6,
+						 .info = true,
+						 .json = true,
+						 .out = null,
+						 .err = null };
+
+		replay_group_run(&src, &c);
+	} else if (format == AS_TOP)
 		replay_top_from(&src, m, 3, false, 80, null, null);
 	else if (format == AS_HTML)
 		replay_html_from(&src, m, 2, null, null);

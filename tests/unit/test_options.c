@@ -179,8 +179,6 @@ static void replay_refuses_live_options(void **state)
 		{ "--k8s-level", "container" },
 		{ "--k8s-logs-containers", "/l" },
 		{ "--k8s-logs-pods", "/l" },
-		{ "--interval", "2s" },
-		{ "-i", "1s" },
 		{ "--count", "3" },
 		{ "--duration", "1m" },
 		{ "--top", "5" },
@@ -196,9 +194,7 @@ static void replay_refuses_live_options(void **state)
 	for (size_t i = 0; i < sizeof(live) / sizeof(live[0]); i++) {
 		const char *argv[] = { "tmacg", "--replay", "r.jsonl", live[i][0], live[i][1] };
 		char want[128];
-		const char *name = live[i][0][1] == '-' ? live[i][0] + 2 :
-				   live[i][0][1] == 'c' ? "cgroup" :
-							  "interval";
+		const char *name = live[i][0][1] == '-' ? live[i][0] + 2 : "cgroup";
 
 		parse(&p, live[i][1] ? 5 : 4, argv);
 		assert_int_equal(p.ret, 2);
@@ -223,6 +219,108 @@ static void replay_refuses_live_options(void **state)
 	/* Without --replay, they are a live run's as ever. */
 	PARSE(&p, "--cgroup", "/", "--interval", "2s", "--per-task", "--host", "h");
 	assert_int_equal(p.ret, 0);
+}
+
+/*
+ * --interval with --replay sums the lines over each DUR of their time: only
+ * with --group-by, which does it; alone it is refused (exit 2), either order.
+ */
+static void replay_interval_needs_group_by(void **state)
+{
+	static const char *const given[][2] = { { "--interval", "2s" }, { "-i", "1s" } };
+	const char *want = "tmacg: --interval with --replay sums the lines over each DUR of their "
+			   "time, which --group-by KEY does";
+	struct parsed p;
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		const char *argv[] = { "tmacg", "--replay", "r.jsonl", given[i][0], given[i][1] };
+
+		parse(&p, 5, argv);
+		assert_int_equal(p.ret, 2);
+		if (strncmp(p.err, want, strlen(want)))
+			fail_msg("%s: %s", given[i][0], p.err);
+		argv[1] = given[i][0];
+		argv[2] = given[i][1];
+		argv[3] = "--replay";
+		argv[4] = "r.jsonl";
+		parse(&p, 5, argv);
+		assert_int_equal(p.ret, 2);
+		assert_int_equal(strncmp(p.err, want, strlen(want)), 0);
+		PARSE(&p, "--replay", "r.jsonl", given[i][0], given[i][1], "--group-by", "host");
+		assert_int_equal(p.ret, 0);
+		assert_true(p.o.interval_given);
+	}
+	/* another live option beside them is still refused by name */
+	PARSE(&p, "--replay", "r.jsonl", "--group-by", "host", "-i", "2s", "--top", "3");
+	assert_int_equal(p.ret, 2);
+	assert_non_null(strstr(p.err, "--top is for a live run"));
+	PARSE(&p, "--replay", "r.jsonl", "--group-by", "host");
+	assert_int_equal(p.ret, 0);
+	assert_false(p.o.interval_given);
+	/* --group-by sums recorded lines, one line per group: json or table */
+	PARSE(&p, "--group-by", "host");
+	assert_int_equal(p.ret, 2);
+	assert_non_null(strstr(p.err, "--group-by sums recorded lines: it needs --replay FILE"));
+	PARSE(&p, "--replay", "r.jsonl", "--group-by", "host", "--format", "top");
+	assert_int_equal(p.ret, 2);
+	assert_non_null(strstr(p.err, "--format json or table"));
+}
+
+/* --replay FILE...: the files after it (or anywhere) are read after it; without --replay a stray argument is refused. */
+static void replay_takes_more_files(void **state)
+{
+	const char *three[] = { "tmacg", "--replay", "a.jsonl", "b.jsonl", "c.jsonl" };
+	const char *before[] = { "tmacg", "x.jsonl", "--replay", "a.jsonl" };
+	struct parsed p;
+
+	(void)state;
+	/* replay_more points into argv: the arrays outlive the checks */
+	parse(&p, 5, three);
+	assert_int_equal(p.ret, 0);
+	assert_string_equal(p.o.replay, "a.jsonl");
+	assert_int_equal(p.o.nreplay_more, 2);
+	assert_string_equal(p.o.replay_more[0], "b.jsonl");
+	assert_string_equal(p.o.replay_more[1], "c.jsonl");
+	parse(&p, 4, before);
+	assert_int_equal(p.ret, 0);
+	assert_string_equal(p.o.replay, "a.jsonl");
+	assert_int_equal(p.o.nreplay_more, 1);
+	assert_string_equal(p.o.replay_more[0], "x.jsonl");
+	PARSE(&p, "--replay", "a.jsonl");
+	assert_int_equal(p.o.nreplay_more, 0);
+	PARSE(&p, "--level", "2", "x.jsonl");
+	assert_int_equal(p.ret, 2);
+	assert_non_null(strstr(p.err, "unexpected argument 'x.jsonl'"));
+}
+
+/* A bad --group-by list is refused before the input is read (exit 2), naming the problem. */
+static void group_by_bad_key_lists(void **state)
+{
+	static const char *const lists[][2] = {
+		{ "host,,cgroup", "an empty key" },
+		{ "", "an empty key" },
+		{ "cgroup,", "an empty key" },
+		{ "host,host", "key host given twice" },
+		{ "a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q", "at most 16 keys" },
+		/* the list quoted with its control bytes as \xHH: it cannot clear the terminal */
+		{ "\x1b[2J,", "'\\x1b[2J,': an empty key" },
+	};
+	struct parsed p;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		const char *argv[] = { "tmacg", "--replay", "r.jsonl", "--group-by", lists[i][0] };
+
+		parse(&p, 5, argv);
+		assert_int_equal(p.ret, 2);
+		if (!strstr(p.err, lists[i][1]))
+			fail_msg("--group-by '%s': %s", lists[i][0], p.err);
+	}
+	PARSE(&p, "--replay", "r.jsonl", "--group-by",
+	      "k8s.namespace.name,k8s.deployment.name,host");
+	assert_int_equal(p.ret, 0);
+	assert_string_equal(p.o.group_by, "k8s.namespace.name,k8s.deployment.name,host");
 }
 
 /*
@@ -458,6 +556,9 @@ int main(void)
 		cmocka_unit_test(color_auto_on_a_terminal_unless_no_color),
 		cmocka_unit_test(host_from_option_then_environment_then_system),
 		cmocka_unit_test(replay_refuses_live_options),
+		cmocka_unit_test(replay_interval_needs_group_by),
+		cmocka_unit_test(group_by_bad_key_lists),
+		cmocka_unit_test(replay_takes_more_files),
 	};
 	return cmocka_run_group_tests_name("options", tests, NULL, NULL);
 }

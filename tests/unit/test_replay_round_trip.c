@@ -36,6 +36,8 @@
 #include "pmu/cpu_desc.h"
 #include "replay/replay_read.h"
 #include "replay/replay_run.h"
+#include "golden_model.h"
+#include "group_lines.h"
 #include "replay_text.h"
 #include "repo_root.h"
 
@@ -74,77 +76,6 @@ static char *replay(const char *path, char *const *model, int nmodel)
 	return out;
 }
 
-/*
- * The model a golden file is for, as tests/golden/README.md's table names it
- * ("| `icx-tma4.5.jsonl` | `icx --tma-version 4.5` |"): "--model", then its words,
- * in words[] (at most max, kept in buf).  Every file must have its row.
- */
-static int golden_model(const char *file, char *buf, size_t len, char **words, int max)
-{
-	char row[256], *text = NULL, *at, *save = NULL;
-	size_t n = 0;
-	FILE *f = fopen("tests/golden/README.md", "r");
-	int nw = 0;
-
-	assert_non_null(f);
-	assert_true(getdelim(&text, &n, '\0', f) > 0);
-	fclose(f);
-	snprintf(row, sizeof(row), "| `%s` | `", file);
-	at = strstr(text, row);
-	if (!at)
-		fail_msg("tests/golden/README.md has no row for %s: which model is it for?", file);
-	at += strlen(row);
-	snprintf(buf, len, "--model %.*s", (int)strcspn(at, "`"), at);
-	free(text);
-	for (char *w = strtok_r(buf, " ", &save); w && nw < max; w = strtok_r(NULL, " ", &save))
-		words[nw++] = w;
-	return nw;
-}
-
-/* Both null, or both numbers equal within 1e-12 of the larger. */
-static bool same_value(json_object *a, json_object *b)
-{
-	double x, y;
-
-	if (!a || !b)
-		return !a && !b;
-	x = json_object_get_double(a);
-	y = json_object_get_double(b);
-	return x == y || fabs(x - y) <= 1e-12 * fmax(fabs(x), fabs(y));
-}
-
-/* The nodes of line a and line b: the same names, each with the same value. */
-static int compare_metrics(const char *file, int line, json_object *a, json_object *b)
-{
-	json_object *ma = json_object_object_get(a, "metrics");
-	json_object *mb = json_object_object_get(b, "metrics");
-	int n = 0;
-
-	assert_non_null(ma);
-	assert_non_null(mb);
-	if (json_object_object_length(ma) != json_object_object_length(mb))
-		fail_msg("%s line %d: %d nodes, %d replayed again", file, line,
-			 json_object_object_length(ma), json_object_object_length(mb));
-	json_object_object_foreach(ma, node, va) {
-		json_object *vb;
-
-		if (!json_object_object_get_ex(mb, node, &vb))
-			fail_msg("%s line %d: %s missing when replayed again", file, line, node);
-		if (!same_value(va, vb))
-			fail_msg("%s line %d: %s is %s, replayed again %s", file, line, node,
-				 json_object_to_json_string(va), json_object_to_json_string(vb));
-		n++;
-	}
-	/* What follows from the nodes (and says where the latencies came from) follows too. */
-	assert_true(json_object_equal(json_object_object_get(a, "flagged"),
-				      json_object_object_get(b, "flagged")));
-	assert_true(json_object_equal(json_object_object_get(a, "bottleneck"),
-				      json_object_object_get(b, "bottleneck")));
-	assert_true(json_object_equal(json_object_object_get(a, "quality"),
-				      json_object_object_get(b, "quality")));
-	return n;
-}
-
 /* Replays golden, then its own output, and compares line by line: the nodes compared. */
 static int round_trip(const char *golden)
 {
@@ -167,7 +98,11 @@ static int round_trip(const char *golden)
 
 		assert_non_null(a);
 		assert_non_null(b);
-		nodes += compare_metrics(base, ++lines, a, b);
+		/* the same nodes within 1e-12, and what follows from them */
+		nodes += same_metrics(base, ++lines, a, b, 1e-12);
+		/* and what says where the latencies came from */
+		assert_true(json_object_equal(json_object_object_get(a, "quality"),
+					      json_object_object_get(b, "quality")));
 		json_object_put(a);
 		json_object_put(b);
 	}

@@ -34,6 +34,19 @@ struct report_task {
 };
 
 /*
+ * What a line of summed counts (--replay --group-by) summed: the keys it
+ * was grouped by, each one's value (NULL: the lines lacked the key, JSON
+ * null), and how many lines and cgroups (by host and path) went into it.
+ */
+struct report_group {
+	int nkeys;
+	const char *const *key_names;
+	const char *const *values;
+	uint64_t lines;
+	uint64_t cgroups;
+};
+
+/*
  * A node measured less than this share of the interval (its events' turns on
  * the PMU at levels 4-6) is an extrapolation from a small sample: the table
  * and the live view mark it "~".
@@ -44,12 +57,13 @@ struct report_line {
 	struct timespec time; /* end of the interval, CLOCK_REALTIME */
 	double interval_s;
 	const char *host;
-	const char *model;		 /* "icx", "spr", "software" */
-	const char *tma_version;	 /* NULL: null */
-	const char *cgroup;		 /* path relative to the cgroup2 root, "/a/b" */
-	uint64_t cgroup_id;		 /* 0: null (replay) */
-	const struct resource *resource; /* NULL: {} */
-	const struct report_task *task;	 /* per-task line when set */
+	const char *model;		  /* "icx", "spr", "software" */
+	const char *tma_version;	  /* NULL: null */
+	const char *cgroup;		  /* path relative to the cgroup2 root, "/a/b" */
+	uint64_t cgroup_id;		  /* 0: null (replay) */
+	const struct resource *resource;  /* NULL: {} */
+	const struct report_task *task;	  /* per-task line when set */
+	const struct report_group *group; /* a line of summed counts when set */
 	int ncounts;
 	const char *const *count_names;
 	const double *count_values; /* NAN: null */

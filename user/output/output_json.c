@@ -42,6 +42,25 @@ static void resource_object(struct json_writer *w, const struct resource *res)
 	jw_end_object(w);
 }
 
+/* "group": what a line of summed counts (--replay --group-by) summed. */
+static void group_object(struct json_writer *w, const struct report_group *g)
+{
+	JW_KEY(w, "group");
+	jw_begin_object(w);
+	JW_KEY(w, "by");
+	jw_begin_object(w);
+	for (int i = 0; i < g->nkeys; i++) {
+		jw_key(w, g->key_names[i]);
+		jw_string(w, g->values[i]);
+	}
+	jw_end_object(w);
+	JW_KEY(w, "lines");
+	jw_uint(w, g->lines);
+	JW_KEY(w, "cgroups");
+	jw_uint(w, g->cgroups);
+	jw_end_object(w);
+}
+
 /*
  * The JSON printer of a run: its own copies of what the lines' keys are
  * made from, worked out once from the facts every line shares.  The
@@ -323,6 +342,8 @@ static int write_line(const struct json_printer *p, FILE *f, const struct report
 	}
 	JW_KEY(&w, "resource");
 	resource_object(&w, r->resource);
+	if (r->group)
+		group_object(&w, r->group);
 	add_counts(&w, p, r);
 	add_quality(&w, p, r);
 	add_model_result(&w, p, r);

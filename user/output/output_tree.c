@@ -115,6 +115,27 @@ static void print_unmeasured(FILE *f, const struct report_line *line)
 	}
 }
 
+/*
+ * A line of summed counts is named by its group: "group KEY=VALUE ... (N
+ * lines, M cgroups)", each value escaped as names are, "(none)" where the
+ * lines lacked the key.
+ */
+static void print_group(FILE *f, const struct report_group *g, double interval_s)
+{
+	fputs("group", f);
+	for (int i = 0; i < g->nkeys; i++) {
+		char *k = name_term_text(g->key_names[i]);
+		char *v = g->values[i] ? name_term_text(g->values[i]) : NULL;
+
+		fprintf(f, " %s=%s", k ? k : "?", !g->values[i] ? "(none)" : v ? v : "?");
+		free(k);
+		free(v);
+	}
+	fprintf(f, " (%llu line%s, %llu cgroup%s), interval %.3f s\n", (unsigned long long)g->lines,
+		g->lines == 1 ? "" : "s", (unsigned long long)g->cgroups,
+		g->cgroups == 1 ? "" : "s", interval_s);
+}
+
 void output_tree(FILE *f, const struct report_line *line, bool color)
 {
 	const struct tma_model *m = line->tma;
@@ -131,10 +152,14 @@ void output_tree(FILE *f, const struct report_line *line, bool color)
 		cgroup = label;
 	}
 	/* Names and comms are chosen by others: no terminal escapes reach the table. */
-	shown_name = name_term_text(cgroup);
-	fprintf(f, "cgroup %s, interval %.3f s\n", shown_name ? shown_name : "(out of memory)",
-		interval_s);
-	free(shown_name);
+	if (line->group) {
+		print_group(f, line->group, interval_s);
+	} else {
+		shown_name = name_term_text(cgroup);
+		fprintf(f, "cgroup %s, interval %.3f s\n",
+			shown_name ? shown_name : "(out of memory)", interval_s);
+		free(shown_name);
+	}
 	for (int i = 0; i < n; i++) {
 		const struct model_node_info *node = model_node(m, i);
 

@@ -82,6 +82,14 @@ int replay_summary_names(const struct tma_model *m, const char **names)
 	return n;
 }
 
+bool replay_count_adds_up(const char *name)
+{
+	for (size_t i = 0; i < sizeof(headline) / sizeof(headline[0]); i++)
+		if (!strcmp(name, headline[i][0]))
+			return true;
+	return !strcmp(name, "on_cpu_s");
+}
+
 int replay_line_counts(struct report_line *line, const struct replay_record *rec,
 		       const struct tma_model *m, const struct replay_eval *ev)
 {

@@ -3,6 +3,8 @@
 #ifndef TMACG_REPLAY_COUNTS_H
 #define TMACG_REPLAY_COUNTS_H
 
+#include <stdbool.h>
+
 struct report_line;
 struct replay_record;
 struct replay_eval;
@@ -27,5 +29,13 @@ int replay_line_counts(struct report_line *line, const struct replay_record *rec
  * How many.  The live view takes its CPU% and rate columns from them.
  */
 int replay_summary_names(const struct tma_model *m, const char **names);
+
+/*
+ * A count of a line that is not an event but adds up over lines, so a sum
+ * of lines carries it (--group-by): on_cpu_s and the headline counts
+ * (cycles, instructions, slots).  Rates and the model's counts are
+ * computed again from the sums instead.
+ */
+bool replay_count_adds_up(const char *name);
 
 #endif /* TMACG_REPLAY_COUNTS_H */

@@ -396,7 +396,7 @@ int replay_reader_next(struct replay_reader *r, struct replay_record *rec)
 				return (int)n;
 			continue;
 		}
-		*rec = (struct replay_record){ .line = r->lineno };
+		*rec = (struct replay_record){ .input = r->name, .line = r->lineno };
 		if (memchr(r->buf, '\0', (size_t)n))
 			rc = rerr(r->msg, sizeof(r->msg), r->name, r->lineno, "bad JSON: NUL byte");
 		else

@@ -29,6 +29,19 @@ enum replay_res {
 	RES_HOST,
 	RES_N
 };
+/* Their keys in "resource": "k8s.namespace.name", ... */
+extern const char *const replay_resource_keys[RES_N];
+
+/*
+ * A resource key other than those (a pipeline's enrichment adds them:
+ * k8s.deployment.name), kept for --group-by; a value that is not a string
+ * is kept as its JSON text ("3", "true").
+ */
+struct replay_resource_key {
+	char *key, *value;
+};
+
+struct report_group;
 
 /* What a tmacg/1 line says besides its counts: the replayed line says the same. */
 /* What a line's quality says of one node. */
@@ -48,6 +61,8 @@ struct replay_origin {
 	uint32_t tid, tgid;
 	char *comm;
 	char *resource[RES_N]; /* NULL: absent */
+	int nextra;
+	struct replay_resource_key *extra;
 	/* "quality": how far the measurement can be trusted does not change in a replay. */
 	double running_min; /* NAN: null */
 	bool smt_shared;
@@ -63,10 +78,13 @@ struct replay_origin {
 	bool has_measured, has_unmeasured;
 	int nnotes;
 	struct replay_node_note *notes;
+	/* Set on a --group-by sum only (not owned): what it summed, written as "group". */
+	const struct report_group *group;
 };
 
 struct replay_record {
-	int line; /* in the input, for messages */
+	const char *input; /* its input's name (the reader's), for messages */
+	int line;	   /* in the input, for messages */
 	char *cgroup;
 	double interval_s;
 	bool topdown_fixed; /* given, or: any PERF_METRICS.* counter present */

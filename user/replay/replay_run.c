@@ -148,46 +148,99 @@ static int eval_record(const struct replay_record *rec, const struct tma_model *
 	return 0;
 }
 
+struct replay_evaluator {
+	const struct tma_model *m;
+	int level;
+	bool info;
+	const struct rl_table *rl_defaults;
+	struct model_result *res;
+	double *events, *lat;
+	struct missing ms;
+	int nrecords;
+};
+
+struct replay_evaluator *replay_evaluator_new(const struct tma_model *m, int level, bool info,
+					      const struct rl_table *rl_defaults)
+{
+	struct replay_evaluator *e = calloc(1, sizeof(*e));
+
+	if (!e)
+		return NULL;
+	*e = (struct replay_evaluator){ .m = m,
+					.level = level,
+					.info = info,
+					.rl_defaults = rl_defaults,
+					.res = model_result_new(m),
+					.events = calloc(model_event_count(m) + 1, sizeof(double)),
+					.lat = calloc(model_latency_count(m) + 1, sizeof(double)) };
+	if (missing_init(&e->ms, m, level, info) || !e->res || !e->events || !e->lat) {
+		replay_evaluator_free(e);
+		return NULL;
+	}
+	return e;
+}
+
+int replay_evaluator_feed(struct replay_evaluator *e, const struct replay_record *rec,
+			  const struct replay_feed *in, replay_fn fn, void *ctx, FILE *err)
+{
+	struct replay_eval ev = { .res = e->res,
+				  .latencies_given = rec->retire_latency.n ? &rec->retire_latency :
+									     in->rl_file,
+				  .events = e->events,
+				  .live = in->live };
+	unsigned sources = rl_fill(e->m, ev.latencies_given, e->rl_defaults, e->lat);
+	const char *name = rec->input ? rec->input : in->name;
+	int rc;
+
+	ev.retire_latency = rl_source_name(e->m, sources);
+	e->nrecords++;
+	rc = eval_record(rec, e->m, e->events, e->lat, &e->ms, e->res, e->level, e->info, &ev.read,
+			 name, err);
+	if (rc) {
+		fprintf(err, "tmacg: %s:%d: cannot evaluate model %s: %s\n", name, rec->line,
+			model_id(e->m), strerror(-rc));
+		return 1;
+	}
+	return fn(ctx, rec, &ev);
+}
+
+void replay_evaluator_report(const struct replay_evaluator *e, const char *name, FILE *err)
+{
+	missing_report(&e->ms, name, e->nrecords, e->m, err);
+}
+
+void replay_evaluator_free(struct replay_evaluator *e)
+{
+	if (!e)
+		return;
+	missing_free(&e->ms);
+	model_result_free(e->res);
+	free(e->events);
+	free(e->lat);
+	free(e);
+}
+
 int replay_each_from(struct replay_source *src, const struct tma_model *m, int level, bool info,
 		     replay_fn fn, void *ctx, FILE *err)
 {
-	struct model_result *res = model_result_new(m);
-	double *events = calloc(model_event_count(m) + 1, sizeof(*events));
-	double *lat = calloc(model_latency_count(m) + 1, sizeof(*lat));
+	struct replay_evaluator *e = replay_evaluator_new(m, level, info, src->rl_defaults);
 	const struct replay_record *rec;
-	struct missing ms;
-	int rc = missing_init(&ms, m, level, info);
+	int rc = 0;
 
-	if (rc || !res || !events || !lat) {
+	if (!e) {
 		fprintf(err, "tmacg: out of memory\n");
 		rc = -ENOMEM;
 	}
 	while (!rc && (rec = replay_source_next(src))) {
-		struct replay_eval ev = { .res = res,
-					  .latencies_given = rec->retire_latency.n ?
-								     &rec->retire_latency :
-								     src->rl_file,
-					  .events = events,
+		struct replay_feed in = { .name = src->name,
+					  .rl_file = src->rl_file,
 					  .live = src->live };
-		unsigned sources = rl_fill(m, ev.latencies_given, src->rl_defaults, lat);
 
-		ev.retire_latency = rl_source_name(m, sources);
-		rc = eval_record(rec, m, events, lat, &ms, res, level, info, &ev.read, src->name,
-				 err);
-		if (rc) {
-			fprintf(err, "tmacg: %s:%d: cannot evaluate model %s: %s\n", src->name,
-				rec->line, model_id(m), strerror(-rc));
-			rc = 1;
-		} else {
-			rc = fn(ctx, rec, &ev);
-		}
+		rc = replay_evaluator_feed(e, rec, &in, fn, ctx, err);
 	}
 	if (!rc)
-		missing_report(&ms, src->name, src->nrecords, m, err);
-	missing_free(&ms);
-	model_result_free(res);
-	free(events);
-	free(lat);
+		replay_evaluator_report(e, src->label, err);
+	replay_evaluator_free(e);
 	return rc;
 }
 
@@ -203,13 +256,6 @@ int replay_each(const struct replay_data *d, const struct tma_model *m, int leve
 	return rc;
 }
 
-struct print_ctx {
-	const struct tma_model *m;
-	int level;
-	bool json, color, info;
-	FILE *out;
-};
-
 /* A tmacg/1 line replayed says where and when it was measured, as the original did. */
 static void line_from_origin(struct report_line *line, const struct replay_origin *g,
 			     struct report_task *task, struct resource *res)
@@ -217,6 +263,7 @@ static void line_from_origin(struct report_line *line, const struct replay_origi
 	line->time = g->time;
 	line->host = g->host;
 	line->cgroup_id = g->cgroup_id;
+	line->group = g->group;
 	if (g->has_task) {
 		*task = (struct report_task){ .tid = g->tid, .tgid = g->tgid, .comm = g->comm };
 		line->task = task;
@@ -315,9 +362,9 @@ void replay_line_free(struct replay_line *rl)
 }
 
 /* One JSON line or tree block: 0, or -errno when out could not be written. */
-static int print_record(void *ctx, const struct replay_record *rec, const struct replay_eval *ev)
+int replay_print_record(void *ctx, const struct replay_record *rec, const struct replay_eval *ev)
 {
-	const struct print_ctx *p = ctx;
+	const struct replay_printer *p = ctx;
 	struct replay_line rl;
 	int rc;
 
@@ -348,10 +395,10 @@ static int print_record(void *ctx, const struct replay_record *rec, const struct
 int replay_run_from(struct replay_source *src, const struct tma_model *m, int level, bool json,
 		    bool color, bool info, FILE *out, FILE *err)
 {
-	struct print_ctx p = {
+	struct replay_printer p = {
 		.m = m, .level = level, .json = json, .color = color, .info = info, .out = out
 	};
-	int rc = replay_each_from(src, m, level, info, print_record, &p, err);
+	int rc = replay_each_from(src, m, level, info, replay_print_record, &p, err);
 
 	if (!rc && fflush(out))
 		rc = out_stream_error(out);

@@ -48,6 +48,29 @@ int replay_each_from(struct replay_source *src, const struct tma_model *m, int l
 int replay_each(const struct replay_data *d, const struct tma_model *m, int level, bool info,
 		replay_fn fn, void *ctx, FILE *err);
 
+/*
+ * The loop body of replay_each_from, for a caller that makes its own
+ * records (--group-by's sums, several models in one run): one model's
+ * evaluation state, fed a record at a time.  The events the records lack are
+ * counted across every record fed and said once, by replay_evaluator_report.
+ */
+struct replay_evaluator;
+/* What a fed record is read with besides its own: the input's name, --retire-latency's. */
+struct replay_feed {
+	const char *name;
+	const struct rl_table *rl_file;
+	bool live;
+};
+/* rl_defaults: Intel's published latencies of the CPU running m (not owned); NULL: none. */
+struct replay_evaluator *replay_evaluator_new(const struct tma_model *m, int level, bool info,
+					      const struct rl_table *rl_defaults);
+/* rec evaluated and handed to fn: 0, 1 when the model failed (said on err), or fn's error. */
+int replay_evaluator_feed(struct replay_evaluator *e, const struct replay_record *rec,
+			  const struct replay_feed *in, replay_fn fn, void *ctx, FILE *err);
+/* The events the records fed so far lacked, each named once on err. */
+void replay_evaluator_report(const struct replay_evaluator *e, const char *name, FILE *err);
+void replay_evaluator_free(struct replay_evaluator *e);
+
 /* A record as the printers take it; line points into task and resource. */
 struct replay_line {
 	struct report_line line;
@@ -66,6 +89,16 @@ struct replay_line {
 int replay_line(struct replay_line *rl, const struct replay_record *rec, const struct tma_model *m,
 		int level, bool info, const struct replay_eval *ev, bool counts);
 void replay_line_free(struct replay_line *rl);
+
+/* What replay_print_record writes to: a JSON line (json) or a tree block per record. */
+struct replay_printer {
+	const struct tma_model *m;
+	int level;
+	bool json, color, info;
+	FILE *out;
+};
+/* A replay_fn (ctx: a struct replay_printer): 0, or -errno when out could not be written. */
+int replay_print_record(void *ctx, const struct replay_record *rec, const struct replay_eval *ev);
 
 /*
  * Reads path ("-": stdin) a line at a time, printing one JSON line (json) or

@@ -9,14 +9,40 @@
 
 void replay_source_data(struct replay_source *s, const struct replay_data *d)
 {
-	*s = (struct replay_source){
-		.name = d->name, .rl_file = d->rl_file, .rl_defaults = d->rl_defaults, .data = d
-	};
+	*s = (struct replay_source){ .name = d->name,
+				     .label = d->name,
+				     .rl_file = d->rl_file,
+				     .rl_defaults = d->rl_defaults,
+				     .data = d };
 }
 
 void replay_source_reader(struct replay_source *s, struct replay_reader *r, FILE *err)
 {
-	*s = (struct replay_source){ .name = r->name, .live = r->live, .reader = r, .err = err };
+	*s = (struct replay_source){
+		.name = r->name, .label = r->name, .live = r->live, .reader = r, .err = err
+	};
+}
+
+void replay_source_chain(struct replay_source *s, struct replay_reader *more, int n,
+			 const char *label)
+{
+	s->more = more;
+	s->nmore = n;
+	s->label = label;
+	/* a pipe among them may pause: flush as for one */
+	for (int i = 0; i < n; i++)
+		s->live |= more[i].live;
+}
+
+/* The next input of the chain, at the end of one: false when none is left. */
+static bool next_input(struct replay_source *s)
+{
+	if (!s->nmore)
+		return false;
+	s->reader = s->more++;
+	s->nmore--;
+	s->name = s->reader->name;
+	return true;
 }
 
 static void drop_current(struct replay_source *s)
@@ -59,7 +85,10 @@ static int read_record(struct replay_source *s)
 	char why[sizeof(s->reader->msg)];
 	int rc;
 
-	while ((rc = replay_reader_next(s->reader, &s->cur)) == -EINVAL || rc == 1) {
+	while ((rc = replay_reader_next(s->reader, &s->cur)) == -EINVAL || rc == 1 ||
+	       (!rc && next_input(s))) {
+		if (!rc)
+			continue;
 		if (rc == -EINVAL) {
 			skip(s, s->reader->msg);
 			continue;
@@ -107,6 +136,12 @@ const struct replay_record *replay_source_next(struct replay_source *s)
 	return rec;
 }
 
+void replay_source_reject(struct replay_source *s, const char *why)
+{
+	skip(s, why);
+	s->nrecords--;
+}
+
 int replay_source_end(struct replay_source *s)
 {
 	bool unread = s->pending; /* a record peeked at and never replayed (no model) */
@@ -120,11 +155,14 @@ int replay_source_end(struct replay_source *s)
 	if (!s->reader)
 		return 0;
 	if (s->named > REPLAY_NAMED_MAX)
-		fprintf(s->err, "tmacg: %s: %d more bad lines not named\n", s->name,
+		fprintf(s->err, "tmacg: %s: %d more bad lines not named\n", s->label,
 			s->named - REPLAY_NAMED_MAX);
 	if (s->skipped)
-		fprintf(s->err, "tmacg: %s: %d bad line%s skipped, %d replayed\n", s->name,
+		fprintf(s->err, "tmacg: %s: %d bad line%s skipped, %d replayed\n", s->label,
 			s->skipped, s->skipped == 1 ? "" : "s", s->nrecords);
+	else if (!s->rc && !s->nrecords && !unread && s->label != s->name)
+		fprintf(s->err, "tmacg: %s: no records: expected one JSON object per line\n",
+			s->label);
 	else if (!s->rc && !s->nrecords && !unread)
 		fprintf(s->err, "tmacg: %s:%d: no records: expected one JSON object per line\n",
 			s->name, s->reader->lineno);

@@ -17,7 +17,8 @@
 #define REPLAY_NAMED_MAX 20
 
 struct replay_source {
-	const char *name; /* for messages */
+	const char *name;  /* for messages: the input being read */
+	const char *label; /* for what is said at the end: every input's (replay_source_chain) */
 	/* Not owned: --retire-latency's latencies, and Intel's defaults (replay_data's). */
 	const struct rl_table *rl_file, *rl_defaults;
 	/* The input may pause between lines: what is printed is flushed at once. */
@@ -33,6 +34,8 @@ struct replay_source {
 	/* private */
 	const struct replay_data *data;
 	struct replay_reader *reader;
+	struct replay_reader *more; /* read after reader, in turn */
+	int nmore;
 	FILE *err;
 	struct replay_record cur;
 	bool have_cur, pending;
@@ -47,12 +50,27 @@ void replay_source_data(struct replay_source *s, const struct replay_data *d);
 void replay_source_reader(struct replay_source *s, struct replay_reader *r, FILE *err);
 
 /*
+ * The n readers of more read after s's own, one after the other, as one
+ * input (--replay FILE...): messages name each line's own input, what is
+ * said at the end names label ("a.jsonl and 2 more").
+ */
+void replay_source_chain(struct replay_source *s, struct replay_reader *more, int n,
+			 const char *label);
+
+/*
  * The next record, valid until the next call; NULL at the end, or when the
  * input failed (s->rc, said on err).
  */
 const struct replay_record *replay_source_next(struct replay_source *s);
 /* The record the next call of replay_source_next returns, read now; NULL: none. */
 const struct replay_record *replay_source_peek(struct replay_source *s);
+
+/*
+ * The record replay_source_next handed out last is refused by the caller
+ * (why: "NAME:LINE: what is wrong"): a bad line, named and counted as one,
+ * not as replayed.
+ */
+void replay_source_reject(struct replay_source *s, const char *why);
 
 /*
  * After the last record: the bad lines not named counted, an input with no

@@ -15,8 +15,7 @@
 #include "replay/replay_number.h"
 #include "replay/replay_read.h"
 
-/* Keys of "resource", in enum replay_res order. */
-static const char *const resource_keys[RES_N] = {
+const char *const replay_resource_keys[RES_N] = {
 	"k8s.namespace.name", "k8s.pod.name", "k8s.pod.uid",
 	"k8s.container.name", "container.id", "host.name",
 };
@@ -242,6 +241,40 @@ static int parse_quality(json_object *q, struct replay_origin *g)
 	return get_name(q, "instance", &g->instance);
 }
 
+static bool known_resource_key(const char *key)
+{
+	for (int i = 0; i < RES_N; i++)
+		if (!strcmp(key, replay_resource_keys[i]))
+			return true;
+	return false;
+}
+
+/*
+ * The resource keys beyond the known ones, for --group-by: a string's bytes
+ * (name_escape.h), anything else as its JSON text; a null one is absent.
+ */
+static int parse_extra_resource(json_object *res, struct replay_origin *g)
+{
+	g->extra = calloc((size_t)json_object_object_length(res) + 1, sizeof(*g->extra));
+	if (!g->extra)
+		return -ENOMEM;
+	json_object_object_foreach(res, key, val) {
+		struct replay_resource_key *k = &g->extra[g->nextra];
+		bool str = json_object_get_type(val) == json_type_string;
+
+		if (!val || known_resource_key(key))
+			continue;
+		k->key = name_json_bytes(key);
+		k->value =
+			str ? name_json_bytes(json_object_get_string(val)) :
+			      strdup(json_object_to_json_string_ext(val, JSON_C_TO_STRING_PLAIN));
+		g->nextra++;
+		if (!k->key || !k->value)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int parse_origin(json_object *o, struct replay_origin *g, const char *name, int line,
 			char *err, size_t errlen)
 {
@@ -283,11 +316,11 @@ static int parse_origin(json_object *o, struct replay_origin *g, const char *nam
 	if (json_object_get_type(x) != json_type_object)
 		return bad(err, errlen, name, line, "resource", "an object");
 	for (int i = 0; i < RES_N; i++)
-		if ((rc = get_name(x, resource_keys[i], &g->resource[i])))
-			return rc == -EINVAL ?
-				       bad(err, errlen, name, line, resource_keys[i], "a string") :
-				       rc;
-	return 0;
+		if ((rc = get_name(x, replay_resource_keys[i], &g->resource[i])))
+			return rc == -EINVAL ? bad(err, errlen, name, line, replay_resource_keys[i],
+						   "a string") :
+					       rc;
+	return parse_extra_resource(x, g);
 }
 
 int replay_origin_parse(json_object *o, struct replay_origin **out, const char *name, int line,
@@ -312,6 +345,12 @@ void replay_origin_free(struct replay_origin *g)
 {
 	if (!g)
 		return;
+	replay_origin_clear(g);
+	free(g);
+}
+
+void replay_origin_clear(struct replay_origin *g)
+{
 	free(g->model);
 	free(g->tma_version);
 	free(g->host);
@@ -327,5 +366,10 @@ void replay_origin_free(struct replay_origin *g)
 	free(g->notes);
 	for (int i = 0; i < RES_N; i++)
 		free(g->resource[i]);
-	free(g);
+	for (int i = 0; i < g->nextra; i++) {
+		free(g->extra[i].key);
+		free(g->extra[i].value);
+	}
+	free(g->extra);
+	memset(g, 0, sizeof(*g));
 }

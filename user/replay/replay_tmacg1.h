@@ -24,5 +24,7 @@ int replay_origin_parse(json_object *o, struct replay_origin **out, const char *
 			char *err, size_t errlen);
 
 void replay_origin_free(struct replay_origin *origin);
+/* What origin owns freed and origin zeroed, for one that is not an allocation of its own. */
+void replay_origin_clear(struct replay_origin *origin);
 
 #endif /* TMACG_REPLAY_TMACG1_H */
