@@ -173,8 +173,11 @@ static __always_inline void delta_field(__u64 *dst, __u64 v, enum delta_step ste
  * the verifier sees only that step's loads and stores.  The bound is a
  * load-time constant the verifier reads from .rodata, so each word's offset
  * is known and within the plan-sized map values; the per-CPU scratch has the
- * largest layout's room.  Accumulators are handled as words (__u64 *), one
- * type for the compiler's aliasing rules on every path.
+ * largest layout's room.  It is clamped once, before the loop, and the index
+ * is 64-bit: a switch walks every word of the plan (185 at spr's level 6),
+ * and a bound tested inside the loop or a 32-bit index zero-extended at each
+ * word cost a third of the walk.  Accumulators are handled as words
+ * (__u64 *), one type for the compiler's aliasing rules on every path.
  */
 static __always_inline __u32 acc_words(void)
 {
@@ -183,13 +186,13 @@ static __always_inline __u32 acc_words(void)
 
 static __always_inline void walk_delta(__u64 *dst, const __u64 *d, enum delta_step step)
 {
-	__u32 words = acc_words();
+	__u64 words = acc_words();
 
+	if (words > TMACG_ACC_MAX_WORDS)
+		words = TMACG_ACC_MAX_WORDS;
 	if (step != STEP_CLEAR_COUNTS)
 		delta_field(&dst[TMACG_ACC_RUNTIME], d[TMACG_ACC_RUNTIME], step);
-	for (__u32 i = 1; i < TMACG_ACC_MAX_WORDS; i++) {
-		if (i >= words)
-			break;
+	for (__u64 i = 1; i < words; i++) {
 		/* A copy or clear loop would become a memset/memcpy call, which BPF has not. */
 		if (step == STEP_COPY || step == STEP_CLEAR_COUNTS)
 			barrier_var(i);
@@ -371,21 +374,26 @@ static __always_inline int account(struct tmacg_cpu *pc, struct tmacg_stats *st,
 {
 	struct tmacg_cpu_state *cs = &pc->state;
 	__u64 *d = pc->delta, *time = delta_times(d);
-	__u32 cpu = bpf_get_smp_processor_id();
+	__u32 ne = nr_events, stride = nr_cpus, key = bpf_get_smp_processor_id();
 	__u64 failed, read = 0, active = active_groups;
 
 	cs->pass_failed = 0;
 	cs->pass_skip = 0;
 	cs->pass_off_pmu = 0;
-	for (__u32 e = 0; e < TMACG_MAX_EVENTS; e++) {
+	if (ne > TMACG_MAX_EVENTS)
+		ne = TMACG_MAX_EVENTS;
+	/*
+	 * The bound and the stride read once (the .rodata loads are volatile, so
+	 * the compiler would reload them at every event); key is event e's on
+	 * this CPU, e * nr_cpus + cpu.
+	 */
+	for (__u32 e = 0; e < ne; e++, key += stride) {
 		struct bpf_perf_event_value v;
-		__u32 g, key;
+		__u32 g;
 		__u64 bit;
 		bool had;
 		long err;
 
-		if (e >= nr_events)
-			break;
 		g = event_group[e] & (TMACG_MAX_GROUPS - 1);
 		bit = 1ull << g;
 		d[TMACG_ACC_COUNTER(e)] = 0;
@@ -394,7 +402,6 @@ static __always_inline int account(struct tmacg_cpu *pc, struct tmacg_stats *st,
 		read |= bit;
 		if (cs->pass_skip & bit)
 			continue; /* this group's members did not count, or failed */
-		key = e * nr_cpus + cpu;
 		err = bpf_perf_event_read_value(&events, key, &v, sizeof(v));
 		if (err == PINNED_OFF_PMU && event_is_leader[e]) {
 			/*

@@ -168,6 +168,38 @@ static void charge_switch(struct rig *r, __u64 cgid, __u64 cpu_ns, __u64 valid)
 }
 
 /*
+ * A switch charges every word of the plan's layout, the last group's running
+ * time (the layout's last word) included, and reads each event at its own
+ * key in the event array (e * nr_cpus + cpu): four events, each its own group.
+ */
+static void every_word_of_the_plan_is_charged(void **state)
+{
+	struct rig r;
+	struct itest_found f;
+
+	(void)state;
+	ITEST_NEED_ROOT();
+	rig_open(&r, 4, true, false);
+	charge_switch(&r, TEST_CGROUP, 2468, 0xf); /* baselines 0: the whole counts so far */
+
+	f = read_test_cgroup(&r);
+	assert_int_equal(f.seen, 1);
+	assert_int_equal(itest_runtime(&f), 2468);
+	for (int g = 0; g < 4; g++) {
+		assert_true(itest_enabled(&f, g) > 0);
+		assert_true(itest_running(&f, g) > 0);
+	}
+	/*
+	 * cpu-clock (event 0) counts nanoseconds; the other three count context
+	 * switches, migrations and page faults, a few since they were enabled:
+	 * each read at its own key, not cpu-clock's.
+	 */
+	for (int e = 1; e < 4; e++)
+		assert_true(itest_counter(&f, e) < itest_counter(&f, 0));
+	rig_close(&r);
+}
+
+/*
  * Issue 15, defect 3: one failed counter read drops the pass's counts, not
  * its CPU time, which comes from the scheduler.
  */
@@ -397,6 +429,7 @@ static void recreated_task_entry_counts_from_zero(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(every_word_of_the_plan_is_charged),
 		cmocka_unit_test(failed_read_still_charges_cpu_time),
 		cmocka_unit_test(pinned_group_off_the_pmu_leaves_the_others),
 		cmocka_unit_test(missed_switch_into_idle_charges_idle),
