@@ -77,15 +77,25 @@ static inline double input_operand(double v, bool *bad)
 		sp[-1] = expr_binary(kind, sp[-1], sp[0], &c->bad); \
 		break
 
-/* Runs one compiled formula with its values stacked from sp up; returns its value. */
+/*
+ * Runs one compiled formula with its values stacked from sp up; returns its
+ * value.  The inputs are read into locals first: c->bad and c->absent are
+ * written as the code runs, and a store through a bool may alias any
+ * pointer the loop would otherwise reload from c after it.
+ */
 static double run(struct ctx *c, int pc, double *sp)
 {
-	const struct model_op *ops = c->m->code.ops;
+	const struct model_op *ops = c->m->code.ops, *ip = ops + pc;
 	const double *num = c->m->code.num;
+	const struct model_input *in = c->in;
+	const double *events = in->events;
+	const bool *absent_event = in->absent;
 	const double *value = c->ri->r.value;
+	const bool *absent_node = c->ri->absent;
+	const bool *flagged = c->ri->r.flagged;
 
 	for (;;) {
-		struct model_op o = ops[pc++];
+		struct model_op o = *ip++;
 		double v;
 
 		switch (o.code) {
@@ -93,23 +103,22 @@ static double run(struct ctx *c, int pc, double *sp)
 			*sp++ = num[o.arg];
 			break;
 		case EXPR_EVENT:
-			v = c->in->events[o.arg];
-			if (isnan(v) && c->in->absent && c->in->absent[o.arg])
+			v = events[o.arg];
+			if (isnan(v) && absent_event && absent_event[o.arg])
 				c->absent = true;
 			*sp++ = input_operand(v, &c->bad);
 			break;
 		case EXPR_LATENCY: /* a latency nobody gave is no value, never a count */
-			*sp++ = input_operand(c->in->latencies ? c->in->latencies[o.arg] : NAN,
-					      &c->bad);
+			*sp++ = input_operand(in->latencies ? in->latencies[o.arg] : NAN, &c->bad);
 			break;
 		case EXPR_INTERVAL:
-			*sp++ = c->in->interval_s;
+			*sp++ = in->interval_s;
 			break;
 		case EXPR_PMU_SLOTS: /* a width not known (or not a number) is 0 */
-			*sp++ = c->in->pmu_slots > 0 ? c->in->pmu_slots : 0;
+			*sp++ = in->pmu_slots > 0 ? in->pmu_slots : 0;
 			break;
 		case EXPR_FLAG:
-			*sp++ = (c->in->flags & (unsigned)o.arg) != 0;
+			*sp++ = (in->flags & (unsigned)o.arg) != 0;
 			break;
 		case EXPR_HELPER:
 			v = helper(c, o.arg, sp);
@@ -118,7 +127,7 @@ static double run(struct ctx *c, int pc, double *sp)
 		case EXPR_NODE: /* a failed node reads as 0, as the reference does */
 			v = value[o.arg];
 			/* ... unless it can never have a value here: then neither can this */
-			if (isnan(v) && c->ri->absent[o.arg])
+			if (isnan(v) && absent_node[o.arg])
 				c->absent = true;
 			*sp++ = isnan(v) ? 0 : v;
 			break;
@@ -126,7 +135,7 @@ static double run(struct ctx *c, int pc, double *sp)
 			*sp++ = c->self;
 			break;
 		case EXPR_OVER:
-			*sp++ = c->ri->r.flagged[o.arg];
+			*sp++ = flagged[o.arg];
 			break;
 		case EXPR_NEG:
 		case EXPR_NOT:
@@ -134,23 +143,23 @@ static double run(struct ctx *c, int pc, double *sp)
 			break;
 		case EXPR_AND: /* Python: the deciding operand is the value */
 			if (sp[-1] == 0)
-				pc = o.arg;
+				ip = ops + o.arg;
 			else
 				sp--;
 			break;
 		case EXPR_OR:
 			if (sp[-1] != 0)
-				pc = o.arg;
+				ip = ops + o.arg;
 			else
 				sp--;
 			break;
 		case OP_JZ:
 			sp--;
 			if (sp[0] == 0)
-				pc = o.arg;
+				ip = ops + o.arg;
 			break;
 		case OP_JMP:
-			pc = o.arg;
+			ip = ops + o.arg;
 			break;
 		case OP_RET:
 			return sp[-1];
