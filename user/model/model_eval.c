@@ -237,13 +237,21 @@ void model_result_free(struct model_result *r)
  */
 static bool eval_threshold(struct ctx *c, int i)
 {
+	const struct model_code *code = &c->m->code;
 	struct model_result *r = &c->ri->r;
+	int a = code->above_node[i], p = code->above_parent[i];
 	bool f;
 
-	c->self = r->value[i];
-	c->bad = false;
-	f = eval_block(c, c->m->code.thresh_pc[i]) != 0 && !c->bad;
-	c->ri->tfail[i] = c->bad;
+	if (a >= 0) {
+		/* a null node reads as 0, below the number: never flagged, never failing */
+		f = r->value[a] > code->above_num[i] && (p < 0 || r->flagged[p]);
+		c->ri->tfail[i] = false;
+	} else {
+		c->self = r->value[i];
+		c->bad = false;
+		f = eval_block(c, code->thresh_pc[i]) != 0 && !c->bad;
+		c->ri->tfail[i] = c->bad;
+	}
 	if (f == r->flagged[i])
 		return false;
 	r->flagged[i] = f;
