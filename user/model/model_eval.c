@@ -22,6 +22,9 @@ struct result_impl {
 	bool *tfail;   /* the threshold divided by zero: the node is null (see eval_thresholds) */
 	double *stack; /* values of the formula being run and the helpers it calls */
 	int nhelpers;
+	/* The subset (of the model of serial nulled_serial) whose outside nodes are null. */
+	const struct model_subset *nulled;
+	uint64_t nulled_serial;
 };
 
 struct ctx {
@@ -351,8 +354,16 @@ int model_eval_level(const struct tma_model *m, const struct model_input *in,
 	    (m->nevents && !in->events) || max_level < 0)
 		return -EINVAL;
 	s = &m->subset[with_info][max_level < MODEL_MAX_LEVEL ? max_level : MODEL_MAX_LEVEL];
-	for (int i = 0; i < m->nnodes; i++)
-		out->value[i] = NAN; /* nodes outside the subset stay null */
+	/*
+	 * Nodes outside the subset stay null: set where the last evaluation
+	 * into out had another, as every node of the subset is written below.
+	 */
+	if (ri->nulled != s || ri->nulled_serial != m->serial) {
+		for (int i = 0; i < m->nnodes; i++)
+			out->value[i] = NAN;
+		ri->nulled = s;
+		ri->nulled_serial = m->serial;
+	}
 	memset(ri->tfail, 0, m->nnodes * sizeof(bool));
 	memset(ri->absent, 0, m->nnodes * sizeof(bool));
 	/* a node nulled by its threshold reads as 0 in the nodes computed from it: recompute */
