@@ -2,7 +2,8 @@
 /*
  * A threshold that is a node's own comparisons and then its parent's whole
  * threshold is compiled as its own comparisons and the parent's flag
- * (model_compile.c, own_links): the flags must be those of every link
+ * (model_compile.c, own_links), and where that is one comparison kept as
+ * data (model_code.above_node): the flags must be those of every link
  * compared, the model compiled plain, whatever the values, nulls included;
  * where the parent's flag would not say the same (a link with a negative
  * number, a parent whose links do not read itself) the links stay.
@@ -82,13 +83,17 @@ static void rewritten_only_where_the_flag_says_the_same(void **state)
 
 static uint64_t rng = 0x9e3779b97f4a7c15u;
 
-/* 0, 0.05, 0.15, ... 0.95, or a value below 0: around every link's number. */
+/*
+ * 0, 0.05, 0.1, ... 1.1, or a value below 0: around every link's number
+ * and on it (2 / 20 is the double 0.1 reads as: a value equal to the number
+ * is not over it).
+ */
 static double draw(void)
 {
 	rng ^= rng << 13;
 	rng ^= rng >> 7;
 	rng ^= rng << 17;
-	return (double)(rng % 12) / 10 - 0.05 * (double)(rng % 12 != 0);
+	return rng % 24 == 23 ? -0.05 : (double)(rng % 24) / 20;
 }
 
 static void flags_as_every_link_compared(void **state)

@@ -246,6 +246,26 @@ static int parent_flag_block(struct compiler *k, int i, const int *links, int ow
 	return pc;
 }
 
+/*
+ * Node i's threshold as data where it is one comparison (node_above) and,
+ * with own links, its parent's flag (own 1); else above_node[i] stays -1.
+ * The plain compilation runs every threshold's code.
+ */
+static void above(struct compiler *k, int i, const int *links, int own)
+{
+	const struct tma_model *m = k->m;
+	struct model_code *c = k->c;
+	int root = m->nodes[i].threshold, node;
+	double num;
+	bool one = !k->plain && root >= 0 &&
+		   (own == 1 ? node_above(m, links[0], i, &node, &num) :
+			       !own && node_above(m, root, i, &node, &num));
+
+	c->above_node[i] = one ? node : -1;
+	c->above_num[i] = one ? num : 0;
+	c->above_parent[i] = one && own ? m->nodes[i].info.parent : -1;
+}
+
 static int block(struct compiler *k, int root)
 {
 	int pc = block_begin(k);
@@ -265,7 +285,11 @@ int model_compile(struct tma_model *m, bool plain)
 	c->helper_pc = calloc(m->nhelpers + 1, sizeof(int));
 	c->node_pc = calloc(m->nnodes + 1, sizeof(int));
 	c->thresh_pc = calloc(m->nnodes + 1, sizeof(int));
-	if (!c->helper_pc || !c->node_pc || !c->thresh_pc)
+	c->above_node = calloc(m->nnodes + 1, sizeof(int));
+	c->above_parent = calloc(m->nnodes + 1, sizeof(int));
+	c->above_num = calloc(m->nnodes + 1, sizeof(double));
+	if (!c->helper_pc || !c->node_pc || !c->thresh_pc || !c->above_node || !c->above_parent ||
+	    !c->above_num)
 		return -ENOMEM;
 	m->slots_helper = -1;
 	for (int h = 0; h < m->nhelpers; h++) {
@@ -291,6 +315,7 @@ int model_compile(struct tma_model *m, bool plain)
 		c->thresh_pc[i] = own ? parent_flag_block(&k, i, links, own) :
 				  m->nodes[i].threshold >= 0 ? block(&k, m->nodes[i].threshold) :
 							       -1;
+		above(&k, i, links, own);
 	}
 	free(torder_pos);
 	free(looped);
@@ -304,5 +329,8 @@ void model_code_free(struct model_code *c)
 	free(c->helper_pc);
 	free(c->node_pc);
 	free(c->thresh_pc);
+	free(c->above_node);
+	free(c->above_parent);
+	free(c->above_num);
 	memset(c, 0, sizeof(*c));
 }

@@ -22,6 +22,9 @@ struct result_impl {
 	bool *tfail;   /* the threshold divided by zero: the node is null (see eval_thresholds) */
 	double *stack; /* values of the formula being run and the helpers it calls */
 	int nhelpers;
+	/* The subset (of the model of serial nulled_serial) whose outside nodes are null. */
+	const struct model_subset *nulled;
+	uint64_t nulled_serial;
 };
 
 struct ctx {
@@ -77,15 +80,25 @@ static inline double input_operand(double v, bool *bad)
 		sp[-1] = expr_binary(kind, sp[-1], sp[0], &c->bad); \
 		break
 
-/* Runs one compiled formula with its values stacked from sp up; returns its value. */
+/*
+ * Runs one compiled formula with its values stacked from sp up; returns its
+ * value.  The inputs are read into locals first: c->bad and c->absent are
+ * written as the code runs, and a store through a bool may alias any
+ * pointer the loop would otherwise reload from c after it.
+ */
 static double run(struct ctx *c, int pc, double *sp)
 {
-	const struct model_op *ops = c->m->code.ops;
+	const struct model_op *ops = c->m->code.ops, *ip = ops + pc;
 	const double *num = c->m->code.num;
+	const struct model_input *in = c->in;
+	const double *events = in->events;
+	const bool *absent_event = in->absent;
 	const double *value = c->ri->r.value;
+	const bool *absent_node = c->ri->absent;
+	const bool *flagged = c->ri->r.flagged;
 
 	for (;;) {
-		struct model_op o = ops[pc++];
+		struct model_op o = *ip++;
 		double v;
 
 		switch (o.code) {
@@ -93,23 +106,22 @@ static double run(struct ctx *c, int pc, double *sp)
 			*sp++ = num[o.arg];
 			break;
 		case EXPR_EVENT:
-			v = c->in->events[o.arg];
-			if (isnan(v) && c->in->absent && c->in->absent[o.arg])
+			v = events[o.arg];
+			if (isnan(v) && absent_event && absent_event[o.arg])
 				c->absent = true;
 			*sp++ = input_operand(v, &c->bad);
 			break;
 		case EXPR_LATENCY: /* a latency nobody gave is no value, never a count */
-			*sp++ = input_operand(c->in->latencies ? c->in->latencies[o.arg] : NAN,
-					      &c->bad);
+			*sp++ = input_operand(in->latencies ? in->latencies[o.arg] : NAN, &c->bad);
 			break;
 		case EXPR_INTERVAL:
-			*sp++ = c->in->interval_s;
+			*sp++ = in->interval_s;
 			break;
 		case EXPR_PMU_SLOTS: /* a width not known (or not a number) is 0 */
-			*sp++ = c->in->pmu_slots > 0 ? c->in->pmu_slots : 0;
+			*sp++ = in->pmu_slots > 0 ? in->pmu_slots : 0;
 			break;
 		case EXPR_FLAG:
-			*sp++ = (c->in->flags & (unsigned)o.arg) != 0;
+			*sp++ = (in->flags & (unsigned)o.arg) != 0;
 			break;
 		case EXPR_HELPER:
 			v = helper(c, o.arg, sp);
@@ -118,7 +130,7 @@ static double run(struct ctx *c, int pc, double *sp)
 		case EXPR_NODE: /* a failed node reads as 0, as the reference does */
 			v = value[o.arg];
 			/* ... unless it can never have a value here: then neither can this */
-			if (isnan(v) && c->ri->absent[o.arg])
+			if (isnan(v) && absent_node[o.arg])
 				c->absent = true;
 			*sp++ = isnan(v) ? 0 : v;
 			break;
@@ -126,7 +138,7 @@ static double run(struct ctx *c, int pc, double *sp)
 			*sp++ = c->self;
 			break;
 		case EXPR_OVER:
-			*sp++ = c->ri->r.flagged[o.arg];
+			*sp++ = flagged[o.arg];
 			break;
 		case EXPR_NEG:
 		case EXPR_NOT:
@@ -134,23 +146,23 @@ static double run(struct ctx *c, int pc, double *sp)
 			break;
 		case EXPR_AND: /* Python: the deciding operand is the value */
 			if (sp[-1] == 0)
-				pc = o.arg;
+				ip = ops + o.arg;
 			else
 				sp--;
 			break;
 		case EXPR_OR:
 			if (sp[-1] != 0)
-				pc = o.arg;
+				ip = ops + o.arg;
 			else
 				sp--;
 			break;
 		case OP_JZ:
 			sp--;
 			if (sp[0] == 0)
-				pc = o.arg;
+				ip = ops + o.arg;
 			break;
 		case OP_JMP:
-			pc = o.arg;
+			ip = ops + o.arg;
 			break;
 		case OP_RET:
 			return sp[-1];
@@ -228,13 +240,21 @@ void model_result_free(struct model_result *r)
  */
 static bool eval_threshold(struct ctx *c, int i)
 {
+	const struct model_code *code = &c->m->code;
 	struct model_result *r = &c->ri->r;
+	int a = code->above_node[i], p = code->above_parent[i];
 	bool f;
 
-	c->self = r->value[i];
-	c->bad = false;
-	f = eval_block(c, c->m->code.thresh_pc[i]) != 0 && !c->bad;
-	c->ri->tfail[i] = c->bad;
+	if (a >= 0) {
+		/* a null node reads as 0, below the number: never flagged, never failing */
+		f = r->value[a] > code->above_num[i] && (p < 0 || r->flagged[p]);
+		c->ri->tfail[i] = false;
+	} else {
+		c->self = r->value[i];
+		c->bad = false;
+		f = eval_block(c, code->thresh_pc[i]) != 0 && !c->bad;
+		c->ri->tfail[i] = c->bad;
+	}
 	if (f == r->flagged[i])
 		return false;
 	r->flagged[i] = f;
@@ -334,8 +354,16 @@ int model_eval_level(const struct tma_model *m, const struct model_input *in,
 	    (m->nevents && !in->events) || max_level < 0)
 		return -EINVAL;
 	s = &m->subset[with_info][max_level < MODEL_MAX_LEVEL ? max_level : MODEL_MAX_LEVEL];
-	for (int i = 0; i < m->nnodes; i++)
-		out->value[i] = NAN; /* nodes outside the subset stay null */
+	/*
+	 * Nodes outside the subset stay null: set where the last evaluation
+	 * into out had another, as every node of the subset is written below.
+	 */
+	if (ri->nulled != s || ri->nulled_serial != m->serial) {
+		for (int i = 0; i < m->nnodes; i++)
+			out->value[i] = NAN;
+		ri->nulled = s;
+		ri->nulled_serial = m->serial;
+	}
 	memset(ri->tfail, 0, m->nnodes * sizeof(bool));
 	memset(ri->absent, 0, m->nnodes * sizeof(bool));
 	/* a node nulled by its threshold reads as 0 in the nodes computed from it: recompute */

@@ -62,7 +62,15 @@ struct model_code {
 	int *helper_pc; /* entry of helper h */
 	int *node_pc;	/* entry of node i's formula */
 	int *thresh_pc; /* entry of node i's threshold, -1: none */
-	int stack;	/* values the deepest evaluation holds at once, helpers included */
+	/*
+	 * Node i's threshold where it is one comparison, the value of node
+	 * above_node[i] (its own or another's) > above_num[i] >= 0, and the
+	 * flag of its parent above_parent[i] (-1: none), as most are: model_eval
+	 * compares them without running code.  above_node[i] -1: run thresh_pc[i].
+	 */
+	int *above_node, *above_parent;
+	double *above_num;
+	int stack; /* values the deepest evaluation holds at once, helpers included */
 };
 
 /* The nodes to evaluate for one output depth, in the orders model_eval uses. */

@@ -148,6 +148,13 @@ struct prom_expo {
 	bool label_failed; /* a label value or a node sample was left out (out of memory) */
 	char *buf[F_COUNT];
 	size_t len[F_COUNT];
+	/*
+	 * The line being added's own labels (line_labels): the host's, written
+	 * once an interval, the line's own after them, written over by the next line's.
+	 */
+	FILE *labels_f;
+	char *labels;
+	size_t labels_len, labels_host;
 	/* count index -> family, for the count names last seen */
 	const char *const *count_names;
 	int ncounts;
@@ -197,6 +204,11 @@ static void close_streams(struct prom_expo *e)
 		e->f[i] = NULL;
 		e->buf[i] = NULL;
 	}
+	if (e->labels_f)
+		fclose(e->labels_f);
+	free(e->labels);
+	e->labels_f = NULL;
+	e->labels = NULL;
 }
 
 static void series_free(struct series_state *s)
@@ -283,8 +295,18 @@ static int begin(struct prom_expo *e, const struct report_line *head, bool measu
 	e->dropped += head->dropped;
 	free(e->host);
 	e->host = strdup(head->host ? head->host : "");
-	if (!e->host)
+	if (!e->labels_f)
+		e->labels_f = open_memstream(&e->labels, &e->labels_len);
+	if (!e->host || !e->labels_f || fseeko(e->labels_f, 0, SEEK_SET)) {
+		e->open = false; /* no line is taken without its labels */
 		return -ENOMEM;
+	}
+	label(e, e->labels_f, "host", e->host);
+	if (fflush(e->labels_f)) {
+		e->open = false;
+		return -ENOMEM;
+	}
+	e->labels_host = e->labels_len;
 
 	fputs(defs[F_BUILD_INFO].name, e->f[F_BUILD_INFO]);
 	fputc('{', e->f[F_BUILD_INFO]);
@@ -387,23 +409,23 @@ static uint64_t hash_text(const char *s)
  * a label set already used in this interval (a pod recreated under the
  * same name while the old one's last interval is reported).  Pods and
  * containers thus keep their series across container restarts, and the
- * long path is not repeated on every one of their samples.
+ * long path is not repeated on every one of their samples.  The text is
+ * e->labels, written over by the next line's after the host's (begin):
+ * one stream for every line, not one opened and closed a line.  NULL: out
+ * of memory, or a cgroup reported twice.
  */
-static char *line_labels(struct prom_expo *e, const struct report_line *l)
+static const char *line_labels(struct prom_expo *e, const struct report_line *l)
 {
 	const struct resource *res = e->k8s ? l->resource : NULL;
 	bool named = res && res->k8s_namespace && res->k8s_pod &&
 		     (res->k8s_container || !res->container_id);
 
 	for (int attempt = 0; attempt < 2; attempt++) {
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *f = open_memstream(&buf, &len);
+		FILE *f = e->labels_f;
 		uint64_t h;
 
-		if (!f)
+		if (fseeko(f, (off_t)e->labels_host, SEEK_SET))
 			return NULL;
-		label(e, f, "host", e->host);
 		if (res && res->k8s_namespace) {
 			fputc(',', f);
 			label(e, f, "namespace", res->k8s_namespace);
@@ -420,19 +442,16 @@ static char *line_labels(struct prom_expo *e, const struct report_line *l)
 			fputc(',', f);
 			label(e, f, "cgroup", l->cgroup ? l->cgroup : "");
 		}
-		if (fclose(f)) {
-			free(buf);
+		/*
+		 * Ended by a NUL of its own: a memory stream rewound keeps the
+		 * longer text written before, and the length counts the NUL.
+		 */
+		if (fputc('\0', f) == EOF || fflush(f))
 			return NULL;
-		}
-		h = hash_text(buf);
-		if (!u64map_get(&e->seen, h)) {
-			if (u64map_put(&e->seen, h, e)) {
-				free(buf);
-				return NULL;
-			}
-			return buf;
-		}
-		free(buf);
+		e->labels_len--;
+		h = hash_text(e->labels);
+		if (!u64map_get(&e->seen, h))
+			return u64map_put(&e->seen, h, e) ? NULL : e->labels;
 		if (!named || attempt)
 			return NULL; /* a cgroup reported twice: never expected */
 	}
@@ -490,8 +509,9 @@ static int slot_counters(struct prom_expo *e, struct series_state *s, const stru
 			 const char *labels)
 {
 	const struct model_result *r = l->result;
-	int n = e->nodes.n < r->nnodes ? e->nodes.n : r->nnodes;
+	int n = e->nodes.n < r->nnodes ? e->nodes.n : r->nnodes, ntree;
 	bool measured = isfinite(r->slots) && r->slots >= 0;
+	const int *tree;
 
 	if (s->nnode_slots != n) {
 		/* The model changed (or first seen): its nodes' totals start again. */
@@ -514,10 +534,13 @@ static int slot_counters(struct prom_expo *e, struct series_state *s, const stru
 	if (!s->have[F_TOPDOWN_SLOTS])
 		return 0;
 	sample(e->f[F_TOPDOWN_SLOTS], F_TOPDOWN_SLOTS, labels, s->total[F_TOPDOWN_SLOTS]);
-	for (int i = 0; i < n; i++) {
+	/* The tree's first two levels (no Info metric): the nodes that can be in slots. */
+	tree = model_shown_nodes(l->tma, l->level < 2 ? l->level : 2, false, &ntree);
+	for (int k = 0; k < ntree; k++) {
+		int i = tree[k];
 		const struct model_node_info *node = model_node(l->tma, i);
 
-		if (!is_tree_node(node, l->level < 2 ? l->level : 2) || !node->domain ||
+		if (i >= n || !is_tree_node(node, 2) || !node->domain ||
 		    strcmp(node->domain, "Slots"))
 			continue;
 		if (measured && isfinite(r->value[i])) {
@@ -558,15 +581,18 @@ static void model_samples(struct prom_expo *e, const struct report_line *l, cons
 {
 	const struct model_result *r = l->result;
 	const char *path = model_bottleneck_path(l->tma, r, l->level);
+	int nshown;
+	/* The line's own nodes: its tree, and the Info metrics with --info. */
+	const int *shown = model_shown_nodes(l->tma, l->level, l->info, &nshown);
 
-	for (int i = 0; i < e->nodes.n && i < r->nnodes; i++) {
+	for (int k = 0; k < nshown; k++) {
+		int i = shown[k];
 		const struct model_node_info *node = model_node(l->tma, i);
 
-		if (!isfinite(r->value[i]))
-			continue; /* not computed: no sample, never a made-up 0 */
+		/* not computed: no sample, never a made-up 0 */
+		if (i >= e->nodes.n || i >= r->nnodes || !isfinite(r->value[i]))
+			continue;
 		if (node->is_info) {
-			if (!l->info)
-				continue;
 			fprintf(e->f[F_TMA_INFO], "%s{%s,", defs[F_TMA_INFO].name, labels);
 			label(e, e->f[F_TMA_INFO], "metric", node->name);
 			fputc('}', e->f[F_TMA_INFO]);
@@ -588,7 +614,7 @@ static void model_samples(struct prom_expo *e, const struct report_line *l, cons
 int prom_expo_line(struct prom_expo *e, const struct report_line *l)
 {
 	struct series_state *s;
-	char *labels;
+	const char *labels;
 
 	if (l->task || !e->open)
 		return 0;
@@ -596,18 +622,14 @@ int prom_expo_line(struct prom_expo *e, const struct report_line *l)
 		return -ENOMEM;
 	s = state_of(e, l->cgroup_id);
 	labels = line_labels(e, l);
-	if (!s || !labels) {
-		free(labels);
+	if (!s || !labels)
 		return s ? -EEXIST : -ENOMEM;
-	}
 	/*
 	 * Reported twice in one interval (an id shared by two lines, never
 	 * expected): the second line's counts are still added, once.
 	 */
-	if (l->tma && l->result && prom_rows_line(e->rows, labels, strlen(labels))) {
-		free(labels);
+	if (l->tma && l->result && prom_rows_line(e->rows, labels, e->labels_len))
 		return -ENOMEM;
-	}
 	s->generation = e->generation;
 	for (int c = 0; c < l->ncounts; c++) {
 		int fam = e->count_family[c];
@@ -625,13 +647,10 @@ int prom_expo_line(struct prom_expo *e, const struct report_line *l)
 		sample(e->f[F_RUNNING_MIN], F_RUNNING_MIN, labels, l->running_min);
 	if (l->tma && l->result) {
 		model_samples(e, l, labels);
-		if (slot_counters(e, s, l, labels)) {
-			free(labels);
+		if (slot_counters(e, s, l, labels))
 			return -ENOMEM;
-		}
 	}
 	e->lines++;
-	free(labels);
 	return 0;
 }
 

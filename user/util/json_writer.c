@@ -334,26 +334,6 @@ void jw_double(struct json_writer *w, double d)
 	jw_number(w, d, JW_EXACT);
 }
 
-void jw_number_member(struct json_writer *w, const char *key, size_t len, double d,
-		      enum jw_form form)
-{
-	char *o;
-
-	if (w->after_key || !w->depth) /* a member of an open object, not a value */
-		w->failed = true;
-	separate(w);
-	if (!reserve(w, len + 3 + DOUBLE_TEXT_MAX))
-		return;
-	o = w->buf + w->len;
-	*o++ = '"';
-	memcpy(o, key, len);
-	o += len;
-	*o++ = '"';
-	*o++ = ':';
-	o += number_text(d, form, o);
-	w->len = (size_t)(o - w->buf);
-}
-
 /* Shares whose text one jw_number_members call remembers. */
 #define SEEN_SHARES 32
 

@@ -79,15 +79,10 @@ enum jw_form {
 void jw_double(struct json_writer *w, double d);
 void jw_number(struct json_writer *w, double d, enum jw_form form);
 /*
- * "key":number in one call: a key that needs no escape (jw_plain_length,
- * or a model's node name) of len bytes.
- */
-void jw_number_member(struct json_writer *w, const char *key, size_t len, double d,
-		      enum jw_form form);
-/*
  * The members of an object of many alike (counts, metrics,
  * quality.measured: a level-6 line's 315) in one call: member j is
- * "keys[j]":value (keys[j] of lens[j] bytes, needing no escape), value
+ * "keys[j]":value (keys[j] of lens[j] bytes, needing no escape:
+ * jw_plain_length says which do, a model's node names never), value
  * values[index[j]] (values[j] where index is NULL); a NaN value with
  * skip_nan leaves the member out.  The room for all of them is taken at
  * once, from the keys' lengths: no check or call a member.
