@@ -16,8 +16,11 @@ def USER_HZ: 100;
 | ($all.scale.seconds[0]) as $secs
 | def level($s): $all[$s] as $f
 	| if $f == null then null else
-	  ($f.window_s[0]) as $w
-	  | {ready_s: $f.ready_s[0],
+	  # calls a second running alone; CPU time per interval ended, running beside the
+	  # other level (tests/guest/init: run_scale)
+	  ($f.intervals[0]) as $n
+	  | def per_interval($v): if $n and $n > 0 and $v != null then $v / $n else null end;
+	  {ready_s: $f.ready_s[0],
 	     first_line_s: $f.first_line_s[0],
 	     start_calls: $f.start_calls[0],
 	     descriptors: $f.fds[0],
@@ -28,10 +31,10 @@ def USER_HZ: 100;
 				else null end),
 	     rss_bytes: (if $f.rss_kb then $f.rss_kb[0] * 1024 else null end),
 	     bpf_map_bytes: $f.bpf_map_bytes[0],
-	     calls_per_s: (if $w then $f.calls[0] / $w else null end),
-	     user_s_per_interval: (if $w then ($f.ticks[2] - $f.ticks[0]) / USER_HZ / $w else null end),
-	     system_s_per_interval: (if $w then ($f.ticks[3] - $f.ticks[1]) / USER_HZ / $w else null end),
-	     cpu_s_per_interval: (if $w then $f.cpu_ns[0] / 1e9 / $w else null end)}
+	     calls_per_s: (if $f.window_s then $f.calls[0] / $f.window_s[0] else null end),
+	     user_s_per_interval: per_interval($f.ticks[0] | if . == null then null else . / USER_HZ end),
+	     system_s_per_interval: per_interval($f.ticks[1] | if . == null then null else . / USER_HZ end),
+	     cpu_s_per_interval: per_interval($f.cpu_ns[0] | if . == null then null else . / 1e9 end)}
 	  | . + {per_cpu: (to_entries | map(.value |= if . == null then null else . / $cpus end)
 			   | from_entries)}
 	  end;

@@ -203,8 +203,9 @@ static void console(const char *dir, int cpus, long start_calls, long fds, long 
 		fprintf(f, "@@ scale%d figure bpf_map_bytes 2048000\n", lv);
 		fprintf(f, "@@ scale%d figure calls %ld\n@@ scale%d figure window_s 8\n", lv,
 			lv == 3 ? calls : calls + 16L * cpus, lv);
-		fprintf(f, "@@ scale%d figure ticks 0 0 8 %ld\n", lv, lv == 3 ? sys3 : sys6);
+		fprintf(f, "@@ scale%d figure ticks 8 %ld\n", lv, lv == 3 ? sys3 : sys6);
 		fprintf(f, "@@ scale%d figure cpu_ns 240000000\n", lv);
+		fprintf(f, "@@ scale%d figure intervals 8\n", lv);
 	}
 	fclose(f);
 }
