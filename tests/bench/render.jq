@@ -115,6 +115,7 @@ def nm: "not measured: \(.)";
   ($rows[] as [$k, $what, $div, $d] |
    "  \($what | rpad(30)) \($g | map(.[$lv].per_cpu[$k] | if . == null then null else . / $div | r($d) end | lpad(10)) | join(" ")) \($flat[$lv] // {} | if has($k) | not then "-" elif .[$k] == null then "NO" elif .[$k] <= 1.5 then "yes" else "NO \(.[$k] | r(2))x" end | lpad(9))")),
  "  idle guest's cross-CPU calls a second, per CPU: \($g | map("\(.cpus) CPUs \(.idle_calls_per_cpu_s | r(3) | s)") | join(", "))",
+ "  this machine's load average (1 min) before and after each guest: \($g | map("\(.cpus) CPUs \(.host_load | if . == null then "-" else map(tostring) | join("/") end)") | join(", ")) (over its CPUs: the guests starve)",
  (["l3", "l6"][] as $lv |
   "  \("level \($lv[1:]), totals" | rpad(30)) \($g | map("\(.cpus) CPUs" | lpad(10)) | join(" ")) \("a CPU more" | lpad(10)) \("512 CPUs" | lpad(10))",
   ($rows[] as [$k, $what, $div, $d] |

@@ -231,14 +231,15 @@ static void by_cpu_count_per_cpu_and_flat(void **state)
 	assert_non_null(mkdtemp(dir));
 	console(dir, 2, 200, 120, 80, 16, 24);
 	console(dir, 64, 6400, 3840, 2560, 512, 1280);
-	snprintf(cmd, sizeof(cmd),
-		 "export W=%s; for n in 2 64; do jq -R -s -f tests/bench/bighost.jq $W/console.$n "
-		 ">$W/bighost.$n.json || exit 1; done; bash -c '"
-		 "skip_reason() { [ $1 != bighost.16 ] || echo no 6.1 amd64 kernel; }; "
-		 ". tests/bench/bighost.sh; WORK=$W bighost_json 6.1 icx 2 16 64' "
-		 "| jq '{bighost: .}' >$W/all.json && tests/bench/run --render $W/all.json 2>&1; "
-		 "s=$?; rm -r $W; exit $s",
-		 dir);
+	snprintf(
+		cmd, sizeof(cmd),
+		"export W=%s; for n in 2 64; do jq -R -s -f tests/bench/bighost.jq $W/console.$n "
+		"| jq \". + {host_load: [0.5, $n]}\" >$W/bighost.$n.json || exit 1; done; bash -c '"
+		"skip_reason() { [ $1 != bighost.16 ] || echo no 6.1 amd64 kernel; }; "
+		". tests/bench/bighost.sh; WORK=$W bighost_json 6.1 icx 2 16 64' "
+		"| jq '{bighost: .}' >$W/all.json && tests/bench/run --render $W/all.json 2>&1; "
+		"s=$?; rm -r $W; exit $s",
+		dir);
 	out = run(cmd, &status);
 	if (status)
 		fail_msg("the bighost pipeline failed:\n%s", out);
@@ -269,6 +270,8 @@ static void by_cpu_count_per_cpu_and_flat(void **state)
 				    "MET\n"));
 	assert_non_null(strstr(out, "idle guest's cross-CPU calls a second, per CPU: 2 CPUs 1, "
 				    "64 CPUs 1\n"));
+	assert_non_null(strstr(out, "load average (1 min) before and after each guest: 2 CPUs "
+				    "0.5/2, 64 CPUs 0.5/64 (over its CPUs"));
 	free(out);
 }
 
