@@ -187,6 +187,10 @@ int measure_groups_unopened(struct measure *ms, uint64_t groups, char *const *wh
 		mi->unopened_why[g] = strdup(why[g] ? why[g] : "not opened");
 		if (!mi->unopened_why[g])
 			ret = -ENOMEM;
+		/* Never counted, as a missing event: the nodes computed from theirs are null too. */
+		for (int e = 0; e < model_event_count(mi->model); e++)
+			if (mi->plan_of[e] >= 0 && mi->group_of[mi->plan_of[e]] == g)
+				mi->absent[e] = true;
 		for (int k = 0; !ret && k < n; k++)
 			if (((all[k] >> g) & 1) && !mi->unmeasured[k])
 				mi->unmeasured[k] = mi->unopened_why[g];

@@ -93,6 +93,39 @@ def nm: "not measured: \(.)";
   "  level \($lv) lines: \(.lines_per_interval) an interval, nodes with a value \(.not_null_median) (least \(.not_null_min)) of \(.nodes) (a real \($d.model) line: \(.real.not_null)), \(.bytes_per_line) bytes (real: \(.real.bytes))"),
  "  /metrics a scrape: level 3 \($d.prom_l3.scrapes.bytes | mib) MiB, level 6 \($d.prom_l6.scrapes.bytes | mib) MiB"),
 
+(select(.bighost) | .bighost as $b | (.targets.bighost_per_cpu_flat_1_5x // {}) as $flat |
+ [$b.cpus | to_entries[] | select(.value.not_measured | not) | .value] as $g |
+ # figure key, label, unit's divisor, decimals
+ [["first_line_s", "first line after start, s", 1, 3], ["ready_s", "ready after start, s", 1, 3],
+  ["start_calls", "cross-CPU calls at start", 1, 1], ["descriptors", "descriptors", 1, 1],
+  ["perf_events", "perf events", 1, 1], ["perf_event_bytes", "perf_event slab, KiB", 1024, 1],
+  ["rss_bytes", "RSS, KiB", 1024, 1], ["bpf_map_bytes", "BPF maps (memlock), KiB", 1024, 1],
+  ["calls_per_s", "cross-CPU calls a second", 1, 2],
+  ["user_s_per_interval", "user time an interval, ms", 0.001, 3],
+  ["system_s_per_interval", "system time an interval, ms", 0.001, 3],
+  ["cpu_s_per_interval", "CPU time an interval, ms", 0.001, 3]] as $rows |
+ "",
+ "By CPU count: \($b.model)'s plans on software stand-ins in Debian \($b.kernel) guests under QEMU TCG",
+ " (tests/bench/bighost.sh), one guest per count, idle but for tmacg (--interval \($b.interval_s)s, two",
+ " cgroups). Counts are exact; times are each guest's emulated clock's, comparable within one guest.",
+ " Per CPU: each total divided by the guest's CPUs; flat: none grows past 1.5x from a smaller count.",
+ ($b.cpus | to_entries[] | select(.value.not_measured) | "  \(.key) CPUs: \(.value.not_measured | nm)"),
+ (["l3", "l6"][] as $lv |
+  "  \("level \($lv[1:]), per CPU" | rpad(30)) \($g | map("\(.cpus) CPUs" | lpad(10)) | join(" ")) \("flat" | lpad(9))",
+  ($rows[] as [$k, $what, $div, $d] |
+   "  \($what | rpad(30)) \($g | map(.[$lv].per_cpu[$k] | if . == null then null else . / $div | r($d) end | lpad(10)) | join(" ")) \($flat[$lv] // {} | if has($k) | not then "-" elif .[$k] == null then "NO" elif .[$k] <= 1.5 then "yes" else "NO \(.[$k] | r(2))x" end | lpad(9))")),
+ "  idle guest's cross-CPU calls a second, per CPU: \($g | map("\(.cpus) CPUs \(.idle_calls_per_cpu_s | r(3) | s)") | join(", "))",
+ "  this machine's load average (1 min) before and after each guest: \($g | map("\(.cpus) CPUs \(.host_load | if . == null then "-" else map(tostring) | join("/") end)") | join(", ")) (over its CPUs: the guests starve)",
+ (["l3", "l6"][] as $lv |
+  "  \("level \($lv[1:]), totals" | rpad(30)) \($g | map("\(.cpus) CPUs" | lpad(10)) | join(" ")) \("a CPU more" | lpad(10)) \("512 CPUs" | lpad(10))",
+  ($rows[] as [$k, $what, $div, $d] |
+   "  \($what | rpad(30)) \($g | map(.[$lv][$k] | if . == null then null else . / $div | r($d) end | lpad(10)) | join(" ")) \($b.per_added_cpu[$lv][$k] | if . == null then null else . / $div | r($d + 1) end | lpad(10)) \($b.projected_512[$lv][$k] | if . == null then null else . / $div | r($d) end | lpad(10))")),
+ "  a CPU more: the slope of the least-squares line through \($b.fitted_on // [] | map(tostring) | join(", ")) CPUs; 512 CPUs: projected along it",
+ "  (never below the largest guest's figure: a time shorter on a bigger guest is this host's noise)",
+ (.targets.bighost_level6_vs_level3 // {} | to_entries[] | select(.key != "met") | .key as $n | .value |
+  if .not_measured then "  level 6 / level 3 on \($n) CPUs: \(.not_measured | nm)"
+  else "  level 6 / level 3 on \($n) CPUs: cross-CPU calls a second per CPU \(.calls_per_cpu_s_more | r(2) | if . >= 0 then "+\(.)" else tostring end) (at most +2), system time \(.system_ratio | r(2) | s)x (at most 1.5x)\(if .met then "" else ": NOT MET" end)" end)),
+
 (select(.targets.user_cpu_budgets_1000) | .repeats as $n | .targets.user_cpu_budgets_1000 as $b |
  "",
  "Budgets of the output path (README.md): tmacg's whole user CPU, % of one CPU, 1,000 cgroups each",

@@ -94,6 +94,41 @@ def nm_or(f): if .not_measured then {not_measured: .not_measured} else f end;
 			budget: $b, met: ($f.median <= $b)} end)}) |
 		from_entries | {met: ([.[].met] | all)} + .
 		else null end),
+	# What tmacg costs a CPU stays flat from the smallest guest to the largest (the
+	# bighost section, issue 43): each per-CPU figure at each level no more than 1.5x
+	# its value at any smaller count (one that falls as CPUs are added, a fixed cost
+	# shared by more of them, is flat).  growth: the largest such ratio.
+	bighost_per_cpu_flat_1_5x: (if .bighost == null then null else
+		[.bighost.cpus | to_entries[] | select(.value.not_measured | not) | .value] as $g
+		| if ($g | length) < 2 then {not_measured: "fewer than two guests measured"} else
+		  ["l3", "l6"] | map(. as $lv | {key: $lv, value: (
+			[$g[0][$lv].per_cpu | keys_unsorted[]] | map(. as $k
+			| [$g[] | .[$lv].per_cpu[$k]] as $v
+			| {key: $k, value: ([range(1; $v | length) as $j | range(0; $j) as $i
+					  | if $v[$i] == null or $v[$j] == null then null
+					    elif $v[$i] > 0 then $v[$j] / $v[$i]
+					    elif $v[$j] <= 0 then 1 else null end]
+					 | if any(. == null) then null else max * 1000 | round / 1000 end)})
+			| from_entries)})
+		  | from_entries
+		  | {cpus: [$g[].cpus], max_growth: 1.5,
+		     met: ([.[][]] | all(. != null and . <= 1.5))} + . end end),
+	# Levels 4-6 multiplexed by the kernel cost no other CPU's time (issue 43 item 2),
+	# in every guest: cross-CPU calls per CPU per second at level 6 within 2 of
+	# level 3's, tmacg's system time at level 6 within 1.5x level 3's.
+	bighost_level6_vs_level3: (if .bighost == null then null else
+		.bighost.cpus | to_entries | map(.key as $n | .value
+		| [.l3.per_cpu.calls_per_s, .l6.per_cpu.calls_per_s, .l3.system_s_per_interval,
+		   .l6.system_s_per_interval] as [$c3, $c6, $s3, $s6]
+		| {key: $n, value: (if .not_measured then {not_measured: .not_measured, met: false}
+			elif [$c3, $c6, $s3, $s6] | any(type != "number") then
+				{not_measured: "a level's calls or system time missing", met: false}
+			else {calls_per_cpu_s_more: ($c6 - $c3 | . * 1000 | round / 1000),
+			      system_ratio: (if $s3 > 0 then $s6 / $s3 | . * 1000 | round / 1000
+					     else null end)}
+			     | .met = (.calls_per_cpu_s_more <= 2 and .system_ratio != null
+				       and .system_ratio <= 1.5) end)})
+		| from_entries | {met: ([.[] | .met // false] | all)} + . end),
 	maps_under_64mib: (if .map_memory_computed == null then null
 		elif .map_memory_computed.not_measured then
 			{not_measured: .map_memory_computed.not_measured}

@@ -177,6 +177,105 @@ static void whole_process_level_6_against_level_3(void **state)
 }
 
 /*
+ * Guest console LOG's figure lines (tests/guest/init's scale group) for one
+ * count: the idle guest's and each level's, with the system ticks given.
+ */
+static void console(const char *dir, int cpus, long start_calls, long fds, long calls, long sys3,
+		    long sys6)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/console.%d", dir, cpus);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "@@ scale figure cpus %d\r\n@@ scale figure seconds 8\n", cpus);
+	fprintf(f, "@@ scale figure idle_calls %d\n@@ scale3 json {\"figure\": 1}\n", 8 * cpus);
+	for (int lv = 3; lv <= 6; lv += 3) {
+		fprintf(f, "@@ scale%d figure ready_s 4\n@@ scale%d figure first_line_s 5\n", lv,
+			lv);
+		fprintf(f, "@@ scale%d figure start_calls %ld\n", lv, start_calls);
+		fprintf(f, "@@ scale%d figure perf_slab 3 26 1000 26 8 %d 104 1000 26 8\n", lv,
+			3 + 50 * cpus);
+		fprintf(f, "@@ scale%d figure perf_events %d\n", lv, 50 * cpus);
+		fprintf(f, "@@ scale%d figure fds %ld\n@@ scale%d figure rss_kb 6000\n", lv, fds,
+			lv);
+		fprintf(f, "@@ scale%d figure bpf_map_bytes 2048000\n", lv);
+		fprintf(f, "@@ scale%d figure calls %ld\n@@ scale%d figure window_s 8\n", lv,
+			lv == 3 ? calls : calls + 16L * cpus, lv);
+		fprintf(f, "@@ scale%d figure ticks 8 %ld\n", lv, lv == 3 ? sys3 : sys6);
+		fprintf(f, "@@ scale%d figure cpu_ns 240000000\n", lv);
+		fprintf(f, "@@ scale%d figure intervals 8\n", lv);
+	}
+	fclose(f);
+}
+
+/*
+ * The bighost section from guests' consoles to the table (tests/bench/bighost.jq,
+ * bighost.sh, targets.jq, render.jq), on figures made up here: 2 and 64 CPUs
+ * measured, 16 not (its reason shown).  Per CPU at 2: 200 calls at start / 2 = 100,
+ * 120 descriptors / 2 = 60, 50 perf events a CPU of 1,000 bytes each (48.8 KiB),
+ * 80 calls in 8 s / 2 = 5 a second, 16 system ticks of 100 Hz in 8 s: 20 ms an
+ * interval, 10 per CPU; level 6 24 ticks, 15 ms per CPU.  At 64 the same per CPU at
+ * level 3; at level 6 1,280 ticks: 1.6 s an interval, 25 ms per CPU, 1.67x 2 CPUs'
+ * (not flat) and 2.5x level 3's (not within 1.5x).  Level 6 makes 2 calls a second
+ * per CPU more than level 3 (at the edge: met).  A CPU more: (3840 - 120) / 62 = 60
+ * descriptors; at 512 CPUs 3840 + 60 x 448 = 30720.
+ */
+static void by_cpu_count_per_cpu_and_flat(void **state)
+{
+	char dir[] = "/tmp/tmacg-bighost-XXXXXX", cmd[2048], *out;
+	int status;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	console(dir, 2, 200, 120, 80, 16, 24);
+	console(dir, 64, 6400, 3840, 2560, 512, 1280);
+	snprintf(
+		cmd, sizeof(cmd),
+		"export W=%s; for n in 2 64; do jq -R -s -f tests/bench/bighost.jq $W/console.$n "
+		"| jq \". + {host_load: [0.5, $n]}\" >$W/bighost.$n.json || exit 1; done; bash -c '"
+		"skip_reason() { [ $1 != bighost.16 ] || echo no 6.1 amd64 kernel; }; "
+		". tests/bench/bighost.sh; WORK=$W bighost_json 6.1 icx 2 16 64' "
+		"| jq '{bighost: .}' >$W/all.json && tests/bench/run --render $W/all.json 2>&1; "
+		"s=$?; rm -r $W; exit $s",
+		dir);
+	out = run(cmd, &status);
+	if (status)
+		fail_msg("the bighost pipeline failed:\n%s", out);
+	assert_non_null(strstr(out, "By CPU count: icx's plans on software stand-ins in Debian "
+				    "6.1 amd64 guests under QEMU TCG\n"));
+	assert_row_not_measured(out, "16 CPUs:", "no 6.1 amd64 kernel");
+	assert_non_null(strstr(out, "  level 3, per CPU                   2 CPUs    64 CPUs      "
+				    "flat\n"));
+	assert_non_null(strstr(out, "  cross-CPU calls at start              100        100       "
+				    "yes\n"));
+	assert_non_null(strstr(out, "  descriptors                            60         60       "
+				    "yes\n"));
+	assert_non_null(strstr(out, "  perf_event slab, KiB                 48.8       48.8       "
+				    "yes\n"));
+	assert_non_null(strstr(out, "  cross-CPU calls a second                5          5       "
+				    "yes\n"));
+	assert_non_null(strstr(out, "  system time an interval, ms            10         10       "
+				    "yes\n"));
+	assert_non_null(strstr(out, "  system time an interval, ms            15         25  NO "
+				    "1.67x\n"));
+	assert_non_null(strstr(out,
+			       "  descriptors                           120       3840         "
+			       "60      30720\n"));
+	assert_non_null(strstr(out, "level 6 / level 3 on 2 CPUs: cross-CPU calls a second per CPU "
+				    "+2 (at most +2), system time 1.5x (at most 1.5x)\n"));
+	assert_non_null(strstr(out, "level 6 / level 3 on 64 CPUs: cross-CPU calls a second per "
+				    "CPU +2 (at most +2), system time 2.5x (at most 1.5x): NOT "
+				    "MET\n"));
+	assert_non_null(strstr(out, "idle guest's cross-CPU calls a second, per CPU: 2 CPUs 1, "
+				    "64 CPUs 1\n"));
+	assert_non_null(strstr(out, "load average (1 min) before and after each guest: 2 CPUs "
+				    "0.5/2, 64 CPUs 0.5/64 (over its CPUs"));
+	free(out);
+}
+
+/*
  * perf's BPF cgroup mode measured: tmacg's excess over the unmonitored round
  * trip against perf's, from the per-round ratio medians of the recording
  * (tmacg 1.196, perf --bpf-counters 1.395): 0.196 / 0.395 = 0.496, under 0.6.
@@ -441,6 +540,30 @@ static void targets_are_the_readmes(void **state)
 	free(out);
 #undef DEEP
 #undef USER
+	/*
+	 * By CPU count: a per-CPU figure at most 1.5x its value at a smaller count
+	 * (2 to 3 met, 3.002 not); level 6 at most 2 cross-CPU calls a second per CPU
+	 * more than level 3 and its system time at most 1.5x level 3's.
+	 */
+#define GUEST(n, v3, v6)                                                                        \
+	"\"" #n "\":{\"cpus\":" #n ",\"l3\":{\"per_cpu\":{\"x\":" #v3 "}},\"l6\":{\"per_cpu\":" \
+	"{\"x\":" #v6 "}}}"
+	assert_met("{\"bighost\":{\"cpus\":{" GUEST(2, 2, 2) "," GUEST(64, 3, 1) "}}}",
+		   "[\"bighost_per_cpu_flat_1_5x\"]", true);
+	assert_met("{\"bighost\":{\"cpus\":{" GUEST(2, 2, 2) "," GUEST(64, 3.002, 1) "}}}",
+		   "[\"bighost_per_cpu_flat_1_5x\"]", false);
+	assert_met("{\"bighost\":{\"cpus\":{" GUEST(2, 2, 2) "," GUEST(64, 2, 3.002) "}}}",
+		   "[\"bighost_per_cpu_flat_1_5x\"]", false);
+#undef GUEST
+#define LEVEL(calls, sys) \
+	"{\"per_cpu\":{\"calls_per_s\":" #calls "},\"system_s_per_interval\":" #sys "}"
+#define L6VSL3(c6, s6) \
+	"{\"bighost\":{\"cpus\":{\"64\":{\"l3\":" LEVEL(1, 2) ",\"l6\":" LEVEL(c6, s6) "}}}}"
+	assert_met(L6VSL3(3, 3), "[\"bighost_level6_vs_level3\"]", true);
+	assert_met(L6VSL3(3.002, 3), "[\"bighost_level6_vs_level3\"]", false);
+	assert_met(L6VSL3(3, 3.002), "[\"bighost_level6_vs_level3\"]", false);
+#undef L6VSL3
+#undef LEVEL
 #define SWITCH(tm, perf, k)                                                    \
 	"{\"context_switch\":{\"tmacg\":{\"ratio\":{\"median\":" #tm "}},\"" k \
 	"\":{\"ratio\":{\"median\":" #perf "}}}}"
@@ -462,6 +585,7 @@ int main(void)
 		cmocka_unit_test(plan_shows_the_level_plans),
 		cmocka_unit_test(output_path_in_percent_of_a_cpu),
 		cmocka_unit_test(whole_process_level_6_against_level_3),
+		cmocka_unit_test(by_cpu_count_per_cpu_and_flat),
 		cmocka_unit_test(targets_are_the_readmes),
 	};
 	return cmocka_run_group_tests_name("bench_report", tests, NULL, NULL);

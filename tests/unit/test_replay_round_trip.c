@@ -267,6 +267,42 @@ static void live_scaled_counts_are_whole(void **state)
 static const double group_ran[] = { 0.25, 0.5, 0 };
 
 /*
+ * The rotation fixture's model from dir (three groups of software stand-ins) at
+ * --level 6, its last group refused by the kernel, opened into *ms; the live line
+ * of an interval in which group g ran ran[g] of the time, evaluated into *r.
+ */
+static char *refused_rotation_line(const char *dir, const double *ran, struct measure **ms,
+				   struct model_result **r)
+{
+	const char *argv[] = { "tmacg", "--model", "rot", "--level", "6", NULL };
+	char why[] = "cannot open event SW.X on CPU 0: No such file or directory";
+	static union acc_room sum = { .acc.runtime_ns = 1000000000 };
+	static double counts[64];
+	struct measure_config mc;
+	struct options o;
+
+	setenv("TMACG_MODEL_DIR", dir, 1);
+	cpu_desc_reset(); /* read the fixture's description */
+	assert_int_equal(options_parse(&o, 5, (char **)argv, stdout, stderr), 0);
+	options_measure_config(&o, &mc);
+	if (measure_open(ms, &mc, &open_error))
+		fail_msg("%s", open_error.msg);
+	assert_int_equal((*ms)->ngroups, 3);
+	assert_int_equal(measure_groups_unopened(*ms, 1u << 2, (char *const[]){ NULL, NULL, why }),
+			 0);
+	for (int g = 0; g < (*ms)->ngroups; g++) {
+		*acc_enabled(&(*ms)->layout, &sum.acc, g) = 1000000000;
+		*acc_running(&(*ms)->layout, &sum.acc, g) = (__u64)(ran[g] * 1e9);
+	}
+	for (int i = 0; i < (*ms)->nevents; i++)
+		*acc_counter(&sum.acc, i) =
+			ran[(*ms)->events[i].group] ? 1000000 * (__u64)(i + 1) : 0;
+	*r = model_result_new((*ms)->facts.tma);
+	assert_non_null(*r);
+	return live_line(*ms, &sum.acc, 1.0, 0, counts, *r);
+}
+
+/*
  * A line written live at --level 6 with groups in turns (the rotation
  * fixture: three groups of software stand-ins, the last of which the kernel
  * refused to open) and replayed keeps the same nulls (the nodes of that
@@ -276,16 +312,10 @@ static const double group_ran[] = { 0.25, 0.5, 0 };
  */
 static void live_rotation_line_keeps_measured(void **state)
 {
-	const char *argv[] = { "tmacg", "--model", "rot", "--level", "6", NULL };
 	char root[4096], dir[4200], err[1024], *text = NULL, *again = NULL;
-	char why[] = "cannot open event SW.X on CPU 0: No such file or directory";
-	struct options o;
-	struct measure_config mc;
 	struct measure *ms;
 	struct model_result *r;
-	static union acc_room sum = { .acc.runtime_ns = 1000000000 };
 	struct replay_data d;
-	double counts[64];
 	size_t alen = 0;
 	json_object *a, *b, *x;
 	FILE *f;
@@ -294,25 +324,7 @@ static void live_rotation_line_keeps_measured(void **state)
 	(void)state;
 	assert_int_equal(repo_root(root, sizeof(root)), 0);
 	snprintf(dir, sizeof(dir), "%s/tests/fixtures/rotation", root);
-	setenv("TMACG_MODEL_DIR", dir, 1);
-	cpu_desc_reset(); /* read the fixture's description */
-	assert_int_equal(options_parse(&o, 5, (char **)argv, stdout, stderr), 0);
-	options_measure_config(&o, &mc);
-	if (measure_open(&ms, &mc, &open_error))
-		fail_msg("%s", open_error.msg);
-	assert_int_equal(ms->ngroups, 3);
-	assert_int_equal(measure_groups_unopened(ms, 1u << 2, (char *const[]){ NULL, NULL, why }),
-			 0);
-	for (int g = 0; g < ms->ngroups; g++) {
-		*acc_enabled(&ms->layout, &sum.acc, g) = 1000000000;
-		*acc_running(&ms->layout, &sum.acc, g) = (__u64)(group_ran[g] * 1e9);
-	}
-	for (int i = 0; i < ms->nevents; i++)
-		*acc_counter(&sum.acc, i) =
-			group_ran[ms->events[i].group] ? 1000000 * (__u64)(i + 1) : 0;
-	r = model_result_new(ms->facts.tma);
-	assert_non_null(r);
-	text = live_line(ms, &sum.acc, 1.0, 0, counts, r);
+	text = refused_rotation_line(dir, group_ran, &ms, &r);
 	assert_int_equal(replay_read_text(text, &d, err, sizeof(err)), 0);
 	f = open_memstream(&again, &alen);
 	assert_int_equal(replay_run_data(&d, ms->facts.tma, 6, true, false, false, f, stderr), 0);
@@ -365,6 +377,72 @@ static void live_rotation_line_keeps_measured(void **state)
 	cpu_desc_reset();
 }
 
+/* path's whole text, NUL-terminated; freed by the caller. */
+static char *file_text(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *text = calloc(1, 1 << 16);
+	size_t n;
+
+	assert_non_null(f);
+	assert_non_null(text);
+	n = fread(text, 1, (1 << 16) - 1, f);
+	assert_true(n > 0 && n < (1 << 16) - 1);
+	fclose(f);
+	return text;
+}
+
+/*
+ * A node computed from a node of a group the kernel refused is null, as the
+ * refused node is: the rotation fixture's model with one node more, Busy less
+ * Major_Faulting (whose event is in the refused group 2).  The refused
+ * group's events used to be NAN but not absent, so the node read
+ * Major_Faulting as a failed node, 0, and gave Busy's value as if measured.
+ */
+static void refused_group_nulls_the_nodes_computed_from_it(void **state)
+{
+	static const double ran[] = { 0.5, 0.5, 0 };
+	char root[4096], src[4300], dir[] = "/tmp/tmacg-refused-XXXXXX", path[4300], *text, *tma;
+	struct measure *ms;
+	struct model_result *r;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(repo_root(root, sizeof(root)), 0);
+	assert_non_null(mkdtemp(dir));
+	for (int i = 0; i < 2; i++) {
+		snprintf(src, sizeof(src), "%s/tests/fixtures/rotation/rot.%s", root,
+			 i ? "tma" : "cpu");
+		snprintf(path, sizeof(path), "%s/rot.%s", dir, i ? "tma" : "cpu");
+		tma = file_text(src);
+		f = fopen(path, "w");
+		assert_non_null(f);
+		fputs(tma, f);
+		if (i)
+			fputs("node 1.1.1.1.3 Busy_less_major\n"
+			      "  formula Busy - Major_Faulting\n"
+			      "  threshold >= 0\n",
+			      f);
+		fclose(f);
+		free(tma);
+	}
+	text = refused_rotation_line(dir, ran, &ms, &r);
+	/* Busy measured, Major_Faulting refused: the node from both has no value. */
+	if (strstr(text, "\"Busy\":null") || !strstr(text, "\"Major_Faulting\":null") ||
+	    !strstr(text, "\"Busy_less_major\":null"))
+		fail_msg("Busy_less_major is not null beside a refused Major_Faulting:\n%s", text);
+	free(text);
+	model_result_free(r);
+	measure_close(ms);
+	unsetenv("TMACG_MODEL_DIR");
+	cpu_desc_reset();
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/rot.%s", dir, i ? "tma" : "cpu");
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -372,6 +450,7 @@ int main(void)
 		cmocka_unit_test(live_line_carries_its_given_latencies),
 		cmocka_unit_test(live_rotation_line_keeps_measured),
 		cmocka_unit_test(live_scaled_counts_are_whole),
+		cmocka_unit_test(refused_group_nulls_the_nodes_computed_from_it),
 	};
 	return cmocka_run_group_tests_name("replay_round_trip", tests, NULL, NULL);
 }

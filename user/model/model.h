@@ -161,10 +161,11 @@ struct model_input {
 	const double *events; /* by event index; NAN: not measured for this cgroup */
 	/*
 	 * By event index, or NULL: true for an event this host does not count at
-	 * all (not opened: plan.missing).  A node reading one is null, and so is
-	 * every node computed from such a node, where the reference reads a
-	 * failed node as 0: Bad_Speculation = 1 - (Frontend_Bound + Backend_Bound
-	 * + Retiring) would be 1 when all three lack PERF_METRICS.
+	 * all (not opened: plan.missing, or its group refused by the kernel).  A
+	 * node reading one is null, and so is every node computed from such a
+	 * node, where the reference reads a failed node as 0: Bad_Speculation =
+	 * 1 - (Frontend_Bound + Backend_Bound + Retiring) would be 1 when all
+	 * three lack PERF_METRICS.
 	 */
 	const bool *absent;
 	double interval_s;
