@@ -685,10 +685,8 @@ int prom_expo_line(struct prom_expo *e, const struct report_line *l)
 			sample(e->f[fam], fam, labels, s->total[fam]);
 	}
 	if (e->counts && prom_events_line(&e->events_map, &s->events, e->f[F_EVENTS], labels, l,
-					  &e->label_failed)) {
-		free(labels);
+					  &e->label_failed))
 		return -ENOMEM;
-	}
 	if (isfinite(l->running_min))
 		sample(e->f[F_RUNNING_MIN], F_RUNNING_MIN, labels, l->running_min);
 	if (l->tma && l->result) {
