@@ -9,6 +9,7 @@
 #include "model_list.h"
 #include "monitor.h"
 #include "options.h"
+#include "rules_cmd.h"
 #include "replay/replay_run.h"
 #include "offline.h"
 
@@ -70,6 +71,8 @@ int main(int argc, char **argv)
 	 */
 	if (o.list_models)
 		return model_list_print(stdout, stderr);
+	if (o.prometheus_rules)
+		return rules_cmd_run(&o, stdout, stderr);
 	if (o.list_metrics || o.list_events || o.replay || o.explain)
 		return offline_run(&o);
 	install_signals();

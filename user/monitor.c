@@ -607,6 +607,7 @@ static int open_report(struct monitor *m, struct run_error *e)
 		if (!m->prom)
 			return -1;
 		e->kind = RUN_OK;
+		prom_set_counts(m->prom, o->prom_counts);
 		report_set_sink(m->rep, prom_sink(m->prom));
 	}
 	return 0;

@@ -131,6 +131,12 @@ void options_usage(FILE *f)
 	      "  -o, --output FILE      --format html's report, written whole or not at all\n"
 	      "      --listen ADDR:PORT serve Prometheus metrics at http://ADDR:PORT/metrics\n"
 	      "                         (127.0.0.1:9464, [::1]:9464, :9464 for every address)\n"
+	      "      --prom-counts      with --listen: also every count the model reads, as\n"
+	      "                         tmacg_events_total{event=...} (for --prometheus-rules)\n"
+	      "      --prometheus-rules print Prometheus recording rules: every node of levels\n"
+	      "                         1 to --level per workload, from the counts of its pods\n"
+	      "                         on every host (--model, default all; --tma-version)\n"
+	      "      --rules-window DUR the rules' increase() range (default 5m)\n"
 	      "      --color auto|always|never\n"
 	      "      --host NAME        host name in the output (default: this host's)\n"
 	      "      --cgroup-root DIR  the cgroup2 mount to use (default: found in mountinfo)\n"
@@ -360,6 +366,9 @@ static const struct opt_spec specs[] = {
 	NUMBER("max-cgroups", 0, max_cgroups, 16, 1L << 24, NULL),
 	NUMBER("max-tasks", 0, max_tasks, 16, 1L << 24, NULL),
 	CUSTOM("listen", 0, opt_listen, true),
+	FLAG("prom-counts", 0, prom_counts),
+	FLAG("prometheus-rules", 0, prometheus_rules),
+	STRING("rules-window", 0, rules_window),
 	COUNT("verbose", 'v', verbose),
 	CUSTOM("version", 'V', opt_version, false),
 	CUSTOM("help", 'h', opt_help, false),
@@ -476,6 +485,17 @@ static int check_combinations(struct options *o, FILE *err)
 		return bad(err, "%s",
 			   "--listen serves live measurements: not with --replay or "
 			   "--list-*");
+	if (o->prom_counts && !o->listen)
+		return bad(err, "%s",
+			   "--prom-counts adds series to /metrics: it needs --listen ADDR:PORT");
+	if (o->rules_window && !o->prometheus_rules)
+		return bad(err, "%s", "--rules-window is the range of --prometheus-rules' sums");
+	if (o->prometheus_rules &&
+	    (o->replay || o->listen || o->list_metrics || o->list_events || o->list_models ||
+	     o->explain || o->model_file || o->ncgroups || o->k8s || o->format != FORMAT_AUTO))
+		return bad(err, "%s",
+			   "--prometheus-rules prints the rules alone: only --model, --level, "
+			   "--tma-version and --rules-window go with it");
 	if (options_check_replay(o, err))
 		return 2;
 	if (o->output && o->format != FORMAT_HTML)

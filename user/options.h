@@ -39,11 +39,14 @@ struct options {
 	enum k8s_level k8s_level;
 	const char *k8s_log_containers;
 	const char *k8s_log_pods;
-	const char *cgroup_root; /* a cgroup2 mount to use instead of the first one */
-	const char *btf;	 /* --btf FILE: the kernel's BTF where it has none of its own */
-	const char *host;	 /* --host; after options_resolve(): the name to print */
-	const char *listen;	 /* --listen ADDR:PORT: serve /metrics (user/prom/) */
-	const char *output;	 /* -o FILE: --format html's report, written whole at the end */
+	const char *cgroup_root;  /* a cgroup2 mount to use instead of the first one */
+	const char *btf;	  /* --btf FILE: the kernel's BTF where it has none of its own */
+	const char *host;	  /* --host; after options_resolve(): the name to print */
+	const char *listen;	  /* --listen ADDR:PORT: serve /metrics (user/prom/) */
+	bool prom_counts;	  /* --prom-counts: the model's counts on /metrics too */
+	bool prometheus_rules;	  /* --prometheus-rules: print the recording rules */
+	const char *rules_window; /* --rules-window DUR: the rules' increase() range */
+	const char *output;	  /* -o FILE: --format html's report, written whole at the end */
 	uint32_t max_cgroups;
 	uint32_t max_tasks;
 	int verbose;

@@ -392,7 +392,10 @@ int report_interval(struct report *r, struct cgroup_tree *t, double interval_s, 
 					    .model = r->facts.model,
 					    .tma_version = r->facts.tma_version,
 					    .dropped = dropped,
-					    .map_full = map_full };
+					    .map_full = map_full,
+					    .topdown_fixed = r->facts.topdown_fixed,
+					    .smt = r->facts.smt,
+					    .pmu_slots = r->facts.pmu_slots };
 
 		r->sink->begin(r->sink->ctx, &head);
 	}

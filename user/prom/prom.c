@@ -119,6 +119,11 @@ fail:
 	return NULL;
 }
 
+void prom_set_counts(struct prom *p, bool on)
+{
+	prom_expo_set_counts(p->expo, on);
+}
+
 void prom_announce(const struct prom *p)
 {
 	fprintf(stderr, "tmacg: serving Prometheus metrics at http://%s/metrics\n", p->bound);

@@ -28,6 +28,8 @@ struct prom *prom_open(const char *spec, bool k8s, const char *host, const char 
  */
 void prom_announce(const struct prom *p);
 const struct report_sink *prom_sink(struct prom *p);
+/* --prom-counts: every interval from the first also serves tmacg_events_total. */
+void prom_set_counts(struct prom *p, bool on);
 void prom_close(struct prom *p);
 
 #endif

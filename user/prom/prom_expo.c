@@ -19,6 +19,7 @@
 
 #include "model/model.h"
 #include "output/output_json.h"
+#include "prom/prom_events.h"
 #include "prom/prom_label.h"
 #include "prom/prom_nodes.h"
 #include "prom/prom_rows.h"
@@ -41,6 +42,7 @@ enum family {
 	F_CYCLES,
 	F_INSTRUCTIONS,
 	F_SLOTS,
+	F_EVENTS,
 	F_RUNNING_MIN,
 	F_TOPDOWN_SLOTS,
 	F_TMA_NODE_SLOTS,
@@ -91,6 +93,10 @@ static const struct family_def defs[F_COUNT] = {
 			     "instructions" },
 	[F_SLOTS] = { "tmacg_slots_total", "counter",
 		      "Pipeline slots (TOPDOWN.SLOTS), scaled for multiplexing", "slots" },
+	[F_EVENTS] = { PROM_EVENTS_FAMILY, "counter",
+		       "A count the model reads (--prom-counts), named as JSON counts names it, "
+		       "scaled for multiplexing, summed over intervals",
+		       NULL },
 	[F_RUNNING_MIN] = { "tmacg_running_ratio_min", "gauge",
 			    "Smallest running/enabled share of the cgroup's perf groups in the "
 			    "interval: below 1 the counts are multiplexed estimates",
@@ -133,10 +139,13 @@ struct series_state {
 	/* by node index: slots of the level-1 and level-2 nodes, NAN until first measured */
 	double *node_slots;
 	int nnode_slots;
+	struct prom_events_totals events; /* --prom-counts */
 };
 
 struct prom_expo {
 	bool k8s;
+	bool counts;			   /* --prom-counts: tmacg_events_total */
+	struct prom_events_map events_map; /* which of the counts are events */
 	uint64_t generation;
 	struct u64map state; /* cgroup id (UINT64_MAX: "(other)") -> series_state */
 	struct u64map seen;  /* this interval's label sets, by hash */
@@ -201,8 +210,10 @@ static void close_streams(struct prom_expo *e)
 
 static void series_free(struct series_state *s)
 {
-	if (s)
+	if (s) {
 		free(s->node_slots);
+		prom_events_totals_free(&s->events);
+	}
 	free(s);
 }
 
@@ -223,6 +234,7 @@ void prom_expo_free(struct prom_expo *e)
 	u64map_free(&e->state);
 	u64map_free(&e->seen);
 	prom_nodes_free(&e->nodes);
+	prom_events_map_free(&e->events_map);
 	prom_rows_free(e->rows);
 	free(e->count_family);
 	free(e->host);
@@ -244,6 +256,28 @@ static void put_value(FILE *f, double v, size_t (*text)(double, char *))
 
 	buf[n++] = '\n';
 	fwrite_unlocked(buf, 1, n, f);
+}
+
+/*
+ * The inputs the model's formulas read besides the counts (docs/model-format.md:
+ * the flags and the PMU's slot width), so that sums across hosts never mix
+ * counts whose formulas differ.  Unknown before the first interval: left out.
+ */
+static void formula_state_labels(struct prom_expo *e, const struct report_line *head)
+{
+	FILE *f = e->f[F_BUILD_INFO];
+
+	fputc(',', f);
+	label(e, f, "smt", head->smt ? "true" : "false");
+	fputc(',', f);
+	label(e, f, "topdown_fixed", head->topdown_fixed ? "true" : "false");
+	if (head->pmu_slots) {
+		char width[16];
+
+		snprintf(width, sizeof(width), "%u", head->pmu_slots);
+		fputc(',', f);
+		label(e, f, "pmu_slots", width);
+	}
 }
 
 /* An interval's text (measured), or the one before the first interval. */
@@ -295,6 +329,8 @@ static int begin(struct prom_expo *e, const struct report_line *head, bool measu
 	label(e, e->f[F_BUILD_INFO], "model", head->model ? head->model : "");
 	fputc(',', e->f[F_BUILD_INFO]);
 	label(e, e->f[F_BUILD_INFO], "tma_version", head->tma_version ? head->tma_version : "");
+	if (measured)
+		formula_state_labels(e, head);
 	fputs("} 1\n", e->f[F_BUILD_INFO]);
 	if (measured) {
 		double end = head->time.tv_sec + head->time.tv_nsec / 1e9;
@@ -309,6 +345,11 @@ static int begin(struct prom_expo *e, const struct report_line *head, bool measu
 		put_value(e->f[F_INTERVAL_END], end, shortest_double);
 	}
 	return 0;
+}
+
+void prom_expo_set_counts(struct prom_expo *e, bool on)
+{
+	e->counts = on;
 }
 
 int prom_expo_begin(struct prom_expo *e, const struct report_line *head)
@@ -620,6 +661,11 @@ int prom_expo_line(struct prom_expo *e, const struct report_line *l)
 		}
 		if (s->have[fam])
 			sample(e->f[fam], fam, labels, s->total[fam]);
+	}
+	if (e->counts && prom_events_line(&e->events_map, &s->events, e->f[F_EVENTS], labels, l,
+					  &e->label_failed)) {
+		free(labels);
+		return -ENOMEM;
 	}
 	if (isfinite(l->running_min))
 		sample(e->f[F_RUNNING_MIN], F_RUNNING_MIN, labels, l->running_min);

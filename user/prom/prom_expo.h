@@ -26,10 +26,13 @@ const char *prom_expo_family(int i);
 /* k8s: namespace, pod and container labels besides cgroup. */
 struct prom_expo *prom_expo_new(bool k8s);
 void prom_expo_free(struct prom_expo *e);
+/* --prom-counts: also tmacg_events_total, the model's counts (prom/prom_events.h). */
+void prom_expo_set_counts(struct prom_expo *e, bool on);
 
 /*
  * Starts an interval.  head carries the interval's facts (time, interval_s,
- * host, model, tma_version, dropped); its cgroup is not read.
+ * host, model, tma_version, dropped, and the formulas' inputs smt,
+ * topdown_fixed, pmu_slots for tmacg_build_info); its cgroup is not read.
  */
 int prom_expo_begin(struct prom_expo *e, const struct report_line *head);
 /*

@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * PromQL text of a model's trees (rules_expr.h).  Each operand is made once
+ * as text and spliced where the operator needs it; `min`, `max` and the lazy
+ * operators of two vectors repeat an operand (PromQL has no element-wise
+ * min or conditional), which Prometheus evaluates again: the cost of a rule
+ * is in docs/prometheus.md.
+ */
+#include "prom/rules_expr.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model_view.h"
+#include "util/double_text.h"
+
+struct tr {
+	const struct rules_state *s;
+	const char *self; /* a threshold's node value, NULL in formulas */
+};
+
+static struct pq translate(struct tr *t, int e);
+
+static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+static char *fmt(const char *f, ...)
+{
+	va_list ap;
+	char *out;
+
+	va_start(ap, f);
+	if (vasprintf(&out, f, ap) < 0)
+		out = NULL;
+	va_end(ap);
+	return out;
+}
+
+static struct pq number(double v)
+{
+	return (struct pq){ .num = v };
+}
+
+static struct pq vec(char *text)
+{
+	return (struct pq){ .text = text, .absent = !text };
+}
+
+static const struct pq absent = { .absent = true };
+
+static void pq_free(struct pq *p)
+{
+	free(p->text);
+	p->text = NULL;
+}
+
+/* A number as PromQL reads it back exactly. */
+static char *num_text(double v)
+{
+	char buf[DOUBLE_TEXT_MAX];
+
+	shortest_double(v, buf);
+	return fmt("%s", buf);
+}
+
+char *rules_quote(const char *text)
+{
+	size_t n = strlen(text);
+	char *out = malloc(2 * n + 1), *p = out;
+
+	if (!out)
+		return NULL;
+	for (; *text; text++) {
+		if (*text == '\\' || *text == '"')
+			*p++ = '\\';
+		*p++ = *text;
+	}
+	*p = '\0';
+	return out;
+}
+
+char *rules_recorded(const struct rules_state *s, const char *name, int node)
+{
+	char *path = rules_quote(model_node(s->m, node)->path);
+	char *out = path ? fmt("sum without (tma_node, level) (%s%s{%s,tma_node=\"%s\"})", name,
+			       s->window, s->sel, path) :
+			   NULL;
+
+	free(path);
+	return out;
+}
+
+char *rules_base(const struct rules_state *s)
+{
+	return fmt("(0 * count without (event) (%s%s{%s}))", RULES_EVENTS, s->window, s->sel);
+}
+
+/* A number where a vector is needed: that number for every workload of the state. */
+static char *as_vector(const struct rules_state *s, struct pq p)
+{
+	char *base, *num, *out;
+
+	if (p.text)
+		return p.text;
+	base = rules_base(s);
+	num = num_text(p.num);
+	out = base && num ? fmt("(%s + %s)", base, num) : NULL;
+	free(base);
+	free(num);
+	return out;
+}
+
+/* Text of an operand: a vector's, or the number's. */
+static char *operand(struct pq *p)
+{
+	if (!p->text)
+		p->text = num_text(p->num);
+	return p->text;
+}
+
+/* Marks the events node i's value reads, its helpers and the nodes it reads included. */
+static void mark_events(const struct rules_state *s, int e, bool *events, bool *seen_node)
+{
+	const struct expr_pool *pool = model_view_pool(s->m);
+	const struct expr *x = &pool->e[e];
+	int kids[3], n;
+
+	if (x->kind == EXPR_EVENT) {
+		events[x->a] = true;
+		return;
+	}
+	if (x->kind == EXPR_HELPER) {
+		mark_events(s, model_view_helper(s->m, x->a), events, seen_node);
+		return;
+	}
+	if (x->kind == EXPR_NODE) {
+		if (!seen_node[x->a]) {
+			seen_node[x->a] = true;
+			mark_events(s, model_view_formula(s->m, x->a), events, seen_node);
+		}
+		return;
+	}
+	if (x->kind == EXPR_COND) { /* a branch the flags decide: only the one taken */
+		struct tr t = { .s = s };
+		struct pq c = translate(&t, x->b);
+
+		if (!c.text && !c.absent) {
+			mark_events(s, c.num != 0 ? x->a : x->c, events, seen_node);
+			return;
+		}
+		pq_free(&c);
+	}
+	n = expr_operands(pool, e, kids);
+	for (int k = 0; k < n; k++)
+		mark_events(s, kids[k], events, seen_node);
+}
+
+/* 0 for every workload that has every count node i reads: where its nulls read as 0. */
+static char *events_present(const struct rules_state *s, int i)
+{
+	int nev = model_event_count(s->m), k = 0;
+	bool *events = calloc(nev + 1, sizeof(bool));
+	bool *seen = calloc(model_node_count(s->m) + 1, sizeof(bool));
+	char *re = NULL, *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!events || !seen)
+		goto done;
+	mark_events(s, model_view_formula(s->m, i), events, seen);
+	f = open_memstream(&re, &len);
+	if (!f)
+		goto done;
+	for (int e = 0; e < nev; e++) {
+		if (!events[e])
+			continue;
+		if (k++)
+			fputc('|', f);
+		/* a regular expression in a PromQL string: its metacharacters escaped twice */
+		for (const char *c = model_event_name(s->m, e); *c; c++) {
+			if (strchr(".+*?()[]{}|^$\\", *c))
+				fputs("\\\\", f);
+			if (*c == '"')
+				fputc('\\', f);
+			fputc(*c, f);
+		}
+	}
+	if (fclose(f))
+		goto done;
+	out = k ? fmt("(0 * (count without (event) (%s%s{%s,event=~\"%s\"}) == %d))", RULES_EVENTS,
+		      s->window, s->sel, re, k) :
+		  rules_base(s);
+done:
+	free(re);
+	free(events);
+	free(seen);
+	return out;
+}
+
+/* A node read by a formula: its value, or 0 where it is null for a division by zero. */
+static struct pq node_read(struct tr *t, int i)
+{
+	const struct model_node_info *n = model_node(t->s->m, i);
+	char *v = n->level >= 1 && n->level <= t->s->level && !n->is_info && !n->is_count ?
+			  rules_recorded(t->s, RULES_RATIO, i) :
+			  rules_node_value(t->s, i);
+	char *present = events_present(t->s, i);
+	struct pq out =
+		vec(present ? (v ? fmt("(%s or %s)", v, present) : fmt("%s", present)) : NULL);
+
+	free(v);
+	free(present);
+	return out;
+}
+
+/* Node i's flag read by a threshold: 1 or 0, 0 while it has no value. */
+static struct pq flag_read(struct tr *t, int i)
+{
+	const struct model_node_info *n = model_node(t->s->m, i);
+	char *f, *base;
+	struct pq out;
+
+	if (model_view_threshold(t->s->m, i) < 0)
+		return number(0);
+	f = n->level >= 1 && n->level <= t->s->level ? rules_recorded(t->s, RULES_FLAGGED, i) :
+						       rules_node_flag(t->s, i);
+	if (!f)
+		return number(0);
+	base = rules_base(t->s);
+	out = vec(base ? fmt("(%s or %s)", f, base) : NULL);
+	free(f);
+	free(base);
+	return out;
+}
+
+static struct pq event_read(struct tr *t, int e)
+{
+	char *name = rules_quote(model_event_name(t->s->m, e));
+	struct pq out = vec(name ? fmt("sum without (event) (%s%s{%s,event=\"%s\"})", RULES_EVENTS,
+				       t->s->window, t->s->sel, name) :
+				   NULL);
+
+	free(name);
+	return out;
+}
+
+static const char *op_text(int kind)
+{
+	switch (kind) {
+	case EXPR_ADD:
+		return "+";
+	case EXPR_SUB:
+		return "-";
+	case EXPR_MUL:
+		return "*";
+	case EXPR_DIV:
+		return "/";
+	case EXPR_LT:
+		return "<";
+	case EXPR_LE:
+		return "<=";
+	case EXPR_GT:
+		return ">";
+	case EXPR_GE:
+		return ">=";
+	case EXPR_EQ:
+		return "==";
+	default:
+		return "!=";
+	}
+}
+
+/* min or max of two operands, one of them at least a vector (Python keeps the first of equals). */
+static char *min_max(bool min, struct pq *a, struct pq *b)
+{
+	if (!a->text)
+		return fmt("%s(%s, %s)", min ? "clamp_max" : "clamp_min", b->text, operand(a));
+	if (!b->text)
+		return fmt("%s(%s, %s)", min ? "clamp_max" : "clamp_min", a->text, operand(b));
+	return fmt("((%s %s %s) or (%s %s %s))", a->text, min ? "<=" : ">=", b->text, b->text,
+		   min ? "<" : ">", a->text);
+}
+
+static struct pq binary(struct tr *t, int kind, struct pq a, struct pq b)
+{
+	struct pq out;
+	bool div0 = false;
+
+	if (a.absent || b.absent) {
+		pq_free(&a);
+		pq_free(&b);
+		return absent;
+	}
+	if (!a.text && !b.text) {
+		double v = expr_binary(kind, a.num, b.num, &div0);
+
+		return div0 ? absent : number(v);
+	}
+	if (kind == EXPR_DIV && !b.text && b.num == 0) {
+		pq_free(&a);
+		return absent;
+	}
+	if (kind == EXPR_MIN || kind == EXPR_MAX)
+		out = vec(min_max(kind == EXPR_MIN, &a, &b));
+	else if (kind == EXPR_DIV && b.text)
+		out = vec(fmt("(%s / (%s != 0))", operand(&a), b.text));
+	else if (kind >= EXPR_LT && kind <= EXPR_NE)
+		out = vec(fmt("(%s %s bool %s)", operand(&a), op_text(kind), operand(&b)));
+	else
+		out = vec(fmt("(%s %s %s)", operand(&a), op_text(kind), operand(&b)));
+	(void)t;
+	pq_free(&a);
+	pq_free(&b);
+	return out;
+}
+
+/* x if c else y, c a vector: each branch where c decides it. */
+static struct pq choose(struct tr *t, struct pq c, struct pq x, struct pq y)
+{
+	char *xv = x.absent ? NULL : as_vector(t->s, x), *yv = y.absent ? NULL : as_vector(t->s, y);
+	struct pq out;
+
+	if (xv && yv)
+		out = vec(
+			fmt("((%s and (%s != 0)) or (%s and (%s == 0)))", xv, c.text, yv, c.text));
+	else if (xv)
+		out = vec(fmt("(%s and (%s != 0))", xv, c.text));
+	else if (yv)
+		out = vec(fmt("(%s and (%s == 0))", yv, c.text));
+	else
+		out = absent;
+	free(xv);
+	free(yv);
+	pq_free(&c);
+	return out;
+}
+
+static struct pq lazy(struct tr *t, const struct expr *x)
+{
+	struct pq a, b, c;
+	char *keep;
+
+	if (x->kind == EXPR_COND) { /* x->a if x->b else x->c: the branch not taken is no matter */
+		c = translate(t, x->b);
+		if (c.absent || !c.text)
+			return c.absent ? c : translate(t, c.num != 0 ? x->a : x->c);
+		a = translate(t, x->a);
+		return choose(t, c, a, translate(t, x->c));
+	}
+	/* Python: a and b is a when a is 0, else b; a or b is a when a is not 0, else b */
+	a = translate(t, x->a);
+	if (a.absent)
+		return a;
+	if (!a.text)
+		return (x->kind == EXPR_AND) == (a.num == 0) ? a : translate(t, x->b);
+	b = translate(t, x->b);
+	keep = fmt("(%s %s 0)", a.text, x->kind == EXPR_AND ? "==" : "!=");
+	c = vec(fmt("%s", a.text));
+	pq_free(&a);
+	if (x->kind == EXPR_AND)
+		return choose(t, c, b, vec(keep));
+	return choose(t, c, vec(keep), b);
+}
+
+static struct pq translate(struct tr *t, int e)
+{
+	const struct rules_state *s = t->s;
+	const struct expr *x = &model_view_pool(s->m)->e[e];
+	struct pq a;
+
+	switch (x->kind) {
+	case EXPR_NUM:
+	case EXPR_CONST:
+		return number(x->num);
+	case EXPR_FLAG:
+		return number((s->flags & (unsigned)x->a) != 0);
+	case EXPR_PMU_SLOTS: /* the rules' states have no slot width: 0, the documented one */
+		return number(0);
+	case EXPR_INTERVAL:
+		return number(s->window_s);
+	case EXPR_LATENCY:
+		return s->latency && isfinite(s->latency[x->a]) ? number(s->latency[x->a]) : absent;
+	case EXPR_EVENT:
+		return event_read(t, x->a);
+	case EXPR_HELPER:
+		return translate(t, model_view_helper(s->m, x->a));
+	case EXPR_NODE:
+		return node_read(t, x->a);
+	case EXPR_SELF:
+		return t->self ? vec(fmt("%s", t->self)) : absent;
+	case EXPR_OVER:
+		return flag_read(t, x->a);
+	case EXPR_NEG:
+	case EXPR_NOT:
+		a = translate(t, x->a);
+		if (a.absent || !a.text)
+			return a.absent ? a : number(expr_unary(x->kind, a.num));
+		{
+			struct pq out = vec(x->kind == EXPR_NEG ? fmt("(-(%s))", a.text) :
+								  fmt("(%s == bool 0)", a.text));
+
+			pq_free(&a);
+			return out;
+		}
+	case EXPR_AND:
+	case EXPR_OR:
+	case EXPR_COND:
+		return lazy(t, x);
+	default:
+		a = translate(t, x->a);
+		return binary(t, x->kind, a, translate(t, x->b));
+	}
+}
+
+char *rules_node_value(const struct rules_state *s, int i)
+{
+	struct tr t = { .s = s };
+	struct pq v = translate(&t, model_view_formula(s->m, i));
+	double cap = model_view_cap(s->m, i);
+	char *text;
+
+	if (v.absent)
+		return NULL;
+	if (!v.text)
+		v.num = v.num > cap ? cap : v.num;
+	text = as_vector(s, v);
+	if (text && v.text && isfinite(cap)) {
+		char *c = num_text(cap), *capped = c ? fmt("clamp_max(%s, %s)", text, c) : NULL;
+
+		free(c);
+		free(text);
+		text = capped;
+	}
+	return text;
+}
+
+char *rules_node_flag(const struct rules_state *s, int i)
+{
+	int root = model_view_threshold(s->m, i);
+	const struct model_node_info *n = model_node(s->m, i);
+	/* a deeper node's flag (read by a shallower threshold): its value inline */
+	char *self = n->level >= 1 && n->level <= s->level ? rules_recorded(s, RULES_RATIO, i) :
+							     rules_node_value(s, i);
+	struct tr t = { .s = s, .self = self };
+	struct pq th;
+	char *out = NULL;
+
+	if (root < 0 || !self) {
+		free(self);
+		return NULL;
+	}
+	th = translate(&t, root);
+	if (!th.absent)
+		out = th.text ? fmt("((%s != bool 0) and %s)", th.text, self) :
+				fmt("(0 * %s + %d)", self, th.num != 0);
+	pq_free(&th);
+	free(self);
+	return out;
+}
+
+struct pq rules_slots(const struct rules_state *s)
+{
+	struct tr t = { .s = s };
+	int h = model_view_slots_helper(s->m);
+
+	return h < 0 ? absent : translate(&t, model_view_helper(s->m, h));
+}

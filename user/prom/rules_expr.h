@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * A model's formulas in PromQL, for one formula state (the flags, a host's
+ * facts the formulas branch on), over the per-workload sums the recording
+ * rules keep (prom/rules_gen.c, docs/prometheus.md "Recording rules").  The
+ * evaluator's rules (model_eval.c) in PromQL terms:
+ *   - a value is a vector with the workload's labels, or a number where the
+ *     expression reads only numbers, constants and the state's flags (folded);
+ *   - a division by zero gives no sample: the divisor is filtered `!= 0`;
+ *   - a count missing for the workload gives no sample, and neither does any
+ *     node reading it; a node that is null for a division by zero reads as 0
+ *     in the others (`or 0 * <its events present>`), as in the reference;
+ *   - `and`, `or`, `if else` keep Python's values and evaluate lazily: a
+ *     branch not taken cannot take the sample away.
+ */
+#ifndef TMACG_RULES_EXPR_H
+#define TMACG_RULES_EXPR_H
+
+#include <stdbool.h>
+
+struct tma_model;
+
+/* Recorded series the expressions read. */
+#define RULES_EVENTS "namespace_workload_event:tmacg_events:increase"
+#define RULES_RATIO "namespace_workload:tmacg_tma_ratio:increase"
+#define RULES_FLAGGED "namespace_workload:tmacg_tma_flagged:increase"
+#define RULES_PATH "namespace_workload:tmacg_tma_bottleneck_path:increase"
+#define RULES_BOTTLENECK "namespace_workload:tmacg_bottleneck_info:increase"
+
+struct rules_state {
+	const struct tma_model *m;
+	unsigned flags;	       /* enum model_flag */
+	const char *sel;       /* the state's label matchers: model="icx",tma_version="5.2",... */
+	const char *window;    /* "5m": the recorded series' suffix */
+	double window_s;       /* interval-s */
+	int level;	       /* nodes of levels 1..level are recorded (read, not inlined) */
+	const double *latency; /* by latency index; NAN: none known */
+};
+
+/* A translated expression: a number, or PromQL text (malloc'ed); absent: never a sample. */
+struct pq {
+	char *text;
+	double num;
+	bool absent;
+};
+
+/* Node i's value (cap applied), as a vector; NULL when it can never have one. */
+char *rules_node_value(const struct rules_state *s, int i);
+/* Node i's flag, 1 or 0 while it has a value; NULL: never flagged. */
+char *rules_node_flag(const struct rules_state *s, int i);
+/* The model's SLOTS: NULL when it has none (*num set when it is a number). */
+struct pq rules_slots(const struct rules_state *s);
+/* A vector of 0 for every workload of the state. */
+char *rules_base(const struct rules_state *s);
+/* `sum without (tma_node, level) (NAME<window>{sel,tma_node="PATH"})` */
+char *rules_recorded(const struct rules_state *s, const char *name, int node);
+/* text with PromQL's string escapes (\ and "), malloc'ed. */
+char *rules_quote(const char *text);
+
+#endif

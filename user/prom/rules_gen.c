@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The rule file: one group, so that Prometheus evaluates every rule in order
+ * at one time and each reads the series the rules before it recorded at that
+ * time: the pods' workloads (kube-state-metrics), the counts summed per
+ * workload and formula state, then per model and state the nodes' values,
+ * their flags and the bottleneck path.  YAML strings are written
+ * double-quoted with YAML's escapes (rules_yaml_string), so no PromQL text
+ * can end one early.
+ */
+#include "prom/rules_gen.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model.h"
+#include "model/model_view.h"
+#include "prom/rules_expr.h"
+#include "util/version.h"
+
+/* The labels that tell apart counts whose formulas differ, besides the workload's. */
+#define STATE_LABELS "model, tma_version, smt, topdown_fixed, pmu_slots"
+#define WORKLOAD_LABELS "namespace, workload, workload_type"
+#define POD_OWNER "namespace_workload_pod:tmacg_pod_owner:relabel"
+#define EVENT_PODS "namespace_workload_event:tmacg_event_pods:count"
+#define PODS "namespace_workload:tmacg_pods:count"
+
+static void yaml_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\x%02x", (unsigned char)*s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* One rule; label pairs in labels[] (name, value, ..., NULL). */
+static void rule(FILE *f, const char *record, const char *window, const char *expr,
+		 const char *const *labels)
+{
+	char *name = NULL;
+
+	fputs("      - record: ", f);
+	if (asprintf(&name, "%s%s", record, window ? window : "") < 0)
+		name = NULL;
+	yaml_string(f, name ? name : record);
+	free(name);
+	fputs("\n        expr: ", f);
+	yaml_string(f, expr);
+	fputc('\n', f);
+	if (labels && labels[0]) {
+		fputs("        labels:\n", f);
+		for (int i = 0; labels[i]; i += 2) {
+			fprintf(f, "          %s: ", labels[i]);
+			yaml_string(f, labels[i + 1]);
+			fputc('\n', f);
+		}
+	}
+}
+
+/* kube-prometheus's mapping of pods to workloads, from kube-state-metrics. */
+static void pod_owners(FILE *f)
+{
+	static const char *const direct[][2] = {
+		{ "DaemonSet", "daemonset" },
+		{ "StatefulSet", "statefulset" },
+		{ "Job", "job" },
+	};
+	char expr[512];
+
+	snprintf(expr, sizeof(expr),
+		 "max by (namespace, workload, pod) (label_replace(kube_pod_owner{owner_kind="
+		 "\"ReplicaSet\"}, \"replicaset\", \"$1\", \"owner_name\", \"(.*)\") * on "
+		 "(namespace, replicaset) group_left (workload) label_replace(max by (namespace, "
+		 "replicaset, owner_name) (kube_replicaset_owner{owner_kind=\"Deployment\"}), "
+		 "\"workload\", \"$1\", \"owner_name\", \"(.*)\"))");
+	rule(f, POD_OWNER, NULL, expr,
+	     (const char *const[]){ "workload_type", "deployment", NULL });
+	for (size_t i = 0; i < sizeof(direct) / sizeof(direct[0]); i++) {
+		snprintf(expr, sizeof(expr),
+			 "max by (namespace, workload, pod) (label_replace(kube_pod_owner{"
+			 "owner_kind=\"%s\"}, \"workload\", \"$1\", \"owner_name\", \"(.*)\"))",
+			 direct[i][0]);
+		rule(f, POD_OWNER, NULL, expr,
+		     (const char *const[]){ "workload_type", direct[i][1], NULL });
+	}
+}
+
+/*
+ * The counts summed per workload and formula state, kept only where every
+ * pod of the workload has the count: a sum over some of its pods would
+ * give nodes of a part for the whole.
+ */
+static void event_sums(FILE *f, const char *window)
+{
+	char *joined = NULL, *expr = NULL;
+
+	if (asprintf(&joined,
+		     "increase(tmacg_events_total{pod!=\"\",container=\"\"}[%s]) * on (host) "
+		     "group_left (" STATE_LABELS ") max by (host, " STATE_LABELS
+		     ") (tmacg_build_info) * on (namespace, pod) group_left (workload, "
+		     "workload_type) " POD_OWNER,
+		     window) < 0)
+		return;
+	if (asprintf(&expr, "count by (" WORKLOAD_LABELS ", " STATE_LABELS ", event) (%s)",
+		     joined) >= 0)
+		rule(f, EVENT_PODS, window, expr, NULL);
+	free(expr);
+	if (asprintf(&expr,
+		     "count by (" WORKLOAD_LABELS ", " STATE_LABELS ") (count by (" WORKLOAD_LABELS
+		     ", " STATE_LABELS ", pod) (%s))",
+		     joined) >= 0)
+		rule(f, PODS, window, expr, NULL);
+	free(expr);
+	if (asprintf(&expr,
+		     "sum by (" WORKLOAD_LABELS ", " STATE_LABELS
+		     ", event) (%s) and on (" WORKLOAD_LABELS ", " STATE_LABELS
+		     ", event) (" EVENT_PODS "%s == on (" WORKLOAD_LABELS ", " STATE_LABELS
+		     ") group_left () " PODS "%s)",
+		     joined, window, window) >= 0)
+		rule(f, RULES_EVENTS, window, expr, NULL);
+	free(expr);
+	free(joined);
+}
+
+static bool is_tree(const struct model_node_info *n, int level)
+{
+	return !n->is_info && !n->is_count && n->level >= 1 && n->level <= level;
+}
+
+/* The states of one model the rules tell apart, each with its own matchers and tree guard. */
+struct states {
+	struct rules_state s[4];
+	char *sel[4];
+	char *guard[4]; /* " and (SLOTS > 0)", "" without one */
+	int n;
+};
+
+typedef char *(*make_fn)(const struct rules_state *s, int i);
+
+/*
+ * Rule record of node i: each state's expression, joined by `or` (the
+ * states' series are apart by their labels), so that a node is one rule;
+ * labels: the node's, and the model's that the series carry already, which
+ * keep one model's rules apart from another's.
+ */
+static void union_rule(FILE *f, const struct states *st, const char *record, int i, make_fn make,
+		       bool guarded, const char *label, const char *value)
+{
+	const struct tma_model *m = st->s[0].m;
+	const struct model_node_info *n = model_node(m, i);
+	/* the build info's "" for a model without a TMA version */
+	const char *version = model_tma_version(m) ? model_tma_version(m) : "";
+	char level[8], *expr = NULL;
+	size_t len = 0;
+	FILE *t = open_memstream(&expr, &len);
+	int parts = 0;
+
+	if (!t)
+		return;
+	for (int k = 0; k < st->n; k++) {
+		char *e = make(&st->s[k], i);
+
+		if (e)
+			fprintf(t, "%s(%s%s)", parts++ ? " or " : "", e,
+				guarded ? st->guard[k] : "");
+		free(e);
+	}
+	snprintf(level, sizeof(level), "%d", n->level);
+	if (!fclose(t) && parts)
+		rule(f, record, st->s[0].window, expr,
+		     label ? (const char *const[]){ label, value, "model", model_id(m),
+						    "tma_version", version, NULL } :
+			     (const char *const[]){ "tma_node", n->path, "level", level, "model",
+						    model_id(m), "tma_version", version, NULL });
+	free(expr);
+}
+
+static char *pair(const struct rules_state *s, const char *name, int i, const char *name2)
+{
+	char *a = rules_recorded(s, name, i), *b = rules_recorded(s, name2, i), *out = NULL;
+
+	if (a && b && asprintf(&out, "(%s and (%s == 1))", a, b) < 0)
+		out = NULL;
+	free(a);
+	free(b);
+	return out;
+}
+
+/* Node p on the bottleneck path: flagged, its parent on it, the largest of its flagged siblings, the first of equals. */
+static char *path_expr(const struct rules_state *s, int p)
+{
+	const struct model_node_info *n = model_node(s->m, p);
+	int nk;
+	const int *kids = model_view_kids(s->m, n->parent, &nk);
+	char *fv_p = pair(s, RULES_RATIO, p, RULES_FLAGGED), *out = NULL;
+	size_t len = 0;
+	FILE *f;
+	bool after = false;
+
+	if (!fv_p || !(f = open_memstream(&out, &len))) {
+		free(fv_p);
+		return NULL;
+	}
+	fprintf(f, "(%s", fv_p);
+	for (int k = 0; k < nk; k++) {
+		int q = kids[k];
+		char *fv_q;
+
+		if (q == p) {
+			after = true;
+			continue;
+		}
+		if (model_view_threshold(s->m, q) < 0 || !is_tree(model_node(s->m, q), s->level))
+			continue;
+		fv_q = pair(s, RULES_RATIO, q, RULES_FLAGGED);
+		if (fv_q)
+			fprintf(f, " unless (%s %s %s)", fv_p, after ? "<" : "<=", fv_q);
+		free(fv_q);
+	}
+	if (n->parent >= 0) {
+		char *pp = rules_recorded(s, RULES_PATH, n->parent);
+
+		if (pp)
+			fprintf(f, " and %s", pp);
+		free(pp);
+	}
+	fputs(") * 0 + 1", f);
+	free(fv_p);
+	if (fclose(f)) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+/* Node i ends the path: on it, none of its children within the level on it. */
+static char *path_end(const struct rules_state *s, int i)
+{
+	int nk;
+	const int *kids = model_view_kids(s->m, i, &nk);
+	char *on = rules_recorded(s, RULES_PATH, i), *out = NULL;
+	size_t len = 0;
+	FILE *t = on ? open_memstream(&out, &len) : NULL;
+
+	if (!t) {
+		free(on);
+		return NULL;
+	}
+	fprintf(t, "%s", on);
+	for (int k = 0; k < nk; k++) {
+		char *kid;
+
+		if (!is_tree(model_node(s->m, kids[k]), s->level) ||
+		    model_view_threshold(s->m, kids[k]) < 0)
+			continue;
+		kid = rules_recorded(s, RULES_PATH, kids[k]);
+		if (kid)
+			fprintf(t, " unless %s", kid);
+		free(kid);
+	}
+	free(on);
+	if (fclose(t)) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+static bool flaggable(const struct tma_model *m, int i, int level)
+{
+	return is_tree(model_node(m, i), level) && model_view_threshold(m, i) >= 0;
+}
+
+static void tree_rules(FILE *f, const struct states *st)
+{
+	const struct tma_model *m = st->s[0].m;
+	int level = st->s[0].level, n, nt, nn = model_node_count(m);
+	const int *order = model_view_order(m, &n);
+	const int *torder = model_view_threshold_order(m, &nt);
+
+	for (int k = 0; k < n; k++)
+		if (is_tree(model_node(m, order[k]), level))
+			union_rule(f, st, RULES_RATIO, order[k], rules_node_value, true, NULL,
+				   NULL);
+	for (int k = 0; k < nt; k++)
+		if (is_tree(model_node(m, torder[k]), level))
+			union_rule(f, st, RULES_FLAGGED, torder[k], rules_node_flag, false, NULL,
+				   NULL);
+	for (int l = 1; l <= level; l++)
+		for (int i = 0; i < nn; i++)
+			if (model_node(m, i)->level == l && flaggable(m, i, level))
+				union_rule(f, st, RULES_PATH, i, path_expr, false, NULL, NULL);
+	for (int i = 0; i < nn; i++)
+		if (flaggable(m, i, level))
+			union_rule(f, st, RULES_BOTTLENECK, i, path_end, false, "bottleneck",
+				   model_node(m, i)->path);
+}
+
+/* Which flags the model's formulas read: each a state the rules tell apart. */
+static unsigned flags_read(const struct tma_model *m, bool *pmu_slots)
+{
+	const struct expr_pool *p = model_view_pool(m);
+	unsigned flags = 0;
+
+	*pmu_slots = false;
+	for (int e = 0; e < p->n; e++) {
+		if (p->e[e].kind == EXPR_FLAG)
+			flags |= (unsigned)p->e[e].a;
+		if (p->e[e].kind == EXPR_PMU_SLOTS)
+			*pmu_slots = true;
+	}
+	return flags;
+}
+
+/* A state's tree guard: the model's SLOTS above 0 (model_result_no_slots); false: no tree. */
+static bool tree_guard(const struct rules_state *s, char **guard)
+{
+	struct pq slots = rules_slots(s);
+	bool tree = true;
+
+	*guard = NULL;
+	if (model_view_slots_helper(s->m) >= 0) {
+		tree = !slots.absent && (slots.text || slots.num > 0);
+		if (tree && slots.text && asprintf(guard, " and (%s > 0)", slots.text) < 0)
+			*guard = NULL;
+	}
+	free(slots.text);
+	if (tree && !*guard)
+		*guard = strdup("");
+	return tree && *guard;
+}
+
+static void model_rules(FILE *f, const struct rules_model *rm, const char *window, double window_s)
+{
+	bool slots_read;
+	unsigned read = flags_read(rm->m, &slots_read);
+	struct states st = { .n = 0 };
+
+	for (unsigned flags = 0; flags <= (MODEL_FLAG_TOPDOWN_FIXED | MODEL_FLAG_SMT); flags++) {
+		struct rules_state *s = &st.s[st.n];
+		char **sel = &st.sel[st.n];
+
+		if (flags & ~read)
+			continue;
+		*s = (struct rules_state){ .m = rm->m,
+					   .flags = flags,
+					   .window = window,
+					   .window_s = window_s,
+					   .level = rm->level,
+					   .latency = rm->latency };
+		if (asprintf(sel, "model=\"%s\",tma_version=\"%s\"%s%s%s", model_id(rm->m),
+			     model_tma_version(rm->m) ? model_tma_version(rm->m) : "",
+			     !(read & MODEL_FLAG_SMT) ? "" :
+			     (flags & MODEL_FLAG_SMT) ? ",smt=\"true\"" :
+							",smt!=\"true\"",
+			     !(read & MODEL_FLAG_TOPDOWN_FIXED) ? "" :
+			     (flags & MODEL_FLAG_TOPDOWN_FIXED) ? ",topdown_fixed=\"true\"" :
+								  ",topdown_fixed!=\"true\"",
+			     slots_read ? ",pmu_slots=\"\"" : "") < 0)
+			break;
+		s->sel = *sel;
+		if (tree_guard(s, &st.guard[st.n]))
+			st.n++;
+		else
+			free(*sel);
+	}
+	if (st.n)
+		tree_rules(f, &st);
+	for (int k = 0; k < st.n; k++) {
+		free(st.sel[k]);
+		free(st.guard[k]);
+	}
+}
+
+int rules_model_depth(const struct tma_model *m)
+{
+	int depth = 0;
+
+	for (int i = 0; i < model_node_count(m); i++) {
+		const struct model_node_info *n = model_node(m, i);
+
+		if (is_tree(n, 99) && n->level > depth)
+			depth = n->level;
+	}
+	return depth;
+}
+
+/* window_ns as a Prometheus duration: "5m", "90s", "1500ms". */
+static void window_text(uint64_t ns, char *buf, size_t len)
+{
+	uint64_t ms = ns / 1000000;
+
+	if (ms % 3600000 == 0)
+		snprintf(buf, len, "%lluh", (unsigned long long)(ms / 3600000));
+	else if (ms % 60000 == 0)
+		snprintf(buf, len, "%llum", (unsigned long long)(ms / 60000));
+	else if (ms % 1000 == 0)
+		snprintf(buf, len, "%llus", (unsigned long long)(ms / 1000));
+	else
+		snprintf(buf, len, "%llums", (unsigned long long)ms);
+}
+
+int rules_write(FILE *out, const struct rules_model *models, int n, uint64_t window_ns,
+		const char *command)
+{
+	char window[32], group[64];
+
+	window_text(window_ns, window, sizeof(window));
+	fprintf(out, "# Made by tmacg %s: %s\n", TMACG_VERSION, command);
+	fputs("# Every TMA node per workload from the counts of its pods on every host\n"
+	      "# (tmacg --listen ... --prom-counts); docs/prometheus.md \"Recording rules\".\n"
+	      "groups:\n",
+	      out);
+	snprintf(group, sizeof(group), "tmacg-workload-tma-%s", window);
+	fputs("  - name: ", out);
+	yaml_string(out, group);
+	fputs("\n    rules:\n", out);
+	pod_owners(out);
+	event_sums(out, window);
+	for (int i = 0; i < n; i++)
+		model_rules(out, &models[i], window, (double)(window_ns / 1000000) / 1000);
+	fflush(out);
+	return ferror(out) ? -EIO : 0;
+}

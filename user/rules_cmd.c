@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * --prometheus-rules: with --model, that model (at --tma-version) to
+ * --level, which it must have; without, every built-in model at each of its
+ * TMA versions, each to --level or its depth when it has fewer levels, so
+ * that one file serves a fleet of mixed CPUs.  Retire latencies are the CPU
+ * descriptions' defaults (docs/prometheus.md "Recording rules").
+ */
+#include "rules_cmd.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model.h"
+#include "model/retire_latency.h"
+#include "model_list.h"
+#include "pmu/cpu_desc.h"
+#include "prom/rules_gen.h"
+
+#define RULES_WINDOW_DEFAULT_NS (300ULL * 1000000000ULL)
+
+struct loaded {
+	struct rules_model *rm;
+	struct tma_model **models;
+	double **lat;
+	int n, cap;
+};
+
+static void loaded_free(struct loaded *l)
+{
+	for (int i = 0; i < l->n; i++) {
+		model_free(l->models[i]);
+		free(l->lat[i]);
+	}
+	free(l->rm);
+	free(l->models);
+	free(l->lat);
+}
+
+/* Adds model id at version (NULL: default); 0, or 2 after a message. */
+static int add(struct loaded *l, const char *id, const char *version, int level, bool exact,
+	       FILE *err)
+{
+	char why[512];
+	struct tma_model *m = model_load_version(id, version, why, sizeof(why));
+	int depth, nl;
+	double *lat;
+
+	if (!m) {
+		fprintf(err, "tmacg: --prometheus-rules: %s\n", why);
+		return 2;
+	}
+	depth = rules_model_depth(m);
+	if (exact && level > depth) {
+		fprintf(err,
+			"tmacg: --prometheus-rules: model %s (TMA %s) has levels 1 to %d, not %d: "
+			"give --level %d or less\n",
+			id, model_tma_version(m), depth, level, depth);
+		model_free(m);
+		return 2;
+	}
+	nl = model_latency_count(m);
+	lat = calloc(nl + 1, sizeof(double));
+	if (l->n == l->cap) {
+		int cap = l->cap ? 2 * l->cap : 16;
+		void *a = realloc(l->rm, cap * sizeof(*l->rm)), *b, *c;
+
+		if (a)
+			l->rm = a;
+		b = realloc(l->models, cap * sizeof(*l->models));
+		if (b)
+			l->models = b;
+		c = realloc(l->lat, cap * sizeof(*l->lat));
+		if (c)
+			l->lat = c;
+		if (!a || !b || !c)
+			lat = (free(lat), NULL);
+		else
+			l->cap = cap;
+	}
+	if (!lat) {
+		model_free(m);
+		fputs("tmacg: --prometheus-rules: out of memory\n", err);
+		return 1;
+	}
+	for (int i = 0; i < nl; i++)
+		lat[i] = NAN;
+	if (nl)
+		rl_fill(m, NULL, cpu_desc_latency_defaults(model_id(m)), lat);
+	l->models[l->n] = m;
+	l->lat[l->n] = lat;
+	l->rm[l->n] = (struct rules_model){ .m = m,
+					    .level = level < depth ? level : depth,
+					    .latency = nl ? lat : NULL };
+	l->n++;
+	return 0;
+}
+
+static int add_all(struct loaded *l, int level, FILE *err)
+{
+	char **ids = NULL;
+	int n = model_list_ids(&ids), rc = n < 0 ? 1 : 0;
+
+	for (int i = 0; i < n; i++) {
+		char versions[16][MODEL_VERSION_MAX];
+		int nv = rc ? 0 : model_versions(ids[i], versions, 16);
+
+		for (int v = 0; v < nv && !rc; v++)
+			rc = add(l, ids[i], versions[v], level, false, err);
+		free(ids[i]);
+	}
+	free(ids);
+	return rc;
+}
+
+int rules_cmd_run(const struct options *o, FILE *out, FILE *err)
+{
+	uint64_t window = RULES_WINDOW_DEFAULT_NS;
+	struct loaded l = { 0 };
+	char command[512];
+	int rc;
+
+	if (o->rules_window && (parse_duration(o->rules_window, &window) ||
+				window < 1000000000ULL || window % 1000000ULL)) {
+		fprintf(err,
+			"tmacg: --rules-window '%s': expected a duration of at least 1s in whole "
+			"milliseconds, like 5m, 90s or 1h\n",
+			o->rules_window);
+		return 2;
+	}
+	if (o->tma_version && !o->model) {
+		fputs("tmacg: --prometheus-rules: --tma-version needs --model (without --model, "
+		      "every version of every model)\n",
+		      err);
+		return 2;
+	}
+	rc = o->model ? add(&l, o->model, o->tma_version, o->level, true, err) :
+			add_all(&l, o->level, err);
+	snprintf(command, sizeof(command), "tmacg --prometheus-rules%s%s%s%s --level %d%s%s",
+		 o->model ? " --model " : "", o->model ? o->model : "",
+		 o->tma_version ? " --tma-version " : "", o->tma_version ? o->tma_version : "",
+		 o->level, o->rules_window ? " --rules-window " : "",
+		 o->rules_window ? o->rules_window : "");
+	if (!rc && rules_write(out, l.rm, l.n, window, command)) {
+		fputs("tmacg: --prometheus-rules: could not write the rules\n", err);
+		rc = 1;
+	}
+	loaded_free(&l);
+	return rc;
+}
