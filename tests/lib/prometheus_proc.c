@@ -160,30 +160,42 @@ static char *url_encode(const char *s)
 	return out;
 }
 
+json_object *prometheus_api(const struct prometheus_proc *p, const char *target)
+{
+	json_object *reply, *status, *data;
+	char *body;
+	int code = 0;
+
+	body = http_get(p->port, target, &code);
+	if (!body)
+		fail_msg("prometheus on port %d did not answer %s", p->port, target);
+	reply = json_tokener_parse(body);
+	if (!reply || !json_object_object_get_ex(reply, "status", &status) ||
+	    strcmp(json_object_get_string(status), "success") ||
+	    !json_object_object_get_ex(reply, "data", &data))
+		fail_msg("prometheus: HTTP %d for %s:\n%s", code, target, body);
+	free(body);
+	json_object_get(data);
+	json_object_put(reply);
+	return data;
+}
+
 json_object *prometheus_query(const struct prometheus_proc *p, const char *expr, double t)
 {
-	char *q = url_encode(expr), *target, *body;
-	json_object *reply, *status, *data, *result;
+	char *q = url_encode(expr), *target;
+	json_object *data, *result;
 	char when[64] = "";
-	int code = 0;
 
 	if (t > 0)
 		snprintf(when, sizeof(when), "&time=%.3f", t);
 	assert_true(asprintf(&target, "/api/v1/query?query=%s%s", q, when) > 0);
 	free(q);
-	body = http_get(p->port, target, &code);
+	data = prometheus_api(p, target);
+	if (!json_object_object_get_ex(data, "result", &result))
+		fail_msg("prometheus: no result for %s", expr);
 	free(target);
-	if (!body)
-		fail_msg("prometheus on port %d did not answer the query %s", p->port, expr);
-	reply = json_tokener_parse(body);
-	if (!reply || !json_object_object_get_ex(reply, "status", &status) ||
-	    strcmp(json_object_get_string(status), "success") ||
-	    !json_object_object_get_ex(reply, "data", &data) ||
-	    !json_object_object_get_ex(data, "result", &result))
-		fail_msg("prometheus: HTTP %d for %s:\n%s", code, expr, body);
-	free(body);
 	json_object_get(result);
-	json_object_put(reply);
+	json_object_put(data);
 	return result;
 }
 

@@ -33,6 +33,13 @@ int prometheus_start(struct prometheus_proc *p, const char *dir, const char *con
 void prometheus_reload(const struct prometheus_proc *p);
 
 /*
+ * GET target of the HTTP API ("/api/v1/rules"): its data, for the caller to
+ * json_object_put.  Fails the test when Prometheus does not answer
+ * "success", showing what it said.
+ */
+json_object *prometheus_api(const struct prometheus_proc *p, const char *target);
+
+/*
  * GET /api/v1/query of expr at time t (Unix seconds; 0: now): data.result,
  * for the caller to json_object_put.  Fails the test when Prometheus does
  * not answer "success", showing the expression and what it said.
