@@ -39,6 +39,8 @@
 
 static struct fleet_stand stand;
 static bool skipping, tried, up;
+/* tmacg --replay's line of each workload's sums, by workload index. */
+static json_object *replayed[FLEET_NWORKLOADS];
 
 static int setup(void **state)
 {
@@ -49,23 +51,10 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
+	for (int w = 0; w < FLEET_NWORKLOADS; w++)
+		json_object_put(replayed[w]);
 	fleet_stand_down(&stand);
 	return itest_cleanup(state);
-}
-
-/* The stand, brought up by the first test that needs it. */
-static void need_stand(void)
-{
-	if (skipping)
-		skip();
-	if (tried && !up)
-		fail_msg("the fleet did not come up (see the first test's failure)");
-	if (!tried) {
-		tried = true;
-		fleet_stand_up(&stand, NODE_SELECTOR);
-		up = true;
-		print_message("fleet up: rules evaluated at %.3f compared\n", stand.t);
-	}
 }
 
 static const char *label(json_object *series, const char *name)
@@ -156,13 +145,8 @@ static void write_sums(const char *path)
 	assert_int_equal(fclose(f), 0);
 }
 
-/*
- * tmacg --replay of the sums: each workload's metrics, by workload index,
- * and (when bottleneck is not NULL) its bottleneck path, NULL for none.
- */
-static void replay_sums(const char *path, json_object *metrics[FLEET_NWORKLOADS],
-			const char *bottleneck[FLEET_NWORKLOADS],
-			json_object *flagged[FLEET_NWORKLOADS])
+/* tmacg --replay of the sums: each workload's line, by workload index, in replayed. */
+static void replay_sums(const char *path)
 {
 	char cmd[1024];
 	static char out[1 << 20];
@@ -180,21 +164,34 @@ static void replay_sums(const char *path, json_object *metrics[FLEET_NWORKLOADS]
 	assert_int_equal(n, FLEET_NWORKLOADS);
 	for (int w = 0; w < FLEET_NWORKLOADS; w++) {
 		assert_string_equal(itest_str(lines[w], "cgroup"), fleet_workloads[w]);
-		metrics[w] = json_object_get(json_object_object_get(lines[w], "metrics"));
-		assert_non_null(metrics[w]);
-		if (flagged) {
-			flagged[w] = json_object_get(json_object_object_get(lines[w], "flagged"));
-			assert_non_null(flagged[w]);
-		}
-		if (bottleneck) {
-			static char paths[FLEET_NWORKLOADS][512];
-			const char *b = itest_str(lines[w], "bottleneck");
-
-			snprintf(paths[w], sizeof(paths[w]), "%s", b ? b : "");
-			bottleneck[w] = b ? paths[w] : NULL;
-		}
+		assert_non_null(json_object_object_get(lines[w], "metrics"));
+		assert_non_null(json_object_object_get(lines[w], "flagged"));
+		replayed[w] = json_object_get(lines[w]);
 	}
 	itest_json_free(lines, n);
+}
+
+/*
+ * The stand, brought up by the first test that needs it, and the replay of
+ * its workloads' sums at the evaluation compared.
+ */
+static void need_stand(void)
+{
+	char path[128];
+
+	if (skipping)
+		skip();
+	if (tried && !up)
+		fail_msg("the fleet did not come up (see the first test's failure)");
+	if (!tried) {
+		tried = true;
+		fleet_stand_up(&stand, NODE_SELECTOR);
+		snprintf(path, sizeof(path), "%s/sums.jsonl", stand.tmp);
+		write_sums(path);
+		replay_sums(path);
+		up = true;
+		print_message("fleet up: rules evaluated at %.3f compared\n", stand.t);
+	}
 }
 
 static int workload_index(const char *w)
@@ -255,15 +252,11 @@ static int unrecorded(const char *workload, json_object *m, json_object *seen)
 
 static void recorded_nodes_equal_replay_of_the_sums(void **state)
 {
-	json_object *metrics[FLEET_NWORKLOADS], *seen[FLEET_NWORKLOADS], *recorded;
+	json_object *seen[FLEET_NWORKLOADS], *recorded;
 	int bad = 0;
-	char path[128];
 
 	(void)state;
 	need_stand();
-	snprintf(path, sizeof(path), "%s/sums.jsonl", stand.tmp);
-	write_sums(path);
-	replay_sums(path, metrics, NULL, NULL);
 	recorded = prometheus_query(&stand.prom, NODE_SELECTOR, stand.t);
 	for (int w = 0; w < FLEET_NWORKLOADS; w++)
 		seen[w] = json_object_new_object();
@@ -280,14 +273,15 @@ static void recorded_nodes_equal_replay_of_the_sums(void **state)
 		if (json_object_object_get_ex(seen[w], node_name(node), NULL))
 			fail_msg("%s: %s recorded twice", fleet_workloads[w], node);
 		json_object_object_add(seen[w], node_name(node), NULL);
-		bad += node_differs(s, fleet_workloads[w], node, metrics[w]);
+		bad += node_differs(s, fleet_workloads[w], node,
+				    json_object_object_get(replayed[w], "metrics"));
 	}
 	for (int w = 0; w < FLEET_NWORKLOADS; w++) {
-		bad += unrecorded(fleet_workloads[w], metrics[w], seen[w]);
+		bad += unrecorded(fleet_workloads[w],
+				  json_object_object_get(replayed[w], "metrics"), seen[w]);
 		print_message("%s: %d nodes recorded\n", fleet_workloads[w],
 			      json_object_object_length(seen[w]));
 		assert_true(json_object_object_length(seen[w]) > 10);
-		json_object_put(metrics[w]);
 		json_object_put(seen[w]);
 	}
 	json_object_put(recorded);
@@ -334,22 +328,17 @@ static int flags_differ(int w, json_object *recorded, json_object *want)
 /* Each workload's flagged nodes and bottleneck path: the replay's, and the recorded ones. */
 static void recorded_flags_and_bottleneck_are_the_replays(void **state)
 {
-	json_object *metrics[FLEET_NWORKLOADS], *flagged[FLEET_NWORKLOADS], *recorded, *flags;
-	const char *want[FLEET_NWORKLOADS];
-	char path[128];
+	json_object *recorded, *flags;
 	int bad = 0;
 
 	(void)state;
 	need_stand();
-	snprintf(path, sizeof(path), "%s/sums.jsonl", stand.tmp);
-	write_sums(path);
-	replay_sums(path, metrics, want, flagged);
 	recorded = prometheus_query(&stand.prom, BOTTLENECK_SELECTOR, stand.t);
 	flags = prometheus_query(&stand.prom, FLAGGED_SELECTOR, stand.t);
 	for (int w = 0; w < FLEET_NWORKLOADS; w++) {
-		const char *got = NULL;
+		const char *got = NULL, *want = itest_str(replayed[w], "bottleneck");
 
-		bad += flags_differ(w, flags, flagged[w]);
+		bad += flags_differ(w, flags, json_object_object_get(replayed[w], "flagged"));
 		for (size_t i = 0; i < json_object_array_length(recorded); i++) {
 			json_object *s = json_object_array_get_idx(recorded, i);
 
@@ -361,10 +350,8 @@ static void recorded_flags_and_bottleneck_are_the_replays(void **state)
 			assert_true(fabs(value_time(s) - stand.t) < 1e-3);
 		}
 		print_message("%s: bottleneck %s, the replay's %s\n", fleet_workloads[w],
-			      got ? got : "none", want[w] ? want[w] : "none");
-		bad += !got != !want[w] || (got && strcmp(got, want[w]));
-		json_object_put(metrics[w]);
-		json_object_put(flagged[w]);
+			      got ? got : "none", want ? want : "none");
+		bad += !got != !want || (got && strcmp(got, want));
 	}
 	json_object_put(recorded);
 	json_object_put(flags);
