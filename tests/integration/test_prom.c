@@ -358,6 +358,74 @@ static void scrape_passes_promtool_with_tma_series(void **state)
 }
 
 /*
+ * --prom-counts: the model's counts on /metrics are the JSON lines' counts of the
+ * same cgroup summed over the intervals up to the one served (the same k for every
+ * count), and the counts that are not events (context_switches) have none.
+ */
+static void prom_counts_are_the_json_counts(void **state)
+{
+	static const char *const events[] = { "SW.CONTEXT_SWITCHES", "SW.CPU_CLOCK",
+					      "SW.CPU_MIGRATIONS", "SW.PAGE_FAULTS" };
+	char cg[160], mnt[300], lab[512], path[200];
+	const char *args[] = { "--pmu",		"software", "--cgroup", mnt,
+			       "--interval",	"500ms",    "--listen", "127.0.0.1:0",
+			       "--prom-counts", "--format", "json",	NULL };
+	double scraped[4], sum[4] = { 0 };
+	struct itest_tmacg t;
+	pid_t burner;
+	char *text, *line, *save = NULL;
+	int port, matched = 0, lines = 0;
+
+	(void)state;
+	ITEST_NEED_ROOT();
+	itest_parent_name(cg, sizeof(cg), "promcounts");
+	assert_int_equal(itest_mkcg(cg), 0);
+	snprintf(mnt, sizeof(mnt), "%s/%s", itest_cgroup_mount(), cg);
+	port = start_listening(&t, args);
+	burner = itest_burn_in(cg, "2", "1", "1");
+	usleep(1300000);
+	text = scrape(port);
+	assert_int_equal(itest_wait(burner), 0);
+	assert_int_equal(itest_tmacg_stop(&t, SIGTERM), 0);
+	for (int e = 0; e < 4; e++) {
+		snprintf(lab, sizeof(lab), "host=\"" HOST "\",cgroup=\"/%s\",event=\"%s\"", cg,
+			 events[e]);
+		scraped[e] = sample(text, "tmacg_events_total", lab);
+	}
+	if (!(scraped[1] > 0))
+		fail_msg("no tmacg_events_total of SW.CPU_CLOCK for /%s in\n%s", cg, text);
+	assert_null(strstr(text, "event=\"context_switches\""));
+	snprintf(path, sizeof(path), "\"cgroup\":\"/%s\"", cg);
+	for (line = strtok_r(t.out, "\n", &save); line && !matched;
+	     line = strtok_r(NULL, "\n", &save)) {
+		int same = 0;
+
+		if (!strstr(line, path))
+			continue;
+		lines++;
+		for (int e = 0; e < 4; e++) {
+			char key[64];
+			const char *at;
+
+			snprintf(key, sizeof(key), "\"%s\":", events[e]);
+			at = strstr(line, key);
+			if (at && strncmp(at + strlen(key), "null", 4))
+				sum[e] += strtod(at + strlen(key), NULL);
+			same += sum[e] == scraped[e] || (isnan(scraped[e]) && sum[e] == 0);
+		}
+		matched = same == 4;
+	}
+	if (!matched)
+		fail_msg("/metrics' counts (%.17g, %.17g, %.17g, %.17g) are no sum of the first "
+			 "of %d JSON lines of /%s",
+			 scraped[0], scraped[1], scraped[2], scraped[3], lines, cg);
+	printf("  /metrics' counts: the sum of the first %d JSON lines\n", lines);
+	free(text);
+	itest_tmacg_free(&t);
+	assert_int_equal(itest_rmcg(cg), 0);
+}
+
+/*
  * The value of the tma_groups label of a sample name{labels,tma_groups="G"}
  * in text (into g), or fails.
  */
@@ -730,6 +798,7 @@ int main(void)
 		cmocka_unit_test(scrape_matches_cpu_stat_and_forgets_removed),
 		cmocka_unit_test(alive_not_ready_before_the_first_interval),
 		cmocka_unit_test(scrape_passes_promtool_with_tma_series),
+		cmocka_unit_test(prom_counts_are_the_json_counts),
 		cmocka_unit_test(level_6_nodes_and_measured_share),
 		cmocka_unit_test(k8s_series_carry_pod_names),
 		cmocka_unit_test(top_bounds_the_series),

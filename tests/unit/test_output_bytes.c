@@ -423,6 +423,26 @@ static size_t without_family(char *text, const char *family, int want, char *tak
 	return (size_t)(out - text);
 }
 
+/*
+ * The build info's formula-state labels (added after the fixtures), checked
+ * against the head's facts and taken out: the rest must be as pinned.
+ */
+static size_t without_state_labels(char *text, const struct report_line *head)
+{
+	char want[96];
+	char *at;
+	size_t n;
+
+	snprintf(want, sizeof(want), ",smt=\"%s\",topdown_fixed=\"%s\"",
+		 head->smt ? "true" : "false", head->topdown_fixed ? "true" : "false");
+	at = strstr(text, want);
+	if (!at)
+		fail_msg("the build info has no %s", want);
+	n = strlen(want);
+	memmove(at, at + n, strlen(at + n) + 1);
+	return strlen(text);
+}
+
 /* One interval of the exposition over the first n lines of L; name: metricsL.K.txt. */
 static void interval(struct prom_expo *e, const struct lines *L, int n, const char *name)
 {
@@ -443,6 +463,8 @@ static void interval(struct prom_expo *e, const struct lines *L, int n, const ch
 	assert_non_null(measured);
 	len = without_family(text, "tmacg_tma_measured_ratio", L->measured ? n * nsets(L) : 0,
 			     measured);
+	fill(L, 0, &l);
+	without_state_labels(text, &l);
 	len = without_groups(L, text);
 	pin(name, text, len);
 	if (L->measured) {

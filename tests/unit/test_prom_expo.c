@@ -178,7 +178,7 @@ static void one_interval_exact_text(void **state)
 		"# HELP tmacg_build_info tmacg's version and the model it evaluates (value 1)\n"
 		"# TYPE tmacg_build_info gauge\n"
 		"tmacg_build_info{host=\"node-1\",version=\"0.1.0\",model=\"software\","
-		"tma_version=\"\"} 1\n"
+		"tma_version=\"\",smt=\"false\",topdown_fixed=\"false\"} 1\n"
 		"# HELP tmacg_interval_seconds Length of the last completed interval, the one "
 		"served\n"
 		"# TYPE tmacg_interval_seconds gauge\n"
@@ -1114,6 +1114,72 @@ static void promtool_accepts_hostile_names(void **state)
 		skip();
 }
 
+/*
+ * --prom-counts: the line's counts that are model events, as tmacg_events_total summed
+ * over intervals, named as JSON's counts; a count never measured has no sample, one
+ * that is not an event (context_switches, a copy of SW.CONTEXT_SWITCHES) none either.
+ * The build info carries the formulas' inputs of a measured interval.
+ */
+static void prom_counts_events(void **state)
+{
+	static const char *const names[] = { "on_cpu_s", "context_switches", "SW.CONTEXT_SWITCHES",
+					     "SW.PAGE_FAULTS", "SW.CPU_CLOCK" };
+	char err[256];
+	struct tma_model *m = model_load_builtin("software", err, sizeof(err));
+	struct prom_expo *e = prom_expo_new(false), *plain = prom_expo_new(false);
+	double values[5] = { 0.5, 5, 5, NAN, 1e9 };
+	struct fake_line a;
+	struct report_line head = { .time = { 1700000000, 0 },
+				    .interval_s = 1,
+				    .host = "node-1",
+				    .model = "software",
+				    .smt = true,
+				    .pmu_slots = 8 };
+	char *text;
+
+	(void)state;
+	assert_non_null(m);
+	prom_expo_set_counts(e, true);
+	for (int round = 0; round < 2; round++) {
+		assert_int_equal(prom_expo_begin(e, &head), 0);
+		fake(&a, "/svc", 7, 0.5);
+		a.line.tma = m;
+		a.line.ncounts = 5;
+		a.line.count_names = names;
+		a.line.count_values = values;
+		assert_int_equal(prom_expo_line(e, &a.line), 0);
+		text = end(e);
+		assert_non_null(strstr(text, "model=\"software\",tma_version=\"\",smt=\"true\","
+					     "topdown_fixed=\"false\",pmu_slots=\"8\"} 1\n"));
+		assert_non_null(strstr(text, "# TYPE tmacg_events_total counter\n"));
+		assert_non_null(
+			strstr(text, round ? "tmacg_events_total{host=\"node-1\",cgroup=\"/svc\","
+					     "event=\"SW.CONTEXT_SWITCHES\"} 10\n" :
+					     "tmacg_events_total{host=\"node-1\",cgroup=\"/svc\","
+					     "event=\"SW.CONTEXT_SWITCHES\"} 5\n"));
+		assert_non_null(strstr(text, round ? "event=\"SW.CPU_CLOCK\"} 2000000000\n" :
+						     "event=\"SW.CPU_CLOCK\"} 1000000000\n"));
+		assert_null(strstr(text, "event=\"context_switches\""));
+		assert_null(strstr(text, "event=\"on_cpu_s\""));
+		if (!round)
+			assert_null(strstr(text, "SW.PAGE_FAULTS"));
+		else
+			assert_non_null(strstr(text, "event=\"SW.PAGE_FAULTS\"} 3\n"));
+		promtool_accepts(text);
+		free(text);
+		values[3] = 3; /* measured from the second interval on */
+	}
+	/* without --prom-counts: none */
+	assert_int_equal(prom_expo_begin(plain, &head), 0);
+	assert_int_equal(prom_expo_line(plain, &a.line), 0);
+	text = end(plain);
+	assert_null(strstr(text, "tmacg_events_total"));
+	free(text);
+	prom_expo_free(e);
+	prom_expo_free(plain);
+	model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1135,6 +1201,7 @@ int main(void)
 		cmocka_unit_test(no_slot_counters_without_slots),
 		cmocka_unit_test(ratios_to_nine_digits_counters_exact),
 		cmocka_unit_test(promtool_accepts_hostile_names),
+		cmocka_unit_test(prom_counts_events),
 		cmocka_unit_test(different_names_keep_different_values),
 	};
 

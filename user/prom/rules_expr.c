@@ -141,12 +141,13 @@ static void mark_events(const struct rules_state *s, int e, bool *events, bool *
 		}
 		return;
 	}
-	if (x->kind == EXPR_COND) { /* a branch the flags decide: only the one taken */
+	if (x->kind ==
+	    EXPR_COND) { /* b if a else c: a branch the flags decide, only the one taken */
 		struct tr t = { .s = s };
-		struct pq c = translate(&t, x->b);
+		struct pq c = translate(&t, x->a);
 
 		if (!c.text && !c.absent) {
-			mark_events(s, c.num != 0 ? x->a : x->c, events, seen_node);
+			mark_events(s, c.num != 0 ? x->b : x->c, events, seen_node);
 			return;
 		}
 		pq_free(&c);
@@ -341,11 +342,11 @@ static struct pq lazy(struct tr *t, const struct expr *x)
 	struct pq a, b, c;
 	char *keep;
 
-	if (x->kind == EXPR_COND) { /* x->a if x->b else x->c: the branch not taken is no matter */
-		c = translate(t, x->b);
+	if (x->kind == EXPR_COND) { /* x->b if x->a else x->c: the branch not taken is no matter */
+		c = translate(t, x->a);
 		if (c.absent || !c.text)
-			return c.absent ? c : translate(t, c.num != 0 ? x->a : x->c);
-		a = translate(t, x->a);
+			return c.absent ? c : translate(t, c.num != 0 ? x->b : x->c);
+		a = translate(t, x->b);
 		return choose(t, c, a, translate(t, x->c));
 	}
 	/* Python: a and b is a when a is 0, else b; a or b is a when a is not 0, else b */
@@ -413,6 +414,58 @@ static struct pq translate(struct tr *t, int e)
 	}
 }
 
+/*
+ * Truth of e as 0 or 1, for a threshold, where only whether it holds counts:
+ * `a and b` is then a product and reads each operand once, where its value
+ * (the deciding operand, lazily) would read a three times and a chain of n
+ * thresholds' `and`s 3^n times.  A product is absent where b is, a
+ * threshold whose b divides by zero after a false a: the flag is absent,
+ * which every reader takes as not flagged, as the evaluator has it.
+ */
+static struct pq truth(struct tr *t, int e)
+{
+	const struct expr *x = &model_view_pool(t->s->m)->e[e];
+	struct pq a, b, out;
+
+	if (x->kind != EXPR_AND && x->kind != EXPR_OR && x->kind != EXPR_NOT) {
+		a = translate(t, e);
+		if (a.absent || !a.text)
+			return a.absent ? a : number(a.num != 0);
+		if (x->kind >= EXPR_LT && x->kind <= EXPR_NE)
+			return a; /* 0 or 1 already */
+		out = vec(fmt("(%s != bool 0)", a.text));
+		pq_free(&a);
+		return out;
+	}
+	a = truth(t, x->a);
+	if (x->kind == EXPR_NOT) {
+		if (a.absent || !a.text)
+			return a.absent ? a : number(a.num == 0);
+		out = vec(fmt("(1 - %s)", a.text));
+		pq_free(&a);
+		return out;
+	}
+	if (a.absent)
+		return a;
+	if (!a.text) /* decided by a, or b decides */
+		return (x->kind == EXPR_AND) == (a.num == 0) ? a : truth(t, x->b);
+	b = truth(t, x->b);
+	if (b.absent) /* a alone: where a decides */
+		out = vec(fmt("(%s %s 0)", a.text, x->kind == EXPR_AND ? "==" : ">"));
+	else if (!b.text)
+		out = (x->kind == EXPR_AND) == (b.num != 0) ?
+			      a :
+			      vec(fmt("(0 * %s + %g)", a.text, b.num));
+	else if (x->kind == EXPR_AND)
+		out = vec(fmt("(%s * %s)", a.text, b.text));
+	else
+		out = vec(fmt("(((%s + %s) > bool 0) or (%s > 0))", a.text, b.text, a.text));
+	if (out.text != a.text)
+		pq_free(&a);
+	pq_free(&b);
+	return out;
+}
+
 char *rules_node_value(const struct rules_state *s, int i)
 {
 	struct tr t = { .s = s };
@@ -450,9 +503,9 @@ char *rules_node_flag(const struct rules_state *s, int i)
 		free(self);
 		return NULL;
 	}
-	th = translate(&t, root);
+	th = truth(&t, root);
 	if (!th.absent)
-		out = th.text ? fmt("((%s != bool 0) and %s)", th.text, self) :
+		out = th.text ? fmt("(%s and %s)", th.text, self) :
 				fmt("(0 * %s + %d)", self, th.num != 0);
 	pq_free(&th);
 	free(self);
