@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dashboard_check.h"
 #include "model/model.h"
 #include "output/cgroup_record.h"
 #include "prom/prom_expo.h"
@@ -106,69 +107,17 @@ static int teardown(void **state)
 	return 0;
 }
 
-static json_object *get(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-
-	if (!json_object_object_get_ex(o, key, &v))
-		fail_msg("missing \"%s\" in %s", key, json_object_to_json_string(o));
-	return v;
-}
-
-static const char *str(json_object *o, const char *key)
-{
-	json_object *v = get(o, key);
-
-	if (!json_object_is_type(v, json_type_string))
-		fail_msg("\"%s\" is not a string", key);
-	return json_object_get_string(v);
-}
-
 static void importable_structure(void **state)
 {
-	json_object *panels = get(dash, "panels"), *vars = get(get(dash, "templating"), "list");
-	bool seen_id[1000] = { false };
-	bool has_var[3] = { false };
-
 	(void)state;
-	assert_true(json_object_is_type(get(dash, "schemaVersion"), json_type_int));
-	assert_true(json_object_get_int(get(dash, "schemaVersion")) >= 36);
-	assert_true(json_object_is_type(get(dash, "id"), json_type_null)); /* a new dashboard */
-	assert_true(strlen(str(dash, "uid")) > 0 && strlen(str(dash, "uid")) <= 40);
-	assert_true(strlen(str(dash, "title")) > 0);
-	for (size_t i = 0; i < json_object_array_length(vars); i++) {
-		json_object *v = json_object_array_get_idx(vars, i);
-		const char *name = str(v, "name");
-
-		if (!strcmp(name, "datasource")) {
-			assert_string_equal(str(v, "type"), "datasource");
-			assert_string_equal(str(v, "query"), "prometheus");
-			has_var[0] = true;
-		}
-		has_var[1] |= !strcmp(name, "host");
-		has_var[2] |= !strcmp(name, "namespace");
-	}
-	assert_true(has_var[0] && has_var[1] && has_var[2]);
-	for (size_t i = 0; i < json_object_array_length(panels); i++) {
-		json_object *p = json_object_array_get_idx(panels, i), *gp = get(p, "gridPos");
-		int id = json_object_get_int(get(p, "id"));
-		int x = json_object_get_int(get(gp, "x")), w = json_object_get_int(get(gp, "w"));
-
-		assert_true(id > 0 && id < 1000 && !seen_id[id]);
-		seen_id[id] = true;
-		assert_true(x >= 0 && w > 0 && x + w <= 24);
-		assert_true(json_object_get_int(get(gp, "h")) > 0);
-		if (!strcmp(str(p, "type"), "row"))
-			continue;
-		assert_string_equal(str(get(p, "datasource"), "uid"), "${datasource}");
-		assert_true(json_object_array_length(get(p, "targets")) > 0);
-	}
+	dashboard_check_importable(dash, (const char *const[]){ "host", "namespace", NULL });
 }
 
 /* Calls fn on every PromQL text: panel targets and variable queries. */
 static void each_query(void (*fn)(const char *where, const char *expr))
 {
-	json_object *panels = get(dash, "panels"), *vars = get(get(dash, "templating"), "list");
+	json_object *panels = dashboard_get(dash, "panels"),
+		    *vars = dashboard_get(dashboard_get(dash, "templating"), "list");
 
 	for (size_t i = 0; i < json_object_array_length(panels); i++) {
 		json_object *p = json_object_array_get_idx(panels, i), *targets;
@@ -178,15 +127,16 @@ static void each_query(void (*fn)(const char *where, const char *expr))
 		for (size_t t = 0; t < json_object_array_length(targets); t++) {
 			json_object *tg = json_object_array_get_idx(targets, t);
 
-			assert_string_equal(str(get(tg, "datasource"), "uid"), "${datasource}");
-			fn(str(p, "title"), str(tg, "expr"));
+			assert_string_equal(dashboard_str(dashboard_get(tg, "datasource"), "uid"),
+					    "${datasource}");
+			fn(dashboard_str(p, "title"), dashboard_str(tg, "expr"));
 		}
 	}
 	for (size_t i = 0; i < json_object_array_length(vars); i++) {
 		json_object *v = json_object_array_get_idx(vars, i);
 
-		if (!strcmp(str(v, "type"), "query"))
-			fn(str(v, "name"), str(v, "definition"));
+		if (!strcmp(dashboard_str(v, "type"), "query"))
+			fn(dashboard_str(v, "name"), dashboard_str(v, "definition"));
 	}
 }
 
@@ -353,12 +303,12 @@ static void node_names_exist(void **state)
 
 static json_object *panel_titled(const char *prefix)
 {
-	json_object *panels = get(dash, "panels");
+	json_object *panels = dashboard_get(dash, "panels");
 
 	for (size_t i = 0; i < json_object_array_length(panels); i++) {
 		json_object *p = json_object_array_get_idx(panels, i);
 
-		if (!strncmp(str(p, "title"), prefix, strlen(prefix)))
+		if (!strncmp(dashboard_str(p, "title"), prefix, strlen(prefix)))
 			return p;
 	}
 	fail_msg("no panel titled \"%s...\"", prefix);
@@ -367,7 +317,7 @@ static json_object *panel_titled(const char *prefix)
 
 static const char *first_expr(json_object *panel)
 {
-	return str(json_object_array_get_idx(get(panel, "targets"), 0), "expr");
+	return dashboard_str(json_object_array_get_idx(dashboard_get(panel, "targets"), 0), "expr");
 }
 
 static void the_panels_the_issue_asks_for(void **state)
@@ -376,11 +326,15 @@ static void the_panels_the_issue_asks_for(void **state)
 
 	(void)state;
 	/* Level 1 stacked per pod, over time. */
-	assert_string_equal(str(l1, "type"), "timeseries");
-	assert_string_equal(str(l1, "repeat"), "pod");
+	assert_string_equal(dashboard_str(l1, "type"), "timeseries");
+	assert_string_equal(dashboard_str(l1, "repeat"), "pod");
 	assert_string_equal(
-		str(get(get(get(get(l1, "fieldConfig"), "defaults"), "custom"), "stacking"),
-		    "mode"),
+		dashboard_str(
+			dashboard_get(dashboard_get(dashboard_get(dashboard_get(l1, "fieldConfig"),
+								  "defaults"),
+						    "custom"),
+				      "stacking"),
+			"mode"),
 		"normal");
 	assert_non_null(strstr(first_expr(l1), "level=\"1\""));
 	assert_non_null(strstr(first_expr(l1), "by (tma_node)"));
@@ -399,7 +353,7 @@ static void the_panels_the_issue_asks_for(void **state)
 	assert_non_null(strstr(first_expr(panel_titled("Memory bound beyond the L3")),
 			       "Memory_Bound\\\\.(L3_Miss_Bound|DRAM_Bound)\""));
 	/* A bottleneck table and the data quality. */
-	assert_string_equal(str(table, "type"), "table");
+	assert_string_equal(dashboard_str(table, "type"), "table");
 	assert_non_null(strstr(first_expr(table), "tmacg_bottleneck_info"));
 	assert_non_null(strstr(first_expr(panel_titled("running_min")), "tmacg_running_ratio_min"));
 	assert_non_null(strstr(first_expr(panel_titled("Dropped")), "tmacg_dropped_total"));

@@ -19,16 +19,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <arpa/inet.h>
 #include <json-c/json.h>
 #include <limits.h>
 #include <math.h>
-#include <netinet/in.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -36,13 +32,14 @@
 #include "model/model.h"
 #include "output/cgroup_record.h"
 #include "prom/prom_expo.h"
+#include "prometheus_proc.h"
 #include "repo_root.h"
 
 #define INTERVALS 20
 #define STEP_S 15
 
 static char root[PATH_MAX], dir[64], server[64];
-static pid_t prometheus_pid;
+static struct prometheus_proc prom;
 static long eval_time;
 
 struct family_text {
@@ -236,20 +233,6 @@ static void record(const char *om_path, long first_ts)
 	model_free(zen4);
 }
 
-static int free_port(void)
-{
-	struct sockaddr_in sin = { .sin_family = AF_INET,
-				   .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t len = sizeof(sin);
-	int fd = socket(AF_INET, SOCK_STREAM, 0), port;
-
-	assert_int_equal(bind(fd, (struct sockaddr *)&sin, sizeof(sin)), 0);
-	assert_int_equal(getsockname(fd, (struct sockaddr *)&sin, &len), 0);
-	port = ntohs(sin.sin_port);
-	close(fd);
-	return port;
-}
-
 static int run(const char *cmd)
 {
 	int st = system(cmd);
@@ -260,17 +243,12 @@ static int run(const char *cmd)
 static int setup(void **state)
 {
 	char cmd[PATH_MAX + 256], path[128];
-	FILE *f;
 
 	(void)state;
 	if (repo_root(root, sizeof(root)))
 		return -1;
-	if (run("command -v promtool >/dev/null && command -v prometheus >/dev/null")) {
-		fprintf(stderr,
-			"  promtool and prometheus not installed (Debian package "
-			"prometheus; deploy/install-deps.sh --test installs it): skipped\n");
+	if (!prometheus_installed())
 		return 0;
-	}
 	snprintf(dir, sizeof(dir), "/tmp/tmacg-dash-XXXXXX");
 	if (!mkdtemp(dir))
 		return -1;
@@ -289,39 +267,10 @@ static int setup(void **state)
 			dir);
 		return -1;
 	}
-	snprintf(path, sizeof(path), "%s/prometheus.yml", dir);
-	f = fopen(path, "w");
-	fputs("global:\n  evaluation_interval: 1m\n", f);
-	fclose(f);
-	snprintf(server, sizeof(server), "http://127.0.0.1:%d", free_port());
-	prometheus_pid = fork();
-	if (prometheus_pid == 0) {
-		char cfg[160], data[160], listen[80], log[160];
-
-		snprintf(cfg, sizeof(cfg), "--config.file=%s/prometheus.yml", dir);
-		snprintf(data, sizeof(data), "--storage.tsdb.path=%s/data", dir);
-		snprintf(listen, sizeof(listen), "--web.listen-address=%s", server + 7);
-		snprintf(log, sizeof(log), "%s/prometheus.log", dir);
-		if (!freopen(log, "w", stderr) || !freopen("/dev/null", "w", stdout))
-			_exit(127);
-		execlp("prometheus", "prometheus", cfg, data, listen, "--log.level=warn",
-		       (char *)NULL);
-		_exit(127);
-	}
-	for (int i = 0; i < 600; i++) { /* up to 60 s on a loaded machine */
-		snprintf(cmd, sizeof(cmd), "promtool query instant %s 'vector(1)' >/dev/null 2>&1",
-			 server);
-		if (!run(cmd))
-			return 0;
-		if (waitpid(prometheus_pid, NULL, WNOHANG) == prometheus_pid) {
-			fprintf(stderr, "prometheus exited: see %s/prometheus.log\n", dir);
-			prometheus_pid = 0;
-			return -1;
-		}
-		usleep(100000);
-	}
-	fprintf(stderr, "prometheus did not answer within 60 s\n");
-	return -1;
+	if (prometheus_start(&prom, dir, "global:\n  evaluation_interval: 1m\n"))
+		return -1;
+	snprintf(server, sizeof(server), "http://127.0.0.1:%d", prom.port);
+	return 0;
 }
 
 static int teardown(void **state)
@@ -329,10 +278,7 @@ static int teardown(void **state)
 	char cmd[128];
 
 	(void)state;
-	if (prometheus_pid > 0) {
-		kill(prometheus_pid, SIGTERM);
-		waitpid(prometheus_pid, NULL, 0);
-	}
+	prometheus_stop(&prom);
 	if (dir[0]) {
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 		run(cmd);

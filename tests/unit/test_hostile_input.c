@@ -14,7 +14,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -27,6 +26,7 @@
 
 #include "model/model.h"
 #include "pmu/cpu_desc.h"
+#include "tree_tmacg.h"
 
 /*
  * What would block forever fails the program instead: SIGALRM's default ends
@@ -172,17 +172,6 @@ static void test_model_size_capped(void **state)
 	free(text);
 }
 
-/* build/tests/unit/test_x -> build/tmacg: the binary of the same tree (plain or sanitizer). */
-static void tmacg_path(char *buf, size_t len)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	assert_true(n > 0);
-	exe[n] = '\0';
-	snprintf(buf, len, "%s/../../tmacg", dirname(exe));
-}
-
 static double now_s(void)
 {
 	struct timespec ts;
@@ -215,7 +204,7 @@ static void test_replay_pipe_ends_on_signal(void **state)
 	char bin[PATH_MAX];
 
 	(void)state;
-	tmacg_path(bin, sizeof(bin));
+	tree_tmacg(bin, sizeof(bin));
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
 		int in[2], status;
 		pid_t pid;
@@ -253,7 +242,7 @@ static void test_model_fifo_ends_at_once(void **state)
 	pid_t pid;
 
 	(void)state;
-	tmacg_path(bin, sizeof(bin));
+	tree_tmacg(bin, sizeof(bin));
 	path_in_tmp(fifo, sizeof(fifo), "m.tma");
 	assert_int_equal(mkfifo(fifo, 0600), 0);
 	pid = fork();
