@@ -8,6 +8,7 @@
  */
 #include "rules_cmd.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,9 +143,16 @@ int rules_cmd_run(const struct options *o, FILE *out, FILE *err)
 		 o->tma_version ? " --tma-version " : "", o->tma_version ? o->tma_version : "",
 		 o->level, o->rules_window ? " --rules-window " : "",
 		 o->rules_window ? o->rules_window : "");
-	if (!rc && rules_write(out, l.rm, l.n, window, command)) {
-		fputs("tmacg: --prometheus-rules: could not write the rules\n", err);
-		rc = 1;
+	if (!rc) {
+		int wr = rules_write(out, l.rm, l.n, window, command);
+
+		if (wr == -ENOMEM)
+			fputs("tmacg: --prometheus-rules: out of memory while making the rules: what "
+			      "was written is incomplete; do not load it\n",
+			      err);
+		else if (wr)
+			fputs("tmacg: --prometheus-rules: could not write the rules\n", err);
+		rc = wr ? 1 : 0;
 	}
 	loaded_free(&l);
 	return rc;

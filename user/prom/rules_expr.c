@@ -24,15 +24,32 @@ struct tr {
 
 static struct pq translate(struct tr *t, int e);
 
-static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static char *fmt(const char *f, ...)
+/* The generator runs on one thread (tmacg --prometheus-rules), start to end. */
+static bool out_of_memory;
+
+void rules_out_of_memory(void)
+{
+	out_of_memory = true;
+}
+
+bool rules_take_out_of_memory(void)
+{
+	bool was = out_of_memory;
+
+	out_of_memory = false;
+	return was;
+}
+
+char *rules_fmt(const char *f, ...)
 {
 	va_list ap;
 	char *out;
 
 	va_start(ap, f);
-	if (vasprintf(&out, f, ap) < 0)
+	if (vasprintf(&out, f, ap) < 0) {
 		out = NULL;
+		rules_out_of_memory();
+	}
 	va_end(ap);
 	return out;
 }
@@ -61,7 +78,7 @@ static char *num_text(double v)
 	char buf[DOUBLE_TEXT_MAX];
 
 	shortest_double(v, buf);
-	return fmt("%s", buf);
+	return rules_fmt("%s", buf);
 }
 
 char *rules_quote(const char *text)
@@ -69,8 +86,10 @@ char *rules_quote(const char *text)
 	size_t n = strlen(text);
 	char *out = malloc(2 * n + 1), *p = out;
 
-	if (!out)
+	if (!out) {
+		rules_out_of_memory();
 		return NULL;
+	}
 	for (; *text; text++) {
 		if (*text == '\\' || *text == '"')
 			*p++ = '\\';
@@ -83,8 +102,8 @@ char *rules_quote(const char *text)
 char *rules_recorded(const struct rules_state *s, const char *name, int node)
 {
 	char *path = rules_quote(model_node(s->m, node)->path);
-	char *out = path ? fmt("sum without (tma_node, level) (%s%s{%s,tma_node=\"%s\"})", name,
-			       s->window, s->sel, path) :
+	char *out = path ? rules_fmt("sum without (tma_node, level) (%s%s{%s,tma_node=\"%s\"})",
+				     name, s->window, s->sel, path) :
 			   NULL;
 
 	free(path);
@@ -93,7 +112,7 @@ char *rules_recorded(const struct rules_state *s, const char *name, int node)
 
 char *rules_base(const struct rules_state *s)
 {
-	return fmt("(0 * count without (event) (%s%s{%s}))", RULES_EVENTS, s->window, s->sel);
+	return rules_fmt("(0 * count without (event) (%s%s{%s}))", RULES_EVENTS, s->window, s->sel);
 }
 
 /* A number where a vector is needed: that number for every workload of the state. */
@@ -105,7 +124,7 @@ static char *as_vector(const struct rules_state *s, struct pq p)
 		return p.text;
 	base = rules_base(s);
 	num = num_text(p.num);
-	out = base && num ? fmt("(%s + %s)", base, num) : NULL;
+	out = base && num ? rules_fmt("(%s + %s)", base, num) : NULL;
 	free(base);
 	free(num);
 	return out;
@@ -168,11 +187,11 @@ static char *events_present(const struct rules_state *s, int i)
 	FILE *f;
 
 	if (!events || !seen)
-		goto done;
+		goto nomem;
 	mark_events(s, model_view_formula(s->m, i), events, seen);
 	f = open_memstream(&re, &len);
 	if (!f)
-		goto done;
+		goto nomem;
 	for (int e = 0; e < nev; e++) {
 		if (!events[e])
 			continue;
@@ -188,10 +207,13 @@ static char *events_present(const struct rules_state *s, int i)
 		}
 	}
 	if (fclose(f))
-		goto done;
-	out = k ? fmt("(0 * (count without (event) (%s%s{%s,event=~\"%s\"}) == %d))", RULES_EVENTS,
-		      s->window, s->sel, re, k) :
+		goto nomem;
+	out = k ? rules_fmt("(0 * (count without (event) (%s%s{%s,event=~\"%s\"}) == %d))",
+			    RULES_EVENTS, s->window, s->sel, re, k) :
 		  rules_base(s);
+	goto done;
+nomem:
+	rules_out_of_memory();
 done:
 	free(re);
 	free(events);
@@ -208,7 +230,8 @@ static struct pq node_read(struct tr *t, int i)
 			  rules_node_value(t->s, i);
 	char *present = events_present(t->s, i);
 	struct pq out =
-		vec(present ? (v ? fmt("(%s or %s)", v, present) : fmt("%s", present)) : NULL);
+		vec(present ? (v ? rules_fmt("(%s or %s)", v, present) : rules_fmt("%s", present)) :
+			      NULL);
 
 	free(v);
 	free(present);
@@ -229,7 +252,7 @@ static struct pq flag_read(struct tr *t, int i)
 	if (!f)
 		return number(0);
 	base = rules_base(t->s);
-	out = vec(base ? fmt("(%s or %s)", f, base) : NULL);
+	out = vec(base ? rules_fmt("(%s or %s)", f, base) : NULL);
 	free(f);
 	free(base);
 	return out;
@@ -238,8 +261,8 @@ static struct pq flag_read(struct tr *t, int i)
 static struct pq event_read(struct tr *t, int e)
 {
 	char *name = rules_quote(model_event_name(t->s->m, e));
-	struct pq out = vec(name ? fmt("sum without (event) (%s%s{%s,event=\"%s\"})", RULES_EVENTS,
-				       t->s->window, t->s->sel, name) :
+	struct pq out = vec(name ? rules_fmt("sum without (event) (%s%s{%s,event=\"%s\"})",
+					     RULES_EVENTS, t->s->window, t->s->sel, name) :
 				   NULL);
 
 	free(name);
@@ -276,11 +299,13 @@ static const char *op_text(int kind)
 static char *min_max(bool min, struct pq *a, struct pq *b)
 {
 	if (!a->text)
-		return fmt("%s(%s, %s)", min ? "clamp_max" : "clamp_min", b->text, operand(a));
+		return rules_fmt("%s(%s, %s)", min ? "clamp_max" : "clamp_min", b->text,
+				 operand(a));
 	if (!b->text)
-		return fmt("%s(%s, %s)", min ? "clamp_max" : "clamp_min", a->text, operand(b));
-	return fmt("((%s %s %s) or (%s %s %s))", a->text, min ? "<=" : ">=", b->text, b->text,
-		   min ? "<" : ">", a->text);
+		return rules_fmt("%s(%s, %s)", min ? "clamp_max" : "clamp_min", a->text,
+				 operand(b));
+	return rules_fmt("((%s %s %s) or (%s %s %s))", a->text, min ? "<=" : ">=", b->text, b->text,
+			 min ? "<" : ">", a->text);
 }
 
 static struct pq binary(struct tr *t, int kind, struct pq a, struct pq b)
@@ -305,11 +330,11 @@ static struct pq binary(struct tr *t, int kind, struct pq a, struct pq b)
 	if (kind == EXPR_MIN || kind == EXPR_MAX)
 		out = vec(min_max(kind == EXPR_MIN, &a, &b));
 	else if (kind == EXPR_DIV && b.text)
-		out = vec(fmt("(%s / (%s != 0))", operand(&a), b.text));
+		out = vec(rules_fmt("(%s / (%s != 0))", operand(&a), b.text));
 	else if (kind >= EXPR_LT && kind <= EXPR_NE)
-		out = vec(fmt("(%s %s bool %s)", operand(&a), op_text(kind), operand(&b)));
+		out = vec(rules_fmt("(%s %s bool %s)", operand(&a), op_text(kind), operand(&b)));
 	else
-		out = vec(fmt("(%s %s %s)", operand(&a), op_text(kind), operand(&b)));
+		out = vec(rules_fmt("(%s %s %s)", operand(&a), op_text(kind), operand(&b)));
 	(void)t;
 	pq_free(&a);
 	pq_free(&b);
@@ -323,12 +348,12 @@ static struct pq choose(struct tr *t, struct pq c, struct pq x, struct pq y)
 	struct pq out;
 
 	if (xv && yv)
-		out = vec(
-			fmt("((%s and (%s != 0)) or (%s and (%s == 0)))", xv, c.text, yv, c.text));
+		out = vec(rules_fmt("((%s and (%s != 0)) or (%s and (%s == 0)))", xv, c.text, yv,
+				    c.text));
 	else if (xv)
-		out = vec(fmt("(%s and (%s != 0))", xv, c.text));
+		out = vec(rules_fmt("(%s and (%s != 0))", xv, c.text));
 	else if (yv)
-		out = vec(fmt("(%s and (%s == 0))", yv, c.text));
+		out = vec(rules_fmt("(%s and (%s == 0))", yv, c.text));
 	else
 		out = absent;
 	free(xv);
@@ -356,8 +381,8 @@ static struct pq lazy(struct tr *t, const struct expr *x)
 	if (!a.text)
 		return (x->kind == EXPR_AND) == (a.num == 0) ? a : translate(t, x->b);
 	b = translate(t, x->b);
-	keep = fmt("(%s %s 0)", a.text, x->kind == EXPR_AND ? "==" : "!=");
-	c = vec(fmt("%s", a.text));
+	keep = rules_fmt("(%s %s 0)", a.text, x->kind == EXPR_AND ? "==" : "!=");
+	c = vec(rules_fmt("%s", a.text));
 	pq_free(&a);
 	if (x->kind == EXPR_AND)
 		return choose(t, c, b, vec(keep));
@@ -389,7 +414,7 @@ static struct pq translate(struct tr *t, int e)
 	case EXPR_NODE:
 		return node_read(t, x->a);
 	case EXPR_SELF:
-		return t->self ? vec(fmt("%s", t->self)) : absent;
+		return t->self ? vec(rules_fmt("%s", t->self)) : absent;
 	case EXPR_OVER:
 		return flag_read(t, x->a);
 	case EXPR_NEG:
@@ -398,8 +423,9 @@ static struct pq translate(struct tr *t, int e)
 		if (a.absent || !a.text)
 			return a.absent ? a : number(expr_unary(x->kind, a.num));
 		{
-			struct pq out = vec(x->kind == EXPR_NEG ? fmt("(-(%s))", a.text) :
-								  fmt("(%s == bool 0)", a.text));
+			struct pq out =
+				vec(x->kind == EXPR_NEG ? rules_fmt("(-(%s))", a.text) :
+							  rules_fmt("(%s == bool 0)", a.text));
 
 			pq_free(&a);
 			return out;
@@ -433,7 +459,7 @@ static struct pq truth(struct tr *t, int e)
 			return a.absent ? a : number(a.num != 0);
 		if (x->kind >= EXPR_LT && x->kind <= EXPR_NE)
 			return a; /* 0 or 1 already */
-		out = vec(fmt("(%s != bool 0)", a.text));
+		out = vec(rules_fmt("(%s != bool 0)", a.text));
 		pq_free(&a);
 		return out;
 	}
@@ -441,7 +467,7 @@ static struct pq truth(struct tr *t, int e)
 	if (x->kind == EXPR_NOT) {
 		if (a.absent || !a.text)
 			return a.absent ? a : number(a.num == 0);
-		out = vec(fmt("(1 - %s)", a.text));
+		out = vec(rules_fmt("(1 - %s)", a.text));
 		pq_free(&a);
 		return out;
 	}
@@ -451,15 +477,15 @@ static struct pq truth(struct tr *t, int e)
 		return (x->kind == EXPR_AND) == (a.num == 0) ? a : truth(t, x->b);
 	b = truth(t, x->b);
 	if (b.absent) /* a alone: where a decides */
-		out = vec(fmt("(%s %s 0)", a.text, x->kind == EXPR_AND ? "==" : ">"));
+		out = vec(rules_fmt("(%s %s 0)", a.text, x->kind == EXPR_AND ? "==" : ">"));
 	else if (!b.text)
 		out = (x->kind == EXPR_AND) == (b.num != 0) ?
 			      a :
-			      vec(fmt("(0 * %s + %g)", a.text, b.num));
+			      vec(rules_fmt("(0 * %s + %g)", a.text, b.num));
 	else if (x->kind == EXPR_AND)
-		out = vec(fmt("(%s * %s)", a.text, b.text));
+		out = vec(rules_fmt("(%s * %s)", a.text, b.text));
 	else
-		out = vec(fmt("(((%s + %s) > bool 0) or (%s > 0))", a.text, b.text, a.text));
+		out = vec(rules_fmt("(((%s + %s) > bool 0) or (%s > 0))", a.text, b.text, a.text));
 	if (out.text != a.text)
 		pq_free(&a);
 	pq_free(&b);
@@ -479,7 +505,8 @@ char *rules_node_value(const struct rules_state *s, int i)
 		v.num = v.num > cap ? cap : v.num;
 	text = as_vector(s, v);
 	if (text && v.text && isfinite(cap)) {
-		char *c = num_text(cap), *capped = c ? fmt("clamp_max(%s, %s)", text, c) : NULL;
+		char *c = num_text(cap),
+		     *capped = c ? rules_fmt("clamp_max(%s, %s)", text, c) : NULL;
 
 		free(c);
 		free(text);
@@ -505,8 +532,8 @@ char *rules_node_flag(const struct rules_state *s, int i)
 	}
 	th = truth(&t, root);
 	if (!th.absent)
-		out = th.text ? fmt("(%s and %s)", th.text, self) :
-				fmt("(0 * %s + %d)", self, th.num != 0);
+		out = th.text ? rules_fmt("(%s and %s)", th.text, self) :
+				rules_fmt("(0 * %s + %d)", self, th.num != 0);
 	pq_free(&th);
 	free(self);
 	return out;

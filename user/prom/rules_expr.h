@@ -57,4 +57,15 @@ char *rules_recorded(const struct rules_state *s, const char *name, int node);
 /* text with PromQL's string escapes (\ and "), malloc'ed. */
 char *rules_quote(const char *text);
 
+/*
+ * An allocation of the rules failed: NULL means both "never a sample" and
+ * "out of memory" in the functions above, so each failure is noted here and
+ * the file is refused rather than written with a rule or a term missing.
+ */
+void rules_out_of_memory(void);
+/* Whether one was noted since the last call; clears it. */
+bool rules_take_out_of_memory(void);
+/* asprintf's text, malloc'ed; NULL (noted above) when out of memory. */
+char *rules_fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+
 #endif

@@ -46,12 +46,12 @@ static void yaml_string(FILE *f, const char *s)
 static void rule(FILE *f, const char *record, const char *window, const char *expr,
 		 const char *const *labels)
 {
-	char *name = NULL;
+	char *name = rules_fmt("%s%s", record, window ? window : "");
 
+	if (!name)
+		return;
 	fputs("      - record: ", f);
-	if (asprintf(&name, "%s%s", record, window ? window : "") < 0)
-		name = NULL;
-	yaml_string(f, name ? name : record);
+	yaml_string(f, name);
 	free(name);
 	fputs("\n        expr: ", f);
 	yaml_string(f, expr);
@@ -101,31 +101,32 @@ static void pod_owners(FILE *f)
  */
 static void event_sums(FILE *f, const char *window)
 {
-	char *joined = NULL, *expr = NULL;
+	char *expr,
+		*joined = rules_fmt(
+			"increase(tmacg_events_total{pod!=\"\",container=\"\"}[%s]) * on (host) "
+			"group_left (" STATE_LABELS ") max by (host, " STATE_LABELS
+			") (tmacg_build_info) * on (namespace, pod) group_left (workload, "
+			"workload_type) " POD_OWNER,
+			window);
 
-	if (asprintf(&joined,
-		     "increase(tmacg_events_total{pod!=\"\",container=\"\"}[%s]) * on (host) "
-		     "group_left (" STATE_LABELS ") max by (host, " STATE_LABELS
-		     ") (tmacg_build_info) * on (namespace, pod) group_left (workload, "
-		     "workload_type) " POD_OWNER,
-		     window) < 0)
+	if (!joined)
 		return;
-	if (asprintf(&expr, "count by (" WORKLOAD_LABELS ", " STATE_LABELS ", event) (%s)",
-		     joined) >= 0)
+	expr = rules_fmt("count by (" WORKLOAD_LABELS ", " STATE_LABELS ", event) (%s)", joined);
+	if (expr)
 		rule(f, EVENT_PODS, window, expr, NULL);
 	free(expr);
-	if (asprintf(&expr,
-		     "count by (" WORKLOAD_LABELS ", " STATE_LABELS ") (count by (" WORKLOAD_LABELS
-		     ", " STATE_LABELS ", pod) (%s))",
-		     joined) >= 0)
+	expr = rules_fmt("count by (" WORKLOAD_LABELS ", " STATE_LABELS
+			 ") (count by (" WORKLOAD_LABELS ", " STATE_LABELS ", pod) (%s))",
+			 joined);
+	if (expr)
 		rule(f, PODS, window, expr, NULL);
 	free(expr);
-	if (asprintf(&expr,
-		     "sum by (" WORKLOAD_LABELS ", " STATE_LABELS
-		     ", event) (%s) and on (" WORKLOAD_LABELS ", " STATE_LABELS
-		     ", event) (" EVENT_PODS "%s == on (" WORKLOAD_LABELS ", " STATE_LABELS
-		     ") group_left () " PODS "%s)",
-		     joined, window, window) >= 0)
+	expr = rules_fmt("sum by (" WORKLOAD_LABELS ", " STATE_LABELS
+			 ", event) (%s) and on (" WORKLOAD_LABELS ", " STATE_LABELS
+			 ", event) (" EVENT_PODS "%s == on (" WORKLOAD_LABELS ", " STATE_LABELS
+			 ") group_left () " PODS "%s)",
+			 joined, window, window);
+	if (expr)
 		rule(f, RULES_EVENTS, window, expr, NULL);
 	free(expr);
 	free(joined);
@@ -164,8 +165,10 @@ static void union_rule(FILE *f, const struct states *st, const char *record, int
 	FILE *t = open_memstream(&expr, &len);
 	int parts = 0;
 
-	if (!t)
+	if (!t) {
+		rules_out_of_memory();
 		return;
+	}
 	for (int k = 0; k < st->n; k++) {
 		char *e = make(&st->s[k], i);
 
@@ -175,7 +178,9 @@ static void union_rule(FILE *f, const struct states *st, const char *record, int
 		free(e);
 	}
 	snprintf(level, sizeof(level), "%d", n->level);
-	if (!fclose(t) && parts)
+	if (fclose(t))
+		rules_out_of_memory();
+	else if (parts)
 		rule(f, record, st->s[0].window, expr,
 		     label ? (const char *const[]){ label, value, "model", model_id(m),
 						    "tma_version", version, NULL } :
@@ -188,8 +193,8 @@ static char *pair(const struct rules_state *s, const char *name, int i, const ch
 {
 	char *a = rules_recorded(s, name, i), *b = rules_recorded(s, name2, i), *out = NULL;
 
-	if (a && b && asprintf(&out, "(%s and (%s == 1))", a, b) < 0)
-		out = NULL;
+	if (a && b)
+		out = rules_fmt("(%s and (%s == 1))", a, b);
 	free(a);
 	free(b);
 	return out;
@@ -207,6 +212,8 @@ static char *path_expr(const struct rules_state *s, int p)
 	bool after = false;
 
 	if (!fv_p || !(f = open_memstream(&out, &len))) {
+		if (fv_p)
+			rules_out_of_memory();
 		free(fv_p);
 		return NULL;
 	}
@@ -236,6 +243,7 @@ static char *path_expr(const struct rules_state *s, int p)
 	fputs(") * 0 + 1", f);
 	free(fv_p);
 	if (fclose(f)) {
+		rules_out_of_memory();
 		free(out);
 		return NULL;
 	}
@@ -252,6 +260,8 @@ static char *path_end(const struct rules_state *s, int i)
 	FILE *t = on ? open_memstream(&out, &len) : NULL;
 
 	if (!t) {
+		if (on)
+			rules_out_of_memory();
 		free(on);
 		return NULL;
 	}
@@ -269,6 +279,7 @@ static char *path_end(const struct rules_state *s, int i)
 	}
 	free(on);
 	if (fclose(t)) {
+		rules_out_of_memory();
 		free(out);
 		return NULL;
 	}
@@ -330,12 +341,12 @@ static bool tree_guard(const struct rules_state *s, char **guard)
 	*guard = NULL;
 	if (model_view_slots_helper(s->m) >= 0) {
 		tree = !slots.absent && (slots.text || slots.num > 0);
-		if (tree && slots.text && asprintf(guard, " and (%s > 0)", slots.text) < 0)
-			*guard = NULL;
+		if (tree && slots.text)
+			*guard = rules_fmt(" and (%s > 0)", slots.text);
 	}
 	free(slots.text);
-	if (tree && !*guard)
-		*guard = strdup("");
+	if (tree && !*guard && !(*guard = strdup("")))
+		rules_out_of_memory();
 	return tree && *guard;
 }
 
@@ -357,15 +368,16 @@ static void model_rules(FILE *f, const struct rules_model *rm, const char *windo
 					   .window_s = window_s,
 					   .level = rm->level,
 					   .latency = rm->latency };
-		if (asprintf(sel, "model=\"%s\",tma_version=\"%s\"%s%s%s", model_id(rm->m),
-			     model_tma_version(rm->m) ? model_tma_version(rm->m) : "",
-			     !(read & MODEL_FLAG_SMT) ? "" :
-			     (flags & MODEL_FLAG_SMT) ? ",smt=\"true\"" :
-							",smt!=\"true\"",
-			     !(read & MODEL_FLAG_TOPDOWN_FIXED) ? "" :
-			     (flags & MODEL_FLAG_TOPDOWN_FIXED) ? ",topdown_fixed=\"true\"" :
-								  ",topdown_fixed!=\"true\"",
-			     slots_read ? ",pmu_slots=\"\"" : "") < 0)
+		*sel = rules_fmt("model=\"%s\",tma_version=\"%s\"%s%s%s", model_id(rm->m),
+				 model_tma_version(rm->m) ? model_tma_version(rm->m) : "",
+				 !(read & MODEL_FLAG_SMT) ? "" :
+				 (flags & MODEL_FLAG_SMT) ? ",smt=\"true\"" :
+							    ",smt!=\"true\"",
+				 !(read & MODEL_FLAG_TOPDOWN_FIXED) ? "" :
+				 (flags & MODEL_FLAG_TOPDOWN_FIXED) ? ",topdown_fixed=\"true\"" :
+								      ",topdown_fixed!=\"true\"",
+				 slots_read ? ",pmu_slots=\"\"" : "");
+		if (!*sel)
 			break;
 		s->sel = *sel;
 		if (tree_guard(s, &st.guard[st.n]))
@@ -415,6 +427,7 @@ int rules_write(FILE *out, const struct rules_model *models, int n, uint64_t win
 	char window[32], group[64];
 
 	window_text(window_ns, window, sizeof(window));
+	rules_take_out_of_memory();
 	fprintf(out, "# Made by tmacg %s: %s\n", TMACG_VERSION, command);
 	fputs("# Every TMA node per workload from the counts of its pods on every host\n"
 	      "# (tmacg --listen ... --prom-counts); docs/prometheus.md \"Recording rules\".\n"
@@ -429,5 +442,7 @@ int rules_write(FILE *out, const struct rules_model *models, int n, uint64_t win
 	for (int i = 0; i < n; i++)
 		model_rules(out, &models[i], window, (double)(window_ns / 1000000) / 1000);
 	fflush(out);
+	if (rules_take_out_of_memory())
+		return -ENOMEM;
 	return ferror(out) ? -EIO : 0;
 }
