@@ -7,7 +7,9 @@
  *     `promtool test rules` evaluates the rules: every node of every workload equals
  *     tmacg's evaluator on the summed counts within 1e-9 relative, absent exactly where
  *     it is null, and the workload's bottleneck is the evaluator's; a workload one of
- *     whose pods lacks a count has the nodes that read it absent, the others whole;
+ *     whose pods lacks a count has the nodes that read it absent, the others whole; on
+ *     the Arm models, the hosts of two workloads give a slot width (pmu_slots, 4 and 12),
+ *     which the evaluator is given too;
  *   - the command's refusals: a level the model lacks, an unknown model (exit 2).
  * promtool comes from Debian's prometheus package; without it the tests skip.
  * Run from the repository root (tests/run does).
@@ -118,7 +120,8 @@ static void test_check_every_model_level(void **state)
 struct workload {
 	double *events; /* summed, by event index; NAN: no series */
 	unsigned flags;
-	int left_out; /* event index one pod has no series of, -1: none */
+	int left_out;	    /* event index one pod has no series of, -1: none */
+	unsigned pmu_slots; /* its hosts' slot width, 0: they give none */
 };
 
 static void series(FILE *f, const char *labels, double per_minute)
@@ -129,15 +132,17 @@ static void series(FILE *f, const char *labels, double per_minute)
 /* Input series of workload w: kube-state-metrics' and tmacg's, its pods on two hosts. */
 static void workload_input(FILE *f, const struct tma_model *m, int w, struct workload *wl)
 {
-	char labels[1024];
+	char labels[1024], slots[32] = "";
 	const char *tv = model_tma_version(m) ? model_tma_version(m) : "";
 
+	if (wl->pmu_slots) /* as /metrics has it: the label only where the host gives a width */
+		snprintf(slots, sizeof(slots), ",pmu_slots=\"%u\"", wl->pmu_slots);
 	for (int h = 0; h < 2; h++) {
 		snprintf(labels, sizeof(labels),
 			 "tmacg_build_info{host=\"w%d-h%d\",version=\"test\",model=\"%s\","
-			 "tma_version=\"%s\",smt=\"%s\",topdown_fixed=\"%s\"}",
+			 "tma_version=\"%s\",smt=\"%s\",topdown_fixed=\"%s\"%s}",
 			 w, h, model_id(m), tv, wl->flags & MODEL_FLAG_SMT ? "true" : "false",
-			 wl->flags & MODEL_FLAG_TOPDOWN_FIXED ? "true" : "false");
+			 wl->flags & MODEL_FLAG_TOPDOWN_FIXED ? "true" : "false", slots);
 		fprintf(f, "      - series: '%s'\n        values: '1x10'\n", labels);
 	}
 	snprintf(labels, sizeof(labels),
@@ -240,7 +245,8 @@ static void check_workload(const char *out, const struct tma_model *m, int level
 				  .absent = absent,
 				  .flags = wl->flags,
 				  .interval_s = 300,
-				  .latencies = lat };
+				  .latencies = lat,
+				  .pmu_slots = wl->pmu_slots };
 	struct model_result *r = model_result_new(m);
 	const char *bottleneck;
 	double v;
@@ -299,6 +305,7 @@ struct golden_file {
 
 static void run_golden(const struct golden_file *g)
 {
+	static const unsigned arm_widths[VECTORS] = { 4, 12, 0, 0 };
 	char err[256], path[256], rules[] = "/tmp/tmacg-rules-g-XXXXXX";
 	struct tma_model *m = model_load_version(g->model, g->version, err, sizeof(err));
 	struct workload wl[VECTORS + 1];
@@ -357,6 +364,11 @@ static void run_golden(const struct golden_file *g)
 		for (int e = 0; nw == VECTORS - 1 && e < nev && wl[nw].left_out < 0; e++)
 			if (!isnan(wl[nw].events[e]))
 				wl[nw].left_out = e;
+		/*
+		 * Arm: the first two workloads' hosts give a slot width (caps/slots), one
+		 * below every model's documented width and one of two digits, the others none
+		 */
+		wl[nw].pmu_slots = strncmp(model_id(m), "neoverse", 8) ? 0 : arm_widths[nw];
 		workload_input(t, m, nw, &wl[nw]);
 		json_object_put(o);
 		nw++;

@@ -5,7 +5,8 @@
  * over a file missing a rule or a term of one, since NULL from the
  * translator means both "no sample" and "no memory"; the sanitizer build
  * finds any leak.  Every allocation the generator makes for zen4's level-1
- * rules fails in turn; with none failing, the text is the one made whole.
+ * rules, and for neoverse-n2's (the slot width's rule and states), fails in
+ * turn; with none failing, the text is the one made whole.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -86,7 +87,7 @@ struct run {
 	size_t out_len;
 };
 
-/* zen4's level-1 rules, allocation fail (1: the first; 0: none) failing. */
+/* m's level-1 rules, allocation fail (1: the first; 0: none) failing. */
 static struct run rules_run(const struct tma_model *m, int fail)
 {
 	struct rules_model rm = { .m = m, .level = 1 };
@@ -103,14 +104,13 @@ static struct run rules_run(const struct tma_model *m, int fail)
 	return r;
 }
 
-static void every_allocation_fails_in_turn(void **state)
+static void every_allocation_fails_in_turn(const char *model)
 {
 	char why[256];
-	struct tma_model *m = model_load_version("zen4", NULL, why, sizeof(why));
+	struct tma_model *m = model_load_version(model, NULL, why, sizeof(why));
 	struct run whole;
 	int k;
 
-	(void)state;
 	assert_non_null(m);
 	whole = rules_run(m, 0);
 	assert_int_equal(whole.rc, 0);
@@ -135,10 +135,24 @@ static void every_allocation_fails_in_turn(void **state)
 	model_free(m);
 }
 
+static void zen4_allocations_fail(void **state)
+{
+	(void)state;
+	every_allocation_fails_in_turn("zen4");
+}
+
+/* a model reading pmu_slots: the slot width's rule and the states with it */
+static void neoverse_n2_allocations_fail(void **state)
+{
+	(void)state;
+	every_allocation_fails_in_turn("neoverse-n2");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(every_allocation_fails_in_turn),
+		cmocka_unit_test(zen4_allocations_fail),
+		cmocka_unit_test(neoverse_n2_allocations_fail),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

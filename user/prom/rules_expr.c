@@ -401,8 +401,10 @@ static struct pq translate(struct tr *t, int e)
 		return number(x->num);
 	case EXPR_FLAG:
 		return number((s->flags & (unsigned)x->a) != 0);
-	case EXPR_PMU_SLOTS: /* the rules' states have no slot width: 0, the documented one */
-		return number(0);
+	case EXPR_PMU_SLOTS: /* a state without the label: 0, the model's documented width */
+		return s->pmu_slots ?
+			       vec(rules_fmt("%s%s{%s}", RULES_PMU_SLOTS, s->window, s->sel)) :
+			       number(0);
 	case EXPR_INTERVAL:
 		return number(s->window_s);
 	case EXPR_LATENCY:

@@ -26,10 +26,13 @@ struct tma_model;
 #define RULES_FLAGGED "namespace_workload:tmacg_tma_flagged:increase"
 #define RULES_PATH "namespace_workload:tmacg_tma_bottleneck_path:increase"
 #define RULES_BOTTLENECK "namespace_workload:tmacg_bottleneck_info:increase"
+/* The hosts' slot width (their pmu_slots label) as a value, per workload and state. */
+#define RULES_PMU_SLOTS "namespace_workload:tmacg_pmu_slots:value"
 
 struct rules_state {
 	const struct tma_model *m;
 	unsigned flags;	       /* enum model_flag */
+	bool pmu_slots;	       /* the hosts give a slot width: pmu_slots reads RULES_PMU_SLOTS */
 	const char *sel;       /* the state's label matchers: model="icx",tma_version="5.2",... */
 	const char *window;    /* "5m": the recorded series' suffix */
 	double window_s;       /* interval-s */

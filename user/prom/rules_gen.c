@@ -27,6 +27,11 @@
 #define POD_OWNER "namespace_workload_pod:tmacg_pod_owner:relabel"
 #define EVENT_PODS "namespace_workload_event:tmacg_event_pods:count"
 #define PODS "namespace_workload:tmacg_pods:count"
+/*
+ * The slot widths the rules know: PMMIR_EL1.SLOTS, which caps/slots gives, is
+ * an 8-bit field, so every width a host can give.
+ */
+#define PMU_SLOTS_MAX 255
 
 static void yaml_string(FILE *f, const char *s)
 {
@@ -132,16 +137,43 @@ static void event_sums(FILE *f, const char *window)
 	free(joined);
 }
 
+/*
+ * The hosts' slot width as a value per workload and state: PromQL cannot read
+ * a label's value as a number, so one term per width the label can have.
+ */
+static void pmu_slots_rule(FILE *f, const char *window)
+{
+	char *expr = NULL;
+	size_t len = 0;
+	FILE *t = open_memstream(&expr, &len);
+
+	if (!t) {
+		rules_out_of_memory();
+		return;
+	}
+	for (int w = 1; w <= PMU_SLOTS_MAX; w++)
+		fprintf(t, "%s(0 * " PODS "%s{pmu_slots=\"%d\"} + %d)", w > 1 ? " or " : "", window,
+			w, w);
+	if (fclose(t))
+		rules_out_of_memory();
+	else
+		rule(f, RULES_PMU_SLOTS, window, expr, NULL);
+	free(expr);
+}
+
 static bool is_tree(const struct model_node_info *n, int level)
 {
 	return !n->is_info && !n->is_count && n->level >= 1 && n->level <= level;
 }
 
-/* The states of one model the rules tell apart, each with its own matchers and tree guard. */
+/*
+ * The states of one model the rules tell apart, each with its own matchers and
+ * tree guard: the flags' four, each with and without a slot width.
+ */
 struct states {
-	struct rules_state s[4];
-	char *sel[4];
-	char *guard[4]; /* " and (SLOTS > 0)", "" without one */
+	struct rules_state s[8];
+	char *sel[8];
+	char *guard[8]; /* " and (SLOTS > 0)", "" without one */
 	int n;
 };
 
@@ -350,41 +382,56 @@ static bool tree_guard(const struct rules_state *s, char **guard)
 	return tree && *guard;
 }
 
+/* The state of flags and slot width: its matchers and tree guard; false: it has no tree. */
+static bool add_state(struct states *st, const struct rules_model *rm, unsigned read,
+		      bool slots_read, unsigned flags, bool slots, const char *window,
+		      double window_s)
+{
+	struct rules_state *s = &st->s[st->n];
+	char **sel = &st->sel[st->n];
+
+	*s = (struct rules_state){ .m = rm->m,
+				   .flags = flags,
+				   .pmu_slots = slots,
+				   .window = window,
+				   .window_s = window_s,
+				   .level = rm->level,
+				   .latency = rm->latency };
+	*sel = rules_fmt("model=\"%s\",tma_version=\"%s\"%s%s%s", model_id(rm->m),
+			 model_tma_version(rm->m) ? model_tma_version(rm->m) : "",
+			 !(read & MODEL_FLAG_SMT) ? "" :
+			 (flags & MODEL_FLAG_SMT) ? ",smt=\"true\"" :
+						    ",smt!=\"true\"",
+			 !(read & MODEL_FLAG_TOPDOWN_FIXED) ? "" :
+			 (flags & MODEL_FLAG_TOPDOWN_FIXED) ? ",topdown_fixed=\"true\"" :
+							      ",topdown_fixed!=\"true\"",
+			 !slots_read ? "" :
+			 slots	     ? ",pmu_slots!=\"\"" :
+				       ",pmu_slots=\"\"");
+	if (!*sel)
+		return false;
+	s->sel = *sel;
+	if (tree_guard(s, &st->guard[st->n])) {
+		st->n++;
+		return true;
+	}
+	free(*sel);
+	return false;
+}
+
 static void model_rules(FILE *f, const struct rules_model *rm, const char *window, double window_s)
 {
 	bool slots_read;
 	unsigned read = flags_read(rm->m, &slots_read);
 	struct states st = { .n = 0 };
 
-	for (unsigned flags = 0; flags <= (MODEL_FLAG_TOPDOWN_FIXED | MODEL_FLAG_SMT); flags++) {
-		struct rules_state *s = &st.s[st.n];
-		char **sel = &st.sel[st.n];
-
-		if (flags & ~read)
-			continue;
-		*s = (struct rules_state){ .m = rm->m,
-					   .flags = flags,
-					   .window = window,
-					   .window_s = window_s,
-					   .level = rm->level,
-					   .latency = rm->latency };
-		*sel = rules_fmt("model=\"%s\",tma_version=\"%s\"%s%s%s", model_id(rm->m),
-				 model_tma_version(rm->m) ? model_tma_version(rm->m) : "",
-				 !(read & MODEL_FLAG_SMT) ? "" :
-				 (flags & MODEL_FLAG_SMT) ? ",smt=\"true\"" :
-							    ",smt!=\"true\"",
-				 !(read & MODEL_FLAG_TOPDOWN_FIXED) ? "" :
-				 (flags & MODEL_FLAG_TOPDOWN_FIXED) ? ",topdown_fixed=\"true\"" :
-								      ",topdown_fixed!=\"true\"",
-				 slots_read ? ",pmu_slots=\"\"" : "");
-		if (!*sel)
-			break;
-		s->sel = *sel;
-		if (tree_guard(s, &st.guard[st.n]))
-			st.n++;
-		else
-			free(*sel);
-	}
+	/* without a slot width first: those states' rules as before any host gave one */
+	for (int slots = 0; slots <= slots_read; slots++)
+		for (unsigned flags = 0; flags <= (MODEL_FLAG_TOPDOWN_FIXED | MODEL_FLAG_SMT);
+		     flags++)
+			if (!(flags & ~read))
+				add_state(&st, rm, read, slots_read, flags, slots, window,
+					  window_s);
 	if (st.n)
 		tree_rules(f, &st);
 	for (int k = 0; k < st.n; k++) {
@@ -439,6 +486,15 @@ int rules_write(FILE *out, const struct rules_model *models, int n, uint64_t win
 	fputs("\n    rules:\n", out);
 	pod_owners(out);
 	event_sums(out, window);
+	for (int i = 0; i < n; i++) {
+		bool slots_read;
+
+		flags_read(models[i].m, &slots_read);
+		if (slots_read) {
+			pmu_slots_rule(out, window);
+			break;
+		}
+	}
 	for (int i = 0; i < n; i++)
 		model_rules(out, &models[i], window, (double)(window_ns / 1000000) / 1000);
 	fflush(out);
