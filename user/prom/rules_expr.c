@@ -40,6 +40,25 @@ bool rules_take_out_of_memory(void)
 	return was;
 }
 
+FILE *rules_stream(char **text, size_t *len)
+{
+	FILE *f = open_memstream(text, len);
+
+	if (!f)
+		rules_out_of_memory();
+	return f;
+}
+
+char *rules_stream_end(FILE *f, char **text)
+{
+	if (fclose(f)) {
+		rules_out_of_memory();
+		free(*text);
+		*text = NULL;
+	}
+	return *text;
+}
+
 char *rules_fmt(const char *f, ...)
 {
 	va_list ap;
@@ -189,9 +208,9 @@ static char *events_present(const struct rules_state *s, int i)
 	if (!events || !seen)
 		goto nomem;
 	mark_events(s, model_view_formula(s->m, i), events, seen);
-	f = open_memstream(&re, &len);
+	f = rules_stream(&re, &len);
 	if (!f)
-		goto nomem;
+		goto done;
 	for (int e = 0; e < nev; e++) {
 		if (!events[e])
 			continue;
@@ -206,8 +225,8 @@ static char *events_present(const struct rules_state *s, int i)
 			fputc(*c, f);
 		}
 	}
-	if (fclose(f))
-		goto nomem;
+	if (!rules_stream_end(f, &re))
+		goto done;
 	out = k ? rules_fmt("(0 * (count without (event) (%s%s{%s,event=~\"%s\"}) == %d))",
 			    RULES_EVENTS, s->window, s->sel, re, k) :
 		  rules_base(s);

@@ -17,6 +17,7 @@
 #define TMACG_RULES_EXPR_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 struct tma_model;
 
@@ -68,6 +69,10 @@ char *rules_quote(const char *text);
 void rules_out_of_memory(void);
 /* Whether one was noted since the last call; clears it. */
 bool rules_take_out_of_memory(void);
+/* A text built in pieces: open_memstream's stream, NULL (noted above) when out of memory. */
+FILE *rules_stream(char **text, size_t *len);
+/* Closes it: the text, or NULL (noted, *text freed and NULL) when out of memory. */
+char *rules_stream_end(FILE *f, char **text);
 /* asprintf's text, malloc'ed; NULL (noted above) when out of memory. */
 char *rules_fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
 

@@ -145,18 +145,14 @@ static void pmu_slots_rule(FILE *f, const char *window)
 {
 	char *expr = NULL;
 	size_t len = 0;
-	FILE *t = open_memstream(&expr, &len);
+	FILE *t = rules_stream(&expr, &len);
 
-	if (!t) {
-		rules_out_of_memory();
+	if (!t)
 		return;
-	}
 	for (int w = 1; w <= PMU_SLOTS_MAX; w++)
 		fprintf(t, "%s(0 * " PODS "%s{pmu_slots=\"%d\"} + %d)", w > 1 ? " or " : "", window,
 			w, w);
-	if (fclose(t))
-		rules_out_of_memory();
-	else
+	if (rules_stream_end(t, &expr))
 		rule(f, RULES_PMU_SLOTS, window, expr, NULL);
 	free(expr);
 }
@@ -194,13 +190,11 @@ static void union_rule(FILE *f, const struct states *st, const char *record, int
 	const char *version = model_tma_version(m) ? model_tma_version(m) : "";
 	char level[8], *expr = NULL;
 	size_t len = 0;
-	FILE *t = open_memstream(&expr, &len);
+	FILE *t = rules_stream(&expr, &len);
 	int parts = 0;
 
-	if (!t) {
-		rules_out_of_memory();
+	if (!t)
 		return;
-	}
 	for (int k = 0; k < st->n; k++) {
 		char *e = make(&st->s[k], i);
 
@@ -210,9 +204,7 @@ static void union_rule(FILE *f, const struct states *st, const char *record, int
 		free(e);
 	}
 	snprintf(level, sizeof(level), "%d", n->level);
-	if (fclose(t))
-		rules_out_of_memory();
-	else if (parts)
+	if (rules_stream_end(t, &expr) && parts)
 		rule(f, record, st->s[0].window, expr,
 		     label ? (const char *const[]){ label, value, "model", model_id(m),
 						    "tma_version", version, NULL } :
@@ -243,9 +235,7 @@ static char *path_expr(const struct rules_state *s, int p)
 	FILE *f;
 	bool after = false;
 
-	if (!fv_p || !(f = open_memstream(&out, &len))) {
-		if (fv_p)
-			rules_out_of_memory();
+	if (!fv_p || !(f = rules_stream(&out, &len))) {
 		free(fv_p);
 		return NULL;
 	}
@@ -274,12 +264,7 @@ static char *path_expr(const struct rules_state *s, int p)
 	}
 	fputs(") * 0 + 1", f);
 	free(fv_p);
-	if (fclose(f)) {
-		rules_out_of_memory();
-		free(out);
-		return NULL;
-	}
-	return out;
+	return rules_stream_end(f, &out);
 }
 
 /* Node i ends the path: on it, none of its children within the level on it. */
@@ -289,11 +274,9 @@ static char *path_end(const struct rules_state *s, int i)
 	const int *kids = model_view_kids(s->m, i, &nk);
 	char *on = rules_recorded(s, RULES_PATH, i), *out = NULL;
 	size_t len = 0;
-	FILE *t = on ? open_memstream(&out, &len) : NULL;
+	FILE *t = on ? rules_stream(&out, &len) : NULL;
 
 	if (!t) {
-		if (on)
-			rules_out_of_memory();
 		free(on);
 		return NULL;
 	}
@@ -310,12 +293,7 @@ static char *path_end(const struct rules_state *s, int i)
 		free(kid);
 	}
 	free(on);
-	if (fclose(t)) {
-		rules_out_of_memory();
-		free(out);
-		return NULL;
-	}
-	return out;
+	return rules_stream_end(t, &out);
 }
 
 static bool flaggable(const struct tma_model *m, int i, int level)
