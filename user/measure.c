@@ -53,10 +53,17 @@ struct measure_impl {
 	int8_t group_of[TMACG_MAX_EVENTS];
 	int tsc_event; /* model event index of msr/tsc/, -1 if unread */
 	double tsc_hz;
-	double *values;	     /* model inputs */
+	double *values; /* model inputs */
+	/* The model events opened here, tsc_event aside: the others' inputs stay NAN. */
+	int *read_event, nread;
 	double cycles_total; /* this evaluation's cycles where groups carry their own */
-	/* This evaluation's per group: enabled/running, running/enabled (acc_delta.h). */
-	double group_scale[TMACG_MAX_GROUPS], group_share[TMACG_MAX_GROUPS];
+	bool ran;	     /* this evaluation's cgroup ran (acc_is_empty) */
+	/*
+	 * This evaluation's per group: what scaled() multiplies its events' counts
+	 * by (NAN: never opened or multiplexed out, 0: the cgroup did not run),
+	 * and running/enabled (acc_delta.h).
+	 */
+	double group_factor[TMACG_MAX_GROUPS], group_share[TMACG_MAX_GROUPS];
 	int *count_node;		 /* the model's counts: node indices, in file order */
 	double *latencies;		 /* the model's retire latencies, NAN where none is known */
 	struct rl_table latencies_given; /* --retire-latency's: each line carries them */
@@ -96,30 +103,47 @@ static double tsc_rate(void)
 }
 
 /*
+ * Per group, what scaled() multiplies its events' counts by this evaluation:
+ * worked out once per group, not per event (a level-6 line reads 122 events
+ * of 20 groups).  A group the kernel refused is NAN (never opened: not a
+ * measured zero even where nothing ran).  A cgroup that did not run at all
+ * (no runtime, no group enabled) was charged nothing because nothing
+ * happened: its events are measured zeros.  Else enabled / running, NAN for
+ * a group enabled for it but never on the PMU (multiplexed out).
+ */
+static void group_factors(struct measure_impl *mi, const struct tmacg_acc *sum)
+{
+	const struct acc_layout *l = &mi->ms.layout;
+
+	acc_group_scales(l, sum, mi->group_factor);
+	for (int g = 0; g < l->ngroups && g < TMACG_MAX_GROUPS; g++)
+		if ((mi->unopened >> g) & 1)
+			mi->group_factor[g] = NAN;
+		else if (!mi->ran)
+			mi->group_factor[g] = 0;
+}
+
+/*
  * Plan event idx of a cgroup's sum, scaled and rounded to a whole count (as
  * perf stat's scaled counts: the digits an estimate carries past the count
  * are noise, and writing them was a third of a level-6 line's cost); NAN
- * when not opened.  A cgroup
- * that did not run at all (no runtime, no group enabled) was charged nothing
- * because nothing happened: its events are measured zeros.  NAN stays for a
- * group enabled for it but never on the PMU (multiplexed out).
+ * when not opened.  group_factors() first.
  */
-static double scaled(const struct measure_impl *mi, const struct tmacg_acc *sum, bool ran, int idx)
+static double scaled(const struct measure_impl *mi, const struct tmacg_acc *sum, int idx)
 {
 	int g, cycles;
+	double f;
 
 	if (idx < 0)
 		return NAN;
 	g = mi->group_of[idx];
-	if (g >= 0 && g < 64 && ((mi->unopened >> g) & 1))
-		return NAN; /* never opened: not a measured zero even where nothing ran */
-	if (!ran)
-		return 0;
+	f = mi->group_factor[g];
 	cycles = mi->plan.has_group_cycles ? mi->plan.cycles_of_group[g] : -1;
 	/* Each group against its own cycles (AMD: no fixed counter shares them). */
-	if (cycles >= 0 && *acc_counter(sum, cycles) && !isnan(mi->cycles_total))
+	if (cycles >= 0 && mi->ran && !((mi->unopened >> g) & 1) && *acc_counter(sum, cycles) &&
+	    !isnan(mi->cycles_total))
 		return whole(acc_scaled_by_cycles(sum, idx, cycles, mi->cycles_total));
-	return whole((double)*acc_counter(sum, idx) * mi->group_scale[g]); /* acc_scaled */
+	return whole((double)*acc_counter(sum, idx) * f); /* acc_scaled */
 }
 
 /* The model reads msr/tsc/, which tmacg computes from the interval (not a perf event). */
@@ -132,23 +156,23 @@ void measure_evaluate(struct measure *ms, const struct tmacg_acc *sum, double in
 		      double *counts, struct model_result *result)
 {
 	struct measure_impl *mi = (struct measure_impl *)ms;
-	int n = model_event_count(mi->model), c = MEASURE_NFIXED;
+	int c = MEASURE_NFIXED;
 	struct model_input in = { .events = mi->values,
 				  .absent = mi->absent,
 				  .interval_s = interval_s,
 				  .flags = mi->flags,
 				  .latencies = mi->latencies,
 				  .pmu_slots = mi->ci.pmu_slots };
-	bool ran = !acc_is_empty(&ms->layout, sum);
 
+	mi->ran = !acc_is_empty(&ms->layout, sum);
 	mi->cycles_total = mi->plan.has_group_cycles ?
 				   acc_cycles_total(&ms->layout, sum, mi->plan.cycles_of_group) :
 				   NAN;
-	/* Once per group, not per event or node: a level-6 line reads 122 events, 105 nodes. */
-	acc_group_scales(&ms->layout, sum, mi->group_scale);
-	for (int e = 0; e < n; e++)
-		mi->values[e] = e == mi->tsc_event ? nearbyint(mi->tsc_hz * interval_s) :
-						     scaled(mi, sum, ran, mi->plan_of[e]);
+	group_factors(mi, sum);
+	for (int k = 0; k < mi->nread; k++)
+		mi->values[mi->read_event[k]] = scaled(mi, sum, mi->plan_of[mi->read_event[k]]);
+	if (mi->tsc_event >= 0)
+		mi->values[mi->tsc_event] = nearbyint(mi->tsc_hz * interval_s);
 	model_eval_level(mi->model, &in, result, ms->facts.level, ms->facts.info);
 	model_result_no_slots(mi->model, result);
 	if (ms->facts.measured) { /* multiplexed: levels 4-6 */
@@ -162,11 +186,11 @@ void measure_evaluate(struct measure *ms, const struct tmacg_acc *sum, double in
 	for (int i = 0; i < mi->ncount_nodes; i++)
 		counts[c++] = result->value[mi->count_node[i]];
 	for (int i = 0; i < mi->nheadline; i++)
-		counts[c++] = scaled(mi, sum, ran, mi->headline[i]);
+		counts[c++] = scaled(mi, sum, mi->headline[i]);
 	/* Scaled once: a count the model reads is its input's value. */
 	for (int i = 0; i < mi->ncount_events; i++)
 		counts[c++] = mi->count_input[i] >= 0 ? mi->values[mi->count_input[i]] :
-							scaled(mi, sum, ran, mi->count_events[i]);
+							scaled(mi, sum, mi->count_events[i]);
 	if (tsc_computed(mi))
 		counts[c++] = mi->values[mi->tsc_event];
 }
@@ -226,6 +250,7 @@ void measure_close(struct measure *ms)
 	model_free(mi->model);
 	free(mi->plan_of);
 	free(mi->values);
+	free(mi->read_event);
 	free(mi->absent);
 	free(mi->latencies);
 	rl_table_free(&mi->latencies_given);
@@ -341,18 +366,22 @@ static int map_model_events(struct measure_impl *mi, char *err, size_t errlen)
 
 	mi->plan_of = calloc(n + 1, sizeof(*mi->plan_of));
 	mi->values = calloc(n + 1, sizeof(*mi->values));
+	mi->read_event = calloc(n + 1, sizeof(*mi->read_event));
 	mi->absent = calloc(n + 1, sizeof(*mi->absent));
 	mi->count_node = calloc(nnodes + 1, sizeof(*mi->count_node));
 	mi->count_names = calloc(total, sizeof(*mi->count_names));
 	mi->count_events = calloc((size_t)mi->plan.nevents + 1, sizeof(*mi->count_events));
 	mi->count_input = calloc((size_t)mi->plan.nevents + 1, sizeof(*mi->count_input));
-	if (!mi->plan_of || !mi->values || !mi->absent || !mi->count_node || !mi->count_names ||
-	    !mi->count_events || !mi->count_input)
+	if (!mi->plan_of || !mi->values || !mi->read_event || !mi->absent || !mi->count_node ||
+	    !mi->count_names || !mi->count_events || !mi->count_input)
 		return -ENOMEM;
 	mi->tsc_event = model_event_index(mi->model, "msr/tsc/");
 	for (int e = 0; e < n; e++) {
 		mi->plan_of[e] = plan_index(&mi->plan, model_event_name(mi->model, e));
 		mi->absent[e] = mi->plan_of[e] < 0 && e != mi->tsc_event;
+		mi->values[e] = NAN; /* an event not opened: measure_evaluate writes the others */
+		if (mi->plan_of[e] >= 0 && e != mi->tsc_event)
+			mi->read_event[mi->nread++] = e;
 	}
 	for (int i = 0; i < MEASURE_NFIXED; i++)
 		mi->count_names[c++] = fixed_names[i];
