@@ -96,6 +96,8 @@ static double run(struct ctx *c, int pc, double *sp)
 	const double *value = c->ri->r.value;
 	const bool *absent_node = c->ri->absent;
 	const bool *flagged = c->ri->r.flagged;
+	const unsigned char *hstate = c->ri->hstate;
+	const double *hval = c->ri->hval;
 
 	for (;;) {
 		struct model_op o = *ip++;
@@ -124,7 +126,8 @@ static double run(struct ctx *c, int pc, double *sp)
 			*sp++ = (in->flags & (unsigned)o.arg) != 0;
 			break;
 		case EXPR_HELPER:
-			v = helper(c, o.arg, sp);
+			/* most reads find it computed, and fine: no call, nothing to mark */
+			v = hstate[o.arg] == 1 ? hval[o.arg] : helper(c, o.arg, sp);
 			*sp++ = v;
 			break;
 		case EXPR_NODE: /* a failed node reads as 0, as the reference does */
@@ -238,7 +241,7 @@ void model_result_free(struct model_result *r)
  * the threshold reaches (Fetch_Bandwidth's HighIPC when there are no clocks)
  * makes the node null: returns true when that happened to a node not yet null.
  */
-static bool eval_threshold(struct ctx *c, int i)
+static inline bool eval_threshold(struct ctx *c, int i)
 {
 	const struct model_code *code = &c->m->code;
 	struct model_result *r = &c->ri->r;
