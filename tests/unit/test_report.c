@@ -226,6 +226,51 @@ static void top_keeps_the_busiest_and_sums_the_rest(void **state)
 	fixture_free(&fx);
 }
 
+/* The lines fx's sink saw in the last interval are these, in this order; then forgotten. */
+static void expect_lines(struct fixture *fx, const char *const *paths, int n)
+{
+	assert_int_equal(fx->seen.lines, n);
+	for (int i = 0; i < n; i++)
+		assert_string_equal(fx->seen.cgroups[i], paths[i]);
+	fx->seen.lines = 0;
+}
+
+/*
+ * Every interval's lines come in path order: the same tree's again (the
+ * order kept from the interval before), cgroups added, and a cgroup removed,
+ * forgotten and another added in its stead (which may take its memory).
+ */
+static void lines_stay_in_path_order_as_cgroups_come_and_go(void **state)
+{
+	struct fixture fx;
+	struct report *r;
+
+	(void)state;
+	r = report_with_sink(&fx, REPORT_NONE, 0);
+	assert_int_equal(report_interval(r, &fx.tree, 1.0, 0, 0), 0);
+	expect_lines(&fx, (const char *const[]){ "/", "/a", "/b", "/c" }, 4);
+	assert_int_equal(report_interval(r, &fx.tree, 1.0, 0, 0), 0);
+	expect_lines(&fx, (const char *const[]){ "/", "/a", "/b", "/c" }, 4);
+	assert_int_equal(cgroup_tree_add(&fx.tree, 5, 1, "/0"), 0);
+	assert_int_equal(cgroup_tree_add(&fx.tree, 6, 1, "/bb"), 0);
+	assert_int_equal(report_interval(r, &fx.tree, 1.0, 0, 0), 0);
+	expect_lines(&fx, (const char *const[]){ "/", "/0", "/a", "/b", "/bb", "/c" }, 6);
+	cgroup_tree_mark_removed(&fx.tree, 2);
+	assert_int_equal(report_interval(r, &fx.tree, 1.0, 0, 0), 0); /* /a once more */
+	expect_lines(&fx, (const char *const[]){ "/", "/0", "/a", "/b", "/bb", "/c" }, 6);
+	/* as many lines as before, one of them another cgroup's */
+	cgroup_tree_age_removed(&fx.tree, 1, NULL, NULL);
+	assert_int_equal(cgroup_tree_add(&fx.tree, 7, 1, "/e"), 0);
+	assert_int_equal(report_interval(r, &fx.tree, 1.0, 0, 0), 0);
+	expect_lines(&fx, (const char *const[]){ "/", "/0", "/b", "/bb", "/c", "/e" }, 6);
+	cgroup_tree_age_removed(&fx.tree, 1, NULL, NULL);
+	assert_int_equal(cgroup_tree_add(&fx.tree, 2, 1, "/d"), 0);
+	assert_int_equal(report_interval(r, &fx.tree, 1.0, 0, 0), 0);
+	expect_lines(&fx, (const char *const[]){ "/", "/0", "/b", "/bb", "/c", "/d", "/e" }, 7);
+	report_free(r);
+	fixture_free(&fx);
+}
+
 /*
  * Live stdout is fully buffered (main.c): a reader that went away is found when
  * the interval is flushed, and report_interval says -EPIPE, which ends tmacg
@@ -260,6 +305,7 @@ int main(void)
 		cmocka_unit_test(interval_hands_losses_and_identity_to_every_line),
 		cmocka_unit_test(table_title_says_what_was_lost),
 		cmocka_unit_test(top_keeps_the_busiest_and_sums_the_rest),
+		cmocka_unit_test(lines_stay_in_path_order_as_cgroups_come_and_go),
 		cmocka_unit_test(closed_pipe_found_at_the_interval_flush),
 	};
 
