@@ -129,7 +129,7 @@ static void group_factors(struct measure_impl *mi, const struct tmacg_acc *sum)
  * are noise, and writing them was a third of a level-6 line's cost); NAN
  * when not opened.  group_factors() first.
  */
-static double scaled(const struct measure_impl *mi, const struct tmacg_acc *sum, int idx)
+static inline double scaled(const struct measure_impl *mi, const struct tmacg_acc *sum, int idx)
 {
 	int g, cycles;
 	double f;
