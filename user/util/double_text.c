@@ -191,7 +191,8 @@ static bool quick_scale(double v, int p, int *x, double *hi)
  * elsewhere (a value in some millions, and values exact in p digits, such
  * as 0.5): exact_digits decides.
  */
-static bool quick_digits(double v, int p, bool cut, struct dec *d)
+static inline __attribute__((always_inline)) bool quick_digits(double v, int p, bool cut,
+							       struct dec *d)
 {
 	double hi, rest, err = pow10_double[p] * 0x1p-52; /* twice the bound */
 	int x = place_estimate(v);
@@ -362,21 +363,37 @@ static inline size_t layout(const struct dec *d, bool negative, char *out)
 	return (size_t)(end - out);
 }
 
-size_t sig_double(double d, int digits, bool toward_zero, char *buf)
+/* sig_double's body, inlined where digits is a constant (ratio_text, share_text). */
+static inline __attribute__((always_inline)) size_t sig_digits(double d, int digits,
+							       bool toward_zero, char *buf)
 {
 	bool negative = signbit(d);
 	struct dec dec = { 0, 1, 0 };
 	bool back;
 
 	d = fabs(d);
-	digits = digits < 1 ? 1 : digits > 17 ? 17 : digits;
 	if (d != 0 && !(digits <= 15 && quick_digits(d, digits, toward_zero, &dec)) &&
 	    !exact_digits(d, digits, toward_zero ? CUT : NEAREST, &dec, &back))
 		printf_digits(d, digits, toward_zero, &dec);
 	return layout(&dec, negative, buf);
 }
 
-size_t shortest_double(double d, char *buf)
+size_t sig_double(double d, int digits, bool toward_zero, char *buf)
+{
+	return sig_digits(d, digits < 1 ? 1 : digits > 17 ? 17 : digits, toward_zero, buf);
+}
+
+size_t ratio_text(double d, char *buf)
+{
+	return sig_digits(d, RATIO_DIGITS, false, buf);
+}
+
+size_t share_text(double d, char *buf)
+{
+	return sig_digits(d, SHARE_DIGITS, true, buf);
+}
+
+size_t shortest_fraction(double d, char *buf)
 {
 	bool negative = signbit(d);
 	struct dec dec = { 0, 0, 0 };
@@ -384,11 +401,6 @@ size_t shortest_double(double d, char *buf)
 	int p = 15;
 
 	d = fabs(d);
-	/* Counts are whole numbers: 260, not the shorter 2.6e+02. */
-	if (d < 1e15 && (double)(uint64_t)d == d) {
-		buf[0] = '-';
-		return negative + uint_text((uint64_t)d, buf + negative);
-	}
 	if (d < DBL_MIN) { /* a subnormal has fewer bits than DBL_DIG assumes: from 1 digit on */
 		p = 1;
 	} else {

@@ -270,10 +270,29 @@ size_t jw_plain_length(const char *s)
 	return all_plain(s, n) ? n : 0;
 }
 
+/*
+ * "s" (len bytes needing no escape), and its colon where colon: the room
+ * taken once, the bytes stored through a local pointer (a store through
+ * w->buf would make the compiler load w->len again after each).
+ */
+static inline void put_plain(struct json_writer *w, const char *s, size_t len, bool colon)
+{
+	char *o;
+
+	if (!reserve(w, len + 3))
+		return;
+	o = w->buf + w->len;
+	o[0] = '"';
+	memcpy(o + 1, s, len);
+	o[len + 1] = '"';
+	o[len + 2] = ':'; /* inside the room taken; counted only for a key */
+	w->len += len + 2 + colon;
+}
+
 void jw_key_plain(struct json_writer *w, const char *key, size_t len)
 {
-	jw_string_plain(w, key, len);
-	put_byte(w, ':');
+	separate(w);
+	put_plain(w, key, len, true);
 	w->after_key = true;
 }
 
@@ -297,16 +316,11 @@ void jw_string(struct json_writer *w, const char *s)
 void jw_string_plain(struct json_writer *w, const char *s, size_t len)
 {
 	separate(w);
-	if (!reserve(w, len + 2))
-		return;
-	w->buf[w->len++] = '"';
-	memcpy(w->buf + w->len, s, len);
-	w->len += len;
-	w->buf[w->len++] = '"';
+	put_plain(w, s, len, false);
 }
 
 /* d's text at o (room for DOUBLE_TEXT_MAX bytes), or null; its length. */
-static size_t number_text(double d, enum jw_form form, char *o)
+static inline size_t number_text(double d, enum jw_form form, char *o)
 {
 	if (!isfinite(d)) {
 		memcpy(o, "null", 4);
@@ -334,8 +348,19 @@ void jw_double(struct json_writer *w, double d)
 	jw_number(w, d, JW_EXACT);
 }
 
-/* Shares whose text one jw_number_members call remembers. */
-#define SEEN_SHARES 32
+/* Shares whose text one jw_number_members call remembers: slots of a table by the value's bits. */
+#define SHARE_SLOTS 32
+
+struct share_seen {
+	uint64_t bits;
+	size_t at, len; /* len 0: an empty slot */
+};
+
+/* The slot of a share's bits: their top five after a multiplicative hash. */
+static inline struct share_seen *share_slot(struct share_seen *seen, uint64_t bits)
+{
+	return &seen[(bits * UINT64_C(0x9e3779b97f4a7c15)) >> 59];
+}
 
 void jw_number_members(struct json_writer *w, int n, const char *const *keys, const size_t *lens,
 		       const double *values, const int *index, enum jw_form form, bool skip_nan)
@@ -343,34 +368,39 @@ void jw_number_members(struct json_writer *w, int n, const char *const *keys, co
 	/*
 	 * The shares of a line repeat (quality.measured: one per set of perf
 	 * groups, some 19 for a level-6 line's 88 nodes): each one's text is
-	 * made once and copied from where it was written, earlier in the text.
+	 * made once and copied from where it was written, earlier in the text;
+	 * two shares in one slot: the later one's is remembered.
 	 */
-	struct {
-		uint64_t bits;
-		size_t at, len;
-	} seen[SEEN_SHARES];
-	int nseen = 0;
-	size_t room = 0;
+	struct share_seen seen[SHARE_SLOTS];
 	bool comma;
-	char *o;
+	char *o, *end;
 
-	for (int j = 0; j < n; j++) /* a comma, the quotes and the colon: 4 */
-		room += lens[j] + 4 + DOUBLE_TEXT_MAX;
-	if (!n || !reserve(w, room))
+	if (!n || w->failed)
 		return;
 	if (w->after_key || !w->depth) {
 		w->failed = true;
 		return;
 	}
+	if (form == JW_SHARE)
+		memset(seen, 0, sizeof(seen));
 	o = w->buf + w->len;
+	end = w->buf + w->cap;
 	comma = (w->has_item >> (w->depth - 1)) & 1;
 	for (int j = 0; j < n; j++) {
 		double v = values[index ? index[j] : j];
+		struct share_seen *slot;
 		uint64_t bits;
-		int k = 0;
 
 		if (skip_nan && isnan(v))
 			continue;
+		/* a comma, the quotes, the colon (4), the number */
+		if ((size_t)(end - o) < lens[j] + 4 + DOUBLE_TEXT_MAX) {
+			w->len = (size_t)(o - w->buf);
+			if (!grow(w, lens[j] + 4 + DOUBLE_TEXT_MAX))
+				return;
+			o = w->buf + w->len;
+			end = w->buf + w->cap;
+		}
 		*o = ',';
 		o += comma;
 		comma = true;
@@ -384,20 +414,15 @@ void jw_number_members(struct json_writer *w, int n, const char *const *keys, co
 			continue;
 		}
 		memcpy(&bits, &v, sizeof(bits));
-		while (k < nseen && seen[k].bits != bits)
-			k++;
-		if (k < nseen) {
-			memcpy(o, w->buf + seen[k].at, seen[k].len);
-		} else if (nseen < SEEN_SHARES) {
-			seen[nseen].bits = bits;
-			seen[nseen].at = (size_t)(o - w->buf);
-			k = nseen++;
-			seen[k].len = number_text(v, form, o);
+		slot = share_slot(seen, bits);
+		if (slot->len && slot->bits == bits) {
+			memcpy(o, w->buf + slot->at, slot->len);
 		} else {
-			o += number_text(v, form, o);
-			continue;
+			slot->bits = bits;
+			slot->at = (size_t)(o - w->buf);
+			slot->len = number_text(v, form, o);
 		}
-		o += seen[k].len;
+		o += slot->len;
 	}
 	w->has_item |= (uint32_t)comma << (w->depth - 1);
 	w->len = (size_t)(o - w->buf);

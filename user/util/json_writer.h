@@ -84,8 +84,9 @@ void jw_number(struct json_writer *w, double d, enum jw_form form);
  * "keys[j]":value (keys[j] of lens[j] bytes, needing no escape:
  * jw_plain_length says which do, a model's node names never), value
  * values[index[j]] (values[j] where index is NULL); a NaN value with
- * skip_nan leaves the member out.  The room for all of them is taken at
- * once, from the keys' lengths: no check or call a member.
+ * skip_nan leaves the member out.  Each member checks its room (its key's
+ * length and DOUBLE_TEXT_MAX) against the end held in a local: no call a
+ * member but the number's.
  */
 void jw_number_members(struct json_writer *w, int n, const char *const *keys, const size_t *lens,
 		       const double *values, const int *index, enum jw_form form, bool skip_nan);
