@@ -83,31 +83,58 @@ static inline void put_byte(struct json_writer *w, char c)
 		w->buf[w->len++] = c;
 }
 
-/* Before an item: the comma that separates it from the previous one. */
-static inline void separate(struct json_writer *w)
+/*
+ * Before an item: the comma that separates it from the previous one where
+ * one is due, in the room taken for it and room more bytes; where the item
+ * goes (w->len not yet moved past the comma), NULL when there is no room.
+ */
+static inline char *begin_item(struct json_writer *w, size_t room)
 {
-	uint32_t bit;
+	bool comma = false;
+	char *o;
 
 	if (w->after_key) {
 		w->after_key = false;
-		return;
+	} else if (w->depth) {
+		uint32_t bit = UINT32_C(1) << (w->depth - 1);
+
+		comma = w->has_item & bit;
+		w->has_item |= bit;
 	}
-	if (!w->depth)
-		return;
-	bit = UINT32_C(1) << (w->depth - 1);
-	if (w->has_item & bit)
-		put_byte(w, ',');
-	w->has_item |= bit;
+	if (!reserve(w, room + 1))
+		return NULL;
+	o = w->buf + w->len;
+	*o = ',';
+	return o + comma;
+}
+
+/* The item's text ends at end: w->len past it. */
+static inline void end_item(struct json_writer *w, const char *end)
+{
+	w->len = (size_t)(end - w->buf);
+}
+
+/* Before an item written by calls that take their own room: its comma. */
+static inline void separate(struct json_writer *w)
+{
+	char *o = begin_item(w, 0);
+
+	if (o)
+		end_item(w, o);
 }
 
 static void open_container(struct json_writer *w, char c)
 {
-	separate(w);
+	char *o = begin_item(w, 1);
+
+	if (!o)
+		return;
 	if (w->depth == JSON_WRITER_MAX_DEPTH) {
 		w->failed = true;
 		return;
 	}
-	put_byte(w, c);
+	*o = c;
+	end_item(w, o + 1);
 	w->depth++;
 	w->has_item &= ~(UINT32_C(1) << (w->depth - 1));
 }
@@ -271,27 +298,25 @@ size_t jw_plain_length(const char *s)
 }
 
 /*
- * "s" (len bytes needing no escape), and its colon where colon: the room
- * taken once, the bytes stored through a local pointer (a store through
- * w->buf would make the compiler load w->len again after each).
+ * "s" (len bytes needing no escape) as an item, and its colon where colon:
+ * the room taken once, the bytes stored through a local pointer (a store
+ * through w->buf would make the compiler load w->len again after each).
  */
 static inline void put_plain(struct json_writer *w, const char *s, size_t len, bool colon)
 {
-	char *o;
+	char *o = begin_item(w, len + 3);
 
-	if (!reserve(w, len + 3))
+	if (!o)
 		return;
-	o = w->buf + w->len;
 	o[0] = '"';
 	memcpy(o + 1, s, len);
 	o[len + 1] = '"';
 	o[len + 2] = ':'; /* inside the room taken; counted only for a key */
-	w->len += len + 2 + colon;
+	end_item(w, o + len + 2 + colon);
 }
 
 void jw_key_plain(struct json_writer *w, const char *key, size_t len)
 {
-	separate(w);
 	put_plain(w, key, len, true);
 	w->after_key = true;
 }
@@ -315,12 +340,12 @@ void jw_string(struct json_writer *w, const char *s)
 
 void jw_string_plain(struct json_writer *w, const char *s, size_t len)
 {
-	separate(w);
 	put_plain(w, s, len, false);
 }
 
 /* d's text at o (room for DOUBLE_TEXT_MAX bytes), or null; its length. */
-static inline size_t number_text(double d, enum jw_form form, char *o)
+static inline __attribute__((always_inline)) size_t number_text(double d, enum jw_form form,
+								char *o)
 {
 	if (!isfinite(d)) {
 		memcpy(o, "null", 4);
@@ -338,9 +363,10 @@ static inline size_t number_text(double d, enum jw_form form, char *o)
 
 void jw_number(struct json_writer *w, double d, enum jw_form form)
 {
-	separate(w);
-	if (reserve(w, DOUBLE_TEXT_MAX))
-		w->len += number_text(d, form, w->buf + w->len);
+	char *o = begin_item(w, DOUBLE_TEXT_MAX);
+
+	if (o)
+		end_item(w, o + number_text(d, form, o));
 }
 
 void jw_double(struct json_writer *w, double d)
@@ -430,31 +456,42 @@ void jw_number_members(struct json_writer *w, int n, const char *const *keys, co
 
 void jw_uint(struct json_writer *w, uint64_t v)
 {
-	separate(w);
-	if (reserve(w, INT_TEXT_MAX))
-		w->len += uint_text(v, w->buf + w->len);
+	char *o = begin_item(w, INT_TEXT_MAX);
+
+	if (o)
+		end_item(w, o + uint_text(v, o));
 }
 
 void jw_int(struct json_writer *w, int64_t v)
 {
-	separate(w);
-	if (reserve(w, INT_TEXT_MAX))
-		w->len += int_text(v, w->buf + w->len);
+	char *o = begin_item(w, INT_TEXT_MAX);
+
+	if (o)
+		end_item(w, o + int_text(v, o));
+}
+
+/* A literal of at most 5 bytes ("false") as an item. */
+static inline void put_word(struct json_writer *w, const char *word, size_t len)
+{
+	char *o = begin_item(w, 5);
+
+	if (!o)
+		return;
+	memcpy(o, word, 5);
+	end_item(w, o + len);
 }
 
 void jw_bool(struct json_writer *w, bool v)
 {
-	separate(w);
 	if (v)
-		put(w, "true", 4);
+		put_word(w, "true", 4);
 	else
-		put(w, "false", 5);
+		put_word(w, "false", 5);
 }
 
 void jw_null(struct json_writer *w)
 {
-	separate(w);
-	put(w, "null", 4);
+	put_word(w, "null", 4);
 }
 
 void jw_raw(struct json_writer *w, const char *text, size_t len)
