@@ -18,11 +18,20 @@
 #include "model/model.h"
 #include "util/json_writer.h"
 
-/* One member "key":d, as jw_number_members writes each of an object's many. */
+/* One member "key":d (key of len bytes), as jw_number_members writes each of an object's many. */
 static void number_member(struct json_writer *w, const char *key, size_t len, double d,
 			  enum jw_form form)
 {
-	jw_number_members(w, 1, &key, &len, &d, NULL, form, false);
+	char *name = strndup(key, len);
+	const char *names[] = { name };
+	struct jw_keys *keys;
+
+	assert_non_null(name);
+	keys = jw_keys_new(1, names);
+	assert_non_null(keys);
+	jw_number_members(w, keys, 1, &d, NULL, form, false);
+	jw_keys_free(keys);
+	free(name);
 }
 
 /* The member number_member writes for key[0..len) and 1, without the braces. */

@@ -374,6 +374,60 @@ void jw_double(struct json_writer *w, double d)
 	jw_number(w, d, JW_EXACT);
 }
 
+/*
+ * A key's text is copied as one block of KEY_BLOCK bytes where it is no
+ * longer (two vector moves, not a call to memcpy): the table holds
+ * KEY_BLOCK bytes after its last text, so such a block never reads past
+ * the table, and the member's room counts KEY_BLOCK for its key.
+ */
+#define KEY_BLOCK 32
+
+struct jw_keys {
+	int n;
+	size_t *at, *len; /* key i: len[i] bytes from text + at[i] */
+	char *text;	  /* the keys one after another, KEY_BLOCK zeros after the last */
+};
+
+void jw_keys_free(struct jw_keys *k)
+{
+	if (!k)
+		return;
+	free(k->at);
+	free(k->len);
+	free(k->text);
+	free(k);
+}
+
+struct jw_keys *jw_keys_new(int n, const char *const *names)
+{
+	struct jw_keys *k = calloc(1, sizeof(*k));
+	struct json_writer w;
+
+	if (!k)
+		return NULL;
+	k->n = n;
+	k->at = calloc((size_t)n + 1, sizeof(*k->at));
+	k->len = calloc((size_t)n + 1, sizeof(*k->len));
+	json_writer_init(&w);
+	for (int i = 0; i < n && k->at && k->len; i++) {
+		k->at[i] = w.len;
+		put_string(&w, names[i] ? names[i] : "");
+		put_byte(&w, ':');
+		k->len[i] = w.len - k->at[i];
+	}
+	if (k->at && k->len && !w.failed)
+		k->text = malloc(w.len + KEY_BLOCK);
+	if (!k->text) {
+		json_writer_release(&w);
+		jw_keys_free(k);
+		return NULL;
+	}
+	memcpy(k->text, w.buf, w.len);
+	memset(k->text + w.len, 0, KEY_BLOCK);
+	json_writer_release(&w);
+	return k;
+}
+
 /* Shares whose text one jw_number_members call remembers: slots of a table by the value's bits. */
 #define SHARE_SLOTS 32
 
@@ -388,7 +442,7 @@ static inline struct share_seen *share_slot(struct share_seen *seen, uint64_t bi
 	return &seen[(bits * UINT64_C(0x9e3779b97f4a7c15)) >> 59];
 }
 
-void jw_number_members(struct json_writer *w, int n, const char *const *keys, const size_t *lens,
+void jw_number_members(struct json_writer *w, const struct jw_keys *keys, int n,
 		       const double *values, const int *index, enum jw_form form, bool skip_nan)
 {
 	/*
@@ -403,7 +457,7 @@ void jw_number_members(struct json_writer *w, int n, const char *const *keys, co
 
 	if (!n || w->failed)
 		return;
-	if (w->after_key || !w->depth) {
+	if (w->after_key || !w->depth || n > keys->n) {
 		w->failed = true;
 		return;
 	}
@@ -414,15 +468,18 @@ void jw_number_members(struct json_writer *w, int n, const char *const *keys, co
 	comma = (w->has_item >> (w->depth - 1)) & 1;
 	for (int j = 0; j < n; j++) {
 		double v = values[index ? index[j] : j];
+		const char *key = keys->text + keys->at[j];
+		size_t len = keys->len[j], room;
 		struct share_seen *slot;
 		uint64_t bits;
 
 		if (skip_nan && isnan(v))
 			continue;
-		/* a comma, the quotes, the colon (4), the number */
-		if ((size_t)(end - o) < lens[j] + 4 + DOUBLE_TEXT_MAX) {
+		/* a comma, the key (a block at least), the number */
+		room = 1 + (len > KEY_BLOCK ? len : KEY_BLOCK) + DOUBLE_TEXT_MAX;
+		if ((size_t)(end - o) < room) {
 			w->len = (size_t)(o - w->buf);
-			if (!grow(w, lens[j] + 4 + DOUBLE_TEXT_MAX))
+			if (!grow(w, room))
 				return;
 			o = w->buf + w->len;
 			end = w->buf + w->cap;
@@ -430,11 +487,11 @@ void jw_number_members(struct json_writer *w, int n, const char *const *keys, co
 		*o = ',';
 		o += comma;
 		comma = true;
-		*o++ = '"';
-		memcpy(o, keys[j], lens[j]);
-		o += lens[j];
-		*o++ = '"';
-		*o++ = ':';
+		if (len <= KEY_BLOCK)
+			memcpy(o, key, KEY_BLOCK);
+		else
+			memcpy(o, key, len);
+		o += len;
 		if (form != JW_SHARE) {
 			o += number_text(v, form, o);
 			continue;
