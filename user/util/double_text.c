@@ -323,13 +323,48 @@ static char *exponent_form(const struct dec *d, char *o)
 }
 
 /*
- * d's digits laid out as double_text.h says, after a '-' when negative,
+ * The fixed text of n (nd <= 9 digits, the first at 10^x, -4 <= x <= 8):
+ * a ratio's or a share's.  Its nine digits (n's, zeros after) as a first
+ * digit and a word of eight, each stored whole: the point made by storing
+ * the word again, shifted past the digits before it, a place on.  The
+ * zeros after the last digit that is not one are counted in the word (the
+ * highest bytes that are '0'), not scanned.  o has room for 18 bytes;
+ * returns the text's end.
+ */
+static inline char *nine_fixed(uint64_t n, int nd, int x, char *o)
+{
+	uint64_t nine = n * pow10_u64[9 - nd];
+	uint64_t word = eight_digits((uint32_t)(nine % 100000000));
+	uint64_t values = word - UINT64_C(0x3030303030303030);
+	int last = 9 - (values ? __builtin_clzll(values) >> 3 : 8); /* up to the last not 0 */
+	char first = (char)('0' + nine / 100000000);
+
+	if (x < 0) { /* "0.", -x - 1 zeros, the digits */
+		memcpy(o, "0.000", 5);
+		o += 1 - x;
+		o[0] = first;
+		memcpy(o + 1, &word, sizeof(word));
+		return o + last;
+	}
+	o[0] = first;
+	memcpy(o + 1, &word, sizeof(word));
+	if (last <= x + 1) /* a whole number: x + 1 digits */
+		return o + x + 1;
+	/* x < 8 here: the digits after the first x + 1 a place on, the point before them */
+	word >>= 8 * x;
+	memcpy(o + x + 2, &word, sizeof(word));
+	o[x + 1] = '.';
+	return o + last + 1;
+}
+
+/*
+ * layout_long: d's digits laid out as double_text.h says, after a '-' when negative,
  * with a NUL, into out (DOUBLE_TEXT_MAX bytes, whose bytes after the NUL
  * put_digits may have written); returns the length.  Bytes just stored are
  * read back one at a time, never a wider read over several stores, which
  * would wait for them.
  */
-static inline size_t layout(const struct dec *d, bool negative, char *out)
+static __attribute__((noinline)) size_t layout_long(const struct dec *d, bool negative, char *out)
 {
 	char *o = out, *end;
 	uint64_t n = d->n;
@@ -359,6 +394,19 @@ static inline size_t layout(const struct dec *d, bool negative, char *out)
 			;
 		end -= end[-1] == '.';
 	}
+	*end = '\0';
+	return (size_t)(end - out);
+}
+
+/* layout: the texts of nine digits or fewer in fixed notation inline, the others by layout_long. */
+static inline size_t layout(const struct dec *d, bool negative, char *out)
+{
+	char *end;
+
+	if (d->nd > 9 || d->x < -4 || d->x > 8)
+		return layout_long(d, negative, out);
+	out[0] = '-';
+	end = nine_fixed(d->n, d->nd, d->x, out + negative);
 	*end = '\0';
 	return (size_t)(end - out);
 }
