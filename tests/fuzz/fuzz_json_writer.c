@@ -4,7 +4,8 @@
  * the rest a name (any bytes but NUL, of any length) written as a key and a
  * value, and, where it needs no escape (jw_plain_length), as the key of a
  * member of each number form (jw_number_members: the writer's own room
- * for a key of that length).  The text must parse with json-c, be strict
+ * for a key of that length); any name as a member's key (jw_keys) the
+ * same text as jw_key's.  The text must parse with json-c, be strict
  * UTF-8 (the tests' own check), give the name back through docs/output.md's
  * decoding, give the double back exactly (strtod on the number's text), or
  * null when it is not finite, and each form's member its formatter's text.
@@ -23,16 +24,20 @@
 static void members_of_each_form(const char *name, size_t len, double d)
 {
 	static size_t (*const text[])(double, char *) = { shortest_double, ratio_text, share_text };
-	const char *const keys[] = { name };
+	const char *const names[] = { name };
+	struct jw_keys *keys = jw_keys_new(1, names);
 	struct json_writer w;
 	char want[DOUBLE_TEXT_MAX];
 	const char *t;
 	size_t n;
 
+	if (!keys)
+		abort();
+
 	for (int form = JW_EXACT; form <= JW_SHARE; form++) {
 		json_writer_init(&w);
 		jw_begin_object(&w);
-		jw_number_members(&w, 1, keys, &len, &d, NULL, (enum jw_form)form, false);
+		jw_number_members(&w, keys, 1, &d, NULL, (enum jw_form)form, false);
 		jw_end_object(&w);
 		t = json_writer_text(&w, &n);
 		if (isfinite(d))
@@ -45,6 +50,37 @@ static void members_of_each_form(const char *name, size_t len, double d)
 			abort();
 		json_writer_release(&w);
 	}
+	jw_keys_free(keys);
+}
+
+/* Any name as a member's key (jw_keys): the same text as jw_key's, whatever it escapes. */
+static void member_key_as_jw_key(const char *name)
+{
+	const char *const names[] = { name };
+	struct jw_keys *keys = jw_keys_new(1, names);
+	struct json_writer a, b;
+	const char *ta, *tb;
+	size_t na, nb;
+	double one = 1;
+
+	if (!keys)
+		abort();
+	json_writer_init(&a);
+	jw_begin_object(&a);
+	jw_key(&a, name);
+	jw_uint(&a, 1);
+	jw_end_object(&a);
+	json_writer_init(&b);
+	jw_begin_object(&b);
+	jw_number_members(&b, keys, 1, &one, NULL, JW_EXACT, false);
+	jw_end_object(&b);
+	ta = json_writer_text(&a, &na);
+	tb = json_writer_text(&b, &nb);
+	if (json_writer_failed(&a) || json_writer_failed(&b) || na != nb || memcmp(ta, tb, na))
+		abort();
+	json_writer_release(&a);
+	json_writer_release(&b);
+	jw_keys_free(keys);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -115,6 +151,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	len = jw_plain_length(name);
 	if (len)
 		members_of_each_form(name, len, d);
+	member_key_as_jw_key(name);
 	free(name);
 	free(back);
 	return 0;

@@ -184,6 +184,50 @@ static void repeated_values_same_text(void **state)
 	json_writer_release(&w);
 }
 
+/*
+ * quality.measured's shares repeat within a call, and a call remembers
+ * each one's text in a slot of a small table: 300 members of 90 values
+ * (more than the slots, so values share slots), -0 and 0 among them,
+ * each written as share_text writes it alone.
+ */
+static void repeated_shares_in_one_call(void **state)
+{
+	enum { MEMBERS = 300, VALUES = 90 };
+	static char names[MEMBERS][8];
+	const char *names_of[MEMBERS];
+	struct jw_keys *keys;
+	double values[MEMBERS];
+	struct json_writer w;
+	char want[MEMBERS * (8 + 4 + DOUBLE_TEXT_MAX) + 3], *o = want;
+	const char *t;
+	size_t len;
+
+	(void)state;
+	*o++ = '{';
+	for (int j = 0; j < MEMBERS; j++) {
+		int v = (j * 37) % VALUES;
+
+		snprintf(names[j], sizeof(names[j]), "n%d", j);
+		names_of[j] = names[j];
+		values[j] = v == 0 ? -0.0 : v == 1 ? 0.0 : 1.0 / (v + 1) + v * 1e-7;
+		o += sprintf(o, "%s\"%s\":", j ? "," : "", names[j]);
+		o += share_text(values[j], o);
+	}
+	strcpy(o, "}");
+	keys = jw_keys_new(MEMBERS, names_of);
+	assert_non_null(keys);
+	json_writer_init(&w);
+	jw_begin_object(&w);
+	jw_number_members(&w, keys, MEMBERS, values, NULL, JW_SHARE, false);
+	jw_end_object(&w);
+	jw_keys_free(keys);
+	t = json_writer_text(&w, &len);
+	assert_false(json_writer_failed(&w));
+	assert_int_equal(len, strlen(want));
+	assert_memory_equal(t, want, len);
+	json_writer_release(&w);
+}
+
 /* Every byte 1..255 in a key and a value: strict UTF-8 JSON, read back as the same bytes. */
 static void hostile_strings_read_back(void **state)
 {
@@ -274,11 +318,20 @@ static void grows_past_inline_buffer(void **state)
 	json_writer_release(&w);
 }
 
-/* One member "key":d, as jw_number_members writes each of an object's many. */
+/* One member "key":d (key of len bytes), as jw_number_members writes each of an object's many. */
 static void number_member(struct json_writer *w, const char *key, size_t len, double d,
 			  enum jw_form form)
 {
-	jw_number_members(w, 1, &key, &len, &d, NULL, form, false);
+	char *name = strndup(key, len);
+	const char *names[] = { name };
+	struct jw_keys *keys;
+
+	assert_non_null(name);
+	keys = jw_keys_new(1, names);
+	assert_non_null(keys);
+	jw_number_members(w, keys, 1, &d, NULL, form, false);
+	jw_keys_free(keys);
+	free(name);
 }
 
 /* Members "k<i>":<i> for i in [from, to), each key's number padded to pad digits. */
@@ -461,6 +514,7 @@ int main(void)
 		cmocka_unit_test(hostile_strings_read_back),
 		cmocka_unit_test(every_byte_at_every_place),
 		cmocka_unit_test(repeated_values_same_text),
+		cmocka_unit_test(repeated_shares_in_one_call),
 		cmocka_unit_test(grows_past_inline_buffer),
 		cmocka_unit_test(number_members_mix_with_members),
 		cmocka_unit_test(keys_of_every_length),

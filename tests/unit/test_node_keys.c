@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * The keys of a line's many members (jw_number_members): a count's name is
- * written as its key where it needs no escape (jw_plain_length), quoted
- * with a colon; every node name of a model needs none and comes out so;
+ * The keys of a line's many members (jw_keys, jw_number_members): a name
+ * that needs no escape (jw_plain_length) is its key as it is, quoted with
+ * a colon; every node name of a model needs none and comes out so;
  * and the nodes shown at each depth (model_shown_nodes) are the ones a
  * line reports.
  */
@@ -18,14 +18,19 @@
 #include "model/model.h"
 #include "util/json_writer.h"
 
-/* One member "key":d, as jw_number_members writes each of an object's many. */
-static void number_member(struct json_writer *w, const char *key, size_t len, double d,
-			  enum jw_form form)
+/* The member key:1 as jw_number_members writes each of an object's many, into w. */
+static void count_member(struct json_writer *w, const char *key)
 {
-	jw_number_members(w, 1, &key, &len, &d, NULL, form, false);
+	const char *const one_key[] = { key };
+	struct jw_keys *k = jw_keys_new(1, one_key);
+	double one = 1;
+
+	assert_non_null(k);
+	jw_number_members(w, k, 1, &one, NULL, JW_EXACT, false);
+	jw_keys_free(k);
 }
 
-/* The member number_member writes for key[0..len) and 1, without the braces. */
+/* The member count_member writes for key (len bytes) and 1, in braces. */
 static void check_member(const char *key, size_t len)
 {
 	struct json_writer w;
@@ -35,7 +40,7 @@ static void check_member(const char *key, size_t len)
 
 	json_writer_init(&w);
 	jw_begin_object(&w);
-	number_member(&w, key, len, 1, JW_EXACT);
+	count_member(&w, key);
 	jw_end_object(&w);
 	assert_false(json_writer_failed(&w));
 	t = json_writer_text(&w, &n);

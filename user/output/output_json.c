@@ -65,14 +65,13 @@ static void group_object(struct json_writer *w, const struct report_group *g)
  * The JSON printer of a run: its own copies of what the lines' keys are
  * made from, worked out once from the facts every line shares.  The
  * objects of many members ("counts", "metrics", quality.measured) are
- * written a whole object a call (jw_number_members), keys without the
- * escape scan: a model's node names are identifiers (model_load admits
- * [A-Za-z0-9_] only), a count's name is checked once (jw_plain_length).
+ * written a whole object a call (jw_number_members), their keys made
+ * into text once (jw_keys): the counts' names, and the shown nodes'.
  */
 struct json_printer {
 	int ncounts;
 	const char *const *count_names;
-	size_t *count_len; /* per count: its name's length, 0 where it needs an escape */
+	struct jw_keys *count_keys;
 	const struct tma_model *tma;
 	int level;
 	bool info;
@@ -80,6 +79,7 @@ struct json_printer {
 	const int *shown;
 	const char **node_name; /* per shown node */
 	size_t *node_len;
+	struct jw_keys *node_keys; /* per shown node */
 };
 
 /* "metrics", "flagged" and "bottleneck" from the model's result. */
@@ -90,8 +90,8 @@ static void add_model_result(struct json_writer *w, const struct json_printer *p
 
 	JW_KEY(w, "metrics");
 	jw_begin_object(w);
-	jw_number_members(w, n, p->node_name, p->node_len, n ? r->result->value : NULL, p->shown,
-			  JW_RATIO, false);
+	jw_number_members(w, p->node_keys, n, n ? r->result->value : NULL, p->shown, JW_RATIO,
+			  false);
 	jw_end_object(w);
 	JW_KEY(w, "flagged");
 	jw_begin_array(w);
@@ -117,8 +117,7 @@ static void add_measured(struct json_writer *w, const struct json_printer *p,
 		return;
 	JW_KEY(w, "measured");
 	jw_begin_object(w);
-	jw_number_members(w, p->nshown, p->node_name, p->node_len, r->measured, p->shown, JW_SHARE,
-			  true);
+	jw_number_members(w, p->node_keys, p->nshown, r->measured, p->shown, JW_SHARE, true);
 	jw_end_object(w);
 }
 
@@ -224,18 +223,21 @@ struct json_printer *json_printer_new(const struct report_line *facts)
 	if (p->tma)
 		p->shown = model_shown_nodes(p->tma, p->level, p->info, &n);
 	p->nshown = n;
-	p->count_len = calloc((size_t)p->ncounts + 1, sizeof(*p->count_len));
 	p->node_name = calloc((size_t)n + 1, sizeof(*p->node_name));
 	p->node_len = calloc((size_t)n + 1, sizeof(*p->node_len));
-	if (!p->count_len || !p->node_name || !p->node_len) {
+	if (!p->node_name || !p->node_len) {
 		json_printer_free(p);
 		return NULL;
 	}
-	for (int i = 0; i < p->ncounts; i++)
-		p->count_len[i] = jw_plain_length(p->count_names[i]);
 	for (int j = 0; j < n; j++) {
 		p->node_name[j] = model_node(p->tma, p->shown[j])->name;
 		p->node_len[j] = model_node(p->tma, p->shown[j])->name_len;
+	}
+	p->count_keys = jw_keys_new(p->ncounts, p->count_names);
+	p->node_keys = jw_keys_new(n, p->node_name);
+	if (!p->count_keys || !p->node_keys) {
+		json_printer_free(p);
+		return NULL;
 	}
 	return p;
 }
@@ -244,28 +246,20 @@ void json_printer_free(struct json_printer *p)
 {
 	if (!p)
 		return;
-	free(p->count_len);
+	jw_keys_free(p->count_keys);
+	jw_keys_free(p->node_keys);
 	free(p->node_name);
 	free(p->node_len);
 	free(p);
 }
 
-/* "counts": the names that need no escape a run at a time, the others escaped. */
+/* "counts": every name's key made into text once, escaped where it needs to be. */
 static void add_counts(struct json_writer *w, const struct json_printer *p,
 		       const struct report_line *r)
 {
 	JW_KEY(w, "counts");
 	jw_begin_object(w);
-	for (int i = 0, j; i < r->ncounts; i = j) {
-		for (j = i; j < r->ncounts && p->count_len[j]; j++)
-			;
-		jw_number_members(w, j - i, r->count_names + i, p->count_len + i,
-				  r->count_values + i, NULL, JW_EXACT, false);
-		if (j < r->ncounts) { /* a name to escape (or none) */
-			jw_key(w, r->count_names[j]);
-			jw_double(w, r->count_values[j++]);
-		}
-	}
+	jw_number_members(w, p->count_keys, r->ncounts, r->count_values, NULL, JW_EXACT, false);
 	jw_end_object(w);
 }
 

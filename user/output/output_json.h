@@ -12,8 +12,8 @@
 
 /*
  * The JSON printer of one run: what it works out once from the facts every
- * line shares (report_line of report_new): which count names are written
- * as keys as they are and which need an escape.  NULL: out of memory.
+ * line shares (report_line of report_new): the keys of the counts and of
+ * the shown nodes, each made into its text once.  NULL: out of memory.
  */
 struct json_printer;
 struct json_printer *json_printer_new(const struct report_line *facts);
@@ -21,8 +21,8 @@ void json_printer_free(struct json_printer *p);
 
 /*
  * Writes one line; 0, -ENOMEM, or -EPIPE/-EIO when the stream failed.  p
- * NULL, or lines with other count names than its facts': each name checked
- * as it is written.
+ * NULL, or lines with other count names than its facts': a printer made
+ * for the line alone.
  */
 int json_printer_line(const struct json_printer *p, FILE *f, const struct report_line *r);
 /* json_printer_line without a printer: a line on its own (a replay's). */

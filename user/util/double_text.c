@@ -191,7 +191,8 @@ static bool quick_scale(double v, int p, int *x, double *hi)
  * elsewhere (a value in some millions, and values exact in p digits, such
  * as 0.5): exact_digits decides.
  */
-static bool quick_digits(double v, int p, bool cut, struct dec *d)
+static inline __attribute__((always_inline)) bool quick_digits(double v, int p, bool cut,
+							       struct dec *d)
 {
 	double hi, rest, err = pow10_double[p] * 0x1p-52; /* twice the bound */
 	int x = place_estimate(v);
@@ -322,13 +323,48 @@ static char *exponent_form(const struct dec *d, char *o)
 }
 
 /*
- * d's digits laid out as double_text.h says, after a '-' when negative,
+ * The fixed text of n (nd <= 9 digits, the first at 10^x, -4 <= x <= 8):
+ * a ratio's or a share's.  Its nine digits (n's, zeros after) as a first
+ * digit and a word of eight, each stored whole: the point made by storing
+ * the word again, shifted past the digits before it, a place on.  The
+ * zeros after the last digit that is not one are counted in the word (the
+ * highest bytes that are '0'), not scanned.  o has room for 18 bytes;
+ * returns the text's end.
+ */
+static inline char *nine_fixed(uint64_t n, int nd, int x, char *o)
+{
+	uint64_t nine = n * pow10_u64[9 - nd];
+	uint64_t word = eight_digits((uint32_t)(nine % 100000000));
+	uint64_t values = word - UINT64_C(0x3030303030303030);
+	int last = 9 - (values ? __builtin_clzll(values) >> 3 : 8); /* up to the last not 0 */
+	char first = (char)('0' + nine / 100000000);
+
+	if (x < 0) { /* "0.", -x - 1 zeros, the digits */
+		memcpy(o, "0.000", 5);
+		o += 1 - x;
+		o[0] = first;
+		memcpy(o + 1, &word, sizeof(word));
+		return o + last;
+	}
+	o[0] = first;
+	memcpy(o + 1, &word, sizeof(word));
+	if (last <= x + 1) /* a whole number: x + 1 digits */
+		return o + x + 1;
+	/* x < 8 here: the digits after the first x + 1 a place on, the point before them */
+	word >>= 8 * x;
+	memcpy(o + x + 2, &word, sizeof(word));
+	o[x + 1] = '.';
+	return o + last + 1;
+}
+
+/*
+ * layout_long: d's digits laid out as double_text.h says, after a '-' when negative,
  * with a NUL, into out (DOUBLE_TEXT_MAX bytes, whose bytes after the NUL
  * put_digits may have written); returns the length.  Bytes just stored are
  * read back one at a time, never a wider read over several stores, which
  * would wait for them.
  */
-static inline size_t layout(const struct dec *d, bool negative, char *out)
+static __attribute__((noinline)) size_t layout_long(const struct dec *d, bool negative, char *out)
 {
 	char *o = out, *end;
 	uint64_t n = d->n;
@@ -362,21 +398,50 @@ static inline size_t layout(const struct dec *d, bool negative, char *out)
 	return (size_t)(end - out);
 }
 
-size_t sig_double(double d, int digits, bool toward_zero, char *buf)
+/* layout: the texts of nine digits or fewer in fixed notation inline, the others by layout_long. */
+static inline size_t layout(const struct dec *d, bool negative, char *out)
+{
+	char *end;
+
+	if (d->nd > 9 || d->x < -4 || d->x > 8)
+		return layout_long(d, negative, out);
+	out[0] = '-';
+	end = nine_fixed(d->n, d->nd, d->x, out + negative);
+	*end = '\0';
+	return (size_t)(end - out);
+}
+
+/* sig_double's body, inlined where digits is a constant (ratio_text, share_text). */
+static inline __attribute__((always_inline)) size_t sig_digits(double d, int digits,
+							       bool toward_zero, char *buf)
 {
 	bool negative = signbit(d);
 	struct dec dec = { 0, 1, 0 };
 	bool back;
 
 	d = fabs(d);
-	digits = digits < 1 ? 1 : digits > 17 ? 17 : digits;
 	if (d != 0 && !(digits <= 15 && quick_digits(d, digits, toward_zero, &dec)) &&
 	    !exact_digits(d, digits, toward_zero ? CUT : NEAREST, &dec, &back))
 		printf_digits(d, digits, toward_zero, &dec);
 	return layout(&dec, negative, buf);
 }
 
-size_t shortest_double(double d, char *buf)
+size_t sig_double(double d, int digits, bool toward_zero, char *buf)
+{
+	return sig_digits(d, digits < 1 ? 1 : digits > 17 ? 17 : digits, toward_zero, buf);
+}
+
+size_t ratio_text(double d, char *buf)
+{
+	return sig_digits(d, RATIO_DIGITS, false, buf);
+}
+
+size_t share_text(double d, char *buf)
+{
+	return sig_digits(d, SHARE_DIGITS, true, buf);
+}
+
+size_t shortest_fraction(double d, char *buf)
 {
 	bool negative = signbit(d);
 	struct dec dec = { 0, 0, 0 };
@@ -384,11 +449,6 @@ size_t shortest_double(double d, char *buf)
 	int p = 15;
 
 	d = fabs(d);
-	/* Counts are whole numbers: 260, not the shorter 2.6e+02. */
-	if (d < 1e15 && (double)(uint64_t)d == d) {
-		buf[0] = '-';
-		return negative + uint_text((uint64_t)d, buf + negative);
-	}
 	if (d < DBL_MIN) { /* a subnormal has fewer bits than DBL_DIG assumes: from 1 digit on */
 		p = 1;
 	} else {

@@ -18,8 +18,12 @@
 #ifndef TMACG_DOUBLE_TEXT_H
 #define TMACG_DOUBLE_TEXT_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+#include "util/int_text.h"
 
 /* Room for any text below, with its NUL ("-1.2345678901234567e-308"). */
 #define DOUBLE_TEXT_MAX 32
@@ -29,19 +33,32 @@
 /* quality.measured and tmacg_tma_measured_ratio, cut toward zero. */
 #define SHARE_DIGITS 4
 
-/* d (finite) into buf (DOUBLE_TEXT_MAX bytes) with a NUL; returns the length. */
-size_t shortest_double(double d, char *buf);
+/* shortest_double for a d that is not a whole number below 1e15. */
+size_t shortest_fraction(double d, char *buf);
+
+/*
+ * d (finite) into buf (DOUBLE_TEXT_MAX bytes) with a NUL; returns the
+ * length.  Inline for the whole numbers most counts are, a line's most
+ * common number: the integer's digits without a call into the rest.
+ */
+static inline size_t shortest_double(double d, char *buf)
+{
+	double a = fabs(d);
+	bool negative = signbit(d);
+
+	/* Counts are whole numbers: 260, not the shorter 2.6e+02. */
+	if (a < 1e15 && (double)(uint64_t)a == a) {
+		buf[0] = '-';
+		return negative + uint_text((uint64_t)a, buf + negative);
+	}
+	return shortest_fraction(d, buf);
+}
 /* d (finite) to digits (1-17) significant digits, likewise. */
 size_t sig_double(double d, int digits, bool toward_zero, char *buf);
 
-static inline size_t ratio_text(double d, char *buf)
-{
-	return sig_double(d, RATIO_DIGITS, false, buf);
-}
-
-static inline size_t share_text(double d, char *buf)
-{
-	return sig_double(d, SHARE_DIGITS, true, buf);
-}
+/* sig_double(d, RATIO_DIGITS, false, buf), made for those digits. */
+size_t ratio_text(double d, char *buf);
+/* sig_double(d, SHARE_DIGITS, true, buf), likewise. */
+size_t share_text(double d, char *buf);
 
 #endif

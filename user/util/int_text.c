@@ -22,21 +22,24 @@ const uint64_t pow10_u64[20] = { 1u,
 				 1000000000000000000u,
 				 10000000000000000000u };
 
-/* v's digit count: from its bit length (1233 / 4096 ~ log10(2)), then one compare. */
-static int digit_count(uint64_t v)
+size_t uint_text_long(uint64_t v, char *buf)
 {
-	unsigned t = ((64 - (unsigned)__builtin_clzll(v | 1)) * 1233) >> 12;
+	uint64_t low = eight_digits((uint32_t)(v % 100000000)), high = v / 100000000, head, mid;
+	int n;
 
-	return (int)t + ((v | 1) >= pow10_u64[t]);
-}
-
-size_t uint_text(uint64_t v, char *buf)
-{
-	int n = digit_count(v);
-
-	put_digits(v, n, buf); /* 20 digits at most: INT_TEXT_MAX holds the words */
-	buf[n] = '\0';
-	return (size_t)n;
+	if (high < 100000000) {
+		head = digits_word((uint32_t)high, &n);
+		memcpy(buf, &head, sizeof(head));
+	} else { /* 17 to 20 digits: a head of 1 to 4, two words of 8 */
+		mid = eight_digits((uint32_t)(high % 100000000));
+		head = digits_word((uint32_t)(high / 100000000), &n);
+		memcpy(buf, &head, sizeof(head));
+		memcpy(buf + n, &mid, sizeof(mid));
+		n += 8;
+	}
+	memcpy(buf + n, &low, sizeof(low));
+	buf[n + 8] = '\0';
+	return (size_t)n + 8;
 }
 
 size_t int_text(int64_t v, char *buf)

@@ -18,8 +18,8 @@
 /* 10^0 .. 10^19: every power of ten a uint64_t holds. */
 extern const uint64_t pow10_u64[20];
 
-/* v's digits ("0", "18446744073709551615") into buf with a NUL; returns the length. */
-size_t uint_text(uint64_t v, char *buf);
+/* uint_text of a v from 10^8. */
+size_t uint_text_long(uint64_t v, char *buf);
 /* The same with a '-' before a negative v ("-9223372036854775808"). */
 size_t int_text(int64_t v, char *buf);
 
@@ -45,6 +45,39 @@ static inline uint64_t eight_digits(uint32_t x)
 	uint64_t tens = (pairs * 103) >> 10 & UINT64_C(0x000f000f000f000f);
 
 	return (tens | (pairs - 10 * tens) << 8) + UINT64_C(0x3030303030303030);
+}
+
+/*
+ * The digits of x < 10^8 without the zeros before its first ("0" for 0), in
+ * the low bytes of a word, the bytes above them 0; *n: how many.  The
+ * first digit is the word's lowest byte that is not '0' (the eighth, were
+ * all '0'), found as the lowest set bit of the digits' values.
+ */
+static inline uint64_t digits_word(uint32_t x, int *n)
+{
+	uint64_t word = eight_digits(x);
+	int lead = __builtin_ctzll((word - UINT64_C(0x3030303030303030)) | UINT64_C(1) << 56) >> 3;
+
+	*n = 8 - lead;
+	return word >> (8 * lead);
+}
+
+/*
+ * v's digits ("0", "18446744073709551615") into buf (INT_TEXT_MAX bytes)
+ * with a NUL; returns the length.  Inline below 10^8, what most counts
+ * are: their digits in one word, one store.
+ */
+static inline size_t uint_text(uint64_t v, char *buf)
+{
+	uint64_t word;
+	int n;
+
+	if (v >= 100000000)
+		return uint_text_long(v, buf);
+	word = digits_word((uint32_t)v, &n);
+	memcpy(buf, &word, sizeof(word)); /* the NUL too, where n < 8 */
+	buf[n] = '\0';
+	return (size_t)n;
 }
 
 /*

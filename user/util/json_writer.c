@@ -83,31 +83,58 @@ static inline void put_byte(struct json_writer *w, char c)
 		w->buf[w->len++] = c;
 }
 
-/* Before an item: the comma that separates it from the previous one. */
-static inline void separate(struct json_writer *w)
+/*
+ * Before an item: the comma that separates it from the previous one where
+ * one is due, in the room taken for it and room more bytes; where the item
+ * goes (w->len not yet moved past the comma), NULL when there is no room.
+ */
+static inline char *begin_item(struct json_writer *w, size_t room)
 {
-	uint32_t bit;
+	bool comma = false;
+	char *o;
 
 	if (w->after_key) {
 		w->after_key = false;
-		return;
+	} else if (w->depth) {
+		uint32_t bit = UINT32_C(1) << (w->depth - 1);
+
+		comma = w->has_item & bit;
+		w->has_item |= bit;
 	}
-	if (!w->depth)
-		return;
-	bit = UINT32_C(1) << (w->depth - 1);
-	if (w->has_item & bit)
-		put_byte(w, ',');
-	w->has_item |= bit;
+	if (!reserve(w, room + 1))
+		return NULL;
+	o = w->buf + w->len;
+	*o = ',';
+	return o + comma;
+}
+
+/* The item's text ends at end: w->len past it. */
+static inline void end_item(struct json_writer *w, const char *end)
+{
+	w->len = (size_t)(end - w->buf);
+}
+
+/* Before an item written by calls that take their own room: its comma. */
+static inline void separate(struct json_writer *w)
+{
+	char *o = begin_item(w, 0);
+
+	if (o)
+		end_item(w, o);
 }
 
 static void open_container(struct json_writer *w, char c)
 {
-	separate(w);
+	char *o = begin_item(w, 1);
+
+	if (!o)
+		return;
 	if (w->depth == JSON_WRITER_MAX_DEPTH) {
 		w->failed = true;
 		return;
 	}
-	put_byte(w, c);
+	*o = c;
+	end_item(w, o + 1);
 	w->depth++;
 	w->has_item &= ~(UINT32_C(1) << (w->depth - 1));
 }
@@ -270,10 +297,27 @@ size_t jw_plain_length(const char *s)
 	return all_plain(s, n) ? n : 0;
 }
 
+/*
+ * "s" (len bytes needing no escape) as an item, and its colon where colon:
+ * the room taken once, the bytes stored through a local pointer (a store
+ * through w->buf would make the compiler load w->len again after each).
+ */
+static inline void put_plain(struct json_writer *w, const char *s, size_t len, bool colon)
+{
+	char *o = begin_item(w, len + 3);
+
+	if (!o)
+		return;
+	o[0] = '"';
+	memcpy(o + 1, s, len);
+	o[len + 1] = '"';
+	o[len + 2] = ':'; /* inside the room taken; counted only for a key */
+	end_item(w, o + len + 2 + colon);
+}
+
 void jw_key_plain(struct json_writer *w, const char *key, size_t len)
 {
-	jw_string_plain(w, key, len);
-	put_byte(w, ':');
+	put_plain(w, key, len, true);
 	w->after_key = true;
 }
 
@@ -296,17 +340,12 @@ void jw_string(struct json_writer *w, const char *s)
 
 void jw_string_plain(struct json_writer *w, const char *s, size_t len)
 {
-	separate(w);
-	if (!reserve(w, len + 2))
-		return;
-	w->buf[w->len++] = '"';
-	memcpy(w->buf + w->len, s, len);
-	w->len += len;
-	w->buf[w->len++] = '"';
+	put_plain(w, s, len, false);
 }
 
 /* d's text at o (room for DOUBLE_TEXT_MAX bytes), or null; its length. */
-static size_t number_text(double d, enum jw_form form, char *o)
+static inline __attribute__((always_inline)) size_t number_text(double d, enum jw_form form,
+								char *o)
 {
 	if (!isfinite(d)) {
 		memcpy(o, "null", 4);
@@ -324,9 +363,10 @@ static size_t number_text(double d, enum jw_form form, char *o)
 
 void jw_number(struct json_writer *w, double d, enum jw_form form)
 {
-	separate(w);
-	if (reserve(w, DOUBLE_TEXT_MAX))
-		w->len += number_text(d, form, w->buf + w->len);
+	char *o = begin_item(w, DOUBLE_TEXT_MAX);
+
+	if (o)
+		end_item(w, o + number_text(d, form, o));
 }
 
 void jw_double(struct json_writer *w, double d)
@@ -334,70 +374,138 @@ void jw_double(struct json_writer *w, double d)
 	jw_number(w, d, JW_EXACT);
 }
 
-/* Shares whose text one jw_number_members call remembers. */
-#define SEEN_SHARES 32
+/*
+ * A key's text is copied as one block of KEY_BLOCK bytes where it is no
+ * longer (two vector moves, not a call to memcpy): the table holds
+ * KEY_BLOCK bytes after its last text, so such a block never reads past
+ * the table, and the member's room counts KEY_BLOCK for its key.
+ */
+#define KEY_BLOCK 32
 
-void jw_number_members(struct json_writer *w, int n, const char *const *keys, const size_t *lens,
+struct jw_keys {
+	int n;
+	size_t *at, *len; /* key i: len[i] bytes from text + at[i] */
+	char *text;	  /* the keys one after another, KEY_BLOCK zeros after the last */
+};
+
+void jw_keys_free(struct jw_keys *k)
+{
+	if (!k)
+		return;
+	free(k->at);
+	free(k->len);
+	free(k->text);
+	free(k);
+}
+
+struct jw_keys *jw_keys_new(int n, const char *const *names)
+{
+	struct jw_keys *k = calloc(1, sizeof(*k));
+	struct json_writer w;
+
+	if (!k)
+		return NULL;
+	k->n = n;
+	k->at = calloc((size_t)n + 1, sizeof(*k->at));
+	k->len = calloc((size_t)n + 1, sizeof(*k->len));
+	json_writer_init(&w);
+	for (int i = 0; i < n && k->at && k->len; i++) {
+		k->at[i] = w.len;
+		put_string(&w, names[i] ? names[i] : "");
+		put_byte(&w, ':');
+		k->len[i] = w.len - k->at[i];
+	}
+	if (k->at && k->len && !w.failed)
+		k->text = malloc(w.len + KEY_BLOCK);
+	if (!k->text) {
+		json_writer_release(&w);
+		jw_keys_free(k);
+		return NULL;
+	}
+	memcpy(k->text, w.buf, w.len);
+	memset(k->text + w.len, 0, KEY_BLOCK);
+	json_writer_release(&w);
+	return k;
+}
+
+/* Shares whose text one jw_number_members call remembers: slots of a table by the value's bits. */
+#define SHARE_SLOTS 32
+
+struct share_seen {
+	uint64_t bits;
+	size_t at, len; /* len 0: an empty slot */
+};
+
+/* The slot of a share's bits: their top five after a multiplicative hash. */
+static inline struct share_seen *share_slot(struct share_seen *seen, uint64_t bits)
+{
+	return &seen[(bits * UINT64_C(0x9e3779b97f4a7c15)) >> 59];
+}
+
+void jw_number_members(struct json_writer *w, const struct jw_keys *keys, int n,
 		       const double *values, const int *index, enum jw_form form, bool skip_nan)
 {
 	/*
 	 * The shares of a line repeat (quality.measured: one per set of perf
 	 * groups, some 19 for a level-6 line's 88 nodes): each one's text is
-	 * made once and copied from where it was written, earlier in the text.
+	 * made once and copied from where it was written, earlier in the text;
+	 * two shares in one slot: the later one's is remembered.
 	 */
-	struct {
-		uint64_t bits;
-		size_t at, len;
-	} seen[SEEN_SHARES];
-	int nseen = 0;
-	size_t room = 0;
+	struct share_seen seen[SHARE_SLOTS];
 	bool comma;
-	char *o;
+	char *o, *end;
 
-	for (int j = 0; j < n; j++) /* a comma, the quotes and the colon: 4 */
-		room += lens[j] + 4 + DOUBLE_TEXT_MAX;
-	if (!n || !reserve(w, room))
+	if (!n || w->failed)
 		return;
-	if (w->after_key || !w->depth) {
+	if (w->after_key || !w->depth || n > keys->n) {
 		w->failed = true;
 		return;
 	}
+	if (form == JW_SHARE)
+		memset(seen, 0, sizeof(seen));
 	o = w->buf + w->len;
+	end = w->buf + w->cap;
 	comma = (w->has_item >> (w->depth - 1)) & 1;
 	for (int j = 0; j < n; j++) {
 		double v = values[index ? index[j] : j];
+		const char *key = keys->text + keys->at[j];
+		size_t len = keys->len[j], room;
+		struct share_seen *slot;
 		uint64_t bits;
-		int k = 0;
 
 		if (skip_nan && isnan(v))
 			continue;
+		/* a comma, the key (a block at least), the number */
+		room = 1 + (len > KEY_BLOCK ? len : KEY_BLOCK) + DOUBLE_TEXT_MAX;
+		if ((size_t)(end - o) < room) {
+			w->len = (size_t)(o - w->buf);
+			if (!grow(w, room))
+				return;
+			o = w->buf + w->len;
+			end = w->buf + w->cap;
+		}
 		*o = ',';
 		o += comma;
 		comma = true;
-		*o++ = '"';
-		memcpy(o, keys[j], lens[j]);
-		o += lens[j];
-		*o++ = '"';
-		*o++ = ':';
+		if (len <= KEY_BLOCK)
+			memcpy(o, key, KEY_BLOCK);
+		else
+			memcpy(o, key, len);
+		o += len;
 		if (form != JW_SHARE) {
 			o += number_text(v, form, o);
 			continue;
 		}
 		memcpy(&bits, &v, sizeof(bits));
-		while (k < nseen && seen[k].bits != bits)
-			k++;
-		if (k < nseen) {
-			memcpy(o, w->buf + seen[k].at, seen[k].len);
-		} else if (nseen < SEEN_SHARES) {
-			seen[nseen].bits = bits;
-			seen[nseen].at = (size_t)(o - w->buf);
-			k = nseen++;
-			seen[k].len = number_text(v, form, o);
+		slot = share_slot(seen, bits);
+		if (slot->len && slot->bits == bits) {
+			memcpy(o, w->buf + slot->at, slot->len);
 		} else {
-			o += number_text(v, form, o);
-			continue;
+			slot->bits = bits;
+			slot->at = (size_t)(o - w->buf);
+			slot->len = number_text(v, form, o);
 		}
-		o += seen[k].len;
+		o += slot->len;
 	}
 	w->has_item |= (uint32_t)comma << (w->depth - 1);
 	w->len = (size_t)(o - w->buf);
@@ -405,31 +513,42 @@ void jw_number_members(struct json_writer *w, int n, const char *const *keys, co
 
 void jw_uint(struct json_writer *w, uint64_t v)
 {
-	separate(w);
-	if (reserve(w, INT_TEXT_MAX))
-		w->len += uint_text(v, w->buf + w->len);
+	char *o = begin_item(w, INT_TEXT_MAX);
+
+	if (o)
+		end_item(w, o + uint_text(v, o));
 }
 
 void jw_int(struct json_writer *w, int64_t v)
 {
-	separate(w);
-	if (reserve(w, INT_TEXT_MAX))
-		w->len += int_text(v, w->buf + w->len);
+	char *o = begin_item(w, INT_TEXT_MAX);
+
+	if (o)
+		end_item(w, o + int_text(v, o));
+}
+
+/* A literal of at most 5 bytes ("false") as an item. */
+static inline void put_word(struct json_writer *w, const char *word, size_t len)
+{
+	char *o = begin_item(w, 5);
+
+	if (!o)
+		return;
+	memcpy(o, word, 5);
+	end_item(w, o + len);
 }
 
 void jw_bool(struct json_writer *w, bool v)
 {
-	separate(w);
 	if (v)
-		put(w, "true", 4);
+		put_word(w, "true", 4);
 	else
-		put(w, "false", 5);
+		put_word(w, "false", 5);
 }
 
 void jw_null(struct json_writer *w)
 {
-	separate(w);
-	put(w, "null", 4);
+	put_word(w, "null", 4);
 }
 
 void jw_raw(struct json_writer *w, const char *text, size_t len)

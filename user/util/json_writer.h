@@ -79,15 +79,23 @@ enum jw_form {
 void jw_double(struct json_writer *w, double d);
 void jw_number(struct json_writer *w, double d, enum jw_form form);
 /*
- * The members of an object of many alike (counts, metrics,
- * quality.measured: a level-6 line's 315) in one call: member j is
- * "keys[j]":value (keys[j] of lens[j] bytes, needing no escape:
- * jw_plain_length says which do, a model's node names never), value
- * values[index[j]] (values[j] where index is NULL); a NaN value with
- * skip_nan leaves the member out.  The room for all of them is taken at
- * once, from the keys' lengths: no check or call a member.
+ * The keys of an object of many alike (counts, metrics, quality.measured),
+ * each made once into its text, "name": with the name escaped as jw_key
+ * escapes it: a printer makes them from the model once, every line writes
+ * them.  names[i] NULL: "".  NULL: out of memory.
  */
-void jw_number_members(struct json_writer *w, int n, const char *const *keys, const size_t *lens,
+struct jw_keys;
+struct jw_keys *jw_keys_new(int n, const char *const *names);
+void jw_keys_free(struct jw_keys *k);
+
+/*
+ * The first n members of such an object (a level-6 line's 315) in one
+ * call: member j is key j of keys (n 0: keys may be NULL), its value
+ * values[index[j]] (values[j] where index is NULL); a NaN value with
+ * skip_nan leaves the member out.  Each member checks its room against
+ * an end held in a local: no call a member but the number's.
+ */
+void jw_number_members(struct json_writer *w, const struct jw_keys *keys, int n,
 		       const double *values, const int *index, enum jw_form form, bool skip_nan);
 
 void jw_uint(struct json_writer *w, uint64_t v);
