@@ -335,42 +335,21 @@ bool k8s_path_is_pod_parent(const char *path)
 
 const char *k8s_kind_name(enum k8s_kind kind)
 {
-	switch (kind) {
-	case K8S_POD:
-		return "pod";
-	case K8S_POD_OTHER:
-		return "pod-other";
-	case K8S_CONTAINER:
-		return "container";
-	default:
-		return "none";
-	}
+	static const char *const names[] = { "none", "pod", "pod-other", "container" };
+
+	return k8s_enum_name(kind, names, K8S_NAMES(names));
 }
 
 const char *k8s_qos_name(enum k8s_qos qos)
 {
-	switch (qos) {
-	case K8S_QOS_GUARANTEED:
-		return "guaranteed";
-	case K8S_QOS_BURSTABLE:
-		return "burstable";
-	case K8S_QOS_BESTEFFORT:
-		return "besteffort";
-	default:
-		return "unknown";
-	}
+	static const char *const names[] = { "unknown", "guaranteed", "burstable", "besteffort" };
+
+	return k8s_enum_name(qos, names, K8S_NAMES(names));
 }
 
 const char *k8s_runtime_name(enum k8s_runtime rt)
 {
-	switch (rt) {
-	case K8S_RUNTIME_CONTAINERD:
-		return "containerd";
-	case K8S_RUNTIME_CRIO:
-		return "cri-o";
-	case K8S_RUNTIME_DOCKER:
-		return "docker";
-	default:
-		return "unknown";
-	}
+	static const char *const names[] = { "unknown", "containerd", "cri-o", "docker" };
+
+	return k8s_enum_name(rt, names, K8S_NAMES(names));
 }
