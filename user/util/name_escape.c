@@ -11,7 +11,8 @@
 #define ESCAPE_FIRST (ESCAPE_BASE + 0x80)
 #define ESCAPE_LAST (ESCAPE_BASE + 0xFF)
 
-int utf8_sequence(const unsigned char *s, size_t n, uint32_t *cp)
+/* Length (1-4) of the valid UTF-8 sequence at s (n bytes there), 0 if invalid; *cp set. */
+static int utf8_sequence(const unsigned char *s, size_t n, uint32_t *cp)
 {
 	unsigned char b = s[0];
 	uint32_t min, c;

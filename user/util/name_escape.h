@@ -24,9 +24,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Length (1-4) of the valid UTF-8 sequence at s (n bytes there), 0 if invalid; *cp set. */
-int utf8_sequence(const unsigned char *s, size_t n, uint32_t *cp);
-
 /*
  * The name as strict UTF-8 (see above).  Returns s itself when it needs no
  * change (the common case, no allocation), else a malloc'd string the caller
