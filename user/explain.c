@@ -5,7 +5,7 @@
  * writes them, the helpers those read, its parent and children.  A command-line
  * concern like the listings (model_list.c), above model/.
  */
-#include "explain.h"
+#include "offline.h"
 
 #include <ctype.h>
 #include <stdbool.h>

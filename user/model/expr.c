@@ -360,34 +360,30 @@ static int parse_unary(struct parser *ps)
 	return parse_primary(ps);
 }
 
-static int parse_mul(struct parser *ps)
+/* Left-associative op1 and op2 (same precedence) between operands. */
+static int parse_arith(struct parser *ps, int op1, int op2, int (*operand)(struct parser *))
 {
-	int e = parse_unary(ps);
+	int e = operand(ps);
 
-	while (e >= 0 && ps->t.kind == T_OP && (ps->t.op == EXPR_MUL || ps->t.op == EXPR_DIV)) {
+	while (e >= 0 && ps->t.kind == T_OP && (ps->t.op == op1 || ps->t.op == op2)) {
 		int op = ps->t.op;
 		size_t off = ps->t.off;
 
 		if (expr_next(ps))
 			return -1;
-		e = binary(ps, op, off, e, parse_unary(ps));
+		e = binary(ps, op, off, e, operand(ps));
 	}
 	return e;
 }
 
+static int parse_mul(struct parser *ps)
+{
+	return parse_arith(ps, EXPR_MUL, EXPR_DIV, parse_unary);
+}
+
 static int parse_add(struct parser *ps)
 {
-	int e = parse_mul(ps);
-
-	while (e >= 0 && ps->t.kind == T_OP && (ps->t.op == EXPR_ADD || ps->t.op == EXPR_SUB)) {
-		int op = ps->t.op;
-		size_t off = ps->t.off;
-
-		if (expr_next(ps))
-			return -1;
-		e = binary(ps, op, off, e, parse_mul(ps));
-	}
-	return e;
+	return parse_arith(ps, EXPR_ADD, EXPR_SUB, parse_mul);
 }
 
 static int parse_cmp(struct parser *ps)
