@@ -67,6 +67,9 @@ struct k8s_path {
  */
 int k8s_path_parse(const char *path, struct k8s_path *out);
 
+/* Whether the len bytes at s are all lowercase hex digits (ids as runtimes write them). */
+bool k8s_all_hex(const char *s, size_t len);
+
 /* names[v], or names[0] (the enum's "none" or "unknown") for a value out of range. */
 static inline const char *k8s_enum_name(unsigned v, const char *const *names, size_t n)
 {
