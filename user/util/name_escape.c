@@ -199,3 +199,11 @@ void term_escape_message(char *msg, size_t size)
 		if (*u < 0x20 || *u == 0x7f || *u >= 0x80)
 			*u = '?';
 }
+
+void name_term_put(FILE *f, const char *s)
+{
+	char *t = name_term_text(s);
+
+	fputs(t ? t : "(out of memory)", f);
+	free(t);
+}

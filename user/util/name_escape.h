@@ -23,6 +23,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /*
  * The name as strict UTF-8 (see above).  Returns s itself when it needs no
@@ -40,6 +41,8 @@ char *name_json_bytes(const char *s);
 
 /* The name with every non-printable byte as \xHH (see above); malloc'd, NULL if out of memory. */
 char *name_term_text(const char *s);
+/* name_term_text(s) written to f: text written by others, on a terminal. */
+void name_term_put(FILE *f, const char *s);
 
 /*
  * A message quoting a file (a parse error) made safe for stderr in place:
