@@ -5,7 +5,7 @@
  * writes them, the helpers those read, its parent and children.  A command-line
  * concern like the listings (model_list.c), above model/.
  */
-#include "explain.h"
+#include "offline.h"
 
 #include <ctype.h>
 #include <stdbool.h>
@@ -14,15 +14,6 @@
 
 #include "model/model.h"
 #include "util/name_escape.h"
-
-/* Text written by others on a terminal: controls as \xHH (name_escape.h). */
-static void put_safe(FILE *f, const char *s)
-{
-	char *t = name_term_text(s);
-
-	fputs(t ? t : "(out of memory)", f);
-	free(t);
-}
 
 /* s, escaped, in lines of at most width columns after an indent of two. */
 static void put_wrapped(FILE *f, const char *s, int width)
@@ -98,7 +89,7 @@ static void print_helpers(FILE *f, const struct tma_model *m, const struct model
 		if (!seen[h] || !model_helper_text(m, h, &name, &text))
 			continue;
 		fprintf(f, "  where %s = ", name);
-		put_safe(f, text);
+		name_term_put(f, text);
 		fputc('\n', f);
 	}
 	free(seen);
@@ -145,7 +136,7 @@ int explain_print(FILE *f, FILE *errf, const struct tma_model *m, const char *no
 		fprintf(errf, "tmacg: model %s (%s%s) has no node '", model_id(m),
 			model_tma_version(m) ? "TMA " : "no TMA version",
 			model_tma_version(m) ? model_tma_version(m) : "");
-		put_safe(errf, node);
+		name_term_put(errf, node);
 		fprintf(errf, "'");
 		print_versions_with(errf, m, node);
 		fprintf(errf, ": tmacg --list-metrics --model %s lists them\n", model_id(m));
@@ -159,7 +150,7 @@ int explain_print(FILE *f, FILE *errf, const struct tma_model *m, const char *no
 	else
 		fprintf(f, "%s", n->is_count ? "a count" : "an Info metric");
 	fprintf(f, " of model %s (", model_id(m));
-	put_safe(f, model_title(m));
+	name_term_put(f, model_title(m));
 	if (model_tma_version(m))
 		fprintf(f, ", %s%s", isdigit((unsigned char)model_tma_version(m)[0]) ? "TMA " : "",
 			model_tma_version(m));
@@ -170,7 +161,7 @@ int explain_print(FILE *f, FILE *errf, const struct tma_model *m, const char *no
 	print_children(f, m, i);
 	if (n->domain) {
 		fputs("domain:    ", f);
-		put_safe(f, n->domain);
+		name_term_put(f, n->domain);
 		fputc('\n', f);
 	}
 	fputs("description:\n", f);
@@ -180,7 +171,7 @@ int explain_print(FILE *f, FILE *errf, const struct tma_model *m, const char *no
 		put_wrapped(f, t.long_text, 76);
 	}
 	fputs("formula:   ", f);
-	put_safe(f, t.formula ? t.formula : "-");
+	name_term_put(f, t.formula ? t.formula : "-");
 	fputc('\n', f);
 	print_helpers(f, m, &t);
 	fputs("threshold: ", f);
@@ -189,11 +180,11 @@ int explain_print(FILE *f, FILE *errf, const struct tma_model *m, const char *no
 	else if (strchr("<>=!", t.threshold[0])) /* "> 0.1 and ...": the node's own value */
 		fprintf(f, "%s ", n->name);
 	if (t.threshold)
-		put_safe(f, t.threshold);
+		name_term_put(f, t.threshold);
 	fputc('\n', f);
 	if (t.issues) {
 		fputs("issues:    ", f);
-		put_safe(f, t.issues);
+		name_term_put(f, t.issues);
 		fputc('\n', f);
 	}
 	return 0;

@@ -54,20 +54,12 @@ int main(int argc, char **argv)
 		return 2;
 	options_resolve(&o, isatty(STDOUT_FILENO));
 	/*
-	 * Live, the report flushes each interval whole (report_interval): `kubectl
-	 * logs` and pipes see every line when its interval ends, in one write per
-	 * MiB instead of one per line (half of what was left of the output path's
-	 * cost at 1,000 cgroups, docs/benchmarks.md).  The buffer is given:
-	 * glibc's setvbuf ignores the size asked without one, and stdout wrote
-	 * 4 KiB at a time (st_blksize), 2,500 write()s a second at level 6.
-	 * A MiB: a level-6 interval of 1,000 cgroups is 10 MB.
-	 * --replay and the listings stay line-buffered: a replay of `tail -f`
-	 * shows each line as it is read.
-	 */
-	/*
-	 * Through tmacg's own writer (util/out_stream.h): a failed write names
-	 * its cause, and after a stop signal a blocked output cannot hold the
-	 * exit.  glibc's stdout is a variable, meant to be set.
+	 * Live, the report flushes each interval whole (report_interval), a
+	 * write per MiB; the buffer is given, as glibc's setvbuf ignores a size
+	 * asked without one.  --replay and the listings stay line-buffered: a
+	 * replay of `tail -f` shows each line as it is read.  Through tmacg's own
+	 * writer (util/out_stream.h): a failed write names its cause, and after a
+	 * stop signal a blocked output cannot hold the exit.
 	 */
 	if (o.list_models || o.list_metrics || o.list_events || o.replay || o.explain)
 		stdout = out_stream_open(&stdout_writer, STDOUT_FILENO, stdout_closed, _IOLBF, NULL,

@@ -76,15 +76,6 @@ int model_list_ids(char ***ids)
 	return n;
 }
 
-/* A title a file of TMACG_MODEL_DIR chose, on a terminal: controls as \xHH (name_escape.h). */
-static void print_title(FILE *f, const char *title)
-{
-	char *t = name_term_text(title);
-
-	fputs(t ? t : "(out of memory)", f);
-	free(t);
-}
-
 /* "spr: Intel Xeon ... (Sapphire Rapids); emr: ... (Emerald Rapids)": the model's own CPU first. */
 static void print_cpus(FILE *f, const char *model)
 {
@@ -97,7 +88,7 @@ static void print_cpus(FILE *f, const char *model)
 			if (strcmp(d->model, model) || !strcmp(d->id, model) != (pass == 0))
 				continue;
 			fprintf(f, "%s%s: ", shown++ ? "; " : "", d->id);
-			print_title(f, d->title);
+			name_term_put(f, d->title);
 		}
 	if (!shown)
 		fprintf(f, "no CPU description runs it (--model on a compatible CPU)");
@@ -145,7 +136,7 @@ int model_list_print(FILE *f, FILE *errf)
 		const char *v = model_tma_version(m);
 
 		fprintf(f, "%s\t", model_id(m));
-		print_title(f, model_title(m));
+		name_term_put(f, model_title(m));
 		fprintf(f, "\t%s%s",
 			!v			     ? "-" :
 			isdigit((unsigned char)v[0]) ? "TMA " :

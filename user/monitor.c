@@ -566,28 +566,18 @@ static void run_loop(struct monitor *m, struct run_error *e)
 	}
 }
 
-static enum report_format report_format_of(const struct options *o)
-{
-	switch (o->format) {
-	case FORMAT_JSON:
-		return REPORT_JSON;
-	case FORMAT_TOP:
-		return REPORT_TOP;
-	case FORMAT_NONE:
-		return REPORT_NONE;
-	case FORMAT_HTML:
-		return REPORT_HTML;
-	default: /* options_resolve() leaves no FORMAT_AUTO */
-		return REPORT_TABLE;
-	}
-}
+/* By --format; options_resolve() leaves no FORMAT_AUTO (it would be REPORT_TABLE, 0). */
+static const enum report_format report_format_of[] = {
+	[FORMAT_TABLE] = REPORT_TABLE, [FORMAT_JSON] = REPORT_JSON, [FORMAT_TOP] = REPORT_TOP,
+	[FORMAT_NONE] = REPORT_NONE,   [FORMAT_HTML] = REPORT_HTML,
+};
 
 /* The report, and --listen's server as its sink.  0 or -1 with e. */
 static int open_report(struct monitor *m, struct run_error *e)
 {
 	const struct options *o = m->o;
 	struct report_config rc = {
-		.format = report_format_of(o),
+		.format = report_format_of[o->format],
 		.top_auto = o->top_auto,
 		.color = o->color,
 		.top = o->top,

@@ -50,16 +50,7 @@ enum k8s_class k8s_classify_path(const char *path)
 
 const char *k8s_class_name(enum k8s_class c)
 {
-	switch (c) {
-	case K8S_CLASS_POD:
-		return "pod";
-	case K8S_CLASS_CONTAINER:
-		return "container";
-	case K8S_CLASS_INSIDE:
-		return "inside";
-	case K8S_CLASS_UNMAPPED:
-		return "unmapped";
-	default:
-		return "none";
-	}
+	static const char *const names[] = { "none", "pod", "container", "inside", "unmapped" };
+
+	return k8s_enum_name(c, names, K8S_NAMES(names));
 }

@@ -68,11 +68,6 @@ static void *vec_push(struct vec *v)
 	return (char *)v->items + v->n++ * v->size;
 }
 
-static bool is_lower_hex(char ch)
-{
-	return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f');
-}
-
 /* A DNS name of at most max bytes: lowercase letters, digits, '-' and '.' (RFC 1123). */
 static bool copy_dns_name(char *dst, const char *s, size_t len, size_t max)
 {
@@ -121,11 +116,8 @@ static bool parse_container_name(const char *name, struct k8s_log_container *c)
 		return false;
 	len -= strlen(".log");
 	id = name + len - idlen;
-	if (id[-1] != '-')
+	if (id[-1] != '-' || !k8s_all_hex(id, idlen))
 		return false;
-	for (size_t i = 0; i < idlen; i++)
-		if (!is_lower_hex(id[i]))
-			return false;
 	len -= idlen + 1;
 	if (!split3(name, len, part, plen))
 		return false;

@@ -42,7 +42,7 @@ static bool is_lower_hex(char ch)
 	return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f');
 }
 
-static bool all_hex(const char *s, size_t len)
+bool k8s_all_hex(const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++)
 		if (!is_lower_hex(s[i]))
@@ -57,7 +57,7 @@ static bool all_hex(const char *s, size_t len)
  */
 static bool parse_uid(const char *s, size_t len, char sep, char out[K8S_UID_MAX + 1])
 {
-	if (len == 32 && all_hex(s, len)) {
+	if (len == 32 && k8s_all_hex(s, len)) {
 		memcpy(out, s, len);
 		out[len] = '\0';
 		return true;
@@ -123,7 +123,7 @@ static bool parse_container(const struct comp *c, enum k8s_driver drv, struct k8
 		return false;
 	s += plen;
 	len -= plen;
-	if (len != K8S_CONTAINER_ID_LEN || !all_hex(s, len))
+	if (len != K8S_CONTAINER_ID_LEN || !k8s_all_hex(s, len))
 		return false;
 	memcpy(out->container_id, s, len);
 	out->container_id[len] = '\0';
@@ -335,42 +335,21 @@ bool k8s_path_is_pod_parent(const char *path)
 
 const char *k8s_kind_name(enum k8s_kind kind)
 {
-	switch (kind) {
-	case K8S_POD:
-		return "pod";
-	case K8S_POD_OTHER:
-		return "pod-other";
-	case K8S_CONTAINER:
-		return "container";
-	default:
-		return "none";
-	}
+	static const char *const names[] = { "none", "pod", "pod-other", "container" };
+
+	return k8s_enum_name(kind, names, K8S_NAMES(names));
 }
 
 const char *k8s_qos_name(enum k8s_qos qos)
 {
-	switch (qos) {
-	case K8S_QOS_GUARANTEED:
-		return "guaranteed";
-	case K8S_QOS_BURSTABLE:
-		return "burstable";
-	case K8S_QOS_BESTEFFORT:
-		return "besteffort";
-	default:
-		return "unknown";
-	}
+	static const char *const names[] = { "unknown", "guaranteed", "burstable", "besteffort" };
+
+	return k8s_enum_name(qos, names, K8S_NAMES(names));
 }
 
 const char *k8s_runtime_name(enum k8s_runtime rt)
 {
-	switch (rt) {
-	case K8S_RUNTIME_CONTAINERD:
-		return "containerd";
-	case K8S_RUNTIME_CRIO:
-		return "cri-o";
-	case K8S_RUNTIME_DOCKER:
-		return "docker";
-	default:
-		return "unknown";
-	}
+	static const char *const names[] = { "unknown", "containerd", "cri-o", "docker" };
+
+	return k8s_enum_name(rt, names, K8S_NAMES(names));
 }

@@ -67,6 +67,16 @@ struct k8s_path {
  */
 int k8s_path_parse(const char *path, struct k8s_path *out);
 
+/* Whether the len bytes at s are all lowercase hex digits (ids as runtimes write them). */
+bool k8s_all_hex(const char *s, size_t len);
+
+/* names[v], or names[0] (the enum's "none" or "unknown") for a value out of range. */
+static inline const char *k8s_enum_name(unsigned v, const char *const *names, size_t n)
+{
+	return v < n ? names[v] : names[0];
+}
+#define K8S_NAMES(names) (sizeof(names) / sizeof((names)[0]))
+
 /*
  * The pod's cgroup path for a path inside a pod (container or deeper) or for
  * the pod itself, copied into buf.  0; -ENOENT when path is not inside a pod;

@@ -360,34 +360,35 @@ static int parse_unary(struct parser *ps)
 	return parse_primary(ps);
 }
 
-static int parse_mul(struct parser *ps)
+/*
+ * Operands joined left to right by the operator op1 or op2 (of one
+ * precedence), or, word not NULL, by the keyword word (op1).
+ */
+static int parse_left(struct parser *ps, const char *word, int op1, int op2,
+		      int (*operand)(struct parser *))
 {
-	int e = parse_unary(ps);
+	int e = operand(ps);
 
-	while (e >= 0 && ps->t.kind == T_OP && (ps->t.op == EXPR_MUL || ps->t.op == EXPR_DIV)) {
-		int op = ps->t.op;
+	while (e >= 0 && (word ? expr_tok_is(ps, word) :
+				 ps->t.kind == T_OP && (ps->t.op == op1 || ps->t.op == op2))) {
+		int op = word ? op1 : ps->t.op;
 		size_t off = ps->t.off;
 
 		if (expr_next(ps))
 			return -1;
-		e = binary(ps, op, off, e, parse_unary(ps));
+		e = binary(ps, op, off, e, operand(ps));
 	}
 	return e;
 }
 
+static int parse_mul(struct parser *ps)
+{
+	return parse_left(ps, NULL, EXPR_MUL, EXPR_DIV, parse_unary);
+}
+
 static int parse_add(struct parser *ps)
 {
-	int e = parse_mul(ps);
-
-	while (e >= 0 && ps->t.kind == T_OP && (ps->t.op == EXPR_ADD || ps->t.op == EXPR_SUB)) {
-		int op = ps->t.op;
-		size_t off = ps->t.off;
-
-		if (expr_next(ps))
-			return -1;
-		e = binary(ps, op, off, e, parse_mul(ps));
-	}
-	return e;
+	return parse_left(ps, NULL, EXPR_ADD, EXPR_SUB, parse_mul);
 }
 
 static int parse_cmp(struct parser *ps)
@@ -423,29 +424,14 @@ static int parse_not(struct parser *ps)
 	return unary(ps, EXPR_NOT, off, e);
 }
 
-static int parse_logic(struct parser *ps, const char *word, int kind,
-		       int (*operand)(struct parser *))
-{
-	int e = operand(ps);
-
-	while (e >= 0 && expr_tok_is(ps, word)) {
-		size_t off = ps->t.off;
-
-		if (expr_next(ps))
-			return -1;
-		e = binary(ps, kind, off, e, operand(ps));
-	}
-	return e;
-}
-
 static int parse_and(struct parser *ps)
 {
-	return parse_logic(ps, "and", EXPR_AND, parse_not);
+	return parse_left(ps, "and", EXPR_AND, EXPR_AND, parse_not);
 }
 
 static int parse_or(struct parser *ps)
 {
-	return parse_logic(ps, "or", EXPR_OR, parse_and);
+	return parse_left(ps, "or", EXPR_OR, EXPR_OR, parse_and);
 }
 
 /* X if C else Y: lowest precedence, right-associative, as in Python. */

@@ -10,7 +10,8 @@
 
 #include "model/model_impl.h"
 
-bool model_expr_static(const struct tma_model *m, int e, unsigned flags, double *v)
+/* Value of e when it depends only on numbers, constants and flags. */
+static bool model_expr_static(const struct tma_model *m, int e, unsigned flags, double *v)
 {
 	const struct expr *x = &m->pool.e[e];
 	bool div0 = false;

@@ -172,7 +172,4 @@ int model_entry_find_number(const struct tma_model *m, const char *num, size_t n
 /* Indexes the entry last added to m->nodes: 0 or -ENOMEM. */
 int model_entry_index_last(struct tma_model *m);
 
-/* Value of e when it depends only on numbers, constants and flags (model_events.c). */
-bool model_expr_static(const struct tma_model *m, int e, unsigned flags, double *v);
-
 #endif /* TMACG_MODEL_IMPL_H */

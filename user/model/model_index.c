@@ -11,16 +11,6 @@
 
 #include "model/model_impl.h"
 
-/* FNV-1a; never 0, u64map's empty key. */
-static uint64_t key_of(const char *s, size_t n)
-{
-	uint64_t h = 14695981039346656037ULL;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-	return h ? h : 1;
-}
-
 static const char *field(const struct model_entry *e, bool number)
 {
 	return number ? e->info.number : e->info.name;
@@ -29,7 +19,7 @@ static const char *field(const struct model_entry *e, bool number)
 /* The entry whose name (or number) is s[0..n), -1 if none. */
 int model_entry_find_n(const struct tma_model *m, bool number, const char *s, size_t n)
 {
-	void *v = u64map_get(number ? &m->by_number : &m->by_name, key_of(s, n));
+	void *v = u64map_get(number ? &m->by_number : &m->by_name, u64map_key(s, n));
 	const char *t;
 
 	if (v) {
@@ -60,7 +50,7 @@ int model_entry_index_last(struct tma_model *m)
 
 		if (!s)
 			continue;
-		k = key_of(s, strlen(s));
+		k = u64map_key(s, strlen(s));
 		if (u64map_get(map, k))
 			m->key_collision = true; /* the first keeps the key */
 		else if (u64map_put(map, k, val))

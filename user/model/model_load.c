@@ -101,25 +101,21 @@ static bool valid_name(const char *s, size_t n, bool node)
 	return true;
 }
 
-/* Next whitespace-separated word at *off; returns its length (0 at end). */
-static size_t word(const struct loader *ld, size_t *off)
-{
-	size_t i = *off, start;
-
-	while (i < ld->len && isspace((unsigned char)ld->text[i]))
-		i++;
-	start = i;
-	while (i < ld->len && !isspace((unsigned char)ld->text[i]))
-		i++;
-	*off = start;
-	return i - start;
-}
-
 static size_t skip_space(const struct loader *ld, size_t off)
 {
 	while (off < ld->len && isspace((unsigned char)ld->text[off]))
 		off++;
 	return off;
+}
+
+/* Next whitespace-separated word at *off; returns its length (0 at end). */
+static size_t word(const struct loader *ld, size_t *off)
+{
+	size_t i = *off = skip_space(ld, *off);
+
+	while (i < ld->len && !isspace((unsigned char)ld->text[i]))
+		i++;
+	return i - *off;
 }
 
 static int parse_expr_at(struct loader *ld, size_t off, enum expr_mode mode, int *root)
@@ -220,7 +216,6 @@ static int find_helper(const struct tma_model *m, const char *name)
 	return -1;
 }
 
-/* name_eq for a new const or helper: a name no const or helper has yet. */
 /*
  * Node names and numbers are found through a hash while loading, but the
  * listings, the planner and constant and helper names still cost the square
@@ -231,6 +226,7 @@ static int find_helper(const struct tma_model *m, const char *name)
 #define MODEL_MAX_ENTRIES 2048
 #define MODEL_MAX_NAMES 2048
 
+/* name_eq for a new const or helper: a name no const or helper has yet. */
 static int new_name_eq(struct loader *ld, size_t *off, char **name)
 {
 	size_t name_off = skip_space(ld, *off);

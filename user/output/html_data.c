@@ -9,6 +9,7 @@
 #include "model/model.h"
 #include "output/cgroup_record.h"
 #include "output/html_impl.h"
+#include "util/u64map.h"
 
 static char *dup_or_null(const char *s)
 {
@@ -83,21 +84,12 @@ int html_report_set_kernel(struct html_report *h, const char *kernel)
 	return !kernel || h->kernel ? 0 : -ENOMEM;
 }
 
-/* FNV-1a: the paths of one run, spread over the table. */
-static uint32_t path_hash(const char *s)
-{
-	uint32_t x = 2166136261u;
-
-	for (; *s; s++)
-		x = (x ^ (unsigned char)*s) * 16777619u;
-	return x;
-}
-
 int html_report_find(const struct html_report *h, const char *cgroup)
 {
 	if (!h->nslots)
 		return -1;
-	for (uint32_t i = path_hash(cgroup) & (h->nslots - 1);; i = (i + 1) & (h->nslots - 1)) {
+	for (uint32_t i = u64map_key(cgroup, strlen(cgroup)) & (h->nslots - 1);;
+	     i = (i + 1) & (h->nslots - 1)) {
 		int k = h->slot[i];
 
 		if (!k)
@@ -109,7 +101,7 @@ int html_report_find(const struct html_report *h, const char *cgroup)
 
 static void slot_put(int *slot, int nslots, const char *path, int idx)
 {
-	uint32_t i = path_hash(path) & (nslots - 1);
+	uint32_t i = u64map_key(path, strlen(path)) & (nslots - 1);
 
 	while (slot[i])
 		i = (i + 1) & (nslots - 1);

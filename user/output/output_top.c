@@ -102,6 +102,15 @@ static void grow(int *w, int want, int *spare)
 	}
 }
 
+/* Takes n of the spare columns when there are that many. */
+static bool take(int *spare, int n)
+{
+	if (*spare < n)
+		return false;
+	*spare -= n;
+	return true;
+}
+
 /* The columns a row's name takes uncut: "ns/pod", "  container" below its pod, a path. */
 static int name_width(const struct top_row *r)
 {
@@ -139,32 +148,16 @@ static void layout(struct top *t, int width, struct layout *l)
 	path_nat = t->path_nat > 10 ? t->path_nat : 10; /* "BOTTLENECK" */
 	l->name_w = imin(width, NAME_MIN);
 	spare = width - l->name_w;
-	if (spare >= 1 + COL_CPU) {
-		l->cpu = true;
-		spare -= 1 + COL_CPU;
-	}
-	if (l->cpu && t->nl1 && spare >= t->nl1 * (1 + COL_SHARE)) {
-		l->l1 = true;
-		spare -= t->nl1 * (1 + COL_SHARE);
-	}
-	if (l->cpu && spare >= 1 + COL_RUN) {
-		l->run = true;
-		spare -= 1 + COL_RUN;
-	}
+	l->cpu = take(&spare, 1 + COL_CPU);
+	l->l1 = l->cpu && t->nl1 && take(&spare, t->nl1 * (1 + COL_SHARE));
+	l->run = l->cpu && take(&spare, 1 + COL_RUN);
 	/* Without room for the shares, the bar still shows them (and the path is no number). */
-	if (l->cpu && t->paths && spare >= 1 + PATH_MIN) {
+	if (l->cpu && t->paths && take(&spare, 1 + PATH_MIN))
 		l->path_w = PATH_MIN;
-		spare -= 1 + PATH_MIN;
-	}
 	/* How much of the path was seen: worth a column only beside the path it qualifies. */
-	if (l->path_w && t->rotating && spare >= 1 + COL_MEAS) {
-		l->meas = true;
-		spare -= 1 + COL_MEAS;
-	}
-	if (l->cpu && t->nl1 && spare >= 1 + BAR_MIN) {
+	l->meas = l->path_w && t->rotating && take(&spare, 1 + COL_MEAS);
+	if (l->cpu && t->nl1 && take(&spare, 1 + BAR_MIN))
 		l->bar_w = BAR_MIN;
-		spare -= 1 + BAR_MIN;
-	}
 	grow(&l->name_w, imin(name_nat, NAME_PREFERRED), &spare);
 	for (int i = 0; l->run && i < t->nextra; i++) {
 		int w = (int)strlen(t->extra_head[i]);

@@ -71,11 +71,6 @@ struct top {
 	struct top_title last_title;
 };
 
-/*
- * The number of sort keys: CPU, each level-1 share, each rate, the name and,
- * rotating (levels 4-6), MEAS%: the bottleneck path's share measured.
- */
-int top_sort_keys(const struct top *t);
 /* The name's sort key (the rows' first column). */
 int top_sort_name_key(const struct top *t);
 /* The sort key k's kind and, for a share or a rate, its index. */

@@ -15,7 +15,7 @@
  * CPU, the level-1 shares, the value columns, the name, then (rotating) MEAS%:
  * after the name, so a first rotating line, which adds it, moves no key.
  */
-int top_sort_keys(const struct top *t)
+static int top_sort_keys(const struct top *t)
 {
 	return top_sort_name_key(t) + 1 + t->rotating;
 }

@@ -9,6 +9,7 @@
 
 #include "model/model.h"
 #include "pmu/pmu.h"
+#include "util/file_read.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -18,25 +19,6 @@
 
 #define ARM_CPU_DIR "/sys/devices/system/cpu"
 #define ARM_PMU_DIR "/sys/bus/event_source/devices"
-
-/* The first line of root+path, newline dropped.  0 or -errno. */
-static int arm_read_line(const char *root, const char *path, char *line, size_t len)
-{
-	char full[1024];
-	FILE *f;
-
-	snprintf(full, sizeof(full), "%s%s", root, path);
-	f = fopen(full, "re");
-	if (!f)
-		return -errno;
-	if (!fgets(line, (int)len, f)) {
-		fclose(f);
-		return -EINVAL;
-	}
-	fclose(f);
-	line[strcspn(line, "\n")] = '\0';
-	return 0;
-}
 
 /* A whole line as an unsigned number (0x... or decimal).  0 or -EINVAL. */
 static int arm_parse_u64(const char *s, unsigned long long *v)
@@ -82,7 +64,7 @@ int arm_detect_midr(const char *root, struct cpu_info *ci)
 			continue;
 		snprintf(path, sizeof(path), ARM_CPU_DIR "/%s/regs/identification/midr_el1",
 			 de->d_name);
-		if (arm_read_line(root, path, line, sizeof(line)) || arm_parse_u64(line, &v))
+		if (file_first_line(root, path, line, sizeof(line)) || arm_parse_u64(line, &v))
 			continue;
 		best = n;
 		midr = v;
@@ -143,12 +125,12 @@ void arm_detect_pmu(const char *root, struct cpu_info *ci)
 	qsort(names, (size_t)n, sizeof(names[0]), arm_cmp_names);
 	for (int i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), ARM_PMU_DIR "/%s/type", names[i]);
-		if (arm_read_line(root, path, line, sizeof(line)) || arm_parse_u64(line, &type) ||
+		if (file_first_line(root, path, line, sizeof(line)) || arm_parse_u64(line, &type) ||
 		    type > 0x7fffffff)
 			continue;
 		/* big.LITTLE has one PMU per core type: the one counting the MIDR's CPU */
 		snprintf(path, sizeof(path), ARM_PMU_DIR "/%s/cpus", names[i]);
-		counts_it = ci->midr_cpu >= 0 && !arm_read_line(root, path, line, sizeof(line)) &&
+		counts_it = ci->midr_cpu >= 0 && !file_first_line(root, path, line, sizeof(line)) &&
 			    arm_list_has(line, ci->midr_cpu);
 		if (pick < 0 || counts_it) {
 			pick = i;
@@ -163,7 +145,7 @@ void arm_detect_pmu(const char *root, struct cpu_info *ci)
 		snprintf(ci->pmu_name, sizeof(ci->pmu_name), "%s", names[pick]);
 		/* PMMIR_EL1.SLOTS; absent before Armv8.4 and 0 where the core does not say */
 		snprintf(path, sizeof(path), ARM_PMU_DIR "/%s/caps/slots", names[pick]);
-		if (!arm_read_line(root, path, line, sizeof(line)) &&
+		if (!file_first_line(root, path, line, sizeof(line)) &&
 		    !arm_parse_u64(line, &slots) && slots <= MODEL_PMU_SLOTS_MAX)
 			ci->pmu_slots = (unsigned int)slots;
 	}

@@ -9,6 +9,7 @@
 #include "pmu/arm_detect.h"
 #include "pmu/counter_probe.h"
 #include "pmu/cpu_desc.h"
+#include "util/file_read.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -47,18 +48,11 @@ static bool cpu_exists(const char *root, const char *path)
 /* The first line of a small file as an integer; -errno when absent or not a number. */
 static int cpu_read_int(const char *root, const char *path, long *val)
 {
-	char buf[512], line[64], *end;
-	FILE *f;
+	char line[64], *end;
+	int rc = file_first_line(root, path, line, sizeof(line));
 
-	cpu_path(buf, sizeof(buf), root, path);
-	f = fopen(buf, "re");
-	if (!f)
-		return -errno;
-	if (!fgets(line, sizeof(line), f)) {
-		fclose(f);
-		return -EINVAL;
-	}
-	fclose(f);
+	if (rc)
+		return rc;
 	errno = 0;
 	*val = strtol(line, &end, 0);
 	if (errno || end == line)
@@ -73,22 +67,18 @@ static int cpu_read_int(const char *root, const char *path, long *val)
  */
 static void cpu_detect_smt(const char *root, struct cpu_info *ci)
 {
-	char path[512], line[256];
+	char line[256];
 	long val;
-	FILE *f;
 
 	ci->smt_known = true;
 	if (!cpu_read_int(root, "/sys/devices/system/cpu/smt/active", &val)) {
 		ci->smt = val == 1;
 		return;
 	}
-	cpu_path(path, sizeof(path), root,
-		 "/sys/devices/system/cpu/cpu0/topology/thread_siblings_list");
-	f = fopen(path, "re");
-	ci->smt_known = f && fgets(line, sizeof(line), f);
+	ci->smt_known =
+		!file_first_line(root, "/sys/devices/system/cpu/cpu0/topology/thread_siblings_list",
+				 line, sizeof(line));
 	ci->smt = ci->smt_known && strpbrk(line, ",-");
-	if (f)
-		fclose(f);
 }
 
 /* "key\t: value" lines; the first processor's values are taken. */

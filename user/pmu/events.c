@@ -176,21 +176,9 @@ int events_init(const char *force_pmu, char *err, size_t errlen)
 
 const char *event_kind_name(enum event_kind k)
 {
-	switch (k) {
-	case EVENT_GP:
-		return "gp";
-	case EVENT_FIXED:
-		return "fixed";
-	case EVENT_SLOTS:
-		return "slots";
-	case EVENT_METRIC:
-		return "metric";
-	case EVENT_PSEUDO:
-		return "pseudo";
-	case EVENT_SOFTWARE:
-		return "sw";
-	}
-	return "?";
+	static const char *const names[] = { "gp", "fixed", "slots", "metric", "pseudo", "sw" };
+
+	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "?";
 }
 
 static int event_parse_num(const char *s, int base, uint64_t max, uint64_t *out)

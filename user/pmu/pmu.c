@@ -90,7 +90,8 @@ int pmu_probe(const struct perf_event_attr *attr)
 	return 0;
 }
 
-const char *pmu_errno_hint(int err)
+/* The explanation for an errno from perf_event_open(). */
+static const char *pmu_errno_hint(int err)
 {
 	switch (err) {
 	case EACCES:

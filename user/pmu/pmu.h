@@ -131,7 +131,4 @@ int pmu_software_events(struct pmu_event *out, int max);
  */
 int pmu_probe(const struct perf_event_attr *attr);
 
-/* The explanation for an errno from perf_event_open(). */
-const char *pmu_errno_hint(int err);
-
 #endif

@@ -55,16 +55,6 @@ struct grouper {
 	struct window win[2]; /* the newest interval and the one before it */
 };
 
-/* FNV-1a, never 0 (u64map's empty key). */
-static uint64_t hash_bytes(const char *s, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
-	return h ? h : 1;
-}
-
 static void put_field(FILE *f, const char *s)
 {
 	if (s)
@@ -218,7 +208,7 @@ static int count_cgroup(struct group *gr, const struct replay_record *rec)
 	memcpy(both, host, hl + 1);
 	memcpy(both + hl + 1, rec->cgroup, cl + 1);
 	/* 64 bits: two of a group's cgroups share a hash about once in 2^64 / n^2 */
-	h = hash_bytes(both, hl + cl + 2);
+	h = u64map_key(both, hl + cl + 2);
 	free(both);
 	return u64map_get(&gr->cgroups, h) ? 0 : u64map_put(&gr->cgroups, h, gr);
 }
@@ -273,7 +263,7 @@ static int add_line(struct grouper *g, struct window *w, struct model_slot *slot
 		values[i] = group_key_value(&g->by, i, rec, model_id(slot->m));
 	if (group_key(rec, values, g->by.n, &key, &keylen))
 		return -ENOMEM;
-	h = hash_bytes(key, keylen);
+	h = u64map_key(key, keylen);
 	for (gr = u64map_get(&w->map, h); gr; gr = gr->next)
 		if (gr->keylen == keylen && !memcmp(gr->key, key, keylen))
 			break;

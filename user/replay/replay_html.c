@@ -202,8 +202,9 @@ static int gather_totals(const struct replay_source *src, struct gather *g, FILE
 	return rc;
 }
 
-int replay_html_gather_from(struct replay_source *src, const struct tma_model *m, int level,
-			    struct html_report **out, FILE *err)
+/* replay_html_gather's work on a stream: the sums are kept per cgroup as the records are read. */
+static int replay_html_gather_from(struct replay_source *src, const struct tma_model *m, int level,
+				   struct html_report **out, FILE *err)
 {
 	struct gather g = { .h = html_report_new(m, level), .m = m, .level = level };
 	int rc = g.h ? 0 : -ENOMEM;

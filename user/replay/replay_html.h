@@ -11,14 +11,10 @@ struct replay_source;
 struct tma_model;
 
 /*
- * Gathers every cgroup record of src into a new report *out: each interval's
- * chart point and quality, then each cgroup's result over the recording,
- * the model evaluated on its counts summed over its records (kept per
- * cgroup as the records are read).  0, 1 (said on err) or -ENOMEM.
+ * Gathers every record of d into a new report *out: each interval's chart
+ * point and quality, each cgroup's result over the recording.  0, 1 (said on
+ * err) or -ENOMEM.
  */
-int replay_html_gather_from(struct replay_source *src, const struct tma_model *m, int level,
-			    struct html_report **out, FILE *err);
-/* The same on records already read. */
 int replay_html_gather(const struct replay_data *d, const struct tma_model *m, int level,
 		       struct html_report **out, FILE *err);
 

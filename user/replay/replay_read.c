@@ -417,19 +417,13 @@ int replay_reader_next(struct replay_reader *r, struct replay_record *rec)
 
 int replay_read_stream(FILE *f, const char *name, struct replay_data *out, char *err, size_t errlen)
 {
-	return replay_read_stream_limited(f, name, REPLAY_MAX_LINE, out, err, errlen);
-}
-
-int replay_read_stream_limited(FILE *f, const char *name, size_t max_line, struct replay_data *out,
-			       char *err, size_t errlen)
-{
 	struct replay_reader r;
 	struct replay_record rec;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	out->name = name;
-	replay_reader_init(&r, f, name, max_line);
+	replay_reader_init(&r, f, name, REPLAY_MAX_LINE);
 	while ((rc = replay_reader_next(&r, &rec)) == 1) {
 		struct replay_record *nr = realloc(out->records, (out->nrecords + 1) * sizeof(*nr));
 

@@ -158,9 +158,6 @@ void replay_close(FILE *f);
  */
 int replay_read_stream(FILE *f, const char *name, struct replay_data *out, char *err,
 		       size_t errlen);
-/* The same with another line limit: a line over max_line is -EINVAL. */
-int replay_read_stream_limited(FILE *f, const char *name, size_t max_line, struct replay_data *out,
-			       char *err, size_t errlen);
 /* The same for a path; "-" is standard input. */
 int replay_read(const char *path, struct replay_data *out, char *err, size_t errlen);
 void replay_free(struct replay_data *d);

@@ -155,3 +155,21 @@ int file_read_all(const char *path, const char *what, size_t max, char **text, s
 		term_escape_message(err, errlen);
 	return ret;
 }
+
+int file_first_line(const char *root, const char *path, char *line, size_t len)
+{
+	char full[1024];
+	FILE *f;
+
+	snprintf(full, sizeof(full), "%s%s", root, path);
+	f = fopen(full, "re");
+	if (!f)
+		return -errno;
+	if (!fgets(line, (int)len, f)) {
+		fclose(f);
+		return -EINVAL;
+	}
+	fclose(f);
+	line[strcspn(line, "\n")] = '\0';
+	return 0;
+}

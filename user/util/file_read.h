@@ -30,4 +30,7 @@ int file_open_input(const char *path, const char *what, bool allow_stream, char 
 int file_read_all(const char *path, const char *what, size_t max, char **text, size_t *len,
 		  char *err, size_t errlen);
 
+/* The first line of root+path (sysfs, procfs), newline dropped: 0, or -errno (-EINVAL: empty). */
+int file_first_line(const char *root, const char *path, char *line, size_t len);
+
 #endif

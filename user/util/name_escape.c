@@ -11,7 +11,8 @@
 #define ESCAPE_FIRST (ESCAPE_BASE + 0x80)
 #define ESCAPE_LAST (ESCAPE_BASE + 0xFF)
 
-int utf8_sequence(const unsigned char *s, size_t n, uint32_t *cp)
+/* Length (1-4) of the valid UTF-8 sequence at s (n bytes there), 0 if invalid; *cp set. */
+static int utf8_sequence(const unsigned char *s, size_t n, uint32_t *cp)
 {
 	unsigned char b = s[0];
 	uint32_t min, c;
@@ -197,4 +198,12 @@ void term_escape_message(char *msg, size_t size)
 	for (unsigned char *u = (unsigned char *)msg; *u; u++)
 		if (*u < 0x20 || *u == 0x7f || *u >= 0x80)
 			*u = '?';
+}
+
+void name_term_put(FILE *f, const char *s)
+{
+	char *t = name_term_text(s);
+
+	fputs(t ? t : "(out of memory)", f);
+	free(t);
 }

@@ -23,9 +23,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-
-/* Length (1-4) of the valid UTF-8 sequence at s (n bytes there), 0 if invalid; *cp set. */
-int utf8_sequence(const unsigned char *s, size_t n, uint32_t *cp);
+#include <stdio.h>
 
 /*
  * The name as strict UTF-8 (see above).  Returns s itself when it needs no
@@ -43,6 +41,8 @@ char *name_json_bytes(const char *s);
 
 /* The name with every non-printable byte as \xHH (see above); malloc'd, NULL if out of memory. */
 char *name_term_text(const char *s);
+/* name_term_text(s) written to f: text written by others, on a terminal. */
+void name_term_put(FILE *f, const char *s);
 
 /*
  * A message quoting a file (a parse error) made safe for stderr in place:

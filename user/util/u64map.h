@@ -24,6 +24,16 @@ void *u64map_get(const struct u64map *m, uint64_t key);
 int u64map_put(struct u64map *m, uint64_t key, void *val); /* 0 or -ENOMEM */
 void *u64map_del(struct u64map *m, uint64_t key);	   /* returns the value removed */
 
+/* The key of the n bytes at s: FNV-1a, never 0 (the empty slot). */
+static inline uint64_t u64map_key(const char *s, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
+	return h ? h : 1;
+}
+
 static inline size_t u64map_len(const struct u64map *m)
 {
 	return m->len;
