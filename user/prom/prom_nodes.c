@@ -4,12 +4,12 @@
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/model.h"
 #include "prom/prom_label.h"
+#include "util/int_text.h"
 
 void prom_nodes_free(struct prom_nodes *pn)
 {
@@ -34,18 +34,22 @@ void prom_nodes_free(struct prom_nodes *pn)
 }
 
 /* `tma_groups="0+5"`: the groups of mask, ascending, as --list-events numbers them. */
-static void groups_label(FILE *f, uint64_t mask)
+static void groups_label(struct prom_buf *b, uint64_t mask)
 {
-	const char *sep = "";
+	bool first = true;
 
-	fputs("tma_groups=\"", f);
+	prom_buf_puts(b, "tma_groups=\"");
 	for (int g = 0; g < 64; g++) {
+		char num[INT_TEXT_MAX];
+
 		if (!((mask >> g) & 1))
 			continue;
-		fprintf(f, "%s%d", sep, g);
-		sep = "+";
+		if (!first)
+			prom_buf_putc(b, '+');
+		prom_buf_put(b, num, uint_text((uint64_t)g, num));
+		first = false;
 	}
-	fputc('"', f);
+	prom_buf_putc(b, '"');
 }
 
 /*
@@ -54,27 +58,29 @@ static void groups_label(FILE *f, uint64_t mask)
  */
 static char *labels_text(const char *path, int level, uint64_t mask, size_t *len)
 {
-	char *text = NULL;
-	FILE *f = open_memstream(&text, len);
+	struct prom_buf b = { 0 };
 	int err = 0;
 
-	if (!f)
-		return NULL;
 	if (path) {
-		fputc(',', f);
-		err = prom_label(f, "tma_node", path);
-		fprintf(f, ",level=\"%d\"", level);
+		char num[INT_TEXT_MAX];
+
+		prom_buf_putc(&b, ',');
+		err = prom_label(&b, "tma_node", path);
+		prom_buf_puts(&b, ",level=\"");
+		prom_buf_put(&b, num, int_text(level, num));
+		prom_buf_putc(&b, '"');
 	}
 	if (mask) {
-		fputc(',', f);
-		groups_label(f, mask);
+		prom_buf_putc(&b, ',');
+		groups_label(&b, mask);
 	}
-	fputc('}', f);
-	if (fclose(f) || err) {
-		free(text);
+	prom_buf_put(&b, "}", 2); /* with its NUL: a string too */
+	if (b.failed || err) {
+		prom_buf_free(&b);
 		return NULL;
 	}
-	return text;
+	*len = b.len - 1;
+	return b.p;
 }
 
 /* Whether pn holds the labels of tma and groups already. */
