@@ -504,9 +504,10 @@ static void sample(struct prom_expo *e, enum family fam, double v)
 	prom_buf_putc(&e->f[fam], '}');
 	put_value(&e->f[fam], v, shortest_double);
 }
-static bool is_tree_node(const struct model_node_info *node, int max_level)
+/* Node i a tree node (not Info, not a count) of levels 1 to max_level. */
+static bool is_tree_node(const struct prom_nodes *pn, int i, int max_level)
 {
-	return !node->is_info && !node->is_count && node->level >= 1 && node->level <= max_level;
+	return pn->tree_level[i] >= 1 && pn->tree_level[i] <= max_level;
 }
 
 /* Room for more bytes in *buf (cap *cap, len used); false when out of memory. */
@@ -574,10 +575,7 @@ static int slot_counters(struct prom_expo *e, struct series_state *s, const stru
 	tree = model_shown_nodes(l->tma, l->level < 2 ? l->level : 2, false, &ntree);
 	for (int k = 0; k < ntree; k++) {
 		int i = tree[k];
-		const struct model_node_info *node = model_node(l->tma, i);
-
-		if (i >= n || !is_tree_node(node, 2) || !node->domain ||
-		    strcmp(node->domain, "Slots"))
+		if (i >= n || !e->nodes.in_slots[i])
 			continue;
 		if (measured && isfinite(r->value[i])) {
 			if (isnan(s->node_slots[i]))
@@ -606,8 +604,7 @@ static void measured_samples(struct prom_expo *e, const struct report_line *l)
 	for (int s = 0; s < pn->nsets; s++) {
 		int k = pn->set_node[s]; /* reported if any of the set is */
 
-		if (k < 0 || !isfinite(l->measured[k]) ||
-		    !is_tree_node(model_node(l->tma, k), l->level))
+		if (k < 0 || !isfinite(l->measured[k]) || !is_tree_node(pn, k, l->level))
 			continue;
 		node_sample(e, PROM_ROWS_MEASURED, s, l->measured[k]);
 	}
@@ -623,18 +620,16 @@ static void model_samples(struct prom_expo *e, const struct report_line *l)
 
 	for (int k = 0; k < nshown; k++) {
 		int i = shown[k];
-		const struct model_node_info *node = model_node(l->tma, i);
-
 		/* not computed: no sample, never a made-up 0 */
 		if (i >= e->nodes.n || i >= r->nnodes || !isfinite(r->value[i]))
 			continue;
-		if (node->is_info) {
+		if (e->nodes.tree_level[i] == PROM_NODES_INFO) {
 			line_head(e, F_TMA_INFO);
 			prom_buf_putc(&e->f[F_TMA_INFO], ',');
-			label(e, &e->f[F_TMA_INFO], "metric", node->name);
+			label(e, &e->f[F_TMA_INFO], "metric", model_node(l->tma, i)->name);
 			prom_buf_putc(&e->f[F_TMA_INFO], '}');
 			put_value(&e->f[F_TMA_INFO], r->value[i], ratio_text);
-		} else if (is_tree_node(node, l->level)) {
+		} else if (is_tree_node(&e->nodes, i, l->level)) {
 			/* Counts (level 0, e.g. the software model's) are counters, never ratios. */
 			node_sample(e, PROM_ROWS_RATIO, i, r->value[i]);
 		}

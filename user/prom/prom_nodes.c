@@ -29,6 +29,8 @@ void prom_nodes_free(struct prom_nodes *pn)
 	free(pn->set_label);
 	free(pn->set_label_len);
 	free(pn->set_node);
+	free(pn->tree_level);
+	free(pn->in_slots);
 	free(pn->groups);
 	*pn = (struct prom_nodes){ 0 };
 }
@@ -134,14 +136,22 @@ int prom_nodes_map(struct prom_nodes *pn, const struct tma_model *tma, const uin
 	pn->set_label = calloc(one, sizeof(*pn->set_label));
 	pn->set_label_len = calloc(one, sizeof(*pn->set_label_len));
 	pn->set_node = malloc(one * sizeof(*pn->set_node));
+	pn->tree_level = malloc(one * sizeof(*pn->tree_level));
+	pn->in_slots = malloc(one * sizeof(*pn->in_slots));
 	pn->groups = groups ? malloc(one * sizeof(*pn->groups)) : NULL;
 	if (!pn->plain || !pn->plain_len || !pn->ratio || !pn->ratio_len || !pn->set_of ||
-	    !pn->set_label || !pn->set_label_len || !pn->set_node || (groups && !pn->groups))
+	    !pn->set_label || !pn->set_label_len || !pn->set_node || !pn->tree_level ||
+	    !pn->in_slots || (groups && !pn->groups))
 		goto oom;
 	for (int k = 0; k < n; k++) {
 		const struct model_node_info *node = model_node(tma, k);
 		uint64_t mask = groups ? groups[k] : 0;
 
+		bool tree = !node->is_info && !node->is_count && node->level >= 1;
+
+		pn->tree_level[k] = node->is_info ? PROM_NODES_INFO : tree ? node->level : 0;
+		pn->in_slots[k] =
+			tree && node->level <= 2 && node->domain && !strcmp(node->domain, "Slots");
 		pn->set_of[k] = mask ? set_index(pn, groups, k) : -1;
 		if (pn->set_of[k] >= 0)
 			shallowest(pn, tma, k);
