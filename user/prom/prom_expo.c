@@ -174,6 +174,10 @@ struct prom_expo {
 	 * prom_expo_recycle gives them back, else the next begin makes new ones.
 	 */
 	struct prom_rows *rows;
+	/* A line's samples of one node family, handed to the rows together. */
+	int *batch_index;
+	double *batch_v;
+	int nbatch, batch_cap;
 };
 
 /* The node families, by their rows' family. */
@@ -240,6 +244,8 @@ void prom_expo_free(struct prom_expo *e)
 	prom_events_map_free(&e->events_map);
 	prom_rows_free(e->rows);
 	free(e->count_family);
+	free(e->batch_index);
+	free(e->batch_v);
 	free(e->host);
 	free(e);
 }
@@ -401,6 +407,18 @@ static int map_nodes(struct prom_expo *e, const struct report_line *l)
 {
 	if (prom_nodes_map(&e->nodes, l->tma, l->measured ? l->measured_groups : NULL))
 		return -ENOMEM;
+	/* A family's samples of a line: at most one a node (or set, fewer). */
+	if (e->nodes.n > e->batch_cap) {
+		int *index = realloc(e->batch_index, (size_t)e->nodes.n * sizeof(*index));
+		double *v = index ? realloc(e->batch_v, (size_t)e->nodes.n * sizeof(*v)) : NULL;
+
+		if (index)
+			e->batch_index = index;
+		if (!v)
+			return -ENOMEM;
+		e->batch_v = v;
+		e->batch_cap = e->nodes.n;
+	}
 	return prom_rows_labels(e->rows, &e->nodes);
 }
 
@@ -528,11 +546,23 @@ static bool room(char **buf, size_t *cap, size_t len, size_t more)
 	return true;
 }
 
-/* A node sample (rows.h), the interval failed if it cannot be kept. */
-static void node_sample(struct prom_expo *e, enum prom_rows_family fam, int index, double v)
+/* A node sample (rows.h) of the family being written: kept until node_samples_end. */
+static void node_sample(struct prom_expo *e, int index, double v)
 {
-	if (prom_rows_sample(e->rows, fam, index, v))
+	if (e->nbatch == e->batch_cap) {
+		e->label_failed = true; /* more than one a node: never expected */
+		return;
+	}
+	e->batch_index[e->nbatch] = index;
+	e->batch_v[e->nbatch++] = v;
+}
+
+/* The node samples since the last call, family fam's; the interval failed if they cannot be kept. */
+static void node_samples_end(struct prom_expo *e, enum prom_rows_family fam)
+{
+	if (prom_rows_samples(e->rows, fam, e->batch_index, e->batch_v, (size_t)e->nbatch))
 		e->label_failed = true;
+	e->nbatch = 0;
 }
 
 /*
@@ -583,8 +613,9 @@ static int slot_counters(struct prom_expo *e, struct series_state *s, const stru
 			s->node_slots[i] += r->value[i] > 0 ? r->value[i] * r->slots : 0;
 		}
 		if (!isnan(s->node_slots[i]))
-			node_sample(e, PROM_ROWS_NODE_SLOTS, i, s->node_slots[i]);
+			node_sample(e, i, s->node_slots[i]);
 	}
+	node_samples_end(e, PROM_ROWS_NODE_SLOTS);
 	return 0;
 }
 
@@ -606,8 +637,9 @@ static void measured_samples(struct prom_expo *e, const struct report_line *l)
 
 		if (k < 0 || !isfinite(l->measured[k]) || !is_tree_node(pn, k, l->level))
 			continue;
-		node_sample(e, PROM_ROWS_MEASURED, s, l->measured[k]);
+		node_sample(e, s, l->measured[k]);
 	}
+	node_samples_end(e, PROM_ROWS_MEASURED);
 }
 
 static void model_samples(struct prom_expo *e, const struct report_line *l)
@@ -631,9 +663,10 @@ static void model_samples(struct prom_expo *e, const struct report_line *l)
 			put_value(&e->f[F_TMA_INFO], r->value[i], ratio_text);
 		} else if (is_tree_node(&e->nodes, i, l->level)) {
 			/* Counts (level 0, e.g. the software model's) are counters, never ratios. */
-			node_sample(e, PROM_ROWS_RATIO, i, r->value[i]);
+			node_sample(e, i, r->value[i]);
 		}
 	}
+	node_samples_end(e, PROM_ROWS_RATIO);
 	if (l->measured)
 		measured_samples(e, l);
 	if (path) {

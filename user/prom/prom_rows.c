@@ -180,28 +180,43 @@ static int new_run(struct prom_rows *r, struct rows_family *f)
 	return 0;
 }
 
-/*
- * Called for every sample of every line (132 a level-6 line): the common
- * case, a sample of the run already open with room for it, is kept to a
- * few loads and stores.
- */
-int prom_rows_sample(struct prom_rows *r, enum prom_rows_family fam, int index, double v)
+int prom_rows_samples(struct prom_rows *r, enum prom_rows_family fam, const int *index,
+		      const double *v, size_t n)
 {
 	struct rows_family *f = &r->fam[fam];
-	struct rows_text own;
+	struct rows_sample *out;
+	size_t own_most = 0;
 
-	if (index < 0 || (size_t)index >= f->nown || !r->line)
-		return -EINVAL; /* labels or line not given: a caller's mistake */
+	if (!r->line)
+		return -EINVAL; /* no line given: a caller's mistake */
+	for (size_t k = 0; k < n; k++)
+		if (index[k] < 0 || (size_t)index[k] >= f->nown)
+			return -EINVAL; /* labels not given */
+	if (!n)
+		return 0;
 	if (f->line != r->line && new_run(r, f))
 		return -ENOMEM;
-	if (f->n == f->cap && !grow((void **)&f->samples, &f->cap, f->n + 1, sizeof(*f->samples)))
+	if (f->cap - f->n < n &&
+	    !grow((void **)&f->samples, &f->cap, f->n + n, sizeof(*f->samples)))
 		return -ENOMEM;
-	own = f->own[index];
-	f->samples[f->n++] = (struct rows_sample){ .own = own, .v = v };
-	f->runs[f->nruns - 1].count++;
-	if (f->run_head + own.len > r->max_sample)
-		r->max_sample = f->run_head + own.len;
+	out = f->samples + f->n;
+	for (size_t k = 0; k < n; k++) {
+		struct rows_text own = f->own[index[k]];
+
+		out[k] = (struct rows_sample){ .own = own, .v = v[k] };
+		if (own.len > own_most)
+			own_most = own.len;
+	}
+	f->n += n;
+	f->runs[f->nruns - 1].count += n;
+	if (f->run_head + own_most > r->max_sample)
+		r->max_sample = f->run_head + own_most;
 	return 0;
+}
+
+int prom_rows_sample(struct prom_rows *r, enum prom_rows_family fam, int index, double v)
+{
+	return prom_rows_samples(r, fam, &index, &v, 1);
 }
 
 size_t prom_rows_count(const struct prom_rows *r, enum prom_rows_family fam)
