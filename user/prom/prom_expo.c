@@ -650,22 +650,39 @@ static void model_samples(struct prom_expo *e, const struct report_line *l)
 	/* The line's own nodes: its tree, and the Info metrics with --info. */
 	const int *shown = model_shown_nodes(l->tma, l->level, l->info, &nshown);
 
+	/*
+	 * Read into locals: the stores of the samples gathered (int and double)
+	 * could alias e's fields, which would then be loaded again for each of
+	 * the line's hundred-odd nodes.
+	 */
+	const int *tree_level = e->nodes.tree_level;
+	const double *value = r->value;
+	int n = e->nodes.n < r->nnodes ? e->nodes.n : r->nnodes, level = l->level;
+	int *index = e->batch_index, nb = 0;
+	double *v = e->batch_v;
+
 	for (int k = 0; k < nshown; k++) {
 		int i = shown[k];
 		/* not computed: no sample, never a made-up 0 */
-		if (i >= e->nodes.n || i >= r->nnodes || !isfinite(r->value[i]))
+		if (i >= n || !isfinite(value[i]))
 			continue;
-		if (e->nodes.tree_level[i] == PROM_NODES_INFO) {
+		if (tree_level[i] == PROM_NODES_INFO) {
 			line_head(e, F_TMA_INFO);
 			prom_buf_putc(&e->f[F_TMA_INFO], ',');
 			label(e, &e->f[F_TMA_INFO], "metric", model_node(l->tma, i)->name);
 			prom_buf_putc(&e->f[F_TMA_INFO], '}');
 			put_value(&e->f[F_TMA_INFO], r->value[i], ratio_text);
-		} else if (is_tree_node(&e->nodes, i, l->level)) {
+		} else if (tree_level[i] >= 1 && tree_level[i] <= level) {
 			/* Counts (level 0, e.g. the software model's) are counters, never ratios. */
-			node_sample(e, i, r->value[i]);
+			if (nb == e->batch_cap) { /* shown lists each node once: never */
+				e->label_failed = true;
+				break;
+			}
+			index[nb] = i;
+			v[nb++] = value[i];
 		}
 	}
+	e->nbatch = nb;
 	node_samples_end(e, PROM_ROWS_RATIO);
 	if (l->measured)
 		measured_samples(e, l);
