@@ -189,9 +189,6 @@ int prom_rows_samples(struct prom_rows *r, enum prom_rows_family fam, const int 
 
 	if (!r->line)
 		return -EINVAL; /* no line given: a caller's mistake */
-	for (size_t k = 0; k < n; k++)
-		if (index[k] < 0 || (size_t)index[k] >= f->nown)
-			return -EINVAL; /* labels not given */
 	if (!n)
 		return 0;
 	if (f->line != r->line && new_run(r, f))
@@ -199,10 +196,14 @@ int prom_rows_samples(struct prom_rows *r, enum prom_rows_family fam, const int 
 	if (f->cap - f->n < n &&
 	    !grow((void **)&f->samples, &f->cap, f->n + n, sizeof(*f->samples)))
 		return -ENOMEM;
+	/* Written past the samples kept, and kept only once all are: a run may stay empty. */
 	out = f->samples + f->n;
 	for (size_t k = 0; k < n; k++) {
-		struct rows_text own = f->own[index[k]];
+		struct rows_text own;
 
+		if (index[k] < 0 || (size_t)index[k] >= f->nown)
+			return -EINVAL; /* labels not given: a caller's mistake */
+		own = f->own[index[k]];
 		out[k] = (struct rows_sample){ .own = own, .v = v[k] };
 		if (own.len > own_most)
 			own_most = own.len;
