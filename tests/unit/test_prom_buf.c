@@ -32,6 +32,10 @@ static void appends_join_in_order(void **state)
 	size_t n = 0;
 
 	(void)state;
+	/* Nothing added to nothing: no memory, and no memcpy of NULL (the sanitizer build checks). */
+	prom_buf_put(&b, NULL, 0);
+	assert_null(b.p);
+	assert_int_equal(b.len, 0);
 	/* Past the first size many times, in pieces of every kind. */
 	for (int i = 0; i < 500; i++) {
 		prom_buf_puts(&b, "ab");

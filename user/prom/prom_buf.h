@@ -32,7 +32,8 @@ static inline bool prom_buf_room(struct prom_buf *b, size_t more)
 
 static inline void prom_buf_put(struct prom_buf *b, const char *s, size_t n)
 {
-	if (!prom_buf_room(b, n))
+	/* Nothing to add: b->p may still be NULL, which memcpy may not take. */
+	if (!n || !prom_buf_room(b, n))
 		return;
 	memcpy(b->p + b->len, s, n);
 	b->len += n;

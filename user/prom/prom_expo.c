@@ -778,6 +778,8 @@ static size_t family_header(char *p, const struct family_def *d)
 /* Appends n bytes to a piece of copied text; false when out of memory. */
 static bool piece_add(struct prom_piece *p, const char *s, size_t n)
 {
+	if (!n)
+		return true; /* s may be NULL: a family whose buffer was never written */
 	if (!room(&p->buf, &p->cap, p->len, n))
 		return false;
 	memcpy(p->buf + p->len, s, n);
