@@ -96,14 +96,12 @@ static char *end(struct prom_expo *e)
 
 static char *label_text(const char *value)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	struct prom_buf b = { 0 };
 
-	assert_non_null(f);
-	prom_label(f, "cgroup", value);
-	fclose(f);
-	return buf;
+	assert_int_equal(prom_label(&b, "cgroup", value), 0);
+	prom_buf_putc(&b, '\0');
+	assert_false(b.failed);
+	return b.p;
 }
 
 static void label_values_are_escaped(void **state)

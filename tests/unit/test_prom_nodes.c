@@ -21,13 +21,14 @@
 #include "test_models.h"
 
 static const char model_text[] = "model nodes\n"
-				 "node 1 Backend\n  formula E.K\n"
-				 "node 1.1 Memory\n  formula E.M\n"
-				 "node 1.1.1 Stores\n  formula E.D\n"
-				 "node 1.1.2 Core\n  formula E.C\n";
+				 "node 1 Backend\n  formula E.K\n  domain Slots\n"
+				 "node 1.1 Memory\n  formula E.M\n  domain Slots\n"
+				 "node 1.1.1 Stores\n  formula E.D\n  domain Slots\n"
+				 "node 1.1.2 Core\n  formula E.C\n  domain Clocks\n"
+				 "info IPC\n  formula E.I\n";
 
 /* Memory and Core read groups 0 and 3, Stores 0, 1 and 63. */
-static const uint64_t groups[4] = { 0, 0x9, 0x8000000000000003ull, 0x9 };
+static const uint64_t groups[5] = { 0, 0x9, 0x8000000000000003ull, 0x9, 0 };
 
 /* The allocation (calloc or malloc) that fails: 1 the first; 0 none. */
 static int fail_at, allocs;
@@ -50,6 +51,12 @@ void *__wrap_malloc(size_t size)
 	return failing() ? NULL : __real_malloc(size);
 }
 
+void *__real_realloc(void *p, size_t size);
+void *__wrap_realloc(void *p, size_t size)
+{
+	return failing() ? NULL : __real_realloc(p, size);
+}
+
 static struct tma_model *nodes_model(void)
 {
 	return test_model_text(model_text, "n.tma");
@@ -63,7 +70,7 @@ static void labels_and_sets(void **state)
 
 	(void)state;
 	assert_int_equal(prom_nodes_map(&pn, m, groups), 0);
-	assert_int_equal(pn.n, 4);
+	assert_int_equal(pn.n, 5);
 	assert_string_equal(pn.plain[0], ",tma_node=\"Backend\",level=\"1\"}");
 	assert_string_equal(pn.ratio[0], ",tma_node=\"Backend\",level=\"1\"}");
 	assert_string_equal(pn.plain[1], ",tma_node=\"Backend.Memory\",level=\"2\"}");
@@ -85,6 +92,17 @@ static void labels_and_sets(void **state)
 	/* Each set's shallowest node, the first of equals: Memory (not Core), Stores. */
 	assert_int_equal(pn.set_node[0], 1);
 	assert_int_equal(pn.set_node[1], 2);
+	/* What each node is: a tree node's level, an Info metric; in slots at levels 1-2 only. */
+	assert_int_equal(pn.tree_level[0], 1);
+	assert_int_equal(pn.tree_level[1], 2);
+	assert_int_equal(pn.tree_level[2], 3);
+	assert_int_equal(pn.tree_level[3], 3);
+	assert_int_equal(pn.tree_level[4], PROM_NODES_INFO);
+	assert_true(pn.in_slots[0]);
+	assert_true(pn.in_slots[1]);
+	assert_false(pn.in_slots[2]); /* level 3 */
+	assert_false(pn.in_slots[3]); /* Clocks */
+	assert_false(pn.in_slots[4]);
 
 	/* The same model and groups: nothing made again. */
 	first = pn.ratio[1];

@@ -146,6 +146,39 @@ static void samples_read_as_text(void **state)
 	prom_rows_free(r);
 }
 
+/* A line's samples of a family given at once read as given one by one, longest sample too. */
+static void samples_at_once_as_one_by_one(void **state)
+{
+	static const int index_a[] = { 1, 0 }, index_b[] = { 0 };
+	static const double v_a[] = { 0.25, 1.0 / 3 }, v_b[] = { 0.5 };
+	struct prom_rows *one = prom_rows_new(names), *all = prom_rows_new(names);
+	struct labels l;
+	char *want, *got;
+
+	(void)state;
+	assert_non_null(one);
+	assert_non_null(all);
+	labels_init(&l, "x", 7);
+	fill(one, &l);
+	assert_int_equal(prom_rows_labels(all, &l.pn), 0);
+	assert_int_equal(prom_rows_line(all, line_a, strlen(line_a)), 0);
+	assert_int_equal(prom_rows_samples(all, PROM_ROWS_RATIO, index_a, v_a, 2), 0);
+	assert_int_equal(prom_rows_samples(all, PROM_ROWS_MEASURED, index_a, v_a, 0), 0);
+	assert_int_equal(prom_rows_line(all, line_b, strlen(line_b)), 0);
+	assert_int_equal(prom_rows_samples(all, PROM_ROWS_RATIO, index_b, v_b, 1), 0);
+	assert_int_equal(prom_rows_count(all, PROM_ROWS_RATIO), 3);
+	assert_int_equal(prom_rows_count(all, PROM_ROWS_MEASURED), 0); /* none given: none */
+	assert_int_equal(prom_rows_max_sample(all), prom_rows_max_sample(one));
+	want = read_family(one, PROM_ROWS_RATIO, 4096);
+	got = read_family(all, PROM_ROWS_RATIO, 4096);
+	assert_string_equal(got, want);
+	assert_string_equal(got, ratios);
+	free(want);
+	free(got);
+	prom_rows_free(one);
+	prom_rows_free(all);
+}
+
 /* Read through a buffer as long as the longest sample: one sample a read, joined whole. */
 static void reads_in_whole_samples(void **state)
 {
@@ -215,6 +248,14 @@ static void mistakes_refused(void **state)
 	assert_int_equal(prom_rows_sample(r, PROM_ROWS_RATIO, -1, 0.5), -EINVAL);
 	assert_int_equal(prom_rows_sample(r, PROM_ROWS_MEASURED, 1, 0.5), -EINVAL);
 	assert_int_equal(prom_rows_count(r, PROM_ROWS_RATIO), 0);
+	/* One wrong index among right ones: none of them kept. */
+	{
+		static const int index[] = { 0, 2, 1 };
+		static const double v[] = { 0.1, 0.2, 0.3 };
+
+		assert_int_equal(prom_rows_samples(r, PROM_ROWS_RATIO, index, v, 3), -EINVAL);
+		assert_int_equal(prom_rows_count(r, PROM_ROWS_RATIO), 0);
+	}
 	prom_rows_free(r);
 }
 
@@ -297,6 +338,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(samples_read_as_text),
+		cmocka_unit_test(samples_at_once_as_one_by_one),
 		cmocka_unit_test(reads_in_whole_samples),
 		cmocka_unit_test(labels_kept_as_given),
 		cmocka_unit_test(mistakes_refused),

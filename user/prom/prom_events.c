@@ -43,7 +43,7 @@ static int map_events(struct prom_events_map *m, const struct report_line *l)
 	return 0;
 }
 
-int prom_events_line(struct prom_events_map *m, struct prom_events_totals *t, FILE *f,
+int prom_events_line(struct prom_events_map *m, struct prom_events_totals *t, struct prom_buf *b,
 		     const char *labels, const struct report_line *l, bool *label_failed)
 {
 	if (!l->tma)
@@ -62,7 +62,7 @@ int prom_events_line(struct prom_events_map *m, struct prom_events_totals *t, FI
 			t->total[c] = NAN;
 	}
 	for (int c = 0; c < t->n; c++) {
-		char num[DOUBLE_TEXT_MAX + 1];
+		char num[DOUBLE_TEXT_MAX];
 		double v = l->count_values[c];
 
 		if (!m->is_event[c])
@@ -71,11 +71,14 @@ int prom_events_line(struct prom_events_map *m, struct prom_events_totals *t, FI
 			t->total[c] = (isnan(t->total[c]) ? 0 : t->total[c]) + v;
 		if (isnan(t->total[c]))
 			continue;
-		fprintf(f, "%s{%s,", PROM_EVENTS_FAMILY, labels);
-		if (prom_label(f, "event", l->count_names[c]))
+		prom_buf_puts(b, PROM_EVENTS_FAMILY "{");
+		prom_buf_puts(b, labels);
+		prom_buf_putc(b, ',');
+		if (prom_label(b, "event", l->count_names[c]))
 			*label_failed = true;
-		shortest_double(t->total[c], num);
-		fprintf(f, "} %s\n", num);
+		prom_buf_put(b, "} ", 2);
+		prom_buf_put(b, num, shortest_double(t->total[c], num));
+		prom_buf_putc(b, '\n');
 	}
 	return 0;
 }

@@ -11,7 +11,8 @@
 #define TMACG_PROM_EVENTS_H
 
 #include <stdbool.h>
-#include <stdio.h>
+
+struct prom_buf;
 
 struct report_line;
 
@@ -35,11 +36,11 @@ void prom_events_totals_free(struct prom_events_totals *t);
 
 /*
  * Adds line l's event counts to t and writes a sample of each event measured
- * so far to f, after labels (the cgroup's, already escaped).  A count that
+ * so far to b, after labels (the cgroup's, already escaped).  A count that
  * was never measured (JSON null) has no sample, never 0.  0 or -ENOMEM;
  * *label_failed set when an event name could not be written.
  */
-int prom_events_line(struct prom_events_map *m, struct prom_events_totals *t, FILE *f,
+int prom_events_line(struct prom_events_map *m, struct prom_events_totals *t, struct prom_buf *b,
 		     const char *labels, const struct report_line *l, bool *label_failed);
 
 #endif

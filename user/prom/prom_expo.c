@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * Each family writes into its own memory stream while the lines arrive (a
- * line touches many families), and the streams are joined at the end, each
- * under its HELP and TYPE lines, as the format requires.  The streams are
- * rewound, not reopened, at each interval: their buffers keep their size.
+ * Each family writes into its own buffer (prom_buf.h) while the lines
+ * arrive (a line touches many families), and the buffers are joined at the
+ * end, each under its HELP and TYPE lines, as the format requires.  The
+ * buffers are rewound at each interval: they keep their size.
  * The node families (ratios, measured shares, node slots), most of a deep
  * level's samples, are kept as numbers instead (prom_rows.h) and made into
  * text as a scrape sends them.
@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +24,7 @@
 #include "prom/prom_rows.h"
 #include "prom/prom_text.h"
 #include "util/double_text.h"
+#include "util/int_text.h"
 #include "util/u64map.h"
 #include "util/version.h"
 
@@ -152,18 +152,16 @@ struct prom_expo {
 	uint64_t dropped;    /* tmacg_dropped_total */
 	size_t lines;
 	char *host;
-	FILE *f[F_COUNT];  /* this interval's samples of each family */
-	bool open;	   /* between begin and end: lines are taken */
+	struct prom_buf f[F_COUNT]; /* this interval's samples of each family */
+	size_t name_len[F_COUNT];   /* strlen(defs[].name) */
+	bool open;		    /* between begin and end: lines are taken */
 	bool label_failed; /* a label value or a node sample was left out (out of memory) */
-	char *buf[F_COUNT];
-	size_t len[F_COUNT];
 	/*
 	 * The line being added's own labels (line_labels): the host's, written
 	 * once an interval, the line's own after them, written over by the next line's.
 	 */
-	FILE *labels_f;
-	char *labels;
-	size_t labels_len, labels_host;
+	struct prom_buf labels;		/* NUL-terminated */
+	size_t labels_len, labels_host; /* without the NUL; the host's */
 	/* count index -> family, for the count names last seen */
 	const char *const *count_names;
 	int ncounts;
@@ -171,11 +169,15 @@ struct prom_expo {
 	/* A node sample's own labels, for the model and plan last seen. */
 	struct prom_nodes nodes;
 	/*
-	 * This interval's node samples, as numbers (their streams stay empty);
+	 * This interval's node samples, as numbers (their buffers stay empty);
 	 * NULL while the text last ended still holds them (a scrape sending it):
 	 * prom_expo_recycle gives them back, else the next begin makes new ones.
 	 */
 	struct prom_rows *rows;
+	/* A line's samples of one node family, handed to the rows together. */
+	int *batch_index;
+	double *batch_v;
+	int nbatch, batch_cap;
 };
 
 /* The node families, by their rows' family. */
@@ -186,9 +188,9 @@ static const enum family row_family[PROM_ROWS_FAMILIES] = {
 };
 
 /* A label; one that could not be written fails the interval's text, never mislabels it. */
-static void label(struct prom_expo *e, FILE *f, const char *name, const char *value)
+static void label(struct prom_expo *e, struct prom_buf *b, const char *name, const char *value)
 {
-	if (prom_label(f, name, value))
+	if (prom_label(b, name, value))
 		e->label_failed = true;
 }
 
@@ -199,25 +201,18 @@ struct prom_expo *prom_expo_new(bool k8s)
 	if (!e)
 		return NULL;
 	e->k8s = k8s;
+	for (int i = 0; i < F_COUNT; i++)
+		e->name_len[i] = strlen(defs[i].name);
 	u64map_init(&e->state);
 	u64map_init(&e->seen);
 	return e;
 }
 
-static void close_streams(struct prom_expo *e)
+static void free_buffers(struct prom_expo *e)
 {
-	for (int i = 0; i < F_COUNT; i++) {
-		if (e->f[i])
-			fclose(e->f[i]);
-		free(e->buf[i]);
-		e->f[i] = NULL;
-		e->buf[i] = NULL;
-	}
-	if (e->labels_f)
-		fclose(e->labels_f);
-	free(e->labels);
-	e->labels_f = NULL;
-	e->labels = NULL;
+	for (int i = 0; i < F_COUNT; i++)
+		prom_buf_free(&e->f[i]);
+	prom_buf_free(&e->labels);
 }
 
 static void series_free(struct series_state *s)
@@ -241,7 +236,7 @@ void prom_expo_free(struct prom_expo *e)
 {
 	if (!e)
 		return;
-	close_streams(e);
+	free_buffers(e);
 	u64map_retain(&e->state, drop_series, NULL);
 	u64map_free(&e->state);
 	u64map_free(&e->seen);
@@ -249,25 +244,43 @@ void prom_expo_free(struct prom_expo *e)
 	prom_events_map_free(&e->events_map);
 	prom_rows_free(e->rows);
 	free(e->count_family);
+	free(e->batch_index);
+	free(e->batch_v);
 	free(e->host);
 	free(e);
 }
 
 /*
- * The value as Prometheus parses it, by text(): the shortest text that reads
- * back exactly, or a ratio's RATIO_DIGITS (docs/output.md "Numbers").  One fwrite, no printf: a sample per family and cgroup adds up.
- * The samples' writes skip stdio's locking (*_unlocked): each family's
- * stream is this expo's alone, written by one thread, and a level-6 line
- * makes some 900 of these calls.
- * Finite values only: every caller leaves out a sample it has no value for.
+ * " <value>\n": the value as Prometheus parses it, by text(): the shortest
+ * text that reads back exactly, or a ratio's RATIO_DIGITS (docs/output.md
+ * "Numbers"), written in place.  Finite values only: every caller leaves
+ * out a sample it has no value for.
  */
-static void put_value(FILE *f, double v, size_t (*text)(double, char *))
+static void put_value(struct prom_buf *b, double v, size_t (*text)(double, char *))
 {
-	char buf[DOUBLE_TEXT_MAX + 2] = " ";
-	size_t n = 1 + text(v, buf + 1);
+	if (!prom_buf_room(b, DOUBLE_TEXT_MAX + 2))
+		return;
+	b->p[b->len++] = ' ';
+	b->len += text(v, b->p + b->len);
+	b->p[b->len++] = '\n';
+}
 
-	buf[n++] = '\n';
-	fwrite_unlocked(buf, 1, n, f);
+/* " <n>\n" */
+static void put_count(struct prom_buf *b, uint64_t n)
+{
+	if (!prom_buf_room(b, INT_TEXT_MAX + 2))
+		return;
+	b->p[b->len++] = ' ';
+	b->len += uint_text(n, b->p + b->len);
+	b->p[b->len++] = '\n';
+}
+
+/* `name{host="..."`: the start of a family's one sample of the host. */
+static void host_series(struct prom_expo *e, enum family fam)
+{
+	prom_buf_put(&e->f[fam], defs[fam].name, e->name_len[fam]);
+	prom_buf_putc(&e->f[fam], '{');
+	label(e, &e->f[fam], "host", e->host);
 }
 
 /*
@@ -277,18 +290,18 @@ static void put_value(FILE *f, double v, size_t (*text)(double, char *))
  */
 static void formula_state_labels(struct prom_expo *e, const struct report_line *head)
 {
-	FILE *f = e->f[F_BUILD_INFO];
+	struct prom_buf *b = &e->f[F_BUILD_INFO];
 
-	fputc(',', f);
-	label(e, f, "smt", head->smt ? "true" : "false");
-	fputc(',', f);
-	label(e, f, "topdown_fixed", head->topdown_fixed ? "true" : "false");
+	prom_buf_putc(b, ',');
+	label(e, b, "smt", head->smt ? "true" : "false");
+	prom_buf_putc(b, ',');
+	label(e, b, "topdown_fixed", head->topdown_fixed ? "true" : "false");
 	if (head->pmu_slots) {
-		char width[16];
+		char width[INT_TEXT_MAX];
 
-		snprintf(width, sizeof(width), "%u", head->pmu_slots);
-		fputc(',', f);
-		label(e, f, "pmu_slots", width);
+		width[uint_text(head->pmu_slots, width)] = '\0';
+		prom_buf_putc(b, ',');
+		label(e, b, "pmu_slots", width);
 	}
 }
 
@@ -306,20 +319,8 @@ static int begin(struct prom_expo *e, const struct report_line *head, bool measu
 			return -ENOMEM;
 	}
 	prom_rows_reset(e->rows);
-	for (int i = 0; i < F_COUNT; i++) {
-		/* Rewound: its buffer kept; the length is the position from here on. */
-		if (e->f[i] && !fseeko(e->f[i], 0, SEEK_SET))
-			continue;
-		if (e->f[i])
-			fclose(e->f[i]);
-		free(e->buf[i]);
-		e->buf[i] = NULL;
-		e->f[i] = open_memstream(&e->buf[i], &e->len[i]);
-		if (!e->f[i]) {
-			close_streams(e);
-			return -ENOMEM;
-		}
-	}
+	for (int i = 0; i < F_COUNT; i++)
+		prom_buf_rewind(&e->f[i]);
 	e->open = true;
 	e->generation++;
 	e->lines = 0;
@@ -329,42 +330,34 @@ static int begin(struct prom_expo *e, const struct report_line *head, bool measu
 	e->dropped += head->dropped;
 	free(e->host);
 	e->host = strdup(head->host ? head->host : "");
-	if (!e->labels_f)
-		e->labels_f = open_memstream(&e->labels, &e->labels_len);
-	if (!e->host || !e->labels_f || fseeko(e->labels_f, 0, SEEK_SET)) {
+	prom_buf_rewind(&e->labels);
+	if (e->host)
+		label(e, &e->labels, "host", e->host);
+	if (!e->host || e->labels.failed) {
 		e->open = false; /* no line is taken without its labels */
 		return -ENOMEM;
 	}
-	label(e, e->labels_f, "host", e->host);
-	if (fflush(e->labels_f)) {
-		e->open = false;
-		return -ENOMEM;
-	}
-	e->labels_host = e->labels_len;
+	e->labels_host = e->labels.len;
 
-	fputs(defs[F_BUILD_INFO].name, e->f[F_BUILD_INFO]);
-	fputc('{', e->f[F_BUILD_INFO]);
-	label(e, e->f[F_BUILD_INFO], "host", e->host);
-	fputc(',', e->f[F_BUILD_INFO]);
-	label(e, e->f[F_BUILD_INFO], "version", TMACG_VERSION);
-	fputc(',', e->f[F_BUILD_INFO]);
-	label(e, e->f[F_BUILD_INFO], "model", head->model ? head->model : "");
-	fputc(',', e->f[F_BUILD_INFO]);
-	label(e, e->f[F_BUILD_INFO], "tma_version", head->tma_version ? head->tma_version : "");
+	host_series(e, F_BUILD_INFO);
+	prom_buf_putc(&e->f[F_BUILD_INFO], ',');
+	label(e, &e->f[F_BUILD_INFO], "version", TMACG_VERSION);
+	prom_buf_putc(&e->f[F_BUILD_INFO], ',');
+	label(e, &e->f[F_BUILD_INFO], "model", head->model ? head->model : "");
+	prom_buf_putc(&e->f[F_BUILD_INFO], ',');
+	label(e, &e->f[F_BUILD_INFO], "tma_version", head->tma_version ? head->tma_version : "");
 	if (measured)
 		formula_state_labels(e, head);
-	fputs("} 1\n", e->f[F_BUILD_INFO]);
+	prom_buf_puts(&e->f[F_BUILD_INFO], "} 1\n");
 	if (measured) {
 		double end = head->time.tv_sec + head->time.tv_nsec / 1e9;
 
-		fprintf(e->f[F_INTERVAL], "%s{", defs[F_INTERVAL].name);
-		label(e, e->f[F_INTERVAL], "host", e->host);
-		fputc('}', e->f[F_INTERVAL]);
-		put_value(e->f[F_INTERVAL], head->interval_s, shortest_double);
-		fprintf(e->f[F_INTERVAL_END], "%s{", defs[F_INTERVAL_END].name);
-		label(e, e->f[F_INTERVAL_END], "host", e->host);
-		fputc('}', e->f[F_INTERVAL_END]);
-		put_value(e->f[F_INTERVAL_END], end, shortest_double);
+		host_series(e, F_INTERVAL);
+		prom_buf_putc(&e->f[F_INTERVAL], '}');
+		put_value(&e->f[F_INTERVAL], head->interval_s, shortest_double);
+		host_series(e, F_INTERVAL_END);
+		prom_buf_putc(&e->f[F_INTERVAL_END], '}');
+		put_value(&e->f[F_INTERVAL_END], end, shortest_double);
 	}
 	return 0;
 }
@@ -414,6 +407,18 @@ static int map_nodes(struct prom_expo *e, const struct report_line *l)
 {
 	if (prom_nodes_map(&e->nodes, l->tma, l->measured ? l->measured_groups : NULL))
 		return -ENOMEM;
+	/* A family's samples of a line: at most one a node (or set, fewer). */
+	if (e->nodes.n > e->batch_cap) {
+		int *index = realloc(e->batch_index, (size_t)e->nodes.n * sizeof(*index));
+		double *v = index ? realloc(e->batch_v, (size_t)e->nodes.n * sizeof(*v)) : NULL;
+
+		if (index)
+			e->batch_index = index;
+		if (!v)
+			return -ENOMEM;
+		e->batch_v = v;
+		e->batch_cap = e->nodes.n;
+	}
 	return prom_rows_labels(e->rows, &e->nodes);
 }
 
@@ -452,7 +457,7 @@ static uint64_t hash_text(const char *s)
  * containers thus keep their series across container restarts, and the
  * long path is not repeated on every one of their samples.  The text is
  * e->labels, written over by the next line's after the host's (begin):
- * one stream for every line, not one opened and closed a line.  NULL: out
+ * one buffer for every line.  NULL: out
  * of memory, or a cgroup reported twice.
  */
 static const char *line_labels(struct prom_expo *e, const struct report_line *l)
@@ -462,55 +467,65 @@ static const char *line_labels(struct prom_expo *e, const struct report_line *l)
 		     (res->k8s_container || !res->container_id);
 
 	for (int attempt = 0; attempt < 2; attempt++) {
-		FILE *f = e->labels_f;
+		struct prom_buf *b = &e->labels;
 		uint64_t h;
 
-		if (fseeko(f, (off_t)e->labels_host, SEEK_SET))
-			return NULL;
+		b->len = e->labels_host;
+		b->failed = false;
 		if (res && res->k8s_namespace) {
-			fputc(',', f);
-			label(e, f, "namespace", res->k8s_namespace);
+			prom_buf_putc(b, ',');
+			label(e, b, "namespace", res->k8s_namespace);
 		}
 		if (res && res->k8s_pod) {
-			fputc(',', f);
-			label(e, f, "pod", res->k8s_pod);
+			prom_buf_putc(b, ',');
+			label(e, b, "pod", res->k8s_pod);
 		}
 		if (res && res->k8s_container) {
-			fputc(',', f);
-			label(e, f, "container", res->k8s_container);
+			prom_buf_putc(b, ',');
+			label(e, b, "container", res->k8s_container);
 		}
 		if (!named || attempt) {
-			fputc(',', f);
-			label(e, f, "cgroup", l->cgroup ? l->cgroup : "");
+			prom_buf_putc(b, ',');
+			label(e, b, "cgroup", l->cgroup ? l->cgroup : "");
 		}
-		/*
-		 * Ended by a NUL of its own: a memory stream rewound keeps the
-		 * longer text written before, and the length counts the NUL.
-		 */
-		if (fputc('\0', f) == EOF || fflush(f))
+		prom_buf_putc(b, '\0'); /* a string too: hashed, and the rows' copy's source */
+		if (b->failed)
 			return NULL;
-		e->labels_len--;
-		h = hash_text(e->labels);
+		e->labels_len = b->len - 1;
+		h = hash_text(b->p);
 		if (!u64map_get(&e->seen, h))
-			return u64map_put(&e->seen, h, e) ? NULL : e->labels;
+			return u64map_put(&e->seen, h, e) ? NULL : b->p;
 		if (!named || attempt)
 			return NULL; /* a cgroup reported twice: never expected */
 	}
 	return NULL;
 }
 
-static void sample(FILE *f, enum family fam, const char *labels, double v)
+/* `name{<the line's labels>`: the start of a sample of the line in family fam. */
+static void line_head(struct prom_expo *e, enum family fam)
 {
-	fputs_unlocked(defs[fam].name, f);
-	fputc_unlocked('{', f);
-	fputs_unlocked(labels, f);
-	fputc_unlocked('}', f);
-	put_value(f, v, shortest_double);
+	struct prom_buf *b = &e->f[fam];
+
+	if (!prom_buf_room(b, e->name_len[fam] + 1 + e->labels_len))
+		return;
+	memcpy(b->p + b->len, defs[fam].name, e->name_len[fam]);
+	b->len += e->name_len[fam];
+	b->p[b->len++] = '{';
+	memcpy(b->p + b->len, e->labels.p, e->labels_len);
+	b->len += e->labels_len;
 }
 
-static bool is_tree_node(const struct model_node_info *node, int max_level)
+/* A sample of the line in family fam: its own labels, value v. */
+static void sample(struct prom_expo *e, enum family fam, double v)
 {
-	return !node->is_info && !node->is_count && node->level >= 1 && node->level <= max_level;
+	line_head(e, fam);
+	prom_buf_putc(&e->f[fam], '}');
+	put_value(&e->f[fam], v, shortest_double);
+}
+/* Node i a tree node (not Info, not a count) of levels 1 to max_level. */
+static bool is_tree_node(const struct prom_nodes *pn, int i, int max_level)
+{
+	return pn->tree_level[i] >= 1 && pn->tree_level[i] <= max_level;
 }
 
 /* Room for more bytes in *buf (cap *cap, len used); false when out of memory. */
@@ -531,11 +546,23 @@ static bool room(char **buf, size_t *cap, size_t len, size_t more)
 	return true;
 }
 
-/* A node sample (rows.h), the interval failed if it cannot be kept. */
-static void node_sample(struct prom_expo *e, enum prom_rows_family fam, int index, double v)
+/* A node sample (rows.h) of the family being written: kept until node_samples_end. */
+static void node_sample(struct prom_expo *e, int index, double v)
 {
-	if (prom_rows_sample(e->rows, fam, index, v))
+	if (e->nbatch == e->batch_cap) {
+		e->label_failed = true; /* more than one a node: never expected */
+		return;
+	}
+	e->batch_index[e->nbatch] = index;
+	e->batch_v[e->nbatch++] = v;
+}
+
+/* The node samples since the last call, family fam's; the interval failed if they cannot be kept. */
+static void node_samples_end(struct prom_expo *e, enum prom_rows_family fam)
+{
+	if (prom_rows_samples(e->rows, fam, e->batch_index, e->batch_v, (size_t)e->nbatch))
 		e->label_failed = true;
+	e->nbatch = 0;
 }
 
 /*
@@ -546,8 +573,7 @@ static void node_sample(struct prom_expo *e, enum prom_rows_family fam, int inde
  * share below 0 (TMA's formulas can give -0.01) counts as 0: a counter never
  * decreases.  Models without SLOTS (srf, cwf, generic, software) have none.
  */
-static int slot_counters(struct prom_expo *e, struct series_state *s, const struct report_line *l,
-			 const char *labels)
+static int slot_counters(struct prom_expo *e, struct series_state *s, const struct report_line *l)
 {
 	const struct model_result *r = l->result;
 	int n = e->nodes.n < r->nnodes ? e->nodes.n : r->nnodes, ntree;
@@ -574,15 +600,12 @@ static int slot_counters(struct prom_expo *e, struct series_state *s, const stru
 	}
 	if (!s->have[F_TOPDOWN_SLOTS])
 		return 0;
-	sample(e->f[F_TOPDOWN_SLOTS], F_TOPDOWN_SLOTS, labels, s->total[F_TOPDOWN_SLOTS]);
+	sample(e, F_TOPDOWN_SLOTS, s->total[F_TOPDOWN_SLOTS]);
 	/* The tree's first two levels (no Info metric): the nodes that can be in slots. */
 	tree = model_shown_nodes(l->tma, l->level < 2 ? l->level : 2, false, &ntree);
 	for (int k = 0; k < ntree; k++) {
 		int i = tree[k];
-		const struct model_node_info *node = model_node(l->tma, i);
-
-		if (i >= n || !is_tree_node(node, 2) || !node->domain ||
-		    strcmp(node->domain, "Slots"))
+		if (i >= n || !e->nodes.in_slots[i])
 			continue;
 		if (measured && isfinite(r->value[i])) {
 			if (isnan(s->node_slots[i]))
@@ -590,8 +613,9 @@ static int slot_counters(struct prom_expo *e, struct series_state *s, const stru
 			s->node_slots[i] += r->value[i] > 0 ? r->value[i] * r->slots : 0;
 		}
 		if (!isnan(s->node_slots[i]))
-			node_sample(e, PROM_ROWS_NODE_SLOTS, i, s->node_slots[i]);
+			node_sample(e, i, s->node_slots[i]);
 	}
+	node_samples_end(e, PROM_ROWS_NODE_SLOTS);
 	return 0;
 }
 
@@ -611,14 +635,14 @@ static void measured_samples(struct prom_expo *e, const struct report_line *l)
 	for (int s = 0; s < pn->nsets; s++) {
 		int k = pn->set_node[s]; /* reported if any of the set is */
 
-		if (k < 0 || !isfinite(l->measured[k]) ||
-		    !is_tree_node(model_node(l->tma, k), l->level))
+		if (k < 0 || !isfinite(l->measured[k]) || !is_tree_node(pn, k, l->level))
 			continue;
-		node_sample(e, PROM_ROWS_MEASURED, s, l->measured[k]);
+		node_sample(e, s, l->measured[k]);
 	}
+	node_samples_end(e, PROM_ROWS_MEASURED);
 }
 
-static void model_samples(struct prom_expo *e, const struct report_line *l, const char *labels)
+static void model_samples(struct prom_expo *e, const struct report_line *l)
 {
 	const struct model_result *r = l->result;
 	const char *path = model_bottleneck_path(l->tma, r, l->level);
@@ -626,29 +650,47 @@ static void model_samples(struct prom_expo *e, const struct report_line *l, cons
 	/* The line's own nodes: its tree, and the Info metrics with --info. */
 	const int *shown = model_shown_nodes(l->tma, l->level, l->info, &nshown);
 
+	/*
+	 * Read into locals: the stores of the samples gathered (int and double)
+	 * could alias e's fields, which would then be loaded again for each of
+	 * the line's hundred-odd nodes.
+	 */
+	const int *tree_level = e->nodes.tree_level;
+	const double *value = r->value;
+	int n = e->nodes.n < r->nnodes ? e->nodes.n : r->nnodes, level = l->level;
+	int *index = e->batch_index, nb = 0;
+	double *v = e->batch_v;
+
 	for (int k = 0; k < nshown; k++) {
 		int i = shown[k];
-		const struct model_node_info *node = model_node(l->tma, i);
-
 		/* not computed: no sample, never a made-up 0 */
-		if (i >= e->nodes.n || i >= r->nnodes || !isfinite(r->value[i]))
+		if (i >= n || !isfinite(value[i]))
 			continue;
-		if (node->is_info) {
-			fprintf(e->f[F_TMA_INFO], "%s{%s,", defs[F_TMA_INFO].name, labels);
-			label(e, e->f[F_TMA_INFO], "metric", node->name);
-			fputc('}', e->f[F_TMA_INFO]);
-			put_value(e->f[F_TMA_INFO], r->value[i], ratio_text);
-		} else if (is_tree_node(node, l->level)) {
+		if (tree_level[i] == PROM_NODES_INFO) {
+			line_head(e, F_TMA_INFO);
+			prom_buf_putc(&e->f[F_TMA_INFO], ',');
+			label(e, &e->f[F_TMA_INFO], "metric", model_node(l->tma, i)->name);
+			prom_buf_putc(&e->f[F_TMA_INFO], '}');
+			put_value(&e->f[F_TMA_INFO], r->value[i], ratio_text);
+		} else if (tree_level[i] >= 1 && tree_level[i] <= level) {
 			/* Counts (level 0, e.g. the software model's) are counters, never ratios. */
-			node_sample(e, PROM_ROWS_RATIO, i, r->value[i]);
+			if (nb == e->batch_cap) { /* shown lists each node once: never */
+				e->label_failed = true;
+				break;
+			}
+			index[nb] = i;
+			v[nb++] = value[i];
 		}
 	}
+	e->nbatch = nb;
+	node_samples_end(e, PROM_ROWS_RATIO);
 	if (l->measured)
 		measured_samples(e, l);
 	if (path) {
-		fprintf(e->f[F_BOTTLENECK], "%s{%s,", defs[F_BOTTLENECK].name, labels);
-		label(e, e->f[F_BOTTLENECK], "bottleneck", path);
-		fputs("} 1\n", e->f[F_BOTTLENECK]);
+		line_head(e, F_BOTTLENECK);
+		prom_buf_putc(&e->f[F_BOTTLENECK], ',');
+		label(e, &e->f[F_BOTTLENECK], "bottleneck", path);
+		prom_buf_put(&e->f[F_BOTTLENECK], "} 1\n", 4);
 	}
 }
 
@@ -682,16 +724,16 @@ int prom_expo_line(struct prom_expo *e, const struct report_line *l)
 			s->have[fam] = true;
 		}
 		if (s->have[fam])
-			sample(e->f[fam], fam, labels, s->total[fam]);
+			sample(e, fam, s->total[fam]);
 	}
-	if (e->counts && prom_events_line(&e->events_map, &s->events, e->f[F_EVENTS], labels, l,
+	if (e->counts && prom_events_line(&e->events_map, &s->events, &e->f[F_EVENTS], labels, l,
 					  &e->label_failed))
 		return -ENOMEM;
 	if (isfinite(l->running_min))
-		sample(e->f[F_RUNNING_MIN], F_RUNNING_MIN, labels, l->running_min);
+		sample(e, F_RUNNING_MIN, l->running_min);
 	if (l->tma && l->result) {
-		model_samples(e, l, labels);
-		if (slot_counters(e, s, l, labels))
+		model_samples(e, l);
+		if (slot_counters(e, s, l))
 			return -ENOMEM;
 	}
 	e->lines++;
@@ -736,6 +778,8 @@ static size_t family_header(char *p, const struct family_def *d)
 /* Appends n bytes to a piece of copied text; false when out of memory. */
 static bool piece_add(struct prom_piece *p, const char *s, size_t n)
 {
+	if (!n)
+		return true; /* s may be NULL: a family whose buffer was never written */
 	if (!room(&p->buf, &p->cap, p->len, n))
 		return false;
 	memcpy(p->buf + p->len, s, n);
@@ -743,7 +787,7 @@ static bool piece_add(struct prom_piece *p, const char *s, size_t n)
 	return true;
 }
 
-/* Family i's HELP and TYPE lines, then its stream's samples, onto the copied piece. */
+/* Family i's HELP and TYPE lines, then its buffer's samples, onto the copied piece. */
 static bool family_head_text(struct prom_expo *e, int i, struct prom_piece *p)
 {
 	size_t n = family_header(NULL, &defs[i]);
@@ -751,7 +795,7 @@ static bool family_head_text(struct prom_expo *e, int i, struct prom_piece *p)
 	if (!room(&p->buf, &p->cap, p->len, n))
 		return false;
 	p->len += family_header(p->buf + p->len, &defs[i]);
-	return piece_add(p, e->buf[i], e->len[i]);
+	return piece_add(p, e->f[i].p, e->f[i].len);
 }
 
 /* Family i's rows family, or -1: not a node family. */
@@ -764,7 +808,7 @@ static int rows_of(int i)
 }
 
 /*
- * The families in order: what their streams hold copied into pieces of
+ * The families in order: what their buffers hold copied into pieces of
  * their own (a few series per cgroup), each node family's samples a piece
  * of the rows, made into text as they are sent; the rows go with the text.
  */
@@ -776,7 +820,7 @@ static bool pieces(struct prom_expo *e, struct prom_text *t)
 		int f = rows_of(i);
 		bool rows = f >= 0 && prom_rows_count(e->rows, f);
 
-		if (!e->len[i] && !rows)
+		if (!e->f[i].len && !rows)
 			continue;
 		if (!copy) {
 			copy = &t->piece[t->n++];
@@ -802,21 +846,21 @@ int prom_expo_end_text(struct prom_expo *e, struct prom_text *t)
 	t->n = 0;
 	t->rows = NULL;
 	if (ok) {
-		fprintf(e->f[F_DROPPED], "%s{", defs[F_DROPPED].name);
-		label(e, e->f[F_DROPPED], "host", e->host);
-		fprintf(e->f[F_DROPPED], "} %llu\n", (unsigned long long)e->dropped);
-		fprintf(e->f[F_REPORTED], "%s{", defs[F_REPORTED].name);
-		label(e, e->f[F_REPORTED], "host", e->host);
-		fprintf(e->f[F_REPORTED], "} %zu\n", e->lines);
+		host_series(e, F_DROPPED);
+		prom_buf_putc(&e->f[F_DROPPED], '}');
+		put_count(&e->f[F_DROPPED], e->dropped);
+		host_series(e, F_REPORTED);
+		prom_buf_putc(&e->f[F_REPORTED], '}');
+		put_count(&e->f[F_REPORTED], e->lines);
 	}
 	e->open = false;
 	forget_unreported(e);
 	for (int i = 0; ok && i < F_COUNT; i++)
-		if (fflush(e->f[i]))
+		if (e->f[i].failed)
 			ok = false;
 	if (!ok || e->label_failed || !pieces(e, t)) {
 		prom_text_free(t);
-		close_streams(e); /* out of memory: start afresh */
+		free_buffers(e); /* out of memory: start afresh */
 		return -ENOMEM;
 	}
 	return 0;

@@ -8,38 +8,39 @@
 #include "util/name_escape.h"
 
 /* Valid UTF-8: only the three escapes the format defines, the rest in spans. */
-static void escape_valid(FILE *f, const char *s)
+static void escape_valid(struct prom_buf *b, const char *s)
 {
 	for (;;) {
 		size_t plain = strcspn(s, "\\\"\n");
 
-		fwrite(s, 1, plain, f);
+		prom_buf_put(b, s, plain);
 		if (!s[plain])
 			return;
-		fputs(s[plain] == '\n' ? "\\n" : s[plain] == '"' ? "\\\"" : "\\\\", f);
+		prom_buf_put(b, s[plain] == '\n' ? "\\n" : s[plain] == '"' ? "\\\"" : "\\\\", 2);
 		s += plain + 1;
 	}
 }
 
-int prom_label_value(FILE *f, const char *value)
+int prom_label_value(struct prom_buf *b, const char *value)
 {
 	/* The JSON lines' lossless mapping: strict UTF-8, two names stay two. */
 	const char *utf8 = name_json_text(value);
 
 	if (!utf8)
 		return -ENOMEM;
-	escape_valid(f, utf8);
+	escape_valid(b, utf8);
 	if (utf8 != value)
 		free((char *)utf8);
 	return 0;
 }
 
-int prom_label(FILE *f, const char *name, const char *value)
+int prom_label(struct prom_buf *b, const char *name, const char *value)
 {
 	int ret;
 
-	fprintf(f, "%s=\"", name);
-	ret = prom_label_value(f, value);
-	fputc('"', f);
+	prom_buf_puts(b, name);
+	prom_buf_put(b, "=\"", 2);
+	ret = prom_label_value(b, value);
+	prom_buf_putc(b, '"');
 	return ret;
 }

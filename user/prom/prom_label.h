@@ -7,18 +7,18 @@
 #ifndef TMACG_PROM_LABEL_H
 #define TMACG_PROM_LABEL_H
 
-#include <stdio.h>
+#include "prom/prom_buf.h"
 
 /*
- * Writes `name="value"` to f, value escaped.  A value that is not valid
+ * Appends `name="value"` to b, value escaped.  A value that is not valid
  * UTF-8 is first mapped as the JSON output maps it (name_escape.h: each
  * invalid byte becomes U+EF00 + byte), so the output always parses and two
  * different names keep two different values.  0, or -ENOMEM when that
  * mapping could not be allocated (the value is then left empty).
  */
-int prom_label(FILE *f, const char *name, const char *value);
+int prom_label(struct prom_buf *b, const char *name, const char *value);
 
 /* Only the escaped value, without the quotes.  0 or -ENOMEM. */
-int prom_label_value(FILE *f, const char *value);
+int prom_label_value(struct prom_buf *b, const char *value);
 
 #endif

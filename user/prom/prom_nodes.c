@@ -4,12 +4,12 @@
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/model.h"
 #include "prom/prom_label.h"
+#include "util/int_text.h"
 
 void prom_nodes_free(struct prom_nodes *pn)
 {
@@ -29,23 +29,29 @@ void prom_nodes_free(struct prom_nodes *pn)
 	free(pn->set_label);
 	free(pn->set_label_len);
 	free(pn->set_node);
+	free(pn->tree_level);
+	free(pn->in_slots);
 	free(pn->groups);
 	*pn = (struct prom_nodes){ 0 };
 }
 
 /* `tma_groups="0+5"`: the groups of mask, ascending, as --list-events numbers them. */
-static void groups_label(FILE *f, uint64_t mask)
+static void groups_label(struct prom_buf *b, uint64_t mask)
 {
-	const char *sep = "";
+	bool first = true;
 
-	fputs("tma_groups=\"", f);
+	prom_buf_puts(b, "tma_groups=\"");
 	for (int g = 0; g < 64; g++) {
+		char num[INT_TEXT_MAX];
+
 		if (!((mask >> g) & 1))
 			continue;
-		fprintf(f, "%s%d", sep, g);
-		sep = "+";
+		if (!first)
+			prom_buf_putc(b, '+');
+		prom_buf_put(b, num, uint_text((uint64_t)g, num));
+		first = false;
 	}
-	fputc('"', f);
+	prom_buf_putc(b, '"');
 }
 
 /*
@@ -54,27 +60,29 @@ static void groups_label(FILE *f, uint64_t mask)
  */
 static char *labels_text(const char *path, int level, uint64_t mask, size_t *len)
 {
-	char *text = NULL;
-	FILE *f = open_memstream(&text, len);
+	struct prom_buf b = { 0 };
 	int err = 0;
 
-	if (!f)
-		return NULL;
 	if (path) {
-		fputc(',', f);
-		err = prom_label(f, "tma_node", path);
-		fprintf(f, ",level=\"%d\"", level);
+		char num[INT_TEXT_MAX];
+
+		prom_buf_putc(&b, ',');
+		err = prom_label(&b, "tma_node", path);
+		prom_buf_puts(&b, ",level=\"");
+		prom_buf_put(&b, num, int_text(level, num));
+		prom_buf_putc(&b, '"');
 	}
 	if (mask) {
-		fputc(',', f);
-		groups_label(f, mask);
+		prom_buf_putc(&b, ',');
+		groups_label(&b, mask);
 	}
-	fputc('}', f);
-	if (fclose(f) || err) {
-		free(text);
+	prom_buf_put(&b, "}", 2); /* with its NUL: a string too */
+	if (b.failed || err) {
+		prom_buf_free(&b);
 		return NULL;
 	}
-	return text;
+	*len = b.len - 1;
+	return b.p;
 }
 
 /* Whether pn holds the labels of tma and groups already. */
@@ -128,14 +136,22 @@ int prom_nodes_map(struct prom_nodes *pn, const struct tma_model *tma, const uin
 	pn->set_label = calloc(one, sizeof(*pn->set_label));
 	pn->set_label_len = calloc(one, sizeof(*pn->set_label_len));
 	pn->set_node = malloc(one * sizeof(*pn->set_node));
+	pn->tree_level = malloc(one * sizeof(*pn->tree_level));
+	pn->in_slots = malloc(one * sizeof(*pn->in_slots));
 	pn->groups = groups ? malloc(one * sizeof(*pn->groups)) : NULL;
 	if (!pn->plain || !pn->plain_len || !pn->ratio || !pn->ratio_len || !pn->set_of ||
-	    !pn->set_label || !pn->set_label_len || !pn->set_node || (groups && !pn->groups))
+	    !pn->set_label || !pn->set_label_len || !pn->set_node || !pn->tree_level ||
+	    !pn->in_slots || (groups && !pn->groups))
 		goto oom;
 	for (int k = 0; k < n; k++) {
 		const struct model_node_info *node = model_node(tma, k);
 		uint64_t mask = groups ? groups[k] : 0;
 
+		bool tree = !node->is_info && !node->is_count && node->level >= 1;
+
+		pn->tree_level[k] = node->is_info ? PROM_NODES_INFO : tree ? node->level : 0;
+		pn->in_slots[k] =
+			tree && node->level <= 2 && node->domain && !strcmp(node->domain, "Slots");
 		pn->set_of[k] = mask ? set_index(pn, groups, k) : -1;
 		if (pn->set_of[k] >= 0)
 			shallowest(pn, tma, k);

@@ -12,6 +12,7 @@
 #ifndef TMACG_PROM_NODES_H
 #define TMACG_PROM_NODES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,7 +41,16 @@ struct prom_nodes {
 	 * nodes; -1: Info metrics' only
 	 */
 	int *set_node;
+	/*
+	 * per node: its level when it is a tree node (not Info, not a count,
+	 * level >= 1), PROM_NODES_INFO for an Info metric, else 0; read for
+	 * every node of every line, where model_node() would be a call each
+	 */
+	int *tree_level;
+	bool *in_slots; /* per node: a level-1 or level-2 tree node in the Slots domain */
 };
+
+#define PROM_NODES_INFO (-1)
 
 /*
  * Labels of tma's nodes; groups (per node, the bit mask of the perf groups

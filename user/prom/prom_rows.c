@@ -34,7 +34,8 @@ struct rows_family {
 	size_t nruns, runs_cap;
 	struct rows_sample *samples;
 	size_t n, cap;
-	uint64_t line; /* the line the last run is of */
+	uint64_t line;	 /* the line the last run is of; 0: none yet */
+	size_t run_head; /* the last run's longest sample but its own labels */
 	/* the node labels copied for this family, by index */
 	struct rows_text *own;
 	size_t nown, own_cap;
@@ -166,30 +167,57 @@ int prom_rows_line(struct prom_rows *r, const char *labels, size_t len)
 	return 0;
 }
 
-int prom_rows_sample(struct prom_rows *r, enum prom_rows_family fam, int index, double v)
+/* A run of family f for the current line, its samples to come. */
+static int new_run(struct prom_rows *r, struct rows_family *f)
+{
+	if (f->nruns == f->runs_cap &&
+	    !grow((void **)&f->runs, &f->runs_cap, f->nruns + 1, sizeof(*f->runs)))
+		return -ENOMEM;
+	f->runs[f->nruns++] = (struct rows_run){ .labels = r->line_labels, .first = f->n };
+	f->line = r->line;
+	/* "<name>{<labels><own> <value>\n" */
+	f->run_head = f->name_len + 1 + r->line_labels.len + 1 + DOUBLE_TEXT_MAX + 1;
+	return 0;
+}
+
+int prom_rows_samples(struct prom_rows *r, enum prom_rows_family fam, const int *index,
+		      const double *v, size_t n)
 {
 	struct rows_family *f = &r->fam[fam];
-	struct rows_sample *s;
-	size_t size;
+	struct rows_sample *out;
+	size_t own_most = 0;
 
-	if (index < 0 || (size_t)index >= f->nown || !r->line)
-		return -EINVAL; /* labels or line not given: a caller's mistake */
-	if (!f->nruns || f->line != r->line) {
-		if (!grow((void **)&f->runs, &f->runs_cap, f->nruns + 1, sizeof(*f->runs)))
-			return -ENOMEM;
-		f->runs[f->nruns++] = (struct rows_run){ .labels = r->line_labels, .first = f->n };
-		f->line = r->line;
-	}
-	if (!grow((void **)&f->samples, &f->cap, f->n + 1, sizeof(*f->samples)))
+	if (!r->line)
+		return -EINVAL; /* no line given: a caller's mistake */
+	if (!n)
+		return 0;
+	if (f->line != r->line && new_run(r, f))
 		return -ENOMEM;
-	s = &f->samples[f->n++];
-	*s = (struct rows_sample){ .own = f->own[index], .v = v };
-	f->runs[f->nruns - 1].count++;
-	/* "<name>{<labels><own> <value>\n" */
-	size = f->name_len + 1 + r->line_labels.len + s->own.len + 1 + DOUBLE_TEXT_MAX + 1;
-	if (size > r->max_sample)
-		r->max_sample = size;
+	if (f->cap - f->n < n &&
+	    !grow((void **)&f->samples, &f->cap, f->n + n, sizeof(*f->samples)))
+		return -ENOMEM;
+	/* Written past the samples kept, and kept only once all are: a run may stay empty. */
+	out = f->samples + f->n;
+	for (size_t k = 0; k < n; k++) {
+		struct rows_text own;
+
+		if (index[k] < 0 || (size_t)index[k] >= f->nown)
+			return -EINVAL; /* labels not given: a caller's mistake */
+		own = f->own[index[k]];
+		out[k] = (struct rows_sample){ .own = own, .v = v[k] };
+		if (own.len > own_most)
+			own_most = own.len;
+	}
+	f->n += n;
+	f->runs[f->nruns - 1].count += n;
+	if (f->run_head + own_most > r->max_sample)
+		r->max_sample = f->run_head + own_most;
 	return 0;
+}
+
+int prom_rows_sample(struct prom_rows *r, enum prom_rows_family fam, int index, double v)
+{
+	return prom_rows_samples(r, fam, &index, &v, 1);
 }
 
 size_t prom_rows_count(const struct prom_rows *r, enum prom_rows_family fam)
@@ -202,31 +230,48 @@ size_t prom_rows_max_sample(const struct prom_rows *r)
 	return r->max_sample;
 }
 
+/*
+ * The loop keeps what it reads in locals: a store through o (a char *) may
+ * alias anything, and would otherwise make every field be loaded again for
+ * each sample.  A run's samples share their head, `<name>{<labels>`: each
+ * after the first copies it from the one before, in one piece.
+ */
 size_t prom_rows_render(const struct prom_rows *r, enum prom_rows_family fam,
 			struct prom_rows_cursor *c, char *buf, size_t cap)
 {
 	const struct rows_family *f = &r->fam[fam];
-	char *o = buf;
+	const char *pool = r->pool;
+	size_t name_len = f->name_len;
+	size_t (*text)(double, char *) = f->text;
+	char *o = buf, *end = buf + cap;
 
 	for (; c->run < f->nruns; c->run++, c->sample = 0) {
 		const struct rows_run *run = &f->runs[c->run];
-		const char *labels = r->pool + run->labels.at;
-		size_t head = f->name_len + 1 + run->labels.len;
+		size_t head = name_len + 1 + run->labels.len, k = c->sample, count = run->count;
+		size_t most = head + 1 + DOUBLE_TEXT_MAX + 1;
+		const struct rows_sample *s = f->samples + run->first;
+		const char *last = NULL; /* the head written last */
 
-		for (; c->sample < run->count; c->sample++) {
-			const struct rows_sample *s = &f->samples[run->first + c->sample];
+		for (; k < count; k++) {
+			struct rows_text own = s[k].own;
 
-			if ((size_t)(buf + cap - o) < head + s->own.len + 1 + DOUBLE_TEXT_MAX + 1)
+			if ((size_t)(end - o) < most + own.len) {
+				c->sample = k;
 				return (size_t)(o - buf);
-			memcpy(o, f->name, f->name_len);
-			o += f->name_len;
-			*o++ = '{';
-			memcpy(o, labels, run->labels.len);
-			o += run->labels.len;
-			memcpy(o, r->pool + s->own.at, s->own.len);
-			o += s->own.len;
+			}
+			if (last) {
+				memcpy(o, last, head);
+			} else {
+				memcpy(o, f->name, name_len);
+				o[name_len] = '{';
+				memcpy(o + name_len + 1, pool + run->labels.at, run->labels.len);
+			}
+			last = o;
+			o += head;
+			memcpy(o, pool + own.at, own.len);
+			o += own.len;
 			*o++ = ' ';
-			o += f->text(s->v, o);
+			o += text(s[k].v, o);
 			*o++ = '\n';
 		}
 	}

@@ -55,6 +55,13 @@ int prom_rows_line(struct prom_rows *r, const char *labels, size_t len);
  * index into the labels, value v (finite).  0 or -ENOMEM.
  */
 int prom_rows_sample(struct prom_rows *r, enum prom_rows_family fam, int index, double v);
+/*
+ * n samples of the line in family fam at once (index[k], v[k] as above):
+ * a line's samples of a family in one call, not a call each.  0, or
+ * -EINVAL or -ENOMEM with none of them kept.
+ */
+int prom_rows_samples(struct prom_rows *r, enum prom_rows_family fam, const int *index,
+		      const double *v, size_t n);
 
 /* The samples of fam so far. */
 size_t prom_rows_count(const struct prom_rows *r, enum prom_rows_family fam);
