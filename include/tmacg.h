@@ -143,13 +143,18 @@ struct tmacg_stats {
 	 * idle time.  Charged to idle (to no cgroup), not to the cgroup before.
 	 */
 	__u64 missed_into_idle;
+	/*
+	 * Of flushes, those that found this CPU in idle: no counter read (the
+	 * switch out of idle reads them and charges the idle time to no cgroup).
+	 */
+	__u64 idle_flushes;
 };
 
 /*
  * Userspace sums the per-CPU copies as an array of __u64 (collector_stats()):
  * every field must be a __u64.  A new counter raises this count.
  */
-#define TMACG_STATS_COUNTERS 14
+#define TMACG_STATS_COUNTERS 15
 _Static_assert(sizeof(struct tmacg_stats) == TMACG_STATS_COUNTERS * sizeof(__u64),
 	       "struct tmacg_stats is TMACG_STATS_COUNTERS __u64 fields");
 

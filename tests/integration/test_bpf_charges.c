@@ -357,6 +357,83 @@ static void pending_slot_drains_on_eviction_and_flush(void **state)
 	rig_close(&r);
 }
 
+/* The rig CPU's state in the BPF per-CPU map. */
+static struct tmacg_cpu_state get_cpu_state(struct rig *r)
+{
+	int fd = bpf_map__fd(r->col.skel->maps.cpu_data);
+	struct tmacg_cpu *all = calloc(r->col.ncpus, sizeof(*all));
+	struct tmacg_cpu_state cs;
+	__u32 zero = 0;
+
+	assert_non_null(all);
+	assert_int_equal(bpf_map_lookup_elem(fd, &zero, all), 0);
+	cs = all[r->cpu].state;
+	free(all);
+	return cs;
+}
+
+/* A baseline no real reading gives: a flush that reads an event replaces it. */
+#define UNREAD_BASELINE 1ull
+
+/*
+ * A flush that finds its CPU in idle reads no counter: its baselines stay for
+ * the switch out of idle, which charges everything since to idle; only the
+ * pending slots are drained.  Unless the CPU's events left the array (CPU
+ * hotplug): then its reads fail and drop the old baselines, so the events put
+ * in next do not count against them.  The flush's current is this test's
+ * thread, so the CPU is made to believe idle runs: a first flush makes the
+ * thread the task it tracks, then its state says that task is idle.
+ */
+static void idle_flush_reads_no_counter(void **state)
+{
+	struct tmacg_cpu_state cs;
+	struct tmacg_stats st;
+	struct rig r;
+
+	(void)state;
+	ITEST_NEED_ROOT();
+	rig_open(&r, 2, true, false);
+	run_flush(&r);
+	cs = get_cpu_state(&r);
+	cs.cur_idle = 1;
+	cs.cur_cgid = TEST_CGROUP;
+	cs.valid = 3;
+	for (int e = 0; e < 2; e++) {
+		cs.counter[e] = UNREAD_BASELINE;
+		cs.time[e].enabled = UNREAD_BASELINE;
+		cs.time[e].running = UNREAD_BASELINE;
+	}
+	cs.run_pending = 777; /* the idle task's runtime */
+	set_cpu_state(&r, &cs);
+	assert_int_equal(collector_stats(&r.col, &st), 0);
+	assert_int_equal(st.idle_flushes, 0);
+
+	run_flush(&r);
+	assert_int_equal(collector_stats(&r.col, &st), 0);
+	assert_int_equal(st.idle_flushes, 1);
+	assert_int_equal(st.missed_switches, 0);
+	assert_int_equal(st.read_errors, 0);
+	cs = get_cpu_state(&r);
+	assert_int_equal(cs.valid, 3);
+	for (int e = 0; e < 2; e++) {
+		assert_int_equal(cs.counter[e], UNREAD_BASELINE);
+		assert_int_equal(cs.time[e].enabled, UNREAD_BASELINE);
+		assert_int_equal(cs.time[e].running, UNREAD_BASELINE);
+	}
+	assert_int_equal(cs.run_pending, 0);
+	assert_int_equal(read_map_only(&r, TEST_CGROUP).seen, 0);
+
+	/* The CPU's events out of the array: each group's read fails, no baseline stays. */
+	collector_drop_cpu_events(&r.col, r.cpu);
+	run_flush(&r);
+	assert_int_equal(collector_stats(&r.col, &st), 0);
+	assert_int_equal(st.idle_flushes, 1);
+	assert_int_equal(st.read_errors, 2);
+	assert_int_equal(get_cpu_state(&r).valid, 0);
+	assert_int_equal(read_map_only(&r, TEST_CGROUP).seen, 0);
+	rig_close(&r);
+}
+
 /* As struct itest_found, so the itest_counter() etc. read it. */
 struct task_found {
 	uint32_t tid;
@@ -435,6 +512,7 @@ int main(void)
 		cmocka_unit_test(missed_switch_into_idle_charges_idle),
 		cmocka_unit_test(recreated_task_entry_counts_from_zero),
 		cmocka_unit_test(pending_slot_drains_on_eviction_and_flush),
+		cmocka_unit_test(idle_flush_reads_no_counter),
 	};
 	return cmocka_run_group_tests_name("bpf_charges", tests, itest_group_setup, NULL);
 }
