@@ -12,6 +12,9 @@
  *     which the evaluator is given too;
  *   - the command's refusals: a level the model lacks, an unknown model (exit 2).
  * promtool comes from Debian's prometheus package; without it the tests skip.
+ * TMACG_RULES_MODEL=ID[,ID...] limits the first two to those models (tests/arm64-user
+ * sets it: under qemu-user the generator is the same C code, and promtool, which takes
+ * most of the time, is the same amd64 program).
  * Run from the repository root (tests/run does).
  */
 #include <setjmp.h>
@@ -46,6 +49,18 @@ static bool have_promtool(void)
 		return false;
 	}
 	return true;
+}
+
+/* Whether model id is among TMACG_RULES_MODEL's (every model without it). */
+static bool model_chosen(const char *id)
+{
+	const char *only = getenv("TMACG_RULES_MODEL");
+	size_t n = strlen(id);
+
+	for (const char *p = only; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, id, n) && (p[n] == ',' || !p[n]))
+			return true;
+	return !only;
 }
 
 /* Model m's rules at level into path. */
@@ -83,7 +98,7 @@ static void test_check_every_model_level(void **state)
 	assert_true(n > 0);
 	for (int i = 0; i < n; i++) {
 		char versions[16][MODEL_VERSION_MAX];
-		int nv = model_versions(ids[i], versions, 16);
+		int nv = model_chosen(ids[i]) ? model_versions(ids[i], versions, 16) : 0;
 
 		for (int v = 0; v < nv; v++) {
 			char err[256], cmd[512];
@@ -113,6 +128,7 @@ static void test_check_every_model_level(void **state)
 	}
 	free(ids);
 	unlink(path);
+	assert_true(files > 0); /* TMACG_RULES_MODEL naming no model proves nothing */
 	fprintf(stderr, "  %d rule files accepted\n", files);
 }
 
@@ -421,14 +437,17 @@ static void test_golden_sums(void **state)
 		{ "neoverse-v2", NULL, "neoverse-v2-ts6687b72.jsonl" },
 		{ "neoverse-v3", NULL, "neoverse-v3-ts6687b72.jsonl" },
 	};
-	const char *only = getenv("TMACG_RULES_MODEL");
+	size_t run = 0;
 
 	(void)state;
 	if (!have_promtool())
 		skip();
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
-		if (!only || !strcmp(only, files[i].model))
+		if (model_chosen(files[i].model)) {
 			run_golden(&files[i]);
+			run++;
+		}
+	assert_true(run > 0);
 }
 
 /* The command's exit code and what it says on stderr, for argv. */
