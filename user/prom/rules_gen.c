@@ -301,21 +301,111 @@ static bool flaggable(const struct tma_model *m, int i, int level)
 	return is_tree(model_node(m, i), level) && model_view_threshold(m, i) >= 0;
 }
 
+/*
+ * The value and flag rules, each after the ones it reads: the values in the
+ * order of their formulas, then the flags in the order of their thresholds,
+ * but a value whose threshold may divide by zero reads what its threshold
+ * reads, flags included, which then come before it.  A read of a rule being
+ * made (a cycle of flags) reads the previous evaluation's, as before.
+ */
+struct emit {
+	FILE *f;
+	const struct states *st;
+	unsigned char *value, *flag; /* by node: 0 to make, 1 being made, 2 made */
+};
+
+static void need_value(struct emit *em, int i);
+static void need_flag(struct emit *em, int i);
+
+/* The recorded values and flags expression e reads, made first. */
+static void need_reads(struct emit *em, int e)
+{
+	const struct tma_model *m = em->st->s[0].m;
+	const struct expr *x = &model_view_pool(m)->e[e];
+	int kids[3], n, level = em->st->s[0].level;
+
+	if (x->kind == EXPR_HELPER) {
+		need_reads(em, model_view_helper(m, x->a));
+		return;
+	}
+	if (x->kind == EXPR_NODE || x->kind == EXPR_OVER) {
+		if (is_tree(model_node(m, x->a), level)) {
+			if (x->kind == EXPR_NODE)
+				need_value(em, x->a);
+			else
+				need_flag(em, x->a);
+			return;
+		}
+		/* made inline: what it reads */
+		need_reads(em, model_view_formula(m, x->a));
+		if (model_view_threshold(m, x->a) >= 0 &&
+		    (x->kind == EXPR_OVER || rules_threshold_may_fail(&em->st->s[0], x->a)))
+			need_reads(em, model_view_threshold(m, x->a));
+		return;
+	}
+	n = expr_operands(model_view_pool(m), e, kids);
+	for (int k = 0; k < n; k++)
+		need_reads(em, kids[k]);
+}
+
+static bool threshold_may_fail(const struct states *st, int i)
+{
+	for (int k = 0; k < st->n; k++)
+		if (rules_threshold_may_fail(&st->s[k], i))
+			return true;
+	return false;
+}
+
+static void need_value(struct emit *em, int i)
+{
+	const struct tma_model *m = em->st->s[0].m;
+
+	if (em->value[i])
+		return;
+	em->value[i] = 1;
+	need_reads(em, model_view_formula(m, i));
+	if (threshold_may_fail(em->st, i))
+		need_reads(em, model_view_threshold(m, i));
+	union_rule(em->f, em->st, RULES_RATIO, i, rules_node_value, true, NULL, NULL);
+	em->value[i] = 2;
+}
+
+static void need_flag(struct emit *em, int i)
+{
+	if (em->flag[i])
+		return;
+	em->flag[i] = 1;
+	need_value(em, i);
+	if (model_view_threshold(em->st->s[0].m, i) >= 0)
+		need_reads(em, model_view_threshold(em->st->s[0].m, i));
+	union_rule(em->f, em->st, RULES_FLAGGED, i, rules_node_flag, false, NULL, NULL);
+	em->flag[i] = 2;
+}
+
 static void tree_rules(FILE *f, const struct states *st)
 {
 	const struct tma_model *m = st->s[0].m;
 	int level = st->s[0].level, n, nt, nn = model_node_count(m);
 	const int *order = model_view_order(m, &n);
 	const int *torder = model_view_threshold_order(m, &nt);
+	struct emit em = {
+		.f = f, .st = st, .value = calloc(nn + 1, 1), .flag = calloc(nn + 1, 1)
+	};
 
+	if (!em.value || !em.flag) {
+		rules_out_of_memory();
+		goto out;
+	}
 	for (int k = 0; k < n; k++)
 		if (is_tree(model_node(m, order[k]), level))
-			union_rule(f, st, RULES_RATIO, order[k], rules_node_value, true, NULL,
-				   NULL);
+			need_value(&em, order[k]);
+	/* in threshold order, a cycle's flags as the evaluator's first pass has them */
 	for (int k = 0; k < nt; k++)
-		if (is_tree(model_node(m, torder[k]), level))
+		if (is_tree(model_node(m, torder[k]), level) && !em.flag[torder[k]]) {
+			em.flag[torder[k]] = 2;
 			union_rule(f, st, RULES_FLAGGED, torder[k], rules_node_flag, false, NULL,
 				   NULL);
+		}
 	for (int l = 1; l <= level; l++)
 		for (int i = 0; i < nn; i++)
 			if (model_node(m, i)->level == l && flaggable(m, i, level))
@@ -324,6 +414,9 @@ static void tree_rules(FILE *f, const struct states *st)
 		if (flaggable(m, i, level))
 			union_rule(f, st, RULES_BOTTLENECK, i, path_end, false, "bottleneck",
 				   model_node(m, i)->path);
+out:
+	free(em.value);
+	free(em.flag);
 }
 
 /* Which flags the model's formulas read: each a state the rules tell apart. */
