@@ -27,6 +27,8 @@
 #define POD_OWNER "namespace_workload_pod:tmacg_pod_owner:relabel"
 #define EVENT_PODS "namespace_workload_event:tmacg_event_pods:count"
 #define PODS "namespace_workload:tmacg_pods:count"
+/* The pods' counts (a container's line is its pod's too). */
+#define POD_EVENTS "tmacg_events_total{pod!=\"\",container=\"\"}"
 /*
  * The slot widths the rules know: PMMIR_EL1.SLOTS, which caps/slots gives, is
  * an 8-bit field, so every width a host can give.
@@ -99,30 +101,40 @@ static void pod_owners(FILE *f)
 	}
 }
 
+/* Pods' series of tmacg_events_total (of an expression of them) with their workload and state. */
+static char *joined(const char *series)
+{
+	return rules_fmt("%s * on (host) group_left (" STATE_LABELS ") max by (host, " STATE_LABELS
+			 ") (tmacg_build_info) * on (namespace, pod) group_left (workload, "
+			 "workload_type) " POD_OWNER,
+			 series);
+}
+
 /*
  * The counts summed per workload and formula state, kept only where every
  * pod of the workload has the count: a sum over some of its pods would
- * give nodes of a part for the whole.
+ * give nodes of a part for the whole.  The pods are counted on the
+ * counters' last samples, an instant read, not on their increases, which
+ * read the window's samples of every pod's every count: the increase is
+ * read once, by the sums.  A pod with a sample in the window but too few
+ * for an increase (one, as it starts) is counted and not summed, every
+ * count alike, as if it had started after the window.
  */
 static void event_sums(FILE *f, const char *window)
 {
-	char *expr,
-		*joined = rules_fmt(
-			"increase(tmacg_events_total{pod!=\"\",container=\"\"}[%s]) * on (host) "
-			"group_left (" STATE_LABELS ") max by (host, " STATE_LABELS
-			") (tmacg_build_info) * on (namespace, pod) group_left (workload, "
-			"workload_type) " POD_OWNER,
-			window);
+	char *expr, *range = rules_fmt("increase(" POD_EVENTS "[%s])", window),
+		    *now = joined(POD_EVENTS), *inc = range ? joined(range) : NULL;
 
-	if (!joined)
-		return;
-	expr = rules_fmt("count by (" WORKLOAD_LABELS ", " STATE_LABELS ", event) (%s)", joined);
+	if (!now || !inc)
+		goto out;
+	expr = rules_fmt("count by (" WORKLOAD_LABELS ", " STATE_LABELS ", event) (%s)", now);
 	if (expr)
 		rule(f, EVENT_PODS, window, expr, NULL);
 	free(expr);
-	expr = rules_fmt("count by (" WORKLOAD_LABELS ", " STATE_LABELS
-			 ") (count by (" WORKLOAD_LABELS ", " STATE_LABELS ", pod) (%s))",
-			 joined);
+	expr = joined("group by (host, namespace, pod) (" POD_EVENTS ")");
+	free(now);
+	now = expr;
+	expr = now ? rules_fmt("count by (" WORKLOAD_LABELS ", " STATE_LABELS ") (%s)", now) : NULL;
 	if (expr)
 		rule(f, PODS, window, expr, NULL);
 	free(expr);
@@ -130,11 +142,14 @@ static void event_sums(FILE *f, const char *window)
 			 ", event) (%s) and on (" WORKLOAD_LABELS ", " STATE_LABELS
 			 ", event) (" EVENT_PODS "%s == on (" WORKLOAD_LABELS ", " STATE_LABELS
 			 ") group_left () " PODS "%s)",
-			 joined, window, window);
+			 inc, window, window);
 	if (expr)
 		rule(f, RULES_EVENTS, window, expr, NULL);
 	free(expr);
-	free(joined);
+out:
+	free(range);
+	free(now);
+	free(inc);
 }
 
 /*
