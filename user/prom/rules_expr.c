@@ -240,14 +240,18 @@ done:
 	return out;
 }
 
-/* A node read by a formula: its value, or 0 where it is null for a division by zero. */
+/*
+ * A node read by a formula: its value, or 0 where it is null for a division by
+ * zero.  A threshold reads 0 wherever the node is null, a count missing
+ * included (the evaluator's thresholds fail on a division by zero only).
+ */
 static struct pq node_read(struct tr *t, int i)
 {
 	const struct model_node_info *n = model_node(t->s->m, i);
 	char *v = n->level >= 1 && n->level <= t->s->level && !n->is_info && !n->is_count ?
 			  rules_recorded(t->s, RULES_RATIO, i) :
 			  rules_node_value(t->s, i);
-	char *present = events_present(t->s, i);
+	char *present = t->self ? rules_base(t->s) : events_present(t->s, i);
 	struct pq out =
 		vec(present ? (v ? rules_fmt("(%s or %s)", v, present) : rules_fmt("%s", present)) :
 			      NULL);
@@ -462,6 +466,47 @@ static struct pq translate(struct tr *t, int e)
 }
 
 /*
+ * Whether threshold expression e can have no sample where its node has one:
+ * a division by a value that may be 0, a count or a retire latency that may
+ * be missing.  Nodes and flags it reads cannot (a null reads as 0), nor can
+ * the node's own value.
+ */
+static bool may_fail(struct tr *t, int e)
+{
+	const struct expr_pool *pool = model_view_pool(t->s->m);
+	const struct expr *x = &pool->e[e];
+	int kids[3], n;
+
+	switch (x->kind) {
+	case EXPR_EVENT:
+	case EXPR_LATENCY:
+		return true;
+	case EXPR_NODE:
+	case EXPR_OVER:
+	case EXPR_SELF:
+		return false;
+	case EXPR_HELPER:
+		return may_fail(t, model_view_helper(t->s->m, x->a));
+	case EXPR_DIV: {
+		struct pq d = translate(t, x->b);
+		bool varies = d.absent || d.text || d.num == 0;
+
+		pq_free(&d);
+		if (varies)
+			return true;
+		break;
+	}
+	default:
+		break;
+	}
+	n = expr_operands(pool, e, kids);
+	for (int k = 0; k < n; k++)
+		if (may_fail(t, kids[k]))
+			return true;
+	return false;
+}
+
+/*
  * Truth of e as 0 or 1, for a threshold, where only whether it holds counts:
  * `a and b` is then a product and reads each operand once, where its value
  * (the deciding operand, lazily) would read a three times and a chain of n
@@ -503,6 +548,8 @@ static struct pq truth(struct tr *t, int e)
 		out = (x->kind == EXPR_AND) == (b.num != 0) ?
 			      a :
 			      vec(rules_fmt("(0 * %s + %g)", a.text, b.num));
+	else if (x->kind == EXPR_AND && may_fail(t, x->b)) /* b is not read where a is 0 */
+		out = vec(rules_fmt("((%s * %s) or (%s == 0))", a.text, b.text, a.text));
 	else if (x->kind == EXPR_AND)
 		out = vec(rules_fmt("(%s * %s)", a.text, b.text));
 	else
@@ -510,6 +557,49 @@ static struct pq truth(struct tr *t, int e)
 	if (out.text != a.text)
 		pq_free(&a);
 	pq_free(&b);
+	return out;
+}
+
+bool rules_threshold_may_fail(const struct rules_state *s, int i)
+{
+	struct tr t = { .s = s, .self = "" };
+	int root = model_view_threshold(s->m, i);
+
+	return root >= 0 && may_fail(&t, root);
+}
+
+/*
+ * The nodes whose values are being made, innermost last: a threshold reading
+ * the flag of a node whose threshold reads this one's is a cycle of flags,
+ * which the evaluator repeats until stable and the rules cannot; the inner
+ * node is then taken without its threshold's test.
+ */
+static int making[16], nmaking;
+
+static bool being_made(int i)
+{
+	for (int k = 0; k < nmaking; k++)
+		if (making[k] == i)
+			return true;
+	return nmaking == (int)(sizeof(making) / sizeof(making[0]));
+}
+
+/* value where node i's threshold has a truth value: null where it divides by zero. */
+static char *threshold_holds(const struct rules_state *s, int i, char *value)
+{
+	struct tr t = { .s = s, .self = value };
+	struct pq th;
+	char *out;
+
+	if (!value || being_made(i) || !rules_threshold_may_fail(s, i))
+		return value;
+	making[nmaking++] = i;
+	th = truth(&t, model_view_threshold(s->m, i));
+	nmaking--;
+	out = th.absent ? NULL : th.text ? rules_fmt("(%s and %s)", value, th.text) : value;
+	if (out != value)
+		free(value);
+	pq_free(&th);
 	return out;
 }
 
@@ -533,7 +623,7 @@ char *rules_node_value(const struct rules_state *s, int i)
 		free(text);
 		text = capped;
 	}
-	return text;
+	return threshold_holds(s, i, text);
 }
 
 char *rules_node_flag(const struct rules_state *s, int i)

@@ -6,7 +6,8 @@
  * evaluator's rules (model_eval.c) in PromQL terms:
  *   - a value is a vector with the workload's labels, or a number where the
  *     expression reads only numbers, constants and the state's flags (folded);
- *   - a division by zero gives no sample: the divisor is filtered `!= 0`;
+ *   - a division by zero gives no sample: the divisor is filtered `!= 0`; in
+ *     a threshold (lazily: where it is reached) it takes the node's sample away;
  *   - a count missing for the workload gives no sample, and neither does any
  *     node reading it; a node that is null for a division by zero reads as 0
  *     in the others (`or 0 * <its events present>`), as in the reference;
@@ -50,6 +51,12 @@ struct pq {
 
 /* Node i's value (cap applied), as a vector; NULL when it can never have one. */
 char *rules_node_value(const struct rules_state *s, int i);
+/*
+ * Whether node i's threshold can divide by zero (or read a missing count) where
+ * the node has a value: the node is then null, as the evaluator's is, and its
+ * value reads what the threshold reads.
+ */
+bool rules_threshold_may_fail(const struct rules_state *s, int i);
 /* Node i's flag, 1 or 0 while it has a value; NULL: never flagged. */
 char *rules_node_flag(const struct rules_state *s, int i);
 /* The model's SLOTS: NULL when it has none (*num set when it is a number). */

@@ -27,6 +27,8 @@
 #define POD_OWNER "namespace_workload_pod:tmacg_pod_owner:relabel"
 #define EVENT_PODS "namespace_workload_event:tmacg_event_pods:count"
 #define PODS "namespace_workload:tmacg_pods:count"
+/* The pods' counts (a container's line is its pod's too). */
+#define POD_EVENTS "tmacg_events_total{pod!=\"\",container=\"\"}"
 /*
  * The slot widths the rules know: PMMIR_EL1.SLOTS, which caps/slots gives, is
  * an 8-bit field, so every width a host can give.
@@ -99,30 +101,40 @@ static void pod_owners(FILE *f)
 	}
 }
 
+/* Pods' series of tmacg_events_total (of an expression of them) with their workload and state. */
+static char *joined(const char *series)
+{
+	return rules_fmt("%s * on (host) group_left (" STATE_LABELS ") max by (host, " STATE_LABELS
+			 ") (tmacg_build_info) * on (namespace, pod) group_left (workload, "
+			 "workload_type) " POD_OWNER,
+			 series);
+}
+
 /*
  * The counts summed per workload and formula state, kept only where every
  * pod of the workload has the count: a sum over some of its pods would
- * give nodes of a part for the whole.
+ * give nodes of a part for the whole.  The pods are counted on the
+ * counters' last samples, an instant read, not on their increases, which
+ * read the window's samples of every pod's every count: the increase is
+ * read once, by the sums.  A pod with a sample in the window but too few
+ * for an increase (one, as it starts) is counted and not summed, every
+ * count alike, as if it had started after the window.
  */
 static void event_sums(FILE *f, const char *window)
 {
-	char *expr,
-		*joined = rules_fmt(
-			"increase(tmacg_events_total{pod!=\"\",container=\"\"}[%s]) * on (host) "
-			"group_left (" STATE_LABELS ") max by (host, " STATE_LABELS
-			") (tmacg_build_info) * on (namespace, pod) group_left (workload, "
-			"workload_type) " POD_OWNER,
-			window);
+	char *expr, *range = rules_fmt("increase(" POD_EVENTS "[%s])", window),
+		    *now = joined(POD_EVENTS), *inc = range ? joined(range) : NULL;
 
-	if (!joined)
-		return;
-	expr = rules_fmt("count by (" WORKLOAD_LABELS ", " STATE_LABELS ", event) (%s)", joined);
+	if (!now || !inc)
+		goto out;
+	expr = rules_fmt("count by (" WORKLOAD_LABELS ", " STATE_LABELS ", event) (%s)", now);
 	if (expr)
 		rule(f, EVENT_PODS, window, expr, NULL);
 	free(expr);
-	expr = rules_fmt("count by (" WORKLOAD_LABELS ", " STATE_LABELS
-			 ") (count by (" WORKLOAD_LABELS ", " STATE_LABELS ", pod) (%s))",
-			 joined);
+	expr = joined("group by (host, namespace, pod) (" POD_EVENTS ")");
+	free(now);
+	now = expr;
+	expr = now ? rules_fmt("count by (" WORKLOAD_LABELS ", " STATE_LABELS ") (%s)", now) : NULL;
 	if (expr)
 		rule(f, PODS, window, expr, NULL);
 	free(expr);
@@ -130,11 +142,14 @@ static void event_sums(FILE *f, const char *window)
 			 ", event) (%s) and on (" WORKLOAD_LABELS ", " STATE_LABELS
 			 ", event) (" EVENT_PODS "%s == on (" WORKLOAD_LABELS ", " STATE_LABELS
 			 ") group_left () " PODS "%s)",
-			 joined, window, window);
+			 inc, window, window);
 	if (expr)
 		rule(f, RULES_EVENTS, window, expr, NULL);
 	free(expr);
-	free(joined);
+out:
+	free(range);
+	free(now);
+	free(inc);
 }
 
 /*
@@ -301,21 +316,111 @@ static bool flaggable(const struct tma_model *m, int i, int level)
 	return is_tree(model_node(m, i), level) && model_view_threshold(m, i) >= 0;
 }
 
+/*
+ * The value and flag rules, each after the ones it reads: the values in the
+ * order of their formulas, then the flags in the order of their thresholds,
+ * but a value whose threshold may divide by zero reads what its threshold
+ * reads, flags included, which then come before it.  A read of a rule being
+ * made (a cycle of flags) reads the previous evaluation's, as before.
+ */
+struct emit {
+	FILE *f;
+	const struct states *st;
+	unsigned char *value, *flag; /* by node: 0 to make, 1 being made, 2 made */
+};
+
+static void need_value(struct emit *em, int i);
+static void need_flag(struct emit *em, int i);
+
+/* The recorded values and flags expression e reads, made first. */
+static void need_reads(struct emit *em, int e)
+{
+	const struct tma_model *m = em->st->s[0].m;
+	const struct expr *x = &model_view_pool(m)->e[e];
+	int kids[3], n, level = em->st->s[0].level;
+
+	if (x->kind == EXPR_HELPER) {
+		need_reads(em, model_view_helper(m, x->a));
+		return;
+	}
+	if (x->kind == EXPR_NODE || x->kind == EXPR_OVER) {
+		if (is_tree(model_node(m, x->a), level)) {
+			if (x->kind == EXPR_NODE)
+				need_value(em, x->a);
+			else
+				need_flag(em, x->a);
+			return;
+		}
+		/* made inline: what it reads */
+		need_reads(em, model_view_formula(m, x->a));
+		if (model_view_threshold(m, x->a) >= 0 &&
+		    (x->kind == EXPR_OVER || rules_threshold_may_fail(&em->st->s[0], x->a)))
+			need_reads(em, model_view_threshold(m, x->a));
+		return;
+	}
+	n = expr_operands(model_view_pool(m), e, kids);
+	for (int k = 0; k < n; k++)
+		need_reads(em, kids[k]);
+}
+
+static bool threshold_may_fail(const struct states *st, int i)
+{
+	for (int k = 0; k < st->n; k++)
+		if (rules_threshold_may_fail(&st->s[k], i))
+			return true;
+	return false;
+}
+
+static void need_value(struct emit *em, int i)
+{
+	const struct tma_model *m = em->st->s[0].m;
+
+	if (em->value[i])
+		return;
+	em->value[i] = 1;
+	need_reads(em, model_view_formula(m, i));
+	if (threshold_may_fail(em->st, i))
+		need_reads(em, model_view_threshold(m, i));
+	union_rule(em->f, em->st, RULES_RATIO, i, rules_node_value, true, NULL, NULL);
+	em->value[i] = 2;
+}
+
+static void need_flag(struct emit *em, int i)
+{
+	if (em->flag[i])
+		return;
+	em->flag[i] = 1;
+	need_value(em, i);
+	if (model_view_threshold(em->st->s[0].m, i) >= 0)
+		need_reads(em, model_view_threshold(em->st->s[0].m, i));
+	union_rule(em->f, em->st, RULES_FLAGGED, i, rules_node_flag, false, NULL, NULL);
+	em->flag[i] = 2;
+}
+
 static void tree_rules(FILE *f, const struct states *st)
 {
 	const struct tma_model *m = st->s[0].m;
 	int level = st->s[0].level, n, nt, nn = model_node_count(m);
 	const int *order = model_view_order(m, &n);
 	const int *torder = model_view_threshold_order(m, &nt);
+	struct emit em = {
+		.f = f, .st = st, .value = calloc(nn + 1, 1), .flag = calloc(nn + 1, 1)
+	};
 
+	if (!em.value || !em.flag) {
+		rules_out_of_memory();
+		goto out;
+	}
 	for (int k = 0; k < n; k++)
 		if (is_tree(model_node(m, order[k]), level))
-			union_rule(f, st, RULES_RATIO, order[k], rules_node_value, true, NULL,
-				   NULL);
+			need_value(&em, order[k]);
+	/* in threshold order, a cycle's flags as the evaluator's first pass has them */
 	for (int k = 0; k < nt; k++)
-		if (is_tree(model_node(m, torder[k]), level))
+		if (is_tree(model_node(m, torder[k]), level) && !em.flag[torder[k]]) {
+			em.flag[torder[k]] = 2;
 			union_rule(f, st, RULES_FLAGGED, torder[k], rules_node_flag, false, NULL,
 				   NULL);
+		}
 	for (int l = 1; l <= level; l++)
 		for (int i = 0; i < nn; i++)
 			if (model_node(m, i)->level == l && flaggable(m, i, level))
@@ -324,6 +429,9 @@ static void tree_rules(FILE *f, const struct states *st)
 		if (flaggable(m, i, level))
 			union_rule(f, st, RULES_BOTTLENECK, i, path_end, false, "bottleneck",
 				   model_node(m, i)->path);
+out:
+	free(em.value);
+	free(em.flag);
 }
 
 /* Which flags the model's formulas read: each a state the rules tell apart. */
