@@ -131,7 +131,7 @@ char *rules_recorded(const struct rules_state *s, const char *name, int node)
 
 char *rules_base(const struct rules_state *s)
 {
-	return rules_fmt("(0 * count without (event) (%s%s{%s}))", RULES_EVENTS, s->window, s->sel);
+	return rules_fmt("(0 * %s%s{%s})", RULES_EVENT_SUMS, s->window, s->sel);
 }
 
 /* A number where a vector is needed: that number for every workload of the state. */

@@ -24,6 +24,12 @@ struct tma_model;
 
 /* Recorded series the expressions read. */
 #define RULES_EVENTS "namespace_workload_event:tmacg_events:increase"
+/*
+ * The counts RULES_EVENTS holds per workload and state: one series a workload,
+ * read where an expression needs every workload of a state (rules_base), in
+ * place of counting RULES_EVENTS' series of every event again in each rule.
+ */
+#define RULES_EVENT_SUMS "namespace_workload:tmacg_event_sums:count"
 #define RULES_RATIO "namespace_workload:tmacg_tma_ratio:increase"
 #define RULES_FLAGGED "namespace_workload:tmacg_tma_flagged:increase"
 #define RULES_PATH "namespace_workload:tmacg_tma_bottleneck_path:increase"

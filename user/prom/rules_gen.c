@@ -25,6 +25,8 @@
 #define STATE_LABELS "model, tma_version, smt, topdown_fixed, pmu_slots"
 #define WORKLOAD_LABELS "namespace, workload, workload_type"
 #define POD_OWNER "namespace_workload_pod:tmacg_pod_owner:relabel"
+/* Each pod's workload and state, a series a pod. */
+#define POD_STATE "namespace_workload_pod:tmacg_pod_state:relabel"
 #define EVENT_PODS "namespace_workload_event:tmacg_event_pods:count"
 #define PODS "namespace_workload:tmacg_pods:count"
 /* The pods' counts (a container's line is its pod's too). */
@@ -116,25 +118,35 @@ static char *joined(const char *series)
  * give nodes of a part for the whole.  The pods are counted on the
  * counters' last samples, an instant read, not on their increases, which
  * read the window's samples of every pod's every count: the increase is
- * read once, by the sums.  A pod with a sample in the window but too few
- * for an increase (one, as it starts) is counted and not summed, every
+ * read once, by the sums.  Each pod's workload and state is joined once, to
+ * one series a pod, and the counts it has are matched to that: joining every
+ * count's series to the hosts' and the owners' twice is the costlier.  The
+ * sums join the increases themselves, as a pod gone within the window has
+ * an increase and no last sample.  A pod with a sample in the window but too
+ * few for an increase (one, as it starts) is counted and not summed, every
  * count alike, as if it had started after the window.
  */
 static void event_sums(FILE *f, const char *window)
 {
 	char *expr, *range = rules_fmt("increase(" POD_EVENTS "[%s])", window),
-		    *now = joined(POD_EVENTS), *inc = range ? joined(range) : NULL;
+		    *inc = range ? joined(range) : NULL;
 
-	if (!now || !inc)
+	if (!inc)
 		goto out;
-	expr = rules_fmt("count by (" WORKLOAD_LABELS ", " STATE_LABELS ", event) (%s)", now);
+	expr = joined("group by (host, namespace, pod) (" POD_EVENTS ")");
+	if (expr)
+		rule(f, POD_STATE, window, expr, NULL);
+	free(expr);
+	expr = rules_fmt(
+		"count by (" WORKLOAD_LABELS ", " STATE_LABELS ", event) (" POD_EVENTS
+		" * on (host, namespace, pod) group_left (workload, workload_type, " STATE_LABELS
+		") " POD_STATE "%s)",
+		window);
 	if (expr)
 		rule(f, EVENT_PODS, window, expr, NULL);
 	free(expr);
-	expr = joined("group by (host, namespace, pod) (" POD_EVENTS ")");
-	free(now);
-	now = expr;
-	expr = now ? rules_fmt("count by (" WORKLOAD_LABELS ", " STATE_LABELS ") (%s)", now) : NULL;
+	expr = rules_fmt("count by (" WORKLOAD_LABELS ", " STATE_LABELS ") (" POD_STATE "%s)",
+			 window);
 	if (expr)
 		rule(f, PODS, window, expr, NULL);
 	free(expr);
@@ -146,9 +158,12 @@ static void event_sums(FILE *f, const char *window)
 	if (expr)
 		rule(f, RULES_EVENTS, window, expr, NULL);
 	free(expr);
+	expr = rules_fmt("count without (event) (" RULES_EVENTS "%s)", window);
+	if (expr)
+		rule(f, RULES_EVENT_SUMS, window, expr, NULL);
+	free(expr);
 out:
 	free(range);
-	free(now);
 	free(inc);
 }
 
