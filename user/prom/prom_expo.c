@@ -437,16 +437,6 @@ static struct series_state *state_of(struct prom_expo *e, uint64_t cgroup_id)
 	return s;
 }
 
-/* FNV-1a: a label set's identity within one interval. */
-static uint64_t hash_text(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return h ? h : 1;
-}
-
 /*
  * The labels naming this line's cgroup: host, then with --k8s the
  * namespace, pod and container it belongs to, and the cgroup path whenever
@@ -492,7 +482,7 @@ static const char *line_labels(struct prom_expo *e, const struct report_line *l)
 		if (b->failed)
 			return NULL;
 		e->labels_len = b->len - 1;
-		h = hash_text(b->p);
+		h = u64map_key(b->p, strlen(b->p)); /* the label set's identity this interval */
 		if (!u64map_get(&e->seen, h))
 			return u64map_put(&e->seen, h, e) ? NULL : b->p;
 		if (!named || attempt)
