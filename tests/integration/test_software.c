@@ -355,7 +355,7 @@ static void write_io(pid_t pid, unsigned long long *bytes, unsigned long long *c
 }
 
 /*
- * Live, stdout is written a MiB at a time at most, not 4 KiB (glibc's
+ * Live, stdout is written 64 KiB at a time at most, not 4 KiB (glibc's
  * setvbuf ignores a size given without a buffer: 2,500 write()s a second at
  * level 6 before, issue 27): 40 busy tasks' lines, written in few calls.
  */
@@ -389,7 +389,7 @@ static void stdout_written_in_large_writes(void **state)
 	lines = itest_stop_json(&t, SIGTERM, &n);
 	print_message("  %llu bytes in %llu write()s over 3 s, %zu lines\n", b1 - b0, c1 - c0, n);
 	assert_true(b1 - b0 > 60000);
-	/* Some 6 intervals: one write each, and a few more (a line across a MiB, stderr). */
+	/* Some 6 intervals: one write each, and a few more (a line across 64 KiB, stderr). */
 	assert_true(c1 - c0 <= 16);
 	itest_json_free(lines, n);
 	itest_tmacg_free(&t);
