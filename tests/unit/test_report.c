@@ -233,9 +233,9 @@ static void top_keeps_the_busiest_and_sums_the_rest(void **state)
 }
 
 /*
- * Every interval's lines come in path order: the same tree's again (the
- * order kept from the interval before), cgroups added, and a cgroup removed,
- * forgotten and another added in its stead (which may take its memory).
+ * Every interval's lines come in path order: the same tree's again,
+ * cgroups added, and a cgroup removed, forgotten and another added in its
+ * stead (which may take its memory).
  */
 static void lines_stay_in_path_order_as_cgroups_come_and_go(void **state)
 {

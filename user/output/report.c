@@ -51,16 +51,8 @@ struct report {
 	char *totals;		   /* ntotals sums of the plan's size (acc_bytes) */
 	int ntotals;
 	struct tmacg_acc *other, *empty; /* "(other)"'s sum; a zero one for a cgroup without */
-	/*
-	 * The cgroups reported: fresh as the tree lists them this interval,
-	 * listed as it listed them the interval before and sorted, those in path
-	 * order; each with room for every node.  A tree that lists the same nodes
-	 * again, none forgotten in between (the cgroups stay from one interval to
-	 * the next), takes the same order without a sort.
-	 */
-	struct cgroup_node **fresh, **listed, **sorted;
-	size_t nlisted, cap_lines;
-	uint64_t listed_forgotten; /* cgroup_tree.forgotten when listed was */
+	struct cgroup_node **lines;	 /* the cgroups reported, room for every node of the tree */
+	size_t cap_lines;
 };
 
 static struct report_task_entry *task_at(const struct report *r, size_t i)
@@ -149,9 +141,7 @@ void report_free(struct report *r)
 	free(r->totals);
 	free(r->other);
 	free(r->empty);
-	free(r->fresh);
-	free(r->listed);
-	free(r->sorted);
+	free(r->lines);
 	free(r);
 }
 
@@ -206,40 +196,20 @@ static int by_path(const void *a, const void *b)
 	return strcmp(x->path, y->path);
 }
 
-/* Room for every node of t in r->fresh, listed and sorted; 0 or -ENOMEM. */
+/* Room for every node of t in r->lines; 0 or -ENOMEM. */
 static int lines_room(struct report *r, const struct cgroup_tree *t)
 {
 	size_t cap = cgroup_tree_len(t) + 1;
-	struct cgroup_node ***room[] = { &r->fresh, &r->listed, &r->sorted };
+	struct cgroup_node **grown;
 
 	if (cap <= r->cap_lines)
 		return 0;
-	for (size_t i = 0; i < sizeof(room) / sizeof(room[0]); i++) {
-		struct cgroup_node **grown = realloc(*room[i], cap * sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		*room[i] = grown;
-	}
+	grown = realloc(r->lines, cap * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	r->lines = grown;
 	r->cap_lines = cap;
 	return 0;
-}
-
-/* r->fresh's n nodes in path order (r->sorted): the interval before's where they are its nodes. */
-static struct cgroup_node **sort_by_path(struct report *r, const struct cgroup_tree *t, size_t n)
-{
-	struct cgroup_node **swap = r->listed;
-
-	if (n == r->nlisted && t->forgotten == r->listed_forgotten &&
-	    !memcmp(r->fresh, r->listed, n * sizeof(*r->fresh)))
-		return r->sorted;
-	r->listed = r->fresh;
-	r->fresh = swap;
-	r->nlisted = n;
-	r->listed_forgotten = t->forgotten;
-	memcpy(r->sorted, r->listed, n * sizeof(*r->sorted));
-	qsort(r->sorted, n, sizeof(*r->sorted), by_path);
-	return r->sorted;
 }
 
 static int by_on_cpu_desc(const void *a, const void *b)
@@ -434,7 +404,7 @@ int report_interval(struct report *r, struct cgroup_tree *t, double interval_s, 
 
 	if (lines_room(r, t))
 		return -ENOMEM;
-	lines = r->fresh;
+	lines = r->lines;
 	clock_gettime(CLOCK_REALTIME, &lc.now);
 	if (r->sink) {
 		struct report_line head = { .time = lc.now,
@@ -466,10 +436,8 @@ int report_interval(struct report *r, struct cgroup_tree *t, double interval_s, 
 			}
 		}
 		any_other = any_other || shown < n;
-		qsort(lines, shown, sizeof(*lines), by_path);
-	} else {
-		lines = sort_by_path(r, t, n);
 	}
+	qsort(lines, shown, sizeof(*lines), by_path);
 	if (r->ntasks) /* qsort(NULL, 0, ...) is undefined */
 		qsort(r->tasks, r->ntasks, r->task_bytes, task_order);
 	/* auto: the live view once more than a handful show, and from then on */
