@@ -189,20 +189,6 @@ int cgroup_resolve(const struct cgroup_mount *mnt, const char *user_path, char *
 	return 0;
 }
 
-int cgroup_id_of(const struct cgroup_mount *mnt, const char *path, uint64_t *id)
-{
-	char dir[CGROUP_PATH_MAX];
-	struct stat st;
-	int err = cgroup_dir_of(mnt, path, dir, sizeof(dir));
-
-	if (err)
-		return err;
-	if (stat(dir, &st))
-		return -errno;
-	*id = st.st_ino;
-	return 0;
-}
-
 void cgroup_parent_path(const char *path, char *out, size_t len)
 {
 	const char *slash = strrchr(path, '/');

@@ -32,9 +32,6 @@ int cgroup_resolve(const struct cgroup_mount *mnt, const char *user_path, char *
 /* The mounted directory of a hierarchy path. */
 int cgroup_dir_of(const struct cgroup_mount *mnt, const char *path, char *out, size_t len);
 
-/* A cgroup's id: its directory's inode number (kernfs id on 64-bit kernels). */
-int cgroup_id_of(const struct cgroup_mount *mnt, const char *path, uint64_t *id);
-
 /* "/a/b" -> "/a"; "/a" -> "/"; "/" -> "" (no parent). */
 void cgroup_parent_path(const char *path, char *out, size_t len);
 

@@ -106,8 +106,9 @@ static bool split3(const char *s, size_t len, const char *part[3], size_t plen[3
 }
 
 /* "<pod>_<namespace>_<container>-<64 hex>.log" */
-static bool parse_container_name(const char *name, struct k8s_log_container *c)
+static bool parse_container_name(const char *name, void *item)
 {
+	struct k8s_log_container *c = item;
 	size_t len = strlen(name), idlen = K8S_CONTAINER_ID_LEN;
 	const char *part[3], *id;
 	size_t plen[3];
@@ -129,8 +130,9 @@ static bool parse_container_name(const char *name, struct k8s_log_container *c)
 }
 
 /* "<namespace>_<pod>_<uid>", uid as the API server writes it (dashes) or a static pod's hash. */
-static bool parse_pod_name(const char *name, struct k8s_log_pod *p)
+static bool parse_pod_name(const char *name, void *item)
 {
+	struct k8s_log_pod *p = item;
 	const char *part[3];
 	size_t plen[3];
 	struct k8s_path kp;
@@ -216,16 +218,6 @@ static int scan_dir(const struct dir_state *d, size_t size, bool (*parse)(const 
 	return 0;
 }
 
-static bool parse_container_cb(const char *name, void *item)
-{
-	return parse_container_name(name, item);
-}
-
-static bool parse_pod_cb(const char *name, void *item)
-{
-	return parse_pod_name(name, item);
-}
-
 static long long ts_ns(const struct timespec *ts)
 {
 	return (long long)ts->tv_sec * 1000000000LL + ts->tv_nsec;
@@ -267,13 +259,6 @@ static int dir_check(struct dir_state *d, const struct timespec *now, char *err,
 	return DIR_SCAN;
 }
 
-/* After a successful scan started at t0: present, and racy when t0 is close to the mtime. */
-static void dir_scanned(struct dir_state *d, const struct timespec *t0)
-{
-	d->present = true;
-	d->racy = ts_ns(t0) - ts_ns(&d->mtime) < K8S_LOGS_RACY_NS;
-}
-
 /* One directory's refresh into *items and *n (an array of size-byte elements). */
 static int refresh_dir(struct k8s_logs *l, struct dir_state *d, size_t size,
 		       bool (*parse)(const char *, void *), int (*cmp)(const void *, const void *),
@@ -293,7 +278,9 @@ static int refresh_dir(struct k8s_logs *l, struct dir_state *d, size_t size,
 		l->scans++;
 		d->scanned = t0;
 		if (!ret) {
-			dir_scanned(d, &t0);
+			/* racy: the scan started too close to the mtime to be trusted */
+			d->present = true;
+			d->racy = ts_ns(&t0) - ts_ns(&d->mtime) < K8S_LOGS_RACY_NS;
 		} else if (ret == -ENOENT || ret == -ENOTDIR) {
 			d->present = false; /* removed between stat and opendir */
 			ret = 0;
@@ -324,7 +311,7 @@ static int refresh_containers(struct k8s_logs *l, char *err, size_t errlen)
 	unsigned long scans = l->scans;
 	int ret;
 
-	ret = refresh_dir(l, &l->cdir, sizeof(struct k8s_log_container), parse_container_cb,
+	ret = refresh_dir(l, &l->cdir, sizeof(struct k8s_log_container), parse_container_name,
 			  cmp_container, &items, &l->ncontainers, &l->skipped_containers, err,
 			  errlen);
 	if (ret || (items == l->containers && scans == l->scans))
@@ -352,7 +339,7 @@ static int refresh_pods(struct k8s_logs *l, char *err, size_t errlen)
 	void *items = l->pods;
 	int ret;
 
-	ret = refresh_dir(l, &l->pdir, sizeof(struct k8s_log_pod), parse_pod_cb, cmp_pod, &items,
+	ret = refresh_dir(l, &l->pdir, sizeof(struct k8s_log_pod), parse_pod_name, cmp_pod, &items,
 			  &l->npods, &l->skipped_pods, err, errlen);
 	l->pods = items;
 	return ret;
