@@ -259,17 +259,6 @@ void collector_drop_cpu_events(struct collector *c, int cpu)
 	}
 }
 
-int collector_set_events(struct collector *c, const struct pmu_set *pmu, char *err, size_t errlen)
-{
-	for (int cpu = 0; cpu < c->ncpus && cpu < pmu->ncpus; cpu++) {
-		int ret = pmu->online[cpu] ? collector_put_cpu_events(c, pmu, cpu, err, errlen) : 0;
-
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
 int collector_attach(struct collector *c, char *err, size_t errlen)
 {
 	int ret;
@@ -368,13 +357,6 @@ int collector_flush_cpu(struct collector *c, int cpu)
 	}
 	c->flush_errors++;
 	return -errno;
-}
-
-void collector_flush(struct collector *c, const bool *cpus)
-{
-	for (int cpu = 0; cpu < c->ncpus; cpu++)
-		if (cpus[cpu])
-			collector_flush_cpu(c, cpu);
 }
 
 /*
