@@ -203,6 +203,19 @@ void cgroup_parent_path(const char *path, char *out, size_t len)
 		snprintf(out, len, "%.*s", (int)(slash - path), path);
 }
 
+char *cgroup_child_path(const char *parent, const char *name)
+{
+	size_t plen = strcmp(parent, "/") ? strlen(parent) : 0, nlen = strlen(name);
+	char *p = malloc(plen + nlen + 2);
+
+	if (p) {
+		memcpy(p, parent, plen);
+		p[plen] = '/';
+		memcpy(p + plen + 1, name, nlen + 1);
+	}
+	return p;
+}
+
 int cgroup_path_level(const char *path)
 {
 	int level = 0;

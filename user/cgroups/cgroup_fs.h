@@ -35,6 +35,9 @@ int cgroup_dir_of(const struct cgroup_mount *mnt, const char *path, char *out, s
 /* "/a/b" -> "/a"; "/a" -> "/"; "/" -> "" (no parent). */
 void cgroup_parent_path(const char *path, char *out, size_t len);
 
+/* "/a" and "b" -> "/a/b"; "/" and "b" -> "/b"; malloc'd, NULL when out of memory. */
+char *cgroup_child_path(const char *parent, const char *name);
+
 /* Depth of a hierarchy path: "/" is 0, "/a/b" is 2. */
 int cgroup_path_level(const char *path);
 
