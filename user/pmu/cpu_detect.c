@@ -32,16 +32,11 @@ static const char *cpu_root(const struct cpu_detect_opts *o)
 	return env ? env : "";
 }
 
-static void cpu_path(char *buf, size_t len, const char *root, const char *path)
-{
-	snprintf(buf, len, "%s%s", root, path);
-}
-
 static bool cpu_exists(const char *root, const char *path)
 {
 	char buf[512];
 
-	cpu_path(buf, sizeof(buf), root, path);
+	snprintf(buf, sizeof(buf), "%s%s", root, path);
 	return access(buf, F_OK) == 0;
 }
 
@@ -88,7 +83,7 @@ static int cpu_parse_cpuinfo(const char *root, struct cpu_info *ci, char *err, s
 	bool have_vendor = false, have_family = false, have_model = false, have_stepping = false;
 	FILE *f;
 
-	cpu_path(path, sizeof(path), root, "/proc/cpuinfo");
+	snprintf(path, sizeof(path), "%s/proc/cpuinfo", root);
 	f = fopen(path, "re");
 	if (!f) {
 		int e = -errno;

@@ -206,10 +206,7 @@ static int event_parse_mod(const char *name, const char *mod, struct event_mods 
 	}
 	/* The seed's privilege filters (Kernel_Utilization, IpFarBranch). */
 	if (!strcmp(mod, "SUP") || !strcmp(mod, "USER")) {
-		if (mod[0] == 'S')
-			m->sup = true;
-		else
-			m->user = true;
+		*(mod[0] == 'S' ? &m->sup : &m->user) = true;
 		if (m->sup && m->user)
 			goto bad_value;
 		return 0;
@@ -486,9 +483,9 @@ static int event_encode_fixed(const struct event_target *t, const char *name,
 			 name);
 		return -EINVAL;
 	}
+	out->kind = EVENT_FIXED;
+	out->fixed = fixed;
 	if (de && de->event) {
-		out->kind = EVENT_FIXED;
-		out->fixed = fixed;
 		out->counter_mask = UINT32_MAX; /* spills to an event counter when taken */
 		event_attr_init(&out->attr, t->pmu_type, de->event | (uint64_t)de->umask << 8, 0);
 		return 0;
@@ -500,8 +497,6 @@ static int event_encode_fixed(const struct event_target *t, const char *name,
 			 name, fixed, t->cpu ? t->cpu->path : "the CPU description");
 		return -EINVAL;
 	}
-	out->kind = EVENT_FIXED;
-	out->fixed = fixed;
 	/* Fixed counters 0 and 1 spill to any GP counter when taken; REF_TSC cannot. */
 	out->counter_mask = fixed == 2 ? 0 : UINT32_MAX;
 	event_attr_init(&out->attr, t->pmu_type,
