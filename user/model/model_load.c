@@ -519,7 +519,7 @@ static int do_event_decl(struct loader *ld, size_t off)
 {
 	struct tma_model *m = ld->m;
 	size_t no = off, nlen = word(ld, &no), co = no + nlen, clen = word(ld, &co), rest;
-	struct model_event_decl *grown, d;
+	struct model_event_decl d;
 
 	rest = co + clen;
 	if (!nlen)
@@ -539,23 +539,16 @@ static int do_event_decl(struct loader *ld, size_t off)
 		if (!(isalnum((unsigned char)c) || strchr("_-.:=/", c)))
 			return lerr(ld, co + i, "bad character in the counter name");
 	}
+	for (int i = 0; i < m->ndecls; i++)
+		if (strlen(m->decls[i].name) == nlen &&
+		    !memcmp(m->decls[i].name, ld->text + no, nlen))
+			return lerr(ld, no, "event %.*s declared twice", (int)nlen, ld->text + no);
 	d.name = strndup(ld->text + no, nlen);
 	d.counter = clen ? strndup(ld->text + co, clen) : strndup(ld->text + no, nlen);
-	grown = realloc(m->decls, sizeof(*m->decls) * (size_t)(m->ndecls + 1));
-	if (!d.name || !d.counter || !grown) {
+	if (!d.name || !d.counter || grow((void **)&m->decls, m->ndecls, sizeof(*m->decls))) {
 		free(d.name);
 		free(d.counter);
-		if (grown)
-			m->decls = grown;
 		return lerr(ld, off, "out of memory");
-	}
-	m->decls = grown;
-	for (int i = 0; i < m->ndecls; i++) {
-		if (strcmp(m->decls[i].name, d.name))
-			continue;
-		free(d.name);
-		free(d.counter);
-		return lerr(ld, no, "event %.*s declared twice", (int)nlen, ld->text + no);
 	}
 	m->decls[m->ndecls++] = d;
 	return 0;

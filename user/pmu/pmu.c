@@ -115,29 +115,23 @@ static const char *pmu_errno_hint(int err)
 	}
 }
 
-void pmu_close_cpu(struct pmu_set *s, int cpu)
-{
-	s->online[cpu] = false;
-	for (int e = 0; e < s->nevents; e++) {
-		int *fd = &s->fds[e * s->ncpus + cpu];
-
-		if (*fd >= 0)
-			close(*fd);
-		*fd = -1;
-	}
-}
-
-/* Group g's events on cpu closed (one that failed to open). */
+/* Group g's events on cpu closed (one that failed to open); g -1: every group's. */
 static void close_group_cpu(struct pmu_set *s, int g, int cpu)
 {
 	for (int e = 0; e < s->nevents; e++) {
 		int *fd = &s->fds[e * s->ncpus + cpu];
 
-		if (s->events[e].group == g && *fd >= 0) {
+		if ((g < 0 || s->events[e].group == g) && *fd >= 0) {
 			close(*fd);
 			*fd = -1;
 		}
 	}
+}
+
+void pmu_close_cpu(struct pmu_set *s, int cpu)
+{
+	s->online[cpu] = false;
+	close_group_cpu(s, -1, cpu);
 }
 
 /* The events of groups (bit g: group g) closed on every CPU. */
@@ -404,46 +398,42 @@ int pmu_cpu_enabled_ns(const struct pmu_set *s, int cpu, uint64_t *ns)
 	return ret;
 }
 
-int pmu_group_ran(const struct pmu_set *s, int g)
+/*
+ * Leader e's times on every CPU it is open on: 1 on the first that ran (or,
+ * off_pmu, that the kernel holds in its error state), else 0 when some CPU
+ * was read, -EOPNOTSUPP when none was, or -errno.
+ */
+static int leader_times_say(const struct pmu_set *s, int e, bool off_pmu)
 {
-	int e = group_leader(s, g), seen = 0;
+	int seen = 0;
 
-	if (e < 0)
-		return -EOPNOTSUPP;
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
 		uint64_t enabled, running;
 		int ret = event_times(s, e, cpu, &enabled, &running);
 
 		if (ret == -EBADF)
 			continue;
+		if (off_pmu ? ret == -ENODATA : !ret && running)
+			return 1;
 		if (ret)
 			return ret;
-		if (running)
-			return 1;
 		seen++;
 	}
 	return seen ? 0 : -EOPNOTSUPP;
 }
 
+int pmu_group_ran(const struct pmu_set *s, int g)
+{
+	int e = group_leader(s, g);
+
+	return e < 0 ? -EOPNOTSUPP : leader_times_say(s, e, false);
+}
+
 int pmu_group_off_pmu(const struct pmu_set *s, int g)
 {
-	int e = group_leader(s, g), seen = 0;
+	int e = group_leader(s, g);
 
-	if (e < 0 || !s->events[e].attr.pinned)
-		return 0;
-	for (int cpu = 0; cpu < s->ncpus; cpu++) {
-		uint64_t enabled, running;
-		int ret = event_times(s, e, cpu, &enabled, &running);
-
-		if (ret == -ENODATA)
-			return 1;
-		if (ret == -EBADF)
-			continue;
-		if (ret)
-			return ret;
-		seen++;
-	}
-	return seen ? 0 : -EOPNOTSUPP;
+	return e < 0 || !s->events[e].attr.pinned ? 0 : leader_times_say(s, e, true);
 }
 
 void pmu_close(struct pmu_set *s)
