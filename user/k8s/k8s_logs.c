@@ -48,26 +48,6 @@ struct k8s_logs {
 	unsigned long skipped_containers, skipped_pods;
 };
 
-/* Growable array of fixed-size elements for a scan in progress. */
-struct vec {
-	void *items;
-	size_t n, cap, size;
-};
-
-static void *vec_push(struct vec *v)
-{
-	if (v->n == v->cap) {
-		size_t cap = v->cap ? v->cap * 2 : 64;
-		void *items = realloc(v->items, cap * v->size);
-
-		if (!items)
-			return NULL;
-		v->items = items;
-		v->cap = cap;
-	}
-	return (char *)v->items + v->n++ * v->size;
-}
-
 /* A DNS name of at most max bytes: lowercase letters, digits, '-' and '.' (RFC 1123). */
 static bool copy_dns_name(char *dst, const char *s, size_t len, size_t max)
 {
@@ -168,7 +148,8 @@ static int scan_dir(const struct dir_state *d, size_t size, bool (*parse)(const 
 		    int (*cmp)(const void *, const void *), void **items, size_t *n,
 		    unsigned long *skipped, char *err, size_t errlen)
 {
-	struct vec v = { .size = size };
+	size_t have = 0, cap = 0;
+	void *fresh = NULL;
 	struct dirent *de;
 	DIR *dir;
 	int ret = 0;
@@ -185,8 +166,6 @@ static int scan_dir(const struct dir_state *d, size_t size, bool (*parse)(const 
 		return ret;
 	}
 	for (;;) {
-		void *item;
-
 		errno = 0;
 		de = readdir(dir);
 		if (!de) {
@@ -195,26 +174,30 @@ static int scan_dir(const struct dir_state *d, size_t size, bool (*parse)(const 
 		}
 		if (de->d_name[0] == '.')
 			continue;
-		item = vec_push(&v);
-		if (!item) {
-			ret = -ENOMEM;
-			break;
+		if (have == cap) {
+			void *grown = realloc(fresh, (cap = cap ? cap * 2 : 64) * size);
+
+			if (!grown) {
+				ret = -ENOMEM;
+				break;
+			}
+			fresh = grown;
 		}
-		if (!parse(de->d_name, item)) {
-			v.n--;
+		if (parse(de->d_name, (char *)fresh + have * size))
+			have++;
+		else
 			(*skipped)++;
-		}
 	}
 	closedir(dir);
 	if (ret) {
 		snprintf(err, errlen, "cannot read %s: %s", d->path, strerror(-ret));
-		free(v.items);
+		free(fresh);
 		return ret;
 	}
-	if (v.n)
-		qsort(v.items, v.n, size, cmp);
-	*items = v.items;
-	*n = v.n;
+	if (have)
+		qsort(fresh, have, size, cmp);
+	*items = fresh;
+	*n = have;
 	return 0;
 }
 
