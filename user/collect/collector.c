@@ -59,7 +59,7 @@ static int on_ringbuf(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-static int configure(struct collector *c, bool raw_tp)
+static void configure(struct collector *c, bool raw_tp)
 {
 	struct tmacg_bpf *skel = c->skel;
 	const struct collector_config *cfg = &c->cfg;
@@ -95,7 +95,6 @@ static int configure(struct collector *c, bool raw_tp)
 	bpf_map__set_max_entries(skel->maps.cpu_hotplug, c->ncpus + 1);
 	bpf_map__set_max_entries(skel->maps.cpu_stats, c->ncpus);
 	bpf_program__set_autoattach(skel->progs.tmacg_cpuhp, false); /* optional: below */
-	return 0;
 }
 
 static int open_and_load(struct collector *c, bool raw_tp, const char *btf_path)
