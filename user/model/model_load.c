@@ -375,7 +375,7 @@ static int do_entry(struct loader *ld, size_t off, enum entry_kind kind)
 		if (e.info.level > MODEL_MAX_LEVEL)
 			return lerr(ld, noff, "node number '%.*s' is deeper than %d levels",
 				    (int)nlen, ld->text + noff, MODEL_MAX_LEVEL);
-		if (model_entry_find_number(m, ld->text + noff, nlen) >= 0)
+		if (model_entry_find_n(m, true, ld->text + noff, nlen) >= 0)
 			return lerr(ld, noff, "duplicate node number %.*s", (int)nlen,
 				    ld->text + noff);
 		if (e.info.level > 1) {
@@ -383,7 +383,7 @@ static int do_entry(struct loader *ld, size_t off, enum entry_kind kind)
 
 			while (ld->text[noff + plen - 1] != '.')
 				plen--;
-			e.info.parent = model_entry_find_number(m, ld->text + noff, plen - 1);
+			e.info.parent = model_entry_find_n(m, true, ld->text + noff, plen - 1);
 			if (e.info.parent < 0)
 				return lerr(
 					ld, noff,
@@ -714,7 +714,7 @@ static int check_complete(struct loader *ld, const char *base)
 	}
 	if (model_resolve(m, ld->err, ld->errlen))
 		return -EINVAL;
-	if (model_compile(m, false) || model_subsets(m) || model_paths(m) || model_keys_make(m)) {
+	if (model_compile(m, false) || model_subsets(m) || model_paths(m)) {
 		snprintf(ld->err, ld->errlen, "%s: out of memory", ld->file);
 		return -ENOMEM;
 	}
