@@ -67,11 +67,6 @@ int pmu_count_cpus(const char *path)
 	return ret ? ret : n ? n : -EINVAL;
 }
 
-static int read_online(bool *mask, int max)
-{
-	return pmu_read_online(PMU_ONLINE_PATH, mask, max);
-}
-
 int pmu_probe(const struct perf_event_attr *attr)
 {
 	struct perf_event_attr a = *attr;
@@ -79,7 +74,7 @@ int pmu_probe(const struct perf_event_attr *attr)
 	int cpu = 0, fd;
 
 	/* The first online CPU: CPU 0 may be offline. */
-	if (!read_online(online, 1024))
+	if (!pmu_read_online(PMU_ONLINE_PATH, online, 1024))
 		while (cpu < 1023 && !online[cpu])
 			cpu++;
 	a.disabled = 1;
@@ -281,7 +276,7 @@ int pmu_open(struct pmu_set *s, const struct pmu_event *events, int nevents, int
 		s->fds[i] = -1;
 	for (int e = 0; e < nevents; e++)
 		s->leader[e] = e == 0 || events[e - 1].group != events[e].group;
-	if (read_online(s->online, ncpus)) {
+	if (pmu_read_online(PMU_ONLINE_PATH, s->online, ncpus)) {
 		/* No sysfs: assume every possible CPU is online. */
 		for (int cpu = 0; cpu < ncpus; cpu++)
 			s->online[cpu] = true;
@@ -356,14 +351,6 @@ static int group_leader(const struct pmu_set *s, int g)
 	return -1;
 }
 
-/* The leader of group g, when open on cpu; else -1. */
-static int open_leader(const struct pmu_set *s, int g, int cpu)
-{
-	int e = group_leader(s, g);
-
-	return e >= 0 && s->fds[e * s->ncpus + cpu] >= 0 ? e : -1;
-}
-
 int pmu_cpu_enabled_ns(const struct pmu_set *s, int cpu, uint64_t *ns)
 {
 	int ret = -EOPNOTSUPP, clock = -1;
@@ -371,8 +358,8 @@ int pmu_cpu_enabled_ns(const struct pmu_set *s, int cpu, uint64_t *ns)
 
 	/* One read, not one per group: every interval, for every CPU (256 CPUs x 20 groups). */
 	if (s->clock_group >= 0 && cpu >= 0 && cpu < s->ncpus)
-		clock = open_leader(s, s->clock_group, cpu);
-	if (clock >= 0)
+		clock = group_leader(s, s->clock_group);
+	if (clock >= 0 && s->fds[clock * s->ncpus + cpu] >= 0)
 		return event_times(s, clock, cpu, ns, &running);
 
 	/*
