@@ -25,6 +25,7 @@ struct plan_state {
 	bool *placed;
 	struct plan_group *group;
 	int *members; /* every group's room, one block */
+	int *set;     /* room for every event: the set being placed */
 	int ngroups;
 	int gp;
 	int cycles; /* the event each new hardware group starts with; -1: none */
@@ -219,13 +220,8 @@ static int plan_topdown_top(struct plan_state *s, const struct plan_input *in, i
 static int plan_topdown_group(struct plan_state *s, const struct plan_input *in, char *err,
 			      size_t errlen)
 {
-	int *td = calloc(s->cap, sizeof(*td)), ntd = 0;
-	int slots = -1, nmetric = 0;
+	int *td = s->set, ntd = 0, slots = -1, nmetric = 0;
 
-	if (!td) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
 	for (int i = 0; i < s->nenc; i++) {
 		if (s->enc[i].kind == EVENT_SLOTS)
 			slots = i;
@@ -235,10 +231,8 @@ static int plan_topdown_group(struct plan_state *s, const struct plan_input *in,
 	if (nmetric && slots < 0) {
 		int ret = event_encode(in->target, "TOPDOWN.SLOTS", &s->enc[s->nenc], err, errlen);
 
-		if (ret) {
-			free(td);
+		if (ret)
 			return ret;
-		}
 		slots = s->nenc++;
 	}
 	if (slots >= 0)
@@ -273,19 +267,14 @@ static int plan_topdown_group(struct plan_state *s, const struct plan_input *in,
 		for (int k = 0; k < s->group[0].n; k++)
 			counter_fit_add(&s->beside, &s->enc[s->group[0].member[k]]);
 	}
-	free(td);
 	return 0;
 }
 
 /* Each node's GP events together where possible, in model order; then the rest. */
 static int plan_pack_gp(struct plan_state *s, const struct plan_input *in, char *err, size_t errlen)
 {
-	int *set = calloc(s->cap, sizeof(*set));
+	int *set = s->set;
 
-	if (!set) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
 	for (int i = 0; i < s->nenc; i++) {
 		int cyc = s->cycles;
 		struct plan_group empty = { &cyc, cyc >= 0 && cyc != i };
@@ -299,7 +288,6 @@ static int plan_pack_gp(struct plan_state *s, const struct plan_input *in, char 
 				 s->enc[i].kind == EVENT_SOFTWARE ? UINT32_MAX :
 								    s->enc[i].counter_mask,
 				 s->gp);
-			free(set);
 			return -ENOSPC;
 		}
 	}
@@ -322,7 +310,6 @@ static int plan_pack_gp(struct plan_state *s, const struct plan_input *in, char 
 	for (int i = 0; i < s->nenc; i++)
 		if ((plan_takes_gp(s, i) || s->enc[i].kind == EVENT_FIXED) && !s->placed[i])
 			plan_place_set(s, &i, 1);
-	free(set);
 	return 0;
 }
 
@@ -485,7 +472,8 @@ int plan_build(const struct plan_input *in, struct plan *out, char *err, size_t 
 	s.placed = calloc(s.cap, sizeof(*s.placed));
 	s.group = calloc(s.cap, sizeof(*s.group));
 	s.members = calloc(s.cap * s.cap, sizeof(*s.members));
-	if (!s.placed || !s.group || !s.members) {
+	s.set = calloc(s.cap, sizeof(*s.set));
+	if (!s.placed || !s.group || !s.members || !s.set) {
 		ret = -ENOMEM;
 		snprintf(err, errlen, "out of memory");
 		goto cleanup;
@@ -510,6 +498,7 @@ int plan_build(const struct plan_input *in, struct plan *out, char *err, size_t 
 		ret = plan_rotate_nodes(in, out, err, errlen);
 cleanup:
 	free(s.members);
+	free(s.set);
 	free(s.group);
 	free(s.placed);
 	free(s.enc);
