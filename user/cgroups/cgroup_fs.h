@@ -41,8 +41,4 @@ char *cgroup_child_path(const char *parent, const char *name);
 /* Depth of a hierarchy path: "/" is 0, "/a/b" is 2. */
 int cgroup_path_level(const char *path);
 
-/* Reads a key of cpu.stat ("usage_usec"); 0 or -errno. */
-int cgroup_read_cpu_stat(const struct cgroup_mount *mnt, const char *path, const char *key,
-			 uint64_t *value);
-
 #endif
