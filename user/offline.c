@@ -271,10 +271,7 @@ int offline_run(const struct options *opts)
 	} else if (o->explain) {
 		code = explain_print(stdout, stderr, m, o->explain);
 	} else if (o->list_metrics) {
-		if (o->format_given && o->format == FORMAT_JSON)
-			model_metrics_print_json(stdout, m);
-		else
-			model_metrics_print(stdout, m);
+		model_metrics_print(stdout, m, o->format_given && o->format == FORMAT_JSON);
 		code = 0;
 	} else if (o->list_events) {
 		code = list_events(o, m, have_ci ? &ci : NULL);
