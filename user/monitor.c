@@ -453,19 +453,6 @@ static int open_counters(struct monitor *m, struct run_error *e)
 	return 0;
 }
 
-/* Keys typed since the last look; q stops at the end of this wait.  0 or -EPIPE/-EIO. */
-static int take_keys(struct monitor *m, struct top_input *keys)
-{
-	int key, err = 0; /* top_input_key: -1 at once when the input is not a terminal */
-	bool quit = false;
-
-	while (!err && !quit && (key = top_input_key(keys)) >= 0)
-		err = report_key(m->rep, key, &quit);
-	if (quit)
-		monitor_stop = 1; /* as SIGINT: the interval so far shows, then exit 0 */
-	return err;
-}
-
 int monitor_wait_until(uint64_t deadline, int max_wait_ms, int (*wait)(void *ctx, int ms),
 		       void (*keys)(void *ctx), void *ctx)
 {
@@ -492,12 +479,20 @@ static int wait_cgroups(void *ctx, int ms)
 	return collector_wait_cgroups(&m->col, ms);
 }
 
-/* Between waits: the live view's keys, and a CPU that went or came back. */
+/*
+ * Between waits: the keys typed since the last look (q stops at the end of
+ * this wait), and a CPU that went or came back.
+ */
 static void between_waits(void *ctx)
 {
 	struct monitor *m = ctx;
+	int key, err = 0; /* top_input_key: -1 at once when the input is not a terminal */
+	bool quit = false;
 
-	if (take_keys(m, &m->input) == -EPIPE)
+	while (!err && !quit && (key = top_input_key(&m->input)) >= 0)
+		err = report_key(m->rep, key, &quit);
+	/* q as SIGINT: the interval so far shows, then exit 0; the reader gone: stop too */
+	if (quit || err == -EPIPE)
 		monitor_stop = 1;
 	if (cpu_events_due(&m->cpus))
 		follow_cpus(m);
