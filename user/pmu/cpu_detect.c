@@ -32,11 +32,12 @@ static const char *cpu_root(const struct cpu_detect_opts *o)
 	return env ? env : "";
 }
 
-static bool cpu_exists(const char *root, const char *path)
+/* Whether the core PMU pmu lists event in sysfs. */
+static bool cpu_pmu_has(const char *root, const char *pmu, const char *event)
 {
 	char buf[512];
 
-	snprintf(buf, sizeof(buf), "%s%s", root, path);
+	snprintf(buf, sizeof(buf), "%s" CPU_PMU_DIR "/%s/events/%s", root, pmu, event);
 	return access(buf, F_OK) == 0;
 }
 
@@ -261,12 +262,8 @@ static void cpu_find_pmu(const char *root, struct cpu_info *ci)
 		ci->has_pmu = true;
 		ci->pmu_type = (unsigned int)type;
 		snprintf(ci->pmu_name, sizeof(ci->pmu_name), "%s", names[i]);
-		snprintf(path, sizeof(path), "%s/%s/events/topdown-retiring", CPU_PMU_DIR,
-			 names[i]);
-		ci->topdown_use_fixed = cpu_exists(root, path);
-		snprintf(path, sizeof(path), "%s/%s/events/topdown-heavy-ops", CPU_PMU_DIR,
-			 names[i]);
-		ci->topdown_l2 = cpu_exists(root, path);
+		ci->topdown_use_fixed = cpu_pmu_has(root, names[i], "topdown-retiring");
+		ci->topdown_l2 = cpu_pmu_has(root, names[i], "topdown-heavy-ops");
 		return;
 	}
 }
