@@ -180,26 +180,6 @@ static int set_text(struct loader *ld, char **field, size_t off, const char *wha
 	return 0;
 }
 
-/* "NAME = expr": const and helper lines. */
-static int name_eq(struct loader *ld, size_t *off, char **name)
-{
-	size_t n = 0, start = skip_space(ld, *off), i;
-
-	for (i = start; i < ld->len && (isalnum((unsigned char)ld->text[i]) || ld->text[i] == '_');
-	     i++)
-		n++;
-	if (!valid_name(ld->text + start, n, false))
-		return lerr(ld, start, "expected a name ([A-Za-z_][A-Za-z0-9_]*, not a keyword)");
-	i = skip_space(ld, i);
-	if (i >= ld->len || ld->text[i] != '=')
-		return lerr(ld, i, "expected '=' after the name");
-	*name = dup_n(ld->text + start, n);
-	if (!*name)
-		return -ENOMEM;
-	*off = i + 1;
-	return 0;
-}
-
 static int find_const(const struct tma_model *m, const char *name)
 {
 	for (int i = 0; i < m->nconsts; i++)
@@ -226,27 +206,34 @@ static int find_helper(const struct tma_model *m, const char *name)
 #define MODEL_MAX_ENTRIES 2048
 #define MODEL_MAX_NAMES 2048
 
-/* name_eq for a new const or helper: a name no const or helper has yet. */
+/* "NAME = expr" of a const or helper line: a name no const or helper has yet. */
 static int new_name_eq(struct loader *ld, size_t *off, char **name)
 {
-	size_t name_off = skip_space(ld, *off);
-	int rc;
+	size_t n = 0, start = skip_space(ld, *off), i;
 
 	if (ld->m->nconsts + ld->m->nhelpers >= MODEL_MAX_NAMES)
-		return lerr(ld, name_off,
+		return lerr(ld, start,
 			    "more than %d constants and helpers, the limit of a model (the "
 			    "built-in ones have under 100)",
 			    MODEL_MAX_NAMES);
-	rc = name_eq(ld, off, name);
-
-	if (rc)
-		return rc;
+	for (i = start; i < ld->len && (isalnum((unsigned char)ld->text[i]) || ld->text[i] == '_');
+	     i++)
+		n++;
+	if (!valid_name(ld->text + start, n, false))
+		return lerr(ld, start, "expected a name ([A-Za-z_][A-Za-z0-9_]*, not a keyword)");
+	i = skip_space(ld, i);
+	if (i >= ld->len || ld->text[i] != '=')
+		return lerr(ld, i, "expected '=' after the name");
+	*name = dup_n(ld->text + start, n);
+	if (!*name)
+		return -ENOMEM;
 	if (find_const(ld->m, *name) >= 0 || find_helper(ld->m, *name) >= 0) {
-		rc = lerr(ld, name_off, "duplicate name %s", *name);
 		free(*name);
 		*name = NULL;
+		return lerr(ld, start, "duplicate name %.*s", (int)n, ld->text + start);
 	}
-	return rc;
+	*off = i + 1;
+	return 0;
 }
 
 /*
