@@ -36,6 +36,31 @@ static void group_health_name(const struct pmu_event *events, int nevents, int g
 	fprintf(f, ")");
 }
 
+static void group_health_warn(const struct pmu_event *events, int nevents, int g, double enabled_s,
+			      FILE *f)
+{
+	group_health_name(events, nevents, g, f);
+	fprintf(f,
+		" never counted: enabled %.3f s over all cgroups in the interval, running 0: the "
+		"kernel could not put it on the PMU, so the nodes reading it are null.  Free the "
+		"counters (stop other perf users; sysctl kernel.nmi_watchdog=0) or read fewer "
+		"events (a lower --level)\n",
+		enabled_s);
+}
+
+/* A pinned group (levels 4-6 keep it on all the time) the kernel found no room for. */
+static void group_health_warn_pinned(const struct pmu_event *events, int nevents, int g, FILE *f)
+{
+	group_health_name(events, nevents, g, f);
+	fprintf(f,
+		" not counting: it is pinned (on all the time at levels 4-6) but the kernel could "
+		"not put it on the PMU, whose counters other perf users' pinned events or the NMI "
+		"watchdog hold, and will not try again: the nodes reading it are null, the other "
+		"groups are measured.  Free the counters (stop other perf users; sysctl "
+		"kernel.nmi_watchdog=0) and restart tmacg, or read fewer events (a lower "
+		"--level)\n");
+}
+
 int group_health_check(struct group_health *h, const struct pmu_event *events, int nevents,
 		       int ngroups, FILE *f)
 {
@@ -48,17 +73,8 @@ int group_health_check(struct group_health *h, const struct pmu_event *events, i
 		 */
 		if (h->pmu && pmu_group_off_pmu(h->pmu, g) == 1) {
 			dead++;
-			if (!h->warned[g] && f) {
-				group_health_name(events, nevents, g, f);
-				fprintf(f,
-					" not counting: it is pinned (on all the time at levels 4-6) "
-					"but the kernel could not put it on the PMU, whose counters "
-					"other perf users' pinned events or the NMI watchdog hold, and "
-					"will not try again: the nodes reading it are null, the other "
-					"groups are measured.  Free the counters (stop other perf "
-					"users; sysctl kernel.nmi_watchdog=0) and restart tmacg, or "
-					"read fewer events (a lower --level)\n");
-			}
+			if (!h->warned[g] && f)
+				group_health_warn_pinned(events, nevents, g, f);
 			h->warned[g] = true;
 			continue;
 		}
@@ -73,16 +89,8 @@ int group_health_check(struct group_health *h, const struct pmu_event *events, i
 		if (!h->warned[g] && h->pmu && pmu_group_ran(h->pmu, g) == 1)
 			continue;
 		dead++;
-		if (!h->warned[g] && f) {
-			group_health_name(events, nevents, g, f);
-			fprintf(f,
-				" never counted: enabled %.3f s over all cgroups in the interval, "
-				"running 0: the kernel could not put it on the PMU, so the nodes "
-				"reading it are null.  Free the counters (stop other perf users; "
-				"sysctl kernel.nmi_watchdog=0) or read fewer events (a lower "
-				"--level)\n",
-				h->enabled[g] / 1e9);
-		}
+		if (!h->warned[g] && f)
+			group_health_warn(events, nevents, g, h->enabled[g] / 1e9, f);
 		h->warned[g] = true;
 	}
 	memset(h->enabled, 0, sizeof(h->enabled));
