@@ -292,6 +292,8 @@ $(OUT)/tests/bench/%: tests/bench/%.c $(LIB_A) $(BENCH_SKEL) $(SKEL)
 
 # The output-path bench writes the lines --pmu software writes: the documented counts.
 $(OUT)/tests/bench/outpath: $(OUT)/tests/lib/software_counts.o
+# The BPF-time bench drives the perf events and the collector by hand.
+$(OUT)/tests/bench/bpftime: $(OUT)/tests/lib/pmu_drive.o
 
 bench-bins: $(OUT)/tmacg $(BENCH_BINS)
 

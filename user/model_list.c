@@ -186,30 +186,6 @@ static void print_metric(FILE *f, const struct tma_model *m, int i, bool *needed
 	fprintf(f, "%s\n", shown ? "" : "-");
 }
 
-typedef void metric_printer(FILE *f, const struct tma_model *m, int i, bool *needed);
-
-/* Each node, tree nodes then Info metrics and counts, through print. */
-static void print_metrics(FILE *f, const struct tma_model *m, metric_printer *print)
-{
-	bool *needed = calloc(model_event_count(m) + 1, sizeof(*needed));
-	int n = model_node_count(m);
-
-	if (!needed) {
-		fprintf(stderr, "tmacg: out of memory\n");
-		return;
-	}
-	for (int pass = 0; pass < 2; pass++)
-		for (int i = 0; i < n; i++)
-			if ((model_node(m, i)->level == 0) == (pass == 1))
-				print(f, m, i, needed);
-	free(needed);
-}
-
-void model_metrics_print(FILE *f, const struct tma_model *m)
-{
-	print_metrics(f, m, print_metric);
-}
-
 static void metric_json(FILE *f, const struct tma_model *m, int i, bool *needed)
 {
 	const struct model_node_info *n = model_node(m, i);
@@ -264,7 +240,19 @@ static void metric_json(FILE *f, const struct tma_model *m, int i, bool *needed)
 	json_writer_release(&w);
 }
 
-void model_metrics_print_json(FILE *f, const struct tma_model *m)
+/* Each node, tree nodes then Info metrics and counts, a line of text or of JSON each. */
+void model_metrics_print(FILE *f, const struct tma_model *m, bool json)
 {
-	print_metrics(f, m, metric_json);
+	bool *needed = calloc(model_event_count(m) + 1, sizeof(*needed));
+	int n = model_node_count(m);
+
+	if (!needed) {
+		fprintf(stderr, "tmacg: out of memory\n");
+		return;
+	}
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < n; i++)
+			if ((model_node(m, i)->level == 0) == (pass == 1))
+				(json ? metric_json : print_metric)(f, m, i, needed);
+	free(needed);
 }

@@ -22,14 +22,11 @@ int model_list_ids(char ***ids);
  * One line per node, tree nodes then Info metrics and counts (in file order):
  * name, level (0: not a tree node), parent ("-" at level 1 and for the
  * others), the events it reads (comma-separated, "-" when none), tab-separated.
- */
-void model_metrics_print(FILE *f, const struct tma_model *m);
-/*
- * --list-metrics --format json: the same, a JSON object per line, with the
- * model's id and TMA version, the node's number, kind, domain, formula and
+ * json (--list-metrics --format json): the same, a JSON object per line, with
+ * the model's id and TMA version, the node's number, kind, domain, formula and
  * threshold as written, and the vendor's words (description, brief, long,
  * issues; null where the model gives none), escaped as every JSON string.
  */
-void model_metrics_print_json(FILE *f, const struct tma_model *m);
+void model_metrics_print(FILE *f, const struct tma_model *m, bool json);
 
 #endif /* TMACG_MODEL_LIST_H */

@@ -312,9 +312,8 @@ static int resolve_cgroups(struct monitor *m, struct run_error *e)
 				"(see /proc/self/mountinfo)",
 				m->o->cgroup_root);
 	if (ret) {
-		e->kind = RUN_FAILED;
 		cgroup_v1_no_v2_message(&v1, e->msg, sizeof(e->msg));
-		return -1;
+		return run_error_as(e, RUN_FAILED);
 	}
 	/* Said once setup succeeded: an error before it comes first, alone. */
 	cgroup_v1_hybrid_note(&v1, m->mnt.dir, m->v1_note, sizeof(m->v1_note));
@@ -359,10 +358,9 @@ static int setup_cgroups(struct monitor *m, struct run_error *e)
 			.notes = stderr,
 		};
 
-		e->kind = RUN_FAILED;
 		m->k8s = k8s_monitor_new(&kc, e->msg, sizeof(e->msg));
 		if (!m->k8s)
-			return -1;
+			return run_error_as(e, RUN_FAILED);
 		k8s_monitor_install(m->k8s, &m->tree);
 		report_set_identify(m->rep, k8s_monitor_identify, m->k8s);
 	}
@@ -371,7 +369,6 @@ static int setup_cgroups(struct monitor *m, struct run_error *e)
 	if (ret)
 		return run_fail(e, RUN_FAILED, "cannot read the cgroup hierarchy at %s: %s",
 				m->mnt.dir, strerror(-ret));
-	e->kind = RUN_OK;
 	return 0;
 }
 
@@ -440,11 +437,11 @@ static int open_counters(struct monitor *m, struct run_error *e)
 {
 	int ret;
 
-	e->kind = RUN_FAILED; /* the kernel's refusals and failures here: the run's */
+	/* The kernel's refusals and failures here: the run's. */
 	if (cpu_events_open(&m->cpus, &m->col, m->ms->events, m->ms->nevents, e->msg,
 			    sizeof(e->msg)) ||
 	    collector_attach(&m->col, e->msg, sizeof(e->msg)))
-		return -1;
+		return run_error_as(e, RUN_FAILED);
 	m->health.pmu = cpu_events_pmu(&m->cpus); /* "never counted" asks the kernel's times too */
 	/* A group the kernel refused: named once, its nodes null, the rest measured. */
 	if (leave_out_refused(m))
@@ -453,21 +450,7 @@ static int open_counters(struct monitor *m, struct run_error *e)
 	ret = cpu_events_start(&m->cpus);
 	if (ret)
 		return run_fail(e, RUN_FAILED, "cannot enable the perf events: %s", strerror(-ret));
-	e->kind = RUN_OK;
 	return 0;
-}
-
-/* Keys typed since the last look; q stops at the end of this wait.  0 or -EPIPE/-EIO. */
-static int take_keys(struct monitor *m, struct top_input *keys)
-{
-	int key, err = 0; /* top_input_key: -1 at once when the input is not a terminal */
-	bool quit = false;
-
-	while (!err && !quit && (key = top_input_key(keys)) >= 0)
-		err = report_key(m->rep, key, &quit);
-	if (quit)
-		monitor_stop = 1; /* as SIGINT: the interval so far shows, then exit 0 */
-	return err;
 }
 
 int monitor_wait_until(uint64_t deadline, int max_wait_ms, int (*wait)(void *ctx, int ms),
@@ -496,12 +479,20 @@ static int wait_cgroups(void *ctx, int ms)
 	return collector_wait_cgroups(&m->col, ms);
 }
 
-/* Between waits: the live view's keys, and a CPU that went or came back. */
+/*
+ * Between waits: the keys typed since the last look (q stops at the end of
+ * this wait), and a CPU that went or came back.
+ */
 static void between_waits(void *ctx)
 {
 	struct monitor *m = ctx;
+	int key, err = 0; /* top_input_key: -1 at once when the input is not a terminal */
+	bool quit = false;
 
-	if (take_keys(m, &m->input) == -EPIPE)
+	while (!err && !quit && (key = top_input_key(&m->input)) >= 0)
+		err = report_key(m->rep, key, &quit);
+	/* q as SIGINT: the interval so far shows, then exit 0; the reader gone: stop too */
+	if (quit || err == -EPIPE)
 		monitor_stop = 1;
 	if (cpu_events_due(&m->cpus))
 		follow_cpus(m);
@@ -593,12 +584,10 @@ static int open_report(struct monitor *m, struct run_error *e)
 		return run_fail(e, RUN_FAILED, "out of memory");
 	/* Before the BPF setup: a port in use fails at once. */
 	if (o->listen) {
-		e->kind = RUN_FAILED;
 		m->prom = prom_open(o->listen, o->k8s, o->host, m->ms->facts.model,
 				    m->ms->facts.tma_version, e->msg, sizeof(e->msg));
 		if (!m->prom)
-			return -1;
-		e->kind = RUN_OK;
+			return run_error_as(e, RUN_FAILED);
 		prom_set_counts(m->prom, o->prom_counts);
 		report_set_sink(m->rep, prom_sink(m->prom));
 	}
@@ -616,10 +605,8 @@ static int write_html(struct monitor *m, struct run_error *e)
 		return 0;
 	if (ret)
 		return run_fail(e, RUN_FAILED, "cannot write the report: %s", out_stream_why(-ret));
-	if (af->f && atomic_file_commit(af, e->msg, sizeof(e->msg))) {
-		e->kind = RUN_FAILED;
-		return -1;
-	}
+	if (af->f && atomic_file_commit(af, e->msg, sizeof(e->msg)))
+		return run_error_as(e, RUN_FAILED);
 	return 0;
 }
 

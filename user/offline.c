@@ -172,28 +172,6 @@ static int replay_html(const struct options *o, const struct tma_model *m,
  * The lines' own retire latencies, else --retire-latency's, each missing one
  * from Intel's published defaults of the CPU running the model.
  */
-/*
- * --group-by: each group's sums; every line with m when a model was named
- * (fixed_model), else with the model it names.
- */
-static int replay_grouped(const struct options *o, const struct tma_model *m,
-			  struct replay_source *src, const struct options *given)
-{
-	struct replay_group_config c = { .group_by = o->group_by,
-					 .interval_ns = o->interval_given ? o->interval_ns : 0,
-					 .m = m,
-					 .fixed_model = given->model || given->model_file,
-					 .tma_version = given->tma_version,
-					 .level = o->level,
-					 .info = o->info,
-					 .json = o->format == FORMAT_JSON,
-					 .color = o->color,
-					 .out = stdout,
-					 .err = stderr };
-
-	return replay_group_run(src, &c);
-}
-
 static int replay(const struct options *o, const struct tma_model *m, struct replay_source *src,
 		  const struct options *given)
 {
@@ -214,7 +192,21 @@ static int replay(const struct options *o, const struct tma_model *m, struct rep
 	src->rl_file = o->retire_latency ? &file : NULL;
 	src->rl_defaults = cpu_desc_latency_defaults(model_id(m));
 	if (o->group_by) {
-		code = replay_grouped(o, m, src, given);
+		/* Every line with m when a model was named (fixed_model), else with its own. */
+		struct replay_group_config c = { .group_by = o->group_by,
+						 .interval_ns =
+							 o->interval_given ? o->interval_ns : 0,
+						 .m = m,
+						 .fixed_model = given->model || given->model_file,
+						 .tma_version = given->tma_version,
+						 .level = o->level,
+						 .info = o->info,
+						 .json = o->format == FORMAT_JSON,
+						 .color = o->color,
+						 .out = stdout,
+						 .err = stderr };
+
+		code = replay_group_run(src, &c);
 	} else if (o->format == FORMAT_HTML) {
 		code = replay_html(o, m, src);
 	} else if (o->format == FORMAT_TOP) {
@@ -227,15 +219,6 @@ static int replay(const struct options *o, const struct tma_model *m, struct rep
 	src->rl_file = NULL;
 	rl_table_free(&file);
 	return code;
-}
-
-/* The input's end after what was printed: lines skipped or an input that failed make it 1. */
-static int replay_finish(struct replay_source *src, struct replay_inputs *in, int code)
-{
-	int end = in->n ? replay_source_end(src) : 0;
-
-	replay_inputs_close(in);
-	return code ? code : end;
 }
 
 int offline_run(const struct options *opts)
@@ -288,17 +271,17 @@ int offline_run(const struct options *opts)
 	} else if (o->explain) {
 		code = explain_print(stdout, stderr, m, o->explain);
 	} else if (o->list_metrics) {
-		if (o->format_given && o->format == FORMAT_JSON)
-			model_metrics_print_json(stdout, m);
-		else
-			model_metrics_print(stdout, m);
+		model_metrics_print(stdout, m, o->format_given && o->format == FORMAT_JSON);
 		code = 0;
 	} else if (o->list_events) {
 		code = list_events(o, m, have_ci ? &ci : NULL);
 	} else {
 		code = replay(o, m, &src, opts);
 	}
-	code = replay_finish(&src, &in, code);
+	/* The input's end after what was printed: lines skipped or an input that failed make it 1. */
+	if (in.n && replay_source_end(&src) && !code)
+		code = 1;
+	replay_inputs_close(&in);
 	free(recorded);
 	free(version);
 	model_free(m);

@@ -189,15 +189,11 @@ static int duration_arg(FILE *err, const char *name, const char *examples, const
 	return bad(err, what, arg);
 }
 
-/*
- * The options that need more than storing a value: each returns 0, 1 when
- * it was handled and tmacg exits 0 (--help, --version), or 2 after a message.
- */
-static int opt_cgroup(struct options *o, const char *arg, FILE *out, FILE *err)
+/* The options that need more than storing a value: each returns 0, or 2 after a message. */
+static int opt_cgroup(struct options *o, const char *arg, FILE *err)
 {
 	char what[64];
 
-	(void)out;
 	if (o->ncgroups == OPTIONS_MAX_CGROUPS) {
 		snprintf(what, sizeof(what), "%d", OPTIONS_MAX_CGROUPS);
 		return bad(err, "too many --cgroup options (at most %s)", what);
@@ -206,9 +202,8 @@ static int opt_cgroup(struct options *o, const char *arg, FILE *out, FILE *err)
 	return 0;
 }
 
-static int opt_k8s_level(struct options *o, const char *arg, FILE *out, FILE *err)
+static int opt_k8s_level(struct options *o, const char *arg, FILE *err)
 {
-	(void)out;
 	if (!strcmp(arg, "pod"))
 		o->k8s_level = K8S_LEVEL_POD;
 	else if (!strcmp(arg, "container"))
@@ -219,9 +214,8 @@ static int opt_k8s_level(struct options *o, const char *arg, FILE *out, FILE *er
 	return 0;
 }
 
-static int opt_interval(struct options *o, const char *arg, FILE *out, FILE *err)
+static int opt_interval(struct options *o, const char *arg, FILE *err)
 {
-	(void)out;
 	if (duration_arg(err, "--interval", "500ms or 2s", arg, &o->interval_ns))
 		return 2;
 	if (o->interval_ns < OPTIONS_MIN_INTERVAL_NS)
@@ -230,9 +224,8 @@ static int opt_interval(struct options *o, const char *arg, FILE *out, FILE *err
 	return 0;
 }
 
-static int opt_duration(struct options *o, const char *arg, FILE *out, FILE *err)
+static int opt_duration(struct options *o, const char *arg, FILE *err)
 {
-	(void)out;
 	if (duration_arg(err, "--duration", "10s or 5m", arg, &o->duration_ns))
 		return 2;
 	if (!o->duration_ns)
@@ -240,30 +233,15 @@ static int opt_duration(struct options *o, const char *arg, FILE *out, FILE *err
 	return 0;
 }
 
-static int opt_listen(struct options *o, const char *arg, FILE *out, FILE *err)
+static int opt_listen(struct options *o, const char *arg, FILE *err)
 {
 	struct prom_listen_addr addr;
 	char why[256];
 
-	(void)out;
 	if (prom_listen_parse(arg, &addr, why, sizeof(why)))
 		return bad(err, "%s", why);
 	o->listen = arg;
 	return 0;
-}
-
-static int opt_version(struct options *o, const char *arg, FILE *out, FILE *err)
-{
-	(void)o, (void)arg, (void)err;
-	fprintf(out, "tmacg %s\n", TMACG_VERSION);
-	return 1;
-}
-
-static int opt_help(struct options *o, const char *arg, FILE *out, FILE *err)
-{
-	(void)o, (void)arg, (void)err;
-	options_usage(out);
-	return 1;
 }
 
 /*
@@ -278,7 +256,8 @@ enum opt_type {
 	OT_LONG,   /* long from min to max */
 	OT_U32,	   /* uint32_t from min to max */
 	OT_CHOICE, /* an int, or an enum (int or unsigned int underneath), from choices */
-	OT_CUSTOM, /* parse() does it */
+	OT_CUSTOM, /* parse() does it, from the value */
+	OT_EXIT,   /* --help, --version: print() says it, and tmacg exits 0 */
 };
 
 struct opt_choice {
@@ -295,8 +274,8 @@ struct opt_spec {
 	const char *
 		expected; /* OT_INT: what a bad value should be; NULL: "a number from MIN to MAX" */
 	const struct opt_choice *choices; /* OT_CHOICE: ends with a NULL name */
-	int (*parse)(struct options *o, const char *arg, FILE *out, FILE *err); /* OT_CUSTOM */
-	bool has_arg; /* OT_CUSTOM: takes a value */
+	int (*parse)(struct options *o, const char *arg, FILE *err); /* OT_CUSTOM */
+	void (*print)(FILE *out);				     /* OT_EXIT */
 };
 
 /*
@@ -325,8 +304,13 @@ struct opt_spec {
 	  .short_name = s,                                    \
 	  KIND(f, int : OT_CHOICE, unsigned int : OT_CHOICE), \
 	  .choices = c }
-#define CUSTOM(n, s, fn, arg) \
-	{ .name = n, .short_name = s, .type = OT_CUSTOM, .parse = fn, .has_arg = arg }
+#define CUSTOM(n, s, fn) { .name = n, .short_name = s, .type = OT_CUSTOM, .parse = fn }
+#define EXIT(n, s, fn) { .name = n, .short_name = s, .type = OT_EXIT, .print = fn }
+
+static void print_version(FILE *out)
+{
+	fprintf(out, "tmacg %s\n", TMACG_VERSION);
+}
 
 static const struct opt_choice pmu_choices[] = { { "hardware", PMU_HARDWARE },
 						 { "software", PMU_SOFTWARE },
@@ -341,10 +325,10 @@ static const struct opt_choice color_choices[] = {
 
 /* Every option, in --help's order; getopt's tables are made from it. */
 static const struct opt_spec specs[] = {
-	CUSTOM("cgroup", 'c', opt_cgroup, true),
+	CUSTOM("cgroup", 'c', opt_cgroup),
 	NUMBER("depth", 'd', depth, 0, OPTIONS_MAX_DEPTH, NULL),
 	FLAG("k8s", 0, k8s),
-	CUSTOM("k8s-level", 0, opt_k8s_level, true),
+	CUSTOM("k8s-level", 0, opt_k8s_level),
 	STRING("k8s-logs-containers", 0, k8s_log_containers),
 	STRING("k8s-logs-pods", 0, k8s_log_pods),
 	FLAG("per-task", 0, per_task),
@@ -362,9 +346,9 @@ static const struct opt_spec specs[] = {
 	FLAG("list-events", 0, list_events),
 	STRING("replay", 0, replay),
 	STRING("group-by", 0, group_by),
-	CUSTOM("interval", 'i', opt_interval, true),
+	CUSTOM("interval", 'i', opt_interval),
 	NUMBER("count", 'n', count, 1, 1L << 40, "a positive number"),
-	CUSTOM("duration", 'D', opt_duration, true),
+	CUSTOM("duration", 'D', opt_duration),
 	CHOICE("format", 'f', format, format_choices),
 	STRING("output", 'o', output),
 	CHOICE("color", 0, color_mode, color_choices),
@@ -373,13 +357,13 @@ static const struct opt_spec specs[] = {
 	STRING("btf", 0, btf),
 	NUMBER("max-cgroups", 0, max_cgroups, 16, 1L << 24, NULL),
 	NUMBER("max-tasks", 0, max_tasks, 16, 1L << 24, NULL),
-	CUSTOM("listen", 0, opt_listen, true),
+	CUSTOM("listen", 0, opt_listen),
 	FLAG("prom-counts", 0, prom_counts),
 	FLAG("prometheus-rules", 0, prometheus_rules),
 	STRING("rules-window", 0, rules_window),
 	COUNT("verbose", 'v', verbose),
-	CUSTOM("version", 'V', opt_version, false),
-	CUSTOM("help", 'h', opt_help, false),
+	EXIT("version", 'V', print_version),
+	EXIT("help", 'h', options_usage),
 };
 #define NSPECS (sizeof(specs) / sizeof(specs[0]))
 /* getopt_long's value for specs[i] given by its long name. */
@@ -387,7 +371,7 @@ static const struct opt_spec specs[] = {
 
 static bool takes_value(const struct opt_spec *sp)
 {
-	return sp->type == OT_CUSTOM ? sp->has_arg : sp->type != OT_FLAG && sp->type != OT_COUNT;
+	return sp->type != OT_FLAG && sp->type != OT_COUNT && sp->type != OT_EXIT;
 }
 
 /* "--format 'xml': expected table, json, top or none", from the choices. */
@@ -454,7 +438,10 @@ static int apply(struct options *o, const struct opt_spec *sp, const char *arg, 
 		}
 		return bad_choice(err, sp, arg);
 	case OT_CUSTOM:
-		return sp->parse(o, arg, out, err);
+		return sp->parse(o, arg, err);
+	case OT_EXIT:
+		sp->print(out);
+		return 1;
 	}
 	return 2;
 }

@@ -21,22 +21,19 @@
 
 #define RULES_WINDOW_DEFAULT_NS (300ULL * 1000000000ULL)
 
+/* The models and their latency tables, owned here. */
 struct loaded {
 	struct rules_model *rm;
-	struct tma_model **models;
-	double **lat;
 	int n, cap;
 };
 
 static void loaded_free(struct loaded *l)
 {
 	for (int i = 0; i < l->n; i++) {
-		model_free(l->models[i]);
-		free(l->lat[i]);
+		model_free((struct tma_model *)l->rm[i].m);
+		free((double *)l->rm[i].latency);
 	}
 	free(l->rm);
-	free(l->models);
-	free(l->lat);
 }
 
 /* Adds model id at version (NULL: default); 0, or 2 after a message. */
@@ -62,26 +59,19 @@ static int add(struct loaded *l, const char *id, const char *version, int level,
 		return 2;
 	}
 	nl = model_latency_count(m);
-	lat = calloc(nl + 1, sizeof(double));
+	lat = nl ? calloc(nl, sizeof(double)) : NULL;
 	if (l->n == l->cap) {
 		int cap = l->cap ? 2 * l->cap : 16;
-		void *a = realloc(l->rm, cap * sizeof(*l->rm)), *b, *c;
+		struct rules_model *rm = realloc(l->rm, cap * sizeof(*l->rm));
 
-		if (a)
-			l->rm = a;
-		b = realloc(l->models, cap * sizeof(*l->models));
-		if (b)
-			l->models = b;
-		c = realloc(l->lat, cap * sizeof(*l->lat));
-		if (c)
-			l->lat = c;
-		if (!a || !b || !c)
-			lat = (free(lat), NULL);
-		else
+		if (rm) {
+			l->rm = rm;
 			l->cap = cap;
+		}
 	}
-	if (!lat) {
+	if ((nl && !lat) || l->n == l->cap) {
 		model_free(m);
+		free(lat);
 		fputs("tmacg: --prometheus-rules: out of memory\n", err);
 		return 1;
 	}
@@ -89,12 +79,9 @@ static int add(struct loaded *l, const char *id, const char *version, int level,
 		lat[i] = NAN;
 	if (nl)
 		rl_fill(m, NULL, cpu_desc_latency_defaults(model_id(m)), lat);
-	l->models[l->n] = m;
-	l->lat[l->n] = lat;
-	l->rm[l->n] = (struct rules_model){ .m = m,
-					    .level = level < depth ? level : depth,
-					    .latency = nl ? lat : NULL };
-	l->n++;
+	l->rm[l->n++] = (struct rules_model){ .m = m,
+					      .level = level < depth ? level : depth,
+					      .latency = lat };
 	return 0;
 }
 

@@ -30,6 +30,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "pmu_drive.h"
 #include "collect/collector.h"
 #include "floor.skel.h"
 #include "pmu/pmu.h"

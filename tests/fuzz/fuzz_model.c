@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		eval_with(m, r, events, 1.0, 0);
 		eval_with(m, r, events, 0.0, MODEL_FLAG_TOPDOWN_FIXED);
 		eval_with(m, r, events, NAN, MODEL_FLAG_SMT);
-		model_metrics_print(null, m);
+		model_metrics_print(null, m, false);
 	}
 	model_result_free(r);
 	free(needed);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pmu_drive.h"
 #include "collect/collector.h"
 #include "itest.h"
 #include "itest_collect.h"

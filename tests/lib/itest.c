@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include "cgroup_cpu_stat.h"
 #include "cgroups/cgroup_fs.h"
 #include "itest_deep.h"
 #include "repo_root.h"

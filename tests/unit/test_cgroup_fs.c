@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cgroup_cpu_stat.h"
 #include "cgroups/cgroup_fs.h"
 
 static char *write_tmp(const char *text)

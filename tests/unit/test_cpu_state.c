@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pmu_drive.h"
 #include "collect/collector.h"
 #include "cpus/cpu_events.h"
 #include "cpus/cpu_state.h"

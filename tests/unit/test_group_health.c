@@ -18,6 +18,7 @@
 #include <cmocka.h>
 #include <linux/perf_event.h>
 
+#include "pmu_drive.h"
 #include "pmu/group_health.h"
 #include "measure.h"
 

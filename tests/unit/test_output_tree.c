@@ -270,7 +270,7 @@ static void test_metrics_list(void **state)
 	FILE *f = open_memstream(&out, &len);
 
 	(void)state;
-	model_metrics_print(f, m);
+	model_metrics_print(f, m, false);
 	fclose(f);
 	assert_string_equal(out, "Frontend\t1\t-\tE.F\n"
 				 "Latency\t2\tFrontend\tE.L\n"

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 
+#include "pmu_drive.h"
 #include "pmu/pmu.h"
 
 /* Fake event fds: FAKE_FD + event * NCPUS + cpu. */

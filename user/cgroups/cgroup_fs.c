@@ -189,20 +189,6 @@ int cgroup_resolve(const struct cgroup_mount *mnt, const char *user_path, char *
 	return 0;
 }
 
-int cgroup_id_of(const struct cgroup_mount *mnt, const char *path, uint64_t *id)
-{
-	char dir[CGROUP_PATH_MAX];
-	struct stat st;
-	int err = cgroup_dir_of(mnt, path, dir, sizeof(dir));
-
-	if (err)
-		return err;
-	if (stat(dir, &st))
-		return -errno;
-	*id = st.st_ino;
-	return 0;
-}
-
 void cgroup_parent_path(const char *path, char *out, size_t len)
 {
 	const char *slash = strrchr(path, '/');
@@ -217,6 +203,19 @@ void cgroup_parent_path(const char *path, char *out, size_t len)
 		snprintf(out, len, "%.*s", (int)(slash - path), path);
 }
 
+char *cgroup_child_path(const char *parent, const char *name)
+{
+	size_t plen = strcmp(parent, "/") ? strlen(parent) : 0, nlen = strlen(name);
+	char *p = malloc(plen + nlen + 2);
+
+	if (p) {
+		memcpy(p, parent, plen);
+		p[plen] = '/';
+		memcpy(p + plen + 1, name, nlen + 1);
+	}
+	return p;
+}
+
 int cgroup_path_level(const char *path)
 {
 	int level = 0;
@@ -226,30 +225,4 @@ int cgroup_path_level(const char *path)
 	for (; *path; path++)
 		level += *path == '/';
 	return level;
-}
-
-int cgroup_read_cpu_stat(const struct cgroup_mount *mnt, const char *path, const char *key,
-			 uint64_t *value)
-{
-	char dir[CGROUP_PATH_MAX], file[CGROUP_PATH_MAX + 16], name[64];
-	unsigned long long v;
-	int err = cgroup_dir_of(mnt, path, dir, sizeof(dir));
-	FILE *f;
-
-	if (err)
-		return err;
-	snprintf(file, sizeof(file), "%s/cpu.stat", dir);
-	f = fopen(file, "re");
-	if (!f)
-		return -errno;
-	err = -ENOENT;
-	while (fscanf(f, "%63s %llu", name, &v) == 2) {
-		if (!strcmp(name, key)) {
-			*value = v;
-			err = 0;
-			break;
-		}
-	}
-	fclose(f);
-	return err;
 }

@@ -32,17 +32,13 @@ int cgroup_resolve(const struct cgroup_mount *mnt, const char *user_path, char *
 /* The mounted directory of a hierarchy path. */
 int cgroup_dir_of(const struct cgroup_mount *mnt, const char *path, char *out, size_t len);
 
-/* A cgroup's id: its directory's inode number (kernfs id on 64-bit kernels). */
-int cgroup_id_of(const struct cgroup_mount *mnt, const char *path, uint64_t *id);
-
 /* "/a/b" -> "/a"; "/a" -> "/"; "/" -> "" (no parent). */
 void cgroup_parent_path(const char *path, char *out, size_t len);
 
+/* "/a" and "b" -> "/a/b"; "/" and "b" -> "/b"; malloc'd, NULL when out of memory. */
+char *cgroup_child_path(const char *parent, const char *name);
+
 /* Depth of a hierarchy path: "/" is 0, "/a/b" is 2. */
 int cgroup_path_level(const char *path);
-
-/* Reads a key of cpu.stat ("usage_usec"); 0 or -errno. */
-int cgroup_read_cpu_stat(const struct cgroup_mount *mnt, const char *path, const char *key,
-			 uint64_t *value);
 
 #endif

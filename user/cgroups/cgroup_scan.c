@@ -99,19 +99,6 @@ static const char *below_mount(const struct cgroup_mount *mnt, const char *path)
 	return path;
 }
 
-static char *child_path(const char *parent, const char *name)
-{
-	size_t plen = strcmp(parent, "/") ? strlen(parent) : 0, nlen = strlen(name);
-	char *p = malloc(plen + nlen + 2);
-
-	if (p) {
-		memcpy(p, parent, plen);
-		p[plen] = '/';
-		memcpy(p + plen + 1, name, nlen + 1);
-	}
-	return p;
-}
-
 /* Adds every child directory of item (open as dirfd) and queues it to be listed. */
 static int list_children(struct cgroup_tree *t, struct scan_stack *s, const struct scan_item *item,
 			 int dirfd)
@@ -136,7 +123,7 @@ static int list_children(struct cgroup_tree *t, struct scan_stack *s, const stru
 			err = -errno;
 			break;
 		}
-		path = child_path(item->path, de->d_name);
+		path = cgroup_child_path(item->path, de->d_name);
 		if (!path) {
 			err = -ENOMEM;
 			break;

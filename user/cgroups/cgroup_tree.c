@@ -133,21 +133,16 @@ struct tmacg_acc *cgroup_node_sum(struct cgroup_node *n, const struct acc_layout
 int cgroup_tree_add_child(struct cgroup_tree *t, uint64_t id, uint64_t parent_id, const char *name)
 {
 	struct cgroup_node *parent = u64map_get(&t->nodes, parent_id);
-	size_t plen, nlen = strlen(name);
 	char *path;
 	int err;
 
 	if (!parent)
 		return -ENOENT;
-	if (!nlen || strchr(name, '/'))
+	if (!*name || strchr(name, '/'))
 		return -EINVAL;
-	plen = strcmp(parent->path, "/") ? strlen(parent->path) : 0;
-	path = malloc(plen + nlen + 2);
+	path = cgroup_child_path(parent->path, name);
 	if (!path)
 		return -ENOMEM;
-	memcpy(path, parent->path, plen);
-	path[plen] = '/';
-	memcpy(path + plen + 1, name, nlen + 1);
 	err = cgroup_tree_add(t, id, parent_id, path);
 	free(path);
 	return err;

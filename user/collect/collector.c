@@ -59,7 +59,7 @@ static int on_ringbuf(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-static int configure(struct collector *c, bool raw_tp)
+static void configure(struct collector *c, bool raw_tp)
 {
 	struct tmacg_bpf *skel = c->skel;
 	const struct collector_config *cfg = &c->cfg;
@@ -95,7 +95,6 @@ static int configure(struct collector *c, bool raw_tp)
 	bpf_map__set_max_entries(skel->maps.cpu_hotplug, c->ncpus + 1);
 	bpf_map__set_max_entries(skel->maps.cpu_stats, c->ncpus);
 	bpf_program__set_autoattach(skel->progs.tmacg_cpuhp, false); /* optional: below */
-	return 0;
 }
 
 static int open_and_load(struct collector *c, bool raw_tp, const char *btf_path)
@@ -259,17 +258,6 @@ void collector_drop_cpu_events(struct collector *c, int cpu)
 	}
 }
 
-int collector_set_events(struct collector *c, const struct pmu_set *pmu, char *err, size_t errlen)
-{
-	for (int cpu = 0; cpu < c->ncpus && cpu < pmu->ncpus; cpu++) {
-		int ret = pmu->online[cpu] ? collector_put_cpu_events(c, pmu, cpu, err, errlen) : 0;
-
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
 int collector_attach(struct collector *c, char *err, size_t errlen)
 {
 	int ret;
@@ -368,13 +356,6 @@ int collector_flush_cpu(struct collector *c, int cpu)
 	}
 	c->flush_errors++;
 	return -errno;
-}
-
-void collector_flush(struct collector *c, const bool *cpus)
-{
-	for (int cpu = 0; cpu < c->ncpus; cpu++)
-		if (cpus[cpu])
-			collector_flush_cpu(c, cpu);
 }
 
 /*

@@ -70,9 +70,7 @@ struct collector {
  * what tmacg needs, RUN_FAILED otherwise).
  */
 int collector_open(struct collector *c, const struct collector_config *cfg, struct run_error *e);
-/* Puts the perf events of every CPU with events open (pmu->online) into the BPF array. */
-int collector_set_events(struct collector *c, const struct pmu_set *pmu, char *err, size_t errlen);
-/* The same for one CPU (one back online); 0 or -errno with err. */
+
 int collector_put_cpu_events(struct collector *c, const struct pmu_set *pmu, int cpu, char *err,
 			     size_t errlen);
 /*
@@ -103,8 +101,6 @@ int collector_wait_cgroups(struct collector *c, int timeout_ms);
  * flush error, counted).
  */
 int collector_flush_cpu(struct collector *c, int cpu);
-/* The same on every CPU of cpus[ncpus] (the CPUs with events, for a caller that keeps none). */
-void collector_flush(struct collector *c, const bool *cpus);
 
 /* Calls fn for every cgroup whose counts changed since the last read. */
 int collector_read_cgroups(struct collector *c,

@@ -5,26 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct k8s_log_container *find_container(struct k8s_logs *logs, bool refresh,
-						      const char *cid)
-{
-	const struct k8s_log_container *c = k8s_logs_container(logs, cid);
-
-	/* A miss may be a container started since the last refresh. */
-	if (!c && refresh && !k8s_logs_refresh(logs, NULL, 0))
-		c = k8s_logs_container(logs, cid);
-	return c;
-}
-
-static const struct k8s_log_pod *find_pod(struct k8s_logs *logs, bool refresh, const char *uid)
-{
-	const struct k8s_log_pod *p = k8s_logs_pod(logs, uid);
-
-	if (!p && refresh && !k8s_logs_refresh(logs, NULL, 0))
-		p = k8s_logs_pod(logs, uid);
-	return p;
-}
-
 /*
  * Sandbox ("pause") containers: every pod has one, created by the runtime
  * before the pod's containers, holding its namespaces.  It gets a container
@@ -41,10 +21,11 @@ static const struct k8s_log_pod *find_pod(struct k8s_logs *logs, bool refresh, c
 static void resolve_container(struct k8s_logs *logs, bool refresh, bool pod_known,
 			      struct k8s_identity *id)
 {
-	const struct k8s_log_container *c;
+	const struct k8s_log_container *c = k8s_logs_container(logs, id->path.container_id);
 
-	c = logs ? find_container(logs, refresh, id->path.container_id) : NULL;
-
+	/* A miss may be a container started since the last refresh. */
+	if (!c && logs && refresh && !k8s_logs_refresh(logs, NULL, 0))
+		c = k8s_logs_container(logs, id->path.container_id);
 	if (c) {
 		strcpy(id->container, c->container);
 		id->res.k8s_container = id->container;
@@ -80,7 +61,9 @@ static int resolve(struct k8s_logs *logs, bool refresh, const char *host, const 
 	if (id->kind == K8S_NONE)
 		return 0;
 	id->res.k8s_pod_uid = id->path.pod_uid;
-	p = logs ? find_pod(logs, refresh, id->path.pod_uid) : NULL;
+	p = k8s_logs_pod(logs, id->path.pod_uid);
+	if (!p && logs && refresh && !k8s_logs_refresh(logs, NULL, 0))
+		p = k8s_logs_pod(logs, id->path.pod_uid);
 	if (p) {
 		strcpy(id->ns, p->ns);
 		strcpy(id->pod, p->pod);

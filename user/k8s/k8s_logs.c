@@ -48,26 +48,6 @@ struct k8s_logs {
 	unsigned long skipped_containers, skipped_pods;
 };
 
-/* Growable array of fixed-size elements for a scan in progress. */
-struct vec {
-	void *items;
-	size_t n, cap, size;
-};
-
-static void *vec_push(struct vec *v)
-{
-	if (v->n == v->cap) {
-		size_t cap = v->cap ? v->cap * 2 : 64;
-		void *items = realloc(v->items, cap * v->size);
-
-		if (!items)
-			return NULL;
-		v->items = items;
-		v->cap = cap;
-	}
-	return (char *)v->items + v->n++ * v->size;
-}
-
 /* A DNS name of at most max bytes: lowercase letters, digits, '-' and '.' (RFC 1123). */
 static bool copy_dns_name(char *dst, const char *s, size_t len, size_t max)
 {
@@ -106,8 +86,9 @@ static bool split3(const char *s, size_t len, const char *part[3], size_t plen[3
 }
 
 /* "<pod>_<namespace>_<container>-<64 hex>.log" */
-static bool parse_container_name(const char *name, struct k8s_log_container *c)
+static bool parse_container_name(const char *name, void *item)
 {
+	struct k8s_log_container *c = item;
 	size_t len = strlen(name), idlen = K8S_CONTAINER_ID_LEN;
 	const char *part[3], *id;
 	size_t plen[3];
@@ -129,8 +110,9 @@ static bool parse_container_name(const char *name, struct k8s_log_container *c)
 }
 
 /* "<namespace>_<pod>_<uid>", uid as the API server writes it (dashes) or a static pod's hash. */
-static bool parse_pod_name(const char *name, struct k8s_log_pod *p)
+static bool parse_pod_name(const char *name, void *item)
 {
+	struct k8s_log_pod *p = item;
 	const char *part[3];
 	size_t plen[3];
 	struct k8s_path kp;
@@ -166,7 +148,8 @@ static int scan_dir(const struct dir_state *d, size_t size, bool (*parse)(const 
 		    int (*cmp)(const void *, const void *), void **items, size_t *n,
 		    unsigned long *skipped, char *err, size_t errlen)
 {
-	struct vec v = { .size = size };
+	size_t have = 0, cap = 0;
+	void *fresh = NULL;
 	struct dirent *de;
 	DIR *dir;
 	int ret = 0;
@@ -183,8 +166,6 @@ static int scan_dir(const struct dir_state *d, size_t size, bool (*parse)(const 
 		return ret;
 	}
 	for (;;) {
-		void *item;
-
 		errno = 0;
 		de = readdir(dir);
 		if (!de) {
@@ -193,37 +174,31 @@ static int scan_dir(const struct dir_state *d, size_t size, bool (*parse)(const 
 		}
 		if (de->d_name[0] == '.')
 			continue;
-		item = vec_push(&v);
-		if (!item) {
-			ret = -ENOMEM;
-			break;
+		if (have == cap) {
+			void *grown = realloc(fresh, (cap = cap ? cap * 2 : 64) * size);
+
+			if (!grown) {
+				ret = -ENOMEM;
+				break;
+			}
+			fresh = grown;
 		}
-		if (!parse(de->d_name, item)) {
-			v.n--;
+		if (parse(de->d_name, (char *)fresh + have * size))
+			have++;
+		else
 			(*skipped)++;
-		}
 	}
 	closedir(dir);
 	if (ret) {
 		snprintf(err, errlen, "cannot read %s: %s", d->path, strerror(-ret));
-		free(v.items);
+		free(fresh);
 		return ret;
 	}
-	if (v.n)
-		qsort(v.items, v.n, size, cmp);
-	*items = v.items;
-	*n = v.n;
+	if (have)
+		qsort(fresh, have, size, cmp);
+	*items = fresh;
+	*n = have;
 	return 0;
-}
-
-static bool parse_container_cb(const char *name, void *item)
-{
-	return parse_container_name(name, item);
-}
-
-static bool parse_pod_cb(const char *name, void *item)
-{
-	return parse_pod_name(name, item);
 }
 
 static long long ts_ns(const struct timespec *ts)
@@ -267,13 +242,6 @@ static int dir_check(struct dir_state *d, const struct timespec *now, char *err,
 	return DIR_SCAN;
 }
 
-/* After a successful scan started at t0: present, and racy when t0 is close to the mtime. */
-static void dir_scanned(struct dir_state *d, const struct timespec *t0)
-{
-	d->present = true;
-	d->racy = ts_ns(t0) - ts_ns(&d->mtime) < K8S_LOGS_RACY_NS;
-}
-
 /* One directory's refresh into *items and *n (an array of size-byte elements). */
 static int refresh_dir(struct k8s_logs *l, struct dir_state *d, size_t size,
 		       bool (*parse)(const char *, void *), int (*cmp)(const void *, const void *),
@@ -293,7 +261,9 @@ static int refresh_dir(struct k8s_logs *l, struct dir_state *d, size_t size,
 		l->scans++;
 		d->scanned = t0;
 		if (!ret) {
-			dir_scanned(d, &t0);
+			/* racy: the scan started too close to the mtime to be trusted */
+			d->present = true;
+			d->racy = ts_ns(&t0) - ts_ns(&d->mtime) < K8S_LOGS_RACY_NS;
 		} else if (ret == -ENOENT || ret == -ENOTDIR) {
 			d->present = false; /* removed between stat and opendir */
 			ret = 0;
@@ -324,7 +294,7 @@ static int refresh_containers(struct k8s_logs *l, char *err, size_t errlen)
 	unsigned long scans = l->scans;
 	int ret;
 
-	ret = refresh_dir(l, &l->cdir, sizeof(struct k8s_log_container), parse_container_cb,
+	ret = refresh_dir(l, &l->cdir, sizeof(struct k8s_log_container), parse_container_name,
 			  cmp_container, &items, &l->ncontainers, &l->skipped_containers, err,
 			  errlen);
 	if (ret || (items == l->containers && scans == l->scans))
@@ -352,7 +322,7 @@ static int refresh_pods(struct k8s_logs *l, char *err, size_t errlen)
 	void *items = l->pods;
 	int ret;
 
-	ret = refresh_dir(l, &l->pdir, sizeof(struct k8s_log_pod), parse_pod_cb, cmp_pod, &items,
+	ret = refresh_dir(l, &l->pdir, sizeof(struct k8s_log_pod), parse_pod_name, cmp_pod, &items,
 			  &l->npods, &l->skipped_pods, err, errlen);
 	l->pods = items;
 	return ret;

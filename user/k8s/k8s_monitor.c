@@ -54,25 +54,16 @@ void k8s_monitor_free(struct k8s_monitor *km)
 static bool classify(struct cgroup_node *n, void *ctx)
 {
 	struct k8s_monitor *km = ctx;
+	enum k8s_class c = k8s_classify_path(n->path);
 	const struct k8s_identity *id;
 
-	switch (k8s_classify_path(n->path)) {
-	case K8S_CLASS_POD:
-	case K8S_CLASS_UNMAPPED:
-		km->seen++;
+	km->seen += c != K8S_CLASS_NONE;
+	if (c == K8S_CLASS_POD || c == K8S_CLASS_UNMAPPED)
 		return true;
-	case K8S_CLASS_CONTAINER:
-		km->seen++;
-		if (!km->cfg.containers)
-			return false;
-		id = k8s_cache_get(&km->cache, n->id, n->path);
-		return !id || !id->sandbox; /* out of memory: shown rather than hidden */
-	case K8S_CLASS_INSIDE:
-		km->seen++;
+	if (c != K8S_CLASS_CONTAINER || !km->cfg.containers)
 		return false;
-	default:
-		return false;
-	}
+	id = k8s_cache_get(&km->cache, n->id, n->path);
+	return !id || !id->sandbox; /* out of memory: shown rather than hidden */
 }
 
 const struct resource *k8s_monitor_identify(const struct cgroup_node *n, void *ctx)

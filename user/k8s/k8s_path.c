@@ -75,12 +75,6 @@ static bool parse_uid(const char *s, size_t len, char sep, char out[K8S_UID_MAX 
 	return true;
 }
 
-static bool has_prefix(const char *s, size_t len, const char *prefix, size_t *plen)
-{
-	*plen = strlen(prefix);
-	return len >= *plen && !memcmp(s, prefix, *plen);
-}
-
 static bool has_suffix(const char *s, size_t len, const char *suffix)
 {
 	size_t n = strlen(suffix);
@@ -113,11 +107,13 @@ static bool parse_container(const struct comp *c, enum k8s_driver drv, struct k8
 		len -= strlen(".scope");
 	}
 	for (size_t i = 0; i < sizeof(runtimes) / sizeof(runtimes[0]); i++) {
-		if (has_prefix(s, len, runtimes[i].prefix, &plen)) {
+		size_t n = strlen(runtimes[i].prefix);
+
+		if (len >= n && !memcmp(s, runtimes[i].prefix, n)) {
 			rt = runtimes[i].rt;
+			plen = n;
 			break;
 		}
-		plen = 0;
 	}
 	if (rt == K8S_RUNTIME_UNKNOWN && drv == K8S_DRIVER_SYSTEMD)
 		return false;

@@ -65,9 +65,10 @@ void model_free(struct tma_model *m)
 	free(m->kid_start);
 	model_code_free(&m->code);
 	for (int i = 0; i < 2; i++)
-		for (int l = 0; l <= MODEL_MAX_LEVEL; l++)
+		for (int l = 0; l <= MODEL_MAX_LEVEL; l++) {
 			free(m->subset[i][l].order);
-	model_keys_free(m);
+			free(m->shown[i][l].node);
+		}
 	expr_pool_free(&m->pool);
 	free(m);
 }
@@ -171,4 +172,17 @@ bool model_helper_text(const struct tma_model *m, int i, const char **name, cons
 int model_node_index(const struct tma_model *m, const char *name)
 {
 	return model_entry_find(m, name);
+}
+
+const int *model_shown_nodes(const struct tma_model *m, int level, bool info, int *n)
+{
+	const struct model_shown *s;
+
+	if (level < 0)
+		level = 0;
+	if (level > MODEL_MAX_LEVEL)
+		level = MODEL_MAX_LEVEL;
+	s = &m->shown[info][level];
+	*n = s->n;
+	return s->node;
 }

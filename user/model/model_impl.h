@@ -114,7 +114,7 @@ struct tma_model {
 	struct model_code code; /* what model_eval runs */
 	/* [with_info][max_level]: what an output of that depth reads, dependencies included */
 	struct model_subset subset[2][MODEL_MAX_LEVEL + 1];
-	/* [with_info][level]: the nodes a line shows (model_shown_nodes) */
+	/* [with_info][level]: the nodes a line shows (model_shown_nodes; model_events.c) */
 	struct model_shown {
 		int *node, n;
 	} shown[2][MODEL_MAX_LEVEL + 1];
@@ -134,14 +134,7 @@ void model_code_free(struct model_code *c);
 /* model_path.c: every node's path from level 1 (model_node_info.path); 0 or -ENOMEM. */
 int model_paths(struct tma_model *m);
 
-/*
- * model_keys.c: the nodes shown at every depth; 0 or -ENOMEM
- * (model_keys_free frees what was made).
- */
-int model_keys_make(struct tma_model *m);
-void model_keys_free(struct tma_model *m);
-
-/* model_events.c: the subsets of every depth; 0 or -ENOMEM. */
+/* model_events.c: the subsets and the nodes shown of every depth; 0 or -ENOMEM. */
 int model_subsets(struct tma_model *m);
 
 /*
@@ -150,11 +143,9 @@ int model_subsets(struct tma_model *m);
  *   model_builtin.c  which file an id names   -> model_load.c
  *   model_load.c     the text's directives    -> model_resolve.c, model_compile.c,
  *                                                model_events.c, model_path.c,
- *                                                model_keys.c,
  *                                                model_index.c, model.c
  *   model_resolve.c  names to indices, order  -> model_index.c, model.c
- *   model.c          accessors, model_free    -> model_index.c, model_compile.c,
- *                                                model_keys.c
+ *   model.c          accessors, model_free    -> model_index.c, model_compile.c
  *   model_index.c    the name hash            -> nothing of the model
  */
 
@@ -168,7 +159,6 @@ int model_entry_find(const struct tma_model *m, const char *name);
 int model_entry_lookup(const struct tma_model *m, const char *name);
 /* By name (number false) or node number (true) of n bytes, -1 if none. */
 int model_entry_find_n(const struct tma_model *m, bool number, const char *s, size_t n);
-int model_entry_find_number(const struct tma_model *m, const char *num, size_t n);
 /* Indexes the entry last added to m->nodes: 0 or -ENOMEM. */
 int model_entry_index_last(struct tma_model *m);
 

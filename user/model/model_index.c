@@ -59,11 +59,6 @@ int model_entry_index_last(struct tma_model *m)
 	return 0;
 }
 
-int model_entry_find_number(const struct tma_model *m, const char *num, size_t n)
-{
-	return model_entry_find_n(m, true, num, n);
-}
-
 int model_entry_find(const struct tma_model *m, const char *name)
 {
 	return model_entry_find_n(m, false, name, strlen(name));

@@ -180,26 +180,6 @@ static int set_text(struct loader *ld, char **field, size_t off, const char *wha
 	return 0;
 }
 
-/* "NAME = expr": const and helper lines. */
-static int name_eq(struct loader *ld, size_t *off, char **name)
-{
-	size_t n = 0, start = skip_space(ld, *off), i;
-
-	for (i = start; i < ld->len && (isalnum((unsigned char)ld->text[i]) || ld->text[i] == '_');
-	     i++)
-		n++;
-	if (!valid_name(ld->text + start, n, false))
-		return lerr(ld, start, "expected a name ([A-Za-z_][A-Za-z0-9_]*, not a keyword)");
-	i = skip_space(ld, i);
-	if (i >= ld->len || ld->text[i] != '=')
-		return lerr(ld, i, "expected '=' after the name");
-	*name = dup_n(ld->text + start, n);
-	if (!*name)
-		return -ENOMEM;
-	*off = i + 1;
-	return 0;
-}
-
 static int find_const(const struct tma_model *m, const char *name)
 {
 	for (int i = 0; i < m->nconsts; i++)
@@ -226,27 +206,34 @@ static int find_helper(const struct tma_model *m, const char *name)
 #define MODEL_MAX_ENTRIES 2048
 #define MODEL_MAX_NAMES 2048
 
-/* name_eq for a new const or helper: a name no const or helper has yet. */
+/* "NAME = expr" of a const or helper line: a name no const or helper has yet. */
 static int new_name_eq(struct loader *ld, size_t *off, char **name)
 {
-	size_t name_off = skip_space(ld, *off);
-	int rc;
+	size_t n = 0, start = skip_space(ld, *off), i;
 
 	if (ld->m->nconsts + ld->m->nhelpers >= MODEL_MAX_NAMES)
-		return lerr(ld, name_off,
+		return lerr(ld, start,
 			    "more than %d constants and helpers, the limit of a model (the "
 			    "built-in ones have under 100)",
 			    MODEL_MAX_NAMES);
-	rc = name_eq(ld, off, name);
-
-	if (rc)
-		return rc;
+	for (i = start; i < ld->len && (isalnum((unsigned char)ld->text[i]) || ld->text[i] == '_');
+	     i++)
+		n++;
+	if (!valid_name(ld->text + start, n, false))
+		return lerr(ld, start, "expected a name ([A-Za-z_][A-Za-z0-9_]*, not a keyword)");
+	i = skip_space(ld, i);
+	if (i >= ld->len || ld->text[i] != '=')
+		return lerr(ld, i, "expected '=' after the name");
+	*name = dup_n(ld->text + start, n);
+	if (!*name)
+		return -ENOMEM;
 	if (find_const(ld->m, *name) >= 0 || find_helper(ld->m, *name) >= 0) {
-		rc = lerr(ld, name_off, "duplicate name %s", *name);
 		free(*name);
 		*name = NULL;
+		return lerr(ld, start, "duplicate name %.*s", (int)n, ld->text + start);
 	}
-	return rc;
+	*off = i + 1;
+	return 0;
 }
 
 /*
@@ -375,7 +362,7 @@ static int do_entry(struct loader *ld, size_t off, enum entry_kind kind)
 		if (e.info.level > MODEL_MAX_LEVEL)
 			return lerr(ld, noff, "node number '%.*s' is deeper than %d levels",
 				    (int)nlen, ld->text + noff, MODEL_MAX_LEVEL);
-		if (model_entry_find_number(m, ld->text + noff, nlen) >= 0)
+		if (model_entry_find_n(m, true, ld->text + noff, nlen) >= 0)
 			return lerr(ld, noff, "duplicate node number %.*s", (int)nlen,
 				    ld->text + noff);
 		if (e.info.level > 1) {
@@ -383,7 +370,7 @@ static int do_entry(struct loader *ld, size_t off, enum entry_kind kind)
 
 			while (ld->text[noff + plen - 1] != '.')
 				plen--;
-			e.info.parent = model_entry_find_number(m, ld->text + noff, plen - 1);
+			e.info.parent = model_entry_find_n(m, true, ld->text + noff, plen - 1);
 			if (e.info.parent < 0)
 				return lerr(
 					ld, noff,
@@ -519,7 +506,7 @@ static int do_event_decl(struct loader *ld, size_t off)
 {
 	struct tma_model *m = ld->m;
 	size_t no = off, nlen = word(ld, &no), co = no + nlen, clen = word(ld, &co), rest;
-	struct model_event_decl *grown, d;
+	struct model_event_decl d;
 
 	rest = co + clen;
 	if (!nlen)
@@ -539,23 +526,16 @@ static int do_event_decl(struct loader *ld, size_t off)
 		if (!(isalnum((unsigned char)c) || strchr("_-.:=/", c)))
 			return lerr(ld, co + i, "bad character in the counter name");
 	}
+	for (int i = 0; i < m->ndecls; i++)
+		if (strlen(m->decls[i].name) == nlen &&
+		    !memcmp(m->decls[i].name, ld->text + no, nlen))
+			return lerr(ld, no, "event %.*s declared twice", (int)nlen, ld->text + no);
 	d.name = strndup(ld->text + no, nlen);
 	d.counter = clen ? strndup(ld->text + co, clen) : strndup(ld->text + no, nlen);
-	grown = realloc(m->decls, sizeof(*m->decls) * (size_t)(m->ndecls + 1));
-	if (!d.name || !d.counter || !grown) {
+	if (!d.name || !d.counter || grow((void **)&m->decls, m->ndecls, sizeof(*m->decls))) {
 		free(d.name);
 		free(d.counter);
-		if (grown)
-			m->decls = grown;
 		return lerr(ld, off, "out of memory");
-	}
-	m->decls = grown;
-	for (int i = 0; i < m->ndecls; i++) {
-		if (strcmp(m->decls[i].name, d.name))
-			continue;
-		free(d.name);
-		free(d.counter);
-		return lerr(ld, no, "event %.*s declared twice", (int)nlen, ld->text + no);
 	}
 	m->decls[m->ndecls++] = d;
 	return 0;
@@ -721,7 +701,7 @@ static int check_complete(struct loader *ld, const char *base)
 	}
 	if (model_resolve(m, ld->err, ld->errlen))
 		return -EINVAL;
-	if (model_compile(m, false) || model_subsets(m) || model_paths(m) || model_keys_make(m)) {
+	if (model_compile(m, false) || model_subsets(m) || model_paths(m)) {
 		snprintf(ld->err, ld->errlen, "%s: out of memory", ld->file);
 		return -ENOMEM;
 	}

@@ -52,6 +52,16 @@ static int intern_event(struct tma_model *m, const char *name)
 	return m->nevents++;
 }
 
+/* x resolved: kind k, index a.  0, or a (negative: the error). */
+static int resolved(struct expr *x, enum expr_kind k, int a)
+{
+	if (a < 0)
+		return a;
+	x->kind = k;
+	x->a = a;
+	return 0;
+}
+
 #define LATENCY_SUFFIX ":retire_latency"
 
 static bool is_latency(const char *name)
@@ -91,9 +101,7 @@ static int resolve_latency(struct resolver *r, struct expr *x)
 	} else {
 		free(base);
 	}
-	x->kind = EXPR_LATENCY;
-	x->a = i;
-	return 0;
+	return resolved(x, EXPR_LATENCY, i);
 }
 
 static int resolve_name(struct resolver *r, struct expr *x)
@@ -104,47 +112,30 @@ static int resolve_name(struct resolver *r, struct expr *x)
 
 	for (i = 0; i < m->nconsts; i++) {
 		if (!strcmp(m->consts[i].name, name)) {
-			x->kind = EXPR_CONST;
-			x->a = i;
 			x->num = m->consts[i].value;
-			return 0;
+			return resolved(x, EXPR_CONST, i);
 		}
 	}
-	for (i = 0; i < m->nhelpers; i++) {
-		if (!strcmp(m->helpers[i].name, name)) {
-			x->kind = EXPR_HELPER;
-			x->a = i;
-			return 0;
-		}
-	}
+	for (i = 0; i < m->nhelpers; i++)
+		if (!strcmp(m->helpers[i].name, name))
+			return resolved(x, EXPR_HELPER, i);
 	if (!strcmp(name, "pmu_slots")) {
 		x->kind = EXPR_PMU_SLOTS;
 		return 0;
 	}
-	if (!strcmp(name, "topdown_use_fixed") || !strcmp(name, "smt_enabled")) {
-		x->kind = EXPR_FLAG;
-		x->a = name[0] == 't' ? MODEL_FLAG_TOPDOWN_FIXED : MODEL_FLAG_SMT;
-		return 0;
-	}
-	for (i = 0; i < m->ndecls; i++) {
-		if (strcmp(m->decls[i].name, name))
-			continue;
-		i = intern_event(m, m->decls[i].counter);
-		if (i < 0)
-			return i;
-		x->kind = EXPR_EVENT;
-		x->a = i;
-		return 0;
-	}
+	if (!strcmp(name, "topdown_use_fixed") || !strcmp(name, "smt_enabled"))
+		return resolved(x, EXPR_FLAG,
+				name[0] == 't' ? MODEL_FLAG_TOPDOWN_FIXED : MODEL_FLAG_SMT);
+	for (i = 0; i < m->ndecls; i++)
+		if (!strcmp(m->decls[i].name, name))
+			return resolved(x, EXPR_EVENT, intern_event(m, m->decls[i].counter));
 	i = model_entry_lookup(m, name);
 	if (i < 0)
 		return rerr(r, x,
 			    "unknown name '%s' (not a constant, helper, flag, node or info metric; "
 			    "events are written EVENT.UMASK, or declared with 'event NAME')",
 			    name);
-	x->kind = EXPR_NODE;
-	x->a = i;
-	return 0;
+	return resolved(x, EXPR_NODE, i);
 }
 
 static int resolve_expr(struct resolver *r, int e)
@@ -158,28 +149,19 @@ static int resolve_expr(struct resolver *r, int e)
 	case EXPR_EVNAME:
 		if (is_latency(expr_str(&r->m->pool, x->a)))
 			return resolve_latency(r, x);
-		i = intern_event(r->m, expr_str(&r->m->pool, x->a));
-		if (i < 0)
-			return i;
-		x->kind = EXPR_EVENT;
-		x->a = i;
-		return 0;
+		return resolved(x, EXPR_EVENT, intern_event(r->m, expr_str(&r->m->pool, x->a)));
 	case EXPR_OVERNAME:
 		i = model_entry_lookup(r->m, expr_str(&r->m->pool, x->a));
 		if (i < 0)
 			return rerr(r, x, "unknown node '%s' in a threshold",
 				    expr_str(&r->m->pool, x->a));
-		x->kind = EXPR_OVER;
-		x->a = i;
-		return 0;
+		return resolved(x, EXPR_OVER, i);
 	case EXPR_PARENT_OVER:
 		i = r->owner >= 0 ? r->m->nodes[r->owner].info.parent : -1;
 		if (i < 0)
 			return rerr(r, x, "'parent over threshold' in %s, which has no parent",
 				    r->owner >= 0 ? r->m->nodes[r->owner].info.name : "a helper");
-		x->kind = EXPR_OVER;
-		x->a = i;
-		return 0;
+		return resolved(x, EXPR_OVER, i);
 	default:
 		break;
 	}

@@ -29,11 +29,6 @@ int model_view_helper(const struct tma_model *m, int h)
 	return m->helpers[h].root;
 }
 
-const char *model_view_helper_name(const struct tma_model *m, int h)
-{
-	return m->helpers[h].name;
-}
-
 int model_view_slots_helper(const struct tma_model *m)
 {
 	return m->slots_helper;
@@ -49,11 +44,6 @@ const int *model_view_kids(const struct tma_model *m, int parent, int *n)
 {
 	*n = m->kid_start[parent + 2] - m->kid_start[parent + 1];
 	return m->kids + m->kid_start[parent + 1];
-}
-
-int model_view_flag_cycles(const struct tma_model *m)
-{
-	return m->ntloop;
 }
 
 const int *model_view_threshold_order(const struct tma_model *m, int *n)

@@ -26,9 +26,5 @@ const int *model_view_order(const struct tma_model *m, int *n);
 const int *model_view_kids(const struct tma_model *m, int parent, int *n);
 /* Every node with the flags its threshold reads first. */
 const int *model_view_threshold_order(const struct tma_model *m, int *n);
-/* Nodes whose flags depend on a cycle of flags (the evaluator repeats them until stable). */
-int model_view_flag_cycles(const struct tma_model *m);
-/* The constant or helper index's name, for a reader. */
-const char *model_view_helper_name(const struct tma_model *m, int h);
 
 #endif

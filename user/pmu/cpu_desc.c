@@ -250,10 +250,7 @@ static int parse_event(struct cpu_parser *p, char **f, int nf)
 					    f[1], key, val, CPU_DESC_MAX_GP - 1,
 					    smt_off ? "" : ", or fixed:N");
 			}
-			if (smt_off)
-				have_smt_off = true;
-			else
-				have_counters = true;
+			*(smt_off ? &have_smt_off : &have_counters) = true;
 			continue;
 		}
 		return perr(p,

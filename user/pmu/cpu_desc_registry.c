@@ -160,35 +160,29 @@ int cpu_desc_init(char *err, size_t errlen)
 {
 	const char *dir = cpu_desc_dir();
 
-	if (loaded) {
-		if (load_ret)
-			snprintf(err, errlen, "%s", load_err);
-		return load_ret;
-	}
-	loaded = true;
-	load_ret = 0;
-	for (const struct embedded_file *b = cpu_builtins; b->id && !load_ret; b++) {
-		struct cpu_desc *d =
-			cpu_desc_parse(b->text, b->len, b->path, load_err, sizeof(load_err));
-
-		load_ret = d ? add(d, load_err, sizeof(load_err)) : -EINVAL;
-	}
-	if (!load_ret && dir)
-		load_ret = load_dir(dir, load_err, sizeof(load_err));
-	if (!load_ret)
-		load_ret = check_overlaps(load_err, sizeof(load_err));
-	if (load_ret) {
-		int ret = load_ret;
-
-		cpu_desc_reset();
+	if (!loaded) {
 		loaded = true;
-		load_ret = ret;
-		snprintf(err, errlen, "%s", load_err);
-		return ret;
+		load_ret = 0;
+		for (const struct embedded_file *b = cpu_builtins; b->id && !load_ret; b++) {
+			struct cpu_desc *d = cpu_desc_parse(b->text, b->len, b->path, load_err,
+							    sizeof(load_err));
+
+			load_ret = d ? add(d, load_err, sizeof(load_err)) : -EINVAL;
+		}
+		if (!load_ret && dir)
+			load_ret = load_dir(dir, load_err, sizeof(load_err));
+		if (!load_ret)
+			load_ret = check_overlaps(load_err, sizeof(load_err));
+		if (load_ret) {
+			cpu_desc_reset();
+			loaded = true; /* none, and the error said at every call */
+		} else if (nregistry) {
+			qsort(registry, (size_t)nregistry, sizeof(*registry), cmp_id);
+		}
 	}
-	if (nregistry)
-		qsort(registry, (size_t)nregistry, sizeof(*registry), cmp_id);
-	return 0;
+	if (load_ret)
+		snprintf(err, errlen, "%s", load_err);
+	return load_ret;
 }
 
 static bool ready(void)

@@ -32,16 +32,12 @@ static const char *cpu_root(const struct cpu_detect_opts *o)
 	return env ? env : "";
 }
 
-static void cpu_path(char *buf, size_t len, const char *root, const char *path)
-{
-	snprintf(buf, len, "%s%s", root, path);
-}
-
-static bool cpu_exists(const char *root, const char *path)
+/* Whether the core PMU pmu lists event in sysfs. */
+static bool cpu_pmu_has(const char *root, const char *pmu, const char *event)
 {
 	char buf[512];
 
-	cpu_path(buf, sizeof(buf), root, path);
+	snprintf(buf, sizeof(buf), "%s" CPU_PMU_DIR "/%s/events/%s", root, pmu, event);
 	return access(buf, F_OK) == 0;
 }
 
@@ -88,7 +84,7 @@ static int cpu_parse_cpuinfo(const char *root, struct cpu_info *ci, char *err, s
 	bool have_vendor = false, have_family = false, have_model = false, have_stepping = false;
 	FILE *f;
 
-	cpu_path(path, sizeof(path), root, "/proc/cpuinfo");
+	snprintf(path, sizeof(path), "%s/proc/cpuinfo", root);
 	f = fopen(path, "re");
 	if (!f) {
 		int e = -errno;
@@ -266,12 +262,8 @@ static void cpu_find_pmu(const char *root, struct cpu_info *ci)
 		ci->has_pmu = true;
 		ci->pmu_type = (unsigned int)type;
 		snprintf(ci->pmu_name, sizeof(ci->pmu_name), "%s", names[i]);
-		snprintf(path, sizeof(path), "%s/%s/events/topdown-retiring", CPU_PMU_DIR,
-			 names[i]);
-		ci->topdown_use_fixed = cpu_exists(root, path);
-		snprintf(path, sizeof(path), "%s/%s/events/topdown-heavy-ops", CPU_PMU_DIR,
-			 names[i]);
-		ci->topdown_l2 = cpu_exists(root, path);
+		ci->topdown_use_fixed = cpu_pmu_has(root, names[i], "topdown-retiring");
+		ci->topdown_l2 = cpu_pmu_has(root, names[i], "topdown-heavy-ops");
 		return;
 	}
 }

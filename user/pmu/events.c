@@ -56,50 +56,48 @@ static const struct {
 
 #define EVENT_CFG_ANY_BIT (1ull << 21) /* AnyThread: count both SMT threads (PMU v3-v4) */
 
-/*
- * The kernel's software events (PERF_TYPE_SOFTWARE), under names with a dot as
- * the model language wants.  Counted per CPU, they run on any machine, which
- * is what lets a model of them exercise the live path without a PMU.
- * SW.TASK_CLOCK opens per CPU (kernel 6.18 accepts it) and then counts the
- * CPU context's time, like SW.CPU_CLOCK.  SW.REFUSED is a software event no
- * kernel has (past PERF_COUNT_SW_MAX: perf_event_open says ENOENT): a group
- * the kernel refuses, on any machine, for the tests of that path.
- */
+/* The events the kernel knows by a config of its own type: no PMU table, no description. */
 static const struct {
 	const char *name;
+	uint32_t type;
 	uint64_t config;
-} event_software[] = {
-	{ "SW.CPU_CLOCK", PERF_COUNT_SW_CPU_CLOCK },
-	{ "SW.TASK_CLOCK", PERF_COUNT_SW_TASK_CLOCK },
-	{ "SW.CONTEXT_SWITCHES", PERF_COUNT_SW_CONTEXT_SWITCHES },
-	{ "SW.CPU_MIGRATIONS", PERF_COUNT_SW_CPU_MIGRATIONS },
-	{ "SW.PAGE_FAULTS", PERF_COUNT_SW_PAGE_FAULTS },
-	{ "SW.MINOR_FAULTS", PERF_COUNT_SW_PAGE_FAULTS_MIN },
-	{ "SW.MAJOR_FAULTS", PERF_COUNT_SW_PAGE_FAULTS_MAJ },
-	{ "SW.REFUSED", 0xffff },
-};
-
-/*
- * perf's generic hardware events (PERF_TYPE_HARDWARE), by perf's names: the
- * kernel maps each to this PMU's own event, or refuses it (-ENOENT) where the
- * PMU has none, as QEMU's emulated PMUv3 does for all but cycles and
- * instructions.  They run on any CPU with a PMU, which is what the model
- * `generic` needs.  The kernel places them (a fixed counter where one fits).
- */
-static const struct {
-	const char *name;
-	uint64_t config;
-} event_hardware[] = {
-	{ "cycles", PERF_COUNT_HW_CPU_CYCLES },
-	{ "instructions", PERF_COUNT_HW_INSTRUCTIONS },
-	{ "cache-references", PERF_COUNT_HW_CACHE_REFERENCES },
-	{ "cache-misses", PERF_COUNT_HW_CACHE_MISSES },
-	{ "branch-instructions", PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-	{ "branch-misses", PERF_COUNT_HW_BRANCH_MISSES },
-	{ "bus-cycles", PERF_COUNT_HW_BUS_CYCLES },
-	{ "stalled-cycles-frontend", PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
-	{ "stalled-cycles-backend", PERF_COUNT_HW_STALLED_CYCLES_BACKEND },
-	{ "ref-cycles", PERF_COUNT_HW_REF_CPU_CYCLES },
+} event_kernel[] = {
+	/*
+	 * The kernel's software events, under names with a dot as the model
+	 * language wants.  Counted per CPU, they run on any machine, which is
+	 * what lets a model of them exercise the live path without a PMU.
+	 * SW.TASK_CLOCK opens per CPU (kernel 6.18 accepts it) and then counts
+	 * the CPU context's time, like SW.CPU_CLOCK.  SW.REFUSED is a software
+	 * event no kernel has (past PERF_COUNT_SW_MAX: perf_event_open says
+	 * ENOENT): a group the kernel refuses, on any machine, for the tests of
+	 * that path.
+	 */
+	{ "SW.CPU_CLOCK", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
+	{ "SW.TASK_CLOCK", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
+	{ "SW.CONTEXT_SWITCHES", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "SW.CPU_MIGRATIONS", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
+	{ "SW.PAGE_FAULTS", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+	{ "SW.MINOR_FAULTS", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN },
+	{ "SW.MAJOR_FAULTS", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
+	{ "SW.REFUSED", PERF_TYPE_SOFTWARE, 0xffff },
+	/*
+	 * perf's generic hardware events, by perf's names: the kernel maps each
+	 * to this PMU's own event, or refuses it (-ENOENT) where the PMU has
+	 * none, as QEMU's emulated PMUv3 does for all but cycles and
+	 * instructions.  They run on any CPU with a PMU, which is what the model
+	 * `generic` needs.  The kernel decides which counter (a fixed one where
+	 * one fits); the planner counts each as one general-purpose counter.
+	 */
+	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
+	{ "cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES },
+	{ "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
+	{ "branch-instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
+	{ "bus-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES },
+	{ "stalled-cycles-frontend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
+	{ "stalled-cycles-backend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND },
+	{ "ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES },
 };
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -206,10 +204,7 @@ static int event_parse_mod(const char *name, const char *mod, struct event_mods 
 	}
 	/* The seed's privilege filters (Kernel_Utilization, IpFarBranch). */
 	if (!strcmp(mod, "SUP") || !strcmp(mod, "USER")) {
-		if (mod[0] == 'S')
-			m->sup = true;
-		else
-			m->user = true;
+		*(mod[0] == 'S' ? &m->sup : &m->user) = true;
 		if (m->sup && m->user)
 			goto bad_value;
 		return 0;
@@ -419,44 +414,39 @@ bool event_is_software(const char *name)
 	return name && !strncmp(name, "SW.", 3);
 }
 
+/* Event name's entry in event_kernel, or -1. */
+static int event_kernel_find(const char *name)
+{
+	for (size_t i = 0; name && i < ARRAY_LEN(event_kernel); i++)
+		if (!strcmp(event_kernel[i].name, name))
+			return (int)i;
+	return -1;
+}
+
 bool event_is_generic_hw(const char *name)
 {
-	for (size_t i = 0; name && i < ARRAY_LEN(event_hardware); i++)
-		if (!strcmp(event_hardware[i].name, name))
-			return true;
-	return false;
+	int k = event_kernel_find(name);
+
+	return k >= 0 && event_kernel[k].type == PERF_TYPE_HARDWARE;
 }
 
 /*
- * cycles, instructions...: the kernel's own mapping for whatever core PMU this
- * is, so no CPU description is needed.  The kernel decides which counter (a
- * fixed one on Intel); the planner counts each as one general-purpose counter.
+ * A software or generic hardware event (event_kernel); SW.NAME takes no
+ * modifiers (the kernel ignores the filters for the clocks).
  */
-static int event_encode_generic_hw(const char *name, struct event_enc *out)
+static int event_encode_kernel(const char *name, struct event_enc *out, char *err, size_t errlen)
 {
-	for (size_t i = 0; i < ARRAY_LEN(event_hardware); i++) {
-		if (strcmp(event_hardware[i].name, name))
-			continue;
-		out->kind = EVENT_GP;
-		out->counter_mask = UINT32_MAX;
-		event_attr_init(&out->attr, PERF_TYPE_HARDWARE, event_hardware[i].config, 0);
-		return 0;
-	}
-	return -ENOENT;
-}
+	int k = event_kernel_find(name);
+	bool sw = event_is_software(name);
 
-/* SW.NAME: no modifiers (the kernel ignores the filters for the clocks), no PMU needed. */
-static int event_encode_software(const char *name, struct event_enc *out, char *err, size_t errlen)
-{
-	if (strchr(name, ':')) {
+	if (sw && strchr(name, ':')) {
 		snprintf(err, errlen, "%s: software events take no modifiers", name);
 		return -EINVAL;
 	}
-	for (size_t i = 0; i < ARRAY_LEN(event_software); i++) {
-		if (strcmp(event_software[i].name, name))
-			continue;
-		out->kind = EVENT_SOFTWARE;
-		event_attr_init(&out->attr, PERF_TYPE_SOFTWARE, event_software[i].config, 0);
+	if (k >= 0) {
+		out->kind = sw ? EVENT_SOFTWARE : EVENT_GP;
+		out->counter_mask = sw ? 0 : UINT32_MAX;
+		event_attr_init(&out->attr, event_kernel[k].type, event_kernel[k].config, 0);
 		return 0;
 	}
 	snprintf(err, errlen,
@@ -486,9 +476,9 @@ static int event_encode_fixed(const struct event_target *t, const char *name,
 			 name);
 		return -EINVAL;
 	}
+	out->kind = EVENT_FIXED;
+	out->fixed = fixed;
 	if (de && de->event) {
-		out->kind = EVENT_FIXED;
-		out->fixed = fixed;
 		out->counter_mask = UINT32_MAX; /* spills to an event counter when taken */
 		event_attr_init(&out->attr, t->pmu_type, de->event | (uint64_t)de->umask << 8, 0);
 		return 0;
@@ -500,8 +490,6 @@ static int event_encode_fixed(const struct event_target *t, const char *name,
 			 name, fixed, t->cpu ? t->cpu->path : "the CPU description");
 		return -EINVAL;
 	}
-	out->kind = EVENT_FIXED;
-	out->fixed = fixed;
 	/* Fixed counters 0 and 1 spill to any GP counter when taken; REF_TSC cannot. */
 	out->counter_mask = fixed == 2 ? 0 : UINT32_MAX;
 	event_attr_init(&out->attr, t->pmu_type,
@@ -566,10 +554,8 @@ int event_encode(const struct event_target *t, const char *name, struct event_en
 		out->kind = EVENT_PSEUDO;
 		return 0;
 	}
-	if (event_is_software(name))
-		return event_encode_software(name, out, err, errlen);
-	if (event_is_generic_hw(name))
-		return event_encode_generic_hw(name, out);
+	if (event_is_software(name) || event_is_generic_hw(name))
+		return event_encode_kernel(name, out, err, errlen);
 	if (!t || (!t->pfm_pmu && !t->cpu)) {
 		snprintf(err, errlen, "%s: no PMU to encode it for: give --model", name);
 		return -EINVAL;

@@ -24,6 +24,8 @@ struct plan_state {
 	int nenc;
 	bool *placed;
 	struct plan_group *group;
+	int *members; /* every group's room, one block */
+	int *set;     /* room for every event: the set being placed */
 	int ngroups;
 	int gp;
 	int cycles; /* the event each new hardware group starts with; -1: none */
@@ -122,6 +124,24 @@ static int plan_find(const struct plan_state *s, const char *name)
 	return -1;
 }
 
+/* Appends node's unplaced general-purpose events not yet in set[0..nset); the new nset. */
+static int plan_node_gp(const struct plan_state *s, const struct plan_node *node, int *set,
+			int nset)
+{
+	for (int k = 0; k < node->nevents; k++) {
+		int i = plan_find(s, node->events[k]);
+		bool dup = false;
+
+		if (i < 0 || s->placed[i] || !plan_takes_gp(s, i))
+			continue;
+		for (int j = 0; j < nset; j++)
+			dup |= set[j] == i;
+		if (!dup)
+			set[nset++] = i;
+	}
+	return nset;
+}
+
 static int plan_cmp_config(const void *a, const void *b, void *arg)
 {
 	const struct event_enc *enc = arg;
@@ -175,32 +195,20 @@ static int plan_encode(const struct plan_input *in, struct plan_state *s, struct
  * they take at most 1/PLAN_TOP_GP_SHARE of the counters, so those levels are
  * measured all the time (spr: Frontend_Bound subtracts INT_MISC.UOP_DROPPING
  * from the metric; icx's level 2 needs too many for this).  Returns the
- * deepest level group 0 then holds whole.
+ * deepest level group 0 then holds whole.  set: room for every event.
  */
-static int plan_topdown_top(struct plan_state *s, const struct plan_input *in)
+static int plan_topdown_top(struct plan_state *s, const struct plan_input *in, int *set)
 {
-	int set[PLAN_MAX_EVENTS], budget = s->gp / PLAN_TOP_GP_SHARE, used = 0;
+	int budget = s->gp / PLAN_TOP_GP_SHARE, used = 0;
 
 	for (int level = 1; level <= 2; level++) {
 		int nset = 0;
 
 		for (int n = 0; n < in->nnodes; n++)
-			for (int k = 0; in->nodes[n].level == level && k < in->nodes[n].nevents;
-			     k++) {
-				int i = plan_find(s, in->nodes[n].events[k]);
-				bool dup = false;
-
-				if (i < 0 || s->placed[i] || !plan_takes_gp(s, i))
-					continue;
-				for (int j = 0; j < nset; j++)
-					dup |= set[j] == i;
-				if (dup)
-					continue;
-				if (used + nset == budget)
-					return level - 1; /* too many: this level takes turns */
-				set[nset++] = i;
-			}
-		if (!plan_fits(s, &s->group[0], set, nset))
+			if (in->nodes[n].level == level)
+				nset = plan_node_gp(s, &in->nodes[n], set, nset);
+		/* too many, or not beside the topdown events: this level takes turns */
+		if (used + nset > budget || !plan_fits(s, &s->group[0], set, nset))
 			return level - 1;
 		plan_add(s, 0, set, nset);
 		used += nset;
@@ -212,13 +220,8 @@ static int plan_topdown_top(struct plan_state *s, const struct plan_input *in)
 static int plan_topdown_group(struct plan_state *s, const struct plan_input *in, char *err,
 			      size_t errlen)
 {
-	int *td = calloc(s->cap, sizeof(*td)), ntd = 0;
-	int slots = -1, nmetric = 0;
+	int *td = s->set, ntd = 0, slots = -1, nmetric = 0;
 
-	if (!td) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
 	for (int i = 0; i < s->nenc; i++) {
 		if (s->enc[i].kind == EVENT_SLOTS)
 			slots = i;
@@ -228,10 +231,8 @@ static int plan_topdown_group(struct plan_state *s, const struct plan_input *in,
 	if (nmetric && slots < 0) {
 		int ret = event_encode(in->target, "TOPDOWN.SLOTS", &s->enc[s->nenc], err, errlen);
 
-		if (ret) {
-			free(td);
+		if (ret)
 			return ret;
-		}
 		slots = s->nenc++;
 	}
 	if (slots >= 0)
@@ -261,24 +262,19 @@ static int plan_topdown_group(struct plan_state *s, const struct plan_input *in,
 		plan_add(s, plan_new_group(s), td, ntd);
 	/* Levels 4-6: the GP events are multiplexed elsewhere, this group is pinned. */
 	if (ntd && in->rotate) {
-		s->top_levels = plan_topdown_top(s, in);
+		s->top_levels = plan_topdown_top(s, in, td);
 		s->sealed = s->ngroups;
 		for (int k = 0; k < s->group[0].n; k++)
 			counter_fit_add(&s->beside, &s->enc[s->group[0].member[k]]);
 	}
-	free(td);
 	return 0;
 }
 
 /* Each node's GP events together where possible, in model order; then the rest. */
 static int plan_pack_gp(struct plan_state *s, const struct plan_input *in, char *err, size_t errlen)
 {
-	int *set = calloc(s->cap, sizeof(*set));
+	int *set = s->set;
 
-	if (!set) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
 	for (int i = 0; i < s->nenc; i++) {
 		int cyc = s->cycles;
 		struct plan_group empty = { &cyc, cyc >= 0 && cyc != i };
@@ -292,25 +288,12 @@ static int plan_pack_gp(struct plan_state *s, const struct plan_input *in, char 
 				 s->enc[i].kind == EVENT_SOFTWARE ? UINT32_MAX :
 								    s->enc[i].counter_mask,
 				 s->gp);
-			free(set);
 			return -ENOSPC;
 		}
 	}
 	for (int n = 0; n < in->nnodes; n++) {
-		const struct plan_node *node = &in->nodes[n];
-		int nset = 0;
+		int nset = plan_node_gp(s, &in->nodes[n], set, 0);
 
-		for (int k = 0; k < node->nevents; k++) {
-			int i = plan_find(s, node->events[k]);
-			bool dup = false;
-
-			if (i < 0 || s->placed[i] || !plan_takes_gp(s, i))
-				continue;
-			for (int j = 0; j < nset; j++)
-				dup |= set[j] == i;
-			if (!dup)
-				set[nset++] = i;
-		}
 		/* Sorted, so a node's events land in the same order whatever the model's. */
 		for (int a = 1; a < nset; a++)
 			for (int b = a; b > 0 && set[b] < set[b - 1]; b--) {
@@ -327,7 +310,6 @@ static int plan_pack_gp(struct plan_state *s, const struct plan_input *in, char 
 	for (int i = 0; i < s->nenc; i++)
 		if ((plan_takes_gp(s, i) || s->enc[i].kind == EVENT_FIXED) && !s->placed[i])
 			plan_place_set(s, &i, 1);
-	free(set);
 	return 0;
 }
 
@@ -489,19 +471,15 @@ int plan_build(const struct plan_input *in, struct plan *out, char *err, size_t 
 		goto cleanup;
 	s.placed = calloc(s.cap, sizeof(*s.placed));
 	s.group = calloc(s.cap, sizeof(*s.group));
-	if (!s.placed || !s.group) {
+	s.members = calloc(s.cap * s.cap, sizeof(*s.members));
+	s.set = calloc(s.cap, sizeof(*s.set));
+	if (!s.placed || !s.group || !s.members || !s.set) {
 		ret = -ENOMEM;
 		snprintf(err, errlen, "out of memory");
 		goto cleanup;
 	}
-	for (size_t g = 0; g < s.cap; g++) {
-		s.group[g].member = calloc(s.cap, sizeof(int));
-		if (!s.group[g].member) {
-			ret = -ENOMEM;
-			snprintf(err, errlen, "out of memory");
-			goto cleanup;
-		}
-	}
+	for (size_t g = 0; g < s.cap; g++)
+		s.group[g].member = s.members + g * s.cap;
 	s.cycles = in->group_cycles ? plan_find(&s, in->group_cycles) : -1;
 	/* Only hardware groups carry it, and only where it is a counter of their own. */
 	if (s.cycles >= 0 && s.enc[s.cycles].kind != EVENT_GP)
@@ -519,9 +497,8 @@ int plan_build(const struct plan_input *in, struct plan *out, char *err, size_t 
 	if (!ret)
 		ret = plan_rotate_nodes(in, out, err, errlen);
 cleanup:
-	if (s.group)
-		for (size_t g = 0; g < s.cap; g++)
-			free(s.group[g].member);
+	free(s.members);
+	free(s.set);
 	free(s.group);
 	free(s.placed);
 	free(s.enc);

@@ -67,11 +67,6 @@ int pmu_count_cpus(const char *path)
 	return ret ? ret : n ? n : -EINVAL;
 }
 
-static int read_online(bool *mask, int max)
-{
-	return pmu_read_online(PMU_ONLINE_PATH, mask, max);
-}
-
 int pmu_probe(const struct perf_event_attr *attr)
 {
 	struct perf_event_attr a = *attr;
@@ -79,7 +74,7 @@ int pmu_probe(const struct perf_event_attr *attr)
 	int cpu = 0, fd;
 
 	/* The first online CPU: CPU 0 may be offline. */
-	if (!read_online(online, 1024))
+	if (!pmu_read_online(PMU_ONLINE_PATH, online, 1024))
 		while (cpu < 1023 && !online[cpu])
 			cpu++;
 	a.disabled = 1;
@@ -115,29 +110,23 @@ static const char *pmu_errno_hint(int err)
 	}
 }
 
-void pmu_close_cpu(struct pmu_set *s, int cpu)
-{
-	s->online[cpu] = false;
-	for (int e = 0; e < s->nevents; e++) {
-		int *fd = &s->fds[e * s->ncpus + cpu];
-
-		if (*fd >= 0)
-			close(*fd);
-		*fd = -1;
-	}
-}
-
-/* Group g's events on cpu closed (one that failed to open). */
+/* Group g's events on cpu closed (one that failed to open); g -1: every group's. */
 static void close_group_cpu(struct pmu_set *s, int g, int cpu)
 {
 	for (int e = 0; e < s->nevents; e++) {
 		int *fd = &s->fds[e * s->ncpus + cpu];
 
-		if (s->events[e].group == g && *fd >= 0) {
+		if ((g < 0 || s->events[e].group == g) && *fd >= 0) {
 			close(*fd);
 			*fd = -1;
 		}
 	}
+}
+
+void pmu_close_cpu(struct pmu_set *s, int cpu)
+{
+	s->online[cpu] = false;
+	close_group_cpu(s, -1, cpu);
 }
 
 /* The events of groups (bit g: group g) closed on every CPU. */
@@ -287,7 +276,7 @@ int pmu_open(struct pmu_set *s, const struct pmu_event *events, int nevents, int
 		s->fds[i] = -1;
 	for (int e = 0; e < nevents; e++)
 		s->leader[e] = e == 0 || events[e - 1].group != events[e].group;
-	if (read_online(s->online, ncpus)) {
+	if (pmu_read_online(PMU_ONLINE_PATH, s->online, ncpus)) {
 		/* No sysfs: assume every possible CPU is online. */
 		for (int cpu = 0; cpu < ncpus; cpu++)
 			s->online[cpu] = true;
@@ -320,60 +309,6 @@ int pmu_enable_cpu(struct pmu_set *s, int cpu)
 			continue;
 		if (ioctl(fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP))
 			return -errno;
-	}
-	return 0;
-}
-
-int pmu_enable(struct pmu_set *s)
-{
-	for (int cpu = 0; cpu < s->ncpus; cpu++) {
-		int ret = pmu_enable_cpu(s, cpu);
-
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-/* One ioctl (req) on cpu's leader of each group of groups. */
-static int leaders_ioctl(struct pmu_set *s, int cpu, uint64_t groups, unsigned long req)
-{
-	int g = -1;
-
-	for (int e = 0; e < s->nevents; e++) {
-		int fd = s->fds[e * s->ncpus + cpu];
-
-		g += s->leader[e];
-		if (!s->leader[e] || g >= 64 || !((groups >> g) & 1))
-			continue;
-		if (fd >= 0 && ioctl(fd, req, 0))
-			return -errno;
-	}
-	return 0;
-}
-
-int pmu_switch_cpu(struct pmu_set *s, int cpu, uint64_t on, uint64_t off)
-{
-	/*
-	 * The leader only, without PERF_IOC_FLAG_GROUP: a disabled leader takes
-	 * its group off the PMU while the members stay enabled, so enabling it
-	 * brings the whole group back.  Disabling the members too (the flag) left
-	 * them off after the group's next enable on 6.18: they never counted again.
-	 * On then off: the CPU always has a group enabled.
-	 */
-	int ret = leaders_ioctl(s, cpu, on, PERF_EVENT_IOC_ENABLE);
-
-	return ret ? ret : leaders_ioctl(s, cpu, off & ~on, PERF_EVENT_IOC_DISABLE);
-}
-
-int pmu_switch_groups(struct pmu_set *s, uint64_t on, uint64_t off)
-{
-	/* CPU by CPU: each has a group enabled throughout (pmu_switch_cpu). */
-	for (int cpu = 0; cpu < s->ncpus; cpu++) {
-		int ret = pmu_switch_cpu(s, cpu, on, off);
-
-		if (ret)
-			return ret;
 	}
 	return 0;
 }
@@ -416,14 +351,6 @@ static int group_leader(const struct pmu_set *s, int g)
 	return -1;
 }
 
-/* The leader of group g, when open on cpu; else -1. */
-static int open_leader(const struct pmu_set *s, int g, int cpu)
-{
-	int e = group_leader(s, g);
-
-	return e >= 0 && s->fds[e * s->ncpus + cpu] >= 0 ? e : -1;
-}
-
 int pmu_cpu_enabled_ns(const struct pmu_set *s, int cpu, uint64_t *ns)
 {
 	int ret = -EOPNOTSUPP, clock = -1;
@@ -431,8 +358,8 @@ int pmu_cpu_enabled_ns(const struct pmu_set *s, int cpu, uint64_t *ns)
 
 	/* One read, not one per group: every interval, for every CPU (256 CPUs x 20 groups). */
 	if (s->clock_group >= 0 && cpu >= 0 && cpu < s->ncpus)
-		clock = open_leader(s, s->clock_group, cpu);
-	if (clock >= 0)
+		clock = group_leader(s, s->clock_group);
+	if (clock >= 0 && s->fds[clock * s->ncpus + cpu] >= 0)
 		return event_times(s, clock, cpu, ns, &running);
 
 	/*
@@ -458,46 +385,42 @@ int pmu_cpu_enabled_ns(const struct pmu_set *s, int cpu, uint64_t *ns)
 	return ret;
 }
 
-int pmu_group_ran(const struct pmu_set *s, int g)
+/*
+ * Leader e's times on every CPU it is open on: 1 on the first that ran (or,
+ * off_pmu, that the kernel holds in its error state), else 0 when some CPU
+ * was read, -EOPNOTSUPP when none was, or -errno.
+ */
+static int leader_times_say(const struct pmu_set *s, int e, bool off_pmu)
 {
-	int e = group_leader(s, g), seen = 0;
+	int seen = 0;
 
-	if (e < 0)
-		return -EOPNOTSUPP;
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
 		uint64_t enabled, running;
 		int ret = event_times(s, e, cpu, &enabled, &running);
 
 		if (ret == -EBADF)
 			continue;
+		if (off_pmu ? ret == -ENODATA : !ret && running)
+			return 1;
 		if (ret)
 			return ret;
-		if (running)
-			return 1;
 		seen++;
 	}
 	return seen ? 0 : -EOPNOTSUPP;
 }
 
+int pmu_group_ran(const struct pmu_set *s, int g)
+{
+	int e = group_leader(s, g);
+
+	return e < 0 ? -EOPNOTSUPP : leader_times_say(s, e, false);
+}
+
 int pmu_group_off_pmu(const struct pmu_set *s, int g)
 {
-	int e = group_leader(s, g), seen = 0;
+	int e = group_leader(s, g);
 
-	if (e < 0 || !s->events[e].attr.pinned)
-		return 0;
-	for (int cpu = 0; cpu < s->ncpus; cpu++) {
-		uint64_t enabled, running;
-		int ret = event_times(s, e, cpu, &enabled, &running);
-
-		if (ret == -ENODATA)
-			return 1;
-		if (ret == -EBADF)
-			continue;
-		if (ret)
-			return ret;
-		seen++;
-	}
-	return seen ? 0 : -EOPNOTSUPP;
+	return e < 0 || !s->events[e].attr.pinned ? 0 : leader_times_say(s, e, true);
 }
 
 void pmu_close(struct pmu_set *s)
@@ -512,29 +435,4 @@ void pmu_close(struct pmu_set *s)
 	for (int g = 0; g < 64; g++)
 		free(s->unopened_why[g]);
 	memset(s, 0, sizeof(*s));
-}
-
-int pmu_software_events(struct pmu_event *out, int max)
-{
-	static const struct {
-		const char *name;
-		unsigned long long config;
-	} sw[] = {
-		{ "cpu-clock", PERF_COUNT_SW_CPU_CLOCK },
-		{ "context-switches", PERF_COUNT_SW_CONTEXT_SWITCHES },
-		{ "cpu-migrations", PERF_COUNT_SW_CPU_MIGRATIONS },
-		{ "page-faults", PERF_COUNT_SW_PAGE_FAULTS },
-	};
-	int n = sizeof(sw) / sizeof(sw[0]);
-
-	if (max < n)
-		return -ENOSPC;
-	for (int i = 0; i < n; i++) {
-		memset(&out[i], 0, sizeof(out[i]));
-		out[i].name = sw[i].name;
-		out[i].attr.type = PERF_TYPE_SOFTWARE;
-		out[i].attr.config = sw[i].config;
-		out[i].group = 0;
-	}
-	return n;
 }

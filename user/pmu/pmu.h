@@ -56,17 +56,6 @@ int pmu_open(struct pmu_set *s, const struct pmu_event *events, int nevents, int
 	     size_t errlen);
 /* The groups opened (bit g: group g): all of s's but the unopened. */
 uint64_t pmu_open_groups(const struct pmu_set *s);
-/* Enables every group with one ioctl on its leader. */
-int pmu_enable(struct pmu_set *s);
-/*
- * Enables the groups of on and disables those of off (bit g: group g; a
- * group in both stays on) on cpu, one ioctl per group leader, those going on
- * first: for the BPF-time bench and tests that leave groups off (a run
- * enables every group, pmu_enable_cpu()).  0 or -errno.
- */
-int pmu_switch_cpu(struct pmu_set *s, int cpu, uint64_t on, uint64_t off);
-/* The same on every CPU, CPU by CPU. */
-int pmu_switch_groups(struct pmu_set *s, uint64_t on, uint64_t off);
 
 /*
  * One CPU's events, for CPU hotplug: the kernel leaves a CPU's events off for
@@ -116,13 +105,6 @@ int pmu_read_online(const char *path, bool *mask, int max);
 /* How many CPUs a CPU list file names (sysfs's online, possible): >= 1, or -errno. */
 int pmu_count_cpus(const char *path);
 void pmu_close(struct pmu_set *s);
-
-/*
- * Four software events in one group, cpu-clock leading: a PMU-free stand-in
- * for a model's events in the collector's limit test and the BPF-time bench
- * (--pmu software itself plans the model "software" like any model).
- */
-int pmu_software_events(struct pmu_event *out, int max);
 
 /*
  * Whether the kernel opens attr (counting, on the first online CPU): 0, or

@@ -29,8 +29,9 @@
 
 /*
  * Whether groups can be on the PMU together (counter_fit.h); *gp: the
- * general-purpose counters they take.  The pinned groups come first: their fixed counters are theirs, a fixed-counter event of another
- * group whose counter they hold is counted on a general-purpose one.
+ * general-purpose counters they take.  The pinned groups come first: their
+ * fixed counters are theirs, a fixed-counter event of another group whose
+ * counter they hold is counted on a general-purpose one.
  */
 static bool groups_fit(const struct plan *p, uint64_t groups, bool software_takes_counters, int *gp)
 {
@@ -178,7 +179,8 @@ int plan_rotate(struct plan *p, const bool *base, bool software_takes_counters, 
 	return 0;
 }
 
-static void print_groups(FILE *f, uint64_t groups, const char *note)
+/* " 1, 4, 5" */
+static void print_groups(FILE *f, uint64_t groups)
 {
 	const char *sep = " ";
 
@@ -187,7 +189,6 @@ static void print_groups(FILE *f, uint64_t groups, const char *note)
 			fprintf(f, "%s%d", sep, g);
 			sep = ", ";
 		}
-	fprintf(f, "%s%s\n", groups ? "" : " none", note);
 }
 
 /* The events a switch reads when one set's groups counted since the last: every leader, its members. */
@@ -211,22 +212,16 @@ void plan_print_rotation(FILE *f, const struct plan *p)
 		"groups that counted since the last: %d events when one set counted, at most %d\n",
 		p->ngroups, most, p->nevents);
 	fprintf(f, "  pinned, on all the time: groups");
-	print_groups(f, p->always_on,
-		     !(p->nevents && p->ev[0].kind == EVENT_SLOTS && (p->always_on & 1)) ? "" :
-		     p->top_levels >= 2 ? " (the topdown group: levels 1-2 measured all the time)" :
-		     p->top_levels == 1 ? " (the topdown group: level 1 measured all the time)" :
-					  " (the topdown group)");
+	print_groups(f, p->always_on);
+	fprintf(f, "%s%s\n", p->always_on ? "" : " none",
+		!(p->nevents && p->ev[0].kind == EVENT_SLOTS && (p->always_on & 1)) ? "" :
+		p->top_levels >= 2 ? " (the topdown group: levels 1-2 measured all the time)" :
+		p->top_levels == 1 ? " (the topdown group: level 1 measured all the time)" :
+				     " (the topdown group)");
 	fprintf(f, "  multiplexed, in sets the PMU holds at once:");
 	for (int s = 0; s < p->nslices; s++) {
-		uint64_t own = p->slice_groups[s] & ~p->always_on;
-
 		fprintf(f, "%s", s ? " |" : "");
-		for (int g = 0; g < 64; g++)
-			if ((own >> g) & 1) {
-				fprintf(f, " %d", g);
-				own &= ~(1ull << g);
-				fprintf(f, "%s", own ? "," : "");
-			}
+		print_groups(f, p->slice_groups[s] & ~p->always_on);
 	}
 	fprintf(f, "\n");
 }
