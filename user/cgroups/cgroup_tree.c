@@ -212,7 +212,6 @@ int cgroup_tree_targets_of(const struct cgroup_tree *t, uint64_t id, struct cgro
 }
 
 struct ager {
-	struct cgroup_tree *t;
 	int keep;
 	void (*forget)(uint64_t id, void *ctx);
 	void *ctx;
@@ -228,14 +227,13 @@ static bool age_one(uint64_t id, void *val, void *ctx)
 	if (a->forget)
 		a->forget(id, a->ctx);
 	node_free(n);
-	a->t->forgotten++;
 	return false;
 }
 
 void cgroup_tree_age_removed(struct cgroup_tree *t, int keep,
 			     void (*forget)(uint64_t id, void *ctx), void *ctx)
 {
-	struct ager a = { t, keep, forget, ctx };
+	struct ager a = { keep, forget, ctx };
 
 	u64map_retain(&t->nodes, age_one, &a);
 }

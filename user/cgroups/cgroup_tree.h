@@ -45,11 +45,6 @@ struct cgroup_tree {
 	 */
 	bool (*classify)(struct cgroup_node *n, void *ctx);
 	void *classify_ctx;
-	/*
-	 * Nodes forgotten (freed) so far: while it stays the same, a node
-	 * pointer seen before still names the cgroup it named then.
-	 */
-	uint64_t forgotten;
 };
 
 /* specs NULL/0: the whole host.  Copies specs. */
