@@ -187,9 +187,10 @@ static const enum family row_family[PROM_ROWS_FAMILIES] = {
 	[PROM_ROWS_MEASURED] = F_TMA_MEASURED,
 };
 
-/* A label; one that could not be written fails the interval's text, never mislabels it. */
+/* `,name="value"`; one that could not be written fails the interval's text, never mislabels it. */
 static void label(struct prom_expo *e, struct prom_buf *b, const char *name, const char *value)
 {
+	prom_buf_putc(b, ',');
 	if (prom_label(b, name, value))
 		e->label_failed = true;
 }
@@ -280,7 +281,7 @@ static void host_series(struct prom_expo *e, enum family fam)
 {
 	prom_buf_put(&e->f[fam], defs[fam].name, e->name_len[fam]);
 	prom_buf_putc(&e->f[fam], '{');
-	label(e, &e->f[fam], "host", e->host);
+	prom_buf_put(&e->f[fam], e->labels.p, e->labels_host);
 }
 
 /*
@@ -292,15 +293,12 @@ static void formula_state_labels(struct prom_expo *e, const struct report_line *
 {
 	struct prom_buf *b = &e->f[F_BUILD_INFO];
 
-	prom_buf_putc(b, ',');
 	label(e, b, "smt", head->smt ? "true" : "false");
-	prom_buf_putc(b, ',');
 	label(e, b, "topdown_fixed", head->topdown_fixed ? "true" : "false");
 	if (head->pmu_slots) {
 		char width[INT_TEXT_MAX];
 
 		width[uint_text(head->pmu_slots, width)] = '\0';
-		prom_buf_putc(b, ',');
 		label(e, b, "pmu_slots", width);
 	}
 }
@@ -331,8 +329,8 @@ static int begin(struct prom_expo *e, const struct report_line *head, bool measu
 	free(e->host);
 	e->host = strdup(head->host ? head->host : "");
 	prom_buf_rewind(&e->labels);
-	if (e->host)
-		label(e, &e->labels, "host", e->host);
+	if (e->host && prom_label(&e->labels, "host", e->host))
+		e->label_failed = true;
 	if (!e->host || e->labels.failed) {
 		e->open = false; /* no line is taken without its labels */
 		return -ENOMEM;
@@ -340,11 +338,8 @@ static int begin(struct prom_expo *e, const struct report_line *head, bool measu
 	e->labels_host = e->labels.len;
 
 	host_series(e, F_BUILD_INFO);
-	prom_buf_putc(&e->f[F_BUILD_INFO], ',');
 	label(e, &e->f[F_BUILD_INFO], "version", TMACG_VERSION);
-	prom_buf_putc(&e->f[F_BUILD_INFO], ',');
 	label(e, &e->f[F_BUILD_INFO], "model", head->model ? head->model : "");
-	prom_buf_putc(&e->f[F_BUILD_INFO], ',');
 	label(e, &e->f[F_BUILD_INFO], "tma_version", head->tma_version ? head->tma_version : "");
 	if (measured)
 		formula_state_labels(e, head);
@@ -463,19 +458,15 @@ static const char *line_labels(struct prom_expo *e, const struct report_line *l)
 		b->len = e->labels_host;
 		b->failed = false;
 		if (res && res->k8s_namespace) {
-			prom_buf_putc(b, ',');
 			label(e, b, "namespace", res->k8s_namespace);
 		}
 		if (res && res->k8s_pod) {
-			prom_buf_putc(b, ',');
 			label(e, b, "pod", res->k8s_pod);
 		}
 		if (res && res->k8s_container) {
-			prom_buf_putc(b, ',');
 			label(e, b, "container", res->k8s_container);
 		}
 		if (!named || attempt) {
-			prom_buf_putc(b, ',');
 			label(e, b, "cgroup", l->cgroup ? l->cgroup : "");
 		}
 		prom_buf_putc(b, '\0'); /* a string too: hashed, and the rows' copy's source */
@@ -516,24 +507,6 @@ static void sample(struct prom_expo *e, enum family fam, double v)
 static bool is_tree_node(const struct prom_nodes *pn, int i, int max_level)
 {
 	return pn->tree_level[i] >= 1 && pn->tree_level[i] <= max_level;
-}
-
-/* Room for more bytes in *buf (cap *cap, len used); false when out of memory. */
-static bool room(char **buf, size_t *cap, size_t len, size_t more)
-{
-	size_t want = *cap ? *cap : 4096;
-	char *grown;
-
-	if (len + more <= *cap)
-		return true;
-	while (want < len + more)
-		want *= 2;
-	grown = realloc(*buf, want);
-	if (!grown)
-		return false;
-	*buf = grown;
-	*cap = want;
-	return true;
 }
 
 /* A node sample (rows.h) of the family being written: kept until node_samples_end. */
@@ -658,7 +631,6 @@ static void model_samples(struct prom_expo *e, const struct report_line *l)
 			continue;
 		if (tree_level[i] == PROM_NODES_INFO) {
 			line_head(e, F_TMA_INFO);
-			prom_buf_putc(&e->f[F_TMA_INFO], ',');
 			label(e, &e->f[F_TMA_INFO], "metric", model_node(l->tma, i)->name);
 			prom_buf_putc(&e->f[F_TMA_INFO], '}');
 			put_value(&e->f[F_TMA_INFO], r->value[i], ratio_text);
@@ -678,7 +650,6 @@ static void model_samples(struct prom_expo *e, const struct report_line *l)
 		measured_samples(e, l);
 	if (path) {
 		line_head(e, F_BOTTLENECK);
-		prom_buf_putc(&e->f[F_BOTTLENECK], ',');
 		label(e, &e->f[F_BOTTLENECK], "bottleneck", path);
 		prom_buf_put(&e->f[F_BOTTLENECK], "} 1\n", 4);
 	}
@@ -748,44 +719,16 @@ static void forget_unreported(struct prom_expo *e)
 	u64map_retain(&e->state, reported_now, e);
 }
 
-/* "# HELP name help\n# TYPE name type\n" at p (NULL: only measured); its length. */
-static size_t family_header(char *p, const struct family_def *d)
+/* Family i's HELP and TYPE lines, then its buffer's samples, onto b. */
+static void family_text(const struct prom_expo *e, int i, struct prom_buf *b)
 {
+	const struct family_def *d = &defs[i];
 	const char *parts[] = { "# HELP ", d->name, " ",     d->help, "\n# TYPE ",
 				d->name,   " ",	    d->type, "\n" };
-	size_t n = 0;
 
-	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-		size_t k = strlen(parts[i]);
-
-		if (p)
-			memcpy(p + n, parts[i], k);
-		n += k;
-	}
-	return n;
-}
-
-/* Appends n bytes to a piece of copied text; false when out of memory. */
-static bool piece_add(struct prom_piece *p, const char *s, size_t n)
-{
-	if (!n)
-		return true; /* s may be NULL: a family whose buffer was never written */
-	if (!room(&p->buf, &p->cap, p->len, n))
-		return false;
-	memcpy(p->buf + p->len, s, n);
-	p->len += n;
-	return true;
-}
-
-/* Family i's HELP and TYPE lines, then its buffer's samples, onto the copied piece. */
-static bool family_head_text(struct prom_expo *e, int i, struct prom_piece *p)
-{
-	size_t n = family_header(NULL, &defs[i]);
-
-	if (!room(&p->buf, &p->cap, p->len, n))
-		return false;
-	p->len += family_header(p->buf + p->len, &defs[i]);
-	return piece_add(p, e->f[i].p, e->f[i].len);
+	for (size_t k = 0; k < sizeof(parts) / sizeof(parts[0]); k++)
+		prom_buf_puts(b, parts[k]);
+	prom_buf_put(b, e->f[i].p, e->f[i].len);
 }
 
 /* Family i's rows family, or -1: not a node family. */
@@ -797,6 +740,14 @@ static int rows_of(int i)
 	return -1;
 }
 
+/* The bytes of b as a piece of t: b's memory is t's from here. */
+static void copied_piece(struct prom_text *t, struct prom_buf *b)
+{
+	t->piece[t->n++] =
+		(struct prom_piece){ .buf = b->p, .len = b->len, .cap = b->cap, .rows_family = -1 };
+	*b = (struct prom_buf){ 0 };
+}
+
 /*
  * The families in order: what their buffers hold copied into pieces of
  * their own (a few series per cgroup), each node family's samples a piece
@@ -804,7 +755,7 @@ static int rows_of(int i)
  */
 static bool pieces(struct prom_expo *e, struct prom_text *t)
 {
-	struct prom_piece *copy = NULL;
+	struct prom_buf copy = { 0 };
 
 	for (int i = 0; i < F_COUNT; i++) {
 		int f = rows_of(i);
@@ -812,18 +763,21 @@ static bool pieces(struct prom_expo *e, struct prom_text *t)
 
 		if (!e->f[i].len && !rows)
 			continue;
-		if (!copy) {
-			copy = &t->piece[t->n++];
-			*copy = (struct prom_piece){ .rows_family = -1 };
-		}
-		if (!family_head_text(e, i, copy))
-			return false;
+		family_text(e, i, &copy);
+		if (copy.failed)
+			break;
 		if (!rows)
 			continue;
 		/* Three node families, with a copied piece before each: always room. */
+		copied_piece(t, &copy);
 		t->piece[t->n++] = (struct prom_piece){ .rows_family = f };
-		copy = NULL;
 	}
+	if (copy.failed) {
+		prom_buf_free(&copy);
+		return false;
+	}
+	if (copy.len)
+		copied_piece(t, &copy);
 	t->rows = e->rows;
 	e->rows = NULL;
 	return true;
