@@ -227,13 +227,9 @@ static int replay_html_gather_from(struct replay_source *src, const struct tma_m
 int replay_html_gather(const struct replay_data *d, const struct tma_model *m, int level,
 		       struct html_report **out, FILE *err)
 {
-	struct replay_source src;
-	int rc;
+	struct replay_source src = replay_source_data(d);
 
-	replay_source_data(&src, d);
-	rc = replay_html_gather_from(&src, m, level, out, err);
-	replay_source_end(&src);
-	return rc;
+	return replay_html_gather_from(&src, m, level, out, err);
 }
 
 int replay_html_from(struct replay_source *src, const struct tma_model *m, int level, FILE *out,
@@ -261,11 +257,7 @@ int replay_html_from(struct replay_source *src, const struct tma_model *m, int l
 int replay_html_data(const struct replay_data *d, const struct tma_model *m, int level, FILE *out,
 		     FILE *err)
 {
-	struct replay_source src;
-	int rc;
+	struct replay_source src = replay_source_data(d);
 
-	replay_source_data(&src, d);
-	rc = replay_html_from(&src, m, level, out, err);
-	replay_source_end(&src);
-	return rc;
+	return replay_html_from(&src, m, level, out, err);
 }

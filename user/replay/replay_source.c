@@ -7,13 +7,13 @@
 
 #include "replay/replay_tmacg1.h"
 
-void replay_source_data(struct replay_source *s, const struct replay_data *d)
+struct replay_source replay_source_data(const struct replay_data *d)
 {
-	*s = (struct replay_source){ .name = d->name,
-				     .label = d->name,
-				     .rl_file = d->rl_file,
-				     .rl_defaults = d->rl_defaults,
-				     .data = d };
+	return (struct replay_source){ .name = d->name,
+				       .label = d->name,
+				       .rl_file = d->rl_file,
+				       .rl_defaults = d->rl_defaults,
+				       .data = d };
 }
 
 void replay_source_reader(struct replay_source *s, struct replay_reader *r, FILE *err)

@@ -119,11 +119,7 @@ int replay_top_from(struct replay_source *src, const struct tma_model *m, int le
 int replay_top_data(const struct replay_data *d, const struct tma_model *m, int level, bool color,
 		    int width, FILE *out, FILE *err)
 {
-	struct replay_source src;
-	int rc;
+	struct replay_source src = replay_source_data(d);
 
-	replay_source_data(&src, d);
-	rc = replay_top_from(&src, m, level, color, width, out, err);
-	replay_source_end(&src);
-	return rc;
+	return replay_top_from(&src, m, level, color, width, out, err);
 }
