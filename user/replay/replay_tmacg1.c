@@ -124,14 +124,17 @@ static int parse_task(json_object *t, struct replay_origin *g)
 	return get_name(t, "comm", &g->comm);
 }
 
-/* The note of node, added (NAN, NULL) when new; NULL when out of memory. */
-static struct replay_node_note *note_of(struct replay_origin *g, const char *node)
+struct replay_node_note *replay_origin_note(struct replay_origin *g, const char *node)
 {
 	struct replay_node_note *n;
 
 	for (int i = 0; i < g->nnotes; i++)
 		if (!strcmp(g->notes[i].node, node))
 			return &g->notes[i];
+	n = realloc(g->notes, (size_t)(g->nnotes + 1) * sizeof(*n));
+	if (!n)
+		return NULL;
+	g->notes = n;
 	n = &g->notes[g->nnotes];
 	*n = (struct replay_node_note){ strdup(node), NAN, NULL };
 	if (!n->node)
@@ -147,7 +150,6 @@ static struct replay_node_note *note_of(struct replay_origin *g, const char *nod
 static int parse_notes(json_object *q, struct replay_origin *g)
 {
 	json_object *m = NULL, *u = NULL, *objs[2];
-	size_t cap = 0;
 
 	g->has_measured = json_object_object_get_ex(q, "measured", &m);
 	g->has_unmeasured = json_object_object_get_ex(q, "unmeasured", &u);
@@ -155,10 +157,6 @@ static int parse_notes(json_object *q, struct replay_origin *g)
 	    (u && json_object_get_type(u) != json_type_object) || (g->has_measured && !m) ||
 	    (g->has_unmeasured && !u))
 		return -EINVAL;
-	cap = (m ? (size_t)json_object_object_length(m) : 0) +
-	      (u ? (size_t)json_object_object_length(u) : 0);
-	if (!(g->notes = calloc(cap + 1, sizeof(*g->notes))))
-		return -ENOMEM;
 	objs[0] = m;
 	objs[1] = u;
 	for (int k = 0; k < 2; k++) {
@@ -173,7 +171,7 @@ static int parse_notes(json_object *q, struct replay_origin *g)
 			if (k ? json_object_get_type(v) != json_type_string :
 				!number || !(f >= 0 && f <= 1))
 				return -EINVAL;
-			if (!(n = note_of(g, node)))
+			if (!(n = replay_origin_note(g, node)))
 				return -ENOMEM;
 			if (!k)
 				n->measured = f;
