@@ -530,25 +530,3 @@ bool replay_same_model(const struct replay_record *first, const struct replay_re
 	}
 	return true;
 }
-
-const char *replay_recorded_model(const struct replay_data *d, const char **version, char *err,
-				  size_t errlen)
-{
-	const struct replay_record *first = NULL;
-
-	err[0] = '\0';
-	*version = NULL;
-	for (int i = 0; i < d->nrecords; i++) {
-		const struct replay_record *r = &d->records[i];
-
-		if (!r->origin || !r->origin->model)
-			continue;
-		if (!first)
-			first = r;
-		else if (!replay_same_model(first, r, d->name, err, errlen))
-			return NULL;
-	}
-	if (first)
-		*version = first->origin->tma_version;
-	return first ? first->origin->model : NULL;
-}

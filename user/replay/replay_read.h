@@ -163,15 +163,6 @@ int replay_read(const char *path, struct replay_data *out, char *err, size_t err
 void replay_free(struct replay_data *d);
 
 /*
- * The model tmacg's own lines were measured with, the default of --replay:
- * the id, NULL when no line names one (other replay input), or NULL with
- * err set when lines name different models or TMA versions.  *version: the
- * lines' tma_version (NULL: none given), so a 5.1 recording replays at 5.1.
- */
-const char *replay_recorded_model(const struct replay_data *d, const char **version, char *err,
-				  size_t errlen);
-
-/*
  * r measured with first's model and TMA version (first names a model), or r
  * names none: true; else false with "NAME: line N was measured with ..." in err.
  */
