@@ -208,28 +208,25 @@ int prom_http_parse(const char *head, size_t len, struct prom_http_req *r)
 
 static const char *reason(int status)
 {
-	switch (status) {
-	case 200:
-		return "OK";
-	case 400:
-		return "Bad Request";
-	case 404:
-		return "Not Found";
-	case 405:
-		return "Method Not Allowed";
-	case 413:
-		return "Content Too Large";
-	case 431:
-		return "Request Header Fields Too Large";
-	case 501:
-		return "Not Implemented";
-	case 503:
-		return "Service Unavailable";
-	case 505:
-		return "HTTP Version Not Supported";
-	default:
-		return "Error";
-	}
+	static const struct {
+		int status;
+		const char *text;
+	} reasons[] = {
+		{ 200, "OK" },
+		{ 400, "Bad Request" },
+		{ 404, "Not Found" },
+		{ 405, "Method Not Allowed" },
+		{ 413, "Content Too Large" },
+		{ 431, "Request Header Fields Too Large" },
+		{ 501, "Not Implemented" },
+		{ 503, "Service Unavailable" },
+		{ 505, "HTTP Version Not Supported" },
+	};
+
+	for (size_t i = 0; i < sizeof(reasons) / sizeof(reasons[0]); i++)
+		if (reasons[i].status == status)
+			return reasons[i].text;
+	return "Error";
 }
 
 int prom_http_head(struct evbuffer *out, const struct prom_http_req *r, int status,

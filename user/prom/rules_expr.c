@@ -100,7 +100,8 @@ static char *num_text(double v)
 	return rules_fmt("%s", buf);
 }
 
-char *rules_quote(const char *text)
+/* text with PromQL's string escapes (\\ and "), malloc'ed. */
+static char *quote(const char *text)
 {
 	size_t n = strlen(text);
 	char *out = malloc(2 * n + 1), *p = out;
@@ -120,7 +121,7 @@ char *rules_quote(const char *text)
 
 char *rules_recorded(const struct rules_state *s, const char *name, int node)
 {
-	char *path = rules_quote(model_node(s->m, node)->path);
+	char *path = quote(model_node(s->m, node)->path);
 	char *out = path ? rules_fmt("sum without (tma_node, level) (%s%s{%s,tma_node=\"%s\"})",
 				     name, s->window, s->sel, path) :
 			   NULL;
@@ -129,7 +130,8 @@ char *rules_recorded(const struct rules_state *s, const char *name, int node)
 	return out;
 }
 
-char *rules_base(const struct rules_state *s)
+/* A vector of 0 for every workload of the state. */
+static char *zero_vector(const struct rules_state *s)
 {
 	return rules_fmt("(0 * %s%s{%s})", RULES_EVENT_SUMS, s->window, s->sel);
 }
@@ -141,7 +143,7 @@ static char *as_vector(const struct rules_state *s, struct pq p)
 
 	if (p.text)
 		return p.text;
-	base = rules_base(s);
+	base = zero_vector(s);
 	num = num_text(p.num);
 	out = base && num ? rules_fmt("(%s + %s)", base, num) : NULL;
 	free(base);
@@ -229,7 +231,7 @@ static char *events_present(const struct rules_state *s, int i)
 		goto done;
 	out = k ? rules_fmt("(0 * (count without (event) (%s%s{%s,event=~\"%s\"}) == %d))",
 			    RULES_EVENTS, s->window, s->sel, re, k) :
-		  rules_base(s);
+		  zero_vector(s);
 	goto done;
 nomem:
 	rules_out_of_memory();
@@ -251,7 +253,7 @@ static struct pq node_read(struct tr *t, int i)
 	char *v = n->level >= 1 && n->level <= t->s->level && !n->is_info && !n->is_count ?
 			  rules_recorded(t->s, RULES_RATIO, i) :
 			  rules_node_value(t->s, i);
-	char *present = t->self ? rules_base(t->s) : events_present(t->s, i);
+	char *present = t->self ? zero_vector(t->s) : events_present(t->s, i);
 	struct pq out =
 		vec(present ? (v ? rules_fmt("(%s or %s)", v, present) : rules_fmt("%s", present)) :
 			      NULL);
@@ -274,7 +276,7 @@ static struct pq flag_read(struct tr *t, int i)
 						       rules_node_flag(t->s, i);
 	if (!f)
 		return number(0);
-	base = rules_base(t->s);
+	base = zero_vector(t->s);
 	out = vec(base ? rules_fmt("(%s or %s)", f, base) : NULL);
 	free(f);
 	free(base);
@@ -283,7 +285,7 @@ static struct pq flag_read(struct tr *t, int i)
 
 static struct pq event_read(struct tr *t, int e)
 {
-	char *name = rules_quote(model_event_name(t->s->m, e));
+	char *name = quote(model_event_name(t->s->m, e));
 	struct pq out = vec(name ? rules_fmt("sum without (event) (%s%s{%s,event=\"%s\"})",
 					     RULES_EVENTS, t->s->window, t->s->sel, name) :
 				   NULL);
@@ -292,31 +294,11 @@ static struct pq event_read(struct tr *t, int e)
 	return out;
 }
 
-static const char *op_text(int kind)
-{
-	switch (kind) {
-	case EXPR_ADD:
-		return "+";
-	case EXPR_SUB:
-		return "-";
-	case EXPR_MUL:
-		return "*";
-	case EXPR_DIV:
-		return "/";
-	case EXPR_LT:
-		return "<";
-	case EXPR_LE:
-		return "<=";
-	case EXPR_GT:
-		return ">";
-	case EXPR_GE:
-		return ">=";
-	case EXPR_EQ:
-		return "==";
-	default:
-		return "!=";
-	}
-}
+/* The PromQL operator of each arithmetic and comparison kind. */
+static const char *const op_text[] = {
+	[EXPR_ADD] = "+", [EXPR_SUB] = "-", [EXPR_MUL] = "*", [EXPR_DIV] = "/", [EXPR_LT] = "<",
+	[EXPR_LE] = "<=", [EXPR_GT] = ">",  [EXPR_GE] = ">=", [EXPR_EQ] = "==", [EXPR_NE] = "!=",
+};
 
 /* min or max of two operands, one of them at least a vector (Python keeps the first of equals). */
 static char *min_max(bool min, struct pq *a, struct pq *b)
@@ -331,7 +313,7 @@ static char *min_max(bool min, struct pq *a, struct pq *b)
 			 min ? "<" : ">", a->text);
 }
 
-static struct pq binary(struct tr *t, int kind, struct pq a, struct pq b)
+static struct pq binary(int kind, struct pq a, struct pq b)
 {
 	struct pq out;
 	bool div0 = false;
@@ -355,10 +337,9 @@ static struct pq binary(struct tr *t, int kind, struct pq a, struct pq b)
 	else if (kind == EXPR_DIV && b.text)
 		out = vec(rules_fmt("(%s / (%s != 0))", operand(&a), b.text));
 	else if (kind >= EXPR_LT && kind <= EXPR_NE)
-		out = vec(rules_fmt("(%s %s bool %s)", operand(&a), op_text(kind), operand(&b)));
+		out = vec(rules_fmt("(%s %s bool %s)", operand(&a), op_text[kind], operand(&b)));
 	else
-		out = vec(rules_fmt("(%s %s %s)", operand(&a), op_text(kind), operand(&b)));
-	(void)t;
+		out = vec(rules_fmt("(%s %s %s)", operand(&a), op_text[kind], operand(&b)));
 	pq_free(&a);
 	pq_free(&b);
 	return out;
@@ -461,7 +442,7 @@ static struct pq translate(struct tr *t, int e)
 		return lazy(t, x);
 	default:
 		a = translate(t, x->a);
-		return binary(t, x->kind, a, translate(t, x->b));
+		return binary(x->kind, a, translate(t, x->b));
 	}
 }
 
