@@ -75,6 +75,14 @@ static void rule(FILE *f, const char *record, const char *window, const char *ex
 	}
 }
 
+/* A rule of no labels whose expr is made for it (NULL: out of memory, noted): expr freed. */
+static void rule_of(FILE *f, const char *record, const char *window, char *expr)
+{
+	if (expr)
+		rule(f, record, window, expr, NULL);
+	free(expr);
+}
+
 /* kube-prometheus's mapping of pods to workloads, from kube-state-metrics. */
 static void pod_owners(FILE *f)
 {
@@ -128,41 +136,32 @@ static char *joined(const char *series)
  */
 static void event_sums(FILE *f, const char *window)
 {
-	char *expr, *range = rules_fmt("increase(" POD_EVENTS "[%s])", window),
-		    *inc = range ? joined(range) : NULL;
+	char *range = rules_fmt("increase(" POD_EVENTS "[%s])", window),
+	     *inc = range ? joined(range) : NULL;
 
-	if (!inc)
-		goto out;
-	expr = joined("group by (host, namespace, pod) (" POD_EVENTS ")");
-	if (expr)
-		rule(f, POD_STATE, window, expr, NULL);
-	free(expr);
-	expr = rules_fmt(
-		"count by (" WORKLOAD_LABELS ", " STATE_LABELS ", event) (" POD_EVENTS
-		" * on (host, namespace, pod) group_left (workload, workload_type, " STATE_LABELS
-		") " POD_STATE "%s)",
-		window);
-	if (expr)
-		rule(f, EVENT_PODS, window, expr, NULL);
-	free(expr);
-	expr = rules_fmt("count by (" WORKLOAD_LABELS ", " STATE_LABELS ") (" POD_STATE "%s)",
-			 window);
-	if (expr)
-		rule(f, PODS, window, expr, NULL);
-	free(expr);
-	expr = rules_fmt("sum by (" WORKLOAD_LABELS ", " STATE_LABELS
-			 ", event) (%s) and on (" WORKLOAD_LABELS ", " STATE_LABELS
-			 ", event) (" EVENT_PODS "%s == on (" WORKLOAD_LABELS ", " STATE_LABELS
-			 ") group_left () " PODS "%s)",
-			 inc, window, window);
-	if (expr)
-		rule(f, RULES_EVENTS, window, expr, NULL);
-	free(expr);
-	expr = rules_fmt("count without (event) (" RULES_EVENTS "%s)", window);
-	if (expr)
-		rule(f, RULES_EVENT_SUMS, window, expr, NULL);
-	free(expr);
-out:
+	if (inc) {
+		rule_of(f, POD_STATE, window,
+			joined("group by (host, namespace, pod) (" POD_EVENTS ")"));
+		rule_of(f, EVENT_PODS, window,
+			rules_fmt(
+				"count by (" WORKLOAD_LABELS ", " STATE_LABELS
+				", event) (" POD_EVENTS
+				" * on (host, namespace, pod) group_left (workload, workload_type, " STATE_LABELS
+				") " POD_STATE "%s)",
+				window));
+		rule_of(f, PODS, window,
+			rules_fmt("count by (" WORKLOAD_LABELS ", " STATE_LABELS ") (" POD_STATE
+				  "%s)",
+				  window));
+		rule_of(f, RULES_EVENTS, window,
+			rules_fmt("sum by (" WORKLOAD_LABELS ", " STATE_LABELS
+				  ", event) (%s) and on (" WORKLOAD_LABELS ", " STATE_LABELS
+				  ", event) (" EVENT_PODS "%s == on (" WORKLOAD_LABELS
+				  ", " STATE_LABELS ") group_left () " PODS "%s)",
+				  inc, window, window));
+		rule_of(f, RULES_EVENT_SUMS, window,
+			rules_fmt("count without (event) (" RULES_EVENTS "%s)", window));
+	}
 	free(range);
 	free(inc);
 }
@@ -182,9 +181,7 @@ static void pmu_slots_rule(FILE *f, const char *window)
 	for (int w = 1; w <= PMU_SLOTS_MAX; w++)
 		fprintf(t, "%s(0 * " PODS "%s{pmu_slots=\"%d\"} + %d)", w > 1 ? " or " : "", window,
 			w, w);
-	if (rules_stream_end(t, &expr))
-		rule(f, RULES_PMU_SLOTS, window, expr, NULL);
-	free(expr);
+	rule_of(f, RULES_PMU_SLOTS, window, rules_stream_end(t, &expr));
 }
 
 static bool is_tree(const struct model_node_info *n, int level)
