@@ -204,57 +204,48 @@ static void reply_body(struct prom_conn *k, const struct prom_http_req *r, struc
 {
 	struct evbuffer *out = prom_conn_output(k), *body = evbuffer_new();
 	struct stream *st = calloc(1, sizeof(*st));
-	size_t len;
+	bool whole = false, chunks;
+	size_t len = (size_t)-1;
 	int ret;
 
-	if (!st || !body) {
-		free(st);
-		if (body)
-			evbuffer_free(body);
+	if (st) {
+		*st = (struct stream){ .snap = snap, /* this reply's reference, now the stream's */
+				       .chunk = PROM_TEXT_CHUNK,
+				       .most = snap->text.rows ?
+						       prom_rows_max_sample(snap->text.rows) :
+						       0,
+				       .chunked = !r->http10 };
+		if (body && !next_chunk(st, body)) {
+			/* Whole in one chunk: body's references hold the text while it is sent. */
+			whole = st->piece >= snap->text.n;
+			len = whole	  ? evbuffer_get_length(body) :
+			      st->chunked ? 0 :
+					    prom_text_len(&snap->text);
+		}
+	} else {
 		snapshot_put(snap);
-		reply_unavailable(k, r);
-		return;
 	}
-	st->snap = snap; /* this reply's reference, now the stream's */
-	st->chunk = PROM_TEXT_CHUNK;
-	st->most = snap->text.rows ? prom_rows_max_sample(snap->text.rows) : 0;
-	st->chunked = !r->http10;
-	if (next_chunk(st, body)) {
-		evbuffer_free(body); /* lets go of the pieces referenced */
-		stream_free(st);
-		reply_unavailable(k, r);
-		return;
-	}
-	if (st->piece >= snap->text.n) {
-		/* Whole in one chunk: body's references hold the text while it is sent. */
-		stream_free(st);
-		ret = prom_http_head(out, r, 200, CONTENT_TYPE, NULL, PROM_HTTP_LENGTH,
-				     evbuffer_get_length(body)) ||
-		      evbuffer_add_buffer(out, body);
-		evbuffer_free(body);
-		if (ret)
-			prom_conn_abort(k);
-		else
-			prom_conn_done(k);
-		return;
-	}
-	len = st->chunked ? 0 : prom_text_len(&snap->text);
 	if (len == (size_t)-1) {
-		evbuffer_free(body);
-		stream_free(st);
+		if (body)
+			evbuffer_free(body); /* lets go of the pieces referenced */
+		if (st)
+			stream_free(st);
 		reply_unavailable(k, r);
 		return;
 	}
+	chunks = !whole && st->chunked;
 	ret = prom_http_head(out, r, 200, CONTENT_TYPE, NULL,
-			     st->chunked ? PROM_HTTP_CHUNKED : PROM_HTTP_LENGTH, len) ||
-	      (st->chunked ? prom_http_chunk(out, body) : evbuffer_add_buffer(out, body));
+			     chunks ? PROM_HTTP_CHUNKED : PROM_HTTP_LENGTH, len) ||
+	      (chunks ? prom_http_chunk(out, body) : evbuffer_add_buffer(out, body));
 	evbuffer_free(body);
-	if (ret) {
+	if (ret || whole)
 		stream_free(st);
+	if (ret)
 		prom_conn_abort(k);
-		return;
-	}
-	prom_conn_stream(k, stream_more, stream_free, st);
+	else if (whole)
+		prom_conn_done(k);
+	else
+		prom_conn_stream(k, stream_more, stream_free, st);
 }
 
 static void reply_metrics(struct prom_server *s, struct prom_conn *k, const struct prom_http_req *r)
