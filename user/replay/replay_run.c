@@ -16,6 +16,7 @@
 #include "output/output_json.h"
 #include "output/output_tree.h"
 #include "replay/replay_counts.h"
+#include "replay/replay_inputs.h"
 #include "replay/replay_read.h"
 #include "replay/replay_source.h"
 #include "util/out_stream.h"
@@ -396,22 +397,18 @@ int replay_run_data(const struct replay_data *d, const struct tma_model *m, int 
 int replay_run(const char *path, const struct tma_model *m, int level, bool json, bool color,
 	       bool info, FILE *out, FILE *err)
 {
-	struct replay_reader r;
+	struct replay_inputs in;
 	struct replay_source src;
-	const char *name;
 	char msg[512];
-	FILE *f = replay_open(path, &name, msg, sizeof(msg));
 	int rc, end;
 
-	if (!f) {
+	if (replay_inputs_open(&in, path, NULL, 0, msg, sizeof(msg))) {
 		fprintf(err, "tmacg: %s\n", msg);
 		return 1;
 	}
-	replay_reader_init(&r, f, name, REPLAY_MAX_LINE);
-	replay_source_reader(&src, &r, err);
+	replay_inputs_source(&in, &src, err);
 	rc = replay_run_from(&src, m, level, json, color, info, out, err);
 	end = replay_source_end(&src);
-	replay_reader_free(&r);
-	replay_close(f);
+	replay_inputs_close(&in);
 	return rc ? rc : end;
 }
