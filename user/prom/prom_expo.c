@@ -151,7 +151,6 @@ struct prom_expo {
 	struct u64map seen;  /* this interval's label sets, by hash */
 	uint64_t dropped;    /* tmacg_dropped_total */
 	size_t lines;
-	char *host;
 	struct prom_buf f[F_COUNT]; /* this interval's samples of each family */
 	size_t name_len[F_COUNT];   /* strlen(defs[].name) */
 	bool open;		    /* between begin and end: lines are taken */
@@ -216,20 +215,21 @@ static void free_buffers(struct prom_expo *e)
 	prom_buf_free(&e->labels);
 }
 
-static void series_free(struct series_state *s)
+/*
+ * A cgroup's totals, kept while it is reported in the interval ctx ends:
+ * a cgroup not reported loses them, its series are gone.  ctx NULL: freed.
+ */
+static bool keep_series(uint64_t key, void *val, void *ctx)
 {
-	if (s) {
-		free(s->node_slots);
-		prom_events_totals_free(&s->events);
-	}
-	free(s);
-}
+	struct series_state *s = val;
+	const struct prom_expo *e = ctx;
 
-static bool drop_series(uint64_t key, void *val, void *ctx)
-{
 	(void)key;
-	(void)ctx;
-	series_free(val);
+	if (e && s->generation == e->generation)
+		return true;
+	free(s->node_slots);
+	prom_events_totals_free(&s->events);
+	free(s);
 	return false;
 }
 
@@ -238,7 +238,7 @@ void prom_expo_free(struct prom_expo *e)
 	if (!e)
 		return;
 	free_buffers(e);
-	u64map_retain(&e->state, drop_series, NULL);
+	u64map_retain(&e->state, keep_series, NULL);
 	u64map_free(&e->state);
 	u64map_free(&e->seen);
 	prom_nodes_free(&e->nodes);
@@ -247,7 +247,6 @@ void prom_expo_free(struct prom_expo *e)
 	free(e->count_family);
 	free(e->batch_index);
 	free(e->batch_v);
-	free(e->host);
 	free(e);
 }
 
@@ -326,12 +325,10 @@ static int begin(struct prom_expo *e, const struct report_line *head, bool measu
 	u64map_free(&e->seen);
 	u64map_init(&e->seen);
 	e->dropped += head->dropped;
-	free(e->host);
-	e->host = strdup(head->host ? head->host : "");
 	prom_buf_rewind(&e->labels);
-	if (e->host && prom_label(&e->labels, "host", e->host))
+	if (prom_label(&e->labels, "host", head->host ? head->host : ""))
 		e->label_failed = true;
-	if (!e->host || e->labels.failed) {
+	if (e->labels.failed) {
 		e->open = false; /* no line is taken without its labels */
 		return -ENOMEM;
 	}
@@ -701,24 +698,6 @@ int prom_expo_line(struct prom_expo *e, const struct report_line *l)
 	return 0;
 }
 
-/* Cgroups not reported in this interval lose their totals: their series are gone. */
-static bool reported_now(uint64_t key, void *val, void *ctx)
-{
-	struct series_state *s = val;
-	const struct prom_expo *e = ctx;
-
-	(void)key;
-	if (s->generation == e->generation)
-		return true;
-	series_free(s);
-	return false;
-}
-
-static void forget_unreported(struct prom_expo *e)
-{
-	u64map_retain(&e->state, reported_now, e);
-}
-
 /* Family i's HELP and TYPE lines, then its buffer's samples, onto b. */
 static void family_text(const struct prom_expo *e, int i, struct prom_buf *b)
 {
@@ -798,7 +777,7 @@ int prom_expo_end_text(struct prom_expo *e, struct prom_text *t)
 		put_count(&e->f[F_REPORTED], e->lines);
 	}
 	e->open = false;
-	forget_unreported(e);
+	u64map_retain(&e->state, keep_series, e);
 	for (int i = 0; ok && i < F_COUNT; i++)
 		if (e->f[i].failed)
 			ok = false;
