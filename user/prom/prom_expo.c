@@ -275,12 +275,21 @@ static void put_count(struct prom_buf *b, uint64_t n)
 	b->p[b->len++] = '\n';
 }
 
-/* `name{host="..."`: the start of a family's one sample of the host. */
-static void host_series(struct prom_expo *e, enum family fam)
+/*
+ * `name{<labels>`: the start of a sample in family fam, its labels the first
+ * len bytes of e->labels: the host's (labels_host), or the line's (labels_len).
+ */
+static void series_head(struct prom_expo *e, enum family fam, size_t len)
 {
-	prom_buf_put(&e->f[fam], defs[fam].name, e->name_len[fam]);
-	prom_buf_putc(&e->f[fam], '{');
-	prom_buf_put(&e->f[fam], e->labels.p, e->labels_host);
+	struct prom_buf *b = &e->f[fam];
+
+	if (!prom_buf_room(b, e->name_len[fam] + 1 + len))
+		return;
+	memcpy(b->p + b->len, defs[fam].name, e->name_len[fam]);
+	b->len += e->name_len[fam];
+	b->p[b->len++] = '{';
+	memcpy(b->p + b->len, e->labels.p, len);
+	b->len += len;
 }
 
 /*
@@ -334,7 +343,7 @@ static int begin(struct prom_expo *e, const struct report_line *head, bool measu
 	}
 	e->labels_host = e->labels.len;
 
-	host_series(e, F_BUILD_INFO);
+	series_head(e, F_BUILD_INFO, e->labels_host);
 	label(e, &e->f[F_BUILD_INFO], "version", TMACG_VERSION);
 	label(e, &e->f[F_BUILD_INFO], "model", head->model ? head->model : "");
 	label(e, &e->f[F_BUILD_INFO], "tma_version", head->tma_version ? head->tma_version : "");
@@ -344,10 +353,10 @@ static int begin(struct prom_expo *e, const struct report_line *head, bool measu
 	if (measured) {
 		double end = head->time.tv_sec + head->time.tv_nsec / 1e9;
 
-		host_series(e, F_INTERVAL);
+		series_head(e, F_INTERVAL, e->labels_host);
 		prom_buf_putc(&e->f[F_INTERVAL], '}');
 		put_value(&e->f[F_INTERVAL], head->interval_s, shortest_double);
-		host_series(e, F_INTERVAL_END);
+		series_head(e, F_INTERVAL_END, e->labels_host);
 		prom_buf_putc(&e->f[F_INTERVAL_END], '}');
 		put_value(&e->f[F_INTERVAL_END], end, shortest_double);
 	}
@@ -439,8 +448,7 @@ static struct series_state *state_of(struct prom_expo *e, uint64_t cgroup_id)
  * containers thus keep their series across container restarts, and the
  * long path is not repeated on every one of their samples.  The text is
  * e->labels, written over by the next line's after the host's (begin):
- * one buffer for every line.  NULL: out
- * of memory, or a cgroup reported twice.
+ * one buffer for every line.  NULL: out of memory, or a cgroup reported twice.
  */
 static const char *line_labels(struct prom_expo *e, const struct report_line *l)
 {
@@ -454,18 +462,14 @@ static const char *line_labels(struct prom_expo *e, const struct report_line *l)
 
 		b->len = e->labels_host;
 		b->failed = false;
-		if (res && res->k8s_namespace) {
+		if (res && res->k8s_namespace)
 			label(e, b, "namespace", res->k8s_namespace);
-		}
-		if (res && res->k8s_pod) {
+		if (res && res->k8s_pod)
 			label(e, b, "pod", res->k8s_pod);
-		}
-		if (res && res->k8s_container) {
+		if (res && res->k8s_container)
 			label(e, b, "container", res->k8s_container);
-		}
-		if (!named || attempt) {
+		if (!named || attempt)
 			label(e, b, "cgroup", l->cgroup ? l->cgroup : "");
-		}
 		prom_buf_putc(b, '\0'); /* a string too: hashed, and the rows' copy's source */
 		if (b->failed)
 			return NULL;
@@ -479,27 +483,14 @@ static const char *line_labels(struct prom_expo *e, const struct report_line *l)
 	return NULL;
 }
 
-/* `name{<the line's labels>`: the start of a sample of the line in family fam. */
-static void line_head(struct prom_expo *e, enum family fam)
-{
-	struct prom_buf *b = &e->f[fam];
-
-	if (!prom_buf_room(b, e->name_len[fam] + 1 + e->labels_len))
-		return;
-	memcpy(b->p + b->len, defs[fam].name, e->name_len[fam]);
-	b->len += e->name_len[fam];
-	b->p[b->len++] = '{';
-	memcpy(b->p + b->len, e->labels.p, e->labels_len);
-	b->len += e->labels_len;
-}
-
 /* A sample of the line in family fam: its own labels, value v. */
 static void sample(struct prom_expo *e, enum family fam, double v)
 {
-	line_head(e, fam);
+	series_head(e, fam, e->labels_len);
 	prom_buf_putc(&e->f[fam], '}');
 	put_value(&e->f[fam], v, shortest_double);
 }
+
 /* Node i a tree node (not Info, not a count) of levels 1 to max_level. */
 static bool is_tree_node(const struct prom_nodes *pn, int i, int max_level)
 {
@@ -627,7 +618,7 @@ static void model_samples(struct prom_expo *e, const struct report_line *l)
 		if (i >= n || !isfinite(value[i]))
 			continue;
 		if (tree_level[i] == PROM_NODES_INFO) {
-			line_head(e, F_TMA_INFO);
+			series_head(e, F_TMA_INFO, e->labels_len);
 			label(e, &e->f[F_TMA_INFO], "metric", model_node(l->tma, i)->name);
 			prom_buf_putc(&e->f[F_TMA_INFO], '}');
 			put_value(&e->f[F_TMA_INFO], r->value[i], ratio_text);
@@ -646,7 +637,7 @@ static void model_samples(struct prom_expo *e, const struct report_line *l)
 	if (l->measured)
 		measured_samples(e, l);
 	if (path) {
-		line_head(e, F_BOTTLENECK);
+		series_head(e, F_BOTTLENECK, e->labels_len);
 		label(e, &e->f[F_BOTTLENECK], "bottleneck", path);
 		prom_buf_put(&e->f[F_BOTTLENECK], "} 1\n", 4);
 	}
@@ -769,10 +760,10 @@ int prom_expo_end_text(struct prom_expo *e, struct prom_text *t)
 	t->n = 0;
 	t->rows = NULL;
 	if (ok) {
-		host_series(e, F_DROPPED);
+		series_head(e, F_DROPPED, e->labels_host);
 		prom_buf_putc(&e->f[F_DROPPED], '}');
 		put_count(&e->f[F_DROPPED], e->dropped);
-		host_series(e, F_REPORTED);
+		series_head(e, F_REPORTED, e->labels_host);
 		prom_buf_putc(&e->f[F_REPORTED], '}');
 		put_count(&e->f[F_REPORTED], e->lines);
 	}
