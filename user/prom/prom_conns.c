@@ -95,20 +95,18 @@ static void conn_close(struct prom_conn *k)
 	free(k);
 }
 
-/* Not being answered: closing it loses no reply. */
-static bool waiting(const struct prom_conn *k)
-{
-	return k->state == READING || k->state == LINGERING;
-}
-
-/* The oldest connection not being answered; NULL if none. */
+/* The oldest connection not being answered (closing it loses no reply); NULL if none. */
 static struct prom_conn *oldest_waiting(const struct prom_conns *c)
 {
 	struct prom_conn *best = NULL;
 
-	for (int i = 0; i < c->n; i++)
-		if (waiting(c->conn[i]) && (!best || c->conn[i]->since_ns < best->since_ns))
-			best = c->conn[i];
+	for (int i = 0; i < c->n; i++) {
+		struct prom_conn *k = c->conn[i];
+
+		if ((k->state == READING || k->state == LINGERING) &&
+		    (!best || k->since_ns < best->since_ns))
+			best = k;
+	}
 	return best;
 }
 

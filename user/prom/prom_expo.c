@@ -491,12 +491,6 @@ static void sample(struct prom_expo *e, enum family fam, double v)
 	put_value(&e->f[fam], v, shortest_double);
 }
 
-/* Node i a tree node (not Info, not a count) of levels 1 to max_level. */
-static bool is_tree_node(const struct prom_nodes *pn, int i, int max_level)
-{
-	return pn->tree_level[i] >= 1 && pn->tree_level[i] <= max_level;
-}
-
 /* A node sample (rows.h) of the family being written: kept until node_samples_end. */
 static void node_sample(struct prom_expo *e, int index, double v)
 {
@@ -586,7 +580,9 @@ static void measured_samples(struct prom_expo *e, const struct report_line *l)
 	for (int s = 0; s < pn->nsets; s++) {
 		int k = pn->set_node[s]; /* reported if any of the set is */
 
-		if (k < 0 || !isfinite(l->measured[k]) || !is_tree_node(pn, k, l->level))
+		/* a tree node (not Info, not a count) of the line's levels */
+		if (k < 0 || !isfinite(l->measured[k]) || pn->tree_level[k] < 1 ||
+		    pn->tree_level[k] > l->level)
 			continue;
 		node_sample(e, s, l->measured[k]);
 	}

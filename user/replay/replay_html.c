@@ -169,36 +169,28 @@ static int summed_record(const struct cgroup_sum *s, const struct tma_model *m, 
 	return 0;
 }
 
-/* One summed record per cgroup, evaluated, set as its total. */
+/*
+ * One summed record per cgroup, evaluated, set as its total.  The events
+ * the records lack were said as they were read: the evaluator's report of
+ * them is not asked for again.
+ */
 static int gather_totals(const struct replay_source *src, struct gather *g, FILE *err)
 {
-	int n = g->nsums, rc = 0;
-	struct replay_data summed = { .name = src->name,
-				      .rl_file = src->rl_file,
-				      .rl_defaults = src->rl_defaults };
+	struct replay_evaluator *ev = replay_evaluator_new(g->m, g->level, false, src->rl_defaults);
+	struct replay_feed in = { .name = src->name, .rl_file = src->rl_file };
+	int rc = ev ? 0 : -ENOMEM;
 
-	summed.records = calloc(n + 1, sizeof(*summed.records));
-	if (!summed.records)
-		rc = -ENOMEM;
-	for (int i = 0; !rc && i < n; i++) {
+	for (int i = 0; !rc && i < g->nsums; i++) {
+		struct replay_record rec;
+
 		if (!g->sums[i].sum)
 			continue;
-		rc = summed_record(&g->sums[i], g->m, html_report_span_s(g->h, i),
-				   &summed.records[summed.nrecords]);
+		rc = summed_record(&g->sums[i], g->m, html_report_span_s(g->h, i), &rec);
 		if (!rc)
-			summed.nrecords++;
+			rc = replay_evaluator_feed(ev, &rec, &in, set_total, g, err);
+		free(rec.counters);
 	}
-	/* Events the records lack were said as they were read: not twice. */
-	if (!rc) {
-		FILE *quiet = fopen("/dev/null", "w");
-
-		rc = replay_each(&summed, g->m, g->level, false, set_total, g, quiet ? quiet : err);
-		if (quiet)
-			fclose(quiet);
-	}
-	for (int i = 0; summed.records && i < summed.nrecords; i++)
-		free(summed.records[i].counters);
-	free(summed.records);
+	replay_evaluator_free(ev);
 	return rc;
 }
 
