@@ -58,24 +58,20 @@ static bool is(const char *s, size_t n, const char *word)
 /* 0 for GET and HEAD, 405's methods as OTHER; 501 for a token HTTP does not define. */
 static int parse_method(const char *s, size_t n, struct prom_http_req *r)
 {
-	static const char *const others[] = { "POST",  "PUT",	  "DELETE", "OPTIONS",
-					      "TRACE", "CONNECT", "PATCH" };
+	static const char *const methods[] = { "GET",	  "HEAD",  "POST",    "PUT",  "DELETE",
+					       "OPTIONS", "TRACE", "CONNECT", "PATCH" };
 
 	if (!is_token(s, n))
 		return 400;
-	/* Methods are case-sensitive: "get" is not GET. */
-	if (n == 3 && !memcmp(s, "GET", 3)) {
-		r->method = PROM_HTTP_GET;
-		return 0;
-	}
-	if (n == 4 && !memcmp(s, "HEAD", 4)) {
-		r->method = PROM_HTTP_HEAD;
-		return 0;
-	}
 	r->method = PROM_HTTP_OTHER;
-	for (size_t i = 0; i < sizeof(others) / sizeof(*others); i++)
-		if (n == strlen(others[i]) && !memcmp(s, others[i], n))
-			return 0;
+	/* Methods are case-sensitive: "get" is not GET. */
+	for (size_t i = 0; i < sizeof(methods) / sizeof(*methods); i++) {
+		if (n != strlen(methods[i]) || memcmp(s, methods[i], n))
+			continue;
+		if (i <= PROM_HTTP_HEAD) /* GET and HEAD come first, in the enum's order */
+			r->method = (enum prom_http_method)i;
+		return 0;
+	}
 	return 501;
 }
 
