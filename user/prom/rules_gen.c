@@ -240,9 +240,17 @@ static void union_rule(FILE *f, const struct states *st, const char *record, int
 	free(expr);
 }
 
-static char *pair(const struct rules_state *s, const char *name, int i, const char *name2)
+/* Node i a tree node with a threshold: it can be flagged, and be on the path. */
+static bool flaggable(const struct tma_model *m, int i, int level)
 {
-	char *a = rules_recorded(s, name, i), *b = rules_recorded(s, name2, i), *out = NULL;
+	return is_tree(model_node(m, i), level) && model_view_threshold(m, i) >= 0;
+}
+
+/* Node i's value where it is flagged. */
+static char *flagged_value(const struct rules_state *s, int i)
+{
+	char *a = rules_recorded(s, RULES_RATIO, i), *b = rules_recorded(s, RULES_FLAGGED, i);
+	char *out = NULL;
 
 	if (a && b)
 		out = rules_fmt("(%s and (%s == 1))", a, b);
@@ -257,7 +265,7 @@ static char *path_expr(const struct rules_state *s, int p)
 	const struct model_node_info *n = model_node(s->m, p);
 	int nk;
 	const int *kids = model_view_kids(s->m, n->parent, &nk);
-	char *fv_p = pair(s, RULES_RATIO, p, RULES_FLAGGED), *out = NULL;
+	char *fv_p = flagged_value(s, p), *out = NULL;
 	size_t len = 0;
 	FILE *f;
 	bool after = false;
@@ -275,9 +283,9 @@ static char *path_expr(const struct rules_state *s, int p)
 			after = true;
 			continue;
 		}
-		if (model_view_threshold(s->m, q) < 0 || !is_tree(model_node(s->m, q), s->level))
+		if (!flaggable(s->m, q, s->level))
 			continue;
-		fv_q = pair(s, RULES_RATIO, q, RULES_FLAGGED);
+		fv_q = flagged_value(s, q);
 		if (fv_q)
 			fprintf(f, " unless (%s %s %s)", fv_p, after ? "<" : "<=", fv_q);
 		free(fv_q);
@@ -311,8 +319,7 @@ static char *path_end(const struct rules_state *s, int i)
 	for (int k = 0; k < nk; k++) {
 		char *kid;
 
-		if (!is_tree(model_node(s->m, kids[k]), s->level) ||
-		    model_view_threshold(s->m, kids[k]) < 0)
+		if (!flaggable(s->m, kids[k], s->level))
 			continue;
 		kid = rules_recorded(s, RULES_PATH, kids[k]);
 		if (kid)
@@ -321,11 +328,6 @@ static char *path_end(const struct rules_state *s, int i)
 	}
 	free(on);
 	return rules_stream_end(t, &out);
-}
-
-static bool flaggable(const struct tma_model *m, int i, int level)
-{
-	return is_tree(model_node(m, i), level) && model_view_threshold(m, i) >= 0;
 }
 
 /*
