@@ -16,6 +16,7 @@
 #include "model/model.h"
 #include "replay/replay_read.h"
 #include "replay/replay_run.h"
+#include "replay/replay_source.h"
 #include "replay_text.h"
 
 static void bad(const char *text, const char *want)
@@ -456,6 +457,7 @@ static void test_idle_cgroup_has_no_verdict(void **state)
 	struct tma_model *m = icx();
 	struct verdict v = { .m = m };
 	struct replay_data d;
+	struct replay_source src;
 	char err[512] = "", *line = NULL;
 	size_t len = 0;
 	FILE *f = fmemopen((void *)text, strlen(text), "r"), *out, *null = fopen("/dev/null", "w");
@@ -464,7 +466,8 @@ static void test_idle_cgroup_has_no_verdict(void **state)
 	assert_non_null(null);
 	assert_int_equal(replay_read_stream(f, "idle.jsonl", &d, err, sizeof(err)), 0);
 	fclose(f);
-	assert_int_equal(replay_each(&d, m, 3, false, keep_verdict, &v, null), 0);
+	src = replay_source_data(&d);
+	assert_int_equal(replay_each_from(&src, m, 3, false, keep_verdict, &v, null), 0);
 	assert_true(v.no_tree[0]);
 	assert_int_equal(v.bottleneck_len[0], 0);
 	assert_true(isnan(v.bad_speculation[0]));
@@ -539,6 +542,7 @@ static void test_replay_missing_event_warned(void **state)
 	static const char model[] = "model t\nnode 1 A\n  formula X.Y / (X.Y + Z.W)\n";
 	struct tma_model *m;
 	struct replay_data d;
+	struct replay_source src;
 	char err[512] = "", *text = NULL;
 	size_t len = 0;
 	FILE *e = open_memstream(&text, &len);
@@ -553,7 +557,8 @@ static void test_replay_missing_event_warned(void **state)
 				 "{\"cgroup\":\"/a\",\"interval_s\":1,\"counters\":{\"X.Y\":1}}\n",
 				 &d, err, sizeof(err)),
 		0);
-	assert_int_equal(replay_each(&d, m, 1, false, none, NULL, e), 0);
+	src = replay_source_data(&d);
+	assert_int_equal(replay_each_from(&src, m, 1, false, none, NULL, e), 0);
 	fclose(e);
 	assert_string_equal(text, "tmacg: warning: in.jsonl: 2 of 3 records lack Z.W (first on "
 				  "line 2), which model t reads: it read as 0 there (record it, "

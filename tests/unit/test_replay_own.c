@@ -330,8 +330,9 @@ static void closed_pipe_ends_replay_quietly(void **state)
 	}
 	{
 		FILE *out = closed_pipe();
+		struct replay_source src = replay_source_data(&d);
 
-		assert_int_equal(replay_top_data(&d, m, 1, false, 80, out, e), 0);
+		assert_int_equal(replay_top_from(&src, m, 1, false, 80, out, e), 0);
 		fclose(out);
 	}
 	fclose(e);

@@ -224,14 +224,6 @@ int replay_each_from(struct replay_source *src, const struct tma_model *m, int l
 	return rc;
 }
 
-int replay_each(const struct replay_data *d, const struct tma_model *m, int level, bool info,
-		replay_fn fn, void *ctx, FILE *err)
-{
-	struct replay_source src = replay_source_data(d);
-
-	return replay_each_from(&src, m, level, info, fn, ctx, err);
-}
-
 /* A tmacg/1 line replayed says where and when it was measured, as the original did. */
 static void line_from_origin(struct report_line *line, const struct replay_origin *g,
 			     struct report_task *task, struct resource *res)

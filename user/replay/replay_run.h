@@ -44,9 +44,6 @@ typedef int (*replay_fn)(void *ctx, const struct replay_record *rec, const struc
  */
 int replay_each_from(struct replay_source *src, const struct tma_model *m, int level, bool info,
 		     replay_fn fn, void *ctx, FILE *err);
-/* The same on records already read. */
-int replay_each(const struct replay_data *d, const struct tma_model *m, int level, bool info,
-		replay_fn fn, void *ctx, FILE *err);
 
 /*
  * The loop body of replay_each_from, for a caller that makes its own

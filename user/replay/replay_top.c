@@ -115,11 +115,3 @@ int replay_top_from(struct replay_source *src, const struct tma_model *m, int le
 	free(f.values);
 	return rc && rc != -EPIPE ? 1 : 0;
 }
-
-int replay_top_data(const struct replay_data *d, const struct tma_model *m, int level, bool color,
-		    int width, FILE *out, FILE *err)
-{
-	struct replay_source src = replay_source_data(d);
-
-	return replay_top_from(&src, m, level, color, width, out, err);
-}
