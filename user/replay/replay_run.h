@@ -16,7 +16,7 @@ struct model_result;
 struct rl_table;
 
 /*
- * One record as replay_each evaluated it: what a printer needs to write a line
+ * One record as it was evaluated: what a printer needs to write a line
  * that evaluates the same when it is replayed in turn.
  */
 struct replay_eval {
@@ -25,14 +25,14 @@ struct replay_eval {
 	const char *retire_latency;
 	/* the given latencies (the record's own, else --retire-latency's); NULL: none */
 	const struct rl_table *latencies_given;
-	const double
-		*events; /* [model_event_count()]: each event's value as the formulas read it */
-	const bool *
-		read; /* [model_event_count()]: the events the formulas read (level, info, flags) */
-	bool live;    /* the input may pause (a pipe): flush what is written for this record */
+	/* [model_event_count()]: each event's value as the formulas read it */
+	const double *events;
+	/* [model_event_count()]: the events the formulas read (level, info, flags) */
+	const bool *read;
+	bool live; /* the input may pause (a pipe): flush what is written for this record */
 };
 
-/* Handed each record evaluated by replay_each: 0 to go on, else the error. */
+/* Handed each record evaluated: 0 to go on, else the error. */
 typedef int (*replay_fn)(void *ctx, const struct replay_record *rec, const struct replay_eval *ev);
 
 /*
@@ -78,7 +78,7 @@ struct replay_line {
 };
 
 /*
- * The line of rec as replay_each evaluated it (ev), as measured (a tmacg/1
+ * The line of rec as it was evaluated (ev), as measured (a tmacg/1
  * line's origin: time, host, resource, quality); counts: with a live line's
  * counts (replay_counts.h), which replay it the same, freed by
  * replay_line_free.  0 or -ENOMEM.
