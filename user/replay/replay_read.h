@@ -162,11 +162,4 @@ int replay_read_stream(FILE *f, const char *name, struct replay_data *out, char 
 int replay_read(const char *path, struct replay_data *out, char *err, size_t errlen);
 void replay_free(struct replay_data *d);
 
-/*
- * r measured with first's model and TMA version (first names a model), or r
- * names none: true; else false with "NAME: line N was measured with ..." in err.
- */
-bool replay_same_model(const struct replay_record *first, const struct replay_record *r,
-		       const char *name, char *err, size_t errlen);
-
 #endif /* TMACG_REPLAY_READ_H */
