@@ -370,6 +370,11 @@ int replay_run_from(struct replay_source *src, const struct tma_model *m, int le
 
 	if (!rc && fflush(out))
 		rc = out_stream_error(out);
+	return replay_exit_code(rc, err);
+}
+
+int replay_exit_code(int rc, FILE *err)
+{
 	/* A closed pipe (| head) ends the replay quietly, as it ends live mode. */
 	if (rc == -EPIPE)
 		return 0;

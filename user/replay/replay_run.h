@@ -112,5 +112,10 @@ int replay_run_from(struct replay_source *src, const struct tma_model *m, int le
 /* The same on records already read. */
 int replay_run_data(const struct replay_data *d, const struct tma_model *m, int level, bool json,
 		    bool color, bool info, FILE *out, FILE *err);
+/*
+ * A replay's error as its exit code: 0 or 1, an output that could not be
+ * written said on err, a closed pipe (| head) not (0).
+ */
+int replay_exit_code(int rc, FILE *err);
 
 #endif /* TMACG_REPLAY_RUN_H */
