@@ -106,10 +106,8 @@ struct prom *prom_open(const char *spec, bool k8s, const char *host, const char 
 	p->server = prom_server_start(&addr, p->bound, sizeof(p->bound), err, errlen);
 	if (!p->server)
 		goto fail;
-	p->sink.begin = on_begin;
-	p->sink.line = on_line;
-	p->sink.end = on_end;
-	p->sink.ctx = p;
+	p->sink =
+		(struct report_sink){ .begin = on_begin, .line = on_line, .end = on_end, .ctx = p };
 	/* Before the first interval: tmacg_build_info only, and not ready. */
 	p->failed = prom_expo_begin_unmeasured(p->expo, host, model, tma_version) != 0;
 	publish(p);

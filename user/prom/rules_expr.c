@@ -91,6 +91,15 @@ static void pq_free(struct pq *p)
 	p->text = NULL;
 }
 
+/* fmt, its one %s a's text, as a vector; a freed. */
+__attribute__((format(printf, 1, 0))) static struct pq around(const char *fmt, struct pq a)
+{
+	struct pq out = vec(rules_fmt(fmt, a.text));
+
+	pq_free(&a);
+	return out;
+}
+
 /* A number as PromQL reads it back exactly. */
 static char *num_text(double v)
 {
@@ -386,11 +395,9 @@ static struct pq lazy(struct tr *t, const struct expr *x)
 		return (x->kind == EXPR_AND) == (a.num == 0) ? a : translate(t, x->b);
 	b = translate(t, x->b);
 	keep = rules_fmt("(%s %s 0)", a.text, x->kind == EXPR_AND ? "==" : "!=");
-	c = vec(rules_fmt("%s", a.text));
-	pq_free(&a);
 	if (x->kind == EXPR_AND)
-		return choose(t, c, b, vec(keep));
-	return choose(t, c, vec(keep), b);
+		return choose(t, a, b, vec(keep));
+	return choose(t, a, vec(keep), b);
 }
 
 static struct pq translate(struct tr *t, int e)
@@ -428,14 +435,7 @@ static struct pq translate(struct tr *t, int e)
 		a = translate(t, x->a);
 		if (a.absent || !a.text)
 			return a.absent ? a : number(expr_unary(x->kind, a.num));
-		{
-			struct pq out =
-				vec(x->kind == EXPR_NEG ? rules_fmt("(-(%s))", a.text) :
-							  rules_fmt("(%s == bool 0)", a.text));
-
-			pq_free(&a);
-			return out;
-		}
+		return around(x->kind == EXPR_NEG ? "(-(%s))" : "(%s == bool 0)", a);
 	case EXPR_AND:
 	case EXPR_OR:
 	case EXPR_COND:
@@ -506,17 +506,13 @@ static struct pq truth(struct tr *t, int e)
 			return a.absent ? a : number(a.num != 0);
 		if (x->kind >= EXPR_LT && x->kind <= EXPR_NE)
 			return a; /* 0 or 1 already */
-		out = vec(rules_fmt("(%s != bool 0)", a.text));
-		pq_free(&a);
-		return out;
+		return around("(%s != bool 0)", a);
 	}
 	a = truth(t, x->a);
 	if (x->kind == EXPR_NOT) {
 		if (a.absent || !a.text)
 			return a.absent ? a : number(a.num == 0);
-		out = vec(rules_fmt("(1 - %s)", a.text));
-		pq_free(&a);
-		return out;
+		return around("(1 - %s)", a);
 	}
 	if (a.absent)
 		return a;

@@ -40,11 +40,6 @@ struct gather {
 	int nsums;
 };
 
-static bool is_task(const struct replay_record *rec)
-{
-	return rec->origin && rec->origin->has_task;
-}
-
 static void sums_free(struct cgroup_sum *s, int n)
 {
 	for (int i = 0; s && i < n; i++) {
@@ -117,8 +112,8 @@ static int add_record(void *ctx, const struct replay_record *rec, const struct r
 	struct replay_line rl;
 	int rc;
 
-	if (is_task(rec))
-		return 0;
+	if (rec->origin && rec->origin->has_task)
+		return 0; /* a task's line: its cgroup's is the report's */
 	rc = replay_line(&rl, rec, g->m, g->level, false, ev, true);
 	/*
 	 * A line that is not tmacg's says no time: place it after its cgroup's earlier
