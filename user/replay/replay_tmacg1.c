@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "util/name_escape.h"
+#include "util/rfc3339.h"
 #include "replay/replay_number.h"
 #include "replay/replay_read.h"
 
@@ -45,48 +46,27 @@ static int get_name(json_object *o, const char *key, char **out)
 	return *out ? 0 : -ENOMEM;
 }
 
-/* n digits of s as a number from lo to hi into *v: false when not digits or out of range. */
-static bool digits(const char *s, int n, int lo, int hi, int *v)
-{
-	*v = 0;
-	for (int i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return false;
-		*v = *v * 10 + (s[i] - '0');
-	}
-	return *v >= lo && *v <= hi;
-}
-
-static int days_in_month(int year, int month)
-{
-	static const int days[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
-	bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-
-	return days[month - 1] + (month == 2 && leap);
-}
-
 /*
  * "2026-11-21T10:00:01.000000000Z", as output_json.c writes it, and only a
- * time it writes back the same: a second 60 (timegm makes it the next
- * minute's 0), more than 9 fraction digits (cut), a year of other than four
- * digits (RFC 3339's 0000 to 9999, all the writer writes) are refused.
+ * time the writer (rfc3339_text) writes back the same: a day past its
+ * month's end or a second 60 (timegm moves them on), more than 9 fraction
+ * digits, a year of other than four digits (RFC 3339's 0000 to 9999) are
+ * refused.
  */
 static int parse_time(const char *s, struct timespec *ts)
 {
 	struct tm tm = { 0 };
-	int year, month, day, hour, min, sec, fraction = 0, ndigits = 0;
+	char back[RFC3339_MAX];
 	const char *p = s + 19;
+	long fraction = 0;
+	int ndigits = 0;
 
-	if (strlen(s) < 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' ||
-	    s[16] != ':' || !digits(s, 4, 0, 9999, &year) || !digits(s + 5, 2, 1, 12, &month) ||
-	    !digits(s + 8, 2, 1, days_in_month(year, month), &day) ||
-	    !digits(s + 11, 2, 0, 23, &hour) || !digits(s + 14, 2, 0, 59, &min) ||
-	    !digits(s + 17, 2, 0, 59, &sec))
+	if (strlen(s) < 20 || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d", &tm.tm_year, &tm.tm_mon,
+				     &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6)
 		return -EINVAL;
 	if (*p == '.') {
-		for (p++; *p >= '0' && *p <= '9'; p++)
-			if (++ndigits <= 9)
-				fraction = fraction * 10 + (*p - '0');
+		for (p++; *p >= '0' && *p <= '9' && ndigits <= 9; p++, ndigits++)
+			fraction = fraction * 10 + (*p - '0');
 		if (!ndigits || ndigits > 9)
 			return -EINVAL;
 	}
@@ -94,15 +74,11 @@ static int parse_time(const char *s, struct timespec *ts)
 		return -EINVAL;
 	for (; ndigits < 9; ndigits++)
 		fraction *= 10;
-	tm = (struct tm){ .tm_year = year - 1900,
-			  .tm_mon = month - 1,
-			  .tm_mday = day,
-			  .tm_hour = hour,
-			  .tm_min = min,
-			  .tm_sec = sec };
-	ts->tv_sec = timegm(&tm);
-	ts->tv_nsec = fraction;
-	return 0;
+	tm.tm_year -= 1900;
+	tm.tm_mon--;
+	*ts = (struct timespec){ .tv_sec = timegm(&tm), .tv_nsec = fraction };
+	rfc3339_text(ts, back);
+	return strncmp(back, s, 19) ? -EINVAL : 0;
 }
 
 static int parse_task(json_object *t, struct replay_origin *g)
