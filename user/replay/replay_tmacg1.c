@@ -21,12 +21,14 @@ const char *const replay_resource_keys[RES_N] = {
 	"k8s.container.name", "container.id", "host.name",
 };
 
-static int bad(char *err, size_t errlen, const char *name, int line, const char *key,
+/* rc, and when it is -EINVAL, "NAME:LINE: "KEY" must be WANT ..." in err. */
+static int bad(int rc, char *err, size_t errlen, const char *name, int line, const char *key,
 	       const char *want)
 {
-	snprintf(err, errlen, "%s:%d: \"%s\" must be %s in a %s line", name, line, key, want,
-		 REPLAY_TMACG1_SCHEMA);
-	return -EINVAL;
+	if (rc == -EINVAL)
+		snprintf(err, errlen, "%s:%d: \"%s\" must be %s in a %s line", name, line, key,
+			 want, REPLAY_TMACG1_SCHEMA);
+	return rc;
 }
 
 /*
@@ -256,44 +258,37 @@ static int parse_origin(json_object *o, struct replay_origin *g, const char *nam
 	int rc;
 
 	if ((rc = get_name(o, "model", &g->model)))
-		return rc == -EINVAL ? bad(err, errlen, name, line, "model", "a string") : rc;
+		return bad(rc, err, errlen, name, line, "model", "a string");
 	if ((rc = get_name(o, "tma_version", &g->tma_version)))
-		return rc == -EINVAL ?
-			       bad(err, errlen, name, line, "tma_version", "a string or null") :
-			       rc;
+		return bad(rc, err, errlen, name, line, "tma_version", "a string or null");
 	if ((rc = get_name(o, "host", &g->host)))
-		return rc == -EINVAL ? bad(err, errlen, name, line, "host", "a string or null") :
-				       rc;
+		return bad(rc, err, errlen, name, line, "host", "a string or null");
 	if (!json_object_object_get_ex(o, "time", &x) ||
 	    json_object_get_type(x) != json_type_string ||
 	    parse_time(json_object_get_string(x), &g->time))
-		return bad(err, errlen, name, line, "time",
+		return bad(-EINVAL, err, errlen, name, line, "time",
 			   "RFC 3339 UTC time from year 0000 to 9999 as tmacg writes it "
 			   "(YYYY-MM-DDTHH:MM:SS.NNNNNNNNNZ)");
 	/* 0 is no cgroup's id: written as null, it would not replay as written */
 	if (json_object_object_get_ex(o, "cgroup_id", &x) && x &&
 	    (!replay_int_in(x, 0, UINT64_MAX, &g->cgroup_id) || !g->cgroup_id))
-		return bad(err, errlen, name, line, "cgroup_id",
+		return bad(-EINVAL, err, errlen, name, line, "cgroup_id",
 			   "an integer from 1 to 2^64-1, or null");
 	if (json_object_object_get_ex(o, "task", &x) && (rc = parse_task(x, g)))
-		return rc == -EINVAL ? bad(err, errlen, name, line, "task",
-					   "an object of tid and tgid (0 to 2^32-1) and comm") :
-				       rc;
+		return bad(rc, err, errlen, name, line, "task",
+			   "an object of tid and tgid (0 to 2^32-1) and comm");
 	g->running_min = NAN;
 	g->pmu_groups = -1;
 	if (json_object_object_get_ex(o, "quality", &x) && (rc = parse_quality(x, g)))
-		return rc == -EINVAL ? bad(err, errlen, name, line, "quality",
-					   "an object as tmacg writes it") :
-				       rc;
+		return bad(rc, err, errlen, name, line, "quality", "an object as tmacg writes it");
 	if (!json_object_object_get_ex(o, "resource", &x))
 		return 0;
 	if (json_object_get_type(x) != json_type_object)
-		return bad(err, errlen, name, line, "resource", "an object");
+		return bad(-EINVAL, err, errlen, name, line, "resource", "an object");
 	for (int i = 0; i < RES_N; i++)
 		if ((rc = get_name(x, replay_resource_keys[i], &g->resource[i])))
-			return rc == -EINVAL ? bad(err, errlen, name, line, replay_resource_keys[i],
-						   "a string") :
-					       rc;
+			return bad(rc, err, errlen, name, line, replay_resource_keys[i],
+				   "a string");
 	return parse_extra_resource(x, g);
 }
 
@@ -301,18 +296,14 @@ int replay_origin_parse(json_object *o, struct replay_origin **out, const char *
 			char *err, size_t errlen)
 {
 	struct replay_origin *g = calloc(1, sizeof(*g));
-	int rc;
+	int rc = g ? parse_origin(o, g, name, line, err, errlen) : -ENOMEM;
 
-	*out = NULL;
-	if (!g)
-		return -ENOMEM;
-	rc = parse_origin(o, g, name, line, err, errlen);
 	if (rc) {
 		replay_origin_free(g);
-		return rc;
+		g = NULL;
 	}
 	*out = g;
-	return 0;
+	return rc;
 }
 
 void replay_origin_free(struct replay_origin *g)
