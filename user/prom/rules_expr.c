@@ -190,8 +190,8 @@ static void mark_events(const struct rules_state *s, int e, bool *events, bool *
 		}
 		return;
 	}
-	if (x->kind ==
-	    EXPR_COND) { /* b if a else c: a branch the flags decide, only the one taken */
+	/* b if a else c: a branch the flags decide, only the one taken */
+	if (x->kind == EXPR_COND) {
 		struct tr t = { .s = s };
 		struct pq c = translate(&t, x->a);
 
@@ -214,14 +214,13 @@ static char *events_present(const struct rules_state *s, int i)
 	bool *seen = calloc(model_node_count(s->m) + 1, sizeof(bool));
 	char *re = NULL, *out = NULL;
 	size_t len = 0;
-	FILE *f;
+	FILE *f = events && seen ? rules_stream(&re, &len) : NULL;
 
 	if (!events || !seen)
-		goto nomem;
-	mark_events(s, model_view_formula(s->m, i), events, seen);
-	f = rules_stream(&re, &len);
+		rules_out_of_memory();
 	if (!f)
 		goto done;
+	mark_events(s, model_view_formula(s->m, i), events, seen);
 	for (int e = 0; e < nev; e++) {
 		if (!events[e])
 			continue;
@@ -236,14 +235,10 @@ static char *events_present(const struct rules_state *s, int i)
 			fputc(*c, f);
 		}
 	}
-	if (!rules_stream_end(f, &re))
-		goto done;
-	out = k ? rules_fmt("(0 * (count without (event) (%s%s{%s,event=~\"%s\"}) == %d))",
-			    RULES_EVENTS, s->window, s->sel, re, k) :
-		  zero_vector(s);
-	goto done;
-nomem:
-	rules_out_of_memory();
+	if (rules_stream_end(f, &re))
+		out = k ? rules_fmt("(0 * (count without (event) (%s%s{%s,event=~\"%s\"}) == %d))",
+				    RULES_EVENTS, s->window, s->sel, re, k) :
+			  zero_vector(s);
 done:
 	free(re);
 	free(events);
