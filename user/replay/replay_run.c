@@ -329,7 +329,6 @@ void replay_line_free(struct replay_line *rl)
 	free((void *)rl->line.count_values);
 }
 
-/* One JSON line or tree block: 0, or -errno when out could not be written. */
 int replay_print_record(void *ctx, const struct replay_record *rec, const struct replay_eval *ev)
 {
 	const struct replay_printer *p = ctx;
