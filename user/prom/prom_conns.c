@@ -388,7 +388,7 @@ static int default_cap(void)
 	return cap < CAP_MIN ? CAP_MIN : (int)cap;
 }
 
-struct prom_conns *prom_conns_new(struct event_base *base, int fd, int cap, int deadline_ms,
+struct prom_conns *prom_conns_new(struct event_base *base, int fd, int deadline_ms,
 				  prom_conns_request_fn *on_request, void *arg)
 {
 	struct prom_conns *c = calloc(1, sizeof(*c));
@@ -399,7 +399,7 @@ struct prom_conns *prom_conns_new(struct event_base *base, int fd, int cap, int 
 		return NULL;
 	}
 	c->base = base;
-	c->cap = cap > 0 ? cap : default_cap();
+	c->cap = default_cap();
 	c->deadline_ms = deadline_ms;
 	c->on_request = on_request;
 	c->arg = arg;

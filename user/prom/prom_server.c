@@ -54,7 +54,6 @@ struct stream {
 	struct snapshot *snap;
 	int piece;
 	struct prom_rows_cursor at;
-	size_t chunk; /* the bytes a chunk holds at least, while any are left */
 	size_t most;  /* the longest sample's text: room for the next, always */
 	bool chunked; /* HTTP/1.1 chunks, else the bytes a Content-Length counted */
 };
@@ -109,7 +108,7 @@ static void reply_unavailable(struct prom_conn *k, const struct prom_http_req *r
 
 /*
  * The next chunk of st's text into body: byte pieces referenced, rows made
- * into text, until it holds st->chunk bytes or the text ends.  0, or -1
+ * into text, until it holds PROM_TEXT_CHUNK bytes or the text ends.  0, or -1
  * out of memory (body then holds part of a chunk: never to be sent).
  */
 static int next_chunk(struct stream *st, struct evbuffer *body)
@@ -117,11 +116,11 @@ static int next_chunk(struct stream *st, struct evbuffer *body)
 	const struct prom_text *t = &st->snap->text;
 
 	/* Until the next sample might not fit: never an empty chunk, whatever the samples' length. */
-	while (st->piece < t->n &&
-	       (!evbuffer_get_length(body) || evbuffer_get_length(body) + st->most <= st->chunk)) {
+	while (st->piece < t->n && (!evbuffer_get_length(body) ||
+				    evbuffer_get_length(body) + st->most <= PROM_TEXT_CHUNK)) {
 		const struct prom_piece *p = &t->piece[st->piece];
 		struct evbuffer_iovec v;
-		size_t n, want = st->chunk - evbuffer_get_length(body);
+		size_t n, want = PROM_TEXT_CHUNK - evbuffer_get_length(body);
 
 		if (p->rows_family < 0) {
 			st->piece++;
@@ -210,7 +209,6 @@ static void reply_body(struct prom_conn *k, const struct prom_http_req *r, struc
 
 	if (st) {
 		*st = (struct stream){ .snap = snap, /* this reply's reference, now the stream's */
-				       .chunk = PROM_TEXT_CHUNK,
 				       .most = snap->text.rows ?
 						       prom_rows_max_sample(snap->text.rows) :
 						       0,
@@ -452,7 +450,7 @@ static int setup_http(struct prom_server *s)
 		close(fd);
 		return -1;
 	}
-	s->conns = prom_conns_new(s->base, fd, 0, REQUEST_DEADLINE_MS, handle, s);
+	s->conns = prom_conns_new(s->base, fd, REQUEST_DEADLINE_MS, handle, s);
 	s->stop_ev = event_new(s->base, s->stop_fd, EV_READ, on_stop, s->base);
 	if (!s->conns || !s->stop_ev || event_add(s->stop_ev, NULL))
 		return -1;
