@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "model/model.h"
+#include "replay/replay_inputs.h"
 #include "replay/replay_read.h"
 #include "replay/replay_run.h"
 #include "replay/replay_source.h"
@@ -126,6 +127,29 @@ static struct tma_model *icx(void)
 	if (!m)
 		fail_msg("%s", err);
 	return m;
+}
+
+/*
+ * path replayed as tmacg --replay PATH replays it (offline.c): opened, read
+ * as it comes and printed; the exit code, the input's own failures included.
+ */
+static int replay_run(const char *path, const struct tma_model *m, int level, bool json, bool color,
+		      bool info, FILE *out, FILE *err)
+{
+	struct replay_inputs in;
+	struct replay_source src;
+	char msg[512];
+	int rc, end;
+
+	if (replay_inputs_open(&in, path, NULL, 0, msg, sizeof(msg))) {
+		fprintf(err, "tmacg: %s\n", msg);
+		return 1;
+	}
+	replay_inputs_source(&in, &src, err);
+	rc = replay_run_from(&src, m, level, json, color, info, out, err);
+	end = replay_source_end(&src);
+	replay_inputs_close(&in);
+	return rc ? rc : end;
 }
 
 /* A bad line costs that line: the lines around it are printed, it is named, the exit is 1. */

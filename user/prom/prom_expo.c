@@ -570,8 +570,7 @@ static int slot_counters(struct prom_expo *e, struct series_state *s, const stru
  * take turns (levels 4-6, and those above whose groups rotate with them),
  * in the order of each set's first node.  Its value is the smallest
  * running/enabled of those groups, every node of the set's quality.measured:
- * a level-6 line's 88 such nodes hold some 19 sets, so the family costs a
- * fifth of a sample a node and Prometheus a fifth of the series.
+ * a set holds some five nodes, so a sample a set, not a node.
  */
 static void measured_samples(struct prom_expo *e, const struct report_line *l)
 {

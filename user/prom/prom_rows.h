@@ -2,11 +2,8 @@
 /*
  * An interval's node samples (TMA ratios, measured shares, node slots) kept
  * as numbers and written out as text only when a scrape sends them, a
- * cache-sized chunk at a time (prom_server.c).  A level-6 exposition of
- * 1,000 cgroups is some 23 MiB of text: written whole each interval it no
- * longer fit any cache with the one still being served beside it, and the
- * copies into it were a quarter of tmacg's user time at level 6.  Kept as
- * numbers it is some 3 MiB, and text is made where it goes straight out.
+ * cache-sized chunk at a time (prom_server.c): a deep level's text is some
+ * eight times its numbers, too large to stay in cache whole.
  *
  * Each sample is `<family>{<line's labels><node's labels> <value>\n`, as
  * prom_expo.h writes the other families'.  The node's labels are copied

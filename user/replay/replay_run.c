@@ -16,7 +16,6 @@
 #include "output/output_json.h"
 #include "output/output_tree.h"
 #include "replay/replay_counts.h"
-#include "replay/replay_inputs.h"
 #include "replay/replay_read.h"
 #include "replay/replay_source.h"
 #include "util/out_stream.h"
@@ -388,23 +387,4 @@ int replay_run_data(const struct replay_data *d, const struct tma_model *m, int 
 	struct replay_source src = replay_source_data(d);
 
 	return replay_run_from(&src, m, level, json, color, info, out, err);
-}
-
-int replay_run(const char *path, const struct tma_model *m, int level, bool json, bool color,
-	       bool info, FILE *out, FILE *err)
-{
-	struct replay_inputs in;
-	struct replay_source src;
-	char msg[512];
-	int rc, end;
-
-	if (replay_inputs_open(&in, path, NULL, 0, msg, sizeof(msg))) {
-		fprintf(err, "tmacg: %s\n", msg);
-		return 1;
-	}
-	replay_inputs_source(&in, &src, err);
-	rc = replay_run_from(&src, m, level, json, color, info, out, err);
-	end = replay_source_end(&src);
-	replay_inputs_close(&in);
-	return rc ? rc : end;
 }

@@ -98,15 +98,10 @@ struct replay_printer {
 int replay_print_record(void *ctx, const struct replay_record *rec, const struct replay_eval *ev);
 
 /*
- * Reads path ("-": stdin) a line at a time, printing one JSON line (json) or
- * one tree block per record as it is read; a bad line is named on err and
- * passed over.  Returns the process exit code: 0, or 1 with the reason on err
- * (lines skipped, an input that failed, output that could not be written).
+ * Each record of src printed as it is read, one JSON line (json) or one
+ * tree block: 0, or 1 with the reason on err; src's own end (bad lines
+ * skipped, an input that failed) is the caller's.
  */
-int replay_run(const char *path, const struct tma_model *m, int level, bool json, bool color,
-	       bool info, FILE *out, FILE *err);
-
-/* The printing half, on src: 0, or 1 (said on err); src's own end is the caller's. */
 int replay_run_from(struct replay_source *src, const struct tma_model *m, int level, bool json,
 		    bool color, bool info, FILE *out, FILE *err);
 /* The same on records already read. */
