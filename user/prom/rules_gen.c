@@ -482,8 +482,8 @@ static bool tree_guard(const struct rules_state *s, char **guard)
 	return tree && *guard;
 }
 
-/* The state of flags and slot width: its matchers and tree guard; false: it has no tree. */
-static bool add_state(struct states *st, const struct rules_model *rm, unsigned read,
+/* The state of flags and slot width, its matchers and tree guard, unless it has no tree. */
+static void add_state(struct states *st, const struct rules_model *rm, unsigned read,
 		      bool slots_read, unsigned flags, bool slots, const char *window,
 		      double window_s)
 {
@@ -508,15 +508,11 @@ static bool add_state(struct states *st, const struct rules_model *rm, unsigned 
 			 !slots_read ? "" :
 			 slots	     ? ",pmu_slots!=\"\"" :
 				       ",pmu_slots=\"\"");
-	if (!*sel)
-		return false;
 	s->sel = *sel;
-	if (tree_guard(s, &st->guard[st->n])) {
+	if (*sel && tree_guard(s, &st->guard[st->n]))
 		st->n++;
-		return true;
-	}
-	free(*sel);
-	return false;
+	else
+		free(*sel);
 }
 
 static void model_rules(FILE *f, const struct rules_model *rm, const char *window, double window_s)
