@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "output/cgroup_record.h"
 #include "prom/prom_expo.h"

@@ -11,7 +11,6 @@
 #include "prom/rules_gen.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>

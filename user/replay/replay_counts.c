@@ -2,7 +2,6 @@
 #include "replay/replay_counts.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay/replay_tmacg1.h"
 #include "util/name_escape.h"
 
 struct replay_source replay_source_data(const struct replay_data *d)
