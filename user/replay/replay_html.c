@@ -76,7 +76,6 @@ static int keep_first(struct cgroup_sum *s, const struct replay_record *rec, int
 /* rec's counts added to its cgroup's sums (idx: the report's index of it). */
 static int add_counts(struct gather *g, int idx, const struct replay_record *rec)
 {
-	int nev = model_event_count(g->m);
 	struct cgroup_sum *s;
 
 	if (idx >= g->nsums) {
@@ -89,12 +88,8 @@ static int add_counts(struct gather *g, int idx, const struct replay_record *rec
 		g->nsums = idx + 1;
 	}
 	s = &g->sums[idx];
-	if (!s->sum) {
-		int rc = keep_first(s, rec, nev);
-
-		if (rc)
-			return rc;
-	}
+	if (!s->sum && keep_first(s, rec, model_event_count(g->m)))
+		return -ENOMEM;
 	for (int i = 0; i < rec->ncounters; i++) {
 		int e = model_event_index(g->m, rec->counters[i].name);
 
@@ -154,12 +149,11 @@ static int summed_record(const struct cgroup_sum *s, const struct tma_model *m, 
 	out->counters = calloc(nev + 1, sizeof(*out->counters));
 	if (!out->counters)
 		return -ENOMEM;
-	for (int e = 0; e < nev; e++) {
-		if (!s->seen[e])
-			continue;
-		out->counters[n].name = (char *)model_event_name(m, e);
-		out->counters[n++].value = s->sum[e];
-	}
+	for (int e = 0; e < nev; e++)
+		if (s->seen[e])
+			out->counters[n++] =
+				(struct replay_counter){ (char *)model_event_name(m, e),
+							 s->sum[e] };
 	out->ncounters = n;
 	return 0;
 }
