@@ -32,7 +32,6 @@ static void on_begin(void *ctx, const struct report_line *head)
 static void on_line(void *ctx, const struct report_line *line)
 {
 	struct prom *p = ctx;
-
 	int ret = p->failed ? 0 : prom_expo_line(p->expo, line);
 
 	if (ret == -EEXIST && !p->warned_duplicate) {

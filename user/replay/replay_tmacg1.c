@@ -127,19 +127,15 @@ struct replay_node_note *replay_origin_note(struct replay_origin *g, const char 
  */
 static int parse_notes(json_object *q, struct replay_origin *g)
 {
-	json_object *m = NULL, *u = NULL, *objs[2];
+	json_object *objs[2] = { NULL, NULL }; /* measured, unmeasured */
 
-	g->has_measured = json_object_object_get_ex(q, "measured", &m);
-	g->has_unmeasured = json_object_object_get_ex(q, "unmeasured", &u);
-	if ((m && json_object_get_type(m) != json_type_object) ||
-	    (u && json_object_get_type(u) != json_type_object) || (g->has_measured && !m) ||
-	    (g->has_unmeasured && !u))
-		return -EINVAL;
-	objs[0] = m;
-	objs[1] = u;
+	g->has_measured = json_object_object_get_ex(q, "measured", &objs[0]);
+	g->has_unmeasured = json_object_object_get_ex(q, "unmeasured", &objs[1]);
 	for (int k = 0; k < 2; k++) {
-		if (!objs[k])
+		if (!(k ? g->has_unmeasured : g->has_measured))
 			continue;
+		if (json_object_get_type(objs[k]) != json_type_object)
+			return -EINVAL; /* null included */
 		json_object_object_foreach(objs[k], node, v) {
 			struct replay_node_note *n;
 			double f = json_object_get_double(v);
