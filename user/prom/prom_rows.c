@@ -212,11 +212,6 @@ int prom_rows_samples(struct prom_rows *r, enum prom_rows_family fam, const int 
 	return 0;
 }
 
-int prom_rows_sample(struct prom_rows *r, enum prom_rows_family fam, int index, double v)
-{
-	return prom_rows_samples(r, fam, &index, &v, 1);
-}
-
 size_t prom_rows_count(const struct prom_rows *r, enum prom_rows_family fam)
 {
 	return r->fam[fam].n;

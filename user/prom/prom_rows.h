@@ -48,14 +48,10 @@ int prom_rows_labels(struct prom_rows *r, const struct prom_nodes *pn);
 /* The labels of the line whose samples follow (len bytes, no braces).  0 or -ENOMEM. */
 int prom_rows_line(struct prom_rows *r, const char *labels, size_t len);
 /*
- * A sample of the line: family fam, its node (or set, PROM_ROWS_MEASURED)
- * index into the labels, value v (finite).  0 or -ENOMEM.
- */
-int prom_rows_sample(struct prom_rows *r, enum prom_rows_family fam, int index, double v);
-/*
- * n samples of the line in family fam at once (index[k], v[k] as above):
- * a line's samples of a family in one call, not a call each.  0, or
- * -EINVAL or -ENOMEM with none of them kept.
+ * n samples of the line in family fam: sample k's node (or set,
+ * PROM_ROWS_MEASURED) index into the labels index[k], its value v[k]
+ * (finite).  A line's samples of a family in one call, not a call each.  0,
+ * or -EINVAL or -ENOMEM with none of them kept.
  */
 int prom_rows_samples(struct prom_rows *r, enum prom_rows_family fam, const int *index,
 		      const double *v, size_t n);
