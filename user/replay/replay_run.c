@@ -339,23 +339,18 @@ int replay_print_record(void *ctx, const struct replay_record *rec, const struct
 	 * and the table its summary counts, as a live line does.
 	 */
 	rc = replay_line(&rl, rec, p->m, p->level, p->info, ev, true);
-	if (p->json) {
-		if (!rc)
-			rc = output_json_line(p->out, &rl.line);
-		replay_line_free(&rl);
-		if (!rc && ev->live && fflush(p->out))
-			rc = out_stream_error(p->out);
-		return rc;
-	}
-	if (!rc)
+	if (!rc && p->json)
+		rc = output_json_line(p->out, &rl.line);
+	else if (!rc)
 		output_tree(p->out, &rl.line, p->color);
 	replay_line_free(&rl);
 	/* Input that pauses (a live pipe): each record is seen as soon as it is read. */
-	if (!rc && ev->live)
-		fflush(p->out);
-	if (rc)
-		return rc;
-	return ferror(p->out) ? out_stream_error(p->out) : 0;
+	if (!rc && ev->live && fflush(p->out) && p->json)
+		rc = out_stream_error(p->out);
+	/* the tree's printer says nothing of a failed write: the stream's error does */
+	if (!rc && !p->json && ferror(p->out))
+		rc = out_stream_error(p->out);
+	return rc;
 }
 
 int replay_run_from(struct replay_source *src, const struct tma_model *m, int level, bool json,

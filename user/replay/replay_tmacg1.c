@@ -208,9 +208,7 @@ static int parse_quality(json_object *q, struct replay_origin *g)
 		}
 	}
 	rc = parse_notes(q, g);
-	if (rc)
-		return rc;
-	return get_name(q, "instance", &g->instance);
+	return rc ? rc : get_name(q, "instance", &g->instance);
 }
 
 static bool known_resource_key(const char *key)
