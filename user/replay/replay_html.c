@@ -166,7 +166,6 @@ static int summed_record(const struct cgroup_sum *s, const struct tma_model *m, 
 static int gather_totals(const struct replay_source *src, struct gather *g, FILE *err)
 {
 	struct replay_evaluator *ev = replay_evaluator_new(g->m, g->level, false, src->rl_defaults);
-	struct replay_feed in = { .name = src->name, .rl_file = src->rl_file };
 	int rc = ev ? 0 : -ENOMEM;
 
 	for (int i = 0; !rc && i < g->nsums; i++) {
@@ -176,7 +175,7 @@ static int gather_totals(const struct replay_source *src, struct gather *g, FILE
 			continue;
 		rc = summed_record(&g->sums[i], g->m, html_report_span_s(g->h, i), &rec);
 		if (!rc)
-			rc = replay_evaluator_feed(ev, &rec, &in, set_total, g, err);
+			rc = replay_evaluator_feed(ev, &rec, src, set_total, g, err);
 		free(rec.counters);
 	}
 	replay_evaluator_free(ev);

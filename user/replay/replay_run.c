@@ -150,15 +150,15 @@ struct replay_evaluator *replay_evaluator_new(const struct tma_model *m, int lev
 }
 
 int replay_evaluator_feed(struct replay_evaluator *e, const struct replay_record *rec,
-			  const struct replay_feed *in, replay_fn fn, void *ctx, FILE *err)
+			  const struct replay_source *src, replay_fn fn, void *ctx, FILE *err)
 {
 	struct replay_eval ev = { .res = e->res,
 				  .latencies_given = rec->retire_latency.n ? &rec->retire_latency :
-									     in->rl_file,
+									     src->rl_file,
 				  .events = e->events,
-				  .live = in->live };
+				  .live = src->live };
 	unsigned sources = rl_fill(e->m, ev.latencies_given, e->rl_defaults, e->lat);
-	const char *name = rec->input ? rec->input : in->name;
+	const char *name = rec->input ? rec->input : src->name;
 	int rc;
 
 	ev.retire_latency = rl_source_name(e->m, sources);
@@ -210,13 +210,8 @@ int replay_each_from(struct replay_source *src, const struct tma_model *m, int l
 		fprintf(err, "tmacg: out of memory\n");
 		rc = -ENOMEM;
 	}
-	while (!rc && (rec = replay_source_next(src))) {
-		struct replay_feed in = { .name = src->name,
-					  .rl_file = src->rl_file,
-					  .live = src->live };
-
-		rc = replay_evaluator_feed(e, rec, &in, fn, ctx, err);
-	}
+	while (!rc && (rec = replay_source_next(src)))
+		rc = replay_evaluator_feed(e, rec, src, fn, ctx, err);
 	if (!rc)
 		replay_evaluator_report(e, src->label, err);
 	replay_evaluator_free(e);

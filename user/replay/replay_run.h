@@ -52,18 +52,16 @@ int replay_each_from(struct replay_source *src, const struct tma_model *m, int l
  * counted across every record fed and said once, by replay_evaluator_report.
  */
 struct replay_evaluator;
-/* What a fed record is read with besides its own: the input's name, --retire-latency's. */
-struct replay_feed {
-	const char *name;
-	const struct rl_table *rl_file;
-	bool live;
-};
 /* rl_defaults: Intel's published latencies of the CPU running m (not owned); NULL: none. */
 struct replay_evaluator *replay_evaluator_new(const struct tma_model *m, int level, bool info,
 					      const struct rl_table *rl_defaults);
-/* rec evaluated and handed to fn: 0, 1 when the model failed (said on err), or fn's error. */
+/*
+ * rec, read from src (its name for messages, --retire-latency's latencies),
+ * evaluated and handed to fn: 0, 1 when the model failed (said on err), or
+ * fn's error.
+ */
 int replay_evaluator_feed(struct replay_evaluator *e, const struct replay_record *rec,
-			  const struct replay_feed *in, replay_fn fn, void *ctx, FILE *err);
+			  const struct replay_source *src, replay_fn fn, void *ctx, FILE *err);
 /* The events the records fed so far lacked, each named once on err. */
 void replay_evaluator_report(const struct replay_evaluator *e, const char *name, FILE *err);
 void replay_evaluator_free(struct replay_evaluator *e);
