@@ -43,7 +43,6 @@ struct replay_resource_key {
 
 struct report_group;
 
-/* What a tmacg/1 line says besides its counts: the replayed line says the same. */
 /* What a line's quality says of one node. */
 struct replay_node_note {
 	char *node;
@@ -51,6 +50,7 @@ struct replay_node_note {
 	char *unmeasured; /* NULL: not in quality.unmeasured */
 };
 
+/* What a tmacg/1 line says besides its counts: the replayed line says the same. */
 struct replay_origin {
 	char *model;	   /* the model that measured it: the default for --replay */
 	char *tma_version; /* and its TMA version ("5.1"), NULL: none given */

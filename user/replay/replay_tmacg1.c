@@ -85,19 +85,16 @@ static int parse_time(const char *s, struct timespec *ts)
 
 static int parse_task(json_object *t, struct replay_origin *g)
 {
-	json_object *x;
-
-	if (json_object_get_type(t) != json_type_object)
-		return -EINVAL;
-	uint64_t id;
+	json_object *x, *y;
+	uint64_t tid, tgid;
 
 	/* the BPF map's u32 ids: 0 (the idle task) to 2^32-1 */
-	if (!json_object_object_get_ex(t, "tid", &x) || !replay_int_in(x, 0, UINT32_MAX, &id))
+	if (json_object_get_type(t) != json_type_object ||
+	    !json_object_object_get_ex(t, "tid", &x) || !json_object_object_get_ex(t, "tgid", &y) ||
+	    !replay_int_in(x, 0, UINT32_MAX, &tid) || !replay_int_in(y, 0, UINT32_MAX, &tgid))
 		return -EINVAL;
-	g->tid = (uint32_t)id;
-	if (!json_object_object_get_ex(t, "tgid", &x) || !replay_int_in(x, 0, UINT32_MAX, &id))
-		return -EINVAL;
-	g->tgid = (uint32_t)id;
+	g->tid = (uint32_t)tid;
+	g->tgid = (uint32_t)tgid;
 	g->has_task = true;
 	return get_name(t, "comm", &g->comm);
 }
