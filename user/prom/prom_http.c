@@ -184,8 +184,7 @@ static int parse_request(const char *head, size_t len, struct prom_http_req *r)
 		line = next_line(&p, end, &n);
 		if (!n)
 			break;
-		ret = parse_field(line, n, r);
-		if (ret)
+		if ((ret = parse_field(line, n, r)))
 			return ret;
 	}
 	return method;

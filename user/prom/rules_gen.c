@@ -551,16 +551,16 @@ int rules_model_depth(const struct tma_model *m)
 /* window_ns as a Prometheus duration: "5m", "90s", "1500ms". */
 static void window_text(uint64_t ns, char *buf, size_t len)
 {
+	static const struct {
+		uint64_t ms;
+		const char *unit;
+	} units[] = { { 3600000, "h" }, { 60000, "m" }, { 1000, "s" }, { 1, "ms" } };
 	uint64_t ms = ns / 1000000;
+	size_t i = 0;
 
-	if (ms % 3600000 == 0)
-		snprintf(buf, len, "%lluh", (unsigned long long)(ms / 3600000));
-	else if (ms % 60000 == 0)
-		snprintf(buf, len, "%llum", (unsigned long long)(ms / 60000));
-	else if (ms % 1000 == 0)
-		snprintf(buf, len, "%llus", (unsigned long long)(ms / 1000));
-	else
-		snprintf(buf, len, "%llums", (unsigned long long)ms);
+	while (ms % units[i].ms) /* the largest unit that divides it: ms divides all */
+		i++;
+	snprintf(buf, len, "%llu%s", (unsigned long long)(ms / units[i].ms), units[i].unit);
 }
 
 int rules_write(FILE *out, const struct rules_model *models, int n, uint64_t window_ns,
