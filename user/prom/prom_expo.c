@@ -580,10 +580,9 @@ static void measured_samples(struct prom_expo *e, const struct report_line *l)
 		int k = pn->set_node[s]; /* reported if any of the set is */
 
 		/* a tree node (not Info, not a count) of the line's levels */
-		if (k < 0 || !isfinite(l->measured[k]) || pn->tree_level[k] < 1 ||
-		    pn->tree_level[k] > l->level)
-			continue;
-		node_sample(e, s, l->measured[k]);
+		if (k >= 0 && isfinite(l->measured[k]) && pn->tree_level[k] >= 1 &&
+		    pn->tree_level[k] <= l->level)
+			node_sample(e, s, l->measured[k]);
 	}
 	node_samples_end(e, PROM_ROWS_MEASURED);
 }

@@ -20,6 +20,7 @@
 #include "replay/replay_read.h"
 #include "replay/replay_run.h"
 #include "replay/replay_source.h"
+#include "replay/replay_sum.h"
 #include "util/out_stream.h"
 
 /*
@@ -66,11 +67,7 @@ static int keep_first(struct cgroup_sum *s, const struct replay_record *rec, int
 	s->seen = calloc(nev + 1, sizeof(*s->seen));
 	if (!s->first.cgroup || !s->sum || !s->seen)
 		return -ENOMEM;
-	for (int i = 0; i < rec->retire_latency.n; i++)
-		if (rl_table_add(&s->first.retire_latency, rec->retire_latency.v[i].event,
-				 rec->retire_latency.v[i].cycles))
-			return -ENOMEM;
-	return 0;
+	return replay_copy_latencies(&s->first.retire_latency, &rec->retire_latency);
 }
 
 /* rec's counts added to its cgroup's sums (idx: the report's index of it). */

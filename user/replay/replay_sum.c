@@ -12,7 +12,7 @@
 #include "replay/replay_counts.h"
 #include "replay/replay_tmacg1.h"
 
-static int copy_latencies(struct rl_table *to, const struct rl_table *from)
+int replay_copy_latencies(struct rl_table *to, const struct rl_table *from)
 {
 	for (int i = 0; i < from->n; i++)
 		if (rl_table_add(to, from->v[i].event, from->v[i].cycles))
@@ -42,7 +42,7 @@ int replay_sum_init(struct replay_sum *s, const struct tma_model *m,
 		  (g->tma_version && !(s->origin.tma_version = strdup(g->tma_version)))))
 		goto nomem;
 	if (!s->sum || !s->nbad || !s->named || !s->here ||
-	    copy_latencies(&s->first.retire_latency, &rec->retire_latency))
+	    replay_copy_latencies(&s->first.retire_latency, &rec->retire_latency))
 		goto nomem;
 	if (!replay_sum_add(s, rec))
 		return 0;
