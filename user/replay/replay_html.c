@@ -215,20 +215,16 @@ int replay_html_from(struct replay_source *src, const struct tma_model *m, int l
 	struct html_report *h;
 	int rc = replay_html_gather_from(src, m, level, &h, err);
 
+	if (rc)
+		return 1;
 	/* Nothing replayed (every line bad, or none): no report, the source says why. */
-	if (!rc && !src->nrecords)
-		html_report_free(h);
-	if (rc || !src->nrecords)
-		return 1;
-	rc = html_report_write(h, out);
+	if (src->nrecords)
+		rc = html_report_write(h, out);
 	html_report_free(h);
-	if (rc == -EPIPE)
-		return 0;
-	if (rc) {
+	/* A closed pipe (| head) ends the replay quietly, as it ends live mode. */
+	if (rc && rc != -EPIPE)
 		fprintf(err, "tmacg: cannot write the report: %s\n", out_stream_why(-rc));
-		return 1;
-	}
-	return 0;
+	return src->nrecords && (!rc || rc == -EPIPE) ? 0 : 1;
 }
 
 int replay_html_data(const struct replay_data *d, const struct tma_model *m, int level, FILE *out,
