@@ -23,6 +23,12 @@
 #include "prom/prom_rows.h"
 #include "util/double_text.h"
 
+/* One sample of the line (prom_rows_samples of one). */
+static int sample(struct prom_rows *r, enum prom_rows_family fam, int index, double v)
+{
+	return prom_rows_samples(r, fam, &index, &v, 1);
+}
+
 static const char *const names[PROM_ROWS_FAMILIES] = {
 	[PROM_ROWS_NODE_SLOTS] = "n_slots",
 	[PROM_ROWS_RATIO] = "n_ratio",
@@ -100,12 +106,12 @@ static void fill(struct prom_rows *r, struct labels *l)
 {
 	assert_int_equal(prom_rows_labels(r, &l->pn), 0);
 	assert_int_equal(prom_rows_line(r, line_a, strlen(line_a)), 0);
-	assert_int_equal(prom_rows_sample(r, PROM_ROWS_RATIO, 1, 0.25), 0);
-	assert_int_equal(prom_rows_sample(r, PROM_ROWS_RATIO, 0, 1.0 / 3), 0);
-	assert_int_equal(prom_rows_sample(r, PROM_ROWS_NODE_SLOTS, 0, 12345678901234.0), 0);
-	assert_int_equal(prom_rows_sample(r, PROM_ROWS_MEASURED, 0, 0.99999), 0);
+	assert_int_equal(sample(r, PROM_ROWS_RATIO, 1, 0.25), 0);
+	assert_int_equal(sample(r, PROM_ROWS_RATIO, 0, 1.0 / 3), 0);
+	assert_int_equal(sample(r, PROM_ROWS_NODE_SLOTS, 0, 12345678901234.0), 0);
+	assert_int_equal(sample(r, PROM_ROWS_MEASURED, 0, 0.99999), 0);
 	assert_int_equal(prom_rows_line(r, line_b, strlen(line_b)), 0);
-	assert_int_equal(prom_rows_sample(r, PROM_ROWS_RATIO, 0, 0.5), 0);
+	assert_int_equal(sample(r, PROM_ROWS_RATIO, 0, 0.5), 0);
 }
 
 static const char ratios[] = "n_ratio{host=\"h\",cgroup=\"/a\",node=\"x1\",g=\"0\"} 0.25\n"
@@ -142,7 +148,7 @@ static void samples_read_as_text(void **state)
 	assert_string_equal(text, "");
 	free(text);
 	assert_int_equal(prom_rows_line(r, line_a, strlen(line_a)), 0);
-	assert_int_equal(prom_rows_sample(r, PROM_ROWS_RATIO, 0, 0.5), -EINVAL);
+	assert_int_equal(sample(r, PROM_ROWS_RATIO, 0, 0.5), -EINVAL);
 	prom_rows_free(r);
 }
 
@@ -217,10 +223,10 @@ static void labels_kept_as_given(void **state)
 	labels_init(&y, "y", 2);
 	assert_int_equal(prom_rows_labels(r, &x.pn), 0);
 	assert_int_equal(prom_rows_line(r, line_a, strlen(line_a)), 0);
-	assert_int_equal(prom_rows_sample(r, PROM_ROWS_RATIO, 0, 0.5), 0);
+	assert_int_equal(sample(r, PROM_ROWS_RATIO, 0, 0.5), 0);
 	assert_int_equal(prom_rows_labels(r, &y.pn), 0);
 	assert_int_equal(prom_rows_line(r, line_b, strlen(line_b)), 0);
-	assert_int_equal(prom_rows_sample(r, PROM_ROWS_RATIO, 1, 0.5), 0);
+	assert_int_equal(sample(r, PROM_ROWS_RATIO, 1, 0.5), 0);
 	/* The same build again: nothing copied, the texts as they were. */
 	memset(y.ratio[1], 'Z', 5);
 	assert_int_equal(prom_rows_labels(r, &y.pn), 0);
@@ -242,11 +248,11 @@ static void mistakes_refused(void **state)
 	assert_non_null(r);
 	labels_init(&l, "x", 7);
 	assert_int_equal(prom_rows_labels(r, &l.pn), 0);
-	assert_int_equal(prom_rows_sample(r, PROM_ROWS_RATIO, 0, 0.5), -EINVAL);
+	assert_int_equal(sample(r, PROM_ROWS_RATIO, 0, 0.5), -EINVAL);
 	assert_int_equal(prom_rows_line(r, line_a, strlen(line_a)), 0);
-	assert_int_equal(prom_rows_sample(r, PROM_ROWS_RATIO, 2, 0.5), -EINVAL);
-	assert_int_equal(prom_rows_sample(r, PROM_ROWS_RATIO, -1, 0.5), -EINVAL);
-	assert_int_equal(prom_rows_sample(r, PROM_ROWS_MEASURED, 1, 0.5), -EINVAL);
+	assert_int_equal(sample(r, PROM_ROWS_RATIO, 2, 0.5), -EINVAL);
+	assert_int_equal(sample(r, PROM_ROWS_RATIO, -1, 0.5), -EINVAL);
+	assert_int_equal(sample(r, PROM_ROWS_MEASURED, 1, 0.5), -EINVAL);
 	assert_int_equal(prom_rows_count(r, PROM_ROWS_RATIO), 0);
 	/* One wrong index among right ones: none of them kept. */
 	{
@@ -282,9 +288,9 @@ static void out_of_memory_anywhere(void **state)
 		/* The first call to fail says why; those after it are not made. */
 		ret = prom_rows_labels(r, &l.pn);
 		ret = ret ?: prom_rows_line(r, line_a, strlen(line_a));
-		ret = ret ?: prom_rows_sample(r, PROM_ROWS_RATIO, 1, 0.25);
-		ret = ret ?: prom_rows_sample(r, PROM_ROWS_NODE_SLOTS, 0, 1);
-		ret = ret ?: prom_rows_sample(r, PROM_ROWS_MEASURED, 0, 0.5);
+		ret = ret ?: sample(r, PROM_ROWS_RATIO, 1, 0.25);
+		ret = ret ?: sample(r, PROM_ROWS_NODE_SLOTS, 0, 1);
+		ret = ret ?: sample(r, PROM_ROWS_MEASURED, 0, 0.5);
 		failed = reallocs >= k;
 		fail_at = 0;
 		assert_int_equal(ret, failed ? -ENOMEM : 0);
@@ -320,7 +326,7 @@ static void shares_each_their_own_text(void **state)
 		char text_of_v[DOUBLE_TEXT_MAX];
 
 		assert_int_equal(prom_rows_line(r, line_a, strlen(line_a)), 0);
-		assert_int_equal(prom_rows_sample(r, PROM_ROWS_MEASURED, 0, v), 0);
+		assert_int_equal(sample(r, PROM_ROWS_MEASURED, 0, v), 0);
 		share_text(v, text_of_v);
 		len += (size_t)snprintf(want + len, sizeof(want) - len,
 					"n_measured{%s,g=\"x\"} %s\n", line_a, text_of_v);

@@ -74,8 +74,11 @@ static struct prom_text rows_text(int lines, double v, char **joined, size_t *le
 
 		snprintf(cg, sizeof(cg), "host=\"h\",cgroup=\"/svc/c%d\"", i);
 		assert_int_equal(prom_rows_line(t.rows, cg, strlen(cg)), 0);
-		assert_int_equal(prom_rows_sample(t.rows, PROM_ROWS_RATIO, 0, v), 0);
-		assert_int_equal(prom_rows_sample(t.rows, PROM_ROWS_RATIO, 1, v / 2), 0);
+		assert_int_equal(prom_rows_samples(t.rows, PROM_ROWS_RATIO, (int[]){ 0 }, &v, 1),
+				 0);
+		assert_int_equal(prom_rows_samples(t.rows, PROM_ROWS_RATIO, (int[]){ 1 },
+						   (double[]){ v / 2 }, 1),
+				 0);
 	}
 	t.piece[0] = (struct prom_piece){ .buf = strdup("# TYPE n_ratio gauge\n"),
 					  .len = 21,

@@ -14,8 +14,10 @@
 #include <unistd.h>
 
 #include "model/model.h"
+#include "replay/replay_inputs.h"
 #include "replay/replay_read.h"
 #include "replay/replay_run.h"
+#include "replay/replay_source.h"
 #include "replay_text.h"
 
 static void bad(const char *text, const char *want)
@@ -125,6 +127,29 @@ static struct tma_model *icx(void)
 	if (!m)
 		fail_msg("%s", err);
 	return m;
+}
+
+/*
+ * path replayed as tmacg --replay PATH replays it (offline.c): opened, read
+ * as it comes and printed; the exit code, the input's own failures included.
+ */
+static int replay_run(const char *path, const struct tma_model *m, int level, bool json, bool color,
+		      bool info, FILE *out, FILE *err)
+{
+	struct replay_inputs in;
+	struct replay_source src;
+	char msg[512];
+	int rc, end;
+
+	if (replay_inputs_open(&in, path, NULL, 0, msg, sizeof(msg))) {
+		fprintf(err, "tmacg: %s\n", msg);
+		return 1;
+	}
+	replay_inputs_source(&in, &src, err);
+	rc = replay_run_from(&src, m, level, json, color, info, out, err);
+	end = replay_source_end(&src);
+	replay_inputs_close(&in);
+	return rc ? rc : end;
 }
 
 /* A bad line costs that line: the lines around it are printed, it is named, the exit is 1. */
@@ -456,6 +481,7 @@ static void test_idle_cgroup_has_no_verdict(void **state)
 	struct tma_model *m = icx();
 	struct verdict v = { .m = m };
 	struct replay_data d;
+	struct replay_source src;
 	char err[512] = "", *line = NULL;
 	size_t len = 0;
 	FILE *f = fmemopen((void *)text, strlen(text), "r"), *out, *null = fopen("/dev/null", "w");
@@ -464,7 +490,8 @@ static void test_idle_cgroup_has_no_verdict(void **state)
 	assert_non_null(null);
 	assert_int_equal(replay_read_stream(f, "idle.jsonl", &d, err, sizeof(err)), 0);
 	fclose(f);
-	assert_int_equal(replay_each(&d, m, 3, false, keep_verdict, &v, null), 0);
+	src = replay_source_data(&d);
+	assert_int_equal(replay_each_from(&src, m, 3, false, keep_verdict, &v, null), 0);
 	assert_true(v.no_tree[0]);
 	assert_int_equal(v.bottleneck_len[0], 0);
 	assert_true(isnan(v.bad_speculation[0]));
@@ -539,6 +566,7 @@ static void test_replay_missing_event_warned(void **state)
 	static const char model[] = "model t\nnode 1 A\n  formula X.Y / (X.Y + Z.W)\n";
 	struct tma_model *m;
 	struct replay_data d;
+	struct replay_source src;
 	char err[512] = "", *text = NULL;
 	size_t len = 0;
 	FILE *e = open_memstream(&text, &len);
@@ -553,7 +581,8 @@ static void test_replay_missing_event_warned(void **state)
 				 "{\"cgroup\":\"/a\",\"interval_s\":1,\"counters\":{\"X.Y\":1}}\n",
 				 &d, err, sizeof(err)),
 		0);
-	assert_int_equal(replay_each(&d, m, 1, false, none, NULL, e), 0);
+	src = replay_source_data(&d);
+	assert_int_equal(replay_each_from(&src, m, 1, false, none, NULL, e), 0);
 	fclose(e);
 	assert_string_equal(text, "tmacg: warning: in.jsonl: 2 of 3 records lack Z.W (first on "
 				  "line 2), which model t reads: it read as 0 there (record it, "

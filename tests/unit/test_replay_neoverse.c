@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
@@ -19,7 +20,9 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "replay/replay_read.h"
 #include "replay/replay_run.h"
+#include "replay_text.h"
 
 /* Arm's metric names and the models' (TMA's) names for them. */
 static const char *const renamed[][2] = {
@@ -50,12 +53,16 @@ static int replay_lines(const char *id, const char *path, json_object **lines, i
 	struct tma_model *m = model_load_builtin(id, err, sizeof(err));
 	size_t len = 0;
 	FILE *o = open_memstream(&out, &len);
+	struct replay_data d;
 	int n = 0;
 
 	if (!m)
 		fail_msg("%s: %s", id, err);
 	assert_non_null(o);
-	assert_int_equal(replay_run(path, m, 6, true, false, false, o, stderr), 0);
+	if (replay_read(path, &d, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(replay_run_data(&d, m, 6, true, false, false, o, stderr), 0);
+	replay_free(&d);
 	fclose(o);
 	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		assert_true(n < max);
@@ -291,38 +298,20 @@ static void test_pmu_slots_round_trip(void **state)
 static void test_pmu_slots_refused(void **state)
 {
 	static const char *const bad[] = { "-1", "4.5", "\"4\"", "256" };
-	char path[] = "/tmp/tmacg-pmu-slots-XXXXXX", err_text[4096] = "";
-	char err_path[] = "/tmp/tmacg-pmu-slots-err-XXXXXX";
-	struct tma_model *m = model_load_builtin("neoverse-n2-r0p3", err_text, sizeof(err_text));
 
 	(void)state;
-	assert_non_null(m);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		int fd = mkstemp(path), efd = mkstemp(err_path);
-		FILE *f = fdopen(fd, "w"), *e = fdopen(efd, "w+"), *o = fopen("/dev/null", "w");
-		size_t n;
+		char text[256], err[512] = "";
+		struct replay_data d;
 
-		assert_non_null(f);
-		assert_non_null(e);
-		fprintf(f,
-			"{\"cgroup\": \"/a\", \"interval_s\": 1, \"pmu_slots\": %s, "
-			"\"counters\": {\"CPU_CYCLES\": 1}}\n",
-			bad[i]);
-		fclose(f);
-		assert_int_not_equal(replay_run(path, m, 1, false, false, false, o, e), 0);
-		rewind(e);
-		n = fread(err_text, 1, sizeof(err_text) - 1, e);
-		err_text[n] = '\0';
-		if (!strstr(err_text, "\"pmu_slots\" must be a whole number of slots"))
-			fail_msg("pmu_slots %s: %s", bad[i], err_text);
-		fclose(e);
-		fclose(o);
-		remove(path);
-		remove(err_path);
-		strcpy(path, "/tmp/tmacg-pmu-slots-XXXXXX");
-		strcpy(err_path, "/tmp/tmacg-pmu-slots-err-XXXXXX");
+		snprintf(text, sizeof(text),
+			 "{\"cgroup\": \"/a\", \"interval_s\": 1, \"pmu_slots\": %s, "
+			 "\"counters\": {\"CPU_CYCLES\": 1}}\n",
+			 bad[i]);
+		assert_int_equal(replay_read_text(text, &d, err, sizeof(err)), -EINVAL);
+		if (!strstr(err, "\"pmu_slots\" must be a whole number of slots"))
+			fail_msg("pmu_slots %s: %s", bad[i], err);
 	}
-	model_free(m);
 }
 
 int main(void)

@@ -23,6 +23,7 @@
 #include "output/output_json.h"
 #include "replay/replay_read.h"
 #include "replay/replay_run.h"
+#include "replay/replay_source.h"
 #include "replay_text.h"
 #include "replay/replay_top.h"
 
@@ -219,6 +220,37 @@ static void bad_own_lines_named(void **state)
 	}
 }
 
+/*
+ * text read as --replay reads it without --model (offline.c): the first
+ * record's model and version ("" for none) into model, the records handed
+ * out into *n, what is said on stderr into said.
+ */
+static void read_one_model(const char *text, char *model, size_t len, int *n, char *said,
+			   size_t saidlen)
+{
+	FILE *in = fmemopen((void *)text, strlen(text), "r"), *err = fmemopen(said, saidlen, "w");
+	const struct replay_record *first;
+	struct replay_reader r;
+	struct replay_source src;
+
+	assert_non_null(in);
+	assert_non_null(err);
+	said[0] = '\0'; /* fmemopen need not empty it */
+	replay_reader_init(&r, in, "in.jsonl", REPLAY_MAX_LINE);
+	replay_source_reader(&src, &r, err);
+	src.one_model = true;
+	first = replay_source_peek(&src);
+	assert_non_null(first);
+	snprintf(model, len, "%s %s", first->origin ? first->origin->model : "",
+		 first->origin && first->origin->tma_version ? first->origin->tma_version : "");
+	for (*n = 0; replay_source_next(&src); (*n)++)
+		;
+	replay_source_end(&src);
+	replay_reader_free(&r);
+	fclose(in);
+	fclose(err);
+}
+
 /* Without --model, the lines' own model; lines of two models need --model. */
 static void recorded_model_is_the_default(void **state)
 {
@@ -236,34 +268,33 @@ static void recorded_model_is_the_default(void **state)
 		"\"tma_version\":\"5.1\",\"cgroup\":\"/a\",\"interval_s\":1,\"counts\":{}}\n"
 		"{\"schema\":\"tmacg/1\",\"time\":\"2026-11-21T10:00:02Z\",\"model\":\"gnr\","
 		"\"tma_version\":\"5.2\",\"cgroup\":\"/a\",\"interval_s\":1,\"counts\":{}}\n";
-	struct replay_data d;
-	const char *version;
-	char err[512];
+	char model[64], said[1024];
+	int n;
 
 	(void)state;
-	assert_int_equal(replay_read_text(one, &d, err, sizeof(err)), 0);
-	assert_string_equal(replay_recorded_model(&d, &version, err, sizeof(err)), "spr");
-	assert_null(version); /* the line gives none: the model's default */
-	replay_free(&d);
+	read_one_model(one, model, sizeof(model), &n, said, sizeof(said));
+	assert_string_equal(model, "spr "); /* the line gives no version: the model's default */
+	assert_int_equal(n, 1);
+	assert_string_equal(said, "");
 	/* a 5.1 recording replays at 5.1 (offline.c), whatever the default is now */
-	assert_int_equal(replay_read_text(versions, &d, err, sizeof(err)), 0);
-	d.nrecords = 1;
-	assert_string_equal(replay_recorded_model(&d, &version, err, sizeof(err)), "gnr");
-	assert_string_equal(version, "5.1");
-	d.nrecords = 2;
-	assert_null(replay_recorded_model(&d, &version, err, sizeof(err)));
-	assert_string_equal(err, "in.jsonl: line 1 was measured with TMA 5.1 of model gnr, line 2 "
-				 "with TMA 5.2: name the version to replay with --tma-version V");
-	replay_free(&d);
-	assert_int_equal(replay_read_text(two, &d, err, sizeof(err)), 0);
-	assert_null(replay_recorded_model(&d, &version, err, sizeof(err)));
-	assert_string_equal(err, "in.jsonl: line 1 was measured with model spr, line 2 with icx: "
-				 "name the model to replay with --model ID");
-	replay_free(&d);
-	assert_int_equal(replay_read_text(other, &d, err, sizeof(err)), 0);
-	assert_null(replay_recorded_model(&d, &version, err, sizeof(err)));
-	assert_string_equal(err, "");
-	replay_free(&d);
+	read_one_model(versions, model, sizeof(model), &n, said, sizeof(said));
+	assert_string_equal(model, "gnr 5.1");
+	assert_int_equal(n, 1);
+	assert_string_equal(
+		said, "tmacg: in.jsonl: line 1 was measured with TMA 5.1 of model gnr, line 2 "
+		      "with TMA 5.2: name the version to replay with --tma-version V\n"
+		      "tmacg: in.jsonl: 1 bad line skipped, 1 replayed\n");
+	read_one_model(two, model, sizeof(model), &n, said, sizeof(said));
+	assert_string_equal(model, "spr ");
+	assert_int_equal(n, 1);
+	assert_string_equal(said,
+			    "tmacg: in.jsonl: line 1 was measured with model spr, line 2 with icx: "
+			    "name the model to replay with --model ID\n"
+			    "tmacg: in.jsonl: 1 bad line skipped, 1 replayed\n");
+	read_one_model(other, model, sizeof(model), &n, said, sizeof(said));
+	assert_string_equal(model, " "); /* other replay input names no model */
+	assert_int_equal(n, 1);
+	assert_string_equal(said, "");
 }
 
 /* A stream whose reader is gone: writes fail with EPIPE (SIGPIPE ignored, as main does). */
@@ -299,8 +330,9 @@ static void closed_pipe_ends_replay_quietly(void **state)
 	}
 	{
 		FILE *out = closed_pipe();
+		struct replay_source src = replay_source_data(&d);
 
-		assert_int_equal(replay_top_data(&d, m, 1, false, 80, out, e), 0);
+		assert_int_equal(replay_top_from(&src, m, 1, false, 80, out, e), 0);
 		fclose(out);
 	}
 	fclose(e);

@@ -225,12 +225,14 @@ static void top_has_live_columns(void **state)
 	size_t len = 0;
 	struct tma_model *m = model_load_builtin("software", err, sizeof(err));
 	struct replay_data d;
+	struct replay_source src;
 	FILE *f = open_memstream(&out, &len);
 
 	(void)state;
 	assert_non_null(m);
 	assert_int_equal(replay_read_text(SW_LINE("/a", "software"), &d, err, sizeof(err)), 0);
-	assert_int_equal(replay_top_data(&d, m, 1, false, 100, f, stderr), 0);
+	src = replay_source_data(&d);
+	assert_int_equal(replay_top_from(&src, m, 1, false, 100, f, stderr), 0);
 	fclose(f);
 	/* on_cpu_s 1.5 of 2 s; 4411 switches in 2 s */
 	if (!strstr(out, "CPU%") || !strstr(out, "context_switches/s") || !strstr(out, " 75.0 ") ||

@@ -11,6 +11,7 @@
 
 #include "model/model.h"
 #include "replay/replay_read.h"
+#include "replay/replay_source.h"
 #include "replay/replay_top.h"
 
 static const char model_text[] = "model t\n"
@@ -34,11 +35,13 @@ static char *replayed(const char *text, const char *records, int width)
 	struct tma_model *m = model_load(text, strlen(text), "t.tma", err, sizeof(err));
 	FILE *in = fmemopen((void *)records, strlen(records), "r"), *f = open_memstream(&out, &len);
 	struct replay_data d;
+	struct replay_source src;
 
 	assert_non_null(m);
 	assert_int_equal(replay_read_stream(in, "in.jsonl", &d, err, sizeof(err)), 0);
 	fclose(in);
-	assert_int_equal(replay_top_data(&d, m, 3, false, width, f, stderr), 0);
+	src = replay_source_data(&d);
+	assert_int_equal(replay_top_from(&src, m, 3, false, width, f, stderr), 0);
 	fclose(f);
 	print_message("%s", out);
 	replay_free(&d);

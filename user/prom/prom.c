@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "output/cgroup_record.h"
 #include "prom/prom_expo.h"
@@ -33,7 +32,6 @@ static void on_begin(void *ctx, const struct report_line *head)
 static void on_line(void *ctx, const struct report_line *line)
 {
 	struct prom *p = ctx;
-
 	int ret = p->failed ? 0 : prom_expo_line(p->expo, line);
 
 	if (ret == -EEXIST && !p->warned_duplicate) {
@@ -106,10 +104,8 @@ struct prom *prom_open(const char *spec, bool k8s, const char *host, const char 
 	p->server = prom_server_start(&addr, p->bound, sizeof(p->bound), err, errlen);
 	if (!p->server)
 		goto fail;
-	p->sink.begin = on_begin;
-	p->sink.line = on_line;
-	p->sink.end = on_end;
-	p->sink.ctx = p;
+	p->sink =
+		(struct report_sink){ .begin = on_begin, .line = on_line, .end = on_end, .ctx = p };
 	/* Before the first interval: tmacg_build_info only, and not ready. */
 	p->failed = prom_expo_begin_unmeasured(p->expo, host, model, tma_version) != 0;
 	publish(p);

@@ -20,13 +20,13 @@ struct report_sink;
  */
 struct prom *prom_open(const char *spec, bool k8s, const char *host, const char *model,
 		       const char *tma_version, char *err, size_t errlen);
-/* The sink to set as the report's: called by the interval loop's thread only. */
 /*
  * Says where /metrics is served.  Separate from prom_open(), which binds
  * early so that a port in use fails at once: the address is announced only
  * once tmacg measures, never before an error that ends it.
  */
 void prom_announce(const struct prom *p);
+/* The sink to set as the report's: called by the interval loop's thread only. */
 const struct report_sink *prom_sink(struct prom *p);
 /* --prom-counts: every interval from the first also serves tmacg_events_total. */
 void prom_set_counts(struct prom *p, bool on);

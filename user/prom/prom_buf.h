@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * A growing text the exposition's samples are appended to.  A level-6
- * interval appends some ten pieces a sample to it; through stdio each cost
- * a locked call, a strlen and a copy, where here a piece is one memcpy.
- * Running out of memory is kept in the buffer (failed), checked once when
- * the text is done, so the many appends need no check each.
+ * A growing text the exposition's samples are appended to, a piece one
+ * memcpy (stdio would lock, measure and copy each).  Running out of memory
+ * is kept in the buffer (failed), checked once when the text is done, so
+ * the many appends need no check each.
  */
 #ifndef TMACG_PROM_BUF_H
 #define TMACG_PROM_BUF_H

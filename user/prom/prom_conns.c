@@ -95,20 +95,18 @@ static void conn_close(struct prom_conn *k)
 	free(k);
 }
 
-/* Not being answered: closing it loses no reply. */
-static bool waiting(const struct prom_conn *k)
-{
-	return k->state == READING || k->state == LINGERING;
-}
-
-/* The oldest connection not being answered; NULL if none. */
+/* The oldest connection not being answered (closing it loses no reply); NULL if none. */
 static struct prom_conn *oldest_waiting(const struct prom_conns *c)
 {
 	struct prom_conn *best = NULL;
 
-	for (int i = 0; i < c->n; i++)
-		if (waiting(c->conn[i]) && (!best || c->conn[i]->since_ns < best->since_ns))
-			best = c->conn[i];
+	for (int i = 0; i < c->n; i++) {
+		struct prom_conn *k = c->conn[i];
+
+		if ((k->state == READING || k->state == LINGERING) &&
+		    (!best || k->since_ns < best->since_ns))
+			best = k;
+	}
 	return best;
 }
 
@@ -390,7 +388,7 @@ static int default_cap(void)
 	return cap < CAP_MIN ? CAP_MIN : (int)cap;
 }
 
-struct prom_conns *prom_conns_new(struct event_base *base, int fd, int cap, int deadline_ms,
+struct prom_conns *prom_conns_new(struct event_base *base, int fd, int deadline_ms,
 				  prom_conns_request_fn *on_request, void *arg)
 {
 	struct prom_conns *c = calloc(1, sizeof(*c));
@@ -401,7 +399,7 @@ struct prom_conns *prom_conns_new(struct event_base *base, int fd, int cap, int 
 		return NULL;
 	}
 	c->base = base;
-	c->cap = cap > 0 ? cap : default_cap();
+	c->cap = default_cap();
 	c->deadline_ms = deadline_ms;
 	c->on_request = on_request;
 	c->arg = arg;

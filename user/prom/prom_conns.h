@@ -32,10 +32,10 @@ typedef void prom_conns_request_fn(struct prom_conn *k, const struct prom_http_r
 
 /*
  * Accepts on fd (bound, listening, non-blocking; closed by prom_conns_free,
- * also on error).  0 for cap: min(256, a quarter of RLIMIT_NOFILE), at least
+ * also on error).  The cap is min(256, a quarter of RLIMIT_NOFILE), at least
  * 4: the connections never take the descriptors the interval loop needs.
  */
-struct prom_conns *prom_conns_new(struct event_base *base, int fd, int cap, int deadline_ms,
+struct prom_conns *prom_conns_new(struct event_base *base, int fd, int deadline_ms,
 				  prom_conns_request_fn *on_request, void *arg);
 /* Closes every connection (their streams' gone() called) and the socket. */
 void prom_conns_free(struct prom_conns *c);

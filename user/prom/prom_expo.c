@@ -151,7 +151,6 @@ struct prom_expo {
 	struct u64map seen;  /* this interval's label sets, by hash */
 	uint64_t dropped;    /* tmacg_dropped_total */
 	size_t lines;
-	char *host;
 	struct prom_buf f[F_COUNT]; /* this interval's samples of each family */
 	size_t name_len[F_COUNT];   /* strlen(defs[].name) */
 	bool open;		    /* between begin and end: lines are taken */
@@ -187,9 +186,10 @@ static const enum family row_family[PROM_ROWS_FAMILIES] = {
 	[PROM_ROWS_MEASURED] = F_TMA_MEASURED,
 };
 
-/* A label; one that could not be written fails the interval's text, never mislabels it. */
+/* `,name="value"`; one that could not be written fails the interval's text, never mislabels it. */
 static void label(struct prom_expo *e, struct prom_buf *b, const char *name, const char *value)
 {
+	prom_buf_putc(b, ',');
 	if (prom_label(b, name, value))
 		e->label_failed = true;
 }
@@ -215,20 +215,21 @@ static void free_buffers(struct prom_expo *e)
 	prom_buf_free(&e->labels);
 }
 
-static void series_free(struct series_state *s)
+/*
+ * A cgroup's totals, kept while it is reported in the interval ctx ends:
+ * a cgroup not reported loses them, its series are gone.  ctx NULL: freed.
+ */
+static bool keep_series(uint64_t key, void *val, void *ctx)
 {
-	if (s) {
-		free(s->node_slots);
-		prom_events_totals_free(&s->events);
-	}
-	free(s);
-}
+	struct series_state *s = val;
+	const struct prom_expo *e = ctx;
 
-static bool drop_series(uint64_t key, void *val, void *ctx)
-{
 	(void)key;
-	(void)ctx;
-	series_free(val);
+	if (e && s->generation == e->generation)
+		return true;
+	free(s->node_slots);
+	prom_events_totals_free(&s->events);
+	free(s);
 	return false;
 }
 
@@ -237,7 +238,7 @@ void prom_expo_free(struct prom_expo *e)
 	if (!e)
 		return;
 	free_buffers(e);
-	u64map_retain(&e->state, drop_series, NULL);
+	u64map_retain(&e->state, keep_series, NULL);
 	u64map_free(&e->state);
 	u64map_free(&e->seen);
 	prom_nodes_free(&e->nodes);
@@ -246,7 +247,6 @@ void prom_expo_free(struct prom_expo *e)
 	free(e->count_family);
 	free(e->batch_index);
 	free(e->batch_v);
-	free(e->host);
 	free(e);
 }
 
@@ -275,12 +275,21 @@ static void put_count(struct prom_buf *b, uint64_t n)
 	b->p[b->len++] = '\n';
 }
 
-/* `name{host="..."`: the start of a family's one sample of the host. */
-static void host_series(struct prom_expo *e, enum family fam)
+/*
+ * `name{<labels>`: the start of a sample in family fam, its labels the first
+ * len bytes of e->labels: the host's (labels_host), or the line's (labels_len).
+ */
+static void series_head(struct prom_expo *e, enum family fam, size_t len)
 {
-	prom_buf_put(&e->f[fam], defs[fam].name, e->name_len[fam]);
-	prom_buf_putc(&e->f[fam], '{');
-	label(e, &e->f[fam], "host", e->host);
+	struct prom_buf *b = &e->f[fam];
+
+	if (!prom_buf_room(b, e->name_len[fam] + 1 + len))
+		return;
+	memcpy(b->p + b->len, defs[fam].name, e->name_len[fam]);
+	b->len += e->name_len[fam];
+	b->p[b->len++] = '{';
+	memcpy(b->p + b->len, e->labels.p, len);
+	b->len += len;
 }
 
 /*
@@ -292,15 +301,12 @@ static void formula_state_labels(struct prom_expo *e, const struct report_line *
 {
 	struct prom_buf *b = &e->f[F_BUILD_INFO];
 
-	prom_buf_putc(b, ',');
 	label(e, b, "smt", head->smt ? "true" : "false");
-	prom_buf_putc(b, ',');
 	label(e, b, "topdown_fixed", head->topdown_fixed ? "true" : "false");
 	if (head->pmu_slots) {
 		char width[INT_TEXT_MAX];
 
 		width[uint_text(head->pmu_slots, width)] = '\0';
-		prom_buf_putc(b, ',');
 		label(e, b, "pmu_slots", width);
 	}
 }
@@ -328,23 +334,18 @@ static int begin(struct prom_expo *e, const struct report_line *head, bool measu
 	u64map_free(&e->seen);
 	u64map_init(&e->seen);
 	e->dropped += head->dropped;
-	free(e->host);
-	e->host = strdup(head->host ? head->host : "");
 	prom_buf_rewind(&e->labels);
-	if (e->host)
-		label(e, &e->labels, "host", e->host);
-	if (!e->host || e->labels.failed) {
+	if (prom_label(&e->labels, "host", head->host ? head->host : ""))
+		e->label_failed = true;
+	if (e->labels.failed) {
 		e->open = false; /* no line is taken without its labels */
 		return -ENOMEM;
 	}
 	e->labels_host = e->labels.len;
 
-	host_series(e, F_BUILD_INFO);
-	prom_buf_putc(&e->f[F_BUILD_INFO], ',');
+	series_head(e, F_BUILD_INFO, e->labels_host);
 	label(e, &e->f[F_BUILD_INFO], "version", TMACG_VERSION);
-	prom_buf_putc(&e->f[F_BUILD_INFO], ',');
 	label(e, &e->f[F_BUILD_INFO], "model", head->model ? head->model : "");
-	prom_buf_putc(&e->f[F_BUILD_INFO], ',');
 	label(e, &e->f[F_BUILD_INFO], "tma_version", head->tma_version ? head->tma_version : "");
 	if (measured)
 		formula_state_labels(e, head);
@@ -352,10 +353,10 @@ static int begin(struct prom_expo *e, const struct report_line *head, bool measu
 	if (measured) {
 		double end = head->time.tv_sec + head->time.tv_nsec / 1e9;
 
-		host_series(e, F_INTERVAL);
+		series_head(e, F_INTERVAL, e->labels_host);
 		prom_buf_putc(&e->f[F_INTERVAL], '}');
 		put_value(&e->f[F_INTERVAL], head->interval_s, shortest_double);
-		host_series(e, F_INTERVAL_END);
+		series_head(e, F_INTERVAL_END, e->labels_host);
 		prom_buf_putc(&e->f[F_INTERVAL_END], '}');
 		put_value(&e->f[F_INTERVAL_END], end, shortest_double);
 	}
@@ -447,8 +448,7 @@ static struct series_state *state_of(struct prom_expo *e, uint64_t cgroup_id)
  * containers thus keep their series across container restarts, and the
  * long path is not repeated on every one of their samples.  The text is
  * e->labels, written over by the next line's after the host's (begin):
- * one buffer for every line.  NULL: out
- * of memory, or a cgroup reported twice.
+ * one buffer for every line.  NULL: out of memory, or a cgroup reported twice.
  */
 static const char *line_labels(struct prom_expo *e, const struct report_line *l)
 {
@@ -462,22 +462,14 @@ static const char *line_labels(struct prom_expo *e, const struct report_line *l)
 
 		b->len = e->labels_host;
 		b->failed = false;
-		if (res && res->k8s_namespace) {
-			prom_buf_putc(b, ',');
+		if (res && res->k8s_namespace)
 			label(e, b, "namespace", res->k8s_namespace);
-		}
-		if (res && res->k8s_pod) {
-			prom_buf_putc(b, ',');
+		if (res && res->k8s_pod)
 			label(e, b, "pod", res->k8s_pod);
-		}
-		if (res && res->k8s_container) {
-			prom_buf_putc(b, ',');
+		if (res && res->k8s_container)
 			label(e, b, "container", res->k8s_container);
-		}
-		if (!named || attempt) {
-			prom_buf_putc(b, ',');
+		if (!named || attempt)
 			label(e, b, "cgroup", l->cgroup ? l->cgroup : "");
-		}
 		prom_buf_putc(b, '\0'); /* a string too: hashed, and the rows' copy's source */
 		if (b->failed)
 			return NULL;
@@ -491,49 +483,12 @@ static const char *line_labels(struct prom_expo *e, const struct report_line *l)
 	return NULL;
 }
 
-/* `name{<the line's labels>`: the start of a sample of the line in family fam. */
-static void line_head(struct prom_expo *e, enum family fam)
-{
-	struct prom_buf *b = &e->f[fam];
-
-	if (!prom_buf_room(b, e->name_len[fam] + 1 + e->labels_len))
-		return;
-	memcpy(b->p + b->len, defs[fam].name, e->name_len[fam]);
-	b->len += e->name_len[fam];
-	b->p[b->len++] = '{';
-	memcpy(b->p + b->len, e->labels.p, e->labels_len);
-	b->len += e->labels_len;
-}
-
 /* A sample of the line in family fam: its own labels, value v. */
 static void sample(struct prom_expo *e, enum family fam, double v)
 {
-	line_head(e, fam);
+	series_head(e, fam, e->labels_len);
 	prom_buf_putc(&e->f[fam], '}');
 	put_value(&e->f[fam], v, shortest_double);
-}
-/* Node i a tree node (not Info, not a count) of levels 1 to max_level. */
-static bool is_tree_node(const struct prom_nodes *pn, int i, int max_level)
-{
-	return pn->tree_level[i] >= 1 && pn->tree_level[i] <= max_level;
-}
-
-/* Room for more bytes in *buf (cap *cap, len used); false when out of memory. */
-static bool room(char **buf, size_t *cap, size_t len, size_t more)
-{
-	size_t want = *cap ? *cap : 4096;
-	char *grown;
-
-	if (len + more <= *cap)
-		return true;
-	while (want < len + more)
-		want *= 2;
-	grown = realloc(*buf, want);
-	if (!grown)
-		return false;
-	*buf = grown;
-	*cap = want;
-	return true;
 }
 
 /* A node sample (rows.h) of the family being written: kept until node_samples_end. */
@@ -615,8 +570,7 @@ static int slot_counters(struct prom_expo *e, struct series_state *s, const stru
  * take turns (levels 4-6, and those above whose groups rotate with them),
  * in the order of each set's first node.  Its value is the smallest
  * running/enabled of those groups, every node of the set's quality.measured:
- * a level-6 line's 88 such nodes hold some 19 sets, so the family costs a
- * fifth of a sample a node and Prometheus a fifth of the series.
+ * a set holds some five nodes, so a sample a set, not a node.
  */
 static void measured_samples(struct prom_expo *e, const struct report_line *l)
 {
@@ -625,9 +579,10 @@ static void measured_samples(struct prom_expo *e, const struct report_line *l)
 	for (int s = 0; s < pn->nsets; s++) {
 		int k = pn->set_node[s]; /* reported if any of the set is */
 
-		if (k < 0 || !isfinite(l->measured[k]) || !is_tree_node(pn, k, l->level))
-			continue;
-		node_sample(e, s, l->measured[k]);
+		/* a tree node (not Info, not a count) of the line's levels */
+		if (k >= 0 && isfinite(l->measured[k]) && pn->tree_level[k] >= 1 &&
+		    pn->tree_level[k] <= l->level)
+			node_sample(e, s, l->measured[k]);
 	}
 	node_samples_end(e, PROM_ROWS_MEASURED);
 }
@@ -657,8 +612,7 @@ static void model_samples(struct prom_expo *e, const struct report_line *l)
 		if (i >= n || !isfinite(value[i]))
 			continue;
 		if (tree_level[i] == PROM_NODES_INFO) {
-			line_head(e, F_TMA_INFO);
-			prom_buf_putc(&e->f[F_TMA_INFO], ',');
+			series_head(e, F_TMA_INFO, e->labels_len);
 			label(e, &e->f[F_TMA_INFO], "metric", model_node(l->tma, i)->name);
 			prom_buf_putc(&e->f[F_TMA_INFO], '}');
 			put_value(&e->f[F_TMA_INFO], r->value[i], ratio_text);
@@ -677,8 +631,7 @@ static void model_samples(struct prom_expo *e, const struct report_line *l)
 	if (l->measured)
 		measured_samples(e, l);
 	if (path) {
-		line_head(e, F_BOTTLENECK);
-		prom_buf_putc(&e->f[F_BOTTLENECK], ',');
+		series_head(e, F_BOTTLENECK, e->labels_len);
 		label(e, &e->f[F_BOTTLENECK], "bottleneck", path);
 		prom_buf_put(&e->f[F_BOTTLENECK], "} 1\n", 4);
 	}
@@ -730,62 +683,16 @@ int prom_expo_line(struct prom_expo *e, const struct report_line *l)
 	return 0;
 }
 
-/* Cgroups not reported in this interval lose their totals: their series are gone. */
-static bool reported_now(uint64_t key, void *val, void *ctx)
+/* Family i's HELP and TYPE lines, then its buffer's samples, onto b. */
+static void family_text(const struct prom_expo *e, int i, struct prom_buf *b)
 {
-	struct series_state *s = val;
-	const struct prom_expo *e = ctx;
-
-	(void)key;
-	if (s->generation == e->generation)
-		return true;
-	series_free(s);
-	return false;
-}
-
-static void forget_unreported(struct prom_expo *e)
-{
-	u64map_retain(&e->state, reported_now, e);
-}
-
-/* "# HELP name help\n# TYPE name type\n" at p (NULL: only measured); its length. */
-static size_t family_header(char *p, const struct family_def *d)
-{
+	const struct family_def *d = &defs[i];
 	const char *parts[] = { "# HELP ", d->name, " ",     d->help, "\n# TYPE ",
 				d->name,   " ",	    d->type, "\n" };
-	size_t n = 0;
 
-	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-		size_t k = strlen(parts[i]);
-
-		if (p)
-			memcpy(p + n, parts[i], k);
-		n += k;
-	}
-	return n;
-}
-
-/* Appends n bytes to a piece of copied text; false when out of memory. */
-static bool piece_add(struct prom_piece *p, const char *s, size_t n)
-{
-	if (!n)
-		return true; /* s may be NULL: a family whose buffer was never written */
-	if (!room(&p->buf, &p->cap, p->len, n))
-		return false;
-	memcpy(p->buf + p->len, s, n);
-	p->len += n;
-	return true;
-}
-
-/* Family i's HELP and TYPE lines, then its buffer's samples, onto the copied piece. */
-static bool family_head_text(struct prom_expo *e, int i, struct prom_piece *p)
-{
-	size_t n = family_header(NULL, &defs[i]);
-
-	if (!room(&p->buf, &p->cap, p->len, n))
-		return false;
-	p->len += family_header(p->buf + p->len, &defs[i]);
-	return piece_add(p, e->f[i].p, e->f[i].len);
+	for (size_t k = 0; k < sizeof(parts) / sizeof(parts[0]); k++)
+		prom_buf_puts(b, parts[k]);
+	prom_buf_put(b, e->f[i].p, e->f[i].len);
 }
 
 /* Family i's rows family, or -1: not a node family. */
@@ -797,6 +704,14 @@ static int rows_of(int i)
 	return -1;
 }
 
+/* The bytes of b as a piece of t: b's memory is t's from here. */
+static void copied_piece(struct prom_text *t, struct prom_buf *b)
+{
+	t->piece[t->n++] =
+		(struct prom_piece){ .buf = b->p, .len = b->len, .cap = b->cap, .rows_family = -1 };
+	*b = (struct prom_buf){ 0 };
+}
+
 /*
  * The families in order: what their buffers hold copied into pieces of
  * their own (a few series per cgroup), each node family's samples a piece
@@ -804,7 +719,7 @@ static int rows_of(int i)
  */
 static bool pieces(struct prom_expo *e, struct prom_text *t)
 {
-	struct prom_piece *copy = NULL;
+	struct prom_buf copy = { 0 };
 
 	for (int i = 0; i < F_COUNT; i++) {
 		int f = rows_of(i);
@@ -812,18 +727,21 @@ static bool pieces(struct prom_expo *e, struct prom_text *t)
 
 		if (!e->f[i].len && !rows)
 			continue;
-		if (!copy) {
-			copy = &t->piece[t->n++];
-			*copy = (struct prom_piece){ .rows_family = -1 };
-		}
-		if (!family_head_text(e, i, copy))
-			return false;
+		family_text(e, i, &copy);
+		if (copy.failed)
+			break;
 		if (!rows)
 			continue;
 		/* Three node families, with a copied piece before each: always room. */
+		copied_piece(t, &copy);
 		t->piece[t->n++] = (struct prom_piece){ .rows_family = f };
-		copy = NULL;
 	}
+	if (copy.failed) {
+		prom_buf_free(&copy);
+		return false;
+	}
+	if (copy.len)
+		copied_piece(t, &copy);
 	t->rows = e->rows;
 	e->rows = NULL;
 	return true;
@@ -836,15 +754,15 @@ int prom_expo_end_text(struct prom_expo *e, struct prom_text *t)
 	t->n = 0;
 	t->rows = NULL;
 	if (ok) {
-		host_series(e, F_DROPPED);
+		series_head(e, F_DROPPED, e->labels_host);
 		prom_buf_putc(&e->f[F_DROPPED], '}');
 		put_count(&e->f[F_DROPPED], e->dropped);
-		host_series(e, F_REPORTED);
+		series_head(e, F_REPORTED, e->labels_host);
 		prom_buf_putc(&e->f[F_REPORTED], '}');
 		put_count(&e->f[F_REPORTED], e->lines);
 	}
 	e->open = false;
-	forget_unreported(e);
+	u64map_retain(&e->state, keep_series, e);
 	for (int i = 0; ok && i < F_COUNT; i++)
 		if (e->f[i].failed)
 			ok = false;

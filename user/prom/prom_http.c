@@ -58,24 +58,20 @@ static bool is(const char *s, size_t n, const char *word)
 /* 0 for GET and HEAD, 405's methods as OTHER; 501 for a token HTTP does not define. */
 static int parse_method(const char *s, size_t n, struct prom_http_req *r)
 {
-	static const char *const others[] = { "POST",  "PUT",	  "DELETE", "OPTIONS",
-					      "TRACE", "CONNECT", "PATCH" };
+	static const char *const methods[] = { "GET",	  "HEAD",  "POST",    "PUT",  "DELETE",
+					       "OPTIONS", "TRACE", "CONNECT", "PATCH" };
 
 	if (!is_token(s, n))
 		return 400;
-	/* Methods are case-sensitive: "get" is not GET. */
-	if (n == 3 && !memcmp(s, "GET", 3)) {
-		r->method = PROM_HTTP_GET;
-		return 0;
-	}
-	if (n == 4 && !memcmp(s, "HEAD", 4)) {
-		r->method = PROM_HTTP_HEAD;
-		return 0;
-	}
 	r->method = PROM_HTTP_OTHER;
-	for (size_t i = 0; i < sizeof(others) / sizeof(*others); i++)
-		if (n == strlen(others[i]) && !memcmp(s, others[i], n))
-			return 0;
+	/* Methods are case-sensitive: "get" is not GET. */
+	for (size_t i = 0; i < sizeof(methods) / sizeof(*methods); i++) {
+		if (n != strlen(methods[i]) || memcmp(s, methods[i], n))
+			continue;
+		if (i <= PROM_HTTP_HEAD) /* GET and HEAD come first, in the enum's order */
+			r->method = (enum prom_http_method)i;
+		return 0;
+	}
 	return 501;
 }
 
@@ -188,8 +184,7 @@ static int parse_request(const char *head, size_t len, struct prom_http_req *r)
 		line = next_line(&p, end, &n);
 		if (!n)
 			break;
-		ret = parse_field(line, n, r);
-		if (ret)
+		if ((ret = parse_field(line, n, r)))
 			return ret;
 	}
 	return method;
@@ -208,28 +203,25 @@ int prom_http_parse(const char *head, size_t len, struct prom_http_req *r)
 
 static const char *reason(int status)
 {
-	switch (status) {
-	case 200:
-		return "OK";
-	case 400:
-		return "Bad Request";
-	case 404:
-		return "Not Found";
-	case 405:
-		return "Method Not Allowed";
-	case 413:
-		return "Content Too Large";
-	case 431:
-		return "Request Header Fields Too Large";
-	case 501:
-		return "Not Implemented";
-	case 503:
-		return "Service Unavailable";
-	case 505:
-		return "HTTP Version Not Supported";
-	default:
-		return "Error";
-	}
+	static const struct {
+		int status;
+		const char *text;
+	} reasons[] = {
+		{ 200, "OK" },
+		{ 400, "Bad Request" },
+		{ 404, "Not Found" },
+		{ 405, "Method Not Allowed" },
+		{ 413, "Content Too Large" },
+		{ 431, "Request Header Fields Too Large" },
+		{ 501, "Not Implemented" },
+		{ 503, "Service Unavailable" },
+		{ 505, "HTTP Version Not Supported" },
+	};
+
+	for (size_t i = 0; i < sizeof(reasons) / sizeof(reasons[0]); i++)
+		if (reasons[i].status == status)
+			return reasons[i].text;
+	return "Error";
 }
 
 int prom_http_head(struct evbuffer *out, const struct prom_http_req *r, int status,

@@ -21,26 +21,17 @@ static void escape_valid(struct prom_buf *b, const char *s)
 	}
 }
 
-int prom_label_value(struct prom_buf *b, const char *value)
+int prom_label(struct prom_buf *b, const char *name, const char *value)
 {
 	/* The JSON lines' lossless mapping: strict UTF-8, two names stay two. */
 	const char *utf8 = name_json_text(value);
 
-	if (!utf8)
-		return -ENOMEM;
-	escape_valid(b, utf8);
-	if (utf8 != value)
-		free((char *)utf8);
-	return 0;
-}
-
-int prom_label(struct prom_buf *b, const char *name, const char *value)
-{
-	int ret;
-
 	prom_buf_puts(b, name);
 	prom_buf_put(b, "=\"", 2);
-	ret = prom_label_value(b, value);
+	if (utf8)
+		escape_valid(b, utf8);
 	prom_buf_putc(b, '"');
-	return ret;
+	if (utf8 != value)
+		free((char *)utf8);
+	return utf8 ? 0 : -ENOMEM;
 }

@@ -18,7 +18,4 @@
  */
 int prom_label(struct prom_buf *b, const char *name, const char *value);
 
-/* Only the escaped value, without the quotes.  0 or -ENOMEM. */
-int prom_label_value(struct prom_buf *b, const char *value);
-
 #endif

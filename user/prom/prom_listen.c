@@ -52,24 +52,17 @@ int prom_listen_parse(const char *spec, struct prom_listen_addr *a, char *err, s
 	}
 	memcpy(host, spec, hostlen);
 	host[hostlen] = '\0';
-	if (!hostlen) {
+	if (!hostlen || (host[0] == '[' && hostlen > 2 && host[hostlen - 1] == ']')) {
 		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&a->ss;
 
-		in6->sin6_family = AF_INET6;
-		in6->sin6_addr = in6addr_any;
-		in6->sin6_port = port;
-		a->len = sizeof(*in6);
-		a->any = true;
-		return 0;
-	}
-	if (host[0] == '[' && hostlen > 2 && host[hostlen - 1] == ']') {
-		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&a->ss;
-
-		host[hostlen - 1] = '\0';
-		if (inet_pton(AF_INET6, host + 1, &in6->sin6_addr) == 1) {
+		if (hostlen)
+			host[hostlen - 1] = '\0';
+		/* ":PORT": every address, in6addr_any (all zeros, as a is) */
+		if (!hostlen || inet_pton(AF_INET6, host + 1, &in6->sin6_addr) == 1) {
 			in6->sin6_family = AF_INET6;
 			in6->sin6_port = port;
 			a->len = sizeof(*in6);
+			a->any = !hostlen;
 			return 0;
 		}
 	} else {

@@ -35,21 +35,18 @@ void prom_nodes_free(struct prom_nodes *pn)
 	*pn = (struct prom_nodes){ 0 };
 }
 
-/* `tma_groups="0+5"`: the groups of mask, ascending, as --list-events numbers them. */
+/* `,tma_groups="0+5"`: the groups of mask, ascending, as --list-events numbers them. */
 static void groups_label(struct prom_buf *b, uint64_t mask)
 {
-	bool first = true;
-
-	prom_buf_puts(b, "tma_groups=\"");
+	prom_buf_puts(b, ",tma_groups=\"");
 	for (int g = 0; g < 64; g++) {
 		char num[INT_TEXT_MAX];
 
 		if (!((mask >> g) & 1))
 			continue;
-		if (!first)
+		if (mask & ((1ULL << g) - 1)) /* a group before it */
 			prom_buf_putc(b, '+');
 		prom_buf_put(b, num, uint_text((uint64_t)g, num));
-		first = false;
 	}
 	prom_buf_putc(b, '"');
 }
@@ -72,10 +69,8 @@ static char *labels_text(const char *path, int level, uint64_t mask, size_t *len
 		prom_buf_put(&b, num, int_text(level, num));
 		prom_buf_putc(&b, '"');
 	}
-	if (mask) {
-		prom_buf_putc(&b, ',');
+	if (mask)
 		groups_label(&b, mask);
-	}
 	prom_buf_put(&b, "}", 2); /* with its NUL: a string too */
 	if (b.failed || err) {
 		prom_buf_free(&b);

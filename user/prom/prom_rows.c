@@ -103,11 +103,8 @@ void prom_rows_free(struct prom_rows *r)
 
 void prom_rows_reset(struct prom_rows *r)
 {
-	for (int f = 0; f < PROM_ROWS_FAMILIES; f++) {
-		r->fam[f].nruns = r->fam[f].n = 0;
-		r->fam[f].nown = 0;
-		r->fam[f].line = 0;
-	}
+	for (int f = 0; f < PROM_ROWS_FAMILIES; f++)
+		r->fam[f].nruns = r->fam[f].n = r->fam[f].nown = r->fam[f].line = 0;
 	r->pool_len = 0;
 	r->labels_build = 0;
 	r->line = 0;
@@ -213,11 +210,6 @@ int prom_rows_samples(struct prom_rows *r, enum prom_rows_family fam, const int 
 	if (f->run_head + own_most > r->max_sample)
 		r->max_sample = f->run_head + own_most;
 	return 0;
-}
-
-int prom_rows_sample(struct prom_rows *r, enum prom_rows_family fam, int index, double v)
-{
-	return prom_rows_samples(r, fam, &index, &v, 1);
 }
 
 size_t prom_rows_count(const struct prom_rows *r, enum prom_rows_family fam)

@@ -2,11 +2,8 @@
 /*
  * An interval's node samples (TMA ratios, measured shares, node slots) kept
  * as numbers and written out as text only when a scrape sends them, a
- * cache-sized chunk at a time (prom_server.c).  A level-6 exposition of
- * 1,000 cgroups is some 23 MiB of text: written whole each interval it no
- * longer fit any cache with the one still being served beside it, and the
- * copies into it were a quarter of tmacg's user time at level 6.  Kept as
- * numbers it is some 3 MiB, and text is made where it goes straight out.
+ * cache-sized chunk at a time (prom_server.c): a deep level's text is some
+ * eight times its numbers, too large to stay in cache whole.
  *
  * Each sample is `<family>{<line's labels><node's labels> <value>\n`, as
  * prom_expo.h writes the other families'.  The node's labels are copied
@@ -51,14 +48,10 @@ int prom_rows_labels(struct prom_rows *r, const struct prom_nodes *pn);
 /* The labels of the line whose samples follow (len bytes, no braces).  0 or -ENOMEM. */
 int prom_rows_line(struct prom_rows *r, const char *labels, size_t len);
 /*
- * A sample of the line: family fam, its node (or set, PROM_ROWS_MEASURED)
- * index into the labels, value v (finite).  0 or -ENOMEM.
- */
-int prom_rows_sample(struct prom_rows *r, enum prom_rows_family fam, int index, double v);
-/*
- * n samples of the line in family fam at once (index[k], v[k] as above):
- * a line's samples of a family in one call, not a call each.  0, or
- * -EINVAL or -ENOMEM with none of them kept.
+ * n samples of the line in family fam: sample k's node (or set,
+ * PROM_ROWS_MEASURED) index into the labels index[k], its value v[k]
+ * (finite).  A line's samples of a family in one call, not a call each.  0,
+ * or -EINVAL or -ENOMEM with none of them kept.
  */
 int prom_rows_samples(struct prom_rows *r, enum prom_rows_family fam, const int *index,
 		      const double *v, size_t n);

@@ -54,7 +54,6 @@ struct stream {
 	struct snapshot *snap;
 	int piece;
 	struct prom_rows_cursor at;
-	size_t chunk; /* the bytes a chunk holds at least, while any are left */
 	size_t most;  /* the longest sample's text: room for the next, always */
 	bool chunked; /* HTTP/1.1 chunks, else the bytes a Content-Length counted */
 };
@@ -109,7 +108,7 @@ static void reply_unavailable(struct prom_conn *k, const struct prom_http_req *r
 
 /*
  * The next chunk of st's text into body: byte pieces referenced, rows made
- * into text, until it holds st->chunk bytes or the text ends.  0, or -1
+ * into text, until it holds PROM_TEXT_CHUNK bytes or the text ends.  0, or -1
  * out of memory (body then holds part of a chunk: never to be sent).
  */
 static int next_chunk(struct stream *st, struct evbuffer *body)
@@ -117,11 +116,11 @@ static int next_chunk(struct stream *st, struct evbuffer *body)
 	const struct prom_text *t = &st->snap->text;
 
 	/* Until the next sample might not fit: never an empty chunk, whatever the samples' length. */
-	while (st->piece < t->n &&
-	       (!evbuffer_get_length(body) || evbuffer_get_length(body) + st->most <= st->chunk)) {
+	while (st->piece < t->n && (!evbuffer_get_length(body) ||
+				    evbuffer_get_length(body) + st->most <= PROM_TEXT_CHUNK)) {
 		const struct prom_piece *p = &t->piece[st->piece];
 		struct evbuffer_iovec v;
-		size_t n, want = st->chunk - evbuffer_get_length(body);
+		size_t n, want = PROM_TEXT_CHUNK - evbuffer_get_length(body);
 
 		if (p->rows_family < 0) {
 			st->piece++;
@@ -204,57 +203,47 @@ static void reply_body(struct prom_conn *k, const struct prom_http_req *r, struc
 {
 	struct evbuffer *out = prom_conn_output(k), *body = evbuffer_new();
 	struct stream *st = calloc(1, sizeof(*st));
-	size_t len;
+	bool whole = false, chunks;
+	size_t len = (size_t)-1;
 	int ret;
 
-	if (!st || !body) {
-		free(st);
-		if (body)
-			evbuffer_free(body);
+	if (st) {
+		*st = (struct stream){ .snap = snap, /* this reply's reference, now the stream's */
+				       .most = snap->text.rows ?
+						       prom_rows_max_sample(snap->text.rows) :
+						       0,
+				       .chunked = !r->http10 };
+		if (body && !next_chunk(st, body)) {
+			/* Whole in one chunk: body's references hold the text while it is sent. */
+			whole = st->piece >= snap->text.n;
+			len = whole	  ? evbuffer_get_length(body) :
+			      st->chunked ? 0 :
+					    prom_text_len(&snap->text);
+		}
+	} else {
 		snapshot_put(snap);
-		reply_unavailable(k, r);
-		return;
 	}
-	st->snap = snap; /* this reply's reference, now the stream's */
-	st->chunk = PROM_TEXT_CHUNK;
-	st->most = snap->text.rows ? prom_rows_max_sample(snap->text.rows) : 0;
-	st->chunked = !r->http10;
-	if (next_chunk(st, body)) {
-		evbuffer_free(body); /* lets go of the pieces referenced */
-		stream_free(st);
-		reply_unavailable(k, r);
-		return;
-	}
-	if (st->piece >= snap->text.n) {
-		/* Whole in one chunk: body's references hold the text while it is sent. */
-		stream_free(st);
-		ret = prom_http_head(out, r, 200, CONTENT_TYPE, NULL, PROM_HTTP_LENGTH,
-				     evbuffer_get_length(body)) ||
-		      evbuffer_add_buffer(out, body);
-		evbuffer_free(body);
-		if (ret)
-			prom_conn_abort(k);
-		else
-			prom_conn_done(k);
-		return;
-	}
-	len = st->chunked ? 0 : prom_text_len(&snap->text);
 	if (len == (size_t)-1) {
-		evbuffer_free(body);
-		stream_free(st);
+		if (body)
+			evbuffer_free(body); /* lets go of the pieces referenced */
+		if (st)
+			stream_free(st);
 		reply_unavailable(k, r);
 		return;
 	}
+	chunks = !whole && st->chunked;
 	ret = prom_http_head(out, r, 200, CONTENT_TYPE, NULL,
-			     st->chunked ? PROM_HTTP_CHUNKED : PROM_HTTP_LENGTH, len) ||
-	      (st->chunked ? prom_http_chunk(out, body) : evbuffer_add_buffer(out, body));
+			     chunks ? PROM_HTTP_CHUNKED : PROM_HTTP_LENGTH, len) ||
+	      (chunks ? prom_http_chunk(out, body) : evbuffer_add_buffer(out, body));
 	evbuffer_free(body);
-	if (ret) {
+	if (ret || whole)
 		stream_free(st);
+	if (ret)
 		prom_conn_abort(k);
-		return;
-	}
-	prom_conn_stream(k, stream_more, stream_free, st);
+	else if (whole)
+		prom_conn_done(k);
+	else
+		prom_conn_stream(k, stream_more, stream_free, st);
 }
 
 static void reply_metrics(struct prom_server *s, struct prom_conn *k, const struct prom_http_req *r)
@@ -461,7 +450,7 @@ static int setup_http(struct prom_server *s)
 		close(fd);
 		return -1;
 	}
-	s->conns = prom_conns_new(s->base, fd, 0, REQUEST_DEADLINE_MS, handle, s);
+	s->conns = prom_conns_new(s->base, fd, REQUEST_DEADLINE_MS, handle, s);
 	s->stop_ev = event_new(s->base, s->stop_fd, EV_READ, on_stop, s->base);
 	if (!s->conns || !s->stop_ev || event_add(s->stop_ev, NULL))
 		return -1;

@@ -91,6 +91,15 @@ static void pq_free(struct pq *p)
 	p->text = NULL;
 }
 
+/* fmt, its one %s a's text, as a vector; a freed. */
+__attribute__((format(printf, 1, 0))) static struct pq around(const char *fmt, struct pq a)
+{
+	struct pq out = vec(rules_fmt(fmt, a.text));
+
+	pq_free(&a);
+	return out;
+}
+
 /* A number as PromQL reads it back exactly. */
 static char *num_text(double v)
 {
@@ -100,7 +109,8 @@ static char *num_text(double v)
 	return rules_fmt("%s", buf);
 }
 
-char *rules_quote(const char *text)
+/* text with PromQL's string escapes (\\ and "), malloc'ed. */
+static char *quote(const char *text)
 {
 	size_t n = strlen(text);
 	char *out = malloc(2 * n + 1), *p = out;
@@ -120,7 +130,7 @@ char *rules_quote(const char *text)
 
 char *rules_recorded(const struct rules_state *s, const char *name, int node)
 {
-	char *path = rules_quote(model_node(s->m, node)->path);
+	char *path = quote(model_node(s->m, node)->path);
 	char *out = path ? rules_fmt("sum without (tma_node, level) (%s%s{%s,tma_node=\"%s\"})",
 				     name, s->window, s->sel, path) :
 			   NULL;
@@ -129,7 +139,8 @@ char *rules_recorded(const struct rules_state *s, const char *name, int node)
 	return out;
 }
 
-char *rules_base(const struct rules_state *s)
+/* A vector of 0 for every workload of the state. */
+static char *zero_vector(const struct rules_state *s)
 {
 	return rules_fmt("(0 * %s%s{%s})", RULES_EVENT_SUMS, s->window, s->sel);
 }
@@ -141,7 +152,7 @@ static char *as_vector(const struct rules_state *s, struct pq p)
 
 	if (p.text)
 		return p.text;
-	base = rules_base(s);
+	base = zero_vector(s);
 	num = num_text(p.num);
 	out = base && num ? rules_fmt("(%s + %s)", base, num) : NULL;
 	free(base);
@@ -179,8 +190,8 @@ static void mark_events(const struct rules_state *s, int e, bool *events, bool *
 		}
 		return;
 	}
-	if (x->kind ==
-	    EXPR_COND) { /* b if a else c: a branch the flags decide, only the one taken */
+	/* b if a else c: a branch the flags decide, only the one taken */
+	if (x->kind == EXPR_COND) {
 		struct tr t = { .s = s };
 		struct pq c = translate(&t, x->a);
 
@@ -203,14 +214,13 @@ static char *events_present(const struct rules_state *s, int i)
 	bool *seen = calloc(model_node_count(s->m) + 1, sizeof(bool));
 	char *re = NULL, *out = NULL;
 	size_t len = 0;
-	FILE *f;
+	FILE *f = events && seen ? rules_stream(&re, &len) : NULL;
 
 	if (!events || !seen)
-		goto nomem;
-	mark_events(s, model_view_formula(s->m, i), events, seen);
-	f = rules_stream(&re, &len);
+		rules_out_of_memory();
 	if (!f)
 		goto done;
+	mark_events(s, model_view_formula(s->m, i), events, seen);
 	for (int e = 0; e < nev; e++) {
 		if (!events[e])
 			continue;
@@ -225,14 +235,10 @@ static char *events_present(const struct rules_state *s, int i)
 			fputc(*c, f);
 		}
 	}
-	if (!rules_stream_end(f, &re))
-		goto done;
-	out = k ? rules_fmt("(0 * (count without (event) (%s%s{%s,event=~\"%s\"}) == %d))",
-			    RULES_EVENTS, s->window, s->sel, re, k) :
-		  rules_base(s);
-	goto done;
-nomem:
-	rules_out_of_memory();
+	if (rules_stream_end(f, &re))
+		out = k ? rules_fmt("(0 * (count without (event) (%s%s{%s,event=~\"%s\"}) == %d))",
+				    RULES_EVENTS, s->window, s->sel, re, k) :
+			  zero_vector(s);
 done:
 	free(re);
 	free(events);
@@ -251,7 +257,7 @@ static struct pq node_read(struct tr *t, int i)
 	char *v = n->level >= 1 && n->level <= t->s->level && !n->is_info && !n->is_count ?
 			  rules_recorded(t->s, RULES_RATIO, i) :
 			  rules_node_value(t->s, i);
-	char *present = t->self ? rules_base(t->s) : events_present(t->s, i);
+	char *present = t->self ? zero_vector(t->s) : events_present(t->s, i);
 	struct pq out =
 		vec(present ? (v ? rules_fmt("(%s or %s)", v, present) : rules_fmt("%s", present)) :
 			      NULL);
@@ -274,7 +280,7 @@ static struct pq flag_read(struct tr *t, int i)
 						       rules_node_flag(t->s, i);
 	if (!f)
 		return number(0);
-	base = rules_base(t->s);
+	base = zero_vector(t->s);
 	out = vec(base ? rules_fmt("(%s or %s)", f, base) : NULL);
 	free(f);
 	free(base);
@@ -283,7 +289,7 @@ static struct pq flag_read(struct tr *t, int i)
 
 static struct pq event_read(struct tr *t, int e)
 {
-	char *name = rules_quote(model_event_name(t->s->m, e));
+	char *name = quote(model_event_name(t->s->m, e));
 	struct pq out = vec(name ? rules_fmt("sum without (event) (%s%s{%s,event=\"%s\"})",
 					     RULES_EVENTS, t->s->window, t->s->sel, name) :
 				   NULL);
@@ -292,31 +298,11 @@ static struct pq event_read(struct tr *t, int e)
 	return out;
 }
 
-static const char *op_text(int kind)
-{
-	switch (kind) {
-	case EXPR_ADD:
-		return "+";
-	case EXPR_SUB:
-		return "-";
-	case EXPR_MUL:
-		return "*";
-	case EXPR_DIV:
-		return "/";
-	case EXPR_LT:
-		return "<";
-	case EXPR_LE:
-		return "<=";
-	case EXPR_GT:
-		return ">";
-	case EXPR_GE:
-		return ">=";
-	case EXPR_EQ:
-		return "==";
-	default:
-		return "!=";
-	}
-}
+/* The PromQL operator of each arithmetic and comparison kind. */
+static const char *const op_text[] = {
+	[EXPR_ADD] = "+", [EXPR_SUB] = "-", [EXPR_MUL] = "*", [EXPR_DIV] = "/", [EXPR_LT] = "<",
+	[EXPR_LE] = "<=", [EXPR_GT] = ">",  [EXPR_GE] = ">=", [EXPR_EQ] = "==", [EXPR_NE] = "!=",
+};
 
 /* min or max of two operands, one of them at least a vector (Python keeps the first of equals). */
 static char *min_max(bool min, struct pq *a, struct pq *b)
@@ -331,7 +317,7 @@ static char *min_max(bool min, struct pq *a, struct pq *b)
 			 min ? "<" : ">", a->text);
 }
 
-static struct pq binary(struct tr *t, int kind, struct pq a, struct pq b)
+static struct pq binary(int kind, struct pq a, struct pq b)
 {
 	struct pq out;
 	bool div0 = false;
@@ -355,10 +341,9 @@ static struct pq binary(struct tr *t, int kind, struct pq a, struct pq b)
 	else if (kind == EXPR_DIV && b.text)
 		out = vec(rules_fmt("(%s / (%s != 0))", operand(&a), b.text));
 	else if (kind >= EXPR_LT && kind <= EXPR_NE)
-		out = vec(rules_fmt("(%s %s bool %s)", operand(&a), op_text(kind), operand(&b)));
+		out = vec(rules_fmt("(%s %s bool %s)", operand(&a), op_text[kind], operand(&b)));
 	else
-		out = vec(rules_fmt("(%s %s %s)", operand(&a), op_text(kind), operand(&b)));
-	(void)t;
+		out = vec(rules_fmt("(%s %s %s)", operand(&a), op_text[kind], operand(&b)));
 	pq_free(&a);
 	pq_free(&b);
 	return out;
@@ -405,11 +390,9 @@ static struct pq lazy(struct tr *t, const struct expr *x)
 		return (x->kind == EXPR_AND) == (a.num == 0) ? a : translate(t, x->b);
 	b = translate(t, x->b);
 	keep = rules_fmt("(%s %s 0)", a.text, x->kind == EXPR_AND ? "==" : "!=");
-	c = vec(rules_fmt("%s", a.text));
-	pq_free(&a);
 	if (x->kind == EXPR_AND)
-		return choose(t, c, b, vec(keep));
-	return choose(t, c, vec(keep), b);
+		return choose(t, a, b, vec(keep));
+	return choose(t, a, vec(keep), b);
 }
 
 static struct pq translate(struct tr *t, int e)
@@ -447,21 +430,14 @@ static struct pq translate(struct tr *t, int e)
 		a = translate(t, x->a);
 		if (a.absent || !a.text)
 			return a.absent ? a : number(expr_unary(x->kind, a.num));
-		{
-			struct pq out =
-				vec(x->kind == EXPR_NEG ? rules_fmt("(-(%s))", a.text) :
-							  rules_fmt("(%s == bool 0)", a.text));
-
-			pq_free(&a);
-			return out;
-		}
+		return around(x->kind == EXPR_NEG ? "(-(%s))" : "(%s == bool 0)", a);
 	case EXPR_AND:
 	case EXPR_OR:
 	case EXPR_COND:
 		return lazy(t, x);
 	default:
 		a = translate(t, x->a);
-		return binary(t, x->kind, a, translate(t, x->b));
+		return binary(x->kind, a, translate(t, x->b));
 	}
 }
 
@@ -525,17 +501,13 @@ static struct pq truth(struct tr *t, int e)
 			return a.absent ? a : number(a.num != 0);
 		if (x->kind >= EXPR_LT && x->kind <= EXPR_NE)
 			return a; /* 0 or 1 already */
-		out = vec(rules_fmt("(%s != bool 0)", a.text));
-		pq_free(&a);
-		return out;
+		return around("(%s != bool 0)", a);
 	}
 	a = truth(t, x->a);
 	if (x->kind == EXPR_NOT) {
 		if (a.absent || !a.text)
 			return a.absent ? a : number(a.num == 0);
-		out = vec(rules_fmt("(1 - %s)", a.text));
-		pq_free(&a);
-		return out;
+		return around("(1 - %s)", a);
 	}
 	if (a.absent)
 		return a;

@@ -26,7 +26,7 @@ struct tma_model;
 #define RULES_EVENTS "namespace_workload_event:tmacg_events:increase"
 /*
  * The counts RULES_EVENTS holds per workload and state: one series a workload,
- * read where an expression needs every workload of a state (rules_base), in
+ * read where an expression needs every workload of a state (zero_vector), in
  * place of counting RULES_EVENTS' series of every event again in each rule.
  */
 #define RULES_EVENT_SUMS "namespace_workload:tmacg_event_sums:count"
@@ -67,12 +67,8 @@ bool rules_threshold_may_fail(const struct rules_state *s, int i);
 char *rules_node_flag(const struct rules_state *s, int i);
 /* The model's SLOTS: NULL when it has none (*num set when it is a number). */
 struct pq rules_slots(const struct rules_state *s);
-/* A vector of 0 for every workload of the state. */
-char *rules_base(const struct rules_state *s);
 /* `sum without (tma_node, level) (NAME<window>{sel,tma_node="PATH"})` */
 char *rules_recorded(const struct rules_state *s, const char *name, int node);
-/* text with PromQL's string escapes (\ and "), malloc'ed. */
-char *rules_quote(const char *text);
 
 /*
  * An allocation of the rules failed: NULL means both "never a sample" and

@@ -11,7 +11,6 @@
 #include "prom/rules_gen.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +74,14 @@ static void rule(FILE *f, const char *record, const char *window, const char *ex
 	}
 }
 
+/* A rule of no labels whose expr is made for it (NULL: out of memory, noted): expr freed. */
+static void rule_of(FILE *f, const char *record, const char *window, char *expr)
+{
+	if (expr)
+		rule(f, record, window, expr, NULL);
+	free(expr);
+}
+
 /* kube-prometheus's mapping of pods to workloads, from kube-state-metrics. */
 static void pod_owners(FILE *f)
 {
@@ -128,41 +135,32 @@ static char *joined(const char *series)
  */
 static void event_sums(FILE *f, const char *window)
 {
-	char *expr, *range = rules_fmt("increase(" POD_EVENTS "[%s])", window),
-		    *inc = range ? joined(range) : NULL;
+	char *range = rules_fmt("increase(" POD_EVENTS "[%s])", window),
+	     *inc = range ? joined(range) : NULL;
 
-	if (!inc)
-		goto out;
-	expr = joined("group by (host, namespace, pod) (" POD_EVENTS ")");
-	if (expr)
-		rule(f, POD_STATE, window, expr, NULL);
-	free(expr);
-	expr = rules_fmt(
-		"count by (" WORKLOAD_LABELS ", " STATE_LABELS ", event) (" POD_EVENTS
-		" * on (host, namespace, pod) group_left (workload, workload_type, " STATE_LABELS
-		") " POD_STATE "%s)",
-		window);
-	if (expr)
-		rule(f, EVENT_PODS, window, expr, NULL);
-	free(expr);
-	expr = rules_fmt("count by (" WORKLOAD_LABELS ", " STATE_LABELS ") (" POD_STATE "%s)",
-			 window);
-	if (expr)
-		rule(f, PODS, window, expr, NULL);
-	free(expr);
-	expr = rules_fmt("sum by (" WORKLOAD_LABELS ", " STATE_LABELS
-			 ", event) (%s) and on (" WORKLOAD_LABELS ", " STATE_LABELS
-			 ", event) (" EVENT_PODS "%s == on (" WORKLOAD_LABELS ", " STATE_LABELS
-			 ") group_left () " PODS "%s)",
-			 inc, window, window);
-	if (expr)
-		rule(f, RULES_EVENTS, window, expr, NULL);
-	free(expr);
-	expr = rules_fmt("count without (event) (" RULES_EVENTS "%s)", window);
-	if (expr)
-		rule(f, RULES_EVENT_SUMS, window, expr, NULL);
-	free(expr);
-out:
+	if (inc) {
+		rule_of(f, POD_STATE, window,
+			joined("group by (host, namespace, pod) (" POD_EVENTS ")"));
+		rule_of(f, EVENT_PODS, window,
+			rules_fmt(
+				"count by (" WORKLOAD_LABELS ", " STATE_LABELS
+				", event) (" POD_EVENTS
+				" * on (host, namespace, pod) group_left (workload, workload_type, " STATE_LABELS
+				") " POD_STATE "%s)",
+				window));
+		rule_of(f, PODS, window,
+			rules_fmt("count by (" WORKLOAD_LABELS ", " STATE_LABELS ") (" POD_STATE
+				  "%s)",
+				  window));
+		rule_of(f, RULES_EVENTS, window,
+			rules_fmt("sum by (" WORKLOAD_LABELS ", " STATE_LABELS
+				  ", event) (%s) and on (" WORKLOAD_LABELS ", " STATE_LABELS
+				  ", event) (" EVENT_PODS "%s == on (" WORKLOAD_LABELS
+				  ", " STATE_LABELS ") group_left () " PODS "%s)",
+				  inc, window, window));
+		rule_of(f, RULES_EVENT_SUMS, window,
+			rules_fmt("count without (event) (" RULES_EVENTS "%s)", window));
+	}
 	free(range);
 	free(inc);
 }
@@ -182,9 +180,7 @@ static void pmu_slots_rule(FILE *f, const char *window)
 	for (int w = 1; w <= PMU_SLOTS_MAX; w++)
 		fprintf(t, "%s(0 * " PODS "%s{pmu_slots=\"%d\"} + %d)", w > 1 ? " or " : "", window,
 			w, w);
-	if (rules_stream_end(t, &expr))
-		rule(f, RULES_PMU_SLOTS, window, expr, NULL);
-	free(expr);
+	rule_of(f, RULES_PMU_SLOTS, window, rules_stream_end(t, &expr));
 }
 
 static bool is_tree(const struct model_node_info *n, int level)
@@ -243,9 +239,17 @@ static void union_rule(FILE *f, const struct states *st, const char *record, int
 	free(expr);
 }
 
-static char *pair(const struct rules_state *s, const char *name, int i, const char *name2)
+/* Node i a tree node with a threshold: it can be flagged, and be on the path. */
+static bool flaggable(const struct tma_model *m, int i, int level)
 {
-	char *a = rules_recorded(s, name, i), *b = rules_recorded(s, name2, i), *out = NULL;
+	return is_tree(model_node(m, i), level) && model_view_threshold(m, i) >= 0;
+}
+
+/* Node i's value where it is flagged. */
+static char *flagged_value(const struct rules_state *s, int i)
+{
+	char *a = rules_recorded(s, RULES_RATIO, i), *b = rules_recorded(s, RULES_FLAGGED, i);
+	char *out = NULL;
 
 	if (a && b)
 		out = rules_fmt("(%s and (%s == 1))", a, b);
@@ -260,7 +264,7 @@ static char *path_expr(const struct rules_state *s, int p)
 	const struct model_node_info *n = model_node(s->m, p);
 	int nk;
 	const int *kids = model_view_kids(s->m, n->parent, &nk);
-	char *fv_p = pair(s, RULES_RATIO, p, RULES_FLAGGED), *out = NULL;
+	char *fv_p = flagged_value(s, p), *out = NULL;
 	size_t len = 0;
 	FILE *f;
 	bool after = false;
@@ -278,9 +282,9 @@ static char *path_expr(const struct rules_state *s, int p)
 			after = true;
 			continue;
 		}
-		if (model_view_threshold(s->m, q) < 0 || !is_tree(model_node(s->m, q), s->level))
+		if (!flaggable(s->m, q, s->level))
 			continue;
-		fv_q = pair(s, RULES_RATIO, q, RULES_FLAGGED);
+		fv_q = flagged_value(s, q);
 		if (fv_q)
 			fprintf(f, " unless (%s %s %s)", fv_p, after ? "<" : "<=", fv_q);
 		free(fv_q);
@@ -314,8 +318,7 @@ static char *path_end(const struct rules_state *s, int i)
 	for (int k = 0; k < nk; k++) {
 		char *kid;
 
-		if (!is_tree(model_node(s->m, kids[k]), s->level) ||
-		    model_view_threshold(s->m, kids[k]) < 0)
+		if (!flaggable(s->m, kids[k], s->level))
 			continue;
 		kid = rules_recorded(s, RULES_PATH, kids[k]);
 		if (kid)
@@ -324,11 +327,6 @@ static char *path_end(const struct rules_state *s, int i)
 	}
 	free(on);
 	return rules_stream_end(t, &out);
-}
-
-static bool flaggable(const struct tma_model *m, int i, int level)
-{
-	return is_tree(model_node(m, i), level) && model_view_threshold(m, i) >= 0;
 }
 
 /*
@@ -483,8 +481,8 @@ static bool tree_guard(const struct rules_state *s, char **guard)
 	return tree && *guard;
 }
 
-/* The state of flags and slot width: its matchers and tree guard; false: it has no tree. */
-static bool add_state(struct states *st, const struct rules_model *rm, unsigned read,
+/* The state of flags and slot width, its matchers and tree guard, unless it has no tree. */
+static void add_state(struct states *st, const struct rules_model *rm, unsigned read,
 		      bool slots_read, unsigned flags, bool slots, const char *window,
 		      double window_s)
 {
@@ -509,15 +507,11 @@ static bool add_state(struct states *st, const struct rules_model *rm, unsigned 
 			 !slots_read ? "" :
 			 slots	     ? ",pmu_slots!=\"\"" :
 				       ",pmu_slots=\"\"");
-	if (!*sel)
-		return false;
 	s->sel = *sel;
-	if (tree_guard(s, &st->guard[st->n])) {
+	if (*sel && tree_guard(s, &st->guard[st->n]))
 		st->n++;
-		return true;
-	}
-	free(*sel);
-	return false;
+	else
+		free(*sel);
 }
 
 static void model_rules(FILE *f, const struct rules_model *rm, const char *window, double window_s)
@@ -557,16 +551,16 @@ int rules_model_depth(const struct tma_model *m)
 /* window_ns as a Prometheus duration: "5m", "90s", "1500ms". */
 static void window_text(uint64_t ns, char *buf, size_t len)
 {
+	static const struct {
+		uint64_t ms;
+		const char *unit;
+	} units[] = { { 3600000, "h" }, { 60000, "m" }, { 1000, "s" }, { 1, "ms" } };
 	uint64_t ms = ns / 1000000;
+	size_t i = 0;
 
-	if (ms % 3600000 == 0)
-		snprintf(buf, len, "%lluh", (unsigned long long)(ms / 3600000));
-	else if (ms % 60000 == 0)
-		snprintf(buf, len, "%llum", (unsigned long long)(ms / 60000));
-	else if (ms % 1000 == 0)
-		snprintf(buf, len, "%llus", (unsigned long long)(ms / 1000));
-	else
-		snprintf(buf, len, "%llums", (unsigned long long)ms);
+	while (ms % units[i].ms) /* the largest unit that divides it: ms divides all */
+		i++;
+	snprintf(buf, len, "%llu%s", (unsigned long long)(ms / units[i].ms), units[i].unit);
 }
 
 int rules_write(FILE *out, const struct rules_model *models, int n, uint64_t window_ns,

@@ -2,7 +2,6 @@
 #include "replay/replay_counts.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,18 +23,12 @@ struct counts {
 	int n;
 };
 
-static bool has(const struct counts *c, const char *name)
+/* name's count, unless it has one already. */
+static void add(struct counts *c, const char *name, double v)
 {
 	for (int i = 0; i < c->n; i++)
 		if (!strcmp(c->names[i], name))
-			return true;
-	return false;
-}
-
-static void add(struct counts *c, const char *name, double v)
-{
-	if (has(c, name))
-		return;
+			return;
 	c->names[c->n] = name;
 	c->values[c->n++] = v;
 }

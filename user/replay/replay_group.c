@@ -289,9 +289,6 @@ static void window_free(struct window *w)
 /* Each group of w evaluated and printed, in the order they began; w emptied. */
 static int flush(struct grouper *g, struct window *w)
 {
-	struct replay_feed in = { .name = g->src->name,
-				  .rl_file = g->src->rl_file,
-				  .live = g->src->live };
 	int rc = 0;
 
 	for (int i = 0; !rc && i < w->n; i++) {
@@ -305,7 +302,7 @@ static int flush(struct grouper *g, struct window *w)
 						    .cgroups = u64map_len(&gr->cgroups) };
 		rc = replay_sum_record(&gr->sum, &gr->report, &rec);
 		if (!rc)
-			rc = replay_evaluator_feed(gr->model->ev, &rec, &in, replay_print_record,
+			rc = replay_evaluator_feed(gr->model->ev, &rec, g->src, replay_print_record,
 						   &gr->model->pr, g->c->err);
 		replay_sum_record_free(&rec);
 	}

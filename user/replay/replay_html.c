@@ -20,6 +20,7 @@
 #include "replay/replay_read.h"
 #include "replay/replay_run.h"
 #include "replay/replay_source.h"
+#include "replay/replay_sum.h"
 #include "util/out_stream.h"
 
 /*
@@ -39,11 +40,6 @@ struct gather {
 	struct cgroup_sum *sums; /* by the report's cgroup index */
 	int nsums;
 };
-
-static bool is_task(const struct replay_record *rec)
-{
-	return rec->origin && rec->origin->has_task;
-}
 
 static void sums_free(struct cgroup_sum *s, int n)
 {
@@ -71,17 +67,12 @@ static int keep_first(struct cgroup_sum *s, const struct replay_record *rec, int
 	s->seen = calloc(nev + 1, sizeof(*s->seen));
 	if (!s->first.cgroup || !s->sum || !s->seen)
 		return -ENOMEM;
-	for (int i = 0; i < rec->retire_latency.n; i++)
-		if (rl_table_add(&s->first.retire_latency, rec->retire_latency.v[i].event,
-				 rec->retire_latency.v[i].cycles))
-			return -ENOMEM;
-	return 0;
+	return replay_copy_latencies(&s->first.retire_latency, &rec->retire_latency);
 }
 
 /* rec's counts added to its cgroup's sums (idx: the report's index of it). */
 static int add_counts(struct gather *g, int idx, const struct replay_record *rec)
 {
-	int nev = model_event_count(g->m);
 	struct cgroup_sum *s;
 
 	if (idx >= g->nsums) {
@@ -94,12 +85,8 @@ static int add_counts(struct gather *g, int idx, const struct replay_record *rec
 		g->nsums = idx + 1;
 	}
 	s = &g->sums[idx];
-	if (!s->sum) {
-		int rc = keep_first(s, rec, nev);
-
-		if (rc)
-			return rc;
-	}
+	if (!s->sum && keep_first(s, rec, model_event_count(g->m)))
+		return -ENOMEM;
 	for (int i = 0; i < rec->ncounters; i++) {
 		int e = model_event_index(g->m, rec->counters[i].name);
 
@@ -117,8 +104,8 @@ static int add_record(void *ctx, const struct replay_record *rec, const struct r
 	struct replay_line rl;
 	int rc;
 
-	if (is_task(rec))
-		return 0;
+	if (rec->origin && rec->origin->has_task)
+		return 0; /* a task's line: its cgroup's is the report's */
 	rc = replay_line(&rl, rec, g->m, g->level, false, ev, true);
 	/*
 	 * A line that is not tmacg's says no time: place it after its cgroup's earlier
@@ -159,46 +146,36 @@ static int summed_record(const struct cgroup_sum *s, const struct tma_model *m, 
 	out->counters = calloc(nev + 1, sizeof(*out->counters));
 	if (!out->counters)
 		return -ENOMEM;
-	for (int e = 0; e < nev; e++) {
-		if (!s->seen[e])
-			continue;
-		out->counters[n].name = (char *)model_event_name(m, e);
-		out->counters[n++].value = s->sum[e];
-	}
+	for (int e = 0; e < nev; e++)
+		if (s->seen[e])
+			out->counters[n++] =
+				(struct replay_counter){ (char *)model_event_name(m, e),
+							 s->sum[e] };
 	out->ncounters = n;
 	return 0;
 }
 
-/* One summed record per cgroup, evaluated, set as its total. */
+/*
+ * One summed record per cgroup, evaluated, set as its total.  The events
+ * the records lack were said as they were read: the evaluator's report of
+ * them is not asked for again.
+ */
 static int gather_totals(const struct replay_source *src, struct gather *g, FILE *err)
 {
-	int n = g->nsums, rc = 0;
-	struct replay_data summed = { .name = src->name,
-				      .rl_file = src->rl_file,
-				      .rl_defaults = src->rl_defaults };
+	struct replay_evaluator *ev = replay_evaluator_new(g->m, g->level, false, src->rl_defaults);
+	int rc = ev ? 0 : -ENOMEM;
 
-	summed.records = calloc(n + 1, sizeof(*summed.records));
-	if (!summed.records)
-		rc = -ENOMEM;
-	for (int i = 0; !rc && i < n; i++) {
+	for (int i = 0; !rc && i < g->nsums; i++) {
+		struct replay_record rec;
+
 		if (!g->sums[i].sum)
 			continue;
-		rc = summed_record(&g->sums[i], g->m, html_report_span_s(g->h, i),
-				   &summed.records[summed.nrecords]);
+		rc = summed_record(&g->sums[i], g->m, html_report_span_s(g->h, i), &rec);
 		if (!rc)
-			summed.nrecords++;
+			rc = replay_evaluator_feed(ev, &rec, src, set_total, g, err);
+		free(rec.counters);
 	}
-	/* Events the records lack were said as they were read: not twice. */
-	if (!rc) {
-		FILE *quiet = fopen("/dev/null", "w");
-
-		rc = replay_each(&summed, g->m, g->level, false, set_total, g, quiet ? quiet : err);
-		if (quiet)
-			fclose(quiet);
-	}
-	for (int i = 0; summed.records && i < summed.nrecords; i++)
-		free(summed.records[i].counters);
-	free(summed.records);
+	replay_evaluator_free(ev);
 	return rc;
 }
 
@@ -227,13 +204,9 @@ static int replay_html_gather_from(struct replay_source *src, const struct tma_m
 int replay_html_gather(const struct replay_data *d, const struct tma_model *m, int level,
 		       struct html_report **out, FILE *err)
 {
-	struct replay_source src;
-	int rc;
+	struct replay_source src = replay_source_data(d);
 
-	replay_source_data(&src, d);
-	rc = replay_html_gather_from(&src, m, level, out, err);
-	replay_source_end(&src);
-	return rc;
+	return replay_html_gather_from(&src, m, level, out, err);
 }
 
 int replay_html_from(struct replay_source *src, const struct tma_model *m, int level, FILE *out,
@@ -242,30 +215,22 @@ int replay_html_from(struct replay_source *src, const struct tma_model *m, int l
 	struct html_report *h;
 	int rc = replay_html_gather_from(src, m, level, &h, err);
 
+	if (rc)
+		return 1;
 	/* Nothing replayed (every line bad, or none): no report, the source says why. */
-	if (!rc && !src->nrecords)
-		html_report_free(h);
-	if (rc || !src->nrecords)
-		return 1;
-	rc = html_report_write(h, out);
+	if (src->nrecords)
+		rc = html_report_write(h, out);
 	html_report_free(h);
-	if (rc == -EPIPE)
-		return 0;
-	if (rc) {
+	/* A closed pipe (| head) ends the replay quietly, as it ends live mode. */
+	if (rc && rc != -EPIPE)
 		fprintf(err, "tmacg: cannot write the report: %s\n", out_stream_why(-rc));
-		return 1;
-	}
-	return 0;
+	return src->nrecords && (!rc || rc == -EPIPE) ? 0 : 1;
 }
 
 int replay_html_data(const struct replay_data *d, const struct tma_model *m, int level, FILE *out,
 		     FILE *err)
 {
-	struct replay_source src;
-	int rc;
+	struct replay_source src = replay_source_data(d);
 
-	replay_source_data(&src, d);
-	rc = replay_html_from(&src, m, level, out, err);
-	replay_source_end(&src);
-	return rc;
+	return replay_html_from(&src, m, level, out, err);
 }

@@ -88,14 +88,8 @@ bool replay_int_in(json_object *v, int64_t lo, uint64_t hi, uint64_t *out)
 		return false;
 	i = json_object_get_int64(v);
 	u = json_object_get_uint64(v);
-	if (i < 0) {
-		if (i < lo)
-			return false;
-		*out = (uint64_t)i;
-		return true;
-	}
-	if (u > hi)
+	if (i < 0 ? i < lo : u > hi)
 		return false;
-	*out = u;
+	*out = i < 0 ? (uint64_t)i : u;
 	return true;
 }

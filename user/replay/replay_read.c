@@ -150,9 +150,7 @@ static int optional_slots(json_object *o, unsigned int *v, const char *name, int
 	if (!json_object_object_get_ex(o, "pmu_slots", &x))
 		return 0;
 	d = json_object_get_double(x);
-	if ((json_object_get_type(x) != json_type_int &&
-	     json_object_get_type(x) != json_type_double) ||
-	    !(d >= 0 && d <= MODEL_PMU_SLOTS_MAX) || d != (double)(unsigned int)d)
+	if (!is_number(x) || !(d >= 0 && d <= MODEL_PMU_SLOTS_MAX) || d != (double)(unsigned int)d)
 		return rerr(err, errlen, name, line,
 			    "\"pmu_slots\" must be a whole number of slots from 0 to %d",
 			    MODEL_PMU_SLOTS_MAX);
@@ -197,90 +195,54 @@ static size_t keys_kept(json_object *o)
 	return keys;
 }
 
-static int parse_line(const char *text, size_t len, struct replay_record *r, const char *name,
-		      char *err, size_t errlen)
+/* The record in o, the JSON of the line text: 0, or -EINVAL with the reason in err, or -ENOMEM. */
+static int parse_object(json_object *o, const char *text, size_t len, struct replay_record *r,
+			const char *name, char *err, size_t errlen)
 {
-	json_tokener *tok = json_tokener_new();
-	const char *counters_key = "counters";
-	json_object *o, *x;
-	const char *huge;
+	const char *counters_key = "counters", *huge;
+	json_object *x;
 	size_t hugelen;
-	int rc = 0;
+	int rc;
 
-	if (!tok)
-		return -ENOMEM;
-	o = json_tokener_parse_ex(tok, text, (int)len);
-	if (!o || json_tokener_get_error(tok) != json_tokener_success ||
-	    json_tokener_get_parse_end(tok) < len) {
-		enum json_tokener_error e = json_tokener_get_error(tok);
-		size_t end = json_tokener_get_parse_end(tok);
-
-		json_object_put(o);
-		json_tokener_free(tok);
-		if (e == json_tokener_success && end < len)
-			return rerr(err, errlen, name, r->line, "bad JSON: text after the object");
-		rerr(err, errlen, name, r->line, "bad JSON: %s",
-		     e == json_tokener_continue ? "the object is not complete on this line" :
-						  json_tokener_error_desc(e));
-		return -EBADMSG; /* not JSON at all: a line cut short, when it is the last */
-	}
-	json_tokener_free(tok);
-	if ((huge = replay_huge_integer(text, len, &hugelen))) {
-		rc = rerr(err, errlen, name, r->line,
-			  "%.*s%s is out of the range of a 64-bit integer: it would not replay as "
-			  "written",
-			  hugelen > 40 ? 40 : (int)hugelen, huge, hugelen > 40 ? "..." : "");
-		goto out;
-	}
-	if (keys_kept(o) != keys_written(text, len)) {
-		rc = rerr(err, errlen, name, r->line,
-			  "a key given twice in one object: each key once (which one would "
-			  "count?)");
-		goto out;
-	}
-	if (json_object_get_type(o) != json_type_object) {
-		rc = rerr(err, errlen, name, r->line, "expected a JSON object, found %s",
-			  json_type_to_name(json_object_get_type(o)));
-		goto out;
-	}
+	if ((huge = replay_huge_integer(text, len, &hugelen)))
+		return rerr(
+			err, errlen, name, r->line,
+			"%.*s%s is out of the range of a 64-bit integer: it would not replay as "
+			"written",
+			hugelen > 40 ? 40 : (int)hugelen, huge, hugelen > 40 ? "..." : "");
+	if (keys_kept(o) != keys_written(text, len))
+		return rerr(err, errlen, name, r->line,
+			    "a key given twice in one object: each key once (which one would "
+			    "count?)");
+	if (json_object_get_type(o) != json_type_object)
+		return rerr(err, errlen, name, r->line, "expected a JSON object, found %s",
+			    json_type_to_name(json_object_get_type(o)));
 	/* tmacg's own lines: their counts under "counts", their names escaped. */
 	if (json_object_object_get_ex(o, "schema", &x)) {
 		if (json_object_get_type(x) != json_type_string ||
-		    strcmp(json_object_get_string(x), REPLAY_TMACG1_SCHEMA)) {
-			rc = rerr(err, errlen, name, r->line,
-				  "\"schema\" is %s: this tmacg replays %s lines",
-				  json_object_to_json_string(x), REPLAY_TMACG1_SCHEMA);
-			goto out;
-		}
+		    strcmp(json_object_get_string(x), REPLAY_TMACG1_SCHEMA))
+			return rerr(err, errlen, name, r->line,
+				    "\"schema\" is %s: this tmacg replays %s lines",
+				    json_object_to_json_string(x), REPLAY_TMACG1_SCHEMA);
 		r->absent_unmeasured = true;
 		counters_key = "counts";
 	}
 	if (!json_object_object_get_ex(o, "cgroup", &x) ||
-	    json_object_get_type(x) != json_type_string) {
-		rc = rerr(err, errlen, name, r->line, "\"cgroup\" (a string) is missing");
-		goto out;
-	}
+	    json_object_get_type(x) != json_type_string)
+		return rerr(err, errlen, name, r->line, "\"cgroup\" (a string) is missing");
 	r->cgroup = r->absent_unmeasured ? name_json_bytes(json_object_get_string(x)) :
 					   strdup(json_object_get_string(x));
-	if (!r->cgroup) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	if (!json_object_object_get_ex(o, "interval_s", &x) || !is_number(x)) {
-		rc = rerr(err, errlen, name, r->line,
-			  "\"interval_s\" (a number of seconds) is missing");
-		goto out;
-	}
-	if (!replay_exact_double(x, &r->interval_s) || !(r->interval_s > 0)) {
-		rc = rerr(err, errlen, name, r->line, "\"interval_s\" must be a positive number");
-		goto out;
-	}
+	if (!r->cgroup)
+		return -ENOMEM;
+	if (!json_object_object_get_ex(o, "interval_s", &x) || !is_number(x))
+		return rerr(err, errlen, name, r->line,
+			    "\"interval_s\" (a number of seconds) is missing");
+	if (!replay_exact_double(x, &r->interval_s) || !(r->interval_s > 0))
+		return rerr(err, errlen, name, r->line, "\"interval_s\" must be a positive number");
 	if (!json_object_object_get_ex(o, counters_key, &x) ||
-	    json_object_get_type(x) != json_type_object) {
-		rc = rerr(err, errlen, name, r->line,
-			  "\"%s\" (an object of event name: count) is missing", counters_key);
-		goto out;
-	}
+	    json_object_get_type(x) != json_type_object)
+		return rerr(err, errlen, name, r->line,
+			    "\"%s\" (an object of event name: count) is missing", counters_key);
 	rc = parse_counters(x, r, name, err, errlen);
 	if (!rc)
 		rc = optional_bool(o, "topdown_fixed", &r->topdown_fixed, name, r->line, err,
@@ -293,7 +255,34 @@ static int parse_line(const char *text, size_t len, struct replay_record *r, con
 		rc = parse_latencies(o, r, name, err, errlen);
 	if (!rc && r->absent_unmeasured)
 		rc = replay_origin_parse(o, &r->origin, name, r->line, err, errlen);
-out:
+	return rc;
+}
+
+static int parse_line(const char *text, size_t len, struct replay_record *r, const char *name,
+		      char *err, size_t errlen)
+{
+	json_tokener *tok = json_tokener_new();
+	enum json_tokener_error e;
+	json_object *o;
+	size_t end;
+	int rc;
+
+	if (!tok)
+		return -ENOMEM;
+	o = json_tokener_parse_ex(tok, text, (int)len);
+	e = json_tokener_get_error(tok);
+	end = json_tokener_get_parse_end(tok);
+	json_tokener_free(tok);
+	if (!o || e != json_tokener_success || end < len) {
+		json_object_put(o);
+		if (e == json_tokener_success && end < len)
+			return rerr(err, errlen, name, r->line, "bad JSON: text after the object");
+		rerr(err, errlen, name, r->line, "bad JSON: %s",
+		     e == json_tokener_continue ? "the object is not complete on this line" :
+						  json_tokener_error_desc(e));
+		return -EBADMSG; /* not JSON at all: a line cut short, when it is the last */
+	}
+	rc = parse_object(o, text, len, r, name, err, errlen);
 	json_object_put(o);
 	return rc;
 }
@@ -389,13 +378,12 @@ int replay_reader_next(struct replay_reader *r, struct replay_record *rec)
 			     r->max_line);
 			return -E2BIG;
 		}
-		if (n < 0 || blank(r->buf, (size_t)n)) {
-			if (n < 0)
-				snprintf(r->msg, sizeof(r->msg), "%s: out of memory", r->name);
-			if (n < 0)
-				return (int)n;
-			continue;
+		if (n < 0) {
+			snprintf(r->msg, sizeof(r->msg), "%s: out of memory", r->name);
+			return (int)n;
 		}
+		if (blank(r->buf, (size_t)n))
+			continue;
 		*rec = (struct replay_record){ .input = r->name, .line = r->lineno };
 		if (memchr(r->buf, '\0', (size_t)n))
 			rc = rerr(r->msg, sizeof(r->msg), r->name, r->lineno, "bad JSON: NUL byte");
@@ -492,63 +480,4 @@ void replay_free(struct replay_data *d)
 		replay_record_free(&d->records[i]);
 	free(d->records);
 	memset(d, 0, sizeof(*d));
-}
-
-/* a and b the same version, NULL (none given) included */
-static bool same_version(const char *a, const char *b)
-{
-	return a == b || (a && b && !strcmp(a, b));
-}
-
-bool replay_same_model(const struct replay_record *first, const struct replay_record *r,
-		       const char *name, char *err, size_t errlen)
-{
-	if (!r->origin || !r->origin->model)
-		return true;
-	if (strcmp(first->origin->model, r->origin->model)) {
-		/* the lines' text, controls as \xHH */
-		char *a = name_term_text(first->origin->model),
-		     *b = name_term_text(r->origin->model);
-
-		snprintf(err, errlen,
-			 "%s: line %d was measured with model %s, line %d with %s: "
-			 "name the model to replay with --model ID",
-			 name, first->line, a ? a : "?", r->line, b ? b : "?");
-		free(a);
-		free(b);
-		return false;
-	}
-	if (!same_version(first->origin->tma_version, r->origin->tma_version)) {
-		snprintf(err, errlen,
-			 "%s: line %d was measured with TMA %s of model %s, line %d with TMA "
-			 "%s: name the version to replay with --tma-version V",
-			 name, first->line,
-			 first->origin->tma_version ? first->origin->tma_version : "(none)",
-			 first->origin->model, r->line,
-			 r->origin->tma_version ? r->origin->tma_version : "(none)");
-		return false;
-	}
-	return true;
-}
-
-const char *replay_recorded_model(const struct replay_data *d, const char **version, char *err,
-				  size_t errlen)
-{
-	const struct replay_record *first = NULL;
-
-	err[0] = '\0';
-	*version = NULL;
-	for (int i = 0; i < d->nrecords; i++) {
-		const struct replay_record *r = &d->records[i];
-
-		if (!r->origin || !r->origin->model)
-			continue;
-		if (!first)
-			first = r;
-		else if (!replay_same_model(first, r, d->name, err, errlen))
-			return NULL;
-	}
-	if (first)
-		*version = first->origin->tma_version;
-	return first ? first->origin->model : NULL;
 }

@@ -43,7 +43,6 @@ struct replay_resource_key {
 
 struct report_group;
 
-/* What a tmacg/1 line says besides its counts: the replayed line says the same. */
 /* What a line's quality says of one node. */
 struct replay_node_note {
 	char *node;
@@ -51,6 +50,7 @@ struct replay_node_note {
 	char *unmeasured; /* NULL: not in quality.unmeasured */
 };
 
+/* What a tmacg/1 line says besides its counts: the replayed line says the same. */
 struct replay_origin {
 	char *model;	   /* the model that measured it: the default for --replay */
 	char *tma_version; /* and its TMA version ("5.1"), NULL: none given */
@@ -161,21 +161,5 @@ int replay_read_stream(FILE *f, const char *name, struct replay_data *out, char 
 /* The same for a path; "-" is standard input. */
 int replay_read(const char *path, struct replay_data *out, char *err, size_t errlen);
 void replay_free(struct replay_data *d);
-
-/*
- * The model tmacg's own lines were measured with, the default of --replay:
- * the id, NULL when no line names one (other replay input), or NULL with
- * err set when lines name different models or TMA versions.  *version: the
- * lines' tma_version (NULL: none given), so a 5.1 recording replays at 5.1.
- */
-const char *replay_recorded_model(const struct replay_data *d, const char **version, char *err,
-				  size_t errlen);
-
-/*
- * r measured with first's model and TMA version (first names a model), or r
- * names none: true; else false with "NAME: line N was measured with ..." in err.
- */
-bool replay_same_model(const struct replay_record *first, const struct replay_record *r,
-		       const char *name, char *err, size_t errlen);
 
 #endif /* TMACG_REPLAY_READ_H */

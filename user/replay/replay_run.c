@@ -21,10 +21,18 @@
 #include "util/out_stream.h"
 
 /*
- * Events the model reads that records lack: each reads as 0 (the recording
- * saw none), so each is named once on stderr with how many records lacked it.
+ * One model's evaluation state.  Events the model reads that records lack
+ * read as 0 (the recording saw none): each is named once at the end, with
+ * how many records lacked it.
  */
-struct missing {
+struct replay_evaluator {
+	const struct tma_model *m;
+	int level;
+	bool info;
+	const struct rl_table *rl_defaults;
+	struct model_result *res;
+	double *events, *lat;
+	int nrecords;
 	bool *needed[4]; /* by record flags (MODEL_FLAG_*): the events read at this depth */
 	bool *present;	 /* in the current record */
 	int *count, *first_line;
@@ -33,36 +41,6 @@ struct missing {
 	char lacks[512];
 };
 
-static int missing_init(struct missing *ms, const struct tma_model *m, int level, bool info)
-{
-	int nev = model_event_count(m);
-
-	memset(ms, 0, sizeof(*ms));
-	for (unsigned f = 0; f < 4; f++) {
-		ms->needed[f] = calloc(nev + 1, sizeof(bool));
-		if (!ms->needed[f])
-			return -ENOMEM;
-		model_events_needed(m, level, info, f, ms->needed[f]);
-	}
-	ms->present = calloc(nev + 1, sizeof(bool));
-	ms->count = calloc(nev + 1, sizeof(int));
-	ms->first_line = calloc(nev + 1, sizeof(int));
-	return ms->present && ms->count && ms->first_line ? 0 : -ENOMEM;
-}
-
-static void missing_report(const struct missing *ms, const char *name, int nrecords,
-			   const struct tma_model *m, FILE *err)
-{
-	for (int e = 0; ms->count && e < model_event_count(m); e++)
-		if (ms->count[e])
-			fprintf(err,
-				"tmacg: warning: %s: %d of %d records lack %s (first on line %d), "
-				"which model %s reads: it read as 0 there (record it, or check "
-				"the event's name)\n",
-				name, ms->count[e], nrecords, model_event_name(m, e),
-				ms->first_line[e], model_id(m));
-}
-
 /*
  * A tmacg/1 line lists every counter it opened: the events the model reads
  * that it does not list were never recorded (another model measured it), so
@@ -70,99 +48,81 @@ static void missing_report(const struct missing *ms, const char *name, int nreco
  * the events; each line without a tree says the recording lacks them, not
  * that the cgroup did not run.
  */
-static void lacking_note(struct missing *ms, const struct replay_record *rec,
-			 const struct tma_model *m, const bool *read, struct model_result *res,
-			 const char *name, FILE *err)
+static void lacking_note(struct replay_evaluator *ev, const struct replay_record *rec,
+			 const bool *read, const char *name, FILE *err)
 {
+	const struct tma_model *m = ev->m;
 	int nev = model_event_count(m), n = 0, first = -1;
 	char more[32] = "";
 
 	for (int e = 0; e < nev; e++)
-		if (read[e] && !ms->present[e] && !n++)
+		if (read[e] && !ev->present[e] && !n++)
 			first = e;
 	if (!n)
 		return;
 	if (n > 1)
 		snprintf(more, sizeof(more), " and %d more events", n - 1);
-	snprintf(ms->lacks, sizeof(ms->lacks),
+	snprintf(ev->lacks, sizeof(ev->lacks),
 		 "the recording lacks %s%s, which model %s reads (it was measured with model %s)",
 		 model_event_name(m, first), more, model_id(m),
 		 rec->origin->model ? rec->origin->model : "unnamed");
 	/* no slots because an input is missing (NAN), not counted as 0: the recording's lack */
-	if (res->no_tree && isnan(res->slots))
-		res->no_tree = ms->lacks;
-	if (ms->lacks_said)
+	if (ev->res->no_tree && isnan(ev->res->slots))
+		ev->res->no_tree = ev->lacks;
+	if (ev->lacks_said)
 		return;
-	ms->lacks_said = true;
-	fprintf(err, "tmacg: warning: %s:%d: %s:", name, rec->line, ms->lacks);
+	ev->lacks_said = true;
+	fprintf(err, "tmacg: warning: %s:%d: %s:", name, rec->line, ev->lacks);
 	for (int e = 0, k = 0; e < nev && k < 16; e++)
-		if (read[e] && !ms->present[e])
+		if (read[e] && !ev->present[e])
 			fprintf(err, " %s", model_event_name(m, e)), k++;
 	fprintf(err, "%s; the nodes that read them are null\n", n > 16 ? " ..." : "");
 }
 
-static void missing_free(struct missing *ms)
+/* Evaluates rec into ev->res; *read: the events its formulas read (ev->needed for its flags). */
+static int eval_record(struct replay_evaluator *ev, const struct replay_record *rec,
+		       const bool **read, const char *name, FILE *err)
 {
-	for (int f = 0; f < 4; f++)
-		free(ms->needed[f]);
-	free(ms->present);
-	free(ms->count);
-	free(ms->first_line);
-}
-
-/* Evaluates rec into res; *read: the events its formulas read (ms->needed for its flags). */
-static int eval_record(const struct replay_record *rec, const struct tma_model *m, double *events,
-		       const double *lat, struct missing *ms, struct model_result *res, int level,
-		       bool info, const bool **read, const char *name, FILE *err)
-{
-	struct model_input in = { .events = events,
+	const struct tma_model *m = ev->m;
+	struct model_input in = { .events = ev->events,
 				  .interval_s = rec->interval_s,
-				  .latencies = lat };
+				  .latencies = ev->lat };
 	int nev = model_event_count(m);
 
 	/* tmacg/1 lines list every counter they opened: one they lack was not measured. */
 	for (int e = 0; e <= nev; e++)
-		events[e] = rec->absent_unmeasured ? NAN : 0;
-	memset(ms->present, 0, (nev + 1) * sizeof(bool));
+		ev->events[e] = rec->absent_unmeasured ? NAN : 0;
+	memset(ev->present, 0, (nev + 1) * sizeof(bool));
 	for (int i = 0; i < rec->ncounters; i++) {
 		int e = model_event_index(m, rec->counters[i].name);
 
 		if (e >= 0) {
-			events[e] = rec->counters[i].value;
-			ms->present[e] = true;
+			ev->events[e] = rec->counters[i].value;
+			ev->present[e] = true;
 		}
 	}
 	in.flags = (rec->topdown_fixed ? MODEL_FLAG_TOPDOWN_FIXED : 0) |
 		   (rec->smt ? MODEL_FLAG_SMT : 0);
 	in.pmu_slots = rec->pmu_slots;
-	*read = ms->needed[in.flags];
+	*read = ev->needed[in.flags];
 	for (int e = 0; !rec->absent_unmeasured && e < nev; e++) {
-		if (ms->needed[in.flags][e] && !ms->present[e] && !ms->count[e]++)
-			ms->first_line[e] = rec->line;
+		if ((*read)[e] && !ev->present[e] && !ev->count[e]++)
+			ev->first_line[e] = rec->line;
 	}
-	if (model_eval_level(m, &in, res, level, info))
+	if (model_eval_level(m, &in, ev->res, ev->level, ev->info))
 		return -EINVAL;
-	model_result_no_slots(m, res);
+	model_result_no_slots(m, ev->res);
 	if (rec->origin)
-		lacking_note(ms, rec, m, *read, res, name, err);
+		lacking_note(ev, rec, *read, name, err);
 	return 0;
 }
-
-struct replay_evaluator {
-	const struct tma_model *m;
-	int level;
-	bool info;
-	const struct rl_table *rl_defaults;
-	struct model_result *res;
-	double *events, *lat;
-	struct missing ms;
-	int nrecords;
-};
 
 struct replay_evaluator *replay_evaluator_new(const struct tma_model *m, int level, bool info,
 					      const struct rl_table *rl_defaults)
 {
 	struct replay_evaluator *e = calloc(1, sizeof(*e));
+	int nev = model_event_count(m);
+	bool ok;
 
 	if (!e)
 		return NULL;
@@ -171,9 +131,18 @@ struct replay_evaluator *replay_evaluator_new(const struct tma_model *m, int lev
 					.info = info,
 					.rl_defaults = rl_defaults,
 					.res = model_result_new(m),
-					.events = calloc(model_event_count(m) + 1, sizeof(double)),
-					.lat = calloc(model_latency_count(m) + 1, sizeof(double)) };
-	if (missing_init(&e->ms, m, level, info) || !e->res || !e->events || !e->lat) {
+					.events = calloc(nev + 1, sizeof(double)),
+					.lat = calloc(model_latency_count(m) + 1, sizeof(double)),
+					.present = calloc(nev + 1, sizeof(bool)),
+					.count = calloc(nev + 1, sizeof(int)),
+					.first_line = calloc(nev + 1, sizeof(int)) };
+	ok = e->res && e->events && e->lat && e->present && e->count && e->first_line;
+	for (unsigned f = 0; ok && f < 4; f++) {
+		ok = (e->needed[f] = calloc(nev + 1, sizeof(bool)));
+		if (ok)
+			model_events_needed(m, level, info, f, e->needed[f]);
+	}
+	if (!ok) {
 		replay_evaluator_free(e);
 		return NULL;
 	}
@@ -181,21 +150,20 @@ struct replay_evaluator *replay_evaluator_new(const struct tma_model *m, int lev
 }
 
 int replay_evaluator_feed(struct replay_evaluator *e, const struct replay_record *rec,
-			  const struct replay_feed *in, replay_fn fn, void *ctx, FILE *err)
+			  const struct replay_source *src, replay_fn fn, void *ctx, FILE *err)
 {
 	struct replay_eval ev = { .res = e->res,
 				  .latencies_given = rec->retire_latency.n ? &rec->retire_latency :
-									     in->rl_file,
+									     src->rl_file,
 				  .events = e->events,
-				  .live = in->live };
+				  .live = src->live };
 	unsigned sources = rl_fill(e->m, ev.latencies_given, e->rl_defaults, e->lat);
-	const char *name = rec->input ? rec->input : in->name;
+	const char *name = rec->input ? rec->input : src->name;
 	int rc;
 
 	ev.retire_latency = rl_source_name(e->m, sources);
 	e->nrecords++;
-	rc = eval_record(rec, e->m, e->events, e->lat, &e->ms, e->res, e->level, e->info, &ev.read,
-			 name, err);
+	rc = eval_record(e, rec, &ev.read, name, err);
 	if (rc) {
 		fprintf(err, "tmacg: %s:%d: cannot evaluate model %s: %s\n", name, rec->line,
 			model_id(e->m), strerror(-rc));
@@ -206,14 +174,25 @@ int replay_evaluator_feed(struct replay_evaluator *e, const struct replay_record
 
 void replay_evaluator_report(const struct replay_evaluator *e, const char *name, FILE *err)
 {
-	missing_report(&e->ms, name, e->nrecords, e->m, err);
+	for (int i = 0; i < model_event_count(e->m); i++)
+		if (e->count[i])
+			fprintf(err,
+				"tmacg: warning: %s: %d of %d records lack %s (first on line %d), "
+				"which model %s reads: it read as 0 there (record it, or check "
+				"the event's name)\n",
+				name, e->count[i], e->nrecords, model_event_name(e->m, i),
+				e->first_line[i], model_id(e->m));
 }
 
 void replay_evaluator_free(struct replay_evaluator *e)
 {
 	if (!e)
 		return;
-	missing_free(&e->ms);
+	for (int f = 0; f < 4; f++)
+		free(e->needed[f]);
+	free(e->present);
+	free(e->count);
+	free(e->first_line);
 	model_result_free(e->res);
 	free(e->events);
 	free(e->lat);
@@ -231,28 +210,11 @@ int replay_each_from(struct replay_source *src, const struct tma_model *m, int l
 		fprintf(err, "tmacg: out of memory\n");
 		rc = -ENOMEM;
 	}
-	while (!rc && (rec = replay_source_next(src))) {
-		struct replay_feed in = { .name = src->name,
-					  .rl_file = src->rl_file,
-					  .live = src->live };
-
-		rc = replay_evaluator_feed(e, rec, &in, fn, ctx, err);
-	}
+	while (!rc && (rec = replay_source_next(src)))
+		rc = replay_evaluator_feed(e, rec, src, fn, ctx, err);
 	if (!rc)
 		replay_evaluator_report(e, src->label, err);
 	replay_evaluator_free(e);
-	return rc;
-}
-
-int replay_each(const struct replay_data *d, const struct tma_model *m, int level, bool info,
-		replay_fn fn, void *ctx, FILE *err)
-{
-	struct replay_source src;
-	int rc;
-
-	replay_source_data(&src, d);
-	rc = replay_each_from(&src, m, level, info, fn, ctx, err);
-	replay_source_end(&src);
 	return rc;
 }
 
@@ -361,7 +323,6 @@ void replay_line_free(struct replay_line *rl)
 	free((void *)rl->line.count_values);
 }
 
-/* One JSON line or tree block: 0, or -errno when out could not be written. */
 int replay_print_record(void *ctx, const struct replay_record *rec, const struct replay_eval *ev)
 {
 	const struct replay_printer *p = ctx;
@@ -373,23 +334,18 @@ int replay_print_record(void *ctx, const struct replay_record *rec, const struct
 	 * and the table its summary counts, as a live line does.
 	 */
 	rc = replay_line(&rl, rec, p->m, p->level, p->info, ev, true);
-	if (p->json) {
-		if (!rc)
-			rc = output_json_line(p->out, &rl.line);
-		replay_line_free(&rl);
-		if (!rc && ev->live && fflush(p->out))
-			rc = out_stream_error(p->out);
-		return rc;
-	}
-	if (!rc)
+	if (!rc && p->json)
+		rc = output_json_line(p->out, &rl.line);
+	else if (!rc)
 		output_tree(p->out, &rl.line, p->color);
 	replay_line_free(&rl);
 	/* Input that pauses (a live pipe): each record is seen as soon as it is read. */
-	if (!rc && ev->live)
-		fflush(p->out);
-	if (rc)
-		return rc;
-	return ferror(p->out) ? out_stream_error(p->out) : 0;
+	if (!rc && ev->live && fflush(p->out) && p->json)
+		rc = out_stream_error(p->out);
+	/* the tree's printer says nothing of a failed write: the stream's error does */
+	if (!rc && !p->json && ferror(p->out))
+		rc = out_stream_error(p->out);
+	return rc;
 }
 
 int replay_run_from(struct replay_source *src, const struct tma_model *m, int level, bool json,
@@ -402,6 +358,11 @@ int replay_run_from(struct replay_source *src, const struct tma_model *m, int le
 
 	if (!rc && fflush(out))
 		rc = out_stream_error(out);
+	return replay_exit_code(rc, err);
+}
+
+int replay_exit_code(int rc, FILE *err)
+{
 	/* A closed pipe (| head) ends the replay quietly, as it ends live mode. */
 	if (rc == -EPIPE)
 		return 0;
@@ -413,34 +374,7 @@ int replay_run_from(struct replay_source *src, const struct tma_model *m, int le
 int replay_run_data(const struct replay_data *d, const struct tma_model *m, int level, bool json,
 		    bool color, bool info, FILE *out, FILE *err)
 {
-	struct replay_source src;
-	int rc;
+	struct replay_source src = replay_source_data(d);
 
-	replay_source_data(&src, d);
-	rc = replay_run_from(&src, m, level, json, color, info, out, err);
-	replay_source_end(&src);
-	return rc;
-}
-
-int replay_run(const char *path, const struct tma_model *m, int level, bool json, bool color,
-	       bool info, FILE *out, FILE *err)
-{
-	struct replay_reader r;
-	struct replay_source src;
-	const char *name;
-	char msg[512];
-	FILE *f = replay_open(path, &name, msg, sizeof(msg));
-	int rc, end;
-
-	if (!f) {
-		fprintf(err, "tmacg: %s\n", msg);
-		return 1;
-	}
-	replay_reader_init(&r, f, name, REPLAY_MAX_LINE);
-	replay_source_reader(&src, &r, err);
-	rc = replay_run_from(&src, m, level, json, color, info, out, err);
-	end = replay_source_end(&src);
-	replay_reader_free(&r);
-	replay_close(f);
-	return rc ? rc : end;
+	return replay_run_from(&src, m, level, json, color, info, out, err);
 }

@@ -16,7 +16,7 @@ struct model_result;
 struct rl_table;
 
 /*
- * One record as replay_each evaluated it: what a printer needs to write a line
+ * One record as it was evaluated: what a printer needs to write a line
  * that evaluates the same when it is replayed in turn.
  */
 struct replay_eval {
@@ -25,14 +25,14 @@ struct replay_eval {
 	const char *retire_latency;
 	/* the given latencies (the record's own, else --retire-latency's); NULL: none */
 	const struct rl_table *latencies_given;
-	const double
-		*events; /* [model_event_count()]: each event's value as the formulas read it */
-	const bool *
-		read; /* [model_event_count()]: the events the formulas read (level, info, flags) */
-	bool live;    /* the input may pause (a pipe): flush what is written for this record */
+	/* [model_event_count()]: each event's value as the formulas read it */
+	const double *events;
+	/* [model_event_count()]: the events the formulas read (level, info, flags) */
+	const bool *read;
+	bool live; /* the input may pause (a pipe): flush what is written for this record */
 };
 
-/* Handed each record evaluated by replay_each: 0 to go on, else the error. */
+/* Handed each record evaluated: 0 to go on, else the error. */
 typedef int (*replay_fn)(void *ctx, const struct replay_record *rec, const struct replay_eval *ev);
 
 /*
@@ -44,9 +44,6 @@ typedef int (*replay_fn)(void *ctx, const struct replay_record *rec, const struc
  */
 int replay_each_from(struct replay_source *src, const struct tma_model *m, int level, bool info,
 		     replay_fn fn, void *ctx, FILE *err);
-/* The same on records already read. */
-int replay_each(const struct replay_data *d, const struct tma_model *m, int level, bool info,
-		replay_fn fn, void *ctx, FILE *err);
 
 /*
  * The loop body of replay_each_from, for a caller that makes its own
@@ -55,18 +52,16 @@ int replay_each(const struct replay_data *d, const struct tma_model *m, int leve
  * counted across every record fed and said once, by replay_evaluator_report.
  */
 struct replay_evaluator;
-/* What a fed record is read with besides its own: the input's name, --retire-latency's. */
-struct replay_feed {
-	const char *name;
-	const struct rl_table *rl_file;
-	bool live;
-};
 /* rl_defaults: Intel's published latencies of the CPU running m (not owned); NULL: none. */
 struct replay_evaluator *replay_evaluator_new(const struct tma_model *m, int level, bool info,
 					      const struct rl_table *rl_defaults);
-/* rec evaluated and handed to fn: 0, 1 when the model failed (said on err), or fn's error. */
+/*
+ * rec, read from src (its name for messages, --retire-latency's latencies),
+ * evaluated and handed to fn: 0, 1 when the model failed (said on err), or
+ * fn's error.
+ */
 int replay_evaluator_feed(struct replay_evaluator *e, const struct replay_record *rec,
-			  const struct replay_feed *in, replay_fn fn, void *ctx, FILE *err);
+			  const struct replay_source *src, replay_fn fn, void *ctx, FILE *err);
 /* The events the records fed so far lacked, each named once on err. */
 void replay_evaluator_report(const struct replay_evaluator *e, const char *name, FILE *err);
 void replay_evaluator_free(struct replay_evaluator *e);
@@ -81,7 +76,7 @@ struct replay_line {
 };
 
 /*
- * The line of rec as replay_each evaluated it (ev), as measured (a tmacg/1
+ * The line of rec as it was evaluated (ev), as measured (a tmacg/1
  * line's origin: time, host, resource, quality); counts: with a live line's
  * counts (replay_counts.h), which replay it the same, freed by
  * replay_line_free.  0 or -ENOMEM.
@@ -101,19 +96,19 @@ struct replay_printer {
 int replay_print_record(void *ctx, const struct replay_record *rec, const struct replay_eval *ev);
 
 /*
- * Reads path ("-": stdin) a line at a time, printing one JSON line (json) or
- * one tree block per record as it is read; a bad line is named on err and
- * passed over.  Returns the process exit code: 0, or 1 with the reason on err
- * (lines skipped, an input that failed, output that could not be written).
+ * Each record of src printed as it is read, one JSON line (json) or one
+ * tree block: 0, or 1 with the reason on err; src's own end (bad lines
+ * skipped, an input that failed) is the caller's.
  */
-int replay_run(const char *path, const struct tma_model *m, int level, bool json, bool color,
-	       bool info, FILE *out, FILE *err);
-
-/* The printing half, on src: 0, or 1 (said on err); src's own end is the caller's. */
 int replay_run_from(struct replay_source *src, const struct tma_model *m, int level, bool json,
 		    bool color, bool info, FILE *out, FILE *err);
 /* The same on records already read. */
 int replay_run_data(const struct replay_data *d, const struct tma_model *m, int level, bool json,
 		    bool color, bool info, FILE *out, FILE *err);
+/*
+ * A replay's error as its exit code: 0 or 1, an output that could not be
+ * written said on err, a closed pipe (| head) not (0).
+ */
+int replay_exit_code(int rc, FILE *err);
 
 #endif /* TMACG_REPLAY_RUN_H */

@@ -5,15 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay/replay_tmacg1.h"
+#include "util/name_escape.h"
 
-void replay_source_data(struct replay_source *s, const struct replay_data *d)
+struct replay_source replay_source_data(const struct replay_data *d)
 {
-	*s = (struct replay_source){ .name = d->name,
-				     .label = d->name,
-				     .rl_file = d->rl_file,
-				     .rl_defaults = d->rl_defaults,
-				     .data = d };
+	return (struct replay_source){ .name = d->name,
+				       .label = d->name,
+				       .rl_file = d->rl_file,
+				       .rl_defaults = d->rl_defaults,
+				       .data = d };
 }
 
 void replay_source_reader(struct replay_source *s, struct replay_reader *r, FILE *err)
@@ -60,22 +60,50 @@ static void skip(struct replay_source *s, const char *why)
 	s->skipped++;
 }
 
-/* rec names the model of the first line that named one (else it is remembered as that one). */
+/*
+ * rec measured with the model and TMA version of the first line that named
+ * one (else remembered as that one), or naming none: true; else false with
+ * "NAME: line N was measured with ..." in why, or out of memory (no
+ * first_model).
+ */
 static bool model_agrees(struct replay_source *s, const struct replay_record *rec, char *why,
 			 size_t len)
 {
-	struct replay_origin first = { .model = s->first_model, .tma_version = s->first_version };
-	struct replay_record r0 = { .line = s->first_line, .origin = &first };
+	const struct replay_origin *g = rec->origin;
+	const char *v = s->first_version, *w = g ? g->tma_version : NULL;
 
-	if (!s->one_model || !rec->origin || !rec->origin->model)
+	if (!s->one_model || !g || !g->model)
 		return true;
-	if (s->first_line)
-		return replay_same_model(&r0, rec, s->name, why, len);
-	s->first_model = strdup(rec->origin->model);
-	s->first_version = rec->origin->tma_version ? strdup(rec->origin->tma_version) : NULL;
-	if (!s->first_model || (rec->origin->tma_version && !s->first_version))
+	if (!s->first_line) {
+		s->first_model = strdup(g->model);
+		s->first_version = w ? strdup(w) : NULL;
+		s->first_line = rec->line;
+		if (s->first_model && (!w || s->first_version))
+			return true;
+		free(s->first_model);
+		s->first_model = NULL;
 		return false;
-	s->first_line = rec->line;
+	}
+	if (strcmp(s->first_model, g->model)) {
+		/* the lines' text, controls as \xHH */
+		char *a = name_term_text(s->first_model), *b = name_term_text(g->model);
+
+		snprintf(why, len,
+			 "%s: line %d was measured with model %s, line %d with %s: "
+			 "name the model to replay with --model ID",
+			 s->name, s->first_line, a ? a : "?", rec->line, b ? b : "?");
+		free(a);
+		free(b);
+		return false;
+	}
+	if (v != w && (!v || !w || strcmp(v, w))) {
+		snprintf(why, len,
+			 "%s: line %d was measured with TMA %s of model %s, line %d with TMA "
+			 "%s: name the version to replay with --tma-version V",
+			 s->name, s->first_line, v ? v : "(none)", s->first_model, rec->line,
+			 w ? w : "(none)");
+		return false;
+	}
 	return true;
 }
 

@@ -44,8 +44,8 @@ struct replay_source {
 	char *first_model, *first_version;
 };
 
-/* A source of d's records (every one of them good already). */
-void replay_source_data(struct replay_source *s, const struct replay_data *d);
+/* A source of d's records (every one of them good already): it needs no replay_source_end. */
+struct replay_source replay_source_data(const struct replay_data *d);
 /* A source reading r as it goes, naming bad lines on err. */
 void replay_source_reader(struct replay_source *s, struct replay_reader *r, FILE *err);
 

@@ -12,17 +12,12 @@
 #include "replay/replay_counts.h"
 #include "replay/replay_tmacg1.h"
 
-static int copy_latencies(struct rl_table *to, const struct rl_table *from)
+int replay_copy_latencies(struct rl_table *to, const struct rl_table *from)
 {
 	for (int i = 0; i < from->n; i++)
 		if (rl_table_add(to, from->v[i].event, from->v[i].cycles))
 			return -ENOMEM;
 	return 0;
-}
-
-static char *copy(const char *s)
-{
-	return s ? strdup(s) : NULL;
 }
 
 int replay_sum_init(struct replay_sum *s, const struct tma_model *m,
@@ -43,37 +38,17 @@ int replay_sum_init(struct replay_sum *s, const struct tma_model *m,
 					   .pmu_slots = rec->pmu_slots };
 	s->origin.running_min = NAN;
 	s->origin.pmu_groups = -1; /* the lines' perf groups need not agree */
-	if (g && ((g->model && !(s->origin.model = copy(g->model))) ||
-		  (g->tma_version && !(s->origin.tma_version = copy(g->tma_version)))))
+	if (g && ((g->model && !(s->origin.model = strdup(g->model))) ||
+		  (g->tma_version && !(s->origin.tma_version = strdup(g->tma_version)))))
 		goto nomem;
 	if (!s->sum || !s->nbad || !s->named || !s->here ||
-	    copy_latencies(&s->first.retire_latency, &rec->retire_latency))
+	    replay_copy_latencies(&s->first.retire_latency, &rec->retire_latency))
 		goto nomem;
 	if (!replay_sum_add(s, rec))
 		return 0;
 nomem:
 	replay_sum_free(s);
 	return -ENOMEM;
-}
-
-/* The note of node in the merged quality, added (NAN, NULL) when new; NULL: out of memory. */
-static struct replay_node_note *note(struct replay_origin *g, const char *node)
-{
-	struct replay_node_note *n;
-
-	for (int i = 0; i < g->nnotes; i++)
-		if (!strcmp(g->notes[i].node, node))
-			return &g->notes[i];
-	n = realloc(g->notes, (size_t)(g->nnotes + 1) * sizeof(*n));
-	if (!n)
-		return NULL;
-	g->notes = n;
-	n = &g->notes[g->nnotes];
-	*n = (struct replay_node_note){ strdup(node), NAN, NULL };
-	if (!n->node)
-		return NULL;
-	g->nnotes++;
-	return n;
 }
 
 static int add_missing(struct replay_origin *g, const char *event)
@@ -111,7 +86,7 @@ static int merge_quality(struct replay_origin *to, const struct replay_origin *g
 		if (add_missing(to, g->missing[i]))
 			return -ENOMEM;
 	for (int i = 0; i < g->nnotes; i++) {
-		struct replay_node_note *n = note(to, g->notes[i].node);
+		struct replay_node_note *n = replay_origin_note(to, g->notes[i].node);
 
 		if (!n)
 			return -ENOMEM;
@@ -245,7 +220,7 @@ static int note_partial(struct replay_sum *s, const struct replay_record *rec)
 		snprintf(why, sizeof(why),
 			 "%s is null or missing in %d of the %llu lines summed: not summed in part",
 			 model_event_name(s->m, bad), s->nbad[bad], (unsigned long long)s->lines);
-		if (!(n = note(&s->origin, model_node(s->m, k)->name)) ||
+		if (!(n = replay_origin_note(&s->origin, model_node(s->m, k)->name)) ||
 		    (!n->unmeasured && !(n->unmeasured = strdup(why)))) {
 			free(reads);
 			return -ENOMEM;

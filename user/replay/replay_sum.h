@@ -55,5 +55,7 @@ int replay_sum_record(struct replay_sum *s, const struct report_group *group,
 		      struct replay_record *out);
 void replay_sum_record_free(struct replay_record *out);
 void replay_sum_free(struct replay_sum *s);
+/* from's latencies added to to: 0 or -ENOMEM. */
+int replay_copy_latencies(struct rl_table *to, const struct rl_table *from);
 
 #endif /* TMACG_REPLAY_SUM_H */

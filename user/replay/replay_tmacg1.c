@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "util/name_escape.h"
+#include "util/rfc3339.h"
 #include "replay/replay_number.h"
 #include "replay/replay_read.h"
 
@@ -20,12 +21,14 @@ const char *const replay_resource_keys[RES_N] = {
 	"k8s.container.name", "container.id", "host.name",
 };
 
-static int bad(char *err, size_t errlen, const char *name, int line, const char *key,
+/* rc, and when it is -EINVAL, "NAME:LINE: "KEY" must be WANT ..." in err. */
+static int bad(int rc, char *err, size_t errlen, const char *name, int line, const char *key,
 	       const char *want)
 {
-	snprintf(err, errlen, "%s:%d: \"%s\" must be %s in a %s line", name, line, key, want,
-		 REPLAY_TMACG1_SCHEMA);
-	return -EINVAL;
+	if (rc == -EINVAL)
+		snprintf(err, errlen, "%s:%d: \"%s\" must be %s in a %s line", name, line, key,
+			 want, REPLAY_TMACG1_SCHEMA);
+	return rc;
 }
 
 /*
@@ -45,48 +48,27 @@ static int get_name(json_object *o, const char *key, char **out)
 	return *out ? 0 : -ENOMEM;
 }
 
-/* n digits of s as a number from lo to hi into *v: false when not digits or out of range. */
-static bool digits(const char *s, int n, int lo, int hi, int *v)
-{
-	*v = 0;
-	for (int i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return false;
-		*v = *v * 10 + (s[i] - '0');
-	}
-	return *v >= lo && *v <= hi;
-}
-
-static int days_in_month(int year, int month)
-{
-	static const int days[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
-	bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-
-	return days[month - 1] + (month == 2 && leap);
-}
-
 /*
  * "2026-11-21T10:00:01.000000000Z", as output_json.c writes it, and only a
- * time it writes back the same: a second 60 (timegm makes it the next
- * minute's 0), more than 9 fraction digits (cut), a year of other than four
- * digits (RFC 3339's 0000 to 9999, all the writer writes) are refused.
+ * time the writer (rfc3339_text) writes back the same: a day past its
+ * month's end or a second 60 (timegm moves them on), more than 9 fraction
+ * digits, a year of other than four digits (RFC 3339's 0000 to 9999) are
+ * refused.
  */
 static int parse_time(const char *s, struct timespec *ts)
 {
 	struct tm tm = { 0 };
-	int year, month, day, hour, min, sec, fraction = 0, ndigits = 0;
+	char back[RFC3339_MAX];
 	const char *p = s + 19;
+	long fraction = 0;
+	int ndigits = 0;
 
-	if (strlen(s) < 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' ||
-	    s[16] != ':' || !digits(s, 4, 0, 9999, &year) || !digits(s + 5, 2, 1, 12, &month) ||
-	    !digits(s + 8, 2, 1, days_in_month(year, month), &day) ||
-	    !digits(s + 11, 2, 0, 23, &hour) || !digits(s + 14, 2, 0, 59, &min) ||
-	    !digits(s + 17, 2, 0, 59, &sec))
+	if (strlen(s) < 20 || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d", &tm.tm_year, &tm.tm_mon,
+				     &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6)
 		return -EINVAL;
 	if (*p == '.') {
-		for (p++; *p >= '0' && *p <= '9'; p++)
-			if (++ndigits <= 9)
-				fraction = fraction * 10 + (*p - '0');
+		for (p++; *p >= '0' && *p <= '9' && ndigits <= 9; p++, ndigits++)
+			fraction = fraction * 10 + (*p - '0');
 		if (!ndigits || ndigits > 9)
 			return -EINVAL;
 	}
@@ -94,44 +76,40 @@ static int parse_time(const char *s, struct timespec *ts)
 		return -EINVAL;
 	for (; ndigits < 9; ndigits++)
 		fraction *= 10;
-	tm = (struct tm){ .tm_year = year - 1900,
-			  .tm_mon = month - 1,
-			  .tm_mday = day,
-			  .tm_hour = hour,
-			  .tm_min = min,
-			  .tm_sec = sec };
-	ts->tv_sec = timegm(&tm);
-	ts->tv_nsec = fraction;
-	return 0;
+	tm.tm_year -= 1900;
+	tm.tm_mon--;
+	*ts = (struct timespec){ .tv_sec = timegm(&tm), .tv_nsec = fraction };
+	rfc3339_text(ts, back);
+	return strncmp(back, s, 19) ? -EINVAL : 0;
 }
 
 static int parse_task(json_object *t, struct replay_origin *g)
 {
-	json_object *x;
-
-	if (json_object_get_type(t) != json_type_object)
-		return -EINVAL;
-	uint64_t id;
+	json_object *x, *y;
+	uint64_t tid, tgid;
 
 	/* the BPF map's u32 ids: 0 (the idle task) to 2^32-1 */
-	if (!json_object_object_get_ex(t, "tid", &x) || !replay_int_in(x, 0, UINT32_MAX, &id))
+	if (json_object_get_type(t) != json_type_object ||
+	    !json_object_object_get_ex(t, "tid", &x) || !json_object_object_get_ex(t, "tgid", &y) ||
+	    !replay_int_in(x, 0, UINT32_MAX, &tid) || !replay_int_in(y, 0, UINT32_MAX, &tgid))
 		return -EINVAL;
-	g->tid = (uint32_t)id;
-	if (!json_object_object_get_ex(t, "tgid", &x) || !replay_int_in(x, 0, UINT32_MAX, &id))
-		return -EINVAL;
-	g->tgid = (uint32_t)id;
+	g->tid = (uint32_t)tid;
+	g->tgid = (uint32_t)tgid;
 	g->has_task = true;
 	return get_name(t, "comm", &g->comm);
 }
 
-/* The note of node, added (NAN, NULL) when new; NULL when out of memory. */
-static struct replay_node_note *note_of(struct replay_origin *g, const char *node)
+struct replay_node_note *replay_origin_note(struct replay_origin *g, const char *node)
 {
 	struct replay_node_note *n;
 
 	for (int i = 0; i < g->nnotes; i++)
 		if (!strcmp(g->notes[i].node, node))
 			return &g->notes[i];
+	n = realloc(g->notes, (size_t)(g->nnotes + 1) * sizeof(*n));
+	if (!n)
+		return NULL;
+	g->notes = n;
 	n = &g->notes[g->nnotes];
 	*n = (struct replay_node_note){ strdup(node), NAN, NULL };
 	if (!n->node)
@@ -146,24 +124,15 @@ static struct replay_node_note *note_of(struct replay_origin *g, const char *nod
  */
 static int parse_notes(json_object *q, struct replay_origin *g)
 {
-	json_object *m = NULL, *u = NULL, *objs[2];
-	size_t cap = 0;
+	json_object *objs[2] = { NULL, NULL }; /* measured, unmeasured */
 
-	g->has_measured = json_object_object_get_ex(q, "measured", &m);
-	g->has_unmeasured = json_object_object_get_ex(q, "unmeasured", &u);
-	if ((m && json_object_get_type(m) != json_type_object) ||
-	    (u && json_object_get_type(u) != json_type_object) || (g->has_measured && !m) ||
-	    (g->has_unmeasured && !u))
-		return -EINVAL;
-	cap = (m ? (size_t)json_object_object_length(m) : 0) +
-	      (u ? (size_t)json_object_object_length(u) : 0);
-	if (!(g->notes = calloc(cap + 1, sizeof(*g->notes))))
-		return -ENOMEM;
-	objs[0] = m;
-	objs[1] = u;
+	g->has_measured = json_object_object_get_ex(q, "measured", &objs[0]);
+	g->has_unmeasured = json_object_object_get_ex(q, "unmeasured", &objs[1]);
 	for (int k = 0; k < 2; k++) {
-		if (!objs[k])
+		if (!(k ? g->has_unmeasured : g->has_measured))
 			continue;
+		if (json_object_get_type(objs[k]) != json_type_object)
+			return -EINVAL; /* null included */
 		json_object_object_foreach(objs[k], node, v) {
 			struct replay_node_note *n;
 			double f = json_object_get_double(v);
@@ -173,7 +142,7 @@ static int parse_notes(json_object *q, struct replay_origin *g)
 			if (k ? json_object_get_type(v) != json_type_string :
 				!number || !(f >= 0 && f <= 1))
 				return -EINVAL;
-			if (!(n = note_of(g, node)))
+			if (!(n = replay_origin_note(g, node)))
 				return -ENOMEM;
 			if (!k)
 				n->measured = f;
@@ -236,9 +205,7 @@ static int parse_quality(json_object *q, struct replay_origin *g)
 		}
 	}
 	rc = parse_notes(q, g);
-	if (rc)
-		return rc;
-	return get_name(q, "instance", &g->instance);
+	return rc ? rc : get_name(q, "instance", &g->instance);
 }
 
 static bool known_resource_key(const char *key)
@@ -282,44 +249,37 @@ static int parse_origin(json_object *o, struct replay_origin *g, const char *nam
 	int rc;
 
 	if ((rc = get_name(o, "model", &g->model)))
-		return rc == -EINVAL ? bad(err, errlen, name, line, "model", "a string") : rc;
+		return bad(rc, err, errlen, name, line, "model", "a string");
 	if ((rc = get_name(o, "tma_version", &g->tma_version)))
-		return rc == -EINVAL ?
-			       bad(err, errlen, name, line, "tma_version", "a string or null") :
-			       rc;
+		return bad(rc, err, errlen, name, line, "tma_version", "a string or null");
 	if ((rc = get_name(o, "host", &g->host)))
-		return rc == -EINVAL ? bad(err, errlen, name, line, "host", "a string or null") :
-				       rc;
+		return bad(rc, err, errlen, name, line, "host", "a string or null");
 	if (!json_object_object_get_ex(o, "time", &x) ||
 	    json_object_get_type(x) != json_type_string ||
 	    parse_time(json_object_get_string(x), &g->time))
-		return bad(err, errlen, name, line, "time",
+		return bad(-EINVAL, err, errlen, name, line, "time",
 			   "RFC 3339 UTC time from year 0000 to 9999 as tmacg writes it "
 			   "(YYYY-MM-DDTHH:MM:SS.NNNNNNNNNZ)");
 	/* 0 is no cgroup's id: written as null, it would not replay as written */
 	if (json_object_object_get_ex(o, "cgroup_id", &x) && x &&
 	    (!replay_int_in(x, 0, UINT64_MAX, &g->cgroup_id) || !g->cgroup_id))
-		return bad(err, errlen, name, line, "cgroup_id",
+		return bad(-EINVAL, err, errlen, name, line, "cgroup_id",
 			   "an integer from 1 to 2^64-1, or null");
 	if (json_object_object_get_ex(o, "task", &x) && (rc = parse_task(x, g)))
-		return rc == -EINVAL ? bad(err, errlen, name, line, "task",
-					   "an object of tid and tgid (0 to 2^32-1) and comm") :
-				       rc;
+		return bad(rc, err, errlen, name, line, "task",
+			   "an object of tid and tgid (0 to 2^32-1) and comm");
 	g->running_min = NAN;
 	g->pmu_groups = -1;
 	if (json_object_object_get_ex(o, "quality", &x) && (rc = parse_quality(x, g)))
-		return rc == -EINVAL ? bad(err, errlen, name, line, "quality",
-					   "an object as tmacg writes it") :
-				       rc;
+		return bad(rc, err, errlen, name, line, "quality", "an object as tmacg writes it");
 	if (!json_object_object_get_ex(o, "resource", &x))
 		return 0;
 	if (json_object_get_type(x) != json_type_object)
-		return bad(err, errlen, name, line, "resource", "an object");
+		return bad(-EINVAL, err, errlen, name, line, "resource", "an object");
 	for (int i = 0; i < RES_N; i++)
 		if ((rc = get_name(x, replay_resource_keys[i], &g->resource[i])))
-			return rc == -EINVAL ? bad(err, errlen, name, line, replay_resource_keys[i],
-						   "a string") :
-					       rc;
+			return bad(rc, err, errlen, name, line, replay_resource_keys[i],
+				   "a string");
 	return parse_extra_resource(x, g);
 }
 
@@ -327,18 +287,14 @@ int replay_origin_parse(json_object *o, struct replay_origin **out, const char *
 			char *err, size_t errlen)
 {
 	struct replay_origin *g = calloc(1, sizeof(*g));
-	int rc;
+	int rc = g ? parse_origin(o, g, name, line, err, errlen) : -ENOMEM;
 
-	*out = NULL;
-	if (!g)
-		return -ENOMEM;
-	rc = parse_origin(o, g, name, line, err, errlen);
 	if (rc) {
 		replay_origin_free(g);
-		return rc;
+		g = NULL;
 	}
 	*out = g;
-	return 0;
+	return rc;
 }
 
 void replay_origin_free(struct replay_origin *g)

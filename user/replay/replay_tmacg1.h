@@ -26,5 +26,7 @@ int replay_origin_parse(json_object *o, struct replay_origin **out, const char *
 void replay_origin_free(struct replay_origin *origin);
 /* What origin owns freed and origin zeroed, for one that is not an allocation of its own. */
 void replay_origin_clear(struct replay_origin *origin);
+/* The note of node in origin, added (NAN, NULL) when new; NULL when out of memory. */
+struct replay_node_note *replay_origin_note(struct replay_origin *origin, const char *node);
 
 #endif /* TMACG_REPLAY_TMACG1_H */

@@ -14,7 +14,6 @@
 #include "replay/replay_read.h"
 #include "replay/replay_run.h"
 #include "replay/replay_source.h"
-#include "util/out_stream.h"
 
 struct frames {
 	const struct tma_model *m;
@@ -106,24 +105,9 @@ int replay_top_from(struct replay_source *src, const struct tma_model *m, int le
 		rc = replay_each_from(src, m, level, false, add_record, &f, err);
 	if (!rc && f.first)
 		rc = top_draw(f.t, out, &scr, &f.title);
-	/* A closed pipe (| head) ends the replay quietly, as it ends live mode. */
-	if (rc < 0 && rc != -ENOMEM && rc != -EPIPE)
-		fprintf(err, "tmacg: cannot write the output: %s\n", out_stream_why(-rc));
 	top_free(f.t);
 	free(f.first);
 	free(f.names);
 	free(f.values);
-	return rc && rc != -EPIPE ? 1 : 0;
-}
-
-int replay_top_data(const struct replay_data *d, const struct tma_model *m, int level, bool color,
-		    int width, FILE *out, FILE *err)
-{
-	struct replay_source src;
-	int rc;
-
-	replay_source_data(&src, d);
-	rc = replay_top_from(&src, m, level, color, width, out, err);
-	replay_source_end(&src);
-	return rc;
+	return replay_exit_code(rc, err);
 }

@@ -7,7 +7,6 @@
 #include <stdio.h>
 
 struct tma_model;
-struct replay_data;
 struct replay_source;
 
 /*
@@ -18,10 +17,6 @@ struct replay_source;
  * input's own end is the caller's (replay_source_end).
  */
 int replay_top_from(struct replay_source *src, const struct tma_model *m, int level, bool color,
-		    int width, FILE *out, FILE *err);
-
-/* The same on records already read. */
-int replay_top_data(const struct replay_data *d, const struct tma_model *m, int level, bool color,
 		    int width, FILE *out, FILE *err);
 
 #endif /* TMACG_REPLAY_TOP_H */
