@@ -124,7 +124,9 @@ def nm: "not measured: \(.)";
  "  (never below the largest guest's figure: a time shorter on a bigger guest is this host's noise)",
  (.targets.bighost_level6_vs_level3 // {} | to_entries[] | select(.key != "met") | .key as $n | .value |
   if .not_measured then "  level 6 / level 3 on \($n) CPUs: \(.not_measured | nm)"
-  else "  level 6 / level 3 on \($n) CPUs: cross-CPU calls a second per CPU \(.calls_per_cpu_s_more | r(2) | if . >= 0 then "+\(.)" else tostring end) (at most +2), system time \(.system_ratio | r(2) | s)x (at most 1.5x)\(if .met then "" else ": NOT MET" end)" end)),
+  else "  level 6 / level 3 on \($n) CPUs: cross-CPU calls a second per CPU \(.calls_per_cpu_s_more | r(2) | if . >= 0 then "+\(.)" else tostring end) (at most +2), system time \(.system_ratio | r(2) | s)x [\(.system_ratio_range | map(r(2) | s) | join("-"))] over \(.rounds) rounds (at most 1.5x)\(if .met then "" else ": NOT MET" end)" end),
+ "  (each round a turn of each level, alone in the guest; a round's ratio of the time an interval; median [min-max])",
+ "  level 6 / level 3 CPU time (the scheduler's, exact), median [min-max]: \($g | map("\(.cpus) CPUs \(.l6_to_l3.cpu // null | if . == null then "-" else range3 end)") | join(", "))"),
 
 (select(.targets.user_cpu_budgets_1000) | .repeats as $n | .targets.user_cpu_budgets_1000 as $b |
  "",
