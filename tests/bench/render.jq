@@ -83,10 +83,12 @@ def nm: "not measured: \(.)";
  "",
  "Whole process, level 6 / level 3: \($d.cgroups) cgroups each reported every second (each waking every",
  " \($d.period_ms) ms), \($d.model)'s plans on software stand-ins (tests/bench/standin-model); tmacg's own CPU,",
- " % of one CPU; JSON lines to /dev/null, or /metrics (--format none) scraped once a second",
- "  \("variant" | rpad(10)) \("user % [min-max]" | lpad(24)) \("system % [min-max]" | lpad(24))",
- (["json_l3", "json_l6", "prom_l3", "prom_l6"][] as $k | $d[$k] |
-  "  \($k | rpad(10)) \(.user_cpu_percent | range3 | lpad(24)) \(.system_cpu_percent | range3 | lpad(24))"),
+ " % of one CPU; JSON lines to /dev/null, or /metrics (--format none) scraped once a second, or the",
+ " baseline (base: the same cgroups collected into the pool's one line, --depth 0); output: the user",
+ " CPU less the same round's baseline at that level",
+ "  \("variant" | rpad(10)) \("user % [min-max]" | lpad(24)) \("system % [min-max]" | lpad(24)) \("output user % [min-max]" | lpad(26))",
+ (["json_l3", "json_l6", "prom_l3", "prom_l6", "base_l3", "base_l6"][] as $k | $d[$k] | select(.) |
+  "  \($k | rpad(10)) \(.user_cpu_percent | range3 | lpad(24)) \(.system_cpu_percent | range3 | lpad(24)) \(.output_user_cpu_percent // null | if . == null then "-" else range3 end | lpad(26))"),
  "  level 6 / level 3, user: JSON \($d.json_l6_to_l3.user | range3), /metrics \($d.prom_l6_to_l3.user | range3)",
  "  level 6 / level 3, system: JSON \($d.json_l6_to_l3.system | range3), /metrics \($d.prom_l6_to_l3.system | range3)",
  ($d.check | to_entries[] | .key as $lv | .value |
@@ -130,14 +132,14 @@ def nm: "not measured: \(.)";
 
 (select(.targets.user_cpu_budgets_1000) | .repeats as $n | .targets.user_cpu_budgets_1000 as $b |
  "",
- "Budgets of the output path (README.md): tmacg's whole user CPU, % of one CPU, 1,000 cgroups each",
- " reported every second (the section above); median of \($n) rounds [min-max], spread: (max - min) /",
- " median, the run-to-run noise",
- "  \("variant" | rpad(18)) \("user % [min-max]" | lpad(24)) \("spread" | lpad(7)) \("budget" | lpad(7))",
+ "Budgets of the output path (README.md): its user CPU (the whole less the baseline), % of one CPU,",
+ " 1,000 cgroups each reported every second (the section above); median of \($n) rounds [min-max],",
+ " spread: (max - min) / median, the run-to-run noise; whole: the process's median",
+ "  \("variant" | rpad(18)) \("user % [min-max]" | lpad(24)) \("spread" | lpad(7)) \("budget" | lpad(7)) \("whole" | lpad(7))",
  ([["json_l3", "JSON, level 3"], ["json_l6", "JSON, level 6"], ["prom_l3", "/metrics, level 3"],
    ["prom_l6", "/metrics, level 6"]][] as [$k, $name] | $b[$k] |
   if .not_measured then "  \($name | rpad(18)) \(.not_measured | nm)"
-  else "  \($name | rpad(18)) \("\(.percent | r(3) | s) [\(.min | r(3) | s)-\(.max | r(3) | s)]" | lpad(24)) \("\(.spread_percent | s) %" | lpad(7)) \(.budget | lpad(7))  \(if .met then "met" else "NOT MET" end)" end)),
+  else "  \($name | rpad(18)) \("\(.percent | r(3) | s) [\(.min | r(3) | s)-\(.max | r(3) | s)]" | lpad(24)) \("\(.spread_percent | s) %" | lpad(7)) \(.budget | lpad(7)) \(.whole // null | if . == null then "-" else r(3) | s end | lpad(7))  \(if .met then "met" else "NOT MET" end)" end)),
 
 (select(.targets) |
  "",

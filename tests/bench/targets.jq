@@ -75,20 +75,22 @@ def nm_or(f): if .not_measured then {not_measured: .not_measured} else f end;
 		.output.json_software.ns_per_line.median as $ns |
 		{"1000": ($ns * 1000 / 1e7), "10000": ($ns * 10000 / 1e7),
 		 met: ($ns * 1000 / 1e7 <= 0.5 and $ns * 10000 / 1e7 <= 5)} else null end),
-	# The output path's budgets: tmacg's whole user CPU, % of one CPU, with 1,000
-	# cgroups each reported every second (icx's plans at levels 3 and 6 on software
-	# stand-ins), JSON lines written or /metrics scraped every interval; the median
-	# of the run's rounds against each budget.  The whole process holds the output
-	# path and what it needs (collection, evaluation): the deep section has no run
-	# without output to take as a baseline, so the budget is held by the whole.
+	# The output path's budgets, % of one CPU in user time, with 1,000 cgroups each
+	# reported every second (icx's plans at levels 3 and 6 on software stand-ins),
+	# JSON lines written or /metrics scraped every interval: each round's whole
+	# process less that round's baseline at the same level (the same cgroups
+	# collected and evaluated into the pool's one line, base_l3 and base_l6), the
+	# median of the rounds against each budget.
 	# spread_percent: (max - min) / median of the rounds, the run-to-run noise.
 	user_cpu_budgets_1000: (if .deep then
 		[{key: "json_l3", budget: 0.6}, {key: "json_l6", budget: 1.5},
 		 {key: "prom_l3", budget: 1.0}, {key: "prom_l6", budget: 2.0}] |
-		map(.budget as $b | .key as $k | $all.deep[$k].user_cpu_percent as $f |
+		map(.budget as $b | .key as $k | $all.deep[$k].output_user_cpu_percent as $f |
 		    {key: $k, value: (if ($f.median | type) != "number" then
-			{not_measured: "no user CPU figure for \($k)", budget: $b, met: false}
+			{not_measured: "no output path's user CPU for \($k) (its whole less the baseline's)",
+			 budget: $b, met: false}
 		    else {percent: $f.median, min: $f.min, max: $f.max,
+			whole: $all.deep[$k].user_cpu_percent.median,
 			spread_percent: (if $f.median > 0 then ($f.max - $f.min) / $f.median * 100
 					 | round else null end),
 			budget: $b, met: ($f.median <= $b)} end)}) |
