@@ -56,16 +56,21 @@ int main(int argc, char **argv)
 	/*
 	 * Live, the report flushes each interval whole (report_interval), a
 	 * write per 64 KiB (a pipe's default capacity): few enough write()s, and
-	 * small enough that each line is copied into a buffer still in cache (a
-	 * MiB's cost a twentieth more of the process's user time at 1,000 lines
-	 * a second, the copy of a line into cold memory).  The buffer is given,
-	 * as glibc's setvbuf ignores a size asked without one.  --replay and the listings stay line-buffered: a
-	 * replay of `tail -f` shows each line as it is read.  Through tmacg's own
-	 * writer (util/out_stream.h): a failed write names its cause, and after a
-	 * stop signal a blocked output cannot hold the exit.
+	 * small enough that each line is written into a buffer still in cache.
+	 * JSON lines are kept by their printer, 64 KiB at a time
+	 * (output_json.h): stdout is unbuffered then, so they go to write()
+	 * without a copy into stdio's buffer.  The buffer is given, as glibc's
+	 * setvbuf ignores a size asked without one.  --replay and the listings
+	 * stay line-buffered: a replay of `tail -f` shows each line as it is
+	 * read.  Through tmacg's own writer (util/out_stream.h): a failed write
+	 * names its cause, and after a stop signal a blocked output cannot hold
+	 * the exit.
 	 */
 	if (o.list_models || o.list_metrics || o.list_events || o.replay || o.explain)
 		stdout = out_stream_open(&stdout_writer, STDOUT_FILENO, stdout_closed, _IOLBF, NULL,
+					 0);
+	else if (o.format == FORMAT_JSON)
+		stdout = out_stream_open(&stdout_writer, STDOUT_FILENO, stdout_closed, _IONBF, NULL,
 					 0);
 	else
 		stdout = out_stream_open(&stdout_writer, STDOUT_FILENO, stdout_closed, _IOFBF,

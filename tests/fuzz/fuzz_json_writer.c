@@ -37,7 +37,7 @@ static void members_of_each_form(const char *name, size_t len, double d)
 	for (int form = JW_EXACT; form <= JW_SHARE; form++) {
 		json_writer_init(&w);
 		jw_begin_object(&w);
-		jw_number_members(&w, keys, 1, &d, NULL, (enum jw_form)form, false);
+		jw_number_members(&w, keys, 1, &d, NULL, (enum jw_form)form, NULL, false);
 		jw_end_object(&w);
 		t = json_writer_text(&w, &n);
 		if (isfinite(d))
@@ -72,7 +72,7 @@ static void member_key_as_jw_key(const char *name)
 	jw_end_object(&a);
 	json_writer_init(&b);
 	jw_begin_object(&b);
-	jw_number_members(&b, keys, 1, &one, NULL, JW_EXACT, false);
+	jw_number_members(&b, keys, 1, &one, NULL, JW_EXACT, NULL, false);
 	jw_end_object(&b);
 	ta = json_writer_text(&a, &na);
 	tb = json_writer_text(&b, &nb);

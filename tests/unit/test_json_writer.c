@@ -218,7 +218,7 @@ static void repeated_shares_in_one_call(void **state)
 	assert_non_null(keys);
 	json_writer_init(&w);
 	jw_begin_object(&w);
-	jw_number_members(&w, keys, MEMBERS, values, NULL, JW_SHARE, false);
+	jw_number_members(&w, keys, MEMBERS, values, NULL, JW_SHARE, NULL, false);
 	jw_end_object(&w);
 	jw_keys_free(keys);
 	t = json_writer_text(&w, &len);
@@ -329,7 +329,7 @@ static void number_member(struct json_writer *w, const char *key, size_t len, do
 	assert_non_null(name);
 	keys = jw_keys_new(1, names);
 	assert_non_null(keys);
-	jw_number_members(w, keys, 1, &d, NULL, form, false);
+	jw_number_members(w, keys, 1, &d, NULL, form, NULL, false);
 	jw_keys_free(keys);
 	free(name);
 }

@@ -26,7 +26,7 @@ static void count_member(struct json_writer *w, const char *key)
 	double one = 1;
 
 	assert_non_null(k);
-	jw_number_members(w, k, 1, &one, NULL, JW_EXACT, false);
+	jw_number_members(w, k, 1, &one, NULL, JW_EXACT, NULL, false);
 	jw_keys_free(k);
 }
 

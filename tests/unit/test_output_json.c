@@ -275,14 +275,20 @@ static void key_list(json_object *o, char *out, size_t size)
 /*
  * A line with every key (task, every resource field, a TMA model with Info
  * metrics), read back by json-c: the keys the writer copies unchecked, in
- * schema order, every count exactly as given (17 digits, tiny, huge) and
- * every ratio to its 9 digits (docs/output.md "Numbers").
+ * schema order, every measured count exactly as given (17 digits, tiny,
+ * huge), the counts derived by the interval's length (cpu_utilization,
+ * ..._per_s) and every ratio to their 9 digits (docs/output.md "Numbers").
  */
 static void every_key_reads_back_exactly(void **state)
 {
-	static const char *const names[] = { "on_cpu_s", "rate", "tiny", "huge", "count", "nan" };
-	static const double values[] = {
-		0.015324798, 199.75970744983093, 1.5e-12, 2.5e20, 4821, NAN
+	enum { MEASURED = 6, NCOUNTS = 8 };
+	static const char *const names[NCOUNTS] = {
+		"on_cpu_s",	    "rate", "tiny", "huge", "count", "nan", "cpu_utilization",
+		"page_faults_per_s"
+	};
+	static const double values[NCOUNTS] = {
+		0.015324798, 199.75970744983093,   1.5e-12,	      2.5e20, 4821,
+		NAN,	     0.017958886490076393, 1234.5678901234567
 	};
 	static const char *const missing[] = { "cpu/x/" };
 	const struct resource res = { "ns", "pod", "uid-1", "ctr", "cid", "node-7" };
@@ -298,7 +304,7 @@ static void every_key_reads_back_exactly(void **state)
 				 .cgroup_id = UINT64_MAX,
 				 .resource = &res,
 				 .task = &task,
-				 .ncounts = 6,
+				 .ncounts = NCOUNTS,
 				 .count_names = names,
 				 .count_values = values,
 				 .running_min = 0.75,
@@ -342,13 +348,20 @@ static void every_key_reads_back_exactly(void **state)
 				  "missing_events,retire_latency,no_top_down");
 	assert_true(json_object_get_uint64(json_object_object_get(o, "cgroup_id")) == UINT64_MAX);
 	counts = json_object_object_get(o, "counts");
-	for (int i = 0; i < 6; i++) {
+	for (int i = 0; i < NCOUNTS; i++) {
 		json_object *v = json_object_object_get(counts, names[i]);
 
-		if (isnan(values[i]))
+		if (isnan(values[i])) {
 			assert_true(json_object_is_type(v, json_type_null));
-		else
+		} else if (i < MEASURED) {
 			assert_true(json_object_get_double(v) == values[i]);
+		} else {
+			snprintf(want, sizeof(want), "%.8e", values[i]);
+			if (json_object_get_double(v) != strtod(want, NULL) ||
+			    json_object_get_double(v) == values[i])
+				fail_msg("%s: %s, want %s", names[i], json_object_get_string(v),
+					 want);
+		}
 	}
 	metrics = json_object_object_get(o, "metrics");
 	for (int i = 0; i < n; i++) {

@@ -72,6 +72,7 @@ struct json_printer {
 	int ncounts;
 	const char *const *count_names;
 	struct jw_keys *count_keys;
+	unsigned char *count_form; /* per count: JW_EXACT, JW_RATIO for a rate (count_form_of) */
 	const struct tma_model *tma;
 	int level;
 	bool info;
@@ -80,7 +81,15 @@ struct json_printer {
 	const char **node_name; /* per shown node */
 	size_t *node_len;
 	struct jw_keys *node_keys; /* per shown node */
+	/*
+	 * The lines not yet written: handed to the stream JSON_BATCH_BYTES at a
+	 * time, and at json_printer_flush.  Built here, in a buffer that stays
+	 * in cache, not built elsewhere and copied into stdio's.
+	 */
+	struct json_writer batch;
 };
+
+#define JSON_BATCH_BYTES (64 * 1024)
 
 /* "metrics", "flagged" and "bottleneck" from the model's result. */
 static void add_model_result(struct json_writer *w, const struct json_printer *p,
@@ -90,7 +99,7 @@ static void add_model_result(struct json_writer *w, const struct json_printer *p
 
 	JW_KEY(w, "metrics");
 	jw_begin_object(w);
-	jw_number_members(w, p->node_keys, n, n ? r->result->value : NULL, p->shown, JW_RATIO,
+	jw_number_members(w, p->node_keys, n, n ? r->result->value : NULL, p->shown, JW_RATIO, NULL,
 			  false);
 	jw_end_object(w);
 	JW_KEY(w, "flagged");
@@ -117,7 +126,7 @@ static void add_measured(struct json_writer *w, const struct json_printer *p,
 		return;
 	JW_KEY(w, "measured");
 	jw_begin_object(w);
-	jw_number_members(w, p->node_keys, p->nshown, r->measured, p->shown, JW_SHARE, true);
+	jw_number_members(w, p->node_keys, p->nshown, r->measured, p->shown, JW_SHARE, NULL, true);
 	jw_end_object(w);
 }
 
@@ -208,6 +217,22 @@ static void add_latencies_given(struct json_writer *w, const struct report_line 
 		jw_end_object(w);
 }
 
+/*
+ * A count measured (a counter, a time) reads back exactly; one derived from
+ * them by the interval's length (cpu_utilization, the software model's
+ * ..._per_s rates) has a metric's 9 digits: its 17 were no information
+ * and the costliest number of a line to write (docs/output.md).
+ */
+static enum jw_form count_form_of(const char *name)
+{
+	size_t len = name ? strlen(name) : 0;
+
+	if ((name && !strcmp(name, "cpu_utilization")) ||
+	    (len > 6 && !strcmp(name + len - 6, "_per_s")))
+		return JW_RATIO;
+	return JW_EXACT;
+}
+
 struct json_printer *json_printer_new(const struct report_line *facts)
 {
 	struct json_printer *p = calloc(1, sizeof(*p));
@@ -215,6 +240,7 @@ struct json_printer *json_printer_new(const struct report_line *facts)
 
 	if (!p)
 		return NULL;
+	json_writer_init(&p->batch);
 	p->ncounts = facts->ncounts;
 	p->count_names = facts->count_names;
 	p->tma = facts->tma;
@@ -225,10 +251,13 @@ struct json_printer *json_printer_new(const struct report_line *facts)
 	p->nshown = n;
 	p->node_name = calloc((size_t)n + 1, sizeof(*p->node_name));
 	p->node_len = calloc((size_t)n + 1, sizeof(*p->node_len));
-	if (!p->node_name || !p->node_len) {
+	p->count_form = calloc((size_t)p->ncounts + 1, sizeof(*p->count_form));
+	if (!p->node_name || !p->node_len || !p->count_form) {
 		json_printer_free(p);
 		return NULL;
 	}
+	for (int i = 0; i < p->ncounts; i++)
+		p->count_form[i] = (unsigned char)count_form_of(p->count_names[i]);
 	for (int j = 0; j < n; j++) {
 		p->node_name[j] = model_node(p->tma, p->shown[j])->name;
 		p->node_len[j] = model_node(p->tma, p->shown[j])->name_len;
@@ -250,6 +279,8 @@ void json_printer_free(struct json_printer *p)
 	jw_keys_free(p->node_keys);
 	free(p->node_name);
 	free(p->node_len);
+	free(p->count_form);
+	json_writer_release(&p->batch);
 	free(p);
 }
 
@@ -259,7 +290,8 @@ static void add_counts(struct json_writer *w, const struct json_printer *p,
 {
 	JW_KEY(w, "counts");
 	jw_begin_object(w);
-	jw_number_members(w, p->count_keys, r->ncounts, r->count_values, NULL, JW_EXACT, false);
+	jw_number_members(w, p->count_keys, r->ncounts, r->count_values, NULL, JW_EXACT,
+			  p->count_form, false);
 	jw_end_object(w);
 }
 
@@ -270,98 +302,114 @@ static bool printer_fits(const struct json_printer *p, const struct report_line 
 	       p->tma == r->tma && p->level == r->level && p->info == r->info;
 }
 
-int output_json_line(FILE *f, const struct report_line *r)
+static void line_text(const struct json_printer *p, struct json_writer *w,
+		      const struct report_line *r);
+
+/* Hands f the text w holds, emptied then; 0 or why f failed. */
+static int write_text(struct json_writer *w, FILE *f)
 {
-	return json_printer_line(NULL, f, r);
+	size_t len;
+	const char *text = json_writer_text(w, &len);
+	int err = 0;
+
+	if (json_writer_failed(w))
+		err = -ENOMEM;
+	else if (len && (fwrite(text, 1, len, f) != len || ferror(f)))
+		err = out_stream_error(f); /* glibc: a line-buffered fwrite says len */
+	json_writer_empty(w);
+	return err;
 }
 
-static int write_line(const struct json_printer *p, FILE *f, const struct report_line *r);
-
-int json_printer_line(const struct json_printer *p, FILE *f, const struct report_line *r)
+int output_json_line(FILE *f, const struct report_line *r)
 {
-	struct json_printer *own;
+	struct json_printer *own = json_printer_new(r);
 	int err;
 
-	if (printer_fits(p, r))
-		return write_line(p, f, r);
-	/* a line of its own (a replay's): a printer for it alone */
-	own = json_printer_new(r);
 	if (!own)
 		return -ENOMEM;
-	err = write_line(own, f, r);
+	line_text(own, &own->batch, r);
+	err = write_text(&own->batch, f);
 	json_printer_free(own);
 	return err;
 }
 
-static int write_line(const struct json_printer *p, FILE *f, const struct report_line *r)
+int json_printer_line(struct json_printer *p, FILE *f, const struct report_line *r)
 {
-	struct json_writer w;
-	char when[RFC3339_MAX];
-	const char *text;
-	size_t len;
-	int err = 0;
+	int err;
 
-	json_writer_init(&w);
-	rfc3339_text(&r->time, when);
-	jw_begin_object(&w);
-	JW_KEY(&w, "schema");
-	jw_string(&w, "tmacg/1");
-	JW_KEY(&w, "time");
-	jw_string(&w, when);
-	JW_KEY(&w, "interval_s");
-	jw_double(&w, r->interval_s);
-	JW_KEY(&w, "host");
-	jw_string(&w, r->host);
-	JW_KEY(&w, "model");
-	jw_string(&w, r->model);
-	JW_KEY(&w, "tma_version");
-	jw_string(&w, r->tma_version);
-	JW_KEY(&w, "cgroup");
-	jw_string(&w, r->cgroup);
-	JW_KEY(&w, "cgroup_id");
-	if (r->cgroup_id)
-		jw_uint(&w, r->cgroup_id);
-	else
-		jw_null(&w);
-	if (r->task) {
-		JW_KEY(&w, "task");
-		jw_begin_object(&w);
-		JW_KEY(&w, "tid");
-		jw_uint(&w, r->task->tid);
-		JW_KEY(&w, "tgid");
-		jw_uint(&w, r->task->tgid);
-		JW_KEY(&w, "comm");
-		jw_string(&w, r->task->comm);
-		jw_end_object(&w);
+	if (!printer_fits(p, r)) { /* a line of its own, after those before it */
+		err = json_printer_flush(p, f);
+		return err ? err : output_json_line(f, r);
 	}
-	JW_KEY(&w, "resource");
-	resource_object(&w, r->resource);
-	if (r->group)
-		group_object(&w, r->group);
-	add_counts(&w, p, r);
-	add_quality(&w, p, r);
-	add_model_result(&w, p, r);
-	JW_KEY(&w, "topdown_fixed");
-	jw_bool(&w, r->topdown_fixed);
-	JW_KEY(&w, "smt");
-	if (r->smt_unknown)
-		jw_null(&w);
+	line_text(p, &p->batch, r);
+	if (json_writer_failed(&p->batch) || json_writer_length(&p->batch) >= JSON_BATCH_BYTES)
+		return write_text(&p->batch, f);
+	return 0;
+}
+
+int json_printer_flush(struct json_printer *p, FILE *f)
+{
+	return p ? write_text(&p->batch, f) : 0;
+}
+
+/* The line's text, appended to w. */
+static void line_text(const struct json_printer *p, struct json_writer *w,
+		      const struct report_line *r)
+{
+	char when[RFC3339_MAX];
+
+	rfc3339_text(&r->time, when);
+	jw_begin_object(w);
+	JW_KEY(w, "schema");
+	jw_string(w, "tmacg/1");
+	JW_KEY(w, "time");
+	jw_string(w, when);
+	JW_KEY(w, "interval_s");
+	jw_double(w, r->interval_s);
+	JW_KEY(w, "host");
+	jw_string(w, r->host);
+	JW_KEY(w, "model");
+	jw_string(w, r->model);
+	JW_KEY(w, "tma_version");
+	jw_string(w, r->tma_version);
+	JW_KEY(w, "cgroup");
+	jw_string(w, r->cgroup);
+	JW_KEY(w, "cgroup_id");
+	if (r->cgroup_id)
+		jw_uint(w, r->cgroup_id);
 	else
-		jw_bool(&w, r->smt);
+		jw_null(w);
+	if (r->task) {
+		JW_KEY(w, "task");
+		jw_begin_object(w);
+		JW_KEY(w, "tid");
+		jw_uint(w, r->task->tid);
+		JW_KEY(w, "tgid");
+		jw_uint(w, r->task->tgid);
+		JW_KEY(w, "comm");
+		jw_string(w, r->task->comm);
+		jw_end_object(w);
+	}
+	JW_KEY(w, "resource");
+	resource_object(w, r->resource);
+	if (r->group)
+		group_object(w, r->group);
+	add_counts(w, p, r);
+	add_quality(w, p, r);
+	add_model_result(w, p, r);
+	JW_KEY(w, "topdown_fixed");
+	jw_bool(w, r->topdown_fixed);
+	JW_KEY(w, "smt");
+	if (r->smt_unknown)
+		jw_null(w);
+	else
+		jw_bool(w, r->smt);
 	/* Only where the PMU says its slot width (Arm): the models' pmu_slots input. */
 	if (r->pmu_slots) {
-		JW_KEY(&w, "pmu_slots");
-		jw_uint(&w, r->pmu_slots);
+		JW_KEY(w, "pmu_slots");
+		jw_uint(w, r->pmu_slots);
 	}
-	add_latencies_given(&w, r);
-	jw_end_object(&w);
-	jw_raw(&w, "\n", 1);
-
-	text = json_writer_text(&w, &len);
-	if (json_writer_failed(&w))
-		err = -ENOMEM;
-	else if (fwrite(text, 1, len, f) != len || ferror(f))
-		err = out_stream_error(f); /* glibc: a line-buffered fwrite says len */
-	json_writer_release(&w);
-	return err;
+	add_latencies_given(w, r);
+	jw_end_object(w);
+	jw_raw(w, "\n", 1);
 }

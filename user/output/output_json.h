@@ -20,12 +20,15 @@ struct json_printer *json_printer_new(const struct report_line *facts);
 void json_printer_free(struct json_printer *p);
 
 /*
- * Writes one line; 0, -ENOMEM, or -EPIPE/-EIO when the stream failed.  p
- * NULL, or lines with other count names than its facts': a printer made
- * for the line alone.
+ * One line, kept with those before it and handed to f 64 KiB at a time:
+ * json_printer_flush writes the rest (each interval's end).  0, -ENOMEM,
+ * or -EPIPE/-EIO when the stream failed.  A line with other count names
+ * than p's facts' (p NULL too): written at once by a printer of its own,
+ * after the lines kept.
  */
-int json_printer_line(const struct json_printer *p, FILE *f, const struct report_line *r);
-/* json_printer_line without a printer: a line on its own (a replay's). */
+int json_printer_line(struct json_printer *p, FILE *f, const struct report_line *r);
+int json_printer_flush(struct json_printer *p, FILE *f);
+/* A line on its own, written at once (a replay's). */
 int output_json_line(FILE *f, const struct report_line *r);
 
 #endif

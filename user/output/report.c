@@ -457,6 +457,8 @@ int report_interval(struct report *r, struct cgroup_tree *t, double interval_s, 
 		err = emit(r, &lc, "(other)", 0, NULL, NULL, r->other);
 	if (!err && r->top_now)
 		err = draw_top(r, &lc);
+	if (!err)
+		err = json_printer_flush(r->json, r->out);
 	if (!err && !r->html && fflush(r->out))
 		err = out_stream_error(r->out);
 	if (r->sink)

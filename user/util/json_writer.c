@@ -27,6 +27,21 @@ void json_writer_release(struct json_writer *w)
 	json_writer_init(w);
 }
 
+void json_writer_empty(struct json_writer *w)
+{
+	char *buf = w->buf;
+	size_t cap = w->cap;
+
+	json_writer_init(w);
+	w->buf = buf;
+	w->cap = cap;
+}
+
+size_t json_writer_length(const struct json_writer *w)
+{
+	return w->len;
+}
+
 const char *json_writer_text(const struct json_writer *w, size_t *len)
 {
 	*len = w->len;
@@ -443,7 +458,8 @@ static inline struct share_seen *share_slot(struct share_seen *seen, uint64_t bi
 }
 
 void jw_number_members(struct json_writer *w, const struct jw_keys *keys, int n,
-		       const double *values, const int *index, enum jw_form form, bool skip_nan)
+		       const double *values, const int *index, enum jw_form form,
+		       const unsigned char *forms, bool skip_nan)
 {
 	/*
 	 * The shares of a line repeat (quality.measured: one per set of perf
@@ -493,7 +509,7 @@ void jw_number_members(struct json_writer *w, const struct jw_keys *keys, int n,
 			memcpy(o, key, len);
 		o += len;
 		if (form != JW_SHARE) {
-			o += number_text(v, form, o);
+			o += number_text(v, forms ? (enum jw_form)forms[j] : form, o);
 			continue;
 		}
 		memcpy(&bits, &v, sizeof(bits));

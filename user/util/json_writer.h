@@ -37,6 +37,9 @@ void json_writer_init(struct json_writer *w);
 void json_writer_release(struct json_writer *w);
 /* The text so far (not NUL-terminated) and its length. */
 const char *json_writer_text(const struct json_writer *w, size_t *len);
+size_t json_writer_length(const struct json_writer *w);
+/* Empties w for new text, keeping the buffer it grew (and failing no more). */
+void json_writer_empty(struct json_writer *w);
 bool json_writer_failed(const struct json_writer *w);
 
 void jw_begin_object(struct json_writer *w);
@@ -91,12 +94,14 @@ void jw_keys_free(struct jw_keys *k);
 /*
  * The first n members of such an object (a level-6 line's 315) in one
  * call: member j is key j of keys (n 0: keys may be NULL), its value
- * values[index[j]] (values[j] where index is NULL); a NaN value with
- * skip_nan leaves the member out.  Each member checks its room against
- * an end held in a local: no call a member but the number's.
+ * values[index[j]] (values[j] where index is NULL) in form, or in
+ * forms[j] where forms is not NULL; a NaN value with skip_nan leaves the
+ * member out.  Each member checks its room against an end held in a
+ * local: no call a member but the number's.
  */
 void jw_number_members(struct json_writer *w, const struct jw_keys *keys, int n,
-		       const double *values, const int *index, enum jw_form form, bool skip_nan);
+		       const double *values, const int *index, enum jw_form form,
+		       const unsigned char *forms, bool skip_nan);
 
 void jw_uint(struct json_writer *w, uint64_t v);
 void jw_int(struct json_writer *w, int64_t v);
