@@ -65,7 +65,7 @@ static void mark_helpers(const struct tma_model *m, const char *text, bool *seen
 			n++;
 		h = helper_named(m, p, n);
 		if (h >= 0 && !seen[h]) {
-			const char *name, *htext;
+			const char *name = NULL, *htext = "";
 
 			seen[h] = true;
 			model_helper_text(m, h, &name, &htext);

@@ -251,7 +251,7 @@ int cpu_events_follow(struct cpu_events *ev)
 
 bool cpu_events_due(struct cpu_events *ev)
 {
-	uint64_t total;
+	uint64_t total = 0;
 
 	if (!ev->looked)
 		return false; /* cpu_events_follow() has not looked yet: the interval's end will */
