@@ -38,8 +38,8 @@ CFLAGS ?= -O2 -g
 XCFLAGS ?=
 WARN := -Wall -Wextra -Werror
 # tmacg's own binary is optimised across files at link time (GCC, unsanitized builds): the
-# per-cgroup path (the sums, the evaluator, the JSON writer) spans a dozen files, and a live
-# level-3 JSON process at 1,000 cgroups spent some 6 % less user time so (docs/benchmarks.md).
+# per-cgroup path (the sums, the evaluator, the JSON writer) spans a dozen files: a live
+# level-3 JSON process at 1,000 cgroups took a few % less CPU so (docs/benchmarks.md).
 # user/'s objects are fat, GCC's IR beside their code: every other program links them with
 # -fno-lto (GCC's linker plugin would optimise any link of IR), the code as it was compiled.
 ifeq ($(SAN)$(findstring clang,$(CC)),0)
