@@ -82,11 +82,12 @@ struct json_printer {
 	size_t *node_len;
 	struct jw_keys *node_keys; /* per shown node */
 	/*
-	 * The lines not yet written: handed to the stream JSON_BATCH_BYTES at a
-	 * time, and at json_printer_flush.  Built here, in a buffer that stays
-	 * in cache, not built elsewhere and copied into stdio's.
+	 * The lines not yet written (json_printer_line's, made on its first):
+	 * handed to the stream JSON_BATCH_BYTES at a time, and at
+	 * json_printer_flush.  Built here, in a buffer that stays in cache, not
+	 * built elsewhere and copied into stdio's.
 	 */
-	struct json_writer batch;
+	struct json_writer *batch;
 };
 
 #define JSON_BATCH_BYTES (64 * 1024)
@@ -240,7 +241,6 @@ struct json_printer *json_printer_new(const struct report_line *facts)
 
 	if (!p)
 		return NULL;
-	json_writer_init(&p->batch);
 	p->ncounts = facts->ncounts;
 	p->count_names = facts->count_names;
 	p->tma = facts->tma;
@@ -280,7 +280,9 @@ void json_printer_free(struct json_printer *p)
 	free(p->node_name);
 	free(p->node_len);
 	free(p->count_form);
-	json_writer_release(&p->batch);
+	if (p->batch)
+		json_writer_release(p->batch);
+	free(p->batch);
 	free(p);
 }
 
@@ -323,12 +325,15 @@ static int write_text(struct json_writer *w, FILE *f)
 int output_json_line(FILE *f, const struct report_line *r)
 {
 	struct json_printer *own = json_printer_new(r);
+	struct json_writer w;
 	int err;
 
 	if (!own)
 		return -ENOMEM;
-	line_text(own, &own->batch, r);
-	err = write_text(&own->batch, f);
+	json_writer_init(&w);
+	line_text(own, &w, r);
+	err = write_text(&w, f);
+	json_writer_release(&w);
 	json_printer_free(own);
 	return err;
 }
@@ -341,15 +346,21 @@ int json_printer_line(struct json_printer *p, FILE *f, const struct report_line 
 		err = json_printer_flush(p, f);
 		return err ? err : output_json_line(f, r);
 	}
-	line_text(p, &p->batch, r);
-	if (json_writer_failed(&p->batch) || json_writer_length(&p->batch) >= JSON_BATCH_BYTES)
-		return write_text(&p->batch, f);
+	if (!p->batch) {
+		p->batch = malloc(sizeof(*p->batch));
+		if (!p->batch)
+			return -ENOMEM;
+		json_writer_init(p->batch);
+	}
+	line_text(p, p->batch, r);
+	if (json_writer_failed(p->batch) || json_writer_length(p->batch) >= JSON_BATCH_BYTES)
+		return write_text(p->batch, f);
 	return 0;
 }
 
 int json_printer_flush(struct json_printer *p, FILE *f)
 {
-	return p ? write_text(&p->batch, f) : 0;
+	return p && p->batch ? write_text(p->batch, f) : 0;
 }
 
 /* The line's text, appended to w. */
