@@ -31,6 +31,27 @@
 /* Busy against cpu.stat: cpu-clock and cpu.stat sample the burner differently. */
 #define BUSY_TOLERANCE 0.05
 
+/*
+ * The host's time in interrupts and stolen by the hypervisor so far, in
+ * seconds (/proc/stat's cpu line: irq, softirq, steal).  cpu-clock, Busy's
+ * event, counts it while the burner is current; cpu.stat leaves it out.  So
+ * Busy may exceed the burner's CPU time by at most what the host lost over
+ * the run (a loaded CI host: 6 % seen), and never falls short.
+ */
+static double host_time_lost_s(void)
+{
+	unsigned long long user, nice, sys, idle, iowait, irq, softirq, steal;
+	FILE *f = fopen("/proc/stat", "r");
+	int got = f ? fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &sys,
+			     &idle, &iowait, &irq, &softirq, &steal) :
+		      0;
+
+	if (f)
+		fclose(f);
+	assert_int_equal(got, 8);
+	return (double)(irq + softirq + steal) / sysconf(_SC_CLK_TCK);
+}
+
 static int setup(void **state)
 {
 	return itest_fixture_setup(state, "rotation");
@@ -100,7 +121,8 @@ static void sum_busy(json_object **lines, size_t n, const char *cg, bool tasks, 
 	}
 }
 
-static void check_busy(json_object **lines, size_t n, const char *cg, bool tasks, double want)
+static void check_busy(json_object **lines, size_t n, const char *cg, bool tasks, double want,
+		       double lost_s)
 {
 	struct busy_sums s;
 
@@ -109,13 +131,16 @@ static void check_busy(json_object **lines, size_t n, const char *cg, bool tasks
 	       "intervals run through, on_cpu_s %.4f s there; %.4f s in all, cpu.stat %.4f s\n",
 	       cg, tasks ? " (task)" : "", s.busy_s, s.measured_min, s.measured_max, s.whole,
 	       s.whole_on_s, s.on_cpu_s, want);
+	printf("  host's irq, softirq and steal time over the run: %.4f s\n", lost_s);
 	assert_true(s.whole >= 3);
 	/* Every group enabled all the time, and room for all: measured the whole time it ran. */
 	if (s.measured_min < 0.99 || s.measured_max > 1)
 		fail_msg("%s: measured %.3f-%.3f, want 1: a group was off part of the time", cg,
 			 s.measured_min, s.measured_max);
-	if (fabs(s.busy_s - s.whole_on_s) > BUSY_TOLERANCE * s.whole_on_s)
-		fail_msg("%s: Busy %.4f s, on_cpu_s %.4f s", cg, s.busy_s, s.whole_on_s);
+	if (s.busy_s < (1 - BUSY_TOLERANCE) * s.whole_on_s ||
+	    s.busy_s > (1 + BUSY_TOLERANCE) * s.whole_on_s + lost_s)
+		fail_msg("%s: Busy %.4f s, on_cpu_s %.4f s, host's time lost %.4f s", cg, s.busy_s,
+			 s.whole_on_s, lost_s);
 	if (!tasks && fabs(s.on_cpu_s - want) > 0.02 * want + 0.01)
 		fail_msg("%s: on_cpu_s %.4f s, cpu.stat %.4f s", cg, s.on_cpu_s, want);
 }
@@ -129,6 +154,7 @@ static void level_6_multiplexed_live(void **state)
 	struct itest_tmacg t;
 	json_object **lines;
 	uint64_t before, after;
+	double lost_s;
 	pid_t burner;
 	size_t n;
 
@@ -141,12 +167,15 @@ static void level_6_multiplexed_live(void **state)
 	assert_int_equal(itest_tmacg_start(&t, args), 0);
 	itest_tmacg_drain(&t);
 	before = itest_usage_usec(child);
+	lost_s = host_time_lost_s();
 	burner = itest_burn_in(child, "4", "0.7", NULL);
 	assert_int_equal(itest_wait(burner), 0);
 	after = itest_usage_usec(child);
+	/* the last interval's lines come after the burner ends: their lost time counts too */
 	lines = itest_stop_json(&t, SIGTERM, &n);
-	check_busy(lines, n, cg, false, (after - before) / 1e6);
-	check_busy(lines, n, cg, true, (after - before) / 1e6);
+	lost_s = host_time_lost_s() - lost_s;
+	check_busy(lines, n, cg, false, (after - before) / 1e6, lost_s);
+	check_busy(lines, n, cg, true, (after - before) / 1e6, lost_s);
 	itest_finish(&t, lines, n, parent);
 }
 
