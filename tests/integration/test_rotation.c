@@ -36,7 +36,7 @@
  * seconds (/proc/stat's cpu line: irq, softirq, steal).  cpu-clock, Busy's
  * event, counts it while the burner is current; cpu.stat leaves it out.  So
  * Busy may exceed the burner's CPU time by at most what the host lost over
- * the run (a loaded CI host: 6 % seen), and never falls short.
+ * the run (a loaded CI host: 6 % seen); it falls short only by sampling.
  */
 static double host_time_lost_s(void)
 {
