@@ -35,6 +35,8 @@ static const char *const headline_names[NHEADLINE] = { "cycles", "instructions",
 static const char *const headline_events[NHEADLINE] = { "CPU_CLK_UNHALTED.THREAD",
 							"INST_RETIRED.ANY", "TOPDOWN.SLOTS" };
 static const char *const fixed_names[MEASURE_NFIXED] = { "on_cpu_s", "cpu_utilization" };
+/* cpu_utilization is on_cpu_s over the interval's length (report_line.count_derived). */
+static const bool fixed_derived[MEASURE_NFIXED] = { false, true };
 
 struct measure_impl {
 	struct measure ms; /* first: the struct measure * is this */
@@ -71,6 +73,7 @@ struct measure_impl {
 	int headline[NHEADLINE]; /* plan index of the headline counts reported */
 	int nheadline;
 	const char **count_names;
+	bool *count_derived;
 	/* Plan indices of the counts reported, one per name (a group's own cycles once). */
 	int *count_events;
 	int ncount_events;
@@ -256,6 +259,7 @@ void measure_close(struct measure *ms)
 	rl_table_free(&mi->latencies_given);
 	free(mi->count_node);
 	free(mi->count_names);
+	free(mi->count_derived);
 	free(mi->count_events);
 	free(mi->count_input);
 	free(mi->node_groups);
@@ -370,10 +374,11 @@ static int map_model_events(struct measure_impl *mi, char *err, size_t errlen)
 	mi->absent = calloc(n + 1, sizeof(*mi->absent));
 	mi->count_node = calloc(nnodes + 1, sizeof(*mi->count_node));
 	mi->count_names = calloc(total, sizeof(*mi->count_names));
+	mi->count_derived = calloc(total, sizeof(*mi->count_derived));
 	mi->count_events = calloc((size_t)mi->plan.nevents + 1, sizeof(*mi->count_events));
 	mi->count_input = calloc((size_t)mi->plan.nevents + 1, sizeof(*mi->count_input));
 	if (!mi->plan_of || !mi->values || !mi->read_event || !mi->absent || !mi->count_node ||
-	    !mi->count_names || !mi->count_events || !mi->count_input)
+	    !mi->count_names || !mi->count_derived || !mi->count_events || !mi->count_input)
 		return -ENOMEM;
 	mi->tsc_event = model_event_index(mi->model, "msr/tsc/");
 	for (int e = 0; e < n; e++) {
@@ -383,12 +388,15 @@ static int map_model_events(struct measure_impl *mi, char *err, size_t errlen)
 		if (mi->plan_of[e] >= 0 && e != mi->tsc_event)
 			mi->read_event[mi->nread++] = e;
 	}
-	for (int i = 0; i < MEASURE_NFIXED; i++)
+	for (int i = 0; i < MEASURE_NFIXED; i++) {
+		mi->count_derived[c] = fixed_derived[i];
 		mi->count_names[c++] = fixed_names[i];
+	}
 	for (int k = 0; k < nnodes; k++) {
 		if (!model_node(mi->model, k)->is_count)
 			continue;
 		mi->count_node[mi->ncount_nodes++] = k;
+		mi->count_derived[c] = model_node(mi->model, k)->per_interval;
 		mi->count_names[c++] = model_node(mi->model, k)->name;
 	}
 	for (int i = 0; i < NHEADLINE; i++) {
@@ -419,6 +427,7 @@ static int map_model_events(struct measure_impl *mi, char *err, size_t errlen)
 	mi->ms.facts.ncounts = c;
 	mi->ms.facts.nsummary = MEASURE_NFIXED + mi->ncount_nodes;
 	mi->ms.facts.count_names = mi->count_names;
+	mi->ms.facts.count_derived = mi->count_derived;
 	return 0;
 }
 

@@ -276,16 +276,19 @@ static void key_list(json_object *o, char *out, size_t size)
  * A line with every key (task, every resource field, a TMA model with Info
  * metrics), read back by json-c: the keys the writer copies unchecked, in
  * schema order, every measured count exactly as given (17 digits, tiny,
- * huge), the counts derived by the interval's length (cpu_utilization,
- * ..._per_s) and every ratio to their 9 digits (docs/output.md "Numbers").
+ * huge), the counts derived by the interval's length (count_derived:
+ * cpu_utilization, ..._per_s) and every ratio to their 9 digits
+ * (docs/output.md "Numbers").  The flag decides, not the name: a measured
+ * "rate_per_s" reads back exactly.
  */
 static void every_key_reads_back_exactly(void **state)
 {
 	enum { MEASURED = 6, NCOUNTS = 8 };
 	static const char *const names[NCOUNTS] = {
-		"on_cpu_s",	    "rate", "tiny", "huge", "count", "nan", "cpu_utilization",
-		"page_faults_per_s"
+		"on_cpu_s",	   "rate_per_s",       "tiny", "huge", "count", "nan",
+		"cpu_utilization", "page_faults_per_s"
 	};
+	static const bool derived[NCOUNTS] = { [MEASURED] = true, [MEASURED + 1] = true };
 	static const double values[NCOUNTS] = {
 		0.015324798, 199.75970744983093,   1.5e-12,	      2.5e20, 4821,
 		NAN,	     0.017958886490076393, 1234.5678901234567
@@ -307,6 +310,7 @@ static void every_key_reads_back_exactly(void **state)
 				 .ncounts = NCOUNTS,
 				 .count_names = names,
 				 .count_values = values,
+				 .count_derived = derived,
 				 .running_min = 0.75,
 				 .pmu_groups = 4,
 				 .nmissing = 1,

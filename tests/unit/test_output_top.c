@@ -345,7 +345,9 @@ static void test_name_before_rates(void **state)
 	static const char *const names[] = { "on_cpu_s", "context_switches_per_s",
 					     "page_faults_per_s" };
 	double v[3] = { 0.5, 100, 10 };
-	struct top *t = top_new(NULL, 3, 3, names);
+	char err[512];
+	struct tma_model *m = model_load_builtin("software", err, sizeof(err));
+	struct top *t = top_new(m, 3, 3, names);
 	struct top_screen s = { 64, 0, false, false };
 	struct report_line line = {
 		.interval_s = 1,
@@ -370,6 +372,7 @@ static void test_name_before_rates(void **state)
 	assert_null(strstr(out, "page_faults"));
 	free(out);
 	top_free(t);
+	model_free(m);
 }
 
 /* --top's "(other)" row comes last, however busy the rest together were. */

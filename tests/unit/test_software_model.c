@@ -72,7 +72,8 @@ static int event_of(const struct measure *ms, const char *name)
  * measure_open(--pmu software) plans the four events in one group on any
  * machine, names the counts as the docs do, and computes them: 2 s interval,
  * 1.5 s on a CPU by the scheduler, 1.6 s of cpu-clock, 300 switches, 30
- * migrations, 600 faults.
+ * migrations, 600 faults.  The counts over the interval's length are
+ * marked derived (written to 9 digits), the measured ones not.
  */
 static void counts_keep_their_keys_and_values(void **state)
 {
@@ -80,20 +81,21 @@ static void counts_keep_their_keys_and_values(void **state)
 	static const struct {
 		const char *name;
 		double want;
+		bool derived;
 	} want[] = {
-		{ "on_cpu_s", 1.5 },
-		{ "cpu_utilization", 0.75 },
-		{ "cpu_clock_s", 1.6 },
-		{ "context_switches", 300 },
-		{ "context_switches_per_s", 150 },
-		{ "cpu_migrations", 30 },
-		{ "cpu_migrations_per_s", 15 },
-		{ "page_faults", 600 },
-		{ "page_faults_per_s", 300 },
-		{ "SW.CPU_CLOCK", 1.6e9 },
-		{ "SW.CONTEXT_SWITCHES", 300 },
-		{ "SW.CPU_MIGRATIONS", 30 },
-		{ "SW.PAGE_FAULTS", 600 },
+		{ "on_cpu_s", 1.5, false },
+		{ "cpu_utilization", 0.75, true },
+		{ "cpu_clock_s", 1.6, false },
+		{ "context_switches", 300, false },
+		{ "context_switches_per_s", 150, true },
+		{ "cpu_migrations", 30, false },
+		{ "cpu_migrations_per_s", 15, true },
+		{ "page_faults", 600, false },
+		{ "page_faults_per_s", 300, true },
+		{ "SW.CPU_CLOCK", 1.6e9, false },
+		{ "SW.CONTEXT_SWITCHES", 300, false },
+		{ "SW.CPU_MIGRATIONS", 30, false },
+		{ "SW.PAGE_FAULTS", 600, false },
 	};
 	struct options o;
 	struct measure_config mc;
@@ -138,6 +140,13 @@ static void counts_keep_their_keys_and_values(void **state)
 		if (fabs(count_of(ms, counts, want[i].name) - want[i].want) > 1e-9 * want[i].want)
 			fail_msg("%s: %.17g, want %.17g", want[i].name,
 				 count_of(ms, counts, want[i].name), want[i].want);
+	assert_non_null(ms->facts.count_derived);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		for (int c = 0; c < ms->facts.ncounts; c++)
+			if (!strcmp(ms->facts.count_names[c], want[i].name) &&
+			    ms->facts.count_derived[c] != want[i].derived)
+				fail_msg("%s: derived %d, want %d", want[i].name,
+					 ms->facts.count_derived[c], want[i].derived);
 	assert_float_equal(r->value[model_node_index(ms->facts.tma, "CPU_Share")], 0.8, 1e-12);
 	/* A cgroup that did not run: every count a measured 0, as docs/output.md says. */
 	memset(&sum, 0, sizeof(sum));

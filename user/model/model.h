@@ -34,6 +34,11 @@ struct model_node_info {
 	 * not its metrics, and computed at every depth, so its events are always opened.
 	 */
 	bool is_count;
+	/*
+	 * A count whose formula reads interval-s (page_faults_per_s): derived from
+	 * the interval's length, so written to a metric's 9 digits, not exactly.
+	 */
+	bool per_interval;
 	bool core_wide; /* reads events counting the whole core: inexact per cgroup with SMT */
 	/*
 	 * "Backend_Bound.Memory_Bound.DRAM_Bound": the names from level 1 down to

@@ -309,6 +309,20 @@ static bool reads_loop_flag(const struct tma_model *m, int e, const bool *loop)
 	return false;
 }
 
+/* Whether expression e reads interval-s itself (not through a node or helper it reads). */
+static bool reads_interval(const struct tma_model *m, int e)
+{
+	int kids[3], n;
+
+	if (m->pool.e[e].kind == EXPR_INTERVAL)
+		return true;
+	n = expr_operands(&m->pool, e, kids);
+	for (int i = 0; i < n; i++)
+		if (reads_interval(m, kids[i]))
+			return true;
+	return false;
+}
+
 static int threshold_order(struct tma_model *m)
 {
 	struct tsort t = { .m = m };
@@ -378,6 +392,9 @@ int model_resolve(struct tma_model *m, char *err, size_t errlen)
 	}
 	if (rc)
 		return rc;
+	for (int i = 0; i < m->nnodes; i++)
+		m->nodes[i].info.per_interval =
+			m->nodes[i].info.is_count && reads_interval(m, m->nodes[i].formula);
 	m->order = calloc(m->nnodes + 1, sizeof(*m->order));
 	r.state = calloc(nent + 1, 1);
 	r.stack = calloc(nent + 1, sizeof(*r.stack));

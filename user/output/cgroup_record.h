@@ -67,8 +67,14 @@ struct report_line {
 	int ncounts;
 	const char *const *count_names;
 	const double *count_values; /* NAN: null */
-	int nsummary;		    /* the first nsummary counts: the table shows them too */
-	double running_min;	    /* NAN: null */
+	/*
+	 * Per count: derived from the interval's length (cpu_utilization, a
+	 * model's per_interval counts), written to a metric's 9 digits; the
+	 * others are measured and read back exactly.  NULL: none derived.
+	 */
+	const bool *count_derived;
+	int nsummary;	    /* the first nsummary counts: the table shows them too */
+	double running_min; /* NAN: null */
 	/*
 	 * Per model node (its index): the fraction of the interval its events were
 	 * measured, reported for the nodes whose events take turns (levels 4-6,

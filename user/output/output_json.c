@@ -72,7 +72,12 @@ struct json_printer {
 	int ncounts;
 	const char *const *count_names;
 	struct jw_keys *count_keys;
-	unsigned char *count_form; /* per count: JW_EXACT, JW_RATIO for a rate (count_form_of) */
+	const bool *count_derived;
+	/*
+	 * Per count: JW_EXACT, a measured count read back exactly; JW_RATIO, one
+	 * derived from the interval's length (count_derived), a metric's 9 digits.
+	 */
+	unsigned char *count_form;
 	const struct tma_model *tma;
 	int level;
 	bool info;
@@ -218,22 +223,6 @@ static void add_latencies_given(struct json_writer *w, const struct report_line 
 		jw_end_object(w);
 }
 
-/*
- * A count measured (a counter, a time) reads back exactly; one derived from
- * them by the interval's length (cpu_utilization, the software model's
- * ..._per_s rates) has a metric's 9 digits: its 17 were no information
- * and the costliest number of a line to write (docs/output.md).
- */
-static enum jw_form count_form_of(const char *name)
-{
-	size_t len = name ? strlen(name) : 0;
-
-	if ((name && !strcmp(name, "cpu_utilization")) ||
-	    (len > 6 && !strcmp(name + len - 6, "_per_s")))
-		return JW_RATIO;
-	return JW_EXACT;
-}
-
 struct json_printer *json_printer_new(const struct report_line *facts)
 {
 	struct json_printer *p = calloc(1, sizeof(*p));
@@ -243,6 +232,7 @@ struct json_printer *json_printer_new(const struct report_line *facts)
 		return NULL;
 	p->ncounts = facts->ncounts;
 	p->count_names = facts->count_names;
+	p->count_derived = facts->count_derived;
 	p->tma = facts->tma;
 	p->level = facts->level;
 	p->info = facts->info;
@@ -257,7 +247,7 @@ struct json_printer *json_printer_new(const struct report_line *facts)
 		return NULL;
 	}
 	for (int i = 0; i < p->ncounts; i++)
-		p->count_form[i] = (unsigned char)count_form_of(p->count_names[i]);
+		p->count_form[i] = p->count_derived && p->count_derived[i] ? JW_RATIO : JW_EXACT;
 	for (int j = 0; j < n; j++) {
 		p->node_name[j] = model_node(p->tma, p->shown[j])->name;
 		p->node_len[j] = model_node(p->tma, p->shown[j])->name_len;
@@ -300,8 +290,9 @@ static void add_counts(struct json_writer *w, const struct json_printer *p,
 /* Whether p was made from facts the line shares. */
 static bool printer_fits(const struct json_printer *p, const struct report_line *r)
 {
-	return p && p->count_names == r->count_names && p->ncounts == r->ncounts &&
-	       p->tma == r->tma && p->level == r->level && p->info == r->info;
+	return p && p->count_names == r->count_names && p->count_derived == r->count_derived &&
+	       p->ncounts == r->ncounts && p->tma == r->tma && p->level == r->level &&
+	       p->info == r->info;
 }
 
 static void line_text(const struct json_printer *p, struct json_writer *w,

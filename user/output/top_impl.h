@@ -47,7 +47,7 @@ struct top {
 	int level;
 	int nl1, l1[TOP_MAX_L1];	  /* level-1 node indices, model order */
 	int on_cpu;			  /* index of the "on_cpu_s" count; -1: none */
-	int nextra, extra[TOP_MAX_EXTRA]; /* indices of "*_per_s" counts */
+	int nextra, extra[TOP_MAX_EXTRA]; /* the model's rates (per_interval counts) */
 	/* extra[i] is a level-1 node of a model that is not TMA (generic: IPC, CPI...). */
 	bool extra_node[TOP_MAX_EXTRA];
 	char extra_head[TOP_MAX_EXTRA][40];

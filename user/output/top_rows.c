@@ -65,14 +65,18 @@ struct top *top_new(const struct tma_model *m, int level, int ncounts,
 			!model_node(m, i)->is_info && model_node(m, i)->level == 2 && level >= 2;
 	for (int i = 0; i < ncounts; i++) {
 		const char *name = count_names[i];
+		int node = m ? model_node_index(m, name) : -1;
 		size_t len = strlen(name);
 
 		if (!strcmp(name, "on_cpu_s"))
 			t->on_cpu = i;
-		else if (len > 6 && !strcmp(name + len - 6, "_per_s") &&
+		else if (node >= 0 && model_node(m, node)->per_interval &&
 			 t->nextra < TOP_MAX_EXTRA) {
-			snprintf(t->extra_head[t->nextra], sizeof(t->extra_head[0]), "%.*s/s",
-				 (int)(len - 6 > 30 ? 30 : len - 6), name);
+			/* the model's rates: "page_faults_per_s" headed "page_faults/s" */
+			if (len > 6 && !strcmp(name + len - 6, "_per_s"))
+				len -= 6;
+			snprintf(t->extra_head[t->nextra], sizeof(t->extra_head[0]), "%.*s%s",
+				 (int)(len > 30 ? 30 : len), name, name[len] ? "/s" : "");
 			t->extra[t->nextra++] = i;
 		}
 	}

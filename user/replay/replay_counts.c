@@ -20,17 +20,25 @@ static const char *const headline[][2] = {
 struct counts {
 	const char **names;
 	double *values;
+	bool *derived;
 	int n;
 };
 
-/* name's count, unless it has one already. */
-static void add(struct counts *c, const char *name, double v)
+/* name's count, unless it has one already; derived: from the interval's length. */
+static void add_as(struct counts *c, const char *name, double v, bool derived)
 {
 	for (int i = 0; i < c->n; i++)
 		if (!strcmp(c->names[i], name))
 			return;
 	c->names[c->n] = name;
+	c->derived[c->n] = derived;
 	c->values[c->n++] = v;
+}
+
+/* A measured count's: read back exactly. */
+static void add(struct counts *c, const char *name, double v)
+{
+	add_as(c, name, v, false);
 }
 
 /* The record's count of name (a tmacg/1 line's, or a plain line's counter); false: none. */
@@ -52,14 +60,15 @@ static void summary(struct counts *c, const struct replay_record *rec, const str
 
 	if (recorded(rec, "on_cpu_s", &on_cpu)) {
 		add(c, "on_cpu_s", on_cpu);
-		add(c, "cpu_utilization",
-		    recorded(rec, "cpu_utilization", &v) ? v : on_cpu / rec->interval_s);
+		add_as(c, "cpu_utilization",
+		       recorded(rec, "cpu_utilization", &v) ? v : on_cpu / rec->interval_s, true);
 	}
 	for (int k = 0; k < model_node_count(m); k++) {
 		const char *name = model_node(m, k)->name;
 
 		if (model_node(m, k)->is_count)
-			add(c, name, recorded(rec, name, &v) ? v : ev->res->value[k]);
+			add_as(c, name, recorded(rec, name, &v) ? v : ev->res->value[k],
+			       model_node(m, k)->per_interval);
 	}
 }
 
@@ -88,12 +97,14 @@ int replay_line_counts(struct report_line *line, const struct replay_record *rec
 {
 	int nev = model_event_count(m), max = rec->ncounters + nev + model_node_count(m) + 6;
 	struct counts c = { .names = calloc(max, sizeof(*c.names)),
-			    .values = calloc(max, sizeof(*c.values)) };
+			    .values = calloc(max, sizeof(*c.values)),
+			    .derived = calloc(max, sizeof(*c.derived)) };
 	double v;
 
 	line->count_names = c.names;
 	line->count_values = c.values;
-	if (!c.names || !c.values)
+	line->count_derived = c.derived;
+	if (!c.names || !c.values || !c.derived)
 		return -ENOMEM;
 	summary(&c, rec, m, ev);
 	line->nsummary = c.n;

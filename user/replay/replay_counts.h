@@ -11,7 +11,7 @@ struct replay_eval;
 struct tma_model;
 
 /*
- * line's counts (count_names, count_values, ncounts, nsummary; the arrays
+ * line's counts (count_names, count_values, count_derived, ncounts, nsummary; the arrays
  * freed by the caller), in a live line's order: on_cpu_s and
  * cpu_utilization where the record has the time, the model's counts (the
  * record's, else computed from its events), the fixed counters' headline

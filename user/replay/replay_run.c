@@ -321,6 +321,7 @@ void replay_line_free(struct replay_line *rl)
 	free(rl->unmeasured);
 	free((void *)rl->line.count_names);
 	free((void *)rl->line.count_values);
+	free((void *)rl->line.count_derived);
 }
 
 int replay_print_record(void *ctx, const struct replay_record *rec, const struct replay_eval *ev)

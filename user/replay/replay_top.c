@@ -71,6 +71,7 @@ static int add_record(void *ctx, const struct replay_record *rec, const struct r
 		line.ncounts = f->nnames;
 		line.count_names = f->names;
 		line.count_values = f->values;
+		line.count_derived = NULL; /* the table writes every count alike */
 		rc = top_add(f->t, &line, false);
 	}
 	replay_line_free(&rl);
