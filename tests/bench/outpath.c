@@ -41,7 +41,8 @@ struct variant {
 	int level;
 	int ncounts;
 	const char **count_names;
-	double *counts;		      /* lines x ncounts */
+	bool *count_derived; /* per count, as measure.c marks them: report_line.count_derived */
+	double *counts;	     /* lines x ncounts */
 	struct model_result **result; /* per line, or NULL */
 	double *events;		      /* lines x the model's events: the evaluation's input */
 	double *measured;	      /* lines x nnodes, NULL: not rotating */
@@ -140,6 +141,7 @@ static void fill_line(const struct variant *v, int i, struct report_line *l)
 				   .resource = &res,
 				   .ncounts = v->ncounts,
 				   .count_names = v->count_names,
+				   .count_derived = v->count_derived,
 				   .count_values = v->counts + (size_t)i * v->ncounts,
 				   .nsummary = 4,
 				   .running_min = v->tma ? 0.5 + uniform() / 2 : 1,
@@ -238,12 +240,15 @@ static int tma_counts(struct variant *v, const struct variant *soft)
 	bool *needed = calloc(nev, sizeof(bool));
 
 	v->count_names = calloc(soft->ncounts + nev, sizeof(char *));
-	if (!needed || !v->count_names ||
+	v->count_derived = calloc(soft->ncounts + nev, sizeof(bool));
+	if (!needed || !v->count_names || !v->count_derived ||
 	    model_events_needed(v->tma, v->level, false, MODEL_FLAG_TOPDOWN_FIXED | MODEL_FLAG_SMT,
 				needed) < 0)
 		return -1;
-	for (int i = 0; i < soft->ncounts; i++)
+	for (int i = 0; i < soft->ncounts; i++) {
+		v->count_derived[v->ncounts] = soft->count_derived[i];
 		v->count_names[v->ncounts++] = soft->count_names[i];
+	}
 	for (int i = 0; i < nev; i++)
 		if (needed[i])
 			v->count_names[v->ncounts++] = model_event_name(v->tma, i);
@@ -355,10 +360,18 @@ int main(int argc, char **argv)
 		int nev = sw ? model_event_count(sw) : 0;
 
 		soft.count_names = calloc(software_ndocumented + nev, sizeof(char *));
-		if (!sw || !soft.count_names)
+		soft.count_derived = calloc(software_ndocumented + nev, sizeof(bool));
+		if (!sw || !soft.count_names || !soft.count_derived)
 			return 2;
-		for (int i = 0; i < software_ndocumented; i++)
-			soft.count_names[soft.ncounts++] = software_documented_counts[i];
+		for (int i = 0; i < software_ndocumented; i++) {
+			const char *name = software_documented_counts[i];
+			int k = model_node_index(sw, name);
+
+			soft.count_derived[soft.ncounts] =
+				!strcmp(name, "cpu_utilization") ||
+				(k >= 0 && model_node(sw, k)->per_interval);
+			soft.count_names[soft.ncounts++] = name;
+		}
 		for (int i = 0; i < nev; i++)
 			soft.count_names[soft.ncounts++] = model_event_name(sw, i);
 	}
