@@ -488,6 +488,48 @@ static void numbers_in_their_forms(void **state)
 	}
 }
 
+/*
+ * Members another writer made, appended as a run: first in an object (no
+ * comma), between members (commas either side), and an object's last;
+ * none where a value is due (after a key) or outside any object.
+ */
+static void members_text_joins_an_object(void **state)
+{
+	static const char run[] = "\"x\":1,\"y\":\"z\"";
+	struct json_writer w;
+	char *t;
+
+	(void)state;
+	json_writer_init(&w);
+	jw_begin_object(&w);
+	jw_members_text(&w, run, strlen(run));
+	jw_key(&w, "a");
+	jw_begin_object(&w);
+	jw_members_text(&w, run, 0); /* nothing: the object stays empty */
+	jw_end_object(&w);
+	jw_members_text(&w, run, strlen(run));
+	jw_key(&w, "b");
+	jw_bool(&w, true);
+	jw_end_object(&w);
+	assert_false(json_writer_failed(&w));
+	t = text_of(&w);
+	assert_string_equal(t, "{\"x\":1,\"y\":\"z\",\"a\":{},\"x\":1,\"y\":\"z\",\"b\":true}");
+	free(t);
+	json_writer_release(&w);
+
+	json_writer_init(&w);
+	jw_begin_object(&w);
+	jw_key(&w, "a");
+	jw_members_text(&w, run, strlen(run)); /* a value is due */
+	assert_true(json_writer_failed(&w));
+	json_writer_release(&w);
+
+	json_writer_init(&w);
+	jw_members_text(&w, run, strlen(run)); /* no object */
+	assert_true(json_writer_failed(&w));
+	json_writer_release(&w);
+}
+
 static void misuse_is_flagged(void **state)
 {
 	struct json_writer w;
@@ -519,6 +561,7 @@ int main(void)
 		cmocka_unit_test(number_members_mix_with_members),
 		cmocka_unit_test(keys_of_every_length),
 		cmocka_unit_test(numbers_in_their_forms),
+		cmocka_unit_test(members_text_joins_an_object),
 		cmocka_unit_test(misuse_is_flagged),
 	};
 	return cmocka_run_group_tests_name("json_writer", tests, NULL, NULL);

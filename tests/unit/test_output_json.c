@@ -273,6 +273,89 @@ static void key_list(json_object *o, char *out, size_t size)
 }
 
 /*
+ * One printer's lines, as report.c writes an interval's, against each line
+ * written alone: the members an interval's lines share (head, quality's
+ * from smt_shared to retire_latency, tail) are made once and copied, and
+ * made again for a line whose own differ (the next interval's time, more
+ * dropped, other missing events, another host, SMT unknown).  A copy kept
+ * past its interval would show here.
+ */
+static void shared_members_follow_each_line(void **state)
+{
+	static const char *const names[] = { "on_cpu_s" };
+	static const double values[] = { 0.5 };
+	static const char *const missing[] = { "cpu/a/" }, *const other_missing[] = { "cpu/b/" };
+	char err[256];
+	struct tma_model *m = model_load_builtin("icx", err, sizeof(err));
+	struct model_result *result = model_result_new(m);
+	struct report_line r = { .time = { 1700000000, 5 },
+				 .interval_s = 1.000125,
+				 .host = "node-1",
+				 .model = "icx",
+				 .tma_version = "4.8",
+				 .cgroup = "/a",
+				 .ncounts = 1,
+				 .count_names = names,
+				 .count_values = values,
+				 .running_min = 1,
+				 .pmu_groups = 3,
+				 .nmissing = 1,
+				 .missing = missing,
+				 .instance = "1@t",
+				 .retire_latency = "none",
+				 .tma = m,
+				 .result = result,
+				 .level = 1 };
+	struct json_printer *p;
+	char *buf = NULL, *alone[8], *at;
+	size_t len = 0;
+	FILE *f;
+	int n = 0;
+
+	(void)state;
+	assert_non_null(result);
+	for (int i = 0; i < model_node_count(m); i++)
+		result->value[i] = 0.25;
+	p = json_printer_new(&r);
+	f = open_memstream(&buf, &len);
+	assert_non_null(p);
+	assert_non_null(f);
+	for (int step = 0; step < 7; step++) {
+		if (step == 1)
+			r.cgroup = "/b"; /* the same interval: the copy serves */
+		if (step == 2)
+			r.time.tv_sec++;
+		if (step == 3)
+			r.dropped = 7;
+		if (step == 4)
+			r.missing = other_missing;
+		if (step == 5)
+			r.host = "node-2";
+		if (step == 6)
+			r.smt_unknown = true;
+		alone[n++] = render(&r);
+		assert_int_equal(json_printer_line(p, f, &r), 0);
+	}
+	assert_int_equal(json_printer_flush(p, f), 0);
+	fclose(f);
+	at = buf;
+	for (int i = 0; i < n; i++) {
+		size_t l = strlen(alone[i]);
+
+		if (strncmp(at, alone[i], l))
+			fail_msg("line %d of the printer:\n%.*s\nwritten alone:\n%s", i,
+				 (int)(strchr(at, '\n') - at + 1), at, alone[i]);
+		at += l;
+		free(alone[i]);
+	}
+	assert_int_equal(*at, '\0');
+	free(buf);
+	json_printer_free(p);
+	model_result_free(result);
+	model_free(m);
+}
+
+/*
  * A line with every key (task, every resource field, a TMA model with Info
  * metrics), read back by json-c: the keys the writer copies unchecked, in
  * schema order, every measured count exactly as given (17 digits, tiny,
@@ -678,6 +761,7 @@ int main(void)
 		cmocka_unit_test(time_is_rfc3339_with_nanoseconds),
 		cmocka_unit_test(doubles_print_shortest_round_trip),
 		cmocka_unit_test(every_key_reads_back_exactly),
+		cmocka_unit_test(shared_members_follow_each_line),
 		cmocka_unit_test(measured_fractions_in_quality),
 		cmocka_unit_test(measured_only_for_reported_nodes),
 		cmocka_unit_test(unmeasured_reasons_in_quality),

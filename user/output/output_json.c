@@ -93,6 +93,16 @@ struct json_printer {
 	 * built elsewhere and copied into stdio's.
 	 */
 	struct json_writer *batch;
+	/*
+	 * The members every line of an interval shares, as text (shared_text):
+	 * made for the first line, copied into the others.
+	 */
+	struct shared_text {
+		bool made;
+		struct report_line from; /* the fields they were made from */
+		char *text;		 /* head, quality's, tail's members, one after another */
+		size_t head_len, quality_at, quality_len, tail_at, tail_len;
+	} shared;
 };
 
 #define JSON_BATCH_BYTES (64 * 1024)
@@ -160,13 +170,9 @@ static void add_unmeasured(struct json_writer *w, const struct report_line *r)
 	jw_end_object(w);
 }
 
-static void add_quality(struct json_writer *w, const struct json_printer *p,
-			const struct report_line *r)
+/* quality's members from smt_shared to retire_latency: the same on every line of an interval. */
+static void quality_shared_members(struct json_writer *w, const struct report_line *r)
 {
-	JW_KEY(w, "quality");
-	jw_begin_object(w);
-	JW_KEY(w, "running_min");
-	jw_double(w, r->running_min);
 	JW_KEY(w, "smt_shared");
 	jw_bool(w, r->smt_shared);
 	JW_KEY(w, "dropped");
@@ -188,6 +194,19 @@ static void add_quality(struct json_writer *w, const struct json_printer *p,
 	jw_end_array(w);
 	JW_KEY(w, "retire_latency");
 	jw_string(w, r->retire_latency);
+}
+
+static void add_quality(struct json_writer *w, const struct json_printer *p,
+			const struct report_line *r)
+{
+	JW_KEY(w, "quality");
+	jw_begin_object(w);
+	JW_KEY(w, "running_min");
+	jw_double(w, r->running_min);
+	if (p->shared.made)
+		jw_members_text(w, p->shared.text + p->shared.quality_at, p->shared.quality_len);
+	else
+		quality_shared_members(w, r);
 	JW_KEY(w, "no_top_down");
 	jw_string(w, r->result ? r->result->no_tree : NULL);
 	add_measured(w, p, r);
@@ -270,6 +289,7 @@ void json_printer_free(struct json_printer *p)
 	free(p->node_name);
 	free(p->node_len);
 	free(p->count_form);
+	free(p->shared.text);
 	if (p->batch)
 		json_writer_release(p->batch);
 	free(p->batch);
@@ -295,8 +315,7 @@ static bool printer_fits(const struct json_printer *p, const struct report_line 
 	       p->info == r->info;
 }
 
-static void line_text(const struct json_printer *p, struct json_writer *w,
-		      const struct report_line *r);
+static void line_text(struct json_printer *p, struct json_writer *w, const struct report_line *r);
 
 /* Hands f the text w holds, emptied then; 0 or why f failed. */
 static int write_text(struct json_writer *w, FILE *f)
@@ -354,14 +373,12 @@ int json_printer_flush(struct json_printer *p, FILE *f)
 	return p && p->batch ? write_text(p->batch, f) : 0;
 }
 
-/* The line's text, appended to w. */
-static void line_text(const struct json_printer *p, struct json_writer *w,
-		      const struct report_line *r)
+/* The line's first members, schema to tma_version. */
+static void head_members(struct json_writer *w, const struct report_line *r)
 {
 	char when[RFC3339_MAX];
 
 	rfc3339_text(&r->time, when);
-	jw_begin_object(w);
 	JW_KEY(w, "schema");
 	jw_string(w, "tmacg/1");
 	JW_KEY(w, "time");
@@ -374,6 +391,106 @@ static void line_text(const struct json_printer *p, struct json_writer *w,
 	jw_string(w, r->model);
 	JW_KEY(w, "tma_version");
 	jw_string(w, r->tma_version);
+}
+
+/* The line's last members, after "bottleneck": what the run measured with. */
+static void tail_members(struct json_writer *w, const struct report_line *r)
+{
+	JW_KEY(w, "topdown_fixed");
+	jw_bool(w, r->topdown_fixed);
+	JW_KEY(w, "smt");
+	if (r->smt_unknown)
+		jw_null(w);
+	else
+		jw_bool(w, r->smt);
+	/* Only where the PMU says its slot width (Arm): the models' pmu_slots input. */
+	if (r->pmu_slots) {
+		JW_KEY(w, "pmu_slots");
+		jw_uint(w, r->pmu_slots);
+	}
+	add_latencies_given(w, r);
+}
+
+static bool same_text(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/*
+ * Whether a line's shared members are b's: every field head, quality's and
+ * tail's read.  A line's strings and arrays keep their text while the
+ * printer lives (the run's facts, the report's host and instance), so the
+ * same pointer is the same text; another text is at another pointer.
+ */
+static bool shares_members(const struct report_line *a, const struct report_line *b)
+{
+	return a->time.tv_sec == b->time.tv_sec && a->time.tv_nsec == b->time.tv_nsec &&
+	       !memcmp(&a->interval_s, &b->interval_s, sizeof(a->interval_s)) &&
+	       a->smt_shared == b->smt_shared && a->dropped == b->dropped &&
+	       a->map_full == b->map_full && a->pmu_groups == b->pmu_groups &&
+	       a->nmissing == b->nmissing && a->missing == b->missing &&
+	       a->topdown_fixed == b->topdown_fixed && a->smt == b->smt &&
+	       a->smt_unknown == b->smt_unknown && a->pmu_slots == b->pmu_slots &&
+	       a->tma == b->tma && a->latencies_given == b->latencies_given &&
+	       same_text(a->host, b->host) && same_text(a->model, b->model) &&
+	       same_text(a->tma_version, b->tma_version) && same_text(a->instance, b->instance) &&
+	       same_text(a->retire_latency, b->retire_latency);
+}
+
+/*
+ * The text of r's shared members in p->shared, made unless the last line's
+ * were the same (an interval's lines share them: 1,000 lines, one text).
+ * false when out of memory: the line writes them itself.
+ */
+static bool shared_text_for(struct json_printer *p, const struct report_line *r)
+{
+	struct shared_text *s = &p->shared;
+	struct json_writer w;
+	const char *text;
+	size_t len;
+	char *copy;
+
+	if (s->made && shares_members(&s->from, r))
+		return true;
+	s->made = false;
+	json_writer_init(&w);
+	/* "{head}{quality's}{tail}": each run of members between its braces */
+	jw_begin_object(&w);
+	head_members(&w, r);
+	s->head_len = json_writer_length(&w) - 1;
+	jw_end_object(&w);
+	jw_begin_object(&w);
+	s->quality_at = json_writer_length(&w);
+	quality_shared_members(&w, r);
+	s->quality_len = json_writer_length(&w) - s->quality_at;
+	jw_end_object(&w);
+	jw_begin_object(&w);
+	s->tail_at = json_writer_length(&w);
+	tail_members(&w, r);
+	s->tail_len = json_writer_length(&w) - s->tail_at;
+	text = json_writer_text(&w, &len);
+	copy = json_writer_failed(&w) ? NULL : malloc(len);
+	if (copy) {
+		memcpy(copy, text, len);
+		free(s->text);
+		s->text = copy;
+		s->from = *r;
+		s->made = true;
+	}
+	json_writer_release(&w);
+	return s->made;
+}
+
+/* The line's text, appended to w. */
+static void line_text(struct json_printer *p, struct json_writer *w, const struct report_line *r)
+{
+	bool shared = shared_text_for(p, r);
+
+	jw_begin_object(w);
+	if (shared)
+		jw_members_text(w, p->shared.text + 1, p->shared.head_len);
+	else
+		head_members(w, r);
 	JW_KEY(w, "cgroup");
 	jw_string(w, r->cgroup);
 	JW_KEY(w, "cgroup_id");
@@ -399,19 +516,10 @@ static void line_text(const struct json_printer *p, struct json_writer *w,
 	add_counts(w, p, r);
 	add_quality(w, p, r);
 	add_model_result(w, p, r);
-	JW_KEY(w, "topdown_fixed");
-	jw_bool(w, r->topdown_fixed);
-	JW_KEY(w, "smt");
-	if (r->smt_unknown)
-		jw_null(w);
+	if (shared)
+		jw_members_text(w, p->shared.text + p->shared.tail_at, p->shared.tail_len);
 	else
-		jw_bool(w, r->smt);
-	/* Only where the PMU says its slot width (Arm): the models' pmu_slots input. */
-	if (r->pmu_slots) {
-		JW_KEY(w, "pmu_slots");
-		jw_uint(w, r->pmu_slots);
-	}
-	add_latencies_given(w, r);
+		tail_members(w, r);
 	jw_end_object(w);
 	jw_raw(w, "\n", 1);
 }

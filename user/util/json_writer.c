@@ -571,3 +571,15 @@ void jw_raw(struct json_writer *w, const char *text, size_t len)
 {
 	put(w, text, len);
 }
+
+void jw_members_text(struct json_writer *w, const char *text, size_t len)
+{
+	if (!len || w->failed)
+		return;
+	if (w->after_key || !w->depth) { /* members belong in an object, not after a key */
+		w->failed = true;
+		return;
+	}
+	separate(w);
+	put(w, text, len);
+}

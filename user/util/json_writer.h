@@ -109,5 +109,10 @@ void jw_bool(struct json_writer *w, bool v);
 void jw_null(struct json_writer *w);
 /* Bytes outside any value (the newline ending a JSON line). */
 void jw_raw(struct json_writer *w, const char *text, size_t len);
+/*
+ * Members another writer made (the text after an object's '{': "k":v,...),
+ * appended to the object open in w as if written here one by one.
+ */
+void jw_members_text(struct json_writer *w, const char *text, size_t len);
 
 #endif
