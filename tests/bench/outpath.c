@@ -164,6 +164,7 @@ static double json_round(const struct variant *v, int lines, FILE *out)
 	struct report_line l;
 	double t0 = now_ns();
 
+	json_printer_begin_interval(v->json); /* a round is an interval, as report_interval's */
 	for (int i = 0; i < lines; i++) {
 		fill_line(v, i, &l);
 		if (json_printer_line(v->json, out, &l))

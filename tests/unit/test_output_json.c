@@ -273,14 +273,14 @@ static void key_list(json_object *o, char *out, size_t size)
 }
 
 /*
- * One printer's lines, as report.c writes an interval's, against each line
+ * One printer's lines, as report.c writes intervals', against each line
  * written alone: the members an interval's lines share (head, quality's
  * from smt_shared to retire_latency, tail) are made once and copied, and
- * made again for a line whose own differ (the next interval's time, more
- * dropped, other missing events, another host, SMT unknown).  A copy kept
- * past its interval would show here.
+ * made again in each new interval whose differ (its time, more dropped,
+ * other missing events, another host, SMT unknown).  A copy kept past its
+ * interval would show here.
  */
-static void shared_members_follow_each_line(void **state)
+static void shared_members_follow_each_interval(void **state)
 {
 	static const char *const names[] = { "on_cpu_s" };
 	static const double values[] = { 0.5 };
@@ -321,6 +321,8 @@ static void shared_members_follow_each_line(void **state)
 	assert_non_null(p);
 	assert_non_null(f);
 	for (int step = 0; step < 7; step++) {
+		if (step >= 2) /* each step after the second a new interval */
+			json_printer_begin_interval(p);
 		if (step == 1)
 			r.cgroup = "/b"; /* the same interval: the copy serves */
 		if (step == 2)
@@ -761,7 +763,7 @@ int main(void)
 		cmocka_unit_test(time_is_rfc3339_with_nanoseconds),
 		cmocka_unit_test(doubles_print_shortest_round_trip),
 		cmocka_unit_test(every_key_reads_back_exactly),
-		cmocka_unit_test(shared_members_follow_each_line),
+		cmocka_unit_test(shared_members_follow_each_interval),
 		cmocka_unit_test(measured_fractions_in_quality),
 		cmocka_unit_test(measured_only_for_reported_nodes),
 		cmocka_unit_test(unmeasured_reasons_in_quality),

@@ -185,6 +185,37 @@ static void interval_hands_losses_and_identity_to_every_line(void **state)
 	fixture_free(&fx);
 }
 
+static size_t occurrences(const char *text, const char *what)
+{
+	size_t n = 0;
+
+	for (const char *at = text; (at = strstr(at, what)); at += strlen(what))
+		n++;
+	return n;
+}
+
+/*
+ * The JSON printer writes the members an interval's lines share once an
+ * interval: the next interval's lines carry its own losses, not the first's.
+ */
+static void each_json_interval_carries_its_own_losses(void **state)
+{
+	struct fixture fx;
+	struct report *r;
+
+	(void)state;
+	fixture_init(&fx, REPORT_JSON, 0);
+	r = report_new(&fx.cfg, fx.f);
+	assert_non_null(r);
+	assert_int_equal(report_interval(r, &fx.tree, 1.0, 5, 3), 0);
+	assert_int_equal(report_interval(r, &fx.tree, 1.0, 9, 8), 0);
+	fflush(fx.f);
+	assert_int_equal(occurrences(fx.out, "\"dropped\":5,\"map_full\":3"), 4);
+	assert_int_equal(occurrences(fx.out, "\"dropped\":9,\"map_full\":8"), 4);
+	report_free(r);
+	fixture_free(&fx);
+}
+
 static void table_title_says_what_was_lost(void **state)
 {
 	struct fixture fx;
@@ -299,6 +330,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(interval_hands_losses_and_identity_to_every_line),
+		cmocka_unit_test(each_json_interval_carries_its_own_losses),
 		cmocka_unit_test(table_title_says_what_was_lost),
 		cmocka_unit_test(top_keeps_the_busiest_and_sums_the_rest),
 		cmocka_unit_test(lines_stay_in_path_order_as_cgroups_come_and_go),

@@ -94,13 +94,13 @@ struct json_printer {
 	 */
 	struct json_writer *batch;
 	/*
-	 * The members every line of an interval shares, as text (shared_text):
-	 * made for the first line, copied into the others.
+	 * The members every line of an interval shares, as text: made from the
+	 * interval's first line (json_printer_begin_interval drops it), copied
+	 * into the others.
 	 */
 	struct shared_text {
 		bool made;
-		struct report_line from; /* the fields they were made from */
-		char *text;		 /* head, quality's, tail's members, one after another */
+		char *text; /* head, quality's, tail's members, one after another */
 		size_t head_len, quality_at, quality_len, tail_at, tail_len;
 	} shared;
 };
@@ -196,15 +196,16 @@ static void quality_shared_members(struct json_writer *w, const struct report_li
 	jw_string(w, r->retire_latency);
 }
 
+/* shared: the interval's shared members as text, or NULL to write them. */
 static void add_quality(struct json_writer *w, const struct json_printer *p,
-			const struct report_line *r)
+			const struct report_line *r, const struct shared_text *shared)
 {
 	JW_KEY(w, "quality");
 	jw_begin_object(w);
 	JW_KEY(w, "running_min");
 	jw_double(w, r->running_min);
-	if (p->shared.made)
-		jw_members_text(w, p->shared.text + p->shared.quality_at, p->shared.quality_len);
+	if (shared)
+		jw_members_text(w, shared->text + shared->quality_at, shared->quality_len);
 	else
 		quality_shared_members(w, r);
 	JW_KEY(w, "no_top_down");
@@ -315,7 +316,10 @@ static bool printer_fits(const struct json_printer *p, const struct report_line 
 	       p->info == r->info;
 }
 
-static void line_text(struct json_printer *p, struct json_writer *w, const struct report_line *r);
+static void line_text(const struct json_printer *p, struct json_writer *w,
+		      const struct report_line *r, const struct shared_text *shared);
+static const struct shared_text *shared_text_for(struct json_printer *p,
+						 const struct report_line *r);
 
 /* Hands f the text w holds, emptied then; 0 or why f failed. */
 static int write_text(struct json_writer *w, FILE *f)
@@ -341,7 +345,7 @@ int output_json_line(FILE *f, const struct report_line *r)
 	if (!own)
 		return -ENOMEM;
 	json_writer_init(&w);
-	line_text(own, &w, r);
+	line_text(own, &w, r, NULL); /* one line: its members written, not made into a text */
 	err = write_text(&w, f);
 	json_writer_release(&w);
 	json_printer_free(own);
@@ -362,10 +366,16 @@ int json_printer_line(struct json_printer *p, FILE *f, const struct report_line 
 			return -ENOMEM;
 		json_writer_init(p->batch);
 	}
-	line_text(p, p->batch, r);
+	line_text(p, p->batch, r, shared_text_for(p, r));
 	if (json_writer_failed(p->batch) || json_writer_length(p->batch) >= JSON_BATCH_BYTES)
 		return write_text(p->batch, f);
 	return 0;
+}
+
+void json_printer_begin_interval(struct json_printer *p)
+{
+	if (p)
+		p->shared.made = false;
 }
 
 int json_printer_flush(struct json_printer *p, FILE *f)
@@ -411,38 +421,13 @@ static void tail_members(struct json_writer *w, const struct report_line *r)
 	add_latencies_given(w, r);
 }
 
-static bool same_text(const char *a, const char *b)
-{
-	return a == b || (a && b && !strcmp(a, b));
-}
-
 /*
- * Whether a line's shared members are b's: every field head, quality's and
- * tail's read.  A line's strings and arrays keep their text while the
- * printer lives (the run's facts, the report's host and instance), so the
- * same pointer is the same text; another text is at another pointer.
+ * The text of the interval's shared members, made from r, its first line
+ * (1,000 lines, one text).  NULL when out of memory: the line writes them
+ * itself.
  */
-static bool shares_members(const struct report_line *a, const struct report_line *b)
-{
-	return a->time.tv_sec == b->time.tv_sec && a->time.tv_nsec == b->time.tv_nsec &&
-	       !memcmp(&a->interval_s, &b->interval_s, sizeof(a->interval_s)) &&
-	       a->smt_shared == b->smt_shared && a->dropped == b->dropped &&
-	       a->map_full == b->map_full && a->pmu_groups == b->pmu_groups &&
-	       a->nmissing == b->nmissing && a->missing == b->missing &&
-	       a->topdown_fixed == b->topdown_fixed && a->smt == b->smt &&
-	       a->smt_unknown == b->smt_unknown && a->pmu_slots == b->pmu_slots &&
-	       a->tma == b->tma && a->latencies_given == b->latencies_given &&
-	       same_text(a->host, b->host) && same_text(a->model, b->model) &&
-	       same_text(a->tma_version, b->tma_version) && same_text(a->instance, b->instance) &&
-	       same_text(a->retire_latency, b->retire_latency);
-}
-
-/*
- * The text of r's shared members in p->shared, made unless the last line's
- * were the same (an interval's lines share them: 1,000 lines, one text).
- * false when out of memory: the line writes them itself.
- */
-static bool shared_text_for(struct json_printer *p, const struct report_line *r)
+static const struct shared_text *shared_text_for(struct json_printer *p,
+						 const struct report_line *r)
 {
 	struct shared_text *s = &p->shared;
 	struct json_writer w;
@@ -450,9 +435,8 @@ static bool shared_text_for(struct json_printer *p, const struct report_line *r)
 	size_t len;
 	char *copy;
 
-	if (s->made && shares_members(&s->from, r))
-		return true;
-	s->made = false;
+	if (s->made)
+		return s;
 	json_writer_init(&w);
 	/* "{head}{quality's}{tail}": each run of members between its braces */
 	jw_begin_object(&w);
@@ -474,21 +458,19 @@ static bool shared_text_for(struct json_printer *p, const struct report_line *r)
 		memcpy(copy, text, len);
 		free(s->text);
 		s->text = copy;
-		s->from = *r;
 		s->made = true;
 	}
 	json_writer_release(&w);
-	return s->made;
+	return s->made ? s : NULL;
 }
 
-/* The line's text, appended to w. */
-static void line_text(struct json_printer *p, struct json_writer *w, const struct report_line *r)
+/* The line's text, appended to w; shared: as add_quality's. */
+static void line_text(const struct json_printer *p, struct json_writer *w,
+		      const struct report_line *r, const struct shared_text *shared)
 {
-	bool shared = shared_text_for(p, r);
-
 	jw_begin_object(w);
 	if (shared)
-		jw_members_text(w, p->shared.text + 1, p->shared.head_len);
+		jw_members_text(w, shared->text + 1, shared->head_len);
 	else
 		head_members(w, r);
 	JW_KEY(w, "cgroup");
@@ -514,10 +496,10 @@ static void line_text(struct json_printer *p, struct json_writer *w, const struc
 	if (r->group)
 		group_object(w, r->group);
 	add_counts(w, p, r);
-	add_quality(w, p, r);
+	add_quality(w, p, r, shared);
 	add_model_result(w, p, r);
 	if (shared)
-		jw_members_text(w, p->shared.text + p->shared.tail_at, p->shared.tail_len);
+		jw_members_text(w, shared->text + shared->tail_at, shared->tail_len);
 	else
 		tail_members(w, r);
 	jw_end_object(w);

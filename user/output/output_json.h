@@ -27,6 +27,14 @@ void json_printer_free(struct json_printer *p);
  * after the lines kept.
  */
 int json_printer_line(struct json_printer *p, FILE *f, const struct report_line *r);
+/*
+ * A new interval: its lines' time, losses and facts may differ from the
+ * last one's.  The members an interval's lines share (docs/output.md's
+ * head, quality's from smt_shared, the tail) are made once from its first
+ * line and copied into the others, so every line until the next call must
+ * share them (report_interval's do).
+ */
+void json_printer_begin_interval(struct json_printer *p);
 int json_printer_flush(struct json_printer *p, FILE *f);
 /* A line on its own, written at once (a replay's). */
 int output_json_line(FILE *f, const struct report_line *r);

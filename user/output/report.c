@@ -406,6 +406,7 @@ int report_interval(struct report *r, struct cgroup_tree *t, double interval_s, 
 		return -ENOMEM;
 	lines = r->lines;
 	clock_gettime(CLOCK_REALTIME, &lc.now);
+	json_printer_begin_interval(r->json);
 	if (r->sink) {
 		struct report_line head = { .time = lc.now,
 					    .interval_s = interval_s,
