@@ -277,8 +277,9 @@ static void key_list(json_object *o, char *out, size_t size)
  * written alone: the members an interval's lines share (head, quality's
  * from smt_shared to retire_latency, tail) are made once and copied, and
  * made again in each new interval whose differ (its time, more dropped,
- * other missing events, another host, SMT unknown).  A copy kept past its
- * interval would show here.
+ * other missing events, another host, SMT unknown, groups refused since:
+ * the same array of reasons, filled in as measure.c does).  A copy kept
+ * past its interval would show here.
  */
 static void shared_members_follow_each_interval(void **state)
 {
@@ -306,6 +307,7 @@ static void shared_members_follow_each_interval(void **state)
 				 .tma = m,
 				 .result = result,
 				 .level = 1 };
+	const char **why = calloc((size_t)model_node_count(m), sizeof(*why));
 	struct json_printer *p;
 	char *buf = NULL, *alone[8], *at;
 	size_t len = 0;
@@ -314,15 +316,20 @@ static void shared_members_follow_each_interval(void **state)
 
 	(void)state;
 	assert_non_null(result);
+	assert_non_null(why);
+	r.unmeasured = why;
 	for (int i = 0; i < model_node_count(m); i++)
 		result->value[i] = 0.25;
 	p = json_printer_new(&r);
 	f = open_memstream(&buf, &len);
 	assert_non_null(p);
 	assert_non_null(f);
-	for (int step = 0; step < 7; step++) {
+	for (int step = 0; step < 8; step++) {
 		if (step >= 2) /* each step after the second a new interval */
 			json_printer_begin_interval(p);
+		if (step == 7)
+			for (int k = 0; k < model_node_count(m); k++)
+				why[k] = "perf_event_open: Invalid argument";
 		if (step == 1)
 			r.cgroup = "/b"; /* the same interval: the copy serves */
 		if (step == 2)
@@ -353,6 +360,7 @@ static void shared_members_follow_each_interval(void **state)
 	assert_int_equal(*at, '\0');
 	free(buf);
 	json_printer_free(p);
+	free(why);
 	model_result_free(result);
 	model_free(m);
 }

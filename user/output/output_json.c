@@ -102,6 +102,7 @@ struct json_printer {
 		bool made;
 		char *text; /* head, quality's, tail's members, one after another */
 		size_t head_len, quality_at, quality_len, tail_at, tail_len;
+		int unmeasured_from; /* first_unmeasured of the interval's lines */
 	} shared;
 };
 
@@ -146,17 +147,29 @@ static void add_measured(struct json_writer *w, const struct json_printer *p,
 	jw_end_object(w);
 }
 
-/* The nodes null whatever ran, each with why: a perf group the kernel refused to open. */
-static void add_unmeasured(struct json_writer *w, const struct report_line *r)
+/* The first node r says is unmeasured; the model's node count when none is. */
+static int first_unmeasured(const struct report_line *r)
 {
-	int n, k;
+	int n = r->tma ? model_node_count(r->tma) : 0, k = 0;
+
+	while (r->unmeasured && k < n && !r->unmeasured[k])
+		k++;
+	return k;
+}
+
+/*
+ * The nodes null whatever ran, each with why: a perf group the kernel
+ * refused to open.  from: first_unmeasured(r), found once an interval (the
+ * run's facts), not by a scan of every node on each line.
+ */
+static void add_unmeasured(struct json_writer *w, const struct report_line *r, int from)
+{
+	int n, k = from;
 
 	if (!r->unmeasured || !r->tma)
 		return;
 	n = model_node_count(r->tma);
-	for (k = 0; k < n && !r->unmeasured[k]; k++)
-		;
-	if (k == n)
+	if (k >= n)
 		return;
 	JW_KEY(w, "unmeasured");
 	jw_begin_object(w);
@@ -211,7 +224,7 @@ static void add_quality(struct json_writer *w, const struct json_printer *p,
 	JW_KEY(w, "no_top_down");
 	jw_string(w, r->result ? r->result->no_tree : NULL);
 	add_measured(w, p, r);
-	add_unmeasured(w, r);
+	add_unmeasured(w, r, shared ? shared->unmeasured_from : first_unmeasured(r));
 	jw_end_object(w);
 }
 
@@ -458,6 +471,7 @@ static const struct shared_text *shared_text_for(struct json_printer *p,
 		memcpy(copy, text, len);
 		free(s->text);
 		s->text = copy;
+		s->unmeasured_from = first_unmeasured(r);
 		s->made = true;
 	}
 	json_writer_release(&w);
