@@ -21,19 +21,11 @@
 #include <string.h>
 
 #include "itest.h"
+#include "text_count.h"
 
 static int setup(void **state)
 {
 	return itest_fixture_setup(state, "refused");
-}
-
-static int count_of(const char *text, const char *what)
-{
-	int n = 0;
-
-	for (const char *p = text; (p = strstr(p, what)); p += strlen(what))
-		n++;
-	return n;
 }
 
 static void refused_group_is_null_with_its_reason(const char *level, const char *deep_node)
@@ -51,7 +43,7 @@ static void refused_group_is_null_with_its_reason(const char *level, const char 
 	if (t.status != 0 || n < 3)
 		fail_msg("--level %s: exit %d, %zu lines:\n%s", level, t.status, n, t.err);
 	/* Named once, with the kernel's reason, whatever the number of CPUs and intervals. */
-	if (count_of(t.err, "SW.REFUSED)") != 1 ||
+	if (text_count(t.err, "SW.REFUSED)") != 1 ||
 	    !strstr(t.err, "cannot open event SW.REFUSED on CPU") || !strstr(t.err, "null"))
 		fail_msg("--level %s: the refused group is not named once:\n%s", level, t.err);
 	for (size_t i = 0; i < n; i++) {

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "itest.h"
+#include "text_count.h"
 
 /* Starts argv with stdin from in and stdout to out (-1: unchanged), stderr to /dev/null. */
 static pid_t start(char *const argv[], int in, int out)
@@ -56,15 +57,6 @@ static void end(pid_t pid)
 	}
 }
 
-static int occurrences(const char *text, const char *what)
-{
-	int n = 0;
-
-	for (const char *p = text; (p = strstr(p, what)); p += strlen(what))
-		n++;
-	return n;
-}
-
 static void top_follows_a_live_recording(void **state)
 {
 	char fifo[] = "/tmp/tmacg-replay-fifo-XXXXXX", path[64], text[1 << 16] = "";
@@ -90,7 +82,7 @@ static void top_follows_a_live_recording(void **state)
 	close(wfd);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	/* Two frames within 10 s, the live run still going. */
-	while (occurrences(text, "model software") < 2) {
+	while (text_count(text, "model software") < 2) {
 		struct pollfd p = { .fd = out[0], .events = POLLIN };
 		ssize_t got;
 
@@ -112,7 +104,7 @@ static void top_follows_a_live_recording(void **state)
 	close(out[0]);
 	unlink(path);
 	rmdir(fifo);
-	if (occurrences(text, "model software") < 2)
+	if (text_count(text, "model software") < 2)
 		fail_msg("no two frames while the recording went on: \"%s\"", text);
 	assert_non_null(strstr(text, "host replay"));
 }

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "itest.h"
+#include "text_count.h"
 
 #define PIPE_BYTES 4096
 #define EXIT_WITHIN_S 5.0
@@ -155,15 +156,6 @@ static void finish(struct blocked *b)
 	unlink(b->err_path);
 }
 
-static int count_of(const char *text, const char *what)
-{
-	int n = 0;
-
-	for (const char *at = text; (at = strstr(at, what)); at += strlen(what))
-		n++;
-	return n;
-}
-
 /* Blocked, then each signal: exit 1 within the limit, and the loss said once. */
 static void expect_dropped(const char *const args[], bool full, int sig)
 {
@@ -174,7 +166,7 @@ static void expect_dropped(const char *const args[], bool full, int sig)
 	stop(&b, sig);
 	err = read_all(b.err_path);
 	print_message("%s %s: exit %d after %.2f s\n", args[3], strsignal(sig), b.status, b.exit_s);
-	if (b.status != 1 || count_of(err, "were dropped") != 1)
+	if (b.status != 1 || text_count(err, "were dropped") != 1)
 		fail_msg("%s: exit %d, want 1 and one line saying what was dropped; stderr:\n%s",
 			 strsignal(sig), b.status, err);
 	assert_non_null(strstr(err, "the output was blocked after the stop signal"));

@@ -24,6 +24,7 @@
 
 #include "itest.h"
 #include "output/term_width.h"
+#include "text_count.h"
 
 /*
  * The running session's own tmux server, -S /tmp/tmacg-test-<pid>-<n>.tmux: a
@@ -87,15 +88,6 @@ static char *capture(bool escapes)
 	return buf;
 }
 
-static int count_of(const char *s, const char *what)
-{
-	int n = 0;
-
-	for (const char *p = s; (p = strstr(p, what)); p += strlen(what))
-		n++;
-	return n;
-}
-
 /* Waits up to seconds for a screen with a title unlike `unlike` (NULL: any title). */
 static char *wait_screen(const char *unlike, int seconds)
 {
@@ -131,7 +123,7 @@ static void check_screen(const char *screen, int width, int height, struct scree
 	int n = 0;
 
 	print_message("%s", screen);
-	assert_int_equal(count_of(screen, "tmacg "), 1);
+	assert_int_equal(text_count(screen, "tmacg "), 1);
 	memset(r, 0, sizeof(*r));
 	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save), n++) {
 		char cpu[64];
@@ -440,9 +432,9 @@ static void top_into_a_pipe(void **state)
 	print_message("%s", t.out);
 	assert_null(strchr(t.out, '\033'));
 	assert_memory_equal(t.out, "tmacg ", 6);
-	assert_int_equal(count_of(t.out, "tmacg "), 3);
-	assert_int_equal(count_of(t.out, "\n\ntmacg "), 2);
-	assert_int_equal(count_of(t.out, "\nCGROUP "), 3);
+	assert_int_equal(text_count(t.out, "tmacg "), 3);
+	assert_int_equal(text_count(t.out, "\n\ntmacg "), 2);
+	assert_int_equal(text_count(t.out, "\nCGROUP "), 3);
 	/* every line within the 80 columns a pipe gets without $COLUMNS */
 	for (p = t.out; *p;) {
 		char *nl = strchr(p, '\n'), *line = strndup(p, nl ? (size_t)(nl - p) : strlen(p));

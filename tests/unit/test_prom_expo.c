@@ -26,6 +26,7 @@
 #include "prom/prom_label.h"
 #include "prom/prom_text.h"
 #include "promtool.h"
+#include "text_count.h"
 
 static const char *const count_names[] = { "on_cpu_s", "cpu_utilization", "context_switches",
 					   "page_faults" };
@@ -236,15 +237,6 @@ static void unmeasured_text_has_no_interval(void **state)
 	prom_expo_free(e);
 }
 
-static int count_of(const char *text, const char *needle)
-{
-	int n = 0;
-
-	for (const char *p = text; (p = strstr(p, needle)); p += strlen(needle))
-		n++;
-	return n;
-}
-
 /* The sample of name whose labels contain labels; NAN when absent. */
 static double value_of(const char *text, const char *name, const char *labels)
 {
@@ -325,13 +317,13 @@ static void one_series_per_cgroup_tasks_and_nulls_left_out(void **state)
 	fake(&l, "(other)", 0, 2);
 	assert_int_equal(prom_expo_line(e, &l.line), 0);
 	text = end(e);
-	assert_int_equal(count_of(text, "\ntmacg_on_cpu_seconds_total{"), 51);
-	assert_int_equal(count_of(text, "\ntmacg_context_switches_total{"), 51);
-	assert_int_equal(count_of(text, "\ntmacg_running_ratio_min{"), 50);
-	assert_int_equal(count_of(text, "cgroup=\"/c03\""), 2); /* no running_min */
-	assert_int_equal(count_of(text, "\ntmacg_page_faults_total"), 0);
-	assert_int_equal(count_of(text, "burn"), 0);
-	assert_int_equal(count_of(text, "tid"), 0);
+	assert_int_equal(text_count(text, "\ntmacg_on_cpu_seconds_total{"), 51);
+	assert_int_equal(text_count(text, "\ntmacg_context_switches_total{"), 51);
+	assert_int_equal(text_count(text, "\ntmacg_running_ratio_min{"), 50);
+	assert_int_equal(text_count(text, "cgroup=\"/c03\""), 2); /* no running_min */
+	assert_int_equal(text_count(text, "\ntmacg_page_faults_total"), 0);
+	assert_int_equal(text_count(text, "burn"), 0);
+	assert_int_equal(text_count(text, "tid"), 0);
 	assert_true(value_of(text, "tmacg_reported_cgroups", "host=\"node-1\"") == 51);
 	assert_true(value_of(text, "tmacg_on_cpu_seconds_total",
 			     "host=\"node-1\",cgroup=\"(other)\"") == 2);
@@ -344,8 +336,8 @@ static void one_series_per_cgroup_tasks_and_nulls_left_out(void **state)
 		snprintf(type, sizeof(type), "# TYPE %s ", prom_expo_family(i));
 		h = strstr(text, help);
 		t = strstr(text, type);
-		assert_int_equal(count_of(text, help), h ? 1 : 0);
-		assert_int_equal(count_of(text, type), t ? 1 : 0);
+		assert_int_equal(text_count(text, help), h ? 1 : 0);
+		assert_int_equal(text_count(text, type), t ? 1 : 0);
 		if (!t)
 			continue;
 		assert_true(h && h < t);
@@ -387,7 +379,7 @@ static void every_counter_family(void **state)
 	begin(e, 0);
 	assert_int_equal(prom_expo_line(e, &l.line), 0);
 	text = end(e);
-	assert_int_equal(count_of(text, " counter\n"), 9); /* 8 counts and dropped_total */
+	assert_int_equal(text_count(text, " counter\n"), 9); /* 8 counts and dropped_total */
 	assert_true(value_of(text, "tmacg_cpu_clock_seconds_total", "host=\"node-1\"") == 2);
 	assert_true(value_of(text, "tmacg_cpu_migrations_total", "host=\"node-1\"") == 4);
 	assert_true(value_of(text, "tmacg_slots_total", "host=\"node-1\"") == 8);
@@ -441,7 +433,7 @@ static void k8s_labels_only_with_k8s(void **state)
 				  "cgroup=\"/system.slice/x.service\"} 0.5\n"));
 	assert_non_null(strstr(a, "\ntmacg_on_cpu_seconds_total{host=\"node-1\",namespace=\"shop\","
 				  "pod=\"cart-1\",cgroup=\"/kubepods/podu2\"} 0.5\n"));
-	assert_int_equal(count_of(a, "\ntmacg_on_cpu_seconds_total{"), 5);
+	assert_int_equal(text_count(a, "\ntmacg_on_cpu_seconds_total{"), 5);
 	assert_null(strstr(a, "=\"u1\"")); /* no uid or container id label */
 	assert_null(strstr(a, "=\"c1\""));
 	assert_non_null(strstr(b, "\ntmacg_on_cpu_seconds_total{host=\"node-1\",cgroup=\"/kubepods/"
@@ -550,7 +542,7 @@ static void node_samples_follow_the_model_and_the_line(void **state)
 	assert_non_null(strstr(a, want));
 	assert_non_null(strstr(b, "\ntmacg_tma_ratio{host=\"node-1\",cgroup=\"/svc\","
 				  "tma_node=\"Retiring.Heavy_Operations\",level=\"2\"} "));
-	assert_int_equal(count_of(b, "\ntmacg_tma_ratio{"), 2);
+	assert_int_equal(text_count(b, "\ntmacg_tma_ratio{"), 2);
 	assert_null(strstr(b, "Frontend"));
 	assert_null(strstr(b, "xxx"));
 	free(a);
@@ -692,10 +684,10 @@ static void measured_share_of_deep_nodes(void **state)
 	/* Levels 1-3 here read only groups on at every switch: no label. */
 	assert_non_null(strstr(l6, "\ntmacg_tma_ratio{host=\"node-1\",cgroup=\"/svc\","
 				   "tma_node=\"Backend.Memory.DRAM\",level=\"3\"} "));
-	assert_int_equal(count_of(l6, ",tma_groups=\""), 3 + 3);
+	assert_int_equal(text_count(l6, ",tma_groups=\""), 3 + 3);
 	/* Near's ratio divides by zero: not computed, its set's share given all the same. */
 	assert_null(strstr(l6, "tma_node=\"Backend.Memory.DRAM.Latency.Near\""));
-	assert_int_equal(count_of(l4, "\ntmacg_tma_measured_ratio{"), 2);
+	assert_int_equal(text_count(l4, "\ntmacg_tma_measured_ratio{"), 2);
 	assert_null(strstr(l4, "tma_groups=\"0+4\""));
 	assert_null(strstr(l4, "Far"));
 	assert_null(strstr(still, "measured"));
@@ -1027,7 +1019,7 @@ static void slot_counters_give_exact_shares(void **state)
 				"tma_node=\"Odd\""));
 	assert_null(strstr(two, "tma_node=\"switches\""));
 	assert_null(strstr(two, "level=\"0\""));
-	assert_int_equal(count_of(two, "\ntmacg_tma_node_slots_total{"), 3);
+	assert_int_equal(text_count(two, "\ntmacg_tma_node_slots_total{"), 3);
 	assert_non_null(strstr(two, "# TYPE tmacg_tma_node_slots_total counter\n"));
 	assert_non_null(strstr(two, "# TYPE tmacg_topdown_slots_total counter\n"));
 	/* A share below 0 adds nothing: a counter never decreases. */

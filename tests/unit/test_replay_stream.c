@@ -30,6 +30,7 @@
 #include "replay/replay_source.h"
 #include "replay/replay_top.h"
 #include "replay_text.h"
+#include "text_count.h"
 
 /* A software model's tmacg/1 line of cgroup CG, as a live run writes it (counts cut short). */
 #define SW_LINE(cg, model)                                                                      \
@@ -47,18 +48,9 @@ static const char *temp_file(const char *text)
 	return path;
 }
 
-static int occurrences(const char *text, const char *what)
-{
-	int n = 0;
-
-	for (const char *p = text; (p = strstr(p, what)); p += strlen(what))
-		n++;
-	return n;
-}
-
 static int lines_of(const char *text)
 {
-	return occurrences(text, "\n");
+	return text_count(text, "\n");
 }
 
 /* tmacg --replay path ARGS... --format json: exit code, stdout and stderr. */
@@ -105,7 +97,7 @@ static void lacking_events_named_once(void **state)
 
 	(void)state;
 	assert_int_equal(replay_cli(path, "icx", out, err, sizeof(out)), 0);
-	assert_int_equal(occurrences(err, "the recording lacks"), 1);
+	assert_int_equal(text_count(err, "the recording lacks"), 1);
 	if (!strstr(err, ":1: the recording lacks TOPDOWN.SLOTS and ") ||
 	    !strstr(err, "which model icx reads (it was measured with model software)"))
 		fail_msg("%s", err);
@@ -135,7 +127,7 @@ static void bad_lines_named_up_to_a_bound(void **state)
 	path = temp_file(text);
 	assert_int_equal(replay_cli(path, NULL, out, err, sizeof(out)), 1);
 	assert_int_equal(lines_of(out), 1);
-	assert_int_equal(occurrences(err, ": bad JSON: "), REPLAY_NAMED_MAX);
+	assert_int_equal(text_count(err, ": bad JSON: "), REPLAY_NAMED_MAX);
 	snprintf(want, sizeof(want), "%s:%d: bad JSON", path, REPLAY_NAMED_MAX);
 	assert_non_null(strstr(err, want));
 	snprintf(want, sizeof(want), "%s:%d: bad JSON", path, REPLAY_NAMED_MAX + 1);
@@ -348,7 +340,7 @@ static void follows(bool top)
 	} else {
 		assert_true(arrives(p.out[0], "\"cgroup\":\"/b\"", text, sizeof(text)));
 	}
-	assert_int_equal(occurrences(text, top ? "model software" : "\n"), top ? 1 : 2);
+	assert_int_equal(text_count(text, top ? "model software" : "\n"), top ? 1 : 2);
 	close(p.in[1]);
 	assert_int_equal(pthread_join(t, NULL), 0);
 	assert_int_equal(p.rc, 0);

@@ -22,6 +22,7 @@
 #include "cgroups/cgroup_tree.h"
 #include "model/model.h"
 #include "output/report.h"
+#include "text_count.h"
 
 static struct cgroup_mount mnt = { .dir = "/nonexistent", .root = "/" };
 static const char *const count_names[] = { "on_cpu_s", "cpu_utilization" };
@@ -185,15 +186,6 @@ static void interval_hands_losses_and_identity_to_every_line(void **state)
 	fixture_free(&fx);
 }
 
-static size_t occurrences(const char *text, const char *what)
-{
-	size_t n = 0;
-
-	for (const char *at = text; (at = strstr(at, what)); at += strlen(what))
-		n++;
-	return n;
-}
-
 /*
  * The JSON printer writes the members an interval's lines share once an
  * interval: the next interval's lines carry its own losses, not the first's.
@@ -210,8 +202,8 @@ static void each_json_interval_carries_its_own_losses(void **state)
 	assert_int_equal(report_interval(r, &fx.tree, 1.0, 5, 3), 0);
 	assert_int_equal(report_interval(r, &fx.tree, 1.0, 9, 8), 0);
 	fflush(fx.f);
-	assert_int_equal(occurrences(fx.out, "\"dropped\":5,\"map_full\":3"), 4);
-	assert_int_equal(occurrences(fx.out, "\"dropped\":9,\"map_full\":8"), 4);
+	assert_int_equal(text_count(fx.out, "\"dropped\":5,\"map_full\":3"), 4);
+	assert_int_equal(text_count(fx.out, "\"dropped\":9,\"map_full\":8"), 4);
 	report_free(r);
 	fixture_free(&fx);
 }
