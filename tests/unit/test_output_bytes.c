@@ -16,11 +16,13 @@
  * (tma_groups), on the ratios of the nodes of a set too: measured6.N.txt
  * were rewritten by regroup.py from f1b31fb's, and the label is checked and
  * taken out of the ratios before they are compared (without_groups).  Since
- * then one change is meant: ratios are written to 9
+ * then two changes are meant: ratios are written to 9
  * significant digits and measured shares to 4, cut toward zero (docs/output.md
- * "Numbers"); the fixtures keep the old full digits, and a number that differs
- * must be the old value so written, judged by glibc's printf, and only where
- * a ratio or a share stands.
+ * "Numbers"), and tmacg_tma_node_slots_total in whole slots, rounded to the
+ * nearest (docs/prometheus.md); the fixtures keep the old full digits, and a
+ * number that differs must be the old value so written, judged by glibc's
+ * printf (and libm's nearbyint), and only where a ratio, a share or a
+ * node's slots stand.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -148,9 +150,9 @@ static void fill(const struct lines *L, int i, struct report_line *l)
 				   .smt = true };
 }
 
-enum digits_rule { EXACT, RATIO_9, SHARE_4_CUT };
+enum digits_rule { EXACT, RATIO_9, SHARE_4_CUT, WHOLE };
 
-/* Which rule the number at got + at follows: a ratio's, a share's or none (exact). */
+/* Which rule the number at got + at follows: a ratio's, a share's, a node's slots' or none (exact). */
 static enum digits_rule rule_at(const char *got, size_t at)
 {
 	size_t start = at;
@@ -164,6 +166,8 @@ static enum digits_rule rule_at(const char *got, size_t at)
 		return RATIO_9;
 	if (!strncmp(got + start, "tmacg_tma_measured_ratio{", 25))
 		return SHARE_4_CUT;
+	if (!strncmp(got + start, "tmacg_tma_node_slots_total{", 27))
+		return WHOLE;
 	/* JSON: inside "metrics":{...} or "measured":{...} (node names hold no brace) */
 	for (size_t i = start; i < at; i++) {
 		if (!strncmp(got + i, "\"metrics\":{", 11))
@@ -176,13 +180,15 @@ static enum digits_rule rule_at(const char *got, size_t at)
 	return rule;
 }
 
-/* w as the rule writes it, read back: printf's %.8e, or the first 4 of its exact digits. */
+/* w as the rule writes it, read back: printf's %.8e, the first 4 of its exact digits, or whole. */
 static double stated(double w, enum digits_rule rule)
 {
 	char text[80], cut[80];
 	char *e;
 	int kept = 0, n = 0;
 
+	if (rule == WHOLE)
+		return nearbyint(w);
 	if (rule == RATIO_9) {
 		snprintf(text, sizeof(text), "%.8e", w);
 		return strtod(text, NULL);
@@ -226,6 +232,7 @@ static void same_but_stated_digits(const char *name, const char *want, const cha
 						 name, j, (int)lg, got + j, (int)lw, want + i,
 						 rule == EXACT	 ? "exact" :
 						 rule == RATIO_9 ? "9 digits" :
+						 rule == WHOLE	 ? "whole" :
 								   "4 digits cut");
 			}
 			i += lw;

@@ -516,7 +516,12 @@ static void node_samples_end(struct prom_expo *e, enum prom_rows_family fam)
  * over rate() of the total is then the node's share over any window (the
  * slot-weighted mean of the interval shares), however the scrapes fall.  A
  * share below 0 (TMA's formulas can give -0.01) counts as 0: a counter never
- * decreases.  Models without SLOTS (srf, cwf, generic, software) have none.
+ * decreases.  A node's total is written in whole slots, summed exactly and
+ * rounded when written (a rounded sum that never decreases never does
+ * either): a slot is a whole unit, its fraction only the share's rounding,
+ * and writing that took 16 or 17 digits, the formatter's slow path (a
+ * tenth of a level-3 scrape's instructions).  Models without SLOTS (srf,
+ * cwf, generic, software) have none.
  */
 static int slot_counters(struct prom_expo *e, struct series_state *s, const struct report_line *l)
 {
@@ -558,7 +563,7 @@ static int slot_counters(struct prom_expo *e, struct series_state *s, const stru
 			s->node_slots[i] += r->value[i] > 0 ? r->value[i] * r->slots : 0;
 		}
 		if (!isnan(s->node_slots[i]))
-			node_sample(e, i, s->node_slots[i]);
+			node_sample(e, i, nearbyint(s->node_slots[i]));
 	}
 	node_samples_end(e, PROM_ROWS_NODE_SLOTS);
 	return 0;
