@@ -164,7 +164,8 @@ static double json_round(const struct variant *v, int lines, FILE *out)
 	struct report_line l;
 	double t0 = now_ns();
 
-	json_printer_begin_interval(v->json); /* a round is an interval, as report_interval's */
+	fill_line(v, 0, &l); /* a round is an interval, as report_interval's */
+	json_printer_begin_interval(v->json, &l);
 	for (int i = 0; i < lines; i++) {
 		fill_line(v, i, &l);
 		if (json_printer_line(v->json, out, &l))

@@ -325,8 +325,6 @@ static void shared_members_follow_each_interval(void **state)
 	assert_non_null(p);
 	assert_non_null(f);
 	for (int step = 0; step < 8; step++) {
-		if (step >= 2) /* each step after the second a new interval */
-			json_printer_begin_interval(p);
 		if (step == 7)
 			for (int k = 0; k < model_node_count(m); k++)
 				why[k] = "perf_event_open: Invalid argument";
@@ -342,6 +340,8 @@ static void shared_members_follow_each_interval(void **state)
 			r.host = "node-2";
 		if (step == 6)
 			r.smt_unknown = true;
+		if (step != 1) /* each step but the second a new interval */
+			json_printer_begin_interval(p, &r);
 		alone[n++] = render(&r);
 		assert_int_equal(json_printer_line(p, f, &r), 0);
 	}
@@ -363,6 +363,53 @@ static void shared_members_follow_each_interval(void **state)
 	free(why);
 	model_result_free(result);
 	model_free(m);
+}
+
+/*
+ * A printer never told of an interval (json_printer_begin_interval) has no
+ * shared text to copy: each line writes its own head, quality and tail, as
+ * written alone, whatever differs between them.
+ */
+static void lines_outside_an_interval_write_their_own(void **state)
+{
+	static const char *const names[] = { "on_cpu_s" };
+	static const double values[] = { 0.5 };
+	struct report_line r = { .time = { 1700000000, 5 },
+				 .interval_s = 1,
+				 .host = "node-1",
+				 .model = "software",
+				 .tma_version = "-",
+				 .cgroup = "/a",
+				 .ncounts = 1,
+				 .count_names = names,
+				 .count_values = values,
+				 .running_min = 1,
+				 .instance = "1@t",
+				 .retire_latency = "none" };
+	struct json_printer *p = json_printer_new(&r);
+	char *buf = NULL, *first, *second;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(p);
+	assert_non_null(f);
+	first = render(&r);
+	assert_int_equal(json_printer_line(p, f, &r), 0);
+	r.host = "node-2";
+	r.dropped = 3;
+	r.time.tv_sec++;
+	second = render(&r);
+	assert_int_equal(json_printer_line(p, f, &r), 0);
+	assert_int_equal(json_printer_flush(p, f), 0);
+	fclose(f);
+	assert_int_equal(strlen(buf), strlen(first) + strlen(second));
+	assert_memory_equal(buf, first, strlen(first));
+	assert_string_equal(buf + strlen(first), second);
+	free(first);
+	free(second);
+	free(buf);
+	json_printer_free(p);
 }
 
 /*
@@ -772,6 +819,7 @@ int main(void)
 		cmocka_unit_test(doubles_print_shortest_round_trip),
 		cmocka_unit_test(every_key_reads_back_exactly),
 		cmocka_unit_test(shared_members_follow_each_interval),
+		cmocka_unit_test(lines_outside_an_interval_write_their_own),
 		cmocka_unit_test(measured_fractions_in_quality),
 		cmocka_unit_test(measured_only_for_reported_nodes),
 		cmocka_unit_test(unmeasured_reasons_in_quality),

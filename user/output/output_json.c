@@ -94,9 +94,9 @@ struct json_printer {
 	 */
 	struct json_writer *batch;
 	/*
-	 * The members every line of an interval shares, as text: made from the
-	 * interval's first line (json_printer_begin_interval drops it), copied
-	 * into the others.
+	 * The members every line of an interval shares, as text: made by
+	 * json_printer_begin_interval from what the interval's lines share,
+	 * copied into each of them.
 	 */
 	struct shared_text {
 		bool made;
@@ -331,8 +331,6 @@ static bool printer_fits(const struct json_printer *p, const struct report_line 
 
 static void line_text(const struct json_printer *p, struct json_writer *w,
 		      const struct report_line *r, const struct shared_text *shared);
-static const struct shared_text *shared_text_for(struct json_printer *p,
-						 const struct report_line *r);
 
 /* Hands f the text w holds, emptied then; 0 or why f failed. */
 static int write_text(struct json_writer *w, FILE *f)
@@ -379,16 +377,10 @@ int json_printer_line(struct json_printer *p, FILE *f, const struct report_line 
 			return -ENOMEM;
 		json_writer_init(p->batch);
 	}
-	line_text(p, p->batch, r, shared_text_for(p, r));
+	line_text(p, p->batch, r, p->shared.made ? &p->shared : NULL);
 	if (json_writer_failed(p->batch) || json_writer_length(p->batch) >= JSON_BATCH_BYTES)
 		return write_text(p->batch, f);
 	return 0;
-}
-
-void json_printer_begin_interval(struct json_printer *p)
-{
-	if (p)
-		p->shared.made = false;
 }
 
 int json_printer_flush(struct json_printer *p, FILE *f)
@@ -434,36 +426,31 @@ static void tail_members(struct json_writer *w, const struct report_line *r)
 	add_latencies_given(w, r);
 }
 
-/*
- * The text of the interval's shared members, made from r, its first line
- * (1,000 lines, one text).  NULL when out of memory: the line writes them
- * itself.
- */
-static const struct shared_text *shared_text_for(struct json_printer *p,
-						 const struct report_line *r)
+void json_printer_begin_interval(struct json_printer *p, const struct report_line *interval)
 {
-	struct shared_text *s = &p->shared;
+	struct shared_text *s = p ? &p->shared : NULL;
 	struct json_writer w;
 	const char *text;
 	size_t len;
 	char *copy;
 
-	if (s->made)
-		return s;
+	if (!s)
+		return;
+	s->made = false;
 	json_writer_init(&w);
 	/* "{head}{quality's}{tail}": each run of members between its braces */
 	jw_begin_object(&w);
-	head_members(&w, r);
+	head_members(&w, interval);
 	s->head_len = json_writer_length(&w) - 1;
 	jw_end_object(&w);
 	jw_begin_object(&w);
 	s->quality_at = json_writer_length(&w);
-	quality_shared_members(&w, r);
+	quality_shared_members(&w, interval);
 	s->quality_len = json_writer_length(&w) - s->quality_at;
 	jw_end_object(&w);
 	jw_begin_object(&w);
 	s->tail_at = json_writer_length(&w);
-	tail_members(&w, r);
+	tail_members(&w, interval);
 	s->tail_len = json_writer_length(&w) - s->tail_at;
 	text = json_writer_text(&w, &len);
 	copy = json_writer_failed(&w) ? NULL : malloc(len);
@@ -471,11 +458,10 @@ static const struct shared_text *shared_text_for(struct json_printer *p,
 		memcpy(copy, text, len);
 		free(s->text);
 		s->text = copy;
-		s->unmeasured_from = first_unmeasured(r);
+		s->unmeasured_from = first_unmeasured(interval);
 		s->made = true;
 	}
 	json_writer_release(&w);
-	return s->made ? s : NULL;
 }
 
 /* The line's text, appended to w; shared: as add_quality's. */

@@ -28,13 +28,14 @@ void json_printer_free(struct json_printer *p);
  */
 int json_printer_line(struct json_printer *p, FILE *f, const struct report_line *r);
 /*
- * A new interval: its lines' time, losses and facts may differ from the
- * last one's.  The members an interval's lines share (docs/output.md's
- * head, quality's from smt_shared, the tail) are made once from its first
- * line and copied into the others, so every line until the next call must
- * share them (report_interval's do).
+ * A new interval: interval holds what its lines share, the run's facts
+ * with the interval's time, length, host, losses and instance (every
+ * member but the cgroup's own).  The members they make (docs/output.md's
+ * head, quality's from smt_shared, the tail) are made into one text here
+ * and copied into each line until the next call.  A printer never told of
+ * an interval, or out of memory making that text, writes each line's own.
  */
-void json_printer_begin_interval(struct json_printer *p);
+void json_printer_begin_interval(struct json_printer *p, const struct report_line *interval);
 int json_printer_flush(struct json_printer *p, FILE *f);
 /* A line on its own, written at once (a replay's). */
 int output_json_line(FILE *f, const struct report_line *r);

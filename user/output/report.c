@@ -288,6 +288,19 @@ int report_write_html(struct report *r, const char *kernel, FILE *f)
 	return err ? err : html_report_write(r->html, f);
 }
 
+/* What every line of the interval shares: the run's facts, the interval's time, host and losses. */
+static void interval_line(const struct report *r, const struct line_ctx *lc,
+			  struct report_line *line)
+{
+	*line = r->facts;
+	line->time = lc->now;
+	line->interval_s = lc->interval_s;
+	line->host = r->host;
+	line->dropped = lc->dropped;
+	line->map_full = lc->map_full;
+	line->instance = r->instance;
+}
+
 static int emit(struct report *r, const struct line_ctx *lc, const char *name, uint64_t id,
 		const struct cgroup_node *node, const struct report_task_entry *task,
 		const struct tmacg_acc *sum)
@@ -296,16 +309,14 @@ static int emit(struct report *r, const struct line_ctx *lc, const char *name, u
 	const struct resource *ident =
 		node && r->identify ? r->identify(node, r->identify_ctx) : NULL;
 	struct report_task rt;
-	struct report_line line = r->facts;
+	struct report_line line;
 
 	r->cfg.evaluate(r->cfg.evaluate_ctx, sum, lc->interval_s, r->counts, r->result);
 	if (ident) {
 		res = *ident;
 		res.host = r->host;
 	}
-	line.time = lc->now;
-	line.interval_s = lc->interval_s;
-	line.host = r->host;
+	interval_line(r, lc, &line);
 	line.cgroup = name;
 	line.cgroup_id = id;
 	line.resource = &res;
@@ -317,9 +328,6 @@ static int emit(struct report *r, const struct line_ctx *lc, const char *name, u
 	}
 	line.count_values = r->counts;
 	line.running_min = acc_running_min(&r->cfg.layout, sum);
-	line.dropped = lc->dropped;
-	line.map_full = lc->map_full;
-	line.instance = r->instance;
 	line.result = r->result;
 	if (r->sink && !task)
 		r->sink->line(r->sink->ctx, &line);
@@ -398,6 +406,7 @@ int report_interval(struct report *r, struct cgroup_tree *t, double interval_s, 
 	struct cgroup_node **lines;
 	struct cgroup_node *node;
 	struct line_ctx lc = { .interval_s = interval_s, .dropped = dropped, .map_full = map_full };
+	struct report_line interval;
 	size_t n = 0, cur = 0, shown;
 	bool any_other = false;
 	int err = 0;
@@ -406,21 +415,10 @@ int report_interval(struct report *r, struct cgroup_tree *t, double interval_s, 
 		return -ENOMEM;
 	lines = r->lines;
 	clock_gettime(CLOCK_REALTIME, &lc.now);
-	json_printer_begin_interval(r->json);
-	if (r->sink) {
-		struct report_line head = { .time = lc.now,
-					    .interval_s = interval_s,
-					    .host = r->host,
-					    .model = r->facts.model,
-					    .tma_version = r->facts.tma_version,
-					    .dropped = dropped,
-					    .map_full = map_full,
-					    .topdown_fixed = r->facts.topdown_fixed,
-					    .smt = r->facts.smt,
-					    .pmu_slots = r->facts.pmu_slots };
-
-		r->sink->begin(r->sink->ctx, &head);
-	}
+	interval_line(r, &lc, &interval);
+	json_printer_begin_interval(r->json, &interval);
+	if (r->sink)
+		r->sink->begin(r->sink->ctx, &interval);
 	while ((node = cgroup_tree_next(t, &cur)))
 		if (cgroup_node_reported(node))
 			lines[n++] = node;
