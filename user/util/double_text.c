@@ -298,28 +298,29 @@ static bool printf_read_back(double v, int p, struct dec *d)
 	return true;
 }
 
-/* d's digits, the zeros they end in left off, as d.ddde-05 (from out; DOUBLE_TEXT_MAX bytes). */
+/*
+ * d's digits, the zeros they end in left off, as d.ddde-05 (from o; room
+ * for DOUBLE_TEXT_MAX bytes from the sign): the digits written a place on,
+ * the first moved before the point.
+ */
 static char *exponent_form(const struct dec *d, char *o)
 {
-	char digits[24];
-	int nd = d->nd;
 	unsigned ax = (unsigned)abs(d->x);
+	char *end;
 
-	put_digits(d->n, nd, digits);
-	while (nd > 1 && digits[nd - 1] == '0')
-		nd--;
-	*o++ = digits[0];
-	if (nd > 1)
-		*o++ = '.';
-	for (int i = 1; i < nd; i++)
-		*o++ = digits[i];
-	*o++ = 'e';
-	*o++ = d->x < 0 ? '-' : '+';
+	put_digits(d->n, d->nd, o + 1);
+	o[0] = o[1];
+	o[1] = '.';
+	for (end = o + d->nd + 1; end[-1] == '0'; end--)
+		;
+	end -= end[-1] == '.';
+	*end++ = 'e';
+	*end++ = d->x < 0 ? '-' : '+';
 	if (ax >= 100)
-		*o++ = (char)('0' + ax / 100);
-	o[0] = (char)('0' + ax / 10 % 10);
-	o[1] = (char)('0' + ax % 10);
-	return o + 2;
+		*end++ = (char)('0' + ax / 100);
+	end[0] = (char)('0' + ax / 10 % 10);
+	end[1] = (char)('0' + ax % 10);
+	return end + 2;
 }
 
 /*
