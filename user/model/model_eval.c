@@ -36,7 +36,19 @@ struct ctx {
 	bool absent; /* an absent input, or a node null for one, was read */
 };
 
-static double run(struct ctx *c, int pc, double *sp);
+/*
+ * A subset's node values, run as one: each formula's OP_RET stores its
+ * node's value (store_value) and goes on to the next node's formula, not
+ * back to a loop that calls run again for it (a level-3 evaluation runs 41
+ * formulas of some 8 ops each: the calls cost as much as their ops).
+ */
+struct value_run {
+	const int *order; /* the nodes, in dependency order */
+	int n, k;	  /* how many; the one running */
+	double *stack;	  /* where each formula's values start */
+};
+
+static double run(struct ctx *c, int pc, double *sp, struct value_run *vr);
 
 /* A helper's value and failure depend only on the input: compute it once per evaluation. */
 static double helper(struct ctx *c, int h, double *sp)
@@ -47,7 +59,7 @@ static double helper(struct ctx *c, int h, double *sp)
 		bool saved = c->bad, saved_absent = c->absent;
 
 		c->bad = c->absent = false;
-		ri->hval[h] = run(c, c->m->code.helper_pc[h], sp);
+		ri->hval[h] = run(c, c->m->code.helper_pc[h], sp, NULL);
 		ri->hstate[h] = c->absent ? 3 : c->bad ? 2 : 1;
 		c->bad = saved;
 		c->absent = saved_absent;
@@ -81,12 +93,28 @@ static inline double input_operand(double v, bool *bad)
 		break
 
 /*
- * Runs one compiled formula with its values stacked from sp up; returns its
- * value.  The inputs are read into locals first: c->bad and c->absent are
- * written as the code runs, and a store through a bool may alias any
- * pointer the loop would otherwise reload from c after it.
+ * Node i's value v, as its formula's run left it: null where the formula
+ * failed, read an absent input or its threshold failed; else capped.
  */
-static double run(struct ctx *c, int pc, double *sp)
+static void store_value(struct ctx *c, int i, double v)
+{
+	c->ri->absent[i] = c->absent;
+	if (c->bad || c->absent || c->ri->tfail[i])
+		v = NAN;
+	else if (v > c->m->nodes[i].cap)
+		v = c->m->nodes[i].cap;
+	c->ri->r.value[i] = v;
+}
+
+/*
+ * Runs one compiled formula with its values stacked from sp up; returns its
+ * value.  With vr, runs vr's node formulas one after another from the
+ * first, each value stored (returns 0).  The inputs are read into locals
+ * first: c->bad and c->absent are written as the code runs, and a store
+ * through a bool may alias any pointer the loop would otherwise reload
+ * from c after it.
+ */
+static double run(struct ctx *c, int pc, double *sp, struct value_run *vr)
 {
 	const struct model_op *ops = c->m->code.ops, *ip = ops + pc;
 	const double *num = c->m->code.num;
@@ -168,7 +196,15 @@ static double run(struct ctx *c, int pc, double *sp)
 			ip = ops + o.arg;
 			break;
 		case OP_RET:
-			return sp[-1];
+			if (!vr)
+				return sp[-1];
+			store_value(c, vr->order[vr->k], sp[-1]);
+			if (++vr->k == vr->n)
+				return 0;
+			c->bad = c->absent = false;
+			sp = vr->stack;
+			ip = ops + c->m->code.node_pc[vr->order[vr->k]];
+			break;
 			BINARY_CASE(EXPR_ADD);
 			BINARY_CASE(EXPR_SUB);
 			BINARY_CASE(EXPR_MUL);
@@ -189,7 +225,7 @@ static double run(struct ctx *c, int pc, double *sp)
 
 static double eval_block(struct ctx *c, int pc)
 {
-	return run(c, pc, c->ri->stack);
+	return run(c, pc, c->ri->stack, NULL);
 }
 
 struct model_result *model_result_new(const struct tma_model *m)
@@ -322,23 +358,13 @@ static void find_bottleneck(const struct tma_model *m, struct model_result *r)
 static void eval_values(struct ctx *c, const struct model_subset *s)
 {
 	const struct tma_model *m = c->m;
-	struct model_result *out = &c->ri->r;
+	struct value_run vr = { s->order, s->norder, 0, c->ri->stack };
 
 	memset(c->ri->hstate, 0, m->nhelpers);
-	for (int k = 0; k < s->norder; k++) {
-		int i = s->order[k];
-		const struct model_entry *e = &m->nodes[i];
-		double v;
-
-		c->bad = c->absent = false;
-		v = eval_block(c, m->code.node_pc[i]);
-		c->ri->absent[i] = c->absent;
-		if (c->bad || c->absent || c->ri->tfail[i])
-			v = NAN;
-		else if (v > e->cap)
-			v = e->cap;
-		out->value[i] = v;
-	}
+	if (!s->norder)
+		return;
+	c->bad = c->absent = false;
+	run(c, m->code.node_pc[s->order[0]], vr.stack, &vr);
 }
 
 int model_eval(const struct tma_model *m, const struct model_input *in, struct model_result *out)
