@@ -446,6 +446,73 @@ static void keys_of_every_length(void **state)
 }
 
 /*
+ * One call's members take no more than the room it makes for them at once:
+ * 20 members, keys of 33 to 52 bytes (longer than the block a short key is
+ * copied as, which leaves no room to spare), each number the longest text
+ * of its form, written with the heap buffer (AddressSanitizer watches its
+ * end) filled to leave every room from none to more than theirs, so that
+ * some calls find just the room they asked for.  Each text is the one
+ * written a member at a time.  Fails (under AddressSanitizer) where the
+ * room counted for a member is short of what it writes.
+ */
+static void members_fit_the_room_they_make(void **state)
+{
+	static const double longest[] = { -1.2345678901234567e-308, -1.23456789e-100, 0.123456789 };
+	static const enum jw_form forms[] = { JW_EXACT, JW_RATIO, JW_SHARE };
+	static char spaces[2096];
+	char names[20][80];
+	const char *name[20];
+	double values[20];
+	struct jw_keys *keys;
+
+	(void)state;
+	memset(spaces, ' ', sizeof(spaces));
+	for (int j = 0; j < 20; j++) {
+		memset(names[j], 'a' + j % 26, (size_t)(33 + j));
+		names[j][33 + j] = '\0';
+		name[j] = names[j];
+	}
+	keys = jw_keys_new(20, name);
+	assert_non_null(keys);
+	for (int f = 0; f < 3; f++) {
+		for (int j = 0; j < 20; j++) /* shares differ: none copied from an earlier one */
+			values[j] = longest[f] * (forms[f] == JW_SHARE ? 1 - j / 1024.0 : 1);
+		for (int room = 0; room < 2000; room++) {
+			/* the bytes before: the buffer grown once (to twice the inline) holds room more */
+			int before = 2 * JSON_WRITER_INLINE - room;
+			struct json_writer w, one;
+			const char *a, *b;
+			size_t na, nb;
+
+			json_writer_init(&w);
+			json_writer_init(&one);
+			for (int i = 0; i < before; i += (int)sizeof(spaces))
+				jw_raw(&w, spaces,
+				       before - i < (int)sizeof(spaces) ? (size_t)(before - i) :
+									  sizeof(spaces));
+			jw_begin_object(&w);
+			jw_number_members(&w, keys, 20, values, NULL, forms[f], NULL, false);
+			jw_end_object(&w);
+			jw_begin_object(&one);
+			for (int j = 0; j < 20; j++) {
+				jw_key(&one, name[j]);
+				jw_number(&one, values[j], forms[f]);
+			}
+			jw_end_object(&one);
+			assert_false(json_writer_failed(&w));
+			a = json_writer_text(&w, &na);
+			b = json_writer_text(&one, &nb);
+			assert_true(na > nb);
+			assert_int_equal(na - nb, (size_t)before);
+			assert_memory_equal(a + na - nb, b, nb);
+			json_writer_release(&w);
+			json_writer_release(&one);
+		}
+	}
+	jw_keys_free(keys);
+}
+
+/*
  * Each form writes its formatter's text (util/double_text.h), null where
  * the value is not finite: values and those whose bits differ by one or
  * two, -0 beside 0.
@@ -560,6 +627,7 @@ int main(void)
 		cmocka_unit_test(grows_past_inline_buffer),
 		cmocka_unit_test(number_members_mix_with_members),
 		cmocka_unit_test(keys_of_every_length),
+		cmocka_unit_test(members_fit_the_room_they_make),
 		cmocka_unit_test(numbers_in_their_forms),
 		cmocka_unit_test(members_text_joins_an_object),
 		cmocka_unit_test(misuse_is_flagged),

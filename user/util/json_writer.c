@@ -400,7 +400,9 @@ void jw_double(struct json_writer *w, double d)
 struct jw_keys {
 	int n;
 	size_t *at, *len; /* key i: len[i] bytes from text + at[i] */
-	char *text;	  /* the keys one after another, KEY_BLOCK zeros after the last */
+	/* room[j]: the most members 0..j-1 take, each a comma, its key (a block at least), a number */
+	size_t *room;
+	char *text; /* the keys one after another, KEY_BLOCK zeros after the last */
 };
 
 void jw_keys_free(struct jw_keys *k)
@@ -409,6 +411,7 @@ void jw_keys_free(struct jw_keys *k)
 		return;
 	free(k->at);
 	free(k->len);
+	free(k->room);
 	free(k->text);
 	free(k);
 }
@@ -423,14 +426,17 @@ struct jw_keys *jw_keys_new(int n, const char *const *names)
 	k->n = n;
 	k->at = calloc((size_t)n + 1, sizeof(*k->at));
 	k->len = calloc((size_t)n + 1, sizeof(*k->len));
+	k->room = calloc((size_t)n + 1, sizeof(*k->room));
 	json_writer_init(&w);
-	for (int i = 0; i < n && k->at && k->len; i++) {
+	for (int i = 0; i < n && k->at && k->len && k->room; i++) {
 		k->at[i] = w.len;
 		put_string(&w, names[i] ? names[i] : "");
 		put_byte(&w, ':');
 		k->len[i] = w.len - k->at[i];
+		k->room[i + 1] = k->room[i] + 1 + (k->len[i] > KEY_BLOCK ? k->len[i] : KEY_BLOCK) +
+				 DOUBLE_TEXT_MAX;
 	}
-	if (k->at && k->len && !w.failed)
+	if (k->at && k->len && k->room && !w.failed)
 		k->text = malloc(w.len + KEY_BLOCK);
 	if (!k->text) {
 		json_writer_release(&w);
@@ -457,10 +463,18 @@ static inline struct share_seen *share_slot(struct share_seen *seen, uint64_t bi
 	return &seen[(bits * UINT64_C(0x9e3779b97f4a7c15)) >> 59];
 }
 
-void jw_number_members(struct json_writer *w, const struct jw_keys *keys, int n,
-		       const double *values, const int *index, enum jw_form form,
-		       const unsigned char *forms, bool skip_nan)
+/*
+ * jw_number_members' loop, inlined where form and forms are constants (one
+ * copy for each way a printer calls it): no choice of form per member.
+ * The room for all n members is there already.  comma_out: whether the
+ * object has a member before, then after them.
+ */
+static inline __attribute__((always_inline)) char *
+number_members(struct json_writer *w, const struct jw_keys *keys, int n, const double *values,
+	       const int *index, enum jw_form form, const unsigned char *forms, bool skip_nan,
+	       char *o, bool *comma_out)
 {
+	bool comma = *comma_out;
 	/*
 	 * The shares of a line repeat (quality.measured: one per set of perf
 	 * groups, some 19 for a level-6 line's 88 nodes): each one's text is
@@ -468,38 +482,18 @@ void jw_number_members(struct json_writer *w, const struct jw_keys *keys, int n,
 	 * two shares in one slot: the later one's is remembered.
 	 */
 	struct share_seen seen[SHARE_SLOTS];
-	bool comma;
-	char *o, *end;
 
-	if (!n || w->failed)
-		return;
-	if (w->after_key || !w->depth || n > keys->n) {
-		w->failed = true;
-		return;
-	}
 	if (form == JW_SHARE)
 		memset(seen, 0, sizeof(seen));
-	o = w->buf + w->len;
-	end = w->buf + w->cap;
-	comma = (w->has_item >> (w->depth - 1)) & 1;
 	for (int j = 0; j < n; j++) {
 		double v = values[index ? index[j] : j];
 		const char *key = keys->text + keys->at[j];
-		size_t len = keys->len[j], room;
+		size_t len = keys->len[j];
 		struct share_seen *slot;
 		uint64_t bits;
 
 		if (skip_nan && isnan(v))
 			continue;
-		/* a comma, the key (a block at least), the number */
-		room = 1 + (len > KEY_BLOCK ? len : KEY_BLOCK) + DOUBLE_TEXT_MAX;
-		if ((size_t)(end - o) < room) {
-			w->len = (size_t)(o - w->buf);
-			if (!grow(w, room))
-				return;
-			o = w->buf + w->len;
-			end = w->buf + w->cap;
-		}
 		*o = ',';
 		o += comma;
 		comma = true;
@@ -523,6 +517,36 @@ void jw_number_members(struct json_writer *w, const struct jw_keys *keys, int n,
 		}
 		o += slot->len;
 	}
+	*comma_out = comma;
+	return o;
+}
+
+void jw_number_members(struct json_writer *w, const struct jw_keys *keys, int n,
+		       const double *values, const int *index, enum jw_form form,
+		       const unsigned char *forms, bool skip_nan)
+{
+	bool comma;
+	char *o;
+
+	if (!n || w->failed)
+		return;
+	if (w->after_key || !w->depth || n > keys->n) {
+		w->failed = true;
+		return;
+	}
+	/* room for every member at once: each one's most, summed when the keys were made */
+	if (w->cap - w->len < keys->room[n] && !grow(w, keys->room[n]))
+		return;
+	o = w->buf + w->len;
+	comma = (w->has_item >> (w->depth - 1)) & 1;
+	if (forms)
+		o = number_members(w, keys, n, values, index, JW_EXACT, forms, skip_nan, o, &comma);
+	else if (form == JW_RATIO)
+		o = number_members(w, keys, n, values, index, JW_RATIO, NULL, skip_nan, o, &comma);
+	else if (form == JW_SHARE)
+		o = number_members(w, keys, n, values, index, JW_SHARE, NULL, skip_nan, o, &comma);
+	else
+		o = number_members(w, keys, n, values, index, JW_EXACT, NULL, skip_nan, o, &comma);
 	w->has_item |= (uint32_t)comma << (w->depth - 1);
 	w->len = (size_t)(o - w->buf);
 }

@@ -96,8 +96,9 @@ void jw_keys_free(struct jw_keys *k);
  * call: member j is key j of keys (n 0: keys may be NULL), its value
  * values[index[j]] (values[j] where index is NULL) in form, or in
  * forms[j] where forms is not NULL; a NaN value with skip_nan leaves the
- * member out.  Each member checks its room against an end held in a
- * local: no call a member but the number's.
+ * member out.  The room for all n is made once, from the most each key's
+ * member takes (counted when the keys were made): no check and no call a
+ * member but the number's.
  */
 void jw_number_members(struct json_writer *w, const struct jw_keys *keys, int n,
 		       const double *values, const int *index, enum jw_form form,
