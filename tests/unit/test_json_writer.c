@@ -457,7 +457,8 @@ static void keys_of_every_length(void **state)
  */
 static void members_fit_the_room_they_make(void **state)
 {
-	static const double longest[] = { -1.2345678901234567e-308, -1.23456789e-100, 0.123456789 };
+	static const double longest[] = { -1.2345678901234567e-308, -1.23456789e-100,
+					  -1.2345678901234567e-308 };
 	static const enum jw_form forms[] = { JW_EXACT, JW_RATIO, JW_SHARE };
 	static char spaces[2096];
 	char names[20][80];
@@ -475,8 +476,8 @@ static void members_fit_the_room_they_make(void **state)
 	keys = jw_keys_new(20, name);
 	assert_non_null(keys);
 	for (int f = 0; f < 3; f++) {
-		for (int j = 0; j < 20; j++) /* shares differ: none copied from an earlier one */
-			values[j] = longest[f] * (forms[f] == JW_SHARE ? 1 - j / 1024.0 : 1);
+		for (int j = 0; j < 20; j++) /* shares in threes: copied from an earlier one */
+			values[j] = longest[f] * (forms[f] == JW_SHARE ? 1 - j % 3 / 1024.0 : 1);
 		for (int room = 0; room < 2000; room++) {
 			/* the bytes before: the buffer grown once (to twice the inline) holds room more */
 			int before = 2 * JSON_WRITER_INLINE - room;

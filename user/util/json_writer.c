@@ -390,12 +390,13 @@ void jw_double(struct json_writer *w, double d)
 }
 
 /*
- * A key's text is copied as one block of KEY_BLOCK bytes where it is no
- * longer (two vector moves, not a call to memcpy): the table holds
- * KEY_BLOCK bytes after its last text, so such a block never reads past
- * the table, and the member's room counts KEY_BLOCK for its key.
+ * A key's text is copied in blocks of KEY_BLOCK bytes (two vector moves
+ * each, not a call to memcpy): the table holds KEY_BLOCK bytes after its
+ * last text, so a block never reads past the table, and the last block's
+ * bytes past the key land where the member's number goes, in its room.
  */
 #define KEY_BLOCK 32
+_Static_assert(DOUBLE_TEXT_MAX >= KEY_BLOCK, "a key's last block spills into the number's room");
 
 struct jw_keys {
 	int n;
@@ -464,6 +465,26 @@ static inline struct share_seen *share_slot(struct share_seen *seen, uint64_t bi
 }
 
 /*
+ * A share's text, len bytes written earlier in the buffer at from, again at
+ * o (room for DOUBLE_TEXT_MAX): one block of SHARE_BLOCK where it is no
+ * longer, read whole before it is written (the two may overlap where the
+ * key between them is short), not a call to memcpy.
+ */
+#define SHARE_BLOCK 16
+
+static inline void copy_earlier(char *o, const char *from, size_t len)
+{
+	char block[SHARE_BLOCK];
+
+	if (len > SHARE_BLOCK) {
+		memmove(o, from, len);
+		return;
+	}
+	memcpy(block, from, SHARE_BLOCK);
+	memcpy(o, block, SHARE_BLOCK);
+}
+
+/*
  * jw_number_members' loop, inlined where form and forms are constants (one
  * copy for each way a printer calls it): no choice of form per member.
  * The room for all n members is there already.  comma_out: whether the
@@ -497,10 +518,10 @@ number_members(struct json_writer *w, const struct jw_keys *keys, int n, const d
 		*o = ',';
 		o += comma;
 		comma = true;
-		if (len <= KEY_BLOCK)
-			memcpy(o, key, KEY_BLOCK);
-		else
-			memcpy(o, key, len);
+		memcpy(o, key, KEY_BLOCK);
+		/* a long key's other blocks, the last one's bytes past it within the number's room */
+		for (size_t at = KEY_BLOCK; at < len; at += KEY_BLOCK)
+			memcpy(o + at, key + at, KEY_BLOCK);
 		o += len;
 		if (form != JW_SHARE) {
 			o += number_text(v, forms ? (enum jw_form)forms[j] : form, o);
@@ -509,7 +530,7 @@ number_members(struct json_writer *w, const struct jw_keys *keys, int n, const d
 		memcpy(&bits, &v, sizeof(bits));
 		slot = share_slot(seen, bits);
 		if (slot->len && slot->bits == bits) {
-			memcpy(o, w->buf + slot->at, slot->len);
+			copy_earlier(o, w->buf + slot->at, slot->len);
 		} else {
 			slot->bits = bits;
 			slot->at = (size_t)(o - w->buf);
@@ -539,7 +560,9 @@ void jw_number_members(struct json_writer *w, const struct jw_keys *keys, int n,
 		return;
 	o = w->buf + w->len;
 	comma = (w->has_item >> (w->depth - 1)) & 1;
-	if (forms)
+	if (forms && !index) /* a line's counts */
+		o = number_members(w, keys, n, values, NULL, JW_EXACT, forms, skip_nan, o, &comma);
+	else if (forms)
 		o = number_members(w, keys, n, values, index, JW_EXACT, forms, skip_nan, o, &comma);
 	else if (form == JW_RATIO)
 		o = number_members(w, keys, n, values, index, JW_RATIO, NULL, skip_nan, o, &comma);
