@@ -311,9 +311,13 @@ static bool eval_thresholds(struct ctx *c, const struct model_subset *s)
 	for (int k = 0; k < s->ntorder; k++) {
 		int i = s->torder[k];
 
-		if (!isnan(r->value[i]))
+		if (!isnan(r->value[i])) {
 			eval_threshold(c, i);
+			failed |= c->ri->tfail[i];
+		}
 	}
+	if (!s->ntloop) /* that pass was the last */
+		return failed;
 	/* bounded, so that a "not X over threshold" flip-flop stops */
 	for (int pass = 0; changed && pass <= s->ntloop; pass++) {
 		changed = false;
@@ -325,6 +329,7 @@ static bool eval_thresholds(struct ctx *c, const struct model_subset *s)
 		}
 	}
 	/* the last pass is stable: its failures are the ones that count */
+	failed = false;
 	for (int k = 0; k < s->ntorder; k++) {
 		int i = s->torder[k];
 
