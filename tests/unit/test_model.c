@@ -325,6 +325,34 @@ static void test_thresholds_and_bottleneck(void **state)
 }
 
 /*
+ * Two flags that read each other (a cycle of flags, run again until they
+ * settle): B is over its threshold on its own, and A's threshold divides by
+ * zero once B's flag is up, which is after A's first pass: only the pass
+ * over the cycle reaches the division.  The threshold fails there, and A is
+ * null, as the reference's evaluation in one step with its value makes it;
+ * B keeps its value.
+ */
+static void test_flag_cycle_failure_nulls_its_node(void **state)
+{
+	/* B first: its threshold reads A's flag, so A's is decided first, before B's is up */
+	struct tma_model *m =
+		load("model t\n"
+		     "node 1 B\n  formula E.B\n  threshold > 0.1 or A over threshold\n"
+		     "node 2 A\n  formula E.A\n"
+		     "  threshold B over threshold and 1 / E.ZERO > 0\n");
+	struct model_result *r = model_result_new(m);
+
+	(void)state;
+	assert_non_null(r);
+	run(m, r, (const struct ev[]){ { "E.A", 0.5 }, { "E.B", 0.5 }, { 0 } }, 1, 0);
+	assert_true(isnan(r->value[model_node_index(m, "A")]));
+	assert_float_equal(r->value[model_node_index(m, "B")], 0.5, 0);
+	assert_true(r->flagged[model_node_index(m, "B")]);
+	model_result_free(r);
+	model_free(m);
+}
+
+/*
  * Thresholds as TMA writes them, chains of "node > number" (one fused op,
  * model_compile.c) joined by and/or (jumps threaded through chains of the
  * same operator): strictly greater, a null node read as 0, and an "and"
@@ -600,6 +628,7 @@ int main(void)
 		cmocka_unit_test(test_division_by_zero),
 		cmocka_unit_test(test_absent_event_nulls_its_readers),
 		cmocka_unit_test(test_nodes_caps_and_null_reads),
+		cmocka_unit_test(test_flag_cycle_failure_nulls_its_node),
 		cmocka_unit_test(test_unmeasured_event_is_null),
 		cmocka_unit_test(test_thresholds_and_bottleneck),
 		cmocka_unit_test(test_threshold_chains),
