@@ -514,6 +514,55 @@ static void members_fit_the_room_they_make(void **state)
 }
 
 /*
+ * Members in forms of their own (forms), taken through an index or in
+ * order, and with whatever form the call names beside them: each member as
+ * jw_number writes its value in its own form (forms decide, so no member
+ * is a remembered share, even when the call names JW_SHARE).
+ */
+static void members_in_forms_of_their_own(void **state)
+{
+	static const char *const name[] = { "a", "b", "c", "d", "e", "f" };
+	static const double values[] = { 0.04685, 1.0 / 3, 2.5e20, 0.04685, 1.0 / 3, 260 };
+	static const unsigned char forms[] = { JW_SHARE, JW_RATIO, JW_EXACT,
+					       JW_SHARE, JW_EXACT, JW_RATIO };
+	static const int index[] = { 5, 0, 4, 3, 1, 2 };
+	static const enum jw_form named[] = { JW_EXACT, JW_RATIO, JW_SHARE };
+	struct jw_keys *keys = jw_keys_new(6, name);
+
+	(void)state;
+	assert_non_null(keys);
+	for (int by_index = 0; by_index < 2; by_index++) {
+		for (int f = 0; f < 3; f++) {
+			struct json_writer w, one;
+			const char *a, *b;
+			size_t na, nb;
+
+			json_writer_init(&w);
+			json_writer_init(&one);
+			jw_begin_object(&w);
+			jw_number_members(&w, keys, 6, values, by_index ? index : NULL, named[f],
+					  forms, false);
+			jw_end_object(&w);
+			jw_begin_object(&one);
+			for (int j = 0; j < 6; j++) {
+				jw_key(&one, name[j]);
+				jw_number(&one, values[by_index ? index[j] : j],
+					  (enum jw_form)forms[j]);
+			}
+			jw_end_object(&one);
+			a = json_writer_text(&w, &na);
+			b = json_writer_text(&one, &nb);
+			assert_false(json_writer_failed(&w));
+			assert_int_equal(na, nb);
+			assert_memory_equal(a, b, na);
+			json_writer_release(&w);
+			json_writer_release(&one);
+		}
+	}
+	jw_keys_free(keys);
+}
+
+/*
  * Each form writes its formatter's text (util/double_text.h), null where
  * the value is not finite: values and those whose bits differ by one or
  * two, -0 beside 0.
@@ -629,6 +678,7 @@ int main(void)
 		cmocka_unit_test(number_members_mix_with_members),
 		cmocka_unit_test(keys_of_every_length),
 		cmocka_unit_test(members_fit_the_room_they_make),
+		cmocka_unit_test(members_in_forms_of_their_own),
 		cmocka_unit_test(numbers_in_their_forms),
 		cmocka_unit_test(members_text_joins_an_object),
 		cmocka_unit_test(misuse_is_flagged),

@@ -560,16 +560,16 @@ void jw_number_members(struct json_writer *w, const struct jw_keys *keys, int n,
 		return;
 	o = w->buf + w->len;
 	comma = (w->has_item >> (w->depth - 1)) & 1;
+	/* the printers' three calls, each its own copy of the loop; any other, one generic copy */
 	if (forms && !index) /* a line's counts */
 		o = number_members(w, keys, n, values, NULL, JW_EXACT, forms, skip_nan, o, &comma);
-	else if (forms)
-		o = number_members(w, keys, n, values, index, JW_EXACT, forms, skip_nan, o, &comma);
-	else if (form == JW_RATIO)
+	else if (!forms && form == JW_RATIO) /* its metrics */
 		o = number_members(w, keys, n, values, index, JW_RATIO, NULL, skip_nan, o, &comma);
-	else if (form == JW_SHARE)
+	else if (!forms && form == JW_SHARE) /* quality.measured */
 		o = number_members(w, keys, n, values, index, JW_SHARE, NULL, skip_nan, o, &comma);
-	else
-		o = number_members(w, keys, n, values, index, JW_EXACT, NULL, skip_nan, o, &comma);
+	else /* forms, when given, decide: no member is then a remembered share */
+		o = number_members(w, keys, n, values, index, forms ? JW_EXACT : form, forms,
+				   skip_nan, o, &comma);
 	w->has_item |= (uint32_t)comma << (w->depth - 1);
 	w->len = (size_t)(o - w->buf);
 }
