@@ -486,7 +486,8 @@ static inline void copy_earlier(char *o, const char *from, size_t len)
 
 /*
  * jw_number_members' loop, inlined where form and forms are constants (one
- * copy for each way a printer calls it): no choice of form per member.
+ * copy for each way a printer calls it: no choice of form per member), and
+ * once more for every other call.
  * The room for all n members is there already.  comma_out: whether the
  * object has a member before, then after them.
  */
